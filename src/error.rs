@@ -1,0 +1,110 @@
+//! The one error type of the core. Every failure names the field, the bad value and, for
+//! text, the position, so the binding layer can turn it into a clear `ValueError`.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A value of the right kind but outside what the rules allow (quality 7, size 0, ...).
+    Invalid { field: String, value: String, reason: String },
+    /// Text in the rulebook's notation that could not be read.
+    Parse { field: String, value: String, position: usize, text: String, reason: String },
+    /// JSON that is not an Army Forge army book (or list): `path` says where, e.g. `units[3] (id qMjB0Rk)`.
+    Book { path: String, reason: String },
+    /// An input larger than the library will take, refused before it can eat the machine.
+    Limit { field: String, value: String, limit: String },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn invalid(field: impl Into<String>, value: impl fmt::Display, reason: impl Into<String>) -> Self {
+        Error::Invalid { field: field.into(), value: value.to_string(), reason: reason.into() }
+    }
+
+    pub fn parse(
+        field: impl Into<String>,
+        value: impl Into<String>,
+        position: usize,
+        text: &str,
+        reason: impl Into<String>,
+    ) -> Self {
+        Error::Parse {
+            field: field.into(),
+            value: value.into(),
+            position,
+            text: text.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    pub fn book(path: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::Book { path: path.into(), reason: reason.into() }
+    }
+
+    pub fn limit(field: impl Into<String>, value: impl fmt::Display, limit: impl fmt::Display) -> Self {
+        Error::Limit { field: field.into(), value: value.to_string(), limit: limit.to_string() }
+    }
+
+    /// Shifts the position of a parse error found in a slice of a larger text, and
+    /// reports the larger text, so the user sees where in *their* input it went wrong.
+    pub fn within(self, offset: usize, whole: &str) -> Self {
+        match self {
+            Error::Parse { field, value, position, reason, .. } => Error::Parse {
+                field,
+                value,
+                position: position + offset,
+                text: whole.to_string(),
+                reason,
+            },
+            other => other,
+        }
+    }
+
+    /// Prefixes the path of a book error (`units[3]` + `weapons[1]`).
+    pub fn at(self, prefix: &str) -> Self {
+        match self {
+            Error::Book { path, reason } => {
+                let path = if path.is_empty() { prefix.to_string() } else { format!("{prefix}.{path}") };
+                Error::Book { path, reason }
+            }
+            Error::Invalid { field, value, reason } => {
+                Error::Book { path: prefix.to_string(), reason: format!("{field} {value:?}: {reason}") }
+            }
+            Error::Parse { field, value, reason, .. } => {
+                Error::Book { path: prefix.to_string(), reason: format!("{field} {value:?}: {reason}") }
+            }
+            Error::Limit { field, value, limit } => {
+                Error::Book { path: prefix.to_string(), reason: format!("{field} {value} is over the limit of {limit}") }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid { field, value, reason } => write!(f, "{field}: {reason} (got {value})"),
+            Error::Parse { field, value, position, text, reason } => {
+                write!(f, "{field}: {reason}, got {value:?} at position {position} in {:?}", shorten(text))
+            }
+            Error::Book { path, reason } => write!(f, "not an Army Forge army book: {path}: {reason}"),
+            Error::Limit { field, value, limit } => {
+                write!(f, "{field}: {value} is over the limit of {limit} this library accepts")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Long inputs are cut in messages so an error never floods a notebook.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 200;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(MAX).collect();
+        format!("{head}...")
+    }
+}

@@ -1,0 +1,21 @@
+//! oprstats: exact and sampled balance statistics for One Page Rules wargames.
+//!
+//! The core is pure Rust and knows nothing of Python; `python` (behind the `python` cargo
+//! feature) is the thin binding layer that maturin builds into `oprstats._core`.
+
+pub mod edition;
+pub mod error;
+pub mod limits;
+pub mod loaders;
+pub mod notation;
+pub mod profile;
+pub mod rules;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use edition::Edition;
+pub use error::{Error, Result};
+pub use loaders::{Army, ArmyBook};
+pub use profile::{Model, ModelGroup, Unit, Weapon};
+pub use rules::{Rating, Rule};

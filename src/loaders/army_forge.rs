@@ -1,0 +1,481 @@
+//! Army Forge army books (the JSON its API serves for `/api/army-books/<uid>`).
+//!
+//! Only the fields the library uses are read; the many others (images, lore, voting) are
+//! ignored. A missing or malformed field is an error naming where it is (`units[3] (id
+//! qMjB0Rk).weapons[1]`) rather than a unit silently dropped.
+
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+use crate::limits::{MAX_COST, MAX_JSON};
+use crate::profile::unit::{Item, ModelGroup, Unit, UnitRule};
+use crate::profile::weapon::Weapon;
+use crate::rules::{Rating, Rule};
+use serde_json::{Map, Value};
+
+/// A rule an army book defines in its `specialRules` (army and weapon rules such as
+/// "Hive Bond" or "Shred"), with its rules text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleDefinition {
+    pub name: String,
+    pub description: String,
+    pub has_rating: bool,
+}
+
+/// How many models or copies a section applies to (`affects`/`select` in the JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selector {
+    All,
+    Any,
+    Exactly(u32),
+    UpTo(u32),
+}
+
+/// What an upgrade option gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gain {
+    Weapon(Weapon),
+    Rule(UnitRule),
+    /// Equipment: rules for the models that take it, and any weapons it holds.
+    Item { name: String, count: u32, rules: Vec<Rule>, weapons: Vec<Weapon> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpgradeOption {
+    pub uid: String,
+    pub label: String,
+    /// The option's top-level price; Army Forge keeps it for display and it can be stale.
+    pub listed_cost: Option<i64>,
+    /// The real price per unit: `(unit id, points)`.
+    pub costs: Vec<(String, i64)>,
+    pub gains: Vec<Gain>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpgradeSection {
+    pub uid: String,
+    pub label: String,
+    /// `replace`, `upgrade` or `attachment`, as Army Forge writes it.
+    pub variant: String,
+    /// Names of the weapons a `replace` section replaces.
+    pub targets: Vec<String>,
+    pub affects: Option<Selector>,
+    pub select: Option<Selector>,
+    pub options: Vec<UpgradeOption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpgradePackage {
+    pub uid: String,
+    pub hint: String,
+    pub sections: Vec<UpgradeSection>,
+}
+
+/// A unit as its army book lists it: the profile with its default loadout and the book's
+/// bookkeeping (id, upgrade packages, the unit it is a sub-faction copy of).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookUnit {
+    pub id: String,
+    pub unit: Unit,
+    pub upgrade_packages: Vec<String>,
+    /// `(army book uid, unit id)` of the unit this is an automatic sub-faction copy of.
+    pub synced_from: Option<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArmyBook {
+    pub uid: String,
+    pub name: String,
+    pub version: String,
+    pub edition: Edition,
+    pub units: Vec<BookUnit>,
+    pub packages: Vec<UpgradePackage>,
+    pub special_rules: Vec<RuleDefinition>,
+}
+
+/// An upgrade a unit may take, with its price for that unit.
+#[derive(Debug, Clone, Copy)]
+pub struct UnitOption<'a> {
+    pub package: &'a UpgradePackage,
+    pub section: &'a UpgradeSection,
+    pub option: &'a UpgradeOption,
+    pub cost: i64,
+}
+
+impl ArmyBook {
+    /// Reads an army book from JSON text. `edition` overrides the book's `versionString`.
+    pub fn from_json(text: &str, edition: Option<Edition>) -> Result<ArmyBook> {
+        if text.len() > MAX_JSON {
+            return Err(Error::limit("army book", format!("{} bytes of JSON", text.len()), format!("{MAX_JSON} bytes")));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Error::book(format!("line {} column {}", e.line(), e.column()), format!("invalid JSON: {e}"))
+        })?;
+        ArmyBook::from_value(&value, edition)
+    }
+
+    pub fn from_value(value: &Value, edition: Option<Edition>) -> Result<ArmyBook> {
+        let book = object(value, "")?;
+        let name = string(book, "name", "")?;
+        let uid = optional_string(book, "uid", "")?.unwrap_or_default();
+        let version = optional_string(book, "versionString", "")?.unwrap_or_default();
+        let edition = match edition {
+            Some(e) => e,
+            None => version.parse().unwrap_or_default(),
+        };
+        let units_json = array(book, "units", "")?;
+        let mut units = Vec::with_capacity(units_json.len());
+        for (i, u) in units_json.iter().enumerate() {
+            let id = u.get("id").and_then(Value::as_str).unwrap_or("?");
+            let at = format!("units[{i}] (id {id})");
+            units.push(read_book_unit(u, edition).map_err(|e| e.at(&at))?);
+        }
+        let mut packages = Vec::new();
+        if let Some(list) = book.get("upgradePackages").filter(|v| !v.is_null()) {
+            let list = list.as_array().ok_or_else(|| Error::book("upgradePackages", "must be a list"))?;
+            for (i, p) in list.iter().enumerate() {
+                packages.push(read_package(p, edition).map_err(|e| e.at(&format!("upgradePackages[{i}]")))?);
+            }
+        }
+        let mut special_rules = Vec::new();
+        if let Some(list) = book.get("specialRules").filter(|v| !v.is_null()) {
+            let list = list.as_array().ok_or_else(|| Error::book("specialRules", "must be a list"))?;
+            for (i, r) in list.iter().enumerate() {
+                let at = format!("specialRules[{i}]");
+                let r = object(r, &at)?;
+                special_rules.push(RuleDefinition {
+                    name: string(r, "name", &at)?,
+                    description: optional_string(r, "description", &at)?.unwrap_or_default(),
+                    has_rating: r.get("hasRating").and_then(Value::as_bool).unwrap_or(false),
+                });
+            }
+        }
+        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules })
+    }
+
+    pub fn unit(&self, name: &str) -> Option<&BookUnit> {
+        self.units.iter().find(|u| u.unit.name() == name)
+    }
+
+    pub fn unit_by_id(&self, id: &str) -> Option<&BookUnit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    /// Every option of the unit's upgrade packages with its price for this unit (options
+    /// with no price listed for the unit fall back to the option's listed cost, else 0).
+    pub fn options_for(&self, unit: &BookUnit) -> Vec<UnitOption<'_>> {
+        let mut out = Vec::new();
+        for uid in &unit.upgrade_packages {
+            let Some(package) = self.packages.iter().find(|p| &p.uid == uid) else { continue };
+            for section in &package.sections {
+                for option in &section.options {
+                    let cost = option
+                        .costs
+                        .iter()
+                        .find(|(id, _)| id == &unit.id)
+                        .map(|(_, c)| *c)
+                        .or(option.listed_cost)
+                        .unwrap_or(0);
+                    out.push(UnitOption { package, section, option, cost });
+                }
+            }
+        }
+        out
+    }
+}
+
+fn read_book_unit(u: &Value, edition: Edition) -> Result<BookUnit> {
+    let o = object(u, "")?;
+    let id = string(o, "id", "")?;
+    let name = string(o, "name", "")?;
+    let size = count(o, "size", "")?;
+    let quality = score(o, "quality")?;
+    let defense = score(o, "defense")?;
+    let cost = number(o, "cost", "")?;
+    if !(0..=MAX_COST).contains(&cost) {
+        return Err(Error::book("cost", format!("must be from 0 to {MAX_COST} points, got {cost}")));
+    }
+    let mut rules = Vec::new();
+    for (i, r) in array(o, "rules", "")?.iter().enumerate() {
+        let at = format!("rules[{i}]");
+        rules.push(UnitRule { rule: read_rule(r, &at)?, models: None });
+    }
+    let mut weapons = Vec::new();
+    for (i, w) in array(o, "weapons", "")?.iter().enumerate() {
+        weapons.push(read_weapon(w, edition).map_err(|e| e.at(&format!("weapons[{i}]")))?);
+    }
+    let mut items = Vec::new();
+    if let Some(list) = o.get("items").filter(|v| !v.is_null()) {
+        let list = list.as_array().ok_or_else(|| Error::book("items", "must be a list"))?;
+        for (i, it) in list.iter().enumerate() {
+            let at = format!("items[{i}]");
+            let (item, item_weapons) = read_item(it, edition).map_err(|e| e.at(&at))?;
+            weapons.extend(item_weapons);
+            items.extend(item);
+        }
+    }
+    let group = ModelGroup::new(&name, size, quality, defense, rules, items, weapons, Some(cost as u32), edition)
+        .map_err(|e| e.at(""))?;
+    let upgrade_packages = match o.get("upgrades").filter(|v| !v.is_null()) {
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| Error::book("upgrades", "must be a list of package uids"))?
+            .iter()
+            .map(|p| p.as_str().map(str::to_string).ok_or_else(|| Error::book("upgrades", "must be a list of package uids")))
+            .collect::<Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let synced_from = o.get("sync").and_then(Value::as_object).and_then(|s| {
+        Some((s.get("parentArmyBookId")?.as_str()?.to_string(), s.get("unitId")?.as_str()?.to_string()))
+    });
+    Ok(BookUnit { id, unit: Unit::single(group), upgrade_packages, synced_from })
+}
+
+/// An item's rules become an [`Item`]; weapons inside it join the unit's weapons.
+fn read_item(it: &Value, edition: Edition) -> Result<(Option<Item>, Vec<Weapon>)> {
+    let o = object(it, "")?;
+    let name = string(o, "name", "")?;
+    let item_count = count(o, "count", "")?;
+    let mut rules = Vec::new();
+    let mut weapons = Vec::new();
+    for (i, c) in array(o, "content", "")?.iter().enumerate() {
+        let at = format!("content[{i}]");
+        let co = object(c, &at)?;
+        if co.get("type").and_then(Value::as_str) == Some("ArmyBookWeapon") {
+            weapons.push(read_weapon(c, edition).map_err(|e| e.at(&at))?);
+        } else {
+            rules.push(read_rule(c, &at)?);
+        }
+    }
+    let item = (!rules.is_empty()).then(|| Item { name, count: item_count, rules });
+    Ok((item, weapons))
+}
+
+fn read_rule(r: &Value, at: &str) -> Result<Rule> {
+    let o = object(r, at)?;
+    let name = string(o, "name", at)?;
+    let rating = match o.get("rating") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => Some(Rating::Number(
+            n.as_i64().ok_or_else(|| Error::book(format!("{at}.rating"), format!("{name}: rating {n} is not a whole number")))?,
+        )),
+        Some(Value::String(s)) if s.trim().is_empty() => None,
+        Some(Value::String(s)) => Some(Rating::from_text(s)),
+        Some(other) => return Err(Error::book(format!("{at}.rating"), format!("{name}: rating must be a number or text, got {other}"))),
+    };
+    let name = crate::rules::check_name("rule name", &name).map_err(|e| e.at(at))?;
+    Ok(Rule { name, rating })
+}
+
+fn read_weapon(w: &Value, edition: Edition) -> Result<Weapon> {
+    let o = object(w, "")?;
+    let name = string(o, "name", "")?;
+    let copies = match o.get("count") {
+        None | Some(Value::Null) => 1,
+        Some(_) => count(o, "count", "")?,
+    };
+    let range = match o.get("range") {
+        None | Some(Value::Null) => None,
+        Some(_) => match number(o, "range", "")? {
+            0 => None,
+            r if r > 0 => Some(u32::try_from(r).map_err(|_| Error::book("range", format!("{r} is too large")))?),
+            r => return Err(Error::book("range", format!("{name}: must not be negative, got {r}"))),
+        },
+    };
+    let attacks = number(o, "attacks", "")?;
+    if attacks < 0 {
+        return Err(Error::book("attacks", format!("{name}: must not be negative, got {attacks}")));
+    }
+    match o.get("attacksMultiplier") {
+        None | Some(Value::Null) => {}
+        Some(m) if m.as_i64() == Some(1) => {}
+        Some(m) => return Err(Error::book("attacksMultiplier", format!("{name}: only 1 or null is understood, got {m}"))),
+    }
+    let mut rules = Vec::new();
+    if let Some(list) = o.get("specialRules").filter(|v| !v.is_null()) {
+        let list = list.as_array().ok_or_else(|| Error::book("specialRules", "must be a list"))?;
+        for (i, r) in list.iter().enumerate() {
+            rules.push(read_rule(r, &format!("specialRules[{i}]"))?);
+        }
+    }
+    let attacks = u32::try_from(attacks).map_err(|_| Error::book("attacks", format!("{attacks} is too large")))?;
+    Weapon::new(&name, range, attacks, copies, rules, edition).map_err(|e| e.at(""))
+}
+
+fn read_package(p: &Value, edition: Edition) -> Result<UpgradePackage> {
+    let o = object(p, "")?;
+    let uid = string(o, "uid", "")?;
+    let hint = optional_string(o, "hint", "")?.unwrap_or_default();
+    let mut sections = Vec::new();
+    for (i, s) in array(o, "sections", "")?.iter().enumerate() {
+        let at = format!("sections[{i}]");
+        sections.push(read_section(s, edition).map_err(|e| e.at(&at))?);
+    }
+    Ok(UpgradePackage { uid, hint, sections })
+}
+
+fn read_section(s: &Value, edition: Edition) -> Result<UpgradeSection> {
+    let o = object(s, "")?;
+    let uid = optional_string(o, "uid", "")?.or(optional_string(o, "id", "")?).unwrap_or_default();
+    let label = optional_string(o, "label", "")?.unwrap_or_default();
+    let variant = optional_string(o, "variant", "")?.unwrap_or_default();
+    let targets = match o.get("targets").filter(|v| !v.is_null()) {
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| Error::book("targets", "must be a list of weapon names"))?
+            .iter()
+            .map(|t| t.as_str().map(str::to_string).ok_or_else(|| Error::book("targets", "must be a list of weapon names")))
+            .collect::<Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let affects = selector(o.get("affects"), "affects")?;
+    let select = selector(o.get("select"), "select")?;
+    let mut options = Vec::new();
+    for (i, opt) in array(o, "options", "")?.iter().enumerate() {
+        let at = format!("options[{i}]");
+        options.push(read_option(opt, edition).map_err(|e| e.at(&at))?);
+    }
+    Ok(UpgradeSection { uid, label, variant, targets, affects, select, options })
+}
+
+fn read_option(opt: &Value, edition: Edition) -> Result<UpgradeOption> {
+    let o = object(opt, "")?;
+    let uid = optional_string(o, "uid", "")?.or(optional_string(o, "id", "")?).unwrap_or_default();
+    let label = optional_string(o, "label", "")?.unwrap_or_default();
+    let listed_cost = match o.get("cost") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(number(o, "cost", "")?),
+    };
+    let mut costs = Vec::new();
+    if let Some(list) = o.get("costs").filter(|v| !v.is_null()) {
+        let list = list.as_array().ok_or_else(|| Error::book("costs", "must be a list of {unitId, cost}"))?;
+        for (i, c) in list.iter().enumerate() {
+            let at = format!("costs[{i}]");
+            let co = object(c, &at)?;
+            costs.push((string(co, "unitId", &at)?, number(co, "cost", &at)?));
+        }
+    }
+    let mut gains = Vec::new();
+    for (i, g) in array(o, "gains", "")?.iter().enumerate() {
+        let at = format!("gains[{i}]");
+        gains.push(read_gain(g, edition).map_err(|e| e.at(&at))?);
+    }
+    Ok(UpgradeOption { uid, label, listed_cost, costs, gains })
+}
+
+fn read_gain(g: &Value, edition: Edition) -> Result<Gain> {
+    let o = object(g, "")?;
+    match o.get("type").and_then(Value::as_str) {
+        Some("ArmyBookWeapon") => Ok(Gain::Weapon(read_weapon(g, edition)?)),
+        Some("ArmyBookItem") => {
+            let name = string(o, "name", "")?;
+            let item_count = match o.get("count") {
+                None | Some(Value::Null) => 1,
+                Some(_) => count(o, "count", "")?,
+            };
+            let mut rules = Vec::new();
+            let mut weapons = Vec::new();
+            for (i, c) in array(o, "content", "")?.iter().enumerate() {
+                let at = format!("content[{i}]");
+                if c.get("type").and_then(Value::as_str) == Some("ArmyBookWeapon") {
+                    weapons.push(read_weapon(c, edition).map_err(|e| e.at(&at))?);
+                } else {
+                    rules.push(read_rule(c, &at)?);
+                }
+            }
+            Ok(Gain::Item { name, count: item_count, rules, weapons })
+        }
+        Some("ArmyBookRule") => {
+            let rule = read_rule(g, "")?;
+            rule.check(edition).map_err(|e| e.at(""))?;
+            Ok(Gain::Rule(UnitRule { rule, models: None }))
+        }
+        other => Err(Error::book("type", format!("unknown kind of upgrade gain {other:?}"))),
+    }
+}
+
+fn selector(v: Option<&Value>, field: &str) -> Result<Option<Selector>> {
+    let Some(v) = v.filter(|v| !v.is_null()) else { return Ok(None) };
+    let o = v.as_object().ok_or_else(|| Error::book(field, "must be an object {type, value}"))?;
+    let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+    let value = || -> Result<u32> {
+        let n = o.get("value").and_then(Value::as_u64).ok_or_else(|| Error::book(field, format!("{kind:?} needs a whole-number value")))?;
+        u32::try_from(n).map_err(|_| Error::book(field, format!("{n} is too large")))
+    };
+    Ok(Some(match kind {
+        "all" => Selector::All,
+        "any" => Selector::Any,
+        "exactly" => Selector::Exactly(value()?),
+        "up to" => Selector::UpTo(value()?),
+        other => return Err(Error::book(field, format!("unknown selector {other:?}"))),
+    }))
+}
+
+// Typed field readers: each names the key and where it is when it fails.
+
+fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>> {
+    v.as_object().ok_or_else(|| Error::book(at, format!("expected an object, got {}", kind_of(v))))
+}
+
+fn field<'a>(o: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Value> {
+    o.get(key).ok_or_else(|| Error::book(at, format!("missing key {key:?}")))
+}
+
+fn string(o: &Map<String, Value>, key: &str, at: &str) -> Result<String> {
+    match field(o, key, at)? {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(Error::book(at, format!("{key:?} must be text, got {}", kind_of(other)))),
+    }
+}
+
+fn optional_string(o: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(Error::book(at, format!("{key:?} must be text, got {}", kind_of(other)))),
+    }
+}
+
+fn array<'a>(o: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Vec<Value>> {
+    match field(o, key, at)? {
+        Value::Array(a) => Ok(a),
+        other => Err(Error::book(at, format!("{key:?} must be a list, got {}", kind_of(other)))),
+    }
+}
+
+/// A whole number, also when Army Forge writes it as text (`"02"`).
+fn number(o: &Map<String, Value>, key: &str, at: &str) -> Result<i64> {
+    let v = field(o, key, at)?;
+    let n = match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i64)),
+        Value::String(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    n.ok_or_else(|| Error::book(at, format!("{key:?} must be a whole number, got {v}")))
+}
+
+fn count(o: &Map<String, Value>, key: &str, at: &str) -> Result<u32> {
+    let n = number(o, key, at)?;
+    if n < 1 {
+        return Err(Error::book(at, format!("{key:?} must be 1 or more, got {n}")));
+    }
+    u32::try_from(n).map_err(|_| Error::book(at, format!("{key:?} {n} is too large")))
+}
+
+fn score(o: &Map<String, Value>, key: &str) -> Result<u8> {
+    let n = number(o, key, "")?;
+    if !(2..=6).contains(&n) {
+        return Err(Error::book("", format!("{key:?} must be from 2 to 6, got {n}")));
+    }
+    Ok(n as u8)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "true/false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

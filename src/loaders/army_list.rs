@@ -1,0 +1,85 @@
+//! Army lists in the Army Forge text export ("Share as text"):
+//!
+//! ```text
+//! ++ Strike Force (v3.5.1) [GF 2000pts] [5 Units] ++
+//!
+//! 2x Grunts [10] Q5+ D5+ | 60pts | Fearless
+//! 10x Rifle (24", A1), 10x CCW (A1)
+//! ```
+//!
+//! `2x` before a unit means two copies; a hero's block followed by `| Joined to:` is joined
+//! to the unit after it.
+
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+use crate::notation;
+use crate::profile::unit::{assemble, read_blocks, Unit};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Army {
+    pub name: String,
+    /// Game system code from the title (`GF`, `GFF`), if given.
+    pub game: Option<String>,
+    /// Army book version from the title (`3.5.1`), if given.
+    pub version: Option<String>,
+    /// The points limit from the title (`[GF 2000pts]`), if given.
+    pub points_limit: Option<u32>,
+    pub units: Vec<Unit>,
+}
+
+impl Army {
+    pub fn parse(text: &str, edition: Edition) -> Result<Army> {
+        notation::check_length(text)?;
+        let title = text.lines().map(str::trim).find(|l| !l.is_empty()).filter(|l| l.starts_with("++"));
+        let (name, game, version, points_limit) = match title {
+            Some(t) => parse_title(t),
+            None => (String::new(), None, None, None),
+        };
+        let mut units = Vec::new();
+        for (copies, _, unit) in assemble(read_blocks(text, edition)?, text, edition)? {
+            for _ in 0..copies {
+                units.push(unit.clone());
+            }
+        }
+        if units.is_empty() {
+            return Err(Error::parse("army list", text.trim(), 0, text, "found no units; expected lines such as: Grunts [10] Q5+ D5+ | 60pts"));
+        }
+        Ok(Army { name, game, version, points_limit, units })
+    }
+
+    /// Points of all units whose cost is known.
+    pub fn points(&self) -> u32 {
+        self.units.iter().filter_map(Unit::cost).sum()
+    }
+}
+
+/// Reads `++ Name (v3.5.1) [GF 2000pts] [5 Units] ++`; every part but the name is optional.
+fn parse_title(line: &str) -> (String, Option<String>, Option<String>, Option<u32>) {
+    let inner = line.trim_matches('+').trim();
+    let mut name_end = inner.len();
+    let mut version = None;
+    let mut game = None;
+    let mut limit = None;
+    if let Some(open) = inner.find(" (") {
+        name_end = name_end.min(open);
+        if let Some(close) = inner[open..].find(')') {
+            let v = inner[open + 2..open + close].trim();
+            version = Some(v.trim_start_matches('v').to_string());
+        }
+    }
+    for (i, _) in inner.match_indices('[') {
+        name_end = name_end.min(i);
+        let Some(close) = inner[i..].find(']') else { continue };
+        let part = inner[i + 1..i + close].trim();
+        if let Some(pts) = part.strip_suffix("pts") {
+            let mut words = pts.split_whitespace();
+            if let (Some(g), Some(p)) = (words.next(), words.next()) {
+                game = Some(g.to_string());
+                limit = p.parse().ok();
+            } else if let Some(p) = pts.split_whitespace().next() {
+                limit = p.parse().ok();
+            }
+        }
+    }
+    (inner[..name_end].trim().to_string(), game, version, limit)
+}

@@ -1,0 +1,95 @@
+//! The loader on the 43 real Army Forge books in `../shared/data/opr/`.
+
+mod common;
+
+use oprstats::loaders::{ArmyBook, Gain};
+use oprstats::{Edition, Weapon};
+use serde_json::Value;
+
+fn books() -> Vec<(String, String)> {
+    let Some(dir) = common::books_dir() else { return Vec::new() };
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn all_43_books_load_with_1013_units() {
+    let books = books();
+    if books.is_empty() {
+        return;
+    }
+    assert_eq!(books.len(), 43);
+    let mut units = 0;
+    for (path, text) in &books {
+        let book = ArmyBook::from_json(text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(book.edition, Edition::V3_5, "{path}");
+        let raw: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(book.units.len(), raw["units"].as_array().unwrap().len());
+        for (bu, ru) in book.units.iter().zip(raw["units"].as_array().unwrap()) {
+            assert_eq!(bu.unit.cost(), Some(ru["cost"].as_u64().unwrap() as u32));
+            assert_eq!(bu.unit.size(), ru["size"].as_u64().unwrap() as u32);
+            // Every rule of the JSON is kept (unit rules and item rules), none dropped.
+            let n_rules = ru["rules"].as_array().unwrap().len();
+            assert!(bu.unit.main().rules.len() == n_rules);
+        }
+        units += book.units.len();
+    }
+    assert_eq!(units, 1013);
+}
+
+/// Every weapon label in every book (unit weapons, item contents and upgrade gains) parses
+/// to the JSON's own profile and prints back to the same label.
+#[test]
+fn every_weapon_label_round_trips() {
+    let mut checked = 0;
+    for (path, text) in books() {
+        let book = ArmyBook::from_json(&text, None).unwrap();
+        let raw: Value = serde_json::from_str(&text).unwrap();
+        let mut labels = Vec::new();
+        collect_labels(&raw, &mut labels);
+        let mut weapons: Vec<&Weapon> = book.units.iter().flat_map(|u| u.unit.weapons()).collect();
+        for p in &book.packages {
+            for s in &p.sections {
+                for o in &s.options {
+                    for g in &o.gains {
+                        match g {
+                            Gain::Weapon(w) => weapons.push(w),
+                            Gain::Item { weapons: ws, .. } => weapons.extend(ws.iter()),
+                            Gain::Rule(_) => {}
+                        }
+                    }
+                }
+            }
+        }
+        for label in &labels {
+            let parsed = Weapon::parse(label, Edition::V3_5).unwrap_or_else(|e| panic!("{path}: {label}: {e}"));
+            // Labels print back exactly (one real label has a stray leading space).
+            assert_eq!(parsed.to_string(), label.trim(), "{path}");
+            assert!(weapons.iter().any(|w| w.same_profile(&parsed)), "{path}: {label} matches no loaded weapon");
+            checked += 1;
+        }
+    }
+    if checked > 0 {
+        assert!(checked > 5000, "only {checked} labels");
+    }
+}
+
+fn collect_labels(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            if o.get("type").and_then(Value::as_str) == Some("ArmyBookWeapon") || o.contains_key("attacks") {
+                if let Some(l) = o.get("label").and_then(Value::as_str) {
+                    out.push(l.to_string());
+                }
+            }
+            o.values().for_each(|x| collect_labels(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_labels(x, out)),
+        _ => {}
+    }
+}
