@@ -1,0 +1,34 @@
+"""oprstats: balance statistics for One Page Rules wargames (Grimdark Future, Firefight).
+
+Profiles (:class:`Weapon`, :class:`Unit`) are immutable values in the rulebook's notation;
+:func:`load_army_book` reads Army Forge army books and :func:`load_army_list` the Army
+Forge text export of a list.
+"""
+
+from __future__ import annotations
+
+from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
+from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
+from ._loaders import load_army_book, load_army_list
+from ._tables import unit_rows, units_frame
+from .examples import example_army, example_book
+
+__all__ = [
+    "Army",
+    "ArmyBook",
+    "DEFAULT_EDITION",
+    "Edition",
+    "Model",
+    "Unit",
+    "UpgradeOption",
+    "Weapon",
+    "__version__",
+    "editions",
+    "example_army",
+    "example_book",
+    "known_rules",
+    "load_army_book",
+    "load_army_list",
+    "unit_rows",
+    "units_frame",
+]

@@ -1,0 +1,46 @@
+"""Units as table rows, for the CLI and for pandas."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ._core import Unit
+
+COLUMNS = ("name", "size", "quality", "defense", "tough", "cost", "weapons", "rules")
+
+
+def unit_rows(units: Iterable[Unit]) -> list[dict[str, Any]]:
+    """One dict per unit: name, size, Q, D, Tough, cost, weapons and rules as text.
+
+    A joined hero's weapons and rules follow the unit's own after ``| Hero name:``.
+    """
+    rows = []
+    for unit in units:
+        weapons = ", ".join(str(w) for w in unit.base.weapons)
+        rules = ", ".join(unit.rules)
+        hero = unit.hero
+        if hero is not None:
+            weapons += f" | {hero.name}: " + ", ".join(str(w) for w in hero.weapons)
+            rules += f" | {hero.name}: " + ", ".join(hero.rules)
+        rows.append(
+            {
+                "name": unit.name if hero is None else f"{unit.name} + {hero.name}",
+                "size": unit.size,
+                "quality": unit.quality,
+                "defense": unit.defense,
+                "tough": unit.tough,
+                "cost": unit.cost,
+                "weapons": weapons,
+                "rules": rules,
+            }
+        )
+    return rows
+
+
+def units_frame(units: Iterable[Unit]):
+    """The rows of :func:`unit_rows` as a ``pandas.DataFrame`` (needs ``oprstats[pandas]``)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("units_frame needs pandas: pip install 'oprstats[pandas]'") from exc
+    return pd.DataFrame(unit_rows(units), columns=list(COLUMNS))

@@ -1,0 +1,83 @@
+"""The ``oprstats`` command line (also ``python -m oprstats``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ._core import Unit
+from ._editions import DEFAULT_EDITION
+from ._loaders import load_army_book, load_army_list
+from ._tables import COLUMNS, unit_rows
+from .examples import EXAMPLE_LIST
+
+HEADERS = {"name": "Unit", "size": "Size", "quality": "Q", "defense": "D", "tough": "Tough",
+           "cost": "Cost", "weapons": "Weapons", "rules": "Rules"}
+
+
+def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
+    """Units of an army book (``.json``) or of an army list (any other file)."""
+    if path is None:
+        path = EXAMPLE_LIST
+    if path.suffix.lower() == ".json":
+        book = load_army_book(path, edition=edition)
+        return f"{book.name} (army book, v{book.version}, {len(book)} units)", list(book.units)
+    army = load_army_list(path, edition=edition or DEFAULT_EDITION)
+    title = army.name or path.name
+    return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
+
+
+def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS) -> str:
+    """A plain text table, one line per row, columns padded to their widest cell."""
+    cells = [[HEADERS[c] for c in columns]]
+    cells += [["" if row[c] is None else (f"{row[c]}+" if c in ("quality", "defense") else str(row[c])) for c in columns] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    numeric = {"size", "quality", "defense", "tough", "cost"}
+    lines = []
+    for n, r in enumerate(cells):
+        parts = [cell.rjust(w) if columns[i] in numeric and n else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))]
+        lines.append("  ".join(parts).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _show(args: argparse.Namespace) -> int:
+    title, units = _load_units(args.file, args.edition)
+    print(title)
+    print()
+    print(format_table(unit_rows(units)))
+    unknown = sorted({name for u in units for name in u.unknown_rules(edition=args.edition or DEFAULT_EDITION)})
+    if unknown:
+        print()
+        print(f"Rules outside the {args.edition or DEFAULT_EDITION} core (kept by name): {', '.join(unknown)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="oprstats", description="Balance statistics for One Page Rules wargames.")
+    sub = parser.add_subparsers(dest="command")
+    show = sub.add_parser("show", help="print the units of an army book (.json) or army list (text) as a table")
+    show.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
+    show.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
+    show.set_defaults(run=_show)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except (ValueError, TypeError, OSError, KeyError) as exc:
+        print(f"oprstats: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

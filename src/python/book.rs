@@ -1,0 +1,284 @@
+//! Army books, their upgrade options, and army lists, as read-only Python objects.
+
+use super::convert::{edition, type_name};
+use super::errors::type_error;
+use super::profile::{PyUnit, PyWeapon};
+use crate::edition::Edition;
+use crate::loaders::{Army, ArmyBook, Gain, Selector};
+use crate::rules::catalog;
+use pyo3::exceptions::PyKeyError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+fn selector_text(s: Option<Selector>) -> Option<String> {
+    s.map(|s| match s {
+        Selector::All => "all".to_string(),
+        Selector::Any => "any".to_string(),
+        Selector::Exactly(n) => format!("exactly {n}"),
+        Selector::UpTo(n) => format!("up to {n}"),
+    })
+}
+
+/// One upgrade a unit may take, priced for that unit.
+#[pyclass(name = "UpgradeOption", module = "oprstats", frozen, get_all)]
+pub struct PyUpgradeOption {
+    /// The upgrade package's hint, e.g. "Leader Weapons".
+    package: String,
+    /// The section label, e.g. "Replace one Heavy Rifle".
+    section: String,
+    /// `replace`, `upgrade` or `attachment`.
+    variant: String,
+    /// Weapons a `replace` section replaces.
+    targets: Vec<String>,
+    /// How many models the section affects: "all", "any", "exactly 1", "up to 2", or None.
+    affects: Option<String>,
+    /// How many options may be picked: "any", "exactly 1", "up to 2", or None.
+    select: Option<String>,
+    label: String,
+    /// The option's price for this unit in points (can be negative).
+    cost: i64,
+    weapons: Vec<Py<PyWeapon>>,
+    /// Rules gained, as written; items as `1x Name(Rules)`.
+    rules: Vec<String>,
+}
+
+#[pymethods]
+impl PyUpgradeOption {
+    fn __repr__(&self) -> String {
+        format!("UpgradeOption({:?}: {:?}, {:+}pts)", self.section, self.label, self.cost)
+    }
+}
+
+/// An Army Forge army book: its units with default loadouts and official costs, the
+/// upgrade options with their per-unit prices, and the army's own rule definitions.
+#[pyclass(name = "ArmyBook", module = "oprstats", frozen)]
+pub struct PyArmyBook {
+    inner: ArmyBook,
+}
+
+impl PyArmyBook {
+    fn find(&self, key: &Bound<'_, PyAny>) -> PyResult<&crate::loaders::BookUnit> {
+        let found = if let Ok(u) = key.cast::<PyUnit>() {
+            let unit = &u.get().inner;
+            self.inner.units.iter().find(|b| &b.unit == unit)
+        } else if let Ok(name) = key.extract::<String>() {
+            self.inner.unit(&name).or_else(|| self.inner.unit_by_id(&name))
+        } else {
+            return Err(type_error("unit", "a unit name, id or Unit", &type_name(key)));
+        };
+        found.ok_or_else(|| PyKeyError::new_err(format!("{} has no unit {}", self.inner.name, key.repr().map(|r| r.to_string()).unwrap_or_default())))
+    }
+}
+
+#[pymethods]
+impl PyArmyBook {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    #[getter]
+    fn uid(&self) -> &str {
+        &self.inner.uid
+    }
+
+    /// The book's `versionString`, e.g. "3.5.1".
+    #[getter]
+    fn version(&self) -> &str {
+        &self.inner.version
+    }
+
+    /// The edition key the book was read under, e.g. "3.5".
+    #[getter]
+    fn edition(&self) -> &'static str {
+        self.inner.edition.key()
+    }
+
+    #[getter]
+    fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = self.inner.edition;
+        PyTuple::new(py, self.inner.units.iter().map(|b| PyUnit::new_value(b.unit.clone(), edition)))
+    }
+
+    /// Army Forge ids of the units, in the order of `units`.
+    #[getter]
+    fn unit_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.units.iter().map(|b| b.id.as_str()))
+    }
+
+    /// The army's own rules (`specialRules`): name -> rules text.
+    #[getter]
+    fn special_rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for r in &self.inner.special_rules {
+            d.set_item(&r.name, &r.description)?;
+        }
+        Ok(d)
+    }
+
+    /// The unit with this name or Army Forge id (a `KeyError` if the book has none).
+    fn unit(&self, name: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
+        Ok(PyUnit::new_value(self.find(name)?.unit.clone(), self.inner.edition))
+    }
+
+    /// `(army book uid, unit id)` of the unit this one is a sub-faction copy of, or None.
+    fn synced_from(&self, unit: &Bound<'_, PyAny>) -> PyResult<Option<(String, String)>> {
+        Ok(self.find(unit)?.synced_from.clone())
+    }
+
+    /// Every upgrade option the unit may take, priced for it (`costs[].unitId` in the JSON).
+    fn upgrades(&self, py: Python<'_>, unit: &Bound<'_, PyAny>) -> PyResult<Vec<PyUpgradeOption>> {
+        let book_unit = self.find(unit)?;
+        let edition = self.inner.edition;
+        let mut out = Vec::new();
+        for o in self.inner.options_for(book_unit) {
+            let mut weapons = Vec::new();
+            let mut rules = Vec::new();
+            for gain in &o.option.gains {
+                match gain {
+                    Gain::Weapon(w) => weapons.push(Py::new(py, PyWeapon { inner: w.clone(), edition })?),
+                    Gain::Rule(r) => rules.push(r.to_string()),
+                    Gain::Item { name, count, rules: item_rules, weapons: item_weapons } => {
+                        if !item_rules.is_empty() {
+                            let inner: Vec<String> = item_rules.iter().map(ToString::to_string).collect();
+                            rules.push(format!("{count}x {name}({})", inner.join(", ")));
+                        }
+                        for w in item_weapons {
+                            weapons.push(Py::new(py, PyWeapon { inner: w.clone(), edition })?);
+                        }
+                    }
+                }
+            }
+            out.push(PyUpgradeOption {
+                package: o.package.hint.clone(),
+                section: o.section.label.clone(),
+                variant: o.section.variant.clone(),
+                targets: o.section.targets.clone(),
+                affects: selector_text(o.section.affects),
+                select: selector_text(o.section.select),
+                label: o.option.label.clone(),
+                cost: o.cost,
+                weapons,
+                rules,
+            });
+        }
+        Ok(out)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.units.len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.units(py)?.into_any().try_iter()?.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ArmyBook({:?}, version={:?}, units={})", self.inner.name, self.inner.version, self.inner.units.len())
+    }
+}
+
+/// An army list: units in play order, copies expanded, heroes joined.
+#[pyclass(name = "Army", module = "oprstats", frozen)]
+pub struct PyArmy {
+    inner: Army,
+    edition: Edition,
+}
+
+#[pymethods]
+impl PyArmy {
+    #[new]
+    #[pyo3(signature = (units, *, name="", points_limit=None))]
+    fn new(units: &Bound<'_, PyAny>, name: &str, points_limit: Option<u32>) -> PyResult<Self> {
+        let iter = units.try_iter().map_err(|_| type_error("units", "a sequence of Unit", &type_name(units)))?;
+        let mut list = Vec::new();
+        let mut edition = Edition::default();
+        for item in iter {
+            let item = item?;
+            let u = item.cast::<PyUnit>().map_err(|_| type_error("units item", "a Unit", &type_name(&item)))?;
+            edition = u.get().edition;
+            list.push(u.get().inner.clone());
+        }
+        Ok(PyArmy {
+            inner: Army { name: name.to_string(), game: None, version: None, points_limit, units: list },
+            edition,
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Game system code from the list title (`GF`, `GFF`), if given.
+    #[getter]
+    fn game(&self) -> Option<&str> {
+        self.inner.game.as_deref()
+    }
+
+    #[getter]
+    fn version(&self) -> Option<&str> {
+        self.inner.version.as_deref()
+    }
+
+    #[getter]
+    fn points_limit(&self) -> Option<u32> {
+        self.inner.points_limit
+    }
+
+    /// Points of all units whose cost is known.
+    #[getter]
+    fn points(&self) -> u32 {
+        self.inner.points()
+    }
+
+    #[getter]
+    fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = self.edition;
+        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::new_value(u.clone(), edition)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.units.len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.units(py)?.into_any().try_iter()?.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Army({:?}, units={}, points={})", self.inner.name, self.inner.units.len(), self.inner.points())
+    }
+}
+
+/// Reads an army book from JSON text (the Python wrapper handles paths and dicts).
+#[pyfunction]
+#[pyo3(signature = (text, edition=None))]
+pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>) -> PyResult<PyArmyBook> {
+    let edition = edition.map(self::edition).transpose()?;
+    let inner = py.detach(|| ArmyBook::from_json(text, edition))?;
+    Ok(PyArmyBook { inner })
+}
+
+/// Reads an army list from the Army Forge text export.
+#[pyfunction]
+#[pyo3(signature = (text, edition="3.5"))]
+pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str) -> PyResult<PyArmy> {
+    let edition = self::edition(edition)?;
+    let inner = py.detach(|| Army::parse(text, edition))?;
+    Ok(PyArmy { inner, edition })
+}
+
+/// `(key, title, rulebook file)` of every edition, the default first.
+#[pyfunction]
+pub fn _editions() -> Vec<(&'static str, &'static str, &'static str)> {
+    Edition::ALL.iter().map(|e| (e.key(), e.title(), e.source())).collect()
+}
+
+/// `(name, takes a rating, "unit" or "weapon")` of every core rule of an edition.
+#[pyfunction]
+#[pyo3(signature = (edition="3.5"))]
+pub fn _known_rules(edition: &str) -> PyResult<Vec<(&'static str, bool, &'static str)>> {
+    let edition = self::edition(edition)?;
+    Ok(catalog::catalog(edition).iter().map(|s| (s.name, s.rated, s.scope.as_str())).collect())
+}

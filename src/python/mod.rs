@@ -1,0 +1,28 @@
+//! The thin binding layer: wraps the core's values and loaders for Python. No rule logic
+//! lives here.
+
+mod book;
+mod convert;
+mod errors;
+mod profile;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<profile::PyWeapon>()?;
+    m.add_class::<profile::PyUnit>()?;
+    m.add_class::<profile::PyModel>()?;
+    m.add_class::<book::PyArmyBook>()?;
+    m.add_class::<book::PyUpgradeOption>()?;
+    m.add_class::<book::PyArmy>()?;
+    m.add_function(wrap_pyfunction!(profile::_weapon_from_text, m)?)?;
+    m.add_function(wrap_pyfunction!(profile::_unit_from_text, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_load_army_book_json, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
+    Ok(())
+}

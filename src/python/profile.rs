@@ -1,0 +1,451 @@
+//! `Weapon`, `Unit` and `Model`: immutable Python values around the core profiles. They
+//! compare and hash by value, print in the rulebook notation and pickle through it.
+
+use super::convert::{edition, int_in, strings, type_name};
+use super::errors::type_error;
+use crate::edition::Edition;
+use crate::limits::{MAX_ATTACKS, MAX_COST, MAX_MODELS, MAX_RANGE, MAX_WEAPON_COUNT};
+use crate::notation;
+use crate::profile::unit::{parse_rule_entry, RuleEntry};
+use crate::profile::{Model, ModelGroup, Unit, Weapon};
+use crate::rules::Rule;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+fn hash_of<T: Hash>(value: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    value.hash(&mut h);
+    h.finish()
+}
+
+fn rule_strings<'py>(py: Python<'py>, rules: &[Rule]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, rules.iter().map(Rule::to_string))
+}
+
+/// A weapon profile, e.g. `Weapon.parse('2x Heavy Rifle (24", A1, AP(1))')`.
+#[pyclass(name = "Weapon", module = "oprstats", frozen)]
+#[derive(Clone)]
+pub struct PyWeapon {
+    pub inner: Weapon,
+    pub edition: Edition,
+}
+
+#[pymethods]
+impl PyWeapon {
+    #[new]
+    #[pyo3(signature = (name, *, range=None, attacks, count=None, rules=None, edition="3.5"))]
+    fn new(
+        name: &Bound<'_, PyAny>,
+        range: Option<&Bound<'_, PyAny>>,
+        attacks: &Bound<'_, PyAny>,
+        count: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        edition: &str,
+    ) -> PyResult<Self> {
+        let edition = self::edition(edition)?;
+        let name: String = name.extract().map_err(|_| type_error("name", "a str", &type_name(name)))?;
+        let range = match range.filter(|r| !r.is_none()) {
+            Some(r) => Some(int_in(r, "range", 1, i64::from(MAX_RANGE))? as u32),
+            None => None,
+        };
+        let attacks = int_in(attacks, "attacks", 0, i64::from(MAX_ATTACKS))? as u32;
+        let count = match count {
+            Some(c) => int_in(c, "count", 1, i64::from(MAX_WEAPON_COUNT))? as u32,
+            None => 1,
+        };
+        let rules = parse_rules(rules, "rules")?;
+        Ok(PyWeapon { inner: Weapon::new(&name, range, attacks, count, rules, edition)?, edition })
+    }
+
+    /// Reads the rulebook notation: `[Nx ]Name (Range", A#, Rules...)`.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, edition="3.5"))]
+    fn parse(text: &Bound<'_, PyAny>, edition: &str) -> PyResult<Self> {
+        let edition = self::edition(edition)?;
+        let text: String = text.extract().map_err(|_| type_error("text", "a str", &type_name(text)))?;
+        Ok(PyWeapon { inner: Weapon::parse(&text, edition)?, edition })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Range in inches, or `None` for a melee weapon.
+    #[getter]
+    fn range(&self) -> Option<u32> {
+        self.inner.range
+    }
+
+    #[getter]
+    fn attacks(&self) -> u32 {
+        self.inner.attacks
+    }
+
+    #[getter]
+    fn count(&self) -> u32 {
+        self.inner.count
+    }
+
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        rule_strings(py, &self.inner.rules)
+    }
+
+    #[getter]
+    fn is_melee(&self) -> bool {
+        self.inner.is_melee()
+    }
+
+    /// The profile without the copy count.
+    #[getter]
+    fn profile(&self) -> String {
+        self.inner.profile()
+    }
+
+    fn has_rule(&self, name: &str) -> bool {
+        self.inner.has_rule(name)
+    }
+
+    /// The number rating of a rule (`AP(2)` gives 2), or `None`.
+    fn rating(&self, name: &str) -> Option<i64> {
+        self.inner.rule(name).and_then(Rule::number)
+    }
+
+    /// The same profile with another copy count.
+    fn with_count(&self, count: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let count = int_in(count, "count", 1, i64::from(MAX_WEAPON_COUNT))? as u32;
+        Ok(PyWeapon { inner: self.inner.with_count(count), edition: self.edition })
+    }
+
+    fn __repr__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        match other.cast::<PyWeapon>() {
+            Ok(o) => Ok(pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind()),
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let py = slf.py();
+        let f = py.import("oprstats._core")?.getattr("_weapon_from_text")?;
+        let me = slf.get();
+        Ok((f, (me.inner.to_string(), me.edition.key())))
+    }
+}
+
+/// Pickle support: rebuilds a weapon from its notation under the edition it was made for.
+#[pyfunction]
+pub fn _weapon_from_text(text: &str, edition: &str) -> PyResult<PyWeapon> {
+    let edition = self::edition(edition)?;
+    Ok(PyWeapon { inner: Weapon::parse(text, edition)?, edition })
+}
+
+fn parse_rules(rules: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Vec<Rule>> {
+    let Some(rules) = rules.filter(|r| !r.is_none()) else { return Ok(Vec::new()) };
+    strings(rules, field)?
+        .iter()
+        .map(|text| {
+            notation::check_length(text)?;
+            Ok(notation::parse_rule(text, 0, text, "rule")?)
+        })
+        .collect()
+}
+
+/// One model of a unit with what it carries.
+#[pyclass(name = "Model", module = "oprstats", frozen)]
+pub struct PyModel {
+    inner: Model,
+    edition: Edition,
+}
+
+#[pymethods]
+impl PyModel {
+    /// 0 for the unit's own models, 1 for a joined hero.
+    #[getter]
+    fn group(&self) -> usize {
+        self.inner.group
+    }
+
+    #[getter]
+    fn quality(&self) -> u8 {
+        self.inner.quality
+    }
+
+    #[getter]
+    fn defense(&self) -> u8 {
+        self.inner.defense
+    }
+
+    #[getter]
+    fn tough(&self) -> u32 {
+        self.inner.tough
+    }
+
+    #[getter]
+    fn is_hero(&self) -> bool {
+        self.inner.hero
+    }
+
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        rule_strings(py, &self.inner.rules)
+    }
+
+    /// Weapons this model carries; `count` is its own copies.
+    #[getter]
+    fn weapons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = self.edition;
+        PyTuple::new(py, self.inner.weapons.iter().map(|w| PyWeapon { inner: w.clone(), edition }))
+    }
+
+    fn __repr__(&self) -> String {
+        let weapons: Vec<String> = self.inner.weapons.iter().map(Weapon::to_string).collect();
+        let rules: Vec<String> = self.inner.rules.iter().map(Rule::to_string).collect();
+        format!(
+            "Model(Q{}+ D{}+, tough={}{}, weapons=[{}], rules=[{}])",
+            self.inner.quality,
+            self.inner.defense,
+            self.inner.tough,
+            if self.inner.hero { ", hero" } else { "" },
+            weapons.join(", "),
+            rules.join(", ")
+        )
+    }
+}
+
+/// A unit profile, e.g. `Unit.parse("Grunts [10] Q5+ D5+ | 60pts | Fearless\n10x Rifle (24\", A1)")`.
+#[pyclass(name = "Unit", module = "oprstats", frozen)]
+#[derive(Clone)]
+pub struct PyUnit {
+    pub inner: Unit,
+    pub edition: Edition,
+}
+
+impl PyUnit {
+    pub fn new_value(inner: Unit, edition: Edition) -> Self {
+        PyUnit { inner, edition }
+    }
+}
+
+#[pymethods]
+impl PyUnit {
+    #[new]
+    #[pyo3(signature = (name, *, size, quality, defense, rules=None, weapons=None, cost=None, edition="3.5"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        name: &Bound<'_, PyAny>,
+        size: &Bound<'_, PyAny>,
+        quality: &Bound<'_, PyAny>,
+        defense: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+        weapons: Option<&Bound<'_, PyAny>>,
+        cost: Option<&Bound<'_, PyAny>>,
+        edition: &str,
+    ) -> PyResult<Self> {
+        let edition = self::edition(edition)?;
+        let name: String = name.extract().map_err(|_| type_error("name", "a str", &type_name(name)))?;
+        let size = int_in(size, "size", 1, i64::from(MAX_MODELS))? as u32;
+        let quality = int_in(quality, "quality", i64::MIN, i64::MAX)?;
+        let defense = int_in(defense, "defense", i64::MIN, i64::MAX)?;
+        let score = |v: i64, field: &str| -> PyResult<u8> {
+            if (2..=6).contains(&v) {
+                Ok(v as u8)
+            } else {
+                Err(crate::Error::invalid(field, v, "must be from 2 to 6 (the score needed on a D6, as in Q3+ or D4+)").into())
+            }
+        };
+        let (quality, defense) = (score(quality, "quality")?, score(defense, "defense")?);
+        let cost = match cost.filter(|c| !c.is_none()) {
+            Some(c) => Some(int_in(c, "cost", 0, MAX_COST)? as u32),
+            None => None,
+        };
+        let mut unit_rules = Vec::new();
+        let mut items = Vec::new();
+        if let Some(rules) = rules.filter(|r| !r.is_none()) {
+            for text in strings(rules, "rules")? {
+                notation::check_length(&text)?;
+                match parse_rule_entry(&text, 0, &text)? {
+                    RuleEntry::Rule(r) => unit_rules.push(r),
+                    RuleEntry::Item(i) => items.push(i),
+                }
+            }
+        }
+        let mut weapon_list = Vec::new();
+        if let Some(weapons) = weapons.filter(|w| !w.is_none()) {
+            if weapons.is_instance_of::<PyString>() {
+                return Err(type_error("weapons", "a sequence of Weapon or str, not a single string", "str"));
+            }
+            let iter = weapons.try_iter().map_err(|_| type_error("weapons", "a sequence of Weapon or str", &type_name(weapons)))?;
+            for item in iter {
+                let item = item?;
+                if let Ok(w) = item.cast::<PyWeapon>() {
+                    weapon_list.push(w.get().inner.clone());
+                } else if let Ok(text) = item.extract::<String>() {
+                    weapon_list.push(Weapon::parse(&text, edition)?);
+                } else {
+                    return Err(type_error("weapons item", "a Weapon or str", &type_name(&item)));
+                }
+            }
+        }
+        let group = ModelGroup::new(&name, size, quality, defense, unit_rules, items, weapon_list, cost, edition)?;
+        Ok(PyUnit { inner: Unit::single(group), edition })
+    }
+
+    /// Reads the Army Forge text form: a header line and a weapons line.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, edition="3.5"))]
+    fn parse(text: &Bound<'_, PyAny>, edition: &str) -> PyResult<Self> {
+        let edition = self::edition(edition)?;
+        let text: String = text.extract().map_err(|_| type_error("text", "a str", &type_name(text)))?;
+        Ok(PyUnit { inner: Unit::parse(&text, edition)?, edition })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    /// Models in the unit, a joined hero included.
+    #[getter]
+    fn size(&self) -> u32 {
+        self.inner.size()
+    }
+
+    #[getter]
+    fn quality(&self) -> u8 {
+        self.inner.quality()
+    }
+
+    #[getter]
+    fn defense(&self) -> u8 {
+        self.inner.defense()
+    }
+
+    /// Points for the whole unit, a joined hero included; `None` if unknown.
+    #[getter]
+    fn cost(&self) -> Option<u32> {
+        self.inner.cost()
+    }
+
+    /// Wounds each of the unit's own models takes to kill (Tough(X), else 1).
+    #[getter]
+    fn tough(&self) -> u32 {
+        self.inner.main().rating("Tough").map_or(1, |t| t.clamp(1, i64::from(u32::MAX)) as u32)
+    }
+
+    /// The unit's own rules as written (`"Fearless"`, `"5x Scout"`, `"1x Sergeant(Tough(3))"`).
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let main = self.inner.main();
+        let texts: Vec<String> = main.rules.iter().map(ToString::to_string).chain(main.items.iter().map(ToString::to_string)).collect();
+        PyTuple::new(py, texts)
+    }
+
+    /// Every weapon of the unit (a joined hero's too) with its total copies.
+    #[getter]
+    fn weapons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = self.edition;
+        let weapons: Vec<PyWeapon> = self.inner.weapons().map(|w| PyWeapon { inner: w.clone(), edition }).collect();
+        PyTuple::new(py, weapons)
+    }
+
+    /// Every model with its Tough, Quality, Defense and weapons; a joined hero comes last.
+    #[getter]
+    fn models<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = self.edition;
+        PyTuple::new(py, self.inner.models().into_iter().map(|m| PyModel { inner: m, edition }))
+    }
+
+    /// The joined hero as a unit of its own, or `None`.
+    #[getter]
+    fn hero(&self) -> Option<PyUnit> {
+        self.inner.groups.get(1).map(|g| PyUnit { inner: Unit::single(g.clone()), edition: self.edition })
+    }
+
+    /// The unit without its joined hero.
+    #[getter]
+    fn base(&self) -> PyUnit {
+        PyUnit { inner: Unit::single(self.inner.main().clone()), edition: self.edition }
+    }
+
+    /// Whether any model of the unit (not a joined hero) has the rule.
+    fn has_rule(&self, name: &str) -> bool {
+        self.inner.main().has_rule(name)
+    }
+
+    /// The number rating of a unit rule (`Tough(3)` gives 3), or `None`.
+    fn rating(&self, name: &str) -> Option<i64> {
+        self.inner.main().rating(name)
+    }
+
+    /// The unit with `hero` joined to it (see the rulebook's Hero rule).
+    #[pyo3(signature = (hero, *, edition=None))]
+    fn join(&self, hero: &Bound<'_, PyAny>, edition: Option<&str>) -> PyResult<PyUnit> {
+        let hero = hero.cast::<PyUnit>().map_err(|_| type_error("hero", "a Unit", &type_name(hero)))?;
+        let edition = match edition {
+            Some(e) => self::edition(e)?,
+            None => self.edition,
+        };
+        Ok(PyUnit { inner: self.inner.join(&hero.get().inner, edition)?, edition })
+    }
+
+    /// Rules on the unit or its weapons that the edition's core rules do not cover
+    /// (army rules such as "Hive Bond"): kept by name, listed here so nothing is dropped silently.
+    #[pyo3(signature = (*, edition=None))]
+    fn unknown_rules<'py>(&self, py: Python<'py>, edition: Option<&str>) -> PyResult<Bound<'py, PyTuple>> {
+        let edition = match edition {
+            Some(e) => self::edition(e)?,
+            None => self.edition,
+        };
+        PyTuple::new(py, self.inner.unknown_rules(edition))
+    }
+
+    fn __repr__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        match other.cast::<PyUnit>() {
+            Ok(o) => Ok(pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind()),
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.inner)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let py = slf.py();
+        let f = py.import("oprstats._core")?.getattr("_unit_from_text")?;
+        let me = slf.get();
+        Ok((f, (me.inner.to_string(), me.edition.key())))
+    }
+}
+
+/// Pickle support: rebuilds a unit from its notation under the edition it was made for.
+#[pyfunction]
+pub fn _unit_from_text(text: &str, edition: &str) -> PyResult<PyUnit> {
+    let edition = self::edition(edition)?;
+    Ok(PyUnit { inner: Unit::parse(text, edition)?, edition })
+}
