@@ -90,6 +90,9 @@ pub struct ArmyBook {
     pub units: Vec<BookUnit>,
     pub packages: Vec<UpgradePackage>,
     pub special_rules: Vec<RuleDefinition>,
+    /// What was read but could not be used, e.g. a unit naming an upgrade package the book
+    /// does not have (three real units do; Army Forge ignores them, and so does the library).
+    pub warnings: Vec<String>,
 }
 
 /// An upgrade a unit may take, with its price for that unit.
@@ -149,7 +152,17 @@ impl ArmyBook {
                 });
             }
         }
-        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules })
+        let mut warnings = Vec::new();
+        for (i, u) in units.iter().enumerate() {
+            for uid in u.upgrade_packages.iter().filter(|uid| !packages.iter().any(|p| &&p.uid == uid)) {
+                warnings.push(format!(
+                    "units[{i}] (id {}, {}): upgrade package {uid:?} is not in the book; its options are left out",
+                    u.id,
+                    u.unit.name()
+                ));
+            }
+        }
+        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, warnings })
     }
 
     pub fn unit(&self, name: &str) -> Option<&BookUnit> {

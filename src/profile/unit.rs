@@ -336,12 +336,10 @@ impl fmt::Display for ModelGroup {
     }
 }
 
+const SCORE_RANGE: &str = "must be from 2 to 6 (the score needed on a D6, as in Q3+ or D4+)";
+
 fn check_score(field: &str, value: u8) -> Result<()> {
-    if (2..=6).contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, value, "must be from 2 to 6 (the score needed on a D6, as in Q3+ or D4+)"))
-    }
+    if (2..=6).contains(&value) { Ok(()) } else { Err(Error::invalid(field, value, SCORE_RANGE)) }
 }
 
 /// The line that ties a hero's block to the unit after it, as list exports write it.
@@ -430,11 +428,11 @@ impl Unit {
                 ));
             }
         }
-        if self.groups.len() > 1 || self.groups.iter().any(ModelGroup::is_hero) {
-            return Err(Error::invalid("unit", self.name(), "already has a hero; a unit may be joined by one hero only"));
-        }
         if self.size() < 2 {
             return Err(Error::invalid("unit", format!("{} [{}]", self.name(), self.size()), "heroes may only join multi-model units"));
+        }
+        if self.groups.len() > 1 || self.groups.iter().any(ModelGroup::is_hero) {
+            return Err(Error::invalid("unit", self.name(), "already has a hero; a unit may be joined by one hero only"));
         }
         if self.size() + 1 > MAX_MODELS {
             return Err(Error::limit("size", self.size() + 1, MAX_MODELS));
@@ -650,7 +648,7 @@ fn parse_stats(stats: &str, at: usize, text: &str) -> Result<(String, u32, u8, u
             .filter(|d| !d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|d| d.parse::<u8>().ok())
             .ok_or_else(|| Error::parse(field, word, pos, text, format!("expected {letter} and a score, such as {letter}4+")))
-            .and_then(|v| check_score(field, v).map(|_| v).map_err(|e| as_parse(e, pos, text)))
+            .and_then(|v| check_score(field, v).map(|_| v).map_err(|_| Error::parse(field, word, pos, text, SCORE_RANGE)))
     };
     let defense = score(defense_word, 'D', "defense", defense_at)?;
     let quality = score(quality_word, 'Q', "quality", quality_at)?;

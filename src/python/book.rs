@@ -116,6 +116,12 @@ impl PyArmyBook {
         Ok(d)
     }
 
+    /// What was read but could not be used (e.g. a unit naming a missing upgrade package).
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.inner.warnings)
+    }
+
     /// The unit with this name or Army Forge id (a `KeyError` if the book has none).
     fn unit(&self, name: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
         Ok(PyUnit::new_value(self.find(name)?.unit.clone(), self.inner.edition))
