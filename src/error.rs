@@ -7,7 +7,8 @@ use std::fmt;
 pub enum Error {
     /// A value of the right kind but outside what the rules allow (quality 7, size 0, ...).
     Invalid { field: String, value: String, reason: String },
-    /// Text in the rulebook's notation that could not be read.
+    /// Text in the rulebook's notation that could not be read. `value` is ready to print
+    /// (text slices are quoted when the error is made).
     Parse { field: String, value: String, position: usize, text: String, reason: String },
     /// JSON that is not an Army Forge army book (or list): `path` says where, e.g. `units[3] (id qMjB0Rk)`.
     Book { path: String, reason: String },
@@ -31,7 +32,7 @@ impl Error {
     ) -> Self {
         Error::Parse {
             field: field.into(),
-            value: value.into(),
+            value: format!("{:?}", value.into()),
             position,
             text: text.to_string(),
             reason: reason.into(),
@@ -44,6 +45,14 @@ impl Error {
 
     pub fn limit(field: impl Into<String>, value: impl fmt::Display, limit: impl fmt::Display) -> Self {
         Error::Limit { field: field.into(), value: value.to_string(), limit: limit.to_string() }
+    }
+
+    /// A value error found while reading text, reported at `position` of `text`.
+    pub fn at_position(self, position: usize, text: &str) -> Self {
+        match self {
+            Error::Invalid { field, value, reason } => Error::Parse { field, value, position, text: text.to_string(), reason },
+            other => other,
+        }
     }
 
     /// Shifts the position of a parse error found in a slice of a larger text, and
@@ -69,10 +78,10 @@ impl Error {
                 Error::Book { path, reason }
             }
             Error::Invalid { field, value, reason } => {
-                Error::Book { path: prefix.to_string(), reason: format!("{field} {value:?}: {reason}") }
+                Error::Book { path: prefix.to_string(), reason: format!("{field} {value}: {reason}") }
             }
             Error::Parse { field, value, reason, .. } => {
-                Error::Book { path: prefix.to_string(), reason: format!("{field} {value:?}: {reason}") }
+                Error::Book { path: prefix.to_string(), reason: format!("{field} {value}: {reason}") }
             }
             Error::Limit { field, value, limit } => {
                 Error::Book { path: prefix.to_string(), reason: format!("{field} {value} is over the limit of {limit}") }
@@ -86,7 +95,7 @@ impl fmt::Display for Error {
         match self {
             Error::Invalid { field, value, reason } => write!(f, "{field}: {reason} (got {value})"),
             Error::Parse { field, value, position, text, reason } => {
-                write!(f, "{field}: {reason}, got {value:?} at position {position} in {:?}", shorten(text))
+                write!(f, "{field}: {reason}, got {value} at position {position} in {:?}", shorten(text))
             }
             Error::Book { path, reason } => write!(f, "not an Army Forge army book: {path}: {reason}"),
             Error::Limit { field, value, limit } => {

@@ -95,7 +95,7 @@ pub fn parse_rule(token: &str, offset: usize, whole: &str, field: &str) -> Resul
         Some(open) => {
             let inner = &token_trimmed[open + 1..token_trimmed.len() - 1];
             if inner.trim().is_empty() {
-                return Err(Error::parse(field, token_trimmed, at + open, whole, "empty brackets: write the rating or leave the brackets out"));
+                return Err(Error::parse(field, token_trimmed, at, whole, "empty brackets: write the rating or leave the brackets out"));
             }
             (&token_trimmed[..open], Some(Rating::from_text(inner)))
         }
@@ -110,8 +110,5 @@ pub fn parse_rule(token: &str, offset: usize, whole: &str, field: &str) -> Resul
 
 /// Turns a value error found while reading text into a parse error at `position`.
 pub fn as_parse(error: Error, position: usize, whole: &str) -> Error {
-    match error {
-        Error::Invalid { field, value, reason } => Error::parse(field, value, position, whole, reason),
-        other => other,
-    }
+    error.at_position(position, whole)
 }

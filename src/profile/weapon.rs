@@ -71,6 +71,9 @@ impl Weapon {
         };
         let body = &text[skip..];
         let body_at = at + skip;
+        if body.matches('(').count() != body.matches(')').count() {
+            return Err(Error::parse("weapon", body, body_at, whole, "unbalanced brackets"));
+        }
         let open = notation::matching_open(body).ok_or_else(|| {
             Error::parse("weapon", body, body_at, whole, "expected a profile in brackets after the name, e.g. Rifle (24\", A1)")
         })?;

@@ -73,10 +73,7 @@ impl Rule {
     pub fn parse(text: &str, edition: Edition) -> Result<Rule> {
         notation::check_length(text)?;
         let rule = notation::parse_rule(text, 0, text, "rule")?;
-        rule.check(edition).map_err(|e| match e {
-            Error::Invalid { field, value, reason } => Error::parse(field, value, 0, text, reason),
-            other => other,
-        })?;
+        rule.check(edition).map_err(|e| e.at_position(0, text))?;
         Ok(rule)
     }
 
