@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The two jobs the README promises on a fresh machine, each setting up what it needs:
+#   ./dev.sh demo   a virtualenv with oprstats built from this checkout, then the main job
+#                   (`oprstats show`) on the embedded example army
+#   ./dev.sh test   the same with the test extras, then every test: cargo's tests of the Rust
+#                   core, then pytest (real army books from ../shared; under CI=true they must exist)
+# The virtualenv is .venv (or $OPRSTATS_VENV); re-running reuses it and rebuilds the package.
+set -euo pipefail
+cd "$(dirname "$0")"
+venv="${OPRSTATS_VENV:-.venv}"
+
+setup() {
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --upgrade pip maturin
+    "$venv/bin/python" -m pip install --quiet "$1"
+}
+
+case "${1:-}" in
+    demo)
+        setup .
+        "$venv/bin/oprstats" show
+        ;;
+    test)
+        setup ".[test]"
+        cargo test --locked
+        "$venv/bin/python" -m pytest
+        ;;
+    *)
+        echo "usage: ./dev.sh demo|test" >&2
+        exit 2
+        ;;
+esac
