@@ -10,6 +10,7 @@ use crate::profile::unit::{parse_rule_entry, RuleEntry};
 use crate::profile::{Model, ModelGroup, Unit, Weapon};
 use crate::rules::Rule;
 use pyo3::prelude::*;
+use pyo3::PyClass;
 use pyo3::types::{PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -18,6 +19,54 @@ fn hash_of<T: Hash>(value: &T) -> u64 {
     let mut h = DefaultHasher::new();
     value.hash(&mut h);
     h.finish()
+}
+
+/// What `Weapon` and `Unit` share as Python values: equality by the core value, and pickling
+/// through the notation (rebuilt by `REBUILD` under the edition the value was made for).
+trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
+    type Core: PartialEq + std::fmt::Display;
+    const REBUILD: &'static str;
+    fn core(&self) -> &Self::Core;
+    fn edition(&self) -> Edition;
+}
+
+impl ProfileValue for PyWeapon {
+    type Core = Weapon;
+    const REBUILD: &'static str = "_weapon_from_text";
+    fn core(&self) -> &Weapon {
+        &self.inner
+    }
+    fn edition(&self) -> Edition {
+        self.edition
+    }
+}
+
+impl ProfileValue for PyUnit {
+    type Core = Unit;
+    const REBUILD: &'static str = "_unit_from_text";
+    fn core(&self) -> &Unit {
+        &self.inner
+    }
+    fn edition(&self) -> Edition {
+        self.edition
+    }
+}
+
+/// `==` between values of the same class; `NotImplemented` otherwise, as Python expects.
+fn value_eq<T: ProfileValue>(me: &T, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+    let py = other.py();
+    match other.cast::<T>() {
+        Ok(o) => pyo3::types::PyBool::new(py, me.core() == o.get().core()).to_owned().into_any().unbind(),
+        Err(_) => py.NotImplemented(),
+    }
+}
+
+type Reduced<'py> = (Bound<'py, PyAny>, (String, &'static str));
+
+fn value_reduce<'py, T: ProfileValue>(slf: &Bound<'py, T>) -> PyResult<Reduced<'py>> {
+    let rebuild = slf.py().import("oprstats._core")?.getattr(T::REBUILD)?;
+    let me = slf.get();
+    Ok((rebuild, (me.core().to_string(), me.edition().key())))
 }
 
 fn rule_strings<'py>(py: Python<'py>, rules: &[Rule]) -> PyResult<Bound<'py, PyTuple>> {
@@ -128,23 +177,16 @@ impl PyWeapon {
         self.inner.to_string()
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        match other.cast::<PyWeapon>() {
-            Ok(o) => Ok(pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind()),
-            Err(_) => Ok(py.NotImplemented()),
-        }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        value_eq(self, other)
     }
 
     fn __hash__(&self) -> u64 {
         hash_of(&self.inner)
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
-        let py = slf.py();
-        let f = py.import("oprstats._core")?.getattr("_weapon_from_text")?;
-        let me = slf.get();
-        Ok((f, (me.inner.to_string(), me.edition.key())))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        value_reduce(slf)
     }
 }
 
@@ -423,23 +465,16 @@ impl PyUnit {
         self.inner.to_string()
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        match other.cast::<PyUnit>() {
-            Ok(o) => Ok(pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind()),
-            Err(_) => Ok(py.NotImplemented()),
-        }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        value_eq(self, other)
     }
 
     fn __hash__(&self) -> u64 {
         hash_of(&self.inner)
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
-        let py = slf.py();
-        let f = py.import("oprstats._core")?.getattr("_unit_from_text")?;
-        let me = slf.get();
-        Ok((f, (me.inner.to_string(), me.edition.key())))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        value_reduce(slf)
     }
 }
 
