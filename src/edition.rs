@@ -5,9 +5,10 @@ use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Edition {
     /// Grimdark Future v3.5 (beginner's guide 2024): the current edition and the default.
+    #[default]
     V3_5,
     /// Grimdark Future v3.4.1 core rules.
     V3_4_1,
@@ -47,12 +48,6 @@ impl Edition {
             Edition::V2 => "gf-2.x-one-page.txt",
             Edition::Firefight3_2 => "gf-firefight-3.2.txt",
         }
-    }
-}
-
-impl Default for Edition {
-    fn default() -> Self {
-        Edition::V3_5
     }
 }
 

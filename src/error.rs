@@ -55,21 +55,6 @@ impl Error {
         }
     }
 
-    /// Shifts the position of a parse error found in a slice of a larger text, and
-    /// reports the larger text, so the user sees where in *their* input it went wrong.
-    pub fn within(self, offset: usize, whole: &str) -> Self {
-        match self {
-            Error::Parse { field, value, position, reason, .. } => Error::Parse {
-                field,
-                value,
-                position: position + offset,
-                text: whole.to_string(),
-                reason,
-            },
-            other => other,
-        }
-    }
-
     /// Prefixes the path of a book error (`units[3]` + `weapons[1]`).
     pub fn at(self, prefix: &str) -> Self {
         match self {

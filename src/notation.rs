@@ -104,11 +104,6 @@ pub fn parse_rule(token: &str, offset: usize, whole: &str, field: &str) -> Resul
         }
         None => (token_trimmed, None),
     };
-    let name = check_name(field, name).map_err(|e| as_parse(e, at, whole))?;
+    let name = check_name(field, name).map_err(|e| e.at_position(at, whole))?;
     Ok(Rule { name, rating })
-}
-
-/// Turns a value error found while reading text into a parse error at `position`.
-pub fn as_parse(error: Error, position: usize, whole: &str) -> Error {
-    error.at_position(position, whole)
 }

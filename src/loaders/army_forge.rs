@@ -248,6 +248,13 @@ fn read_item(it: &Value, edition: Edition) -> Result<(Option<Item>, Vec<Weapon>)
     let o = object(it, "")?;
     let name = string(o, "name", "")?;
     let item_count = count(o, "count", "")?;
+    let (rules, weapons) = read_content(o, edition)?;
+    let item = (!rules.is_empty()).then_some(Item { name, count: item_count, rules });
+    Ok((item, weapons))
+}
+
+/// The `content` of an item: its rules and the weapons it holds.
+fn read_content(o: &Map<String, Value>, edition: Edition) -> Result<(Vec<Rule>, Vec<Weapon>)> {
     let mut rules = Vec::new();
     let mut weapons = Vec::new();
     for (i, c) in array(o, "content", "")?.iter().enumerate() {
@@ -259,8 +266,7 @@ fn read_item(it: &Value, edition: Edition) -> Result<(Option<Item>, Vec<Weapon>)
             rules.push(read_rule(c, &at)?);
         }
     }
-    let item = (!rules.is_empty()).then(|| Item { name, count: item_count, rules });
-    Ok((item, weapons))
+    Ok((rules, weapons))
 }
 
 fn read_rule(r: &Value, at: &str) -> Result<Rule> {
@@ -385,16 +391,7 @@ fn read_gain(g: &Value, edition: Edition) -> Result<Gain> {
                 None | Some(Value::Null) => 1,
                 Some(_) => count(o, "count", "")?,
             };
-            let mut rules = Vec::new();
-            let mut weapons = Vec::new();
-            for (i, c) in array(o, "content", "")?.iter().enumerate() {
-                let at = format!("content[{i}]");
-                if c.get("type").and_then(Value::as_str) == Some("ArmyBookWeapon") {
-                    weapons.push(read_weapon(c, edition).map_err(|e| e.at(&at))?);
-                } else {
-                    rules.push(read_rule(c, &at)?);
-                }
-            }
+            let (rules, weapons) = read_content(o, edition)?;
             Ok(Gain::Item { name, count: item_count, rules, weapons })
         }
         Some("ArmyBookRule") => {

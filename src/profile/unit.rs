@@ -13,7 +13,7 @@
 use crate::edition::{Edition, HeroJoining};
 use crate::error::{Error, Result};
 use crate::limits::{MAX_COST, MAX_MODELS};
-use crate::notation::{self, as_parse};
+use crate::notation;
 use crate::rules::{canonical, check_name, Rating, Rule};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -512,12 +512,15 @@ fn is_joined_marker(line: &str) -> bool {
     t == "joined to:" || t == "joined to"
 }
 
+/// A header line being read: its position, the line, and the weapon lines after it.
+type PendingBlock<'a> = (usize, &'a str, Vec<(usize, &'a str)>);
+
 /// Reads every profile block of `text`. Lines starting with `++` (list titles) are skipped.
 pub(crate) fn read_blocks(text: &str, edition: Edition) -> Result<Vec<Block>> {
     let mut blocks: Vec<Block> = Vec::new();
-    let mut current: Option<(usize, &str, Vec<(usize, &str)>)> = None;
+    let mut current: Option<PendingBlock<'_>> = None;
     let mut pending_join = Vec::new();
-    let finish = |current: Option<(usize, &str, Vec<(usize, &str)>)>, blocks: &mut Vec<Block>| -> Result<()> {
+    let finish = |current: Option<PendingBlock<'_>>, blocks: &mut Vec<Block>| -> Result<()> {
         if let Some((at, header, weapon_lines)) = current {
             blocks.push(parse_block(at, header, &weapon_lines, text, edition)?);
         }
@@ -579,7 +582,7 @@ pub(crate) fn assemble(blocks: Vec<Block>, text: &str, edition: Edition) -> Resu
             if hero.copies != 1 {
                 return Err(Error::parse("hero", format!("{}x", hero.copies), hero.at, text, "a joined hero is a single unit"));
             }
-            unit = unit.join(&Unit::single(hero.group), edition).map_err(|e| as_parse(e, hero.at, text))?;
+            unit = unit.join(&Unit::single(hero.group), edition).map_err(|e| e.at_position(hero.at, text))?;
         }
         units.push((block.copies, block.at, unit));
     }
@@ -631,7 +634,7 @@ fn parse_block(at: usize, header: &str, weapon_lines: &[(usize, &str)], text: &s
         }
     }
     let group = ModelGroup::new(&name, size, quality, defense, rules, items, weapons, cost, edition)
-        .map_err(|e| as_parse(e, at, text))?;
+        .map_err(|e| e.at_position(at, text))?;
     Ok(Block { copies, at, group, joins_next: false })
 }
 
@@ -667,7 +670,7 @@ fn parse_stats(stats: &str, at: usize, text: &str) -> Result<(String, u32, u8, u
         return Err(Error::parse("size", size_text, at + open + 1, text, "a unit must have at least 1 model"));
     }
     let size = u32::try_from(size).ok().filter(|s| *s <= MAX_MODELS).ok_or_else(|| Error::limit("size", size, MAX_MODELS))?;
-    let name = check_name("unit name", &rest[..open]).map_err(|e| as_parse(e, at, text))?;
+    let name = check_name("unit name", &rest[..open]).map_err(|e| e.at_position(at, text))?;
     Ok((name, size, quality, defense))
 }
 

@@ -3,7 +3,7 @@
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_ATTACKS, MAX_RANGE, MAX_WEAPON_COUNT};
-use crate::notation::{self, as_parse};
+use crate::notation;
 use crate::rules::{canonical, check_name, Rule};
 use std::cmp::Ordering;
 use std::fmt;
@@ -77,7 +77,7 @@ impl Weapon {
         let open = notation::matching_open(body).ok_or_else(|| {
             Error::parse("weapon", body, body_at, whole, "expected a profile in brackets after the name, e.g. Rifle (24\", A1)")
         })?;
-        let name = check_name("weapon name", &body[..open]).map_err(|e| as_parse(e, body_at, whole))?;
+        let name = check_name("weapon name", &body[..open]).map_err(|e| e.at_position(body_at, whole))?;
         let inner = &body[open + 1..body.len() - 1];
         let inner_at = body_at + open + 1;
         let parts = notation::split_top_level(inner, inner_at, whole, "weapon")?;
@@ -105,7 +105,7 @@ impl Weapon {
         for (pos, token) in parts {
             rules.push(notation::parse_rule(token, pos, whole, "weapon rule")?);
         }
-        Weapon::new(&name, range, attacks, count, rules, edition).map_err(|e| as_parse(e, at, whole))
+        Weapon::new(&name, range, attacks, count, rules, edition).map_err(|e| e.at_position(at, whole))
     }
 
     pub fn is_melee(&self) -> bool {

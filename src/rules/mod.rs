@@ -33,12 +33,10 @@ impl Rating {
     /// Reads a rating as written between brackets. `+3` reads as 3 (list exports write bonuses so).
     pub fn from_text(text: &str) -> Rating {
         let t = text.trim();
-        let digits = t.strip_prefix('+').unwrap_or(t);
-        let numeric = !digits.is_empty()
-            && digits.len() <= 12
-            && digits.trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
-            && digits.trim_start_matches('-').len() > 0;
-        match digits.parse::<i64>() {
+        let signed = t.strip_prefix('+').unwrap_or(t);
+        let digits = signed.strip_prefix('-').unwrap_or(signed);
+        let numeric = !digits.is_empty() && digits.len() <= 12 && digits.bytes().all(|b| b.is_ascii_digit());
+        match signed.parse::<i64>() {
             Ok(n) if numeric => Rating::Number(n),
             _ => Rating::Text(t.to_string()),
         }
