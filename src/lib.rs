@@ -3,6 +3,8 @@
 //! The core is pure Rust and knows nothing of Python; `python` (behind the `python` cargo
 //! feature) is the thin binding layer that maturin builds into `oprstats._core`.
 
+pub mod attack;
+pub mod dice;
 pub mod edition;
 pub mod error;
 pub mod limits;

@@ -7,7 +7,9 @@ Forge text export of a list.
 
 from __future__ import annotations
 
+from ._attack import AttackResult, attack
 from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
+from ._distribution import Distribution
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._tables import unit_rows, units_frame
@@ -15,6 +17,8 @@ from .examples import example_army, example_book
 
 __all__ = [
     "Army",
+    "AttackResult",
+    "Distribution",
     "ArmyBook",
     "DEFAULT_EDITION",
     "Edition",
@@ -23,6 +27,7 @@ __all__ = [
     "UpgradeOption",
     "Weapon",
     "__version__",
+    "attack",
     "editions",
     "example_army",
     "example_book",

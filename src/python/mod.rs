@@ -1,6 +1,7 @@
 //! The thin binding layer: wraps the core's values and loaders for Python. No rule logic
 //! lives here.
 
+mod attack;
 mod book;
 mod convert;
 mod errors;
@@ -24,5 +25,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     Ok(())
 }

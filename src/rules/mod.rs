@@ -3,6 +3,7 @@
 //! in [`catalog`].
 
 pub mod catalog;
+pub mod effects;
 
 use crate::edition::Edition;
 use crate::error::{Error, Result};

@@ -1,0 +1,130 @@
+"""``attack()``: the exact (or sampled) outcome of one unit attacking another."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._core import Unit
+from ._distribution import Distribution
+
+SeedLike = Union[None, int, np.random.SeedSequence]
+
+
+def seed_to_u64(seed: SeedLike) -> int:
+    """A 64-bit engine seed from an int, a ``numpy.random.SeedSequence`` or ``None`` (fresh entropy)."""
+    if isinstance(seed, np.random.SeedSequence):
+        seq = seed
+    elif seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        seq = np.random.SeedSequence(None if seed is None else int(seed))
+    else:
+        raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
+    return int(seq.generate_state(1, dtype=np.uint64)[0])
+
+
+class AttackResult:
+    """Every stage of an attack as a :class:`Distribution`.
+
+    ``hits``: hits the target takes (after extra hits and Blast); ``unblocked``: failed block
+    rolls; ``wounds``: wounds left after Regeneration (Deadly wounds counted X times);
+    ``kills``: models removed; ``remaining``: the target's models left.
+    """
+
+    __slots__ = ("hits", "unblocked", "wounds", "kills", "remaining", "size", "groups", "unmodelled", "method", "samples")
+
+    def __init__(self, raw: dict, method: str) -> None:
+        samples = raw["samples"]
+        self.method = method
+        self.samples: Optional[int] = samples
+        self.size: int = raw["size"]
+        self.groups: tuple = tuple(raw["groups"])
+        self.unmodelled: tuple = tuple(raw["unmodelled"])
+        self.hits = Distribution(raw["hits"], samples=samples)
+        self.unblocked = Distribution(raw["unblocked"], samples=samples)
+        self.wounds = Distribution(raw["wounds"], samples=samples)
+        kills = np.zeros(self.size + 1)
+        kills[: len(raw["kills"])] = raw["kills"]
+        self.kills = Distribution(kills, samples=samples)
+        self.remaining = Distribution(kills[::-1].copy(), samples=samples)
+
+    @property
+    def p_destroyed(self) -> float:
+        """The chance that no model of the target is left."""
+        return float(self.kills.pmf[self.size])
+
+    def to_pandas(self):
+        """One row per count, one column per stage (needs pandas)."""
+        import pandas as pd
+
+        stages = {"hits": self.hits, "unblocked": self.unblocked, "wounds": self.wounds, "kills": self.kills, "remaining": self.remaining}
+        n = max(len(d) for d in stages.values())
+        data = {k: np.pad(d.pmf, (0, n - len(d))) for k, d in stages.items()}
+        return pd.DataFrame(data, index=pd.RangeIndex(n, name="count"))
+
+    def __repr__(self) -> str:
+        return (
+            f"AttackResult({self.method}: hits {self.hits.mean():.3g}, unblocked {self.unblocked.mean():.3g}, "
+            f"wounds {self.wounds.mean():.3g}, kills {self.kills.mean():.3g} of {self.size}, "
+            f"P(destroyed)={self.p_destroyed:.4g})"
+        )
+
+
+def attack(
+    attacker: Unit,
+    target: Unit,
+    *,
+    weapons: Optional[Iterable[str]] = None,
+    melee: bool = False,
+    distance: float = 12.0,
+    charging: bool = False,
+    cover: bool = False,
+    moved: bool = False,
+    fatigued: bool = False,
+    edition: str = "3.5",
+    method: str = "exact",
+    samples: int = 100_000,
+    seed: SeedLike = None,
+    threads: Optional[int] = None,
+) -> AttackResult:
+    """The distribution of every stage of ``attacker`` shooting at (or fighting) ``target``.
+
+    ``weapons=None`` uses every weapon usable in that mode (ranged weapons in range when
+    shooting, melee weapons in melee); a list picks weapons by name. ``distance`` is in
+    inches (for melee: the charge distance, which decides rules such as Sturdy).
+    ``method="exact"`` gives exact probabilities; ``"sample"`` rolls the dice ``samples``
+    times, reproducibly for a given ``seed`` whatever ``threads``.
+    """
+    for name, value in (("attacker", attacker), ("target", target)):
+        if not isinstance(value, Unit):
+            raise TypeError(f"{name}: expected a Unit, got {type(value).__name__}")
+    if weapons is not None:
+        if isinstance(weapons, str):
+            raise TypeError("weapons: expected a list of weapon names, not a single string")
+        weapons = list(weapons)
+        for w in weapons:
+            if not isinstance(w, str):
+                raise TypeError(f"weapons item: expected a str, got {type(w).__name__}")
+    if isinstance(distance, bool) or not isinstance(distance, numbers.Real) or not math.isfinite(distance):
+        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
+    if distance < 0:
+        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("fatigued", fatigued)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+    if method not in ("exact", "sample"):
+        raise ValueError(f'method: must be "exact" or "sample" (got {method!r})')
+    if isinstance(samples, bool) or not isinstance(samples, numbers.Integral) or samples < 1:
+        raise ValueError(f"samples: must be a whole number of at least 1 (got {samples!r})")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1):
+        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    raw = _core._attack(
+        attacker, target,
+        weapons=weapons, melee=bool(melee), distance=float(distance), charging=bool(charging), cover=bool(cover),
+        moved=bool(moved), fatigued=bool(fatigued), edition=edition, method=method, samples=int(samples),
+        seed=seed_to_u64(seed) if method == "sample" else 0, threads=None if threads is None else int(threads),
+    )
+    return AttackResult(raw, method)

@@ -1,0 +1,63 @@
+//! `attack()`: builds the core's attack, runs the chosen engine with the GIL released, and
+//! hands the distributions to Python as numpy arrays without copying.
+
+use super::convert::edition;
+use super::profile::PyUnit;
+use crate::attack::plan::Situation;
+use crate::attack::Attack;
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+#[pyfunction]
+#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, fatigued, edition, method, samples, seed, threads))]
+#[allow(clippy::too_many_arguments)]
+pub fn _attack<'py>(
+    py: Python<'py>,
+    attacker: PyRef<'py, PyUnit>,
+    target: PyRef<'py, PyUnit>,
+    weapons: Option<Vec<String>>,
+    melee: bool,
+    distance: f64,
+    charging: bool,
+    cover: bool,
+    moved: bool,
+    fatigued: bool,
+    edition: &str,
+    method: &str,
+    samples: u64,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let situation = Situation { melee, distance, charging, cover, moved, fatigued, edition: self::edition(edition)? };
+    let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref())?;
+    let out = PyDict::new(py);
+    out.set_item("groups", attack.groups.iter().map(|g| (g.label.clone(), g.dice)).collect::<Vec<_>>())?;
+    out.set_item("unmodelled", attack.unmodelled.clone())?;
+    out.set_item("size", attack.allocation.len())?;
+    match method {
+        "exact" => {
+            let stages = py.detach(|| attack.exact());
+            out.set_item("hits", stages.hits.into_pyarray(py))?;
+            out.set_item("unblocked", stages.unblocked.into_pyarray(py))?;
+            out.set_item("wounds", stages.wounds.into_pyarray(py))?;
+            out.set_item("kills", stages.kills.into_pyarray(py))?;
+            out.set_item("samples", py.None())?;
+        }
+        "sample" => {
+            let counts = py.detach(|| attack.sample(samples, seed, threads))?;
+            let n = counts.samples as f64;
+            let pmf = |v: Vec<u64>| v.into_iter().map(|c| c as f64 / n).collect::<Vec<f64>>();
+            out.set_item("hits", pmf(counts.hits).into_pyarray(py))?;
+            out.set_item("unblocked", pmf(counts.unblocked).into_pyarray(py))?;
+            out.set_item("wounds", pmf(counts.wounds).into_pyarray(py))?;
+            out.set_item("kills", pmf(counts.kills).into_pyarray(py))?;
+            out.set_item("samples", counts.samples)?;
+            out.set_item("dice", counts.dice)?;
+        }
+        other => {
+            return Err(crate::Error::invalid("method", format!("{other:?}"), "must be \"exact\" or \"sample\"").into());
+        }
+    }
+    Ok(out)
+}
