@@ -34,22 +34,26 @@ class AttackResult:
     ``kills``: models removed; ``remaining``: the target's models left.
     """
 
-    __slots__ = ("hits", "unblocked", "wounds", "kills", "remaining", "size", "groups", "unmodelled", "method", "samples")
+    __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "groups", "unmodelled", "method", "samples", "dice")
 
     def __init__(self, raw: dict, method: str) -> None:
         samples = raw["samples"]
         self.method = method
         self.samples: Optional[int] = samples
+        self.dice: Optional[int] = raw.get("dice")
+        """Attack dice the sampler rolled (``None`` when exact)."""
         self.size: int = raw["size"]
         self.groups: tuple = tuple(raw["groups"])
         self.unmodelled: tuple = tuple(raw["unmodelled"])
         self.hits = Distribution(raw["hits"], samples=samples)
         self.unblocked = Distribution(raw["unblocked"], samples=samples)
         self.wounds = Distribution(raw["wounds"], samples=samples)
-        kills = np.zeros(self.size + 1)
-        kills[: len(raw["kills"])] = raw["kills"]
-        self.kills = Distribution(kills, samples=samples)
-        self.remaining = Distribution(kills[::-1].copy(), samples=samples)
+        self.kills = Distribution(raw["kills"], samples=samples)  # spans 0..size
+
+    @property
+    def remaining(self) -> Distribution:
+        """The target's models left: the mirror image of ``kills``."""
+        return Distribution(self.kills.pmf[::-1], samples=self.samples)
 
     @property
     def p_destroyed(self) -> float:

@@ -37,12 +37,16 @@ impl Allocation {
     /// special weapons are lost last), then a joined hero.
     pub fn new(unit: &Unit) -> Allocation {
         let mut models = unit.models();
-        let loadout_share = |m: &Model| models.iter().filter(|o| o.group == m.group && o.weapons == m.weapons).count();
+        let mut shares: std::collections::HashMap<(usize, &[crate::profile::Weapon]), usize> = std::collections::HashMap::new();
+        for m in &models {
+            *shares.entry((m.group, m.weapons.as_slice())).or_insert(0) += 1;
+        }
         let mut keyed: Vec<(bool, u32, std::cmp::Reverse<usize>, usize)> = models
             .iter()
             .enumerate()
-            .map(|(i, m)| (m.hero && m.group > 0, m.tough, std::cmp::Reverse(loadout_share(m)), i))
+            .map(|(i, m)| (m.hero && m.group > 0, m.tough, std::cmp::Reverse(shares[&(m.group, m.weapons.as_slice())]), i))
             .collect();
+        drop(shares);
         keyed.sort();
         let order: Vec<Model> = keyed.iter().map(|&(_, _, _, i)| models[i].clone()).collect();
         models = order;
@@ -125,6 +129,17 @@ impl Allocation {
 
     /// `n` wounds of `size` each (Deadly(X): size X, no carry-over; else 1) to the unit.
     pub fn apply(&self, mut s: State, n: u32, size: u32) -> State {
+        if size <= 1 && s.hp == 0 && !self.destroyed(s) {
+            // Wounds carry over: find where the running total of wounds lands (binary search
+            // over the models' cumulative Tough). A hero's out-of-order wounds (hp) take the loop.
+            let pos = self.offsets[s.k as usize] + s.w as usize + n as usize;
+            let total = self.offsets[self.models.len()];
+            if pos >= total {
+                return State { k: self.len(), w: 0, hp: 0 };
+            }
+            let k = self.offsets.partition_point(|&o| o <= pos) - 1;
+            return State { k: k as u32, w: (pos - self.offsets[k]) as u32, hp: 0 };
+        }
         if size <= 1 {
             let mut left = n;
             while left > 0 && !self.destroyed(s) {

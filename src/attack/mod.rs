@@ -46,14 +46,16 @@ impl Attack {
                 }
             }
         }
-        let groups = plan::groups(attacker, target, &situation, weapons);
+        let allocation = Allocation::new(target);
+        let attacker_models = attacker.models();
+        let groups = plan::groups(&attacker_models, &allocation.models, &situation, weapons);
         let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
         if total > u64::from(MAX_EXACT_DICE) {
             return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
         }
         Ok(Attack {
-            allocation: Allocation::new(target),
-            unmodelled: plan::unmodelled_rules(attacker, target, situation.edition),
+            unmodelled: plan::unmodelled_rules(&attacker_models, &allocation.models, situation.edition),
+            allocation,
             groups,
             situation,
         })

@@ -6,7 +6,7 @@
 //! so the two cannot drift apart.
 
 use crate::edition::Edition;
-use crate::profile::{Model, Unit, Weapon};
+use crate::profile::{Model, Weapon};
 use crate::rules::effects::{self, Amount, Cond, Effect, Side};
 use crate::rules::Rule;
 
@@ -347,10 +347,12 @@ fn usable(weapon: &Weapon, situation: &Situation) -> bool {
 
 /// The weapon groups of an attack, in resolution order. `only` restricts them to weapons of
 /// these names. Models that share a weapon and a profile (Quality and attack rules) are one group.
-pub fn groups(attacker: &Unit, target: &Unit, situation: &Situation, only: Option<&[String]>) -> Vec<Group> {
+pub fn groups(attacker: &[Model], target: &[Model], situation: &Situation, only: Option<&[String]>) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
-    let models = attacker.models();
-    for model in &models {
+    let models = attacker;
+    // (weapon profile, Quality, attacking model's rules) -> index in `out`
+    let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
+    for model in models {
         let model_rules: Vec<&Rule> = model
             .rules
             .iter()
@@ -360,21 +362,21 @@ pub fn groups(attacker: &Unit, target: &Unit, situation: &Situation, only: Optio
             if only.is_some_and(|names| !names.iter().any(|n| n == &weapon.name)) {
                 continue;
             }
+            let dice = weapon.attacks * weapon.count;
+            let found = keys.iter().position(|(w, q, r)| *q == model.quality && w.same_profile(weapon) && *r == model_rules);
+            if let Some(i) = found {
+                out[i].dice += dice;
+                continue;
+            }
             let mut rules: Vec<Rule> = weapon.rules.clone();
             for r in &model_rules {
                 if !rules.iter().any(|x| x.name == r.name) {
                     rules.push((*r).clone());
                 }
             }
-            let dice = weapon.attacks * weapon.count;
-            let profile = weapon.with_count(1);
-            let label_key = (profile.profile(), model.quality, rules.clone());
-            if let Some(g) = out.iter_mut().find(|g| g.kind == GroupKind::Weapon && (g.label.clone(), g.quality, g.rules.clone()) == label_key) {
-                g.dice += dice;
-                continue;
-            }
+            keys.push((weapon, model.quality, model_rules.clone()));
             out.push(Group {
-                label: profile.profile(),
+                label: weapon.profile(),
                 kind: GroupKind::Weapon,
                 dice,
                 quality: model.quality,
@@ -388,7 +390,7 @@ pub fn groups(attacker: &Unit, target: &Unit, situation: &Situation, only: Optio
     // the charging unit gets -1 total Impact rolls per model with Counter."
     if situation.melee && situation.charging && !situation.fatigued && only.is_none() {
         let impact: i64 = models.iter().filter_map(|m| m.rules.iter().filter(|r| r.name == "Impact").filter_map(Rule::number).max()).sum();
-        let counters = target.models().iter().filter(|m| m.weapons.iter().any(|w| w.has_rule("Counter"))).count() as i64;
+        let counters = target.iter().filter(|m| m.weapons.iter().any(|w| w.has_rule("Counter"))).count() as i64;
         let dice = (impact - counters).max(0);
         if dice > 0 {
             out.push(Group {
@@ -412,10 +414,9 @@ fn has_effect(edition: Edition, rule: &Rule, f: impl Fn(&Effect) -> bool) -> boo
 
 /// Rules of the attacker's usable weapons and models, and of the target, that neither change
 /// an attack in this engine nor are known to lie outside it: reported as not modelled.
-pub fn unmodelled_rules(attacker: &Unit, target: &Unit, edition: Edition) -> Vec<String> {
+pub fn unmodelled_rules(attacker: &[Model], target: &[Model], edition: Edition) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let all = attacker.models().into_iter().chain(target.models());
-    for m in all {
+    for m in attacker.iter().chain(target) {
         for r in m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())) {
             if effects::definition(edition, &r.name).is_none() && !effects::outside_attack(&r.name) && !names.contains(&r.name) {
                 names.push(r.name.clone());

@@ -127,7 +127,13 @@ impl Weapon {
 
     /// True when both are the same weapon profile, whatever their copy counts.
     pub fn same_profile(&self, other: &Weapon) -> bool {
-        self.with_count(other.count) == *other
+        self.name == other.name
+            && self.range == other.range
+            && self.attacks == other.attacks
+            && self.rules.len() == other.rules.len()
+            && self.rules.iter().all(|r| {
+                self.rules.iter().filter(|x| *x == r).count() == other.rules.iter().filter(|x| *x == r).count()
+            })
     }
 
     /// The profile without the copy count: `Heavy Rifle (24", A1, AP(1))`.

@@ -32,6 +32,12 @@ pub fn _attack<'py>(
     let situation = Situation { melee, distance, charging, cover, moved, fatigued, edition: self::edition(edition)? };
     let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref())?;
     let out = PyDict::new(py);
+    let size = attack.allocation.len() as usize;
+    // kills always spans 0..=size, so `remaining` is its mirror image
+    let pad = move |mut v: Vec<f64>| {
+        v.resize(size + 1, 0.0);
+        v
+    };
     out.set_item("groups", attack.groups.iter().map(|g| (g.label.clone(), g.dice)).collect::<Vec<_>>())?;
     out.set_item("unmodelled", attack.unmodelled.clone())?;
     out.set_item("size", attack.allocation.len())?;
@@ -41,7 +47,7 @@ pub fn _attack<'py>(
             out.set_item("hits", stages.hits.into_pyarray(py))?;
             out.set_item("unblocked", stages.unblocked.into_pyarray(py))?;
             out.set_item("wounds", stages.wounds.into_pyarray(py))?;
-            out.set_item("kills", stages.kills.into_pyarray(py))?;
+            out.set_item("kills", pad(stages.kills).into_pyarray(py))?;
             out.set_item("samples", py.None())?;
         }
         "sample" => {
@@ -51,7 +57,7 @@ pub fn _attack<'py>(
             out.set_item("hits", pmf(counts.hits).into_pyarray(py))?;
             out.set_item("unblocked", pmf(counts.unblocked).into_pyarray(py))?;
             out.set_item("wounds", pmf(counts.wounds).into_pyarray(py))?;
-            out.set_item("kills", pmf(counts.kills).into_pyarray(py))?;
+            out.set_item("kills", pad(pmf(counts.kills)).into_pyarray(py))?;
             out.set_item("samples", counts.samples)?;
             out.set_item("dice", counts.dice)?;
         }

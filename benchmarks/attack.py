@@ -1,0 +1,87 @@
+"""Benchmark: attack distributions (issue 3 targets), each against a reference measured in
+the same run where one exists.
+
+1. Sum of attacks: N attacks hitting on 4+ against Defense 4+ with AP(1), N = 20, 100, 400:
+   oprstats.attack(..., method="exact") called from Python, against icepool computing the
+   same wound distribution (each icepool figure is a first computation in a fresh process,
+   so its caches cannot help it).
+2. A full unit: 10 models Q3+ with 9 rifles (24", A1, AP(1)) and a plasma gun
+   (24", A1, AP(4), Deadly(3)) against 5 models D3+ Tough(3) with a joined Tough(6) hero.
+3. The sampler: attack dice per second with 1 and 2 threads.
+
+    python benchmarks/attack.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+import oprstats
+from oprstats import Unit
+
+ICEPOOL_SNIPPET = """
+import time, icepool
+t = time.perf_counter()
+d6 = icepool.d6
+per_attack = d6.map(lambda h: 0 if h < 4 else 1) * d6.map(lambda b: 1 if b < 5 else 0)
+total = {n} @ per_attack
+pmf = [float(total.probability(k)) for k in range(total.max_outcome() + 1)]
+print(time.perf_counter() - t)
+"""
+
+
+def per_call(fn, min_time=0.5):
+    """Median seconds per call over batches filling about ``min_time``."""
+    fn()
+    n, t = 1, 0.0
+    while t < 0.05:
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        t = time.perf_counter() - start
+        n *= 2
+    reps = max(1, int(n * min_time / max(t, 1e-9) / 5))
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        times.append((time.perf_counter() - start) / reps)
+    return statistics.median(times)
+
+
+def main() -> int:
+    print("1. Sum of attacks (hit 4+, Defense 4+, AP(1)): exact wound distribution")
+    for n, need in ((20, 100), (100, 1000), (400, 1000)):
+        # N one-wound models, so every wound can land and kills equal wounds
+        target = Unit.parse(f"Horde [{n}] Q5+ D4+")
+        shooter = Unit.parse(f'S [{n}] Q4+ D4+\n{n}x Gun (24", A1, AP(1))')
+        ours = per_call(lambda: oprstats.attack(shooter, target))
+        ice = float(subprocess.run([sys.executable, "-c", ICEPOOL_SNIPPET.format(n=n)], capture_output=True, text=True, check=True).stdout)
+        print(f"   N={n:4d}: oprstats {ours * 1e6:9.1f} us   icepool {ice * 1e6:11.1f} us   ratio {ice / ours:8.0f}x  (target >= {need}x)")
+
+    print("2. Full unit case (exact, all stages, called from Python)")
+    squad = Unit.parse('Squad [10] Q3+ D4+\n9x Rifle (24", A1, AP(1)), Plasma Gun (24", A1, AP(4), Deadly(3))')
+    guards = Unit.parse("Guards [5] Q4+ D3+ | Tough(3)").join(Unit.parse("Warden [1] Q3+ D3+ | Hero, Tough(6)\nSword (A3)"))
+    t = per_call(lambda: oprstats.attack(squad, guards))
+    print(f"   {t * 1e6:.1f} us per call (target < 50 us)")
+
+    print("3. Sampler throughput")
+    big = Unit.parse('Mob [20] Q4+ D5+\n20x Shoota (18", A2, AP(1)), 20x Choppa (A2)')
+    orcs = Unit.parse("Boyz [20] Q5+ D5+ | Tough(3)")
+    rates = {}
+    for threads in (1, 2):
+        start = time.perf_counter()
+        r = oprstats.attack(big, orcs, method="sample", samples=2_000_000, seed=1, threads=threads)
+        elapsed = time.perf_counter() - start
+        rates[threads] = r.dice / elapsed
+        print(f"   threads={threads}: {r.dice / elapsed / 1e6:6.1f} M attack dice/s ({r.dice:,} dice in {elapsed:.2f} s)")
+    print(f"   second core adds {100 * (rates[2] / rates[1] - 1):.0f}% (target >= 80%); target >= 50 M dice/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
