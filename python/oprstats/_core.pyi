@@ -174,3 +174,20 @@ def _load_army_book_json(text: str, edition: Optional[str] = None) -> ArmyBook: 
 def _load_army_list_text(text: str, edition: str = "3.5") -> Army: ...
 def _editions() -> list[tuple[str, str, str]]: ...
 def _known_rules(edition: str = "3.5") -> list[tuple[str, bool, str]]: ...
+def _attack(
+    attacker: Unit,
+    target: Unit,
+    *,
+    weapons: Optional[list[str]],
+    melee: bool,
+    distance: float,
+    charging: bool,
+    cover: bool,
+    moved: bool,
+    fatigued: bool,
+    edition: str,
+    method: str,
+    samples: int,
+    seed: int,
+    threads: Optional[int],
+) -> dict[str, Any]: ...
