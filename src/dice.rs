@@ -78,7 +78,7 @@ fn ln_choose(n: usize, k: usize) -> f64 {
 }
 
 fn ln_factorial(n: usize) -> f64 {
-    (2..=n).map(|i| (i as f64).ln()).sum()
+    statrs::function::gamma::ln_gamma(n as f64 + 1.0)
 }
 
 /// Drops trailing zeros (keeps at least one entry).

@@ -8,18 +8,22 @@
 //!
 //! So a state is: how many models of the removal order are gone (`k`), the wounds on the next
 //! one (`w`), and the wounds a joined hero took out of order (`hp`, from Takedown).
+//! Identical models form runs, so the work depends on the kinds of model, not their number.
 
 use super::plan::TargetView;
 use crate::profile::{Model, Unit};
 
-/// The target's models in the order the defender removes them.
+/// The target's models in the order the defender removes them, as runs of identical models.
 #[derive(Debug, Clone)]
 pub struct Allocation {
-    pub models: Vec<Model>,
-    /// Index of the joined hero in `models` (always last), if there is one.
-    pub hero: Option<usize>,
-    /// `offsets[k]`: index of the first state with `k` models removed (see [`Allocation::index`]).
-    offsets: Vec<usize>,
+    /// `(model, how many)` in removal order; a joined hero is the last run, of one.
+    pub runs: Vec<(Model, u32)>,
+    /// `starts[r]`: position of the first model of run `r` (and the model count at the end).
+    starts: Vec<u32>,
+    /// `capacity[r]`: wounds the models before run `r` take in all (Σ count × Tough).
+    capacity: Vec<usize>,
+    /// Position of the joined hero (always last), if there is one.
+    pub hero: Option<u32>,
     /// The unit's own Defense (used while any of its own models live).
     unit_defense: u8,
 }
@@ -31,61 +35,78 @@ pub struct State {
     pub hp: u32,
 }
 
+fn is_joined_hero(m: &Model) -> bool {
+    m.hero && m.group > 0
+}
+
 impl Allocation {
     /// The default removal order: the unit's own models first (those without Tough before
     /// tough ones, lower Tough first, and among equals the most common loadout first so that
     /// special weapons are lost last), then a joined hero.
     pub fn new(unit: &Unit) -> Allocation {
-        let mut models = unit.models();
-        let mut shares: std::collections::HashMap<(usize, &[crate::profile::Weapon]), usize> = std::collections::HashMap::new();
-        for m in &models {
-            *shares.entry((m.group, m.weapons.as_slice())).or_insert(0) += 1;
+        let mut runs = unit.model_runs();
+        runs.sort_by_key(|(m, n)| (is_joined_hero(m), m.tough, std::cmp::Reverse(*n)));
+        let mut starts = Vec::with_capacity(runs.len() + 1);
+        let mut capacity = Vec::with_capacity(runs.len() + 1);
+        let (mut pos, mut cap) = (0u32, 0usize);
+        for (m, n) in &runs {
+            starts.push(pos);
+            capacity.push(cap);
+            pos += n;
+            cap += *n as usize * m.tough as usize;
         }
-        let mut keyed: Vec<(bool, u32, std::cmp::Reverse<usize>, usize)> = models
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.hero && m.group > 0, m.tough, std::cmp::Reverse(shares[&(m.group, m.weapons.as_slice())]), i))
-            .collect();
-        drop(shares);
-        keyed.sort();
-        let order: Vec<Model> = keyed.iter().map(|&(_, _, _, i)| models[i].clone()).collect();
-        models = order;
-        let hero = models.last().filter(|m| m.hero && m.group > 0).map(|_| models.len() - 1);
-        let mut offsets = Vec::with_capacity(models.len() + 1);
-        let mut acc = 0usize;
-        for m in &models {
-            offsets.push(acc);
-            acc += m.tough as usize;
-        }
-        offsets.push(acc);
-        Allocation { models, hero, offsets, unit_defense: unit.defense() }
+        starts.push(pos);
+        capacity.push(cap);
+        let hero = runs.last().filter(|(m, _)| is_joined_hero(m)).map(|_| pos - 1);
+        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense() }
     }
 
     pub fn len(&self) -> u32 {
-        self.models.len() as u32
+        *self.starts.last().unwrap_or(&0)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.models.is_empty()
+        self.len() == 0
+    }
+
+    /// The run holding the model at position `k` (< len).
+    fn run_of(&self, k: u32) -> usize {
+        self.starts.partition_point(|&s| s <= k) - 1
+    }
+
+    pub fn model_at(&self, k: u32) -> &Model {
+        &self.runs[self.run_of(k)].0
+    }
+
+    fn tough_at(&self, k: u32) -> u32 {
+        self.model_at(k).tough
+    }
+
+    /// Wounds the models before position `k` take in all.
+    fn offset(&self, k: u32) -> usize {
+        if k >= self.len() {
+            return *self.capacity.last().unwrap_or(&0);
+        }
+        let r = self.run_of(k);
+        self.capacity[r] + (k - self.starts[r]) as usize * self.runs[r].0.tough as usize
     }
 
     fn hero_tough(&self) -> u32 {
-        self.hero.map_or(0, |h| self.models[h].tough)
+        self.hero.map_or(0, |h| self.tough_at(h))
     }
 
-    /// Hero-damage values a state can hold (0 without a hero; hero tough = dead).
     fn hp_values(&self) -> usize {
         self.hero_tough() as usize + 1
     }
 
     /// How many distinct states there are (for dense arrays).
     pub fn state_count(&self) -> usize {
-        (self.offsets[self.models.len()] + 1) * self.hp_values()
+        (self.offset(self.len()) + 1) * self.hp_values()
     }
 
     /// A dense index for a state.
     pub fn index(&self, s: State) -> usize {
-        let base = if s.k as usize >= self.models.len() { self.offsets[self.models.len()] } else { self.offsets[s.k as usize] + s.w as usize };
+        let base = if s.k >= self.len() { self.offset(self.len()) } else { self.offset(s.k) + s.w as usize };
         base * self.hp_values() + s.hp as usize
     }
 
@@ -99,27 +120,23 @@ impl Allocation {
 
     /// Models removed in this state.
     pub fn kills(&self, s: State) -> u32 {
-        let hero_dead_early = self.hero.is_some_and(|h| (s.k as usize) < h && s.hp >= self.hero_tough());
+        let hero_dead_early = self.hero.is_some_and(|h| s.k < h && s.hp >= self.hero_tough());
         s.k.min(self.len()) + u32::from(hero_dead_early)
     }
 
     /// When removal reaches the hero, the wounds it already took come with it.
     fn settle(&self, mut s: State) -> State {
-        if let Some(h) = self.hero {
-            if s.k as usize == h && s.hp > 0 {
+        loop {
+            if self.hero == Some(s.k) && s.hp > 0 {
                 s.w = s.hp;
                 s.hp = 0;
             }
-        }
-        while (s.k as usize) < self.models.len() && s.w >= self.models[s.k as usize].tough {
-            s.k += 1;
-            s.w = 0;
-            if let Some(h) = self.hero {
-                if s.k as usize == h && s.hp > 0 {
-                    s.w = s.hp;
-                    s.hp = 0;
-                }
+            if s.k < self.len() && s.w >= self.tough_at(s.k) {
+                s.k += 1;
+                s.w = 0;
+                continue;
             }
+            break;
         }
         if s.k >= self.len() {
             s = State { k: self.len(), w: 0, hp: 0 };
@@ -129,21 +146,24 @@ impl Allocation {
 
     /// `n` wounds of `size` each (Deadly(X): size X, no carry-over; else 1) to the unit.
     pub fn apply(&self, mut s: State, n: u32, size: u32) -> State {
-        if size <= 1 && s.hp == 0 && !self.destroyed(s) {
-            // Wounds carry over: find where the running total of wounds lands (binary search
-            // over the models' cumulative Tough). A hero's out-of-order wounds (hp) take the loop.
-            let pos = self.offsets[s.k as usize] + s.w as usize + n as usize;
-            let total = self.offsets[self.models.len()];
-            if pos >= total {
+        if self.destroyed(s) {
+            return s;
+        }
+        if size <= 1 && s.hp == 0 {
+            // Wounds carry over: find where the running total of wounds lands.
+            let pos = self.offset(s.k) + s.w as usize + n as usize;
+            if pos >= self.offset(self.len()) {
                 return State { k: self.len(), w: 0, hp: 0 };
             }
-            let k = self.offsets.partition_point(|&o| o <= pos) - 1;
-            return State { k: k as u32, w: (pos - self.offsets[k]) as u32, hp: 0 };
+            let r = self.capacity.partition_point(|&c| c <= pos) - 1;
+            let tough = self.runs[r].0.tough as usize;
+            let into = pos - self.capacity[r];
+            return State { k: self.starts[r] + (into / tough) as u32, w: (into % tough) as u32, hp: 0 };
         }
         if size <= 1 {
             let mut left = n;
             while left > 0 && !self.destroyed(s) {
-                let need = self.models[s.k as usize].tough - s.w;
+                let need = self.tough_at(s.k) - s.w;
                 if left >= need {
                     left -= need;
                     s = self.settle(State { k: s.k + 1, w: 0, ..s });
@@ -158,7 +178,7 @@ impl Allocation {
                 if self.destroyed(s) {
                     break;
                 }
-                let tough = self.models[s.k as usize].tough;
+                let tough = self.tough_at(s.k);
                 s = if s.w + size >= tough { self.settle(State { k: s.k + 1, w: 0, ..s }) } else { State { w: s.w + size, ..s } };
             }
             s
@@ -169,7 +189,7 @@ impl Allocation {
     /// The attacker picks the hero while it is alive and other models still stand; otherwise
     /// the model that would take wounds next (the unit's models share one profile).
     pub fn takedown_hits_hero(&self, s: State) -> bool {
-        self.hero.is_some_and(|h| (s.k as usize) < h && s.hp < self.hero_tough())
+        self.hero.is_some_and(|h| s.k < h && s.hp < self.hero_tough())
     }
 
     /// `n` wounds of `size` each to the single model a Takedown attack picked ("resolved as
@@ -177,41 +197,50 @@ impl Allocation {
     pub fn apply_takedown(&self, s: State, n: u32, size: u32) -> State {
         let damage = n.saturating_mul(size.max(1));
         if self.takedown_hits_hero(s) {
-            State { hp: (s.hp.saturating_add(damage)).min(self.hero_tough()), ..s }
+            State { hp: s.hp.saturating_add(damage).min(self.hero_tough()), ..s }
         } else if self.destroyed(s) {
             s
+        } else if s.w.saturating_add(damage) >= self.tough_at(s.k) {
+            self.settle(State { k: s.k + 1, w: 0, ..s })
         } else {
-            let tough = self.models[s.k as usize].tough;
-            if s.w.saturating_add(damage) >= tough { self.settle(State { k: s.k + 1, w: 0, ..s }) } else { State { w: s.w + damage, ..s } }
+            State { w: s.w + damage, ..s }
         }
     }
 
     /// The alive models as a weapon group sees them (`takedown`: just the model it picks).
     pub fn view(&self, s: State, takedown: bool) -> TargetView<'_> {
         if takedown {
-            let model = if self.takedown_hits_hero(s) { &self.models[self.hero.unwrap()] } else { &self.models[s.k as usize] };
-            return TargetView { alive: vec![model], defense: model.defense };
+            let k = if self.takedown_hits_hero(s) { self.hero.unwrap() } else { s.k };
+            let model = self.model_at(k);
+            return TargetView { alive: vec![(model, 1)], defense: model.defense };
         }
-        let hero_dead = self.hero.is_some_and(|_| s.hp >= self.hero_tough() && self.hero_tough() > 0);
-        let alive: Vec<&Model> = self.models[s.k as usize..]
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !(hero_dead && Some(s.k as usize + i) == self.hero))
-            .map(|(_, m)| m)
-            .collect();
-        let own_alive = alive.iter().any(|m| !(m.hero && m.group > 0));
-        let defense = if own_alive { self.unit_defense } else { alive.first().map_or(self.unit_defense, |m| m.defense) };
+        let hero_dead = self.hero.is_some() && s.hp >= self.hero_tough();
+        let mut alive: Vec<(&Model, u32)> = Vec::new();
+        if !self.destroyed(s) {
+            let first = self.run_of(s.k);
+            for (r, (m, n)) in self.runs.iter().enumerate().skip(first) {
+                let count = if r == first { self.starts[r] + n - s.k } else { *n };
+                if hero_dead && is_joined_hero(m) {
+                    continue;
+                }
+                alive.push((m, count));
+            }
+        }
+        let own_alive = alive.iter().any(|(m, _)| !is_joined_hero(m));
+        let defense = if own_alive { self.unit_defense } else { alive.first().map_or(self.unit_defense, |(m, _)| m.defense) };
         TargetView { alive, defense }
     }
 
-    /// Every state, for dense iteration: `(index, state)` pairs of valid states.
+    /// Every valid state, for dense iteration.
     pub fn states(&self) -> Vec<State> {
         let mut out = Vec::with_capacity(self.state_count());
-        let hp_max = if self.hero.is_some() { self.hero_tough() } else { 0 };
-        for k in 0..self.len() {
-            for w in 0..self.models[k as usize].tough {
-                for hp in 0..=hp_max {
-                    out.push(State { k, w, hp });
+        let hp_max = self.hero.map_or(0, |_| self.hero_tough());
+        for (r, (m, n)) in self.runs.iter().enumerate() {
+            for k in self.starts[r]..self.starts[r] + n {
+                for w in 0..m.tough {
+                    for hp in 0..=hp_max {
+                        out.push(State { k, w, hp });
+                    }
                 }
             }
         }
@@ -219,5 +248,10 @@ impl Allocation {
             out.push(State { k: self.len(), w: 0, hp });
         }
         out
+    }
+
+    /// Every model, expanded from the runs (in removal order).
+    pub fn models(&self) -> impl Iterator<Item = &Model> {
+        self.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(m, *n as usize))
     }
 }

@@ -47,14 +47,14 @@ impl Attack {
             }
         }
         let allocation = Allocation::new(target);
-        let attacker_models = attacker.models();
-        let groups = plan::groups(&attacker_models, &allocation.models, &situation, weapons);
+        let attacker_models = attacker.model_runs();
+        let groups = plan::groups(&attacker_models, &allocation.runs, &situation, weapons);
         let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
         if total > u64::from(MAX_EXACT_DICE) {
             return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
         }
         Ok(Attack {
-            unmodelled: plan::unmodelled_rules(&attacker_models, &allocation.models, situation.edition),
+            unmodelled: plan::unmodelled_rules(&attacker_models, &allocation.runs, situation.edition),
             allocation,
             groups,
             situation,

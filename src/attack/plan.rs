@@ -83,26 +83,31 @@ impl Group {
 
 /// The target's models that are still alive, as one weapon group sees them.
 pub struct TargetView<'a> {
-    pub alive: Vec<&'a Model>,
+    /// Alive models as runs of identical models `(model, how many)`.
+    pub alive: Vec<(&'a Model, u32)>,
     /// The Defense the hits are blocked with: the unit's while any of its own models live,
     /// else the joined hero's ("must use the unit's Defense until all other models have been killed").
     pub defense: u8,
 }
 
 impl TargetView<'_> {
+    pub fn count(&self) -> u32 {
+        self.alive.iter().map(|(_, n)| n).sum()
+    }
+
     /// Whether more than half of the alive models satisfy `f` ("most models").
     fn most(&self, f: impl Fn(&Model) -> bool) -> bool {
-        2 * self.alive.iter().filter(|m| f(m)).count() > self.alive.len()
+        2 * self.alive.iter().filter(|(m, _)| f(m)).map(|(_, n)| n).sum::<u32>() > self.count()
     }
 
     /// Whether every alive model has the rule ("units where all models have this rule").
     fn all_have(&self, name: &str) -> bool {
-        !self.alive.is_empty() && self.alive.iter().all(|m| m.rules.iter().any(|r| r.name == name))
+        !self.alive.is_empty() && self.alive.iter().all(|(m, _)| m.rules.iter().any(|r| r.name == name))
     }
 
-    /// Names of the rules every alive model has, each once.
+    /// The rules every alive model has, each name once.
     fn shared_rules(&self) -> Vec<&Rule> {
-        let Some(first) = self.alive.first() else { return Vec::new() };
+        let Some((first, _)) = self.alive.first() else { return Vec::new() };
         let mut out: Vec<&Rule> = Vec::new();
         for r in &first.rules {
             if self.all_have(&r.name) && !out.iter().any(|o| o.name == r.name) {
@@ -292,7 +297,7 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     if situation.cover && !situation.melee && !a.ignore_cover {
         defense_mod += 1;
     }
-    let alive = view.alive.len() as u32;
+    let alive = view.count();
     let defense = i32::from(view.defense);
     let ap = (a.ap - ap_reduction).max(0);
     let ap_six = (a.ap + a.ap_on_six - ap_reduction).max(0);
@@ -347,12 +352,11 @@ fn usable(weapon: &Weapon, situation: &Situation) -> bool {
 
 /// The weapon groups of an attack, in resolution order. `only` restricts them to weapons of
 /// these names. Models that share a weapon and a profile (Quality and attack rules) are one group.
-pub fn groups(attacker: &[Model], target: &[Model], situation: &Situation, only: Option<&[String]>) -> Vec<Group> {
+pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Situation, only: Option<&[String]>) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
-    let models = attacker;
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
-    for model in models {
+    for (model, copies) in attacker {
         let model_rules: Vec<&Rule> = model
             .rules
             .iter()
@@ -362,7 +366,7 @@ pub fn groups(attacker: &[Model], target: &[Model], situation: &Situation, only:
             if only.is_some_and(|names| !names.iter().any(|n| n == &weapon.name)) {
                 continue;
             }
-            let dice = weapon.attacks * weapon.count;
+            let dice = weapon.attacks * weapon.count * copies;
             let found = keys.iter().position(|(w, q, r)| *q == model.quality && w.same_profile(weapon) && *r == model_rules);
             if let Some(i) = found {
                 out[i].dice += dice;
@@ -389,8 +393,11 @@ pub fn groups(attacker: &[Model], target: &[Model], situation: &Situation, only:
     // "Impact(X): Roll X dice when attacking after charging, unless fatigued." "Counter: ...
     // the charging unit gets -1 total Impact rolls per model with Counter."
     if situation.melee && situation.charging && !situation.fatigued && only.is_none() {
-        let impact: i64 = models.iter().filter_map(|m| m.rules.iter().filter(|r| r.name == "Impact").filter_map(Rule::number).max()).sum();
-        let counters = target.iter().filter(|m| m.weapons.iter().any(|w| w.has_rule("Counter"))).count() as i64;
+        let impact: i64 = attacker
+            .iter()
+            .filter_map(|(m, n)| m.rules.iter().filter(|r| r.name == "Impact").filter_map(Rule::number).max().map(|x| x * i64::from(*n)))
+            .sum();
+        let counters: i64 = target.iter().filter(|(m, _)| m.weapons.iter().any(|w| w.has_rule("Counter"))).map(|(_, n)| i64::from(*n)).sum();
         let dice = (impact - counters).max(0);
         if dice > 0 {
             out.push(Group {
@@ -414,9 +421,9 @@ fn has_effect(edition: Edition, rule: &Rule, f: impl Fn(&Effect) -> bool) -> boo
 
 /// Rules of the attacker's usable weapons and models, and of the target, that neither change
 /// an attack in this engine nor are known to lie outside it: reported as not modelled.
-pub fn unmodelled_rules(attacker: &[Model], target: &[Model], edition: Edition) -> Vec<String> {
+pub fn unmodelled_rules(attacker: &[(Model, u32)], target: &[(Model, u32)], edition: Edition) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for m in attacker.iter().chain(target) {
+    for (m, _) in attacker.iter().chain(target) {
         for r in m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())) {
             if effects::definition(edition, &r.name).is_none() && !effects::outside_attack(&r.name) && !names.contains(&r.name) {
                 names.push(r.name.clone());

@@ -263,49 +263,74 @@ impl ModelGroup {
     /// (melee or ranged) so far, the first such model first. `9x Rifle, 1x Plasma Gun,
     /// 10x CCW` on ten models gives nine riflemen and one plasma gunner, each with a CCW.
     pub fn models(&self, group_index: usize) -> Vec<Model> {
+        self.model_runs(group_index).into_iter().flat_map(|(m, n)| std::iter::repeat_n(m, n as usize)).collect()
+    }
+
+    /// The models of the group as runs of identical models `(model, how many)`, in model
+    /// order: what [`ModelGroup::models`] expands, at the cost of one model per kind.
+    pub fn model_runs(&self, group_index: usize) -> Vec<(Model, u32)> {
+        let uniform = self.rules.iter().all(|r| r.models.is_none()) && self.items.is_empty();
+        if uniform && self.weapons.iter().all(|w| w.count % self.size == 0) {
+            // Every model alike (the usual case): one run, no dealing.
+            let weapons = self.weapons.iter().map(|w| w.with_count(w.count / self.size)).collect();
+            return vec![(self.model(group_index, self.model_rules(0), weapons), self.size)];
+        }
         let n = self.size as usize;
-        let mut loadouts: Vec<Vec<Weapon>> = vec![Vec::new(); n];
-        let mut carried = vec![[0u32; 2]; n];
         let mut dealing_order: Vec<&Weapon> = self.weapons.iter().collect();
         dealing_order.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.cmp(b)));
-        for weapon in dealing_order {
+        let w = dealing_order.len();
+        // copies[i * w + j]: copies of weapon j (in dealing order) on model i
+        let mut copies = vec![0u32; n * w];
+        let mut carried = vec![[0u32; 2]; n];
+        for (j, weapon) in dealing_order.iter().enumerate() {
             let kind = usize::from(weapon.is_melee());
             let each = weapon.count / self.size;
-            let mut extra = weapon.count % self.size;
-            let mut copies = vec![each; n];
-            while extra > 0 {
+            for i in 0..n {
+                copies[i * w + j] = each;
+            }
+            for _ in 0..weapon.count % self.size {
                 let target = (0..n)
-                    .filter(|&i| copies[i] == each)
+                    .filter(|&i| copies[i * w + j] == each)
                     .min_by_key(|&i| (carried[i][kind], i))
                     .expect("fewer extra copies than models");
-                copies[target] += 1;
-                extra -= 1;
+                copies[target * w + j] += 1;
             }
-            for (i, &c) in copies.iter().enumerate() {
-                if c > 0 {
-                    loadouts[i].push(weapon.with_count(c));
-                    carried[i][kind] += c;
-                }
+            for i in 0..n {
+                carried[i][kind] += copies[i * w + j];
             }
         }
-        loadouts
-            .into_iter()
-            .enumerate()
-            .map(|(i, weapons)| {
-                let rules = self.model_rules(i as u32);
-                let tough = rules.iter().filter(|r| r.name == "Tough").filter_map(Rule::number).max().unwrap_or(1);
-                let hero = rules.iter().any(|r| r.name == "Hero");
-                Model {
-                    group: group_index,
-                    quality: self.quality,
-                    defense: self.defense,
-                    tough: tough.clamp(1, i64::from(u32::MAX)) as u32,
-                    hero,
-                    rules,
-                    weapons,
-                }
-            })
-            .collect()
+        // Models differ in rules only where a counted rule or item stops (`5x Scout`).
+        let mut breaks: Vec<u32> = self.rules.iter().filter_map(|r| r.models).chain(self.items.iter().map(|i| i.count)).collect();
+        breaks.sort_unstable();
+        let mut runs: Vec<(Model, u32)> = Vec::new();
+        let mut keys: Vec<(usize, &[u32])> = Vec::new();
+        for i in 0..n {
+            let segment = breaks.partition_point(|&b| b <= i as u32);
+            let row = &copies[i * w..(i + 1) * w];
+            if let Some(r) = keys.iter().position(|&(seg, kr)| seg == segment && kr == row) {
+                runs[r].1 += 1;
+                continue;
+            }
+            keys.push((segment, row));
+            let weapons: Vec<Weapon> =
+                dealing_order.iter().zip(row).filter(|&(_, &c)| c > 0).map(|(weapon, &c)| weapon.with_count(c)).collect();
+            runs.push((self.model(group_index, self.model_rules(i as u32), weapons), 1));
+        }
+        runs
+    }
+
+    fn model(&self, group_index: usize, rules: Vec<Rule>, weapons: Vec<Weapon>) -> Model {
+        let tough = rules.iter().filter(|r| r.name == "Tough").filter_map(Rule::number).max().unwrap_or(1);
+        let hero = rules.iter().any(|r| r.name == "Hero");
+        Model {
+            group: group_index,
+            quality: self.quality,
+            defense: self.defense,
+            tough: tough.clamp(1, i64::from(u32::MAX)) as u32,
+            hero,
+            rules,
+            weapons,
+        }
     }
 
     fn header(&self) -> String {
@@ -380,6 +405,11 @@ impl Unit {
     /// Every model of the unit, the unit's own first and joined heroes last.
     pub fn models(&self) -> Vec<Model> {
         self.groups.iter().enumerate().flat_map(|(i, g)| g.models(i)).collect()
+    }
+
+    /// The models as runs of identical models `(model, how many)`.
+    pub fn model_runs(&self) -> Vec<(Model, u32)> {
+        self.groups.iter().enumerate().flat_map(|(i, g)| g.model_runs(i)).collect()
     }
 
     /// All weapons of the unit (every group), in order.
