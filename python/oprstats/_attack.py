@@ -14,6 +14,10 @@ from ._distribution import Distribution
 
 SeedLike = Union[None, int, np.random.SeedSequence]
 
+# Concrete types first: isinstance against the numbers ABCs is slow on a hot path.
+_REALS = (int, float, np.integer, np.floating)
+_INTS = (int, np.integer)
+
 
 def seed_to_u64(seed: SeedLike) -> int:
     """A 64-bit engine seed from an int, a ``numpy.random.SeedSequence`` or ``None`` (fresh entropy)."""
@@ -112,18 +116,18 @@ def attack(
         for w in weapons:
             if not isinstance(w, str):
                 raise TypeError(f"weapons item: expected a str, got {type(w).__name__}")
-    if isinstance(distance, bool) or not isinstance(distance, numbers.Real) or not math.isfinite(distance):
+    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
         raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
     if distance < 0:
         raise ValueError(f"distance: must be 0 or more inches (got {distance})")
     for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("fatigued", fatigued)):
-        if not isinstance(flag, (bool, np.bool_)):
+        if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
     if method not in ("exact", "sample"):
         raise ValueError(f'method: must be "exact" or "sample" (got {method!r})')
-    if isinstance(samples, bool) or not isinstance(samples, numbers.Integral) or samples < 1:
+    if isinstance(samples, bool) or not isinstance(samples, _INTS) or samples < 1:
         raise ValueError(f"samples: must be a whole number of at least 1 (got {samples!r})")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
         raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
     raw = _core._attack(
         attacker, target,

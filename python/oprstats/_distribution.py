@@ -17,7 +17,7 @@ class Distribution:
     __slots__ = ("_pmf", "_samples")
 
     def __init__(self, pmf: Any, *, samples: Optional[int] = None) -> None:
-        arr = np.asarray(pmf, dtype=np.float64)
+        arr = pmf if type(pmf) is np.ndarray and pmf.dtype == np.float64 else np.asarray(pmf, dtype=np.float64)
         if arr.ndim != 1 or arr.size == 0:
             raise ValueError(f"pmf: expected a non-empty 1-D array, got shape {arr.shape}")
         if arr.flags.writeable:

@@ -55,18 +55,22 @@ fn hit_outcomes(dm: &DieModel, six: bool) -> Vec<((u32, u32), f64)> {
     out
 }
 
-/// Sums `count` independent copies of a hit's outcome into `acc` (sparse convolution).
+/// Sums `count` independent copies of a hit's outcome into `acc` (sparse convolution; the
+/// lists are a handful of entries, so a linear merge beats hashing).
 fn add_hits(mut acc: Vec<Outcome>, one: &[((u32, u32), f64)], count: u32) -> Vec<Outcome> {
     for _ in 0..count {
-        let mut next: HashMap<(u32, u32, u32), f64> = HashMap::new();
+        let mut next: Vec<Outcome> = Vec::with_capacity(acc.len() * one.len());
         for &((h, u, w), p) in &acc {
             for &((du, dw), q) in one {
-                *next.entry((h + 1, u + du, w + dw)).or_insert(0.0) += p * q;
+                let key = (h + 1, u + du, w + dw);
+                match next.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, x)) => *x += p * q,
+                    None => next.push((key, p * q)),
+                }
             }
         }
-        let mut v: Vec<Outcome> = next.into_iter().collect();
-        v.sort_by_key(|&(k, _)| k);
-        acc = v;
+        next.sort_by_key(|&(k, _)| k);
+        acc = next;
     }
     acc
 }
