@@ -23,7 +23,7 @@ pub fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
 pub fn power(one: &[f64], n: u32) -> Vec<f64> {
     let one = trim(one.to_vec());
     if n == 0 || one.len() == 1 {
-        return if one.len() == 1 { vec![1.0] } else { vec![1.0] };
+        return vec![1.0]; // a sum of nothing, or of counts that are always 0
     }
     if one.len() == 2 {
         return binomial(n, one[1] / (one[0] + one[1]));

@@ -263,3 +263,17 @@ class TestBadInput:
         horde = U('H [1000] Q4+ D4+\n1000x Gun (24", A10)')
         with pytest.raises(ValueError, match="attack dice: 10000 is over the limit of 5000"):
             oprstats.attack(horde, self.target)
+
+
+def test_limited_weapons_are_used_unless_left_out(text):
+    cite(text, "Weapons with this rule may only be used once per game.")
+    unit = U('S [1] Q4+ D4+\nMissile (24", A1, AP(2), Limited), Gun (24", A2)')
+    target = U("T [5] Q4+ D4+")
+    assert len(oprstats.attack(unit, target).groups) == 2  # this attack may be its one use
+    assert oprstats.attack(unit, target, weapons=["Gun"]).groups == (('Gun (24", A2)', 2),)
+
+
+def test_rules_the_engine_does_not_model_are_reported():
+    unit = U('S [3] Q4+ D4+ | Hive Bond, Fearless\n3x Gun (24", A1, Shred, Strafing)')
+    r = oprstats.attack(unit, U("T [5] Q4+ D4+ | Battleborn, Regeneration"))
+    assert set(r.unmodelled) == {"Hive Bond", "Strafing", "Battleborn"}  # Shred, Regeneration are modelled

@@ -280,19 +280,7 @@ mod tests {
     use super::*;
 
     fn plain(hit_need: u8, block_need: u8) -> DieModel {
-        DieModel {
-            only_sixes: false,
-            hit_need,
-            extra_hits_on_six: 0,
-            multiplier: 1,
-            block_need,
-            block_need_six: block_need,
-            reroll_defense_six: false,
-            extra_wounds_block_one: 0,
-            extra_wounds_unblocked_six: 0,
-            ignore_on: 7,
-            deadly: 1,
-        }
+        DieModel::plain(hit_need, block_need, 7)
     }
 
     #[test]

@@ -154,6 +154,24 @@ pub enum HitFace {
 }
 
 impl DieModel {
+    /// Dice with no special rules: hit on `hit_need`+, blocked on `block_need`+, wounds
+    /// ignored on `ignore_on`+ (7: never).
+    pub fn plain(hit_need: u8, block_need: u8, ignore_on: u8) -> DieModel {
+        DieModel {
+            only_sixes: false,
+            hit_need,
+            extra_hits_on_six: 0,
+            multiplier: 1,
+            block_need,
+            block_need_six: block_need,
+            reroll_defense_six: false,
+            extra_wounds_block_one: 0,
+            extra_wounds_unblocked_six: 0,
+            ignore_on,
+            deadly: 1,
+        }
+    }
+
     /// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail".
     pub fn hit(&self, face: u8) -> HitFace {
         if face == 6 {
@@ -284,10 +302,8 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
                 Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
                 Effect::DefenseModifier(n) => defense_mod += n,
                 Effect::ApReduction(n) => ap_reduction += n,
-                Effect::IgnoreWounds { on, regeneration } => {
-                    if !(regeneration && a.ignore_regeneration) {
-                        ignore_on = ignore_on.min(on);
-                    }
+                Effect::IgnoreWounds { on, regeneration } if !(regeneration && a.ignore_regeneration) => {
+                    ignore_on = ignore_on.min(on);
                 }
                 _ => {}
             }
@@ -307,19 +323,8 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     let deadly = a.deadly.max(1) as u32;
 
     match group.kind {
-        GroupKind::Impact => DieModel {
-            only_sixes: false,
-            hit_need: 2,
-            extra_hits_on_six: 0,
-            multiplier: 1,
-            block_need,
-            block_need_six: block_need,
-            reroll_defense_six: false,
-            extra_wounds_block_one: 0,
-            extra_wounds_unblocked_six: 0,
-            ignore_on,
-            deadly: 1,
-        },
+        // "For each 2+ the target takes one hit": no modifiers, no AP, nothing on 6s.
+        GroupKind::Impact => DieModel::plain(2, block_need, ignore_on),
         GroupKind::Weapon => {
             let quality = i32::from(a.quality.map_or(group.quality, |q| q.min(group.quality)));
             let mods = a.hit_mods.iter().chain(target_hit_mods.iter()).filter(|m| !(a.ignore_negative && **m < 0));
