@@ -185,6 +185,12 @@ impl Allocation {
         }
     }
 
+    /// `n` wounds of `size` each from a weapon group: to the model a Takedown attack picked,
+    /// else to the unit in removal order.
+    pub fn wound(&self, s: State, n: u32, size: u32, takedown: bool) -> State {
+        if takedown { self.apply_takedown(s, n, size) } else { self.apply(s, n, size) }
+    }
+
     /// Whether a Takedown attack picks the joined hero (out of removal order) in this state.
     /// The attacker picks the hero while it is alive and other models still stand; otherwise
     /// the model that would take wounds next (the unit's models share one profile).
@@ -248,10 +254,5 @@ impl Allocation {
             out.push(State { k: self.len(), w: 0, hp });
         }
         out
-    }
-
-    /// Every model, expanded from the runs (in removal order).
-    pub fn models(&self) -> impl Iterator<Item = &Model> {
-        self.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(m, *n as usize))
     }
 }

@@ -7,7 +7,7 @@
 //! over the distribution of the target's state, because which models are alive decides the
 //! Defense used, Blast's cap, the rules all models share and where wounds go.
 
-use super::allocation::{Allocation, State};
+use super::allocation::Allocation;
 use super::plan::{die_model, DieModel, Group, Situation};
 use crate::dice::{self, add_at};
 use std::collections::HashMap;
@@ -24,6 +24,14 @@ pub struct Stages {
 /// One die's outcome: (hits, unblocked hits, wounds after ignoring), with probability.
 type Outcome = ((u32, u32, u32), f64);
 
+/// Adds probability `p` to `key` in a short sparse list.
+fn merge<K: PartialEq>(list: &mut Vec<(K, f64)>, key: K, p: f64) {
+    match list.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, q)) => *q += p,
+        None => list.push((key, p)),
+    }
+}
+
 /// The outcomes of one hit, by whether it came from a 6: (unblocked, wounds) with probability.
 fn hit_outcomes(dm: &DieModel, six: bool) -> Vec<((u32, u32), f64)> {
     let mut finals: Vec<(u8, f64)> = Vec::with_capacity(11);
@@ -36,19 +44,15 @@ fn hit_outcomes(dm: &DieModel, six: bool) -> Vec<((u32, u32), f64)> {
     }
     let p_ignore = (1..=6u8).filter(|&f| dm.ignores_wound(f)).count() as f64 / 6.0;
     let mut out: Vec<((u32, u32), f64)> = Vec::new();
-    let mut push = |key: (u32, u32), p: f64| match out.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, q)) => *q += p,
-        None => out.push((key, p)),
-    };
     for (face, p) in finals {
         if dm.blocks(face, six) {
-            push((0, 0), p);
+            merge(&mut out, (0, 0), p);
             continue;
         }
         let n = dm.wounds_of_unblocked(face, six);
         for (kept, pk) in dice::binomial(n, 1.0 - p_ignore).into_iter().enumerate() {
             if pk > 0.0 {
-                push((1, kept as u32), p * pk);
+                merge(&mut out, (1, kept as u32), p * pk);
             }
         }
     }
@@ -62,11 +66,7 @@ fn add_hits(mut acc: Vec<Outcome>, one: &[((u32, u32), f64)], count: u32) -> Vec
         let mut next: Vec<Outcome> = Vec::with_capacity(acc.len() * one.len());
         for &((h, u, w), p) in &acc {
             for &((du, dw), q) in one {
-                let key = (h + 1, u + du, w + dw);
-                match next.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, x)) => *x += p * q,
-                    None => next.push((key, p * q)),
-                }
+                merge(&mut next, (h + 1, u + du, w + dw), p * q);
             }
         }
         next.sort_by_key(|&(k, _)| k);
@@ -85,10 +85,7 @@ pub fn die_outcomes(dm: &DieModel) -> Vec<Outcome> {
         let start = vec![((0, 0, 0), 1.0 / 6.0)];
         let with_sixes = add_hits(start, &six, sixes);
         for (key, p) in add_hits(with_sixes, &normal, others) {
-            match merged.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, q)) => *q += p,
-                None => merged.push((key, p)),
-            }
+            merge(&mut merged, key, p);
         }
     }
     merged.sort_by_key(|&(k, _)| k);
@@ -118,17 +115,10 @@ fn marginal(outcomes: &[Outcome], pick: impl Fn(&(u32, u32, u32)) -> u32) -> Vec
 
 /// P(X = x, W = w) for the sum of `n` dice, adding one die at a time.
 fn joint_power(outcomes: &[Outcome], n: u32, pick: impl Fn(&(u32, u32, u32)) -> u32) -> Vec<Vec<f64>> {
-    let one: Vec<((usize, usize), f64)> = {
-        let mut m: Vec<((usize, usize), f64)> = Vec::new();
-        for (k, p) in outcomes {
-            let key = (pick(k) as usize, k.2 as usize);
-            match m.iter_mut().find(|(kk, _)| *kk == key) {
-                Some((_, q)) => *q += p,
-                None => m.push((key, *p)),
-            }
-        }
-        m
-    };
+    let mut one: Vec<((usize, usize), f64)> = Vec::new();
+    for (k, p) in outcomes {
+        merge(&mut one, (pick(k) as usize, k.2 as usize), *p);
+    }
     let max_x = one.iter().map(|((x, _), _)| *x).max().unwrap_or(0);
     let max_w = one.iter().map(|((_, w), _)| *w).max().unwrap_or(0);
     let (nx, nw) = (max_x * n as usize + 1, max_w * n as usize + 1);
@@ -170,10 +160,6 @@ fn group_dist(dm: &DieModel, dice_count: u32, with_joints: bool) -> GroupDist {
     }
 }
 
-fn apply(alloc: &Allocation, s: State, group: &Group, wounds: u32, size: u32) -> State {
-    if group.takedown { alloc.apply_takedown(s, wounds, size) } else { alloc.apply(s, wounds, size) }
-}
-
 /// Every stage of an attack by `groups` (in resolution order) on the target in `alloc`.
 pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> Stages {
     let start = alloc.start();
@@ -191,7 +177,7 @@ pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> St
         let mut wounds = Vec::new();
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
-                add_at(&mut kills, alloc.kills(apply(alloc, start, g, w as u32, gd.deadly)) as usize, p);
+                add_at(&mut kills, alloc.kills(alloc.wound(start, w as u32, gd.deadly, g.takedown)) as usize, p);
                 add_at(&mut wounds, w * gd.deadly as usize, p);
             }
         }
@@ -229,7 +215,7 @@ pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> St
                 if gd.wounds[w] == 0.0 {
                     continue;
                 }
-                let idx2 = alloc.index(apply(alloc, s, g, w as u32, gd.deadly));
+                let idx2 = alloc.index(alloc.wound(s, w as u32, gd.deadly, g.takedown));
                 // wounds: deterministic increment w × Deadly
                 accumulate(&mut next[2][idx2], &cur[2][idx], w * gd.deadly as usize, gd.wounds[w]);
                 for (stat, joint) in [(0usize, &gd.hits_wounds), (1usize, &gd.unblocked_wounds)] {

@@ -6,7 +6,6 @@ pub mod exact;
 pub mod plan;
 pub mod sample;
 
-use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::profile::Unit;
 use allocation::Allocation;
@@ -28,7 +27,7 @@ pub struct Attack {
 
 impl Attack {
     pub fn new(attacker: &Unit, target: &Unit, situation: Situation, weapons: Option<&[String]>) -> Result<Attack> {
-        if situation.edition != Edition::V3_5 {
+        if crate::rules::effects::rule_set(situation.edition).is_none() {
             return Err(Error::invalid(
                 "edition",
                 situation.edition.key(),

@@ -38,6 +38,7 @@ impl Situation {
             Cond::Charging => self.charging,
             Cond::OverNine => self.over_nine(),
             Cond::Moved => self.moved,
+            Cond::NotFatigued => !self.fatigued,
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
         }
@@ -210,6 +211,31 @@ impl DieModel {
     }
 }
 
+/// The effects of `rules` on one side whose conditions hold: each with the rule it comes
+/// from (for its rating). The one place where the rule table is read.
+fn active<'r>(
+    rules: impl IntoIterator<Item = &'r Rule>,
+    side: Side,
+    situation: &Situation,
+    view: &TargetView,
+) -> Vec<(&'r Rule, Effect)> {
+    let mut out = Vec::new();
+    for rule in rules {
+        let Some(def) = effects::definition(situation.edition, &rule.name) else { continue };
+        for entry in def.effects.iter().filter(|e| e.side == side) {
+            if entry.conds.iter().all(|c| situation.holds(*c, view)) {
+                out.push((rule, entry.effect));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a rule has any effect of this kind on this side, whatever the conditions.
+fn has_effect(edition: Edition, rule: &Rule, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
+    effects::definition(edition, &rule.name).is_some_and(|d| d.effects.iter().any(|e| e.side == side && f(&e.effect)))
+}
+
 /// Sums the amounts of attacker-side effects of a group that hold in this situation.
 struct AttackerEffects {
     hit_mods: Vec<i32>,
@@ -250,31 +276,28 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
         ignore_cover: false,
         ignore_negative: false,
     };
-    for rule in &group.rules {
-        let Some(def) = effects::definition(situation.edition, &rule.name) else { continue };
-        for entry in def.effects.iter().filter(|x| x.side == Side::Attacker) {
-            if !entry.conds.iter().all(|c| situation.holds(*c, view)) {
-                continue;
-            }
-            match entry.effect {
-                Effect::HitModifier(a) => e.hit_mods.push(amount(a, rule)),
-                Effect::Quality(q) => e.quality = Some(e.quality.map_or(q, |x| x.min(q))),
-                Effect::Ap(a) => e.ap += amount(a, rule),
-                Effect::ApOnSix(n) => e.ap_on_six += n,
-                Effect::ExtraHitsOnSix(n) => e.extra_hits_on_six += n,
-                Effect::ExtraWoundsOnUnblockedSix(n) => e.extra_wounds_unblocked_six += n,
-                Effect::ExtraWoundsOnBlockOne(n) => e.extra_wounds_block_one += n,
-                Effect::Blast(a) => e.blast += amount(a, rule),
-                Effect::Deadly(a) => e.deadly += amount(a, rule),
-                Effect::RerollDefenseSixes => e.reroll_defense_six = true,
-                Effect::IgnoreRegeneration => e.ignore_regeneration = true,
-                Effect::IgnoreCover => e.ignore_cover = true,
-                Effect::IgnoreNegativeHitModifiers => e.ignore_negative = true,
-                Effect::Takedown
-                | Effect::DefenseModifier(_)
-                | Effect::ApReduction(_)
-                | Effect::IgnoreWounds { .. } => {}
-            }
+    for (rule, effect) in active(&group.rules, Side::Attacker, situation, view) {
+        match effect {
+            Effect::HitModifier(a) => e.hit_mods.push(amount(a, rule)),
+            Effect::Quality(q) => e.quality = Some(e.quality.map_or(q, |x| x.min(q))),
+            Effect::Ap(a) => e.ap += amount(a, rule),
+            Effect::ApOnSix(n) => e.ap_on_six += n,
+            Effect::ExtraHitsOnSix(n) => e.extra_hits_on_six += n,
+            Effect::ExtraWoundsOnUnblockedSix(n) => e.extra_wounds_unblocked_six += n,
+            Effect::ExtraWoundsOnBlockOne(n) => e.extra_wounds_block_one += n,
+            Effect::Blast(a) => e.blast += amount(a, rule),
+            Effect::Deadly(a) => e.deadly += amount(a, rule),
+            Effect::RerollDefenseSixes => e.reroll_defense_six = true,
+            Effect::IgnoreRegeneration => e.ignore_regeneration = true,
+            Effect::IgnoreCover => e.ignore_cover = true,
+            Effect::IgnoreNegativeHitModifiers => e.ignore_negative = true,
+            // read when the groups are formed, or target-side
+            Effect::Takedown
+            | Effect::ImpactDice(_)
+            | Effect::ImpactReduction(_)
+            | Effect::DefenseModifier(_)
+            | Effect::ApReduction(_)
+            | Effect::IgnoreWounds { .. } => {}
         }
     }
     e
@@ -292,21 +315,15 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     let mut defense_mod = 0;
     let mut ap_reduction = 0;
     let mut ignore_on = 7u8;
-    for rule in view.shared_rules() {
-        let Some(def) = effects::definition(situation.edition, &rule.name) else { continue };
-        for entry in def.effects.iter().filter(|x| x.side == Side::Target) {
-            if !entry.conds.iter().all(|c| situation.holds(*c, view)) {
-                continue;
+    for (rule, effect) in active(view.shared_rules(), Side::Target, situation, view) {
+        match effect {
+            Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
+            Effect::DefenseModifier(n) => defense_mod += n,
+            Effect::ApReduction(n) => ap_reduction += n,
+            Effect::IgnoreWounds { on, regeneration } if !(regeneration && a.ignore_regeneration) => {
+                ignore_on = ignore_on.min(on);
             }
-            match entry.effect {
-                Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
-                Effect::DefenseModifier(n) => defense_mod += n,
-                Effect::ApReduction(n) => ap_reduction += n,
-                Effect::IgnoreWounds { on, regeneration } if !(regeneration && a.ignore_regeneration) => {
-                    ignore_on = ignore_on.min(on);
-                }
-                _ => {}
-            }
+            _ => {}
         }
     }
     // Cover: "+1 to Defense rolls when blocking hits from shooting attacks"; Blast ignores it.
@@ -362,11 +379,7 @@ pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Si
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
     for (model, copies) in attacker {
-        let model_rules: Vec<&Rule> = model
-            .rules
-            .iter()
-            .filter(|r| effects::definition(situation.edition, &r.name).is_some_and(|d| d.effects.iter().any(|e| e.side == Side::Attacker)))
-            .collect();
+        let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         for weapon in model.weapons.iter().filter(|w| usable(w, situation)) {
             if only.is_some_and(|names| !names.iter().any(|n| n == &weapon.name)) {
                 continue;
@@ -389,21 +402,39 @@ pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Si
                 kind: GroupKind::Weapon,
                 dice,
                 quality: model.quality,
-                takedown: rules.iter().any(|r| has_effect(situation.edition, r, |e| matches!(e, Effect::Takedown))),
-                deadly: rules.iter().any(|r| has_effect(situation.edition, r, |e| matches!(e, Effect::Deadly(_)))),
+                takedown: rules.iter().any(|r| has_effect(situation.edition, r, Side::Attacker, |e| matches!(e, Effect::Takedown))),
+                deadly: rules.iter().any(|r| has_effect(situation.edition, r, Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
                 rules,
             });
         }
     }
-    // "Impact(X): Roll X dice when attacking after charging, unless fatigued." "Counter: ...
-    // the charging unit gets -1 total Impact rolls per model with Counter."
-    if situation.melee && situation.charging && !situation.fatigued && only.is_none() {
+    // Impact dice per attacking model, less the target's per-model reductions (Counter);
+    // both are rows of the rule table, read against the untouched target.
+    if only.is_none() {
+        let view = TargetView { alive: target.iter().map(|(m, n)| (m, *n)).collect(), defense: 0 };
         let impact: i64 = attacker
             .iter()
-            .filter_map(|(m, n)| m.rules.iter().filter(|r| r.name == "Impact").filter_map(Rule::number).max().map(|x| x * i64::from(*n)))
+            .map(|(m, n)| {
+                let per_model: i32 = active(&m.rules, Side::Attacker, situation, &view)
+                    .into_iter()
+                    .map(|(r, e)| if let Effect::ImpactDice(a) = e { amount(a, r) } else { 0 })
+                    .sum();
+                i64::from(per_model) * i64::from(*n)
+            })
             .sum();
-        let counters: i64 = target.iter().filter(|(m, _)| m.weapons.iter().any(|w| w.has_rule("Counter"))).map(|(_, n)| i64::from(*n)).sum();
-        let dice = (impact - counters).max(0);
+        let reduction: i64 = target
+            .iter()
+            .map(|(m, n)| {
+                let rules = m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter()));
+                let per_model = active(rules, Side::Target, situation, &view)
+                    .into_iter()
+                    .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
+                    .max()
+                    .unwrap_or(0);
+                i64::from(per_model) * i64::from(*n)
+            })
+            .sum();
+        let dice = (impact - reduction).max(0);
         if dice > 0 {
             out.push(Group {
                 label: format!("Impact({dice})"),
@@ -420,9 +451,6 @@ pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Si
     out
 }
 
-fn has_effect(edition: Edition, rule: &Rule, f: impl Fn(&Effect) -> bool) -> bool {
-    effects::definition(edition, &rule.name).is_some_and(|d| d.effects.iter().any(|e| f(&e.effect)))
-}
 
 /// Rules of the attacker's usable weapons and models, and of the target, that neither change
 /// an attack in this engine nor are known to lie outside it: reported as not modelled.

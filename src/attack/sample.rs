@@ -108,7 +108,7 @@ fn run_chunk(alloc: &Allocation, groups: &[Group], situation: &Situation, seed: 
             hits += h;
             unblocked += u;
             wounds += w * dm.deadly;
-            s = if g.takedown { alloc.apply_takedown(s, w, dm.deadly) } else { alloc.apply(s, w, dm.deadly) };
+            s = alloc.wound(s, w, dm.deadly, g.takedown);
         }
         Counts::record(&mut counts.hits, hits);
         Counts::record(&mut counts.unblocked, unblocked);

@@ -30,6 +30,8 @@ pub enum Cond {
     OverNine,
     /// The attacker moved before shooting (Indirect).
     Moved,
+    /// The attacker has not fought in melee yet this round ("unless fatigued").
+    NotFatigued,
     /// Most models of the target have Defense `lo+` to `hi+`.
     TargetDefense(u8, u8),
     /// Most models of the target have Tough(`lo`) to Tough(`hi`).
@@ -74,6 +76,11 @@ pub enum Effect {
     IgnoreNegativeHitModifiers,
     /// Picks one model of the target, resolved as a unit of 1, before other weapons.
     Takedown,
+    /// Roll X extra dice per model, each 2+ a hit with no modifiers or AP (Impact).
+    ImpactDice(Amount),
+    /// Target side, per model carrying it (not "all models"): attackers roll X fewer
+    /// Impact dice (Counter).
+    ImpactReduction(i32),
     /// Target side: +X to Defense rolls (Shielded, Sturdy; cover is the same primitive).
     DefenseModifier(i32),
     /// Target side: hits count as having AP(-X), to a minimum of AP(0) (Fortified).
@@ -133,8 +140,13 @@ pub const CORE_3_5: &[RuleDef] = &[
     // "Deadly(X): Assign each wound to one model, and multiply it by X. Hits from Deadly must be
     // resolved first, and these wounds don't carry over to other models if the original target is killed."
     RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
+    // total Impact rolls per model with Counter." (Striking first is melee sequencing.)
+    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1))] },
     // "Furious: When charging, unmodified results of 6 to hit in melee deal 1 extra hit."
     RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    // "Impact(X): Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit."
+    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
     // "Indirect: Gets -1 to hit rolls when shooting after moving. ... ignores cover from sight obstructions."
     RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
     // "Regeneration: When a unit where all models have this rule takes wounds, roll one die for each. On a 5+ it is ignored."
@@ -208,21 +220,26 @@ pub const ARMY_3_5: &[RuleDef] = &[
     RuleDef { name: "Self-Repair", effects: &[target(NONE, IgnoreWounds { on: 6, regeneration: false })] },
 ];
 
+/// The rule set of an edition that the attack engines can follow: its core rules and the
+/// army-book rules. `None` for an edition whose rules are not in the table yet.
+pub fn rule_set(edition: Edition) -> Option<[&'static [RuleDef]; 2]> {
+    match edition {
+        Edition::V3_5 => Some([CORE_3_5, ARMY_3_5]),
+        _ => None,
+    }
+}
+
 /// The definition of a rule under an edition's rule set, if it changes an attack.
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
-    let (core, army): (&[RuleDef], &[RuleDef]) = match edition {
-        Edition::V3_5 => (CORE_3_5, ARMY_3_5),
-        _ => (&[], &[]),
-    };
-    core.iter().chain(army.iter()).find(|d| d.name == name)
+    rule_set(edition)?.into_iter().flatten().find(|d| d.name == name)
 }
 
 /// Rules known to matter only outside the dice of one attack (movement, deployment, morale,
-/// transport, or handled by the attack setup itself): not reported as unmodelled.
+/// transport, melee sequencing): not reported as unmodelled.
 pub fn outside_attack(name: &str) -> bool {
     matches!(
         name,
         "Aircraft" | "Ambush" | "Caster" | "Fast" | "Fear" | "Fearless" | "Flying" | "Hero" | "Immobile" | "Scout"
-            | "Slow" | "Strider" | "Tough" | "Transport" | "Limited" | "Impact" | "Counter"
+            | "Slow" | "Strider" | "Tough" | "Transport" | "Limited"
     )
 }

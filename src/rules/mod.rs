@@ -59,15 +59,6 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// A rule checked against an edition's catalog: a core rule must have a number rating
-    /// exactly when the rulebook writes it with `(X)`; any rule's number must be in range.
-    pub fn new(name: &str, rating: Option<Rating>, edition: Edition) -> Result<Rule> {
-        let name = check_name("rule name", name)?;
-        let rule = Rule { name, rating };
-        rule.check(edition)?;
-        Ok(rule)
-    }
-
     /// Parses `Name` or `Name(X)`.
     pub fn parse(text: &str, edition: Edition) -> Result<Rule> {
         notation::check_length(text)?;
