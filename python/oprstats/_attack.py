@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Iterable, Optional, Union
 
 import numpy as np
@@ -23,7 +22,7 @@ def seed_to_u64(seed: SeedLike) -> int:
     """A 64-bit engine seed from an int, a ``numpy.random.SeedSequence`` or ``None`` (fresh entropy)."""
     if isinstance(seed, np.random.SeedSequence):
         seq = seed
-    elif seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+    elif seed is None or (isinstance(seed, _INTS) and not isinstance(seed, bool)):
         seq = np.random.SeedSequence(None if seed is None else int(seed))
     else:
         raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
