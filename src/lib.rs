@@ -9,9 +9,12 @@ pub mod edition;
 pub mod error;
 pub mod limits;
 pub mod loaders;
+pub mod melee;
+pub mod morale;
 pub mod notation;
 pub mod profile;
 pub mod rules;
+pub mod state;
 
 #[cfg(feature = "python")]
 mod python;
@@ -21,3 +24,4 @@ pub use error::{Error, Result};
 pub use loaders::{Army, ArmyBook};
 pub use profile::{Model, ModelGroup, Unit, Weapon};
 pub use rules::{Rating, Rule};
+pub use state::UnitState;

@@ -12,6 +12,8 @@ from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version
 from ._distribution import Distribution
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
 from ._loaders import load_army_book, load_army_list
+from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
+from ._state import UnitState
 from ._tables import unit_rows, units_frame
 from .examples import example_army, example_book
 
@@ -22,8 +24,12 @@ __all__ = [
     "ArmyBook",
     "DEFAULT_EDITION",
     "Edition",
+    "MeleeResult",
+    "MeleeSide",
     "Model",
+    "MoraleResult",
     "Unit",
+    "UnitState",
     "UpgradeOption",
     "Weapon",
     "__version__",
@@ -34,6 +40,8 @@ __all__ = [
     "known_rules",
     "load_army_book",
     "load_army_list",
+    "melee",
+    "morale",
     "unit_rows",
     "units_frame",
 ]

@@ -10,12 +10,23 @@ import numpy as np
 from . import _core
 from ._core import Unit
 from ._distribution import Distribution
+from ._state import UnitState, state_arg
 
 SeedLike = Union[None, int, np.random.SeedSequence]
 
 # Concrete types first: isinstance against the numbers ABCs is slow on a hot path.
 _REALS = (int, float, np.integer, np.floating)
 _INTS = (int, np.integer)
+
+
+def check_run_args(method, samples, threads) -> None:
+    """The arguments every engine call shares."""
+    if method not in ("exact", "sample"):
+        raise ValueError(f'method: must be "exact" or "sample" (got {method!r})')
+    if isinstance(samples, bool) or not isinstance(samples, _INTS) or samples < 1:
+        raise ValueError(f"samples: must be a whole number of at least 1 (got {samples!r})")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
+        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
 
 
 def seed_to_u64(seed: SeedLike) -> int:
@@ -34,24 +45,37 @@ class AttackResult:
 
     ``hits``: hits the target takes (after extra hits and Blast); ``unblocked``: failed block
     rolls; ``wounds``: wounds left after Regeneration (Deadly wounds counted X times);
-    ``kills``: models removed; ``remaining``: the target's models left.
+    ``kills``: models this attack removed; ``remaining``: the target's models left.
+
+    Morale after shooting (``None`` for melee attacks, whose morale comes from melee
+    resolution: see :func:`melee`): ``p_morale_test`` is the chance the target must test at
+    the end of the activation (it took wounds and is left at half or less of its starting
+    size, or of its Tough for a single model); ``p_shaken`` the chance it ends Shaken.
+    ``states`` lists the target's states afterwards with their probabilities, for chaining.
     """
 
-    __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "groups", "unmodelled", "method", "samples", "dice")
+    __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "alive", "groups", "unmodelled", "method", "samples",
+                 "dice", "melee", "p_morale_test", "states")
 
-    def __init__(self, raw: dict, method: str) -> None:
+    def __init__(self, raw: dict, method: str, melee: bool) -> None:
         samples = raw["samples"]
         self.method = method
+        self.melee = melee
         self.samples: Optional[int] = samples
         self.dice: Optional[int] = raw.get("dice")
         """Attack dice the sampler rolled (``None`` when exact)."""
         self.size: int = raw["size"]
+        """The target's starting size (a joined hero counts as one more model)."""
+        self.alive: int = raw["alive"]
+        """The target's models left when the attack began."""
+        self.p_morale_test: Optional[float] = None if melee else float(raw["p_morale_test"])
+        self.states: tuple = tuple((UnitState._from_tuple(t), p) for t, p in raw["ends"])
         self.groups: tuple = tuple(raw["groups"])
         self.unmodelled: tuple = tuple(raw["unmodelled"])
         self.hits = Distribution(raw["hits"], samples=samples)
         self.unblocked = Distribution(raw["unblocked"], samples=samples)
         self.wounds = Distribution(raw["wounds"], samples=samples)
-        self.kills = Distribution(raw["kills"], samples=samples)  # spans 0..size
+        self.kills = Distribution(raw["kills"], samples=samples)  # spans 0..alive
 
     @property
     def remaining(self) -> Distribution:
@@ -61,7 +85,14 @@ class AttackResult:
     @property
     def p_destroyed(self) -> float:
         """The chance that no model of the target is left."""
-        return float(self.kills.pmf[self.size])
+        return float(self.kills.pmf[self.alive])
+
+    @property
+    def p_shaken(self) -> Optional[float]:
+        """The chance the target ends the activation Shaken (``None`` for melee attacks)."""
+        if self.melee:
+            return None
+        return float(sum(p for s, p in self.states if s.shaken))
 
     def to_pandas(self):
         """One row per count, one column per stage (needs pandas)."""
@@ -91,6 +122,8 @@ def attack(
     cover: bool = False,
     moved: bool = False,
     fatigued: bool = False,
+    attacker_state: Optional[UnitState] = None,
+    target_state: Optional[UnitState] = None,
     edition: str = "3.5",
     method: str = "exact",
     samples: int = 100_000,
@@ -102,6 +135,8 @@ def attack(
     ``weapons=None`` uses every weapon usable in that mode (ranged weapons in range when
     shooting, melee weapons in melee); a list picks weapons by name. ``distance`` is in
     inches (for melee: the charge distance, which decides rules such as Sturdy).
+    ``attacker_state`` and ``target_state`` (:class:`UnitState`) start either unit damaged,
+    Shaken or fatigued; a Shaken attacker may only strike back in melee, as fatigued.
     ``method="exact"`` gives exact probabilities; ``"sample"`` rolls the dice ``samples``
     times, reproducibly for a given ``seed`` whatever ``threads``.
     """
@@ -122,16 +157,13 @@ def attack(
     for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("fatigued", fatigued)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
-    if method not in ("exact", "sample"):
-        raise ValueError(f'method: must be "exact" or "sample" (got {method!r})')
-    if isinstance(samples, bool) or not isinstance(samples, _INTS) or samples < 1:
-        raise ValueError(f"samples: must be a whole number of at least 1 (got {samples!r})")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
-        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    check_run_args(method, samples, threads)
     raw = _core._attack(
         attacker, target,
         weapons=weapons, melee=bool(melee), distance=float(distance), charging=bool(charging), cover=bool(cover),
-        moved=bool(moved), fatigued=bool(fatigued), edition=edition, method=method, samples=int(samples),
+        moved=bool(moved), fatigued=bool(fatigued),
+        attacker_state=state_arg("attacker_state", attacker_state)._tuple(),
+        target_state=state_arg("target_state", target_state)._tuple(), edition=edition, method=method, samples=int(samples),
         seed=seed_to_u64(seed) if method == "sample" else 0, threads=None if threads is None else int(threads),
     )
-    return AttackResult(raw, method)
+    return AttackResult(raw, method, bool(melee))

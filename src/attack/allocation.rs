@@ -11,7 +11,9 @@
 //! Identical models form runs, so the work depends on the kinds of model, not their number.
 
 use super::plan::TargetView;
+use crate::error::{Error, Result};
 use crate::profile::{Model, Unit};
+use crate::state::UnitState;
 
 /// The target's models in the order the defender removes them, as runs of identical models.
 #[derive(Debug, Clone)]
@@ -28,7 +30,7 @@ pub struct Allocation {
     unit_defense: u8,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct State {
     pub k: u32,
     pub w: u32,
@@ -112,6 +114,63 @@ impl Allocation {
 
     pub fn start(&self) -> State {
         State { k: 0, w: 0, hp: 0 }
+    }
+
+    /// The state of a unit that already lost `lost` models (in removal order) and has `wounds`
+    /// on the next one. `field` names the argument in errors.
+    pub fn state_of(&self, field: &str, st: &UnitState) -> Result<State> {
+        if st.lost >= self.len() {
+            return Err(Error::invalid(
+                format!("{field}.models_lost"),
+                st.lost,
+                format!("must be less than the unit's {} models (a unit with none left is not on the table)", self.len()),
+            ));
+        }
+        let tough = self.tough_at(st.lost);
+        if st.wounds >= tough {
+            return Err(Error::invalid(
+                format!("{field}.wounds"),
+                st.wounds,
+                format!("must be less than the Tough({tough}) of the next model to be removed"),
+            ));
+        }
+        if st.hero_wounds > 0 {
+            match self.hero {
+                Some(h) if st.lost < h && st.hero_wounds <= self.hero_tough() => {}
+                Some(_) => {
+                    return Err(Error::invalid(
+                        format!("{field}.hero_wounds"),
+                        st.hero_wounds,
+                        format!(
+                            "must be at most the hero's Tough({}) (its Tough: the hero is dead), and only while other models are left (after that, use wounds)",
+                            self.hero_tough()
+                        ),
+                    ))
+                }
+                None => return Err(Error::invalid(format!("{field}.hero_wounds"), st.hero_wounds, "the unit has no joined hero")),
+            }
+        }
+        Ok(State { k: st.lost, w: st.wounds, hp: st.hero_wounds })
+    }
+
+    /// The state as the caller describes it (the inverse of [`Allocation::state_of`]);
+    /// `None` for a destroyed unit.
+    pub fn unit_state(&self, s: State, shaken: bool, fatigued: bool) -> Option<UnitState> {
+        if self.destroyed(s) {
+            return None;
+        }
+        Some(UnitState { lost: s.k, wounds: s.w, hero_wounds: s.hp, shaken, fatigued })
+    }
+
+    /// Models left in this state.
+    pub fn alive(&self, s: State) -> u32 {
+        self.len() - self.kills(s)
+    }
+
+    /// What decides which models are left (not the wounds on them): models gone in order,
+    /// and whether a joined hero died out of order.
+    pub fn alive_key(&self, s: State) -> (u32, bool) {
+        (s.k.min(self.len()), self.hero.is_some() && s.hp >= self.hero_tough())
     }
 
     pub fn destroyed(&self, s: State) -> bool {

@@ -7,10 +7,13 @@
 //! over the distribution of the target's state, because which models are alive decides the
 //! Defense used, Blast's cap, the rules all models share and where wounds go.
 
-use super::allocation::Allocation;
+use super::allocation::{Allocation, State};
 use super::plan::{die_model, DieModel, Group, Situation};
 use crate::dice::{self, add_at};
+use crate::morale::{self, MoraleTest};
+use crate::state::UnitState;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The distributions of one attack, each indexed by count.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +21,12 @@ pub struct Stages {
     pub hits: Vec<f64>,
     pub unblocked: Vec<f64>,
     pub wounds: Vec<f64>,
+    /// Models this attack removed.
     pub kills: Vec<f64>,
+    /// The chance the target takes a morale test at the end of the activation (shooting only).
+    pub p_morale_test: f64,
+    /// The target's state afterwards, Shaken or not, with its probability (destroyed: left out).
+    pub ends: Vec<(UnitState, f64)>,
 }
 
 /// One die's outcome: (hits, unblocked hits, wounds after ignoring), with probability.
@@ -160,28 +168,65 @@ fn group_dist(dm: &DieModel, dice_count: u32, with_joints: bool) -> GroupDist {
     }
 }
 
-/// Every stage of an attack by `groups` (in resolution order) on the target in `alloc`.
-pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> Stages {
-    let start = alloc.start();
-    if groups.is_empty() {
-        let mut kills = vec![0.0; alloc.kills(start) as usize + 1];
-        kills[alloc.kills(start) as usize] = 1.0;
-        return Stages { hits: vec![1.0], unblocked: vec![1.0], wounds: vec![1.0], kills };
+/// The target's morale and state once the attack is over, from the distribution of its end
+/// states: shared by `stages` here and by the sampler's tallies.
+fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before: &UnitState, ends: &[(State, f64)]) -> (f64, Vec<(UnitState, f64)>) {
+    let shaken = before.shaken;
+    let mut p_test = 0.0;
+    let mut out: Vec<(UnitState, f64)> = Vec::new();
+    for &(s, p) in ends {
+        // "Units that were in melee don't take morale tests from wounds at the end of an activation"
+        let test = !situation.melee && morale::tests_after_shooting(alloc, start, s);
+        let p_fail = if test { 1.0 - MoraleTest::new(alloc, s, shaken, situation.edition).p_pass() } else { 0.0 };
+        if test {
+            p_test += p;
+        }
+        if let Some(st) = alloc.unit_state(s, true, before.fatigued) {
+            let p_shaken = if shaken { 1.0 } else { p_fail };
+            if p_shaken > 0.0 {
+                out.push((st, p * p_shaken));
+            }
+            if p_shaken < 1.0 {
+                out.push((UnitState { shaken: false, ..st }, p * (1.0 - p_shaken)));
+            }
+        }
+    }
+    (p_test, out)
+}
+
+/// Every stage of an attack by `groups` (in resolution order) on the target in `alloc`, from
+/// its state `start` (`before` says whether it was Shaken or fatigued).
+pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation, start: State, before: &UnitState) -> Stages {
+    let (hits, unblocked, wounds, ends) = propagate(alloc, groups, situation, start);
+    let killed_before = alloc.kills(start);
+    let mut kills = Vec::new();
+    for &(s, p) in &ends {
+        add_at(&mut kills, (alloc.kills(s) - killed_before) as usize, p);
+    }
+    let (p_morale_test, end_states) = morale_after(alloc, situation, start, before, &ends);
+    Stages { hits, unblocked, wounds, kills, p_morale_test, ends: end_states }
+}
+
+/// The pmfs of hits, unblocked hits and wounds, and the distribution of the end state.
+#[allow(clippy::type_complexity)]
+fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start: State) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<(State, f64)>) {
+    if groups.is_empty() || alloc.destroyed(start) {
+        return (vec![1.0], vec![1.0], vec![1.0], vec![(start, 1.0)]);
     }
     if groups.len() == 1 {
-        // One group against the untouched target: its marginals are the answer.
+        // One group against one state: its marginals are the answer.
         let g = &groups[0];
         let dm = die_model(g, situation, &alloc.view(start, g.takedown));
         let gd = group_dist(&dm, g.dice, false);
-        let mut kills = Vec::new();
+        let mut ends: Vec<(State, f64)> = Vec::new();
         let mut wounds = Vec::new();
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
-                add_at(&mut kills, alloc.kills(alloc.wound(start, w as u32, gd.deadly, g.takedown)) as usize, p);
+                merge(&mut ends, alloc.wound(start, w as u32, gd.deadly, g.takedown), p);
                 add_at(&mut wounds, w * gd.deadly as usize, p);
             }
         }
-        return Stages { hits: gd.hits, unblocked: gd.unblocked, wounds, kills };
+        return (gd.hits, gd.unblocked, wounds, ends);
     }
 
     // Several groups: propagate the joint distribution of (target state, stage total).
@@ -231,13 +276,13 @@ pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> St
         cur = next;
     }
     let mut out: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut kills = Vec::new();
+    let mut ends = Vec::new();
     for &s in &states {
         let idx = alloc.index(s);
         if cur[0][idx].is_empty() {
             continue;
         }
-        add_at(&mut kills, alloc.kills(s) as usize, cur[0][idx].iter().sum());
+        ends.push((s, cur[0][idx].iter().sum()));
         for stat in 0..3 {
             for (x, p) in cur[stat][idx].iter().enumerate() {
                 add_at(&mut out[stat], x, *p);
@@ -245,7 +290,70 @@ pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation) -> St
         }
     }
     let [hits, unblocked, wounds] = out;
-    Stages { hits: dice::trim(hits), unblocked: dice::trim(unblocked), wounds: dice::trim(wounds), kills: dice::trim(kills) }
+    (dice::trim(hits), dice::trim(unblocked), dice::trim(wounds), ends)
+}
+
+/// Wound pmfs of a group of dice by die model, kept across the many small attacks of a melee.
+#[derive(Default)]
+pub struct WoundCache {
+    map: HashMap<(DieModel, u32), Rc<Vec<f64>>>,
+}
+
+impl WoundCache {
+    /// The pmf of the wounds `dice` dice judged by `dm` deal (before Deadly multiplication).
+    pub fn get(&mut self, dm: &DieModel, dice: u32) -> Rc<Vec<f64>> {
+        self.map
+            .entry((*dm, dice))
+            .or_insert_with(|| Rc::new(dice::power(&marginal(&die_outcomes(dm), |k| k.2), dice)))
+            .clone()
+    }
+}
+
+/// Where an attack leaves the target, from `start`: each end state with the sub-pmf of the
+/// wounds dealt on the way there (Deadly counted X times). `die_model_of(group, state)`
+/// judges the dice, so callers can reuse die models across attacks.
+pub fn transitions(
+    alloc: &Allocation,
+    groups: &[Group],
+    start: State,
+    cache: &mut WoundCache,
+    mut die_model_of: impl FnMut(usize, State) -> DieModel,
+) -> Vec<(State, Vec<f64>)> {
+    let mut cur: Vec<(State, Vec<f64>)> = vec![(start, vec![1.0])];
+    for (gi, g) in groups.iter().enumerate() {
+        if g.dice == 0 {
+            continue;
+        }
+        let mut next: Vec<(State, Vec<f64>)> = Vec::with_capacity(cur.len() * 4);
+        for (s, pmf) in cur {
+            if alloc.destroyed(s) {
+                add_into(&mut next, s, &pmf, 0, 1.0);
+                continue;
+            }
+            let dm = die_model_of(gi, s);
+            let wounds = cache.get(&dm, g.dice);
+            for (w, &p) in wounds.iter().enumerate() {
+                if p > 0.0 {
+                    let s2 = alloc.wound(s, w as u32, dm.deadly, g.takedown);
+                    add_into(&mut next, s2, &pmf, w * dm.deadly as usize, p);
+                }
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// `list[state] += shift(pmf) * p`, adding the state if new.
+fn add_into(list: &mut Vec<(State, Vec<f64>)>, s: State, pmf: &[f64], shift: usize, p: f64) {
+    let i = match list.iter().position(|(t, _)| *t == s) {
+        Some(i) => i,
+        None => {
+            list.push((s, Vec::new()));
+            list.len() - 1
+        }
+    };
+    accumulate(&mut list[i].1, pmf, shift, p);
 }
 
 /// `dst[x + shift] += src[x] * p`.

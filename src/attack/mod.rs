@@ -8,8 +8,9 @@ pub mod sample;
 
 use crate::error::{Error, Result};
 use crate::profile::Unit;
-use allocation::Allocation;
-use plan::{Group, Situation};
+use crate::state::UnitState;
+use allocation::{Allocation, State};
+use plan::{Group, Pick, Situation};
 
 /// Attack dice a single exact computation takes at most (all groups together).
 pub const MAX_EXACT_DICE: u32 = 5_000;
@@ -19,24 +20,43 @@ pub const MAX_SAMPLES: u64 = 100_000_000;
 /// An attack ready to compute: who, on whom, with which groups, in which situation.
 pub struct Attack {
     pub allocation: Allocation,
+    /// The target's state when the attack begins.
+    pub start: State,
+    /// The target as the caller described it (its Shaken and fatigued flags carry through).
+    pub target_state: UnitState,
     pub groups: Vec<Group>,
     pub situation: Situation,
     /// Rules in play that this engine does not model (reported, never silently dropped).
     pub unmodelled: Vec<String>,
 }
 
+/// Errors shared by every engine: an edition the rule table lacks, a bad distance.
+pub fn check_situation(situation: &Situation) -> Result<()> {
+    if crate::rules::effects::rule_set(situation.edition).is_none() {
+        return Err(Error::invalid(
+            "edition",
+            situation.edition.key(),
+            "attack() and melee() follow Grimdark Future v3.5 so far; the other rulebooks come with the editions issue",
+        ));
+    }
+    if !situation.distance.is_finite() || situation.distance < 0.0 {
+        return Err(Error::invalid("distance", situation.distance, "must be a finite number of inches, 0 or more"));
+    }
+    Ok(())
+}
+
 impl Attack {
-    pub fn new(attacker: &Unit, target: &Unit, situation: Situation, weapons: Option<&[String]>) -> Result<Attack> {
-        if crate::rules::effects::rule_set(situation.edition).is_none() {
-            return Err(Error::invalid(
-                "edition",
-                situation.edition.key(),
-                "attack() follows Grimdark Future v3.5 so far; the other rulebooks come with the editions issue",
-            ));
-        }
-        if !situation.distance.is_finite() || situation.distance < 0.0 {
-            return Err(Error::invalid("distance", situation.distance, "must be a finite number of inches, 0 or more"));
-        }
+    /// `attacker_state` and `target_state` say what each unit has lost so far; a fatigued
+    /// attacker hits only on 6s in melee, a Shaken one may only strike back (as fatigued).
+    pub fn new(
+        attacker: &Unit,
+        target: &Unit,
+        mut situation: Situation,
+        weapons: Option<&[String]>,
+        attacker_state: &UnitState,
+        target_state: &UnitState,
+    ) -> Result<Attack> {
+        check_situation(&situation)?;
         if let Some(names) = weapons {
             let usable: Vec<String> = attacker.weapons().map(|w| w.name.clone()).collect();
             for n in names {
@@ -45,15 +65,30 @@ impl Attack {
                 }
             }
         }
+        if attacker_state.shaken && (!situation.melee || situation.charging) {
+            return Err(Error::invalid(
+                "attacker_state.shaken",
+                true,
+                "Shaken units must stay idle: they cannot shoot or charge, only strike back in melee (as fatigued)",
+            ));
+        }
+        situation.fatigued |= situation.melee && (attacker_state.fatigued || attacker_state.shaken);
+        let attacker_order = Allocation::new(attacker);
+        let attacker_at = attacker_order.state_of("attacker_state", attacker_state)?;
         let allocation = Allocation::new(target);
-        let attacker_models = attacker.model_runs();
-        let groups = plan::groups(&attacker_models, &allocation.runs, &situation, weapons);
+        let start = allocation.state_of("target_state", target_state)?;
+        let attacking = attacker_order.view(attacker_at, false).alive;
+        let targeted = allocation.view(start, false).alive;
+        let pick = weapons.map_or(Pick::All, Pick::Named);
+        let groups = plan::groups(&attacking, &targeted, &situation, pick);
         let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
         if total > u64::from(MAX_EXACT_DICE) {
             return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
         }
         Ok(Attack {
-            unmodelled: plan::unmodelled_rules(&attacker_models, &allocation.runs, situation.edition),
+            unmodelled: plan::unmodelled_rules(&attacker.model_runs(), &allocation.runs, situation.edition),
+            start,
+            target_state: *target_state,
             allocation,
             groups,
             situation,
@@ -61,13 +96,13 @@ impl Attack {
     }
 
     pub fn exact(&self) -> exact::Stages {
-        exact::stages(&self.allocation, &self.groups, &self.situation)
+        exact::stages(&self.allocation, &self.groups, &self.situation, self.start, &self.target_state)
     }
 
     pub fn sample(&self, samples: u64, seed: u64, threads: Option<usize>) -> Result<sample::Counts> {
         if samples == 0 || samples > MAX_SAMPLES {
             return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
         }
-        Ok(sample::sample(&self.allocation, &self.groups, &self.situation, samples, seed, threads))
+        Ok(sample::sample(self, samples, seed, threads))
     }
 }

@@ -297,7 +297,10 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::ImpactReduction(_)
             | Effect::DefenseModifier(_)
             | Effect::ApReduction(_)
-            | Effect::IgnoreWounds { .. } => {}
+            | Effect::IgnoreWounds { .. }
+            | Effect::StrikesFirstWhenCharged
+            | Effect::ResolutionWounds(_)
+            | Effect::PassFailedMoraleOn(_) => {}
         }
     }
     e
@@ -372,16 +375,41 @@ fn usable(weapon: &Weapon, situation: &Situation) -> bool {
     }
 }
 
-/// The weapon groups of an attack, in resolution order. `only` restricts them to weapons of
-/// these names. Models that share a weapon and a profile (Quality and attack rules) are one group.
-pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Situation, only: Option<&[String]>) -> Vec<Group> {
+/// Which of the usable weapons strike.
+#[derive(Debug, Clone, Copy)]
+pub enum Pick<'a> {
+    /// All of them, with Impact dice when they apply.
+    All,
+    /// Only weapons of these names (no Impact dice).
+    Named(&'a [String]),
+    /// When charged: only the weapons that strike first (Counter), or only the others.
+    StrikingFirst(bool),
+}
+
+impl Pick<'_> {
+    fn takes(&self, weapon: &Weapon, edition: Edition) -> bool {
+        match self {
+            Pick::All => true,
+            Pick::Named(names) => names.iter().any(|n| n == &weapon.name),
+            Pick::StrikingFirst(first) => {
+                let strikes_first = weapon.rules.iter().any(|r| has_effect(edition, r, Side::Attacker, |e| matches!(e, Effect::StrikesFirstWhenCharged)));
+                strikes_first == *first
+            }
+        }
+    }
+}
+
+/// The weapon groups of an attack by the `attacker`'s models (runs of identical models) on
+/// the `target`'s, in resolution order. Models that share a weapon and a profile (Quality and
+/// attack rules) are one group.
+pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
-    for (model, copies) in attacker {
+    for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         for weapon in model.weapons.iter().filter(|w| usable(w, situation)) {
-            if only.is_some_and(|names| !names.iter().any(|n| n == &weapon.name)) {
+            if !pick.takes(weapon, situation.edition) {
                 continue;
             }
             let dice = weapon.attacks * weapon.count * copies;
@@ -410,28 +438,28 @@ pub fn groups(attacker: &[(Model, u32)], target: &[(Model, u32)], situation: &Si
     }
     // Impact dice per attacking model, less the target's per-model reductions (Counter);
     // both are rows of the rule table, read against the untouched target.
-    if only.is_none() {
-        let view = TargetView { alive: target.iter().map(|(m, n)| (m, *n)).collect(), defense: 0 };
+    if !matches!(pick, Pick::Named(_)) {
+        let view = TargetView { alive: target.to_vec(), defense: 0 };
         let impact: i64 = attacker
             .iter()
-            .map(|(m, n)| {
+            .map(|&(m, n)| {
                 let per_model: i32 = active(&m.rules, Side::Attacker, situation, &view)
                     .into_iter()
                     .map(|(r, e)| if let Effect::ImpactDice(a) = e { amount(a, r) } else { 0 })
                     .sum();
-                i64::from(per_model) * i64::from(*n)
+                i64::from(per_model) * i64::from(n)
             })
             .sum();
         let reduction: i64 = target
             .iter()
-            .map(|(m, n)| {
+            .map(|&(m, n)| {
                 let rules = m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter()));
                 let per_model = active(rules, Side::Target, situation, &view)
                     .into_iter()
                     .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
                     .max()
                     .unwrap_or(0);
-                i64::from(per_model) * i64::from(*n)
+                i64::from(per_model) * i64::from(n)
             })
             .sum();
         let dice = (impact - reduction).max(0);

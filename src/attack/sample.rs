@@ -1,62 +1,97 @@
 //! The sampler: rolls every die as the rulebook says, many times over.
 //!
 //! Samples are cut into fixed chunks; chunk `i` has its own generator seeded from
-//! `(seed, i)`, and chunk histograms are added in chunk order. So a seeded run gives the
-//! same counts whatever the number of threads.
+//! `(seed, i)`, and chunk tallies are added in chunk order. So a seeded run gives the same
+//! counts whatever the number of threads.
 
 use super::allocation::{Allocation, State};
-use super::plan::{die_model, DieModel, Group, HitFace, Situation};
+use super::plan::{die_model, DieModel, Group, HitFace};
+use super::Attack;
+use crate::morale::{self, MoraleTest};
+use crate::state::UnitState;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 
 /// Samples per chunk: the unit of work and of seeding.
 pub const CHUNK: u64 = 4096;
 
-/// Counts over samples of each stage's total.
+/// Tallies over samples.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Counts {
     pub hits: Vec<u64>,
     pub unblocked: Vec<u64>,
     pub wounds: Vec<u64>,
+    /// Models this attack removed.
     pub kills: Vec<u64>,
+    /// Samples in which the target took a morale test.
+    pub morale_tests: u64,
+    /// The target's state afterwards (destroyed: left out).
+    pub ends: BTreeMap<UnitStateKey, u64>,
     pub samples: u64,
     /// Attack dice rolled (to-hit and Impact dice), for throughput figures.
     pub dice: u64,
 }
 
-impl Counts {
-    fn record(v: &mut Vec<u64>, i: u32) {
-        let i = i as usize;
-        if v.len() <= i {
-            v.resize(i + 1, 0);
-        }
-        v[i] += 1;
-    }
+/// A [`UnitState`] as an ordered key: (lost, wounds, hero wounds, shaken, fatigued).
+pub type UnitStateKey = (u32, u32, u32, bool, bool);
 
+pub fn key_of(s: &UnitState) -> UnitStateKey {
+    (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued)
+}
+
+pub fn state_of_key(k: UnitStateKey) -> UnitState {
+    UnitState { lost: k.0, wounds: k.1, hero_wounds: k.2, shaken: k.3, fatigued: k.4 }
+}
+
+/// Adds one to `v[i]`, growing it as needed.
+pub fn record(v: &mut Vec<u64>, i: u32) {
+    let i = i as usize;
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += 1;
+}
+
+/// `a += b`, elementwise, growing `a` as needed.
+pub fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+impl Counts {
     fn merge(&mut self, other: &Counts) {
         for (a, b) in [(&mut self.hits, &other.hits), (&mut self.unblocked, &other.unblocked), (&mut self.wounds, &other.wounds), (&mut self.kills, &other.kills)] {
-            if a.len() < b.len() {
-                a.resize(b.len(), 0);
-            }
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
+            add_counts(a, b);
         }
+        for (k, n) in &other.ends {
+            *self.ends.entry(*k).or_insert(0) += n;
+        }
+        self.morale_tests += other.morale_tests;
         self.samples += other.samples;
         self.dice += other.dice;
     }
 }
 
 /// SplitMix64: decorrelates the seeds of neighbouring chunks.
-fn mix(seed: u64, chunk: u64) -> u64 {
+pub fn mix(seed: u64, chunk: u64) -> u64 {
     let mut z = seed ^ chunk.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
 
-fn d6(rng: &mut Xoshiro256PlusPlus) -> u8 {
+/// The generator of chunk `chunk` of a run seeded with `seed`.
+pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(mix(seed, chunk))
+}
+
+pub fn d6(rng: &mut Xoshiro256PlusPlus) -> u8 {
     rng.random_range(1..=6u8)
 }
 
@@ -90,47 +125,96 @@ fn roll_group(dm: &DieModel, dice: u32, rng: &mut Xoshiro256PlusPlus) -> (u32, u
     (hits, unblocked, wounds)
 }
 
-fn run_chunk(alloc: &Allocation, groups: &[Group], situation: &Situation, seed: u64, chunk: u64, samples: u64) -> Counts {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(seed, chunk));
+/// What one rolled attack did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rolled {
+    pub end: State,
+    pub hits: u32,
+    pub unblocked: u32,
+    /// Wounds dealt (Deadly counted X times).
+    pub wounds: u32,
+    pub dice: u64,
+}
+
+/// Rolls the groups of one attack in order from `start`, stopping once the target is
+/// destroyed. `die_model_of(group, state)` judges the dice.
+pub fn roll_attack(
+    alloc: &Allocation,
+    groups: &[Group],
+    start: State,
+    rng: &mut Xoshiro256PlusPlus,
+    mut die_model_of: impl FnMut(usize, State) -> DieModel,
+) -> Rolled {
+    let mut r = Rolled { end: start, hits: 0, unblocked: 0, wounds: 0, dice: 0 };
+    for (gi, g) in groups.iter().enumerate() {
+        if alloc.destroyed(r.end) {
+            break;
+        }
+        if g.dice == 0 {
+            continue;
+        }
+        let dm = die_model_of(gi, r.end);
+        let (h, u, w) = roll_group(&dm, g.dice, rng);
+        r.dice += u64::from(g.dice);
+        r.hits += h;
+        r.unblocked += u;
+        r.wounds += w * dm.deadly;
+        r.end = alloc.wound(r.end, w, dm.deadly, g.takedown);
+    }
+    r
+}
+
+fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
+    let (alloc, groups, situation) = (&attack.allocation, &attack.groups, &attack.situation);
+    let before = attack.target_state;
+    let mut rng = chunk_rng(seed, chunk);
     let mut counts = Counts::default();
     // Die models by (group, state), found once per chunk.
     let mut models: Vec<Vec<Option<DieModel>>> = vec![vec![None; alloc.state_count()]; groups.len()];
+    let killed_before = alloc.kills(attack.start);
     for _ in 0..samples {
-        let mut s: State = alloc.start();
-        let (mut hits, mut unblocked, mut wounds) = (0, 0, 0);
-        for (gi, g) in groups.iter().enumerate() {
-            if alloc.destroyed(s) {
-                break;
+        let r = roll_attack(alloc, groups, attack.start, &mut rng, |gi, s| {
+            *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], situation, &alloc.view(s, groups[gi].takedown)))
+        });
+        counts.dice += r.dice;
+        record(&mut counts.hits, r.hits);
+        record(&mut counts.unblocked, r.unblocked);
+        record(&mut counts.wounds, r.wounds);
+        record(&mut counts.kills, alloc.kills(r.end) - killed_before);
+        let mut shaken = before.shaken;
+        if !situation.melee && morale::tests_after_shooting(alloc, attack.start, r.end) {
+            counts.morale_tests += 1;
+            let test = MoraleTest::new(alloc, r.end, before.shaken, situation.edition);
+            if !test.roll(|| d6(&mut rng)) {
+                shaken = true;
             }
-            let dm = *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(g, situation, &alloc.view(s, g.takedown)));
-            let (h, u, w) = roll_group(&dm, g.dice, &mut rng);
-            counts.dice += u64::from(g.dice);
-            hits += h;
-            unblocked += u;
-            wounds += w * dm.deadly;
-            s = alloc.wound(s, w, dm.deadly, g.takedown);
         }
-        Counts::record(&mut counts.hits, hits);
-        Counts::record(&mut counts.unblocked, unblocked);
-        Counts::record(&mut counts.wounds, wounds);
-        Counts::record(&mut counts.kills, alloc.kills(s));
+        if let Some(st) = alloc.unit_state(r.end, shaken, before.fatigued) {
+            *counts.ends.entry(key_of(&st)).or_insert(0) += 1;
+        }
         counts.samples += 1;
     }
     counts
 }
 
-/// Rolls the attack `samples` times. `threads`: `None` for rayon's pool, else a pool of that size.
-pub fn sample(alloc: &Allocation, groups: &[Group], situation: &Situation, samples: u64, seed: u64, threads: Option<usize>) -> Counts {
+/// Runs `work(chunk index, samples in it)` over `samples` in chunks, on rayon's pool or a pool
+/// of `threads`, and returns the parts in chunk order.
+pub fn in_chunks<T: Send>(samples: u64, threads: Option<usize>, work: impl Fn(u64, u64) -> T + Sync + Send) -> Vec<T> {
     let chunks = samples.div_ceil(CHUNK);
     let size = |i: u64| if i + 1 == chunks { samples - i * CHUNK } else { CHUNK };
-    let work = || -> Vec<Counts> { (0..chunks).into_par_iter().map(|i| run_chunk(alloc, groups, situation, seed, i, size(i))).collect() };
-    let parts = match threads {
+    let all = || -> Vec<T> { (0..chunks).into_par_iter().map(|i| work(i, size(i))).collect() };
+    match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-            Ok(pool) => pool.install(work),
-            Err(_) => work(),
+            Ok(pool) => pool.install(all),
+            Err(_) => all(),
         },
-        None => work(),
-    };
+        None => all(),
+    }
+}
+
+/// Rolls the attack `samples` times. `threads`: `None` for rayon's pool, else a pool of that size.
+pub fn sample(attack: &Attack, samples: u64, seed: u64, threads: Option<usize>) -> Counts {
+    let parts = in_chunks(samples, threads, |i, n| run_chunk(attack, seed, i, n));
     let mut total = Counts::default();
     for part in &parts {
         total.merge(part);

@@ -4,13 +4,15 @@
 use super::convert::edition;
 use super::profile::PyUnit;
 use crate::attack::plan::Situation;
+use super::melee::{state_tuple, unit_state, StateTuple};
+use crate::attack::sample::state_of_key;
 use crate::attack::Attack;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 #[pyfunction]
-#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, fatigued, edition, method, samples, seed, threads))]
+#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads))]
 #[allow(clippy::too_many_arguments)]
 pub fn _attack<'py>(
     py: Python<'py>,
@@ -23,6 +25,8 @@ pub fn _attack<'py>(
     cover: bool,
     moved: bool,
     fatigued: bool,
+    attacker_state: StateTuple,
+    target_state: StateTuple,
     edition: &str,
     method: &str,
     samples: u64,
@@ -30,10 +34,10 @@ pub fn _attack<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let situation = Situation { melee, distance, charging, cover, moved, fatigued, edition: self::edition(edition)? };
-    let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref())?;
+    let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?;
     let out = PyDict::new(py);
-    let size = attack.allocation.len() as usize;
-    // kills always spans 0..=size, so `remaining` is its mirror image
+    // kills (by this attack) always spans 0..=models left at the start, so `remaining` is its mirror image
+    let size = attack.allocation.alive(attack.start) as usize;
     let pad = move |mut v: Vec<f64>| {
         v.resize(size + 1, 0.0);
         v
@@ -41,6 +45,7 @@ pub fn _attack<'py>(
     out.set_item("groups", attack.groups.iter().map(|g| (g.label.clone(), g.dice)).collect::<Vec<_>>())?;
     out.set_item("unmodelled", attack.unmodelled.clone())?;
     out.set_item("size", attack.allocation.len())?;
+    out.set_item("alive", size)?;
     match method {
         "exact" => {
             let stages = py.detach(|| attack.exact());
@@ -48,6 +53,8 @@ pub fn _attack<'py>(
             out.set_item("unblocked", stages.unblocked.into_pyarray(py))?;
             out.set_item("wounds", stages.wounds.into_pyarray(py))?;
             out.set_item("kills", pad(stages.kills).into_pyarray(py))?;
+            out.set_item("p_morale_test", stages.p_morale_test)?;
+            out.set_item("ends", stages.ends.iter().map(|(s, p)| (state_tuple(s), *p)).collect::<Vec<_>>())?;
             out.set_item("samples", py.None())?;
         }
         "sample" => {
@@ -58,6 +65,9 @@ pub fn _attack<'py>(
             out.set_item("unblocked", pmf(counts.unblocked).into_pyarray(py))?;
             out.set_item("wounds", pmf(counts.wounds).into_pyarray(py))?;
             out.set_item("kills", pad(pmf(counts.kills)).into_pyarray(py))?;
+            out.set_item("p_morale_test", counts.morale_tests as f64 / n)?;
+            let ends: Vec<_> = counts.ends.iter().map(|(k, c)| (state_tuple(&state_of_key(*k)), *c as f64 / n)).collect();
+            out.set_item("ends", ends)?;
             out.set_item("samples", counts.samples)?;
             out.set_item("dice", counts.dice)?;
         }

@@ -5,6 +5,7 @@ mod attack;
 mod book;
 mod convert;
 mod errors;
+mod melee;
 mod profile;
 
 use pyo3::prelude::*;
@@ -26,5 +27,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
+    m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
+    m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;
     Ok(())
 }

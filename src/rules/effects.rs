@@ -17,6 +17,8 @@ pub enum Side {
     Attacker,
     /// A rule of the unit being attacked; unless noted, it needs all its models to have it.
     Target,
+    /// A rule of the model itself outside the dice of an attack: melee resolution and morale.
+    Own,
 }
 
 /// When an effect applies. All conditions of an entry must hold.
@@ -88,6 +90,12 @@ pub enum Effect {
     /// Target side: each wound is ignored on a roll of X+; `regeneration` says whether
     /// rules that ignore Regeneration bypass it.
     IgnoreWounds { on: u8, regeneration: bool },
+    /// Attacker side, in melee: when charged, this weapon strikes before the charger (Counter).
+    StrikesFirstWhenCharged,
+    /// Own: this model counts as having dealt X more wounds when checking who won a melee (Fear).
+    ResolutionWounds(Amount),
+    /// Own, for units where all models have it: a failed morale test passes on X+ (Fearless).
+    PassFailedMoraleOn(u8),
 }
 
 /// One entry of a rule: where, when, what.
@@ -110,6 +118,9 @@ const fn attacker(conds: &'static [Cond], effect: Effect) -> RuleEffect {
 }
 const fn target(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Target, conds, effect }
+}
+const fn own(effect: Effect) -> RuleEffect {
+    RuleEffect { side: Side::Own, conds: &[], effect }
 }
 
 use Amount::{Fixed, Rating};
@@ -141,8 +152,13 @@ pub const CORE_3_5: &[RuleDef] = &[
     // resolved first, and these wounds don't carry over to other models if the original target is killed."
     RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
     // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
-    // total Impact rolls per model with Counter." (Striking first is melee sequencing.)
-    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1))] },
+    // total Impact rolls per model with Counter."
+    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
+    RuleDef { name: "Fear", effects: &[own(ResolutionWounds(Rating))] },
+    // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
+    // On a 4+ it counts as passed instead."
+    RuleDef { name: "Fearless", effects: &[own(PassFailedMoraleOn(4))] },
     // "Furious: When charging, unmodified results of 6 to hit in melee deal 1 extra hit."
     RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
     // "Impact(X): Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit."
@@ -229,6 +245,17 @@ pub fn rule_set(edition: Edition) -> Option<[&'static [RuleDef]; 2]> {
     }
 }
 
+/// The `Own` effects of a model's rules (melee resolution, morale), each with its rule.
+pub fn own_effects<'r>(edition: Edition, rules: &'r [crate::rules::Rule]) -> impl Iterator<Item = (&'r crate::rules::Rule, Effect)> + 'r {
+    rules.iter().flat_map(move |r| {
+        definition(edition, &r.name)
+            .into_iter()
+            .flat_map(|d| d.effects.iter())
+            .filter(|e| e.side == Side::Own)
+            .map(move |e| (r, e.effect))
+    })
+}
+
 /// The definition of a rule under an edition's rule set, if it changes an attack.
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
     rule_set(edition)?.into_iter().flatten().find(|d| d.name == name)
@@ -239,7 +266,7 @@ pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
 pub fn outside_attack(name: &str) -> bool {
     matches!(
         name,
-        "Aircraft" | "Ambush" | "Caster" | "Fast" | "Fear" | "Fearless" | "Flying" | "Hero" | "Immobile" | "Scout"
+        "Aircraft" | "Ambush" | "Caster" | "Fast" | "Flying" | "Hero" | "Immobile" | "Scout"
             | "Slow" | "Strider" | "Tough" | "Transport" | "Limited"
     )
 }

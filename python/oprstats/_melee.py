@@ -1,0 +1,196 @@
+"""``melee()`` and ``morale()``: how a charge ends, and how a unit takes a morale test."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._attack import _REALS, SeedLike, check_run_args, seed_to_u64
+from ._core import Unit
+from ._distribution import Distribution
+from ._state import UnitState, state_arg
+
+_STATUSES = ("destroyed", "routed", "shaken", "unaffected")
+
+
+class MeleeSide:
+    """How one side of a melee ends.
+
+    Exactly one of ``p_destroyed`` (all models removed), ``p_routed`` (failed its morale
+    test at half strength or less), ``p_shaken`` (Shaken afterwards, including a unit that
+    was Shaken before) and ``p_unaffected`` holds; they sum to 1. ``wounds_caused``: wounds
+    it dealt (Fear not included); ``lost``: models it lost in this melee (Routs not
+    counted); ``states``: its states afterwards with their probabilities (destroyed and
+    routed left out), for chaining.
+    """
+
+    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "wounds_caused", "lost", "states")
+
+    def __init__(self, role: str, size: int, status, wounds, lost, states, samples) -> None:
+        self.role = role
+        self.size = size
+        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = (float(x) for x in status)
+        self.wounds_caused = Distribution(wounds, samples=samples)
+        self.lost = Distribution(lost, samples=samples)
+        self.states: tuple = tuple((UnitState._from_tuple(t), p) for t, p in states)
+
+    def __repr__(self) -> str:
+        return (
+            f"MeleeSide({self.role}: destroyed {self.p_destroyed:.4g}, routed {self.p_routed:.4g}, "
+            f"shaken {self.p_shaken:.4g}, unaffected {self.p_unaffected:.4g}, "
+            f"wounds caused {self.wounds_caused.mean():.3g}, models lost {self.lost.mean():.3g})"
+        )
+
+
+class MeleeResult:
+    """The outcome of a charge: who wins, each side's fate, wounds and casualties.
+
+    ``models_left[c, d]`` is the chance that the charger has ``c`` models left and the
+    defender ``d`` once casualties are removed (before any Rout).
+    """
+
+    __slots__ = ("method", "samples", "dice", "p_charger_wins", "p_defender_wins", "p_tie", "charger", "defender",
+                 "models_left", "unmodelled")
+
+    def __init__(self, raw: dict, method: str) -> None:
+        samples = raw["samples"]
+        self.method = method
+        self.samples: Optional[int] = samples
+        self.dice: Optional[int] = raw.get("dice")
+        self.p_charger_wins, self.p_defender_wins, self.p_tie = (float(x) for x in raw["winner"])
+        sizes = raw["sizes"]
+        status = raw["status"]
+        self.charger = MeleeSide("charger", sizes[0], status[0], raw["wounds_by_charger"], raw["charger_lost"],
+                                 raw["charger_ends"], samples)
+        self.defender = MeleeSide("defender", sizes[1], status[1], raw["wounds_by_defender"], raw["defender_lost"],
+                                  raw["defender_ends"], samples)
+        left = raw["left"]
+        left.flags.writeable = False
+        self.models_left: np.ndarray = left
+        self.unmodelled: tuple = tuple(raw["unmodelled"])
+
+    @property
+    def wounds_by_charger(self) -> Distribution:
+        return self.charger.wounds_caused
+
+    @property
+    def wounds_by_defender(self) -> Distribution:
+        return self.defender.wounds_caused
+
+    def to_pandas(self):
+        """One row per side: the chance of each fate, who wins, mean wounds and losses (needs pandas)."""
+        import pandas as pd
+
+        rows = []
+        for side, p_win in ((self.charger, self.p_charger_wins), (self.defender, self.p_defender_wins)):
+            rows.append({
+                "side": side.role, "p_wins": p_win, "p_tie": self.p_tie,
+                **{f"p_{k}": getattr(side, f"p_{k}") for k in _STATUSES},
+                "wounds_caused": side.wounds_caused.mean(), "models_lost": side.lost.mean(),
+            })
+        return pd.DataFrame(rows).set_index("side")
+
+    def __repr__(self) -> str:
+        return (
+            f"MeleeResult({self.method}: charger wins {self.p_charger_wins:.4g}, defender wins "
+            f"{self.p_defender_wins:.4g}, tie {self.p_tie:.4g})"
+        )
+
+
+def _strike_back(value) -> bool:
+    # "auto": the defender strikes back whenever it can. Striking back only adds wounds to
+    # its side of melee resolution, so within one exchange it never does worse by it.
+    if value is True or value is False or isinstance(value, np.bool_):
+        return bool(value)
+    if value == "auto":
+        return True
+    raise ValueError(f'strike_back: must be True, False or "auto" (got {value!r})')
+
+
+def melee(
+    charger: Unit,
+    defender: Unit,
+    *,
+    strike_back: Union[bool, str] = "auto",
+    charger_fatigued: bool = False,
+    defender_fatigued: bool = False,
+    charger_state: Optional[UnitState] = None,
+    defender_state: Optional[UnitState] = None,
+    distance: float = 6.0,
+    edition: str = "3.5",
+    method: str = "exact",
+    samples: int = 100_000,
+    seed: SeedLike = None,
+    threads: Optional[int] = None,
+) -> MeleeResult:
+    """How ``charger`` charging ``defender`` ends, exactly or sampled.
+
+    The sequence follows the rulebook: the defender's Counter weapons strike first, then the
+    charger's weapons and Impact dice, then the defender strikes back with the models left;
+    the side that caused fewer wounds (Fear added) loses and takes a morale test. ``*_state``
+    (:class:`UnitState`) starts a side damaged, Shaken or fatigued; ``*_fatigued=True`` is
+    the same as a fatigued state. ``distance`` is the charge distance in inches.
+    """
+    for name, value in (("charger", charger), ("defender", defender)):
+        if not isinstance(value, Unit):
+            raise TypeError(f"{name}: expected a Unit, got {type(value).__name__}")
+    for name, flag in (("charger_fatigued", charger_fatigued), ("defender_fatigued", defender_fatigued)):
+        if flag is not True and flag is not False and not isinstance(flag, np.bool_):
+            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
+        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
+    if distance < 0:
+        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    check_run_args(method, samples, threads)
+    cs = state_arg("charger_state", charger_state)
+    ds = state_arg("defender_state", defender_state)
+    if charger_fatigued:
+        cs = UnitState(cs.models_lost, cs.wounds, cs.hero_wounds, cs.shaken, True)
+    if defender_fatigued:
+        ds = UnitState(ds.models_lost, ds.wounds, ds.hero_wounds, ds.shaken, True)
+    raw = _core._melee(
+        charger, defender, charger_state=cs._tuple(), defender_state=ds._tuple(),
+        strike_back=_strike_back(strike_back), distance=float(distance), edition=edition, method=method,
+        samples=int(samples), seed=seed_to_u64(seed) if method == "sample" else 0,
+        threads=None if threads is None else int(threads),
+    )
+    return MeleeResult(raw, method)
+
+
+class MoraleResult:
+    """A morale test: the chance it passes, and what a failure does (Shaken, or Rout)."""
+
+    __slots__ = ("p_pass", "p_shaken", "p_routed", "at_half_or_less")
+
+    def __init__(self, p_pass: float, p_shaken: float, p_routed: float, half: bool) -> None:
+        self.p_pass = p_pass
+        self.p_shaken = p_shaken
+        self.p_routed = p_routed
+        self.at_half_or_less = half
+        """Whether the unit has half or less of its starting size (or Tough, for one model)."""
+
+    @property
+    def p_fail(self) -> float:
+        return self.p_shaken + self.p_routed
+
+    def __repr__(self) -> str:
+        return f"MoraleResult(pass {self.p_pass:.4g}, shaken {self.p_shaken:.4g}, routed {self.p_routed:.4g})"
+
+
+def morale(unit: Unit, *, state: Optional[UnitState] = None, melee: bool = False, edition: str = "3.5") -> MoraleResult:
+    """The chance ``unit``, in ``state``, passes a morale test, and is Shaken or Routs if not.
+
+    A joined hero takes the test for the unit while it lives (the better Quality is used);
+    Fearless passes a failed test on 4+ when all models left have it; a Shaken unit always
+    fails (Fearless still rolls). In melee (``melee=True``) a failure at half strength or
+    less Routs; otherwise the unit is Shaken.
+    """
+    if not isinstance(unit, Unit):
+        raise TypeError(f"unit: expected a Unit, got {type(unit).__name__}")
+    if melee is not True and melee is not False and not isinstance(melee, np.bool_):
+        raise TypeError(f"melee: expected True or False, got {type(melee).__name__}")
+    st = state_arg("state", state)
+    return MoraleResult(*_core._morale(unit, state=st._tuple(), melee=bool(melee), edition=edition))

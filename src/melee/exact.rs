@@ -1,0 +1,247 @@
+//! The exact melee: the joint distribution of both units' states, carried step by step.
+//!
+//! After each step, every pair (charger state, defender state) holds the distribution of the
+//! wound margin so far (wounds caused by the charger less those caused by the defender) and
+//! of the defender's wounds. The charger's wounds are all dealt in one step, so their
+//! distribution is read there. Each step's attack comes from `attack::exact::transitions`,
+//! started from the state its attacker and target are in, so the strike back depends on
+//! which models survived exactly, not on averages.
+
+use super::{Melee, Phase, Plans, Winner};
+use crate::attack::allocation::State;
+use crate::attack::exact::{transitions, WoundCache};
+use crate::dice::add_at;
+use crate::state::UnitState;
+use std::collections::HashMap;
+
+/// Every outcome of a melee, as probabilities (or, from the sampler, frequencies).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// P(charger wins), P(defender wins), P(tie).
+    pub winner: [f64; 3],
+    /// For the charger and the defender: P(destroyed), P(routed), P(Shaken), P(unaffected).
+    pub status: [[f64; 4]; 2],
+    /// Wounds caused by the charger and by the defender (without Fear).
+    pub wounds: [Vec<f64>; 2],
+    /// Models each side lost in this melee (Routs not counted).
+    pub lost: [Vec<f64>; 2],
+    /// `left[c * (defender size + 1) + d]`: P(charger has `c` models left and defender `d`),
+    /// after casualties and before Routs.
+    pub left: Vec<f64>,
+    /// Unit sizes (charger, defender): `left` is `(sizes[0] + 1) × (sizes[1] + 1)`.
+    pub sizes: [u32; 2],
+    /// Each side's state after the melee, for chaining (destroyed and routed left out).
+    pub ends: [Vec<(UnitState, f64)>; 2],
+}
+
+impl Outcome {
+    pub fn new(m: &Melee) -> Outcome {
+        let sizes = [m.charger.len(), m.defender.len()];
+        Outcome { sizes, left: vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)], ..Default::default() }
+    }
+
+    /// Adds probability `p` of the melee ending with the charger in `c`, the defender in `d`,
+    /// `winner`, and the loser's morale test failed or not.
+    pub fn add(&mut self, m: &Melee, c: State, d: State, winner: Winner, failed: bool, p: f64) {
+        self.winner[winner as usize] += p;
+        let statuses = m.statuses(c, d, winner, failed);
+        for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
+            self.status[side][statuses[side] as usize] += p;
+            if let Some(st) = m.end_state(who, s, statuses[side]) {
+                merge(&mut self.ends[side], st, p);
+            }
+        }
+    }
+
+    /// Adds probability `p` of the casualties leaving the charger in `c` and the defender in `d`.
+    pub fn add_casualties(&mut self, m: &Melee, c: State, d: State, p: f64) {
+        let (cl, dl) = (m.charger.alive(c), m.defender.alive(d));
+        self.left[cl as usize * (self.sizes[1] as usize + 1) + dl as usize] += p;
+        add_at(&mut self.lost[0], (m.charger.alive(m.charger_start) - cl) as usize, p);
+        add_at(&mut self.lost[1], (m.defender.alive(m.defender_start) - dl) as usize, p);
+    }
+}
+
+fn merge(list: &mut Vec<(UnitState, f64)>, st: UnitState, p: f64) {
+    match list.iter_mut().find(|(s, _)| *s == st) {
+        Some((_, q)) => *q += p,
+        None => list.push((st, p)),
+    }
+}
+
+/// A pmf over integers from `lo`.
+#[derive(Debug, Clone, Default)]
+struct Signed {
+    lo: i64,
+    p: Vec<f64>,
+}
+
+impl Signed {
+    /// `self += scale × (other shifted by `shift`)`.
+    fn add(&mut self, other: &Signed, shift: i64, scale: f64) {
+        if other.p.is_empty() {
+            return;
+        }
+        let lo = other.lo + shift;
+        if self.p.is_empty() {
+            self.lo = lo;
+        }
+        if lo < self.lo {
+            let grow = (self.lo - lo) as usize;
+            self.p.splice(0..0, std::iter::repeat_n(0.0, grow));
+            self.lo = lo;
+        }
+        let at = (lo - self.lo) as usize;
+        if self.p.len() < at + other.p.len() {
+            self.p.resize(at + other.p.len(), 0.0);
+        }
+        for (i, q) in other.p.iter().enumerate() {
+            self.p[at + i] += q * scale;
+        }
+    }
+
+    /// The pmf of `self + sign × X` where X has pmf `x` over 0, 1, ...
+    fn convolve(&self, x: &[f64], sign: i64) -> Signed {
+        let mut out = Signed::default();
+        for (k, &q) in x.iter().enumerate() {
+            if q > 0.0 {
+                out.add(self, sign * k as i64, q);
+            }
+        }
+        out
+    }
+}
+
+/// The running distribution for one pair of states.
+#[derive(Debug, Clone, Default)]
+struct Pair {
+    c: State,
+    d: State,
+    /// Wounds by the charger less wounds by the defender.
+    margin: Signed,
+    /// Wounds by the defender.
+    by_defender: Signed,
+}
+
+fn pair_entry(pairs: &mut HashMap<(State, State), Pair>, c: State, d: State) -> &mut Pair {
+    pairs.entry((c, d)).or_insert_with(|| Pair { c, d, ..Default::default() })
+}
+
+/// The exact outcome of the melee.
+pub fn exact(m: &Melee) -> Outcome {
+    let mut plans = Plans::new(m);
+    let mut cache = WoundCache::default();
+    let mut out = Outcome::new(m);
+    let mut by_charger: Vec<f64> = Vec::new();
+
+    // 1. Counter: the defender's first strike, from its untouched state.
+    let counter: Vec<(State, Vec<f64>)> = if m.strike_back {
+        let g = plans.groups(Phase::Counter, m.defender_start, m.charger_start);
+        transitions(&m.charger, &g.groups, m.charger_start, &mut cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s))
+    } else {
+        vec![(m.charger_start, vec![1.0])]
+    };
+
+    // 2. The charge, by the charger's models left.
+    let mut pairs: HashMap<(State, State), Pair> = HashMap::new();
+    for (c1, counter_wounds) in &counter {
+        let taken = Signed { lo: 0, p: counter_wounds.clone() };
+        let negated = Signed { lo: 0, p: vec![1.0] }.convolve(counter_wounds, -1);
+        let p_c1: f64 = counter_wounds.iter().sum();
+        if m.charger.destroyed(*c1) {
+            let pair = pair_entry(&mut pairs, *c1, m.defender_start);
+            pair.margin.add(&negated, 0, 1.0);
+            pair.by_defender.add(&taken, 0, 1.0);
+            add_at(&mut by_charger, 0, p_c1);
+            continue;
+        }
+        let g = plans.groups(Phase::Charge, *c1, m.defender_start);
+        let charge = transitions(&m.defender, &g.groups, m.defender_start, &mut cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
+        for (d1, dealt) in charge {
+            let p_d1: f64 = dealt.iter().sum();
+            for (w, &q) in dealt.iter().enumerate() {
+                add_at(&mut by_charger, w, q * p_c1);
+            }
+            let pair = pair_entry(&mut pairs, *c1, d1);
+            pair.margin.add(&negated.convolve(&dealt, 1), 0, 1.0);
+            pair.by_defender.add(&taken, 0, p_d1);
+        }
+    }
+
+    // 3. The strike back, by the defender's models left, on the charger as it stands.
+    let mut finals: HashMap<(State, State), Pair> = HashMap::new();
+    for pair in pairs.into_values() {
+        let (c1, d1) = (pair.c, pair.d);
+        if !m.strike_back || m.charger.destroyed(c1) || m.defender.destroyed(d1) {
+            let f = pair_entry(&mut finals, c1, d1);
+            f.margin.add(&pair.margin, 0, 1.0);
+            f.by_defender.add(&pair.by_defender, 0, 1.0);
+            continue;
+        }
+        let g = plans.groups(Phase::StrikeBack, d1, c1);
+        let back = transitions(&m.charger, &g.groups, c1, &mut cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
+        for (c2, dealt) in back {
+            let f = pair_entry(&mut finals, c2, d1);
+            f.margin.add(&pair.margin.convolve(&dealt, -1), 0, 1.0);
+            f.by_defender.add(&pair.by_defender.convolve(&dealt, 1), 0, 1.0);
+        }
+    }
+
+    // 4. Melee resolution and the loser's morale test.
+    let mut by_defender: Vec<f64> = Vec::new();
+    for f in finals.values() {
+        let (c, d) = (f.c, f.d);
+        out.add_casualties(m, c, d, f.margin.p.iter().sum());
+        for (i, &q) in f.by_defender.p.iter().enumerate() {
+            add_at(&mut by_defender, (f.by_defender.lo + i as i64) as usize, q);
+        }
+        // Fear and destruction depend only on the states, so the margin decides the rest.
+        let mut by_winner = [0.0f64; 3];
+        for (i, &q) in f.margin.p.iter().enumerate() {
+            by_winner[m.winner(c, d, f.margin.lo + i as i64) as usize] += q;
+        }
+        for winner in [Winner::Charger, Winner::Defender, Winner::Tie] {
+            let q = by_winner[winner as usize];
+            if q == 0.0 {
+                continue;
+            }
+            match m.loser_tests(c, d, winner) {
+                Some((loser, s)) => {
+                    let p_pass = m.morale_test(loser, s).p_pass();
+                    if p_pass > 0.0 {
+                        out.add(m, c, d, winner, false, q * p_pass);
+                    }
+                    if p_pass < 1.0 {
+                        out.add(m, c, d, winner, true, q * (1.0 - p_pass));
+                    }
+                }
+                None => out.add(m, c, d, winner, false, q),
+            }
+        }
+    }
+    out.wounds = [by_charger, by_defender];
+    for side in &mut out.ends {
+        side.sort_by_key(|(s, _)| (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Status;
+    use super::*;
+
+    #[test]
+    fn signed_convolution_keeps_negative_values() {
+        let a = Signed { lo: 0, p: vec![0.5, 0.5] };
+        let b = a.convolve(&[0.25, 0.75], -1);
+        // values -1, 0, 1 with 0.375, 0.5 (0.125 + 0.375), 0.125
+        assert_eq!(b.lo, -1);
+        assert!((b.p[0] - 0.375).abs() < 1e-15 && (b.p[1] - 0.5).abs() < 1e-15 && (b.p[2] - 0.125).abs() < 1e-15);
+    }
+
+    #[test]
+    fn status_order_matches_outcome_columns() {
+        assert_eq!([Status::Destroyed as usize, Status::Routed as usize, Status::Shaken as usize, Status::Unaffected as usize], [0, 1, 2, 3]);
+    }
+}

@@ -1,0 +1,317 @@
+//! A charge and its melee, as gf-3.5 "Melee" and "Melee Resolution & Morale" describe it:
+//!
+//! 1. the defender's Counter weapons strike first ("Strikes first with this weapon when charged");
+//! 2. the charger strikes with the models left, rolling Impact dice ("Roll X dice when
+//!    attacking after charging, unless fatigued"), less one per Counter model;
+//! 3. the defender strikes back with the models that survived and its other weapons;
+//! 4. melee resolution: wounds each side caused plus Fear; the side with fewer loses and takes
+//!    a morale test ("a destroyed unit always loses"); a failed test at half strength or less
+//!    Routs, otherwise the unit is Shaken.
+//!
+//! The exact engine (`exact`) and the sampler (`sample`) walk the same steps through the same
+//! [`Melee`] methods and the attack engines' transitions, so they cannot drift apart.
+
+pub mod exact;
+pub mod sample;
+
+use crate::attack::allocation::{Allocation, State};
+use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
+use crate::attack::{check_situation, MAX_EXACT_DICE};
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+use crate::morale::{self, Morale, MoraleTest};
+use crate::profile::Unit;
+use crate::rules::effects::{own_effects, Effect};
+use crate::state::UnitState;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The exact engine refuses melees whose pairs of unit states exceed this.
+pub const MAX_EXACT_STATE_PAIRS: u64 = 1_000_000;
+
+/// The steps of a melee in which dice are rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The defender's weapons with Counter, before the charger strikes.
+    Counter = 0,
+    /// The charger's weapons and Impact dice.
+    Charge = 1,
+    /// The defender's other weapons, with its survivors.
+    StrikeBack = 2,
+}
+
+/// Who won the melee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winner {
+    Charger = 0,
+    Defender = 1,
+    Tie = 2,
+}
+
+/// How a unit ends the melee. Exactly one holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Destroyed = 0,
+    Routed = 1,
+    Shaken = 2,
+    Unaffected = 3,
+}
+
+/// A charge of one unit into another, ready to compute.
+pub struct Melee {
+    pub charger: Allocation,
+    pub defender: Allocation,
+    pub charger_start: State,
+    pub defender_start: State,
+    pub charger_before: UnitState,
+    pub defender_before: UnitState,
+    /// Whether the defender strikes (Counter weapons first, then the rest).
+    pub strike_back: bool,
+    /// The charge distance (decides rules such as Sturdy: "charged from over 9"").
+    pub distance: f64,
+    pub edition: Edition,
+    /// Rules in play that the engines do not model.
+    pub unmodelled: Vec<String>,
+}
+
+impl Melee {
+    pub fn new(
+        charger: &Unit,
+        defender: &Unit,
+        charger_state: &UnitState,
+        defender_state: &UnitState,
+        strike_back: bool,
+        distance: f64,
+        edition: Edition,
+    ) -> Result<Melee> {
+        let probe = Situation { melee: true, distance, charging: true, cover: false, moved: false, fatigued: false, edition };
+        check_situation(&probe)?;
+        if charger_state.shaken {
+            return Err(Error::invalid("charger_state.shaken", true, "Shaken units must stay idle and cannot charge"));
+        }
+        let charger_order = Allocation::new(charger);
+        let defender_order = Allocation::new(defender);
+        let charger_start = charger_order.state_of("charger_state", charger_state)?;
+        let defender_start = defender_order.state_of("defender_state", defender_state)?;
+        let pairs = charger_order.state_count() as u64 * defender_order.state_count() as u64;
+        if pairs > MAX_EXACT_STATE_PAIRS {
+            return Err(Error::limit("melee state pairs (wounds the charger can take × wounds the defender can take)", pairs, MAX_EXACT_STATE_PAIRS));
+        }
+        let m = Melee {
+            unmodelled: plan::unmodelled_rules(&charger_order.runs, &defender_order.runs, edition),
+            charger: charger_order,
+            defender: defender_order,
+            charger_start,
+            defender_start,
+            charger_before: *charger_state,
+            defender_before: *defender_state,
+            strike_back,
+            distance,
+            edition,
+        };
+        for (phase, attacker, target, side) in [
+            (Phase::Charge, charger_start, defender_start, "charger"),
+            (Phase::Counter, defender_start, charger_start, "defender"),
+            (Phase::StrikeBack, defender_start, charger_start, "defender"),
+        ] {
+            let dice: u64 = m.groups(phase, attacker, target).iter().map(|g| u64::from(g.dice)).sum();
+            if dice > u64::from(MAX_EXACT_DICE) {
+                return Err(Error::limit(format!("{side} melee dice"), dice, MAX_EXACT_DICE));
+            }
+        }
+        Ok(m)
+    }
+
+    /// The situation of a phase's attack. The defender strikes as fatigued when it already
+    /// fought this round or is Shaken ("may strike back counting as fatigued"); the Counter
+    /// strike and the strike back are one strike back, split in two, so the first does not
+    /// fatigue the second.
+    pub fn situation(&self, phase: Phase) -> Situation {
+        let base = Situation { melee: true, distance: 0.0, charging: false, cover: false, moved: false, fatigued: false, edition: self.edition };
+        match phase {
+            Phase::Charge => Situation { distance: self.distance, charging: true, fatigued: self.charger_before.fatigued, ..base },
+            Phase::Counter | Phase::StrikeBack => Situation { fatigued: self.defender_before.fatigued || self.defender_before.shaken, ..base },
+        }
+    }
+
+    /// The attacking and the attacked unit of a phase.
+    pub fn sides(&self, phase: Phase) -> (&Allocation, &Allocation) {
+        match phase {
+            Phase::Charge => (&self.charger, &self.defender),
+            Phase::Counter | Phase::StrikeBack => (&self.defender, &self.charger),
+        }
+    }
+
+    /// The weapon groups a phase's attacker strikes with, from its models left in `attacker`
+    /// against the target's models left in `target` (which decide Counter's Impact reduction).
+    pub fn groups(&self, phase: Phase, attacker: State, target: State) -> Vec<Group> {
+        let (a, t) = self.sides(phase);
+        let pick = match phase {
+            Phase::Charge => Pick::All,
+            Phase::Counter => Pick::StrikingFirst(true),
+            Phase::StrikeBack => Pick::StrikingFirst(false),
+        };
+        plan::groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), pick)
+    }
+
+    /// Fear: "This model counts as having dealt +X wounds when checking who won melee", for
+    /// each model with Fear still in the unit when the melee is resolved.
+    pub fn fear(&self, alloc: &Allocation, s: State) -> i64 {
+        alloc
+            .view(s, false)
+            .alive
+            .iter()
+            .map(|(m, n)| {
+                let per_model: i64 = own_effects(self.edition, &m.rules)
+                    .map(|(r, e)| if let Effect::ResolutionWounds(_) = e { r.number().unwrap_or(0) } else { 0 })
+                    .sum();
+                per_model * i64::from(*n)
+            })
+            .sum()
+    }
+
+    /// "Sum the total number of wounds that each unit caused, and compare the two", with Fear;
+    /// "units that are destroyed in melee always count as having lost". `margin` is wounds
+    /// caused by the charger less wounds caused by the defender.
+    pub fn winner(&self, c: State, d: State, margin: i64) -> Winner {
+        if self.defender.destroyed(d) {
+            return Winner::Charger;
+        }
+        if self.charger.destroyed(c) {
+            return Winner::Defender;
+        }
+        let total = margin + self.fear(&self.charger, c) - self.fear(&self.defender, d);
+        match total.signum() {
+            1 => Winner::Charger,
+            -1 => Winner::Defender,
+            _ => Winner::Tie,
+        }
+    }
+
+    /// The melee morale test of the loser in state `s`.
+    pub fn morale_test(&self, loser: Winner, s: State) -> MoraleTest {
+        let (alloc, before) = self.side(loser);
+        MoraleTest::new(alloc, s, before.shaken, self.edition)
+    }
+
+    /// A side's allocation and state before the melee (`Winner::Charger` or `Defender`).
+    pub fn side(&self, who: Winner) -> (&Allocation, &UnitState) {
+        match who {
+            Winner::Defender => (&self.defender, &self.defender_before),
+            _ => (&self.charger, &self.charger_before),
+        }
+    }
+
+    /// A side's status when it did not fail a morale test (`Some(passed)` when it took one).
+    fn status_without_failure(&self, who: Winner, s: State) -> Status {
+        let (alloc, before) = self.side(who);
+        if alloc.destroyed(s) {
+            Status::Destroyed
+        } else if before.shaken {
+            Status::Shaken
+        } else {
+            Status::Unaffected
+        }
+    }
+
+    /// Each side's status after a morale test that `failed` (or none), with `loser` in `s`.
+    pub fn statuses(&self, c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
+        let mut out = [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)];
+        let loser = match winner {
+            Winner::Charger => Winner::Defender,
+            Winner::Defender => Winner::Charger,
+            Winner::Tie => return out,
+        };
+        let s = if loser == Winner::Charger { c } else { d };
+        let (alloc, _) = self.side(loser);
+        if failed && !alloc.destroyed(s) {
+            out[loser as usize] = match morale::failure(alloc, s, true) {
+                Morale::Routed => Status::Routed,
+                _ => Status::Shaken,
+            };
+        }
+        out
+    }
+
+    /// Whether the loser (if any, and not destroyed) takes a morale test.
+    pub fn loser_tests(&self, c: State, d: State, winner: Winner) -> Option<(Winner, State)> {
+        match winner {
+            Winner::Charger if !self.defender.destroyed(d) => Some((Winner::Defender, d)),
+            Winner::Defender if !self.charger.destroyed(c) => Some((Winner::Charger, c)),
+            _ => None,
+        }
+    }
+
+    /// A side's state after the melee, for chaining: both sides fought, so both are fatigued
+    /// (the defender only if it struck back).
+    pub fn end_state(&self, who: Winner, s: State, status: Status) -> Option<UnitState> {
+        let (alloc, before) = self.side(who);
+        let fought = who == Winner::Charger || self.strike_back;
+        match status {
+            Status::Destroyed | Status::Routed => None,
+            _ => alloc.unit_state(s, status == Status::Shaken, before.fatigued || fought),
+        }
+    }
+}
+
+/// The groups one side strikes with in a phase, and each group's profile id in [`Plans`].
+pub struct PhaseGroups {
+    pub groups: Vec<Group>,
+    pub templates: Vec<usize>,
+}
+
+/// Groups and die models of a melee, found once and reused across its many small attacks.
+/// Groups depend only on which models are left; die models on the group's profile and the
+/// target's state.
+pub struct Plans<'m> {
+    melee: &'m Melee,
+    groups: HashMap<(Phase, (u32, bool)), Rc<PhaseGroups>>,
+    /// Distinct group profiles per phase: a die model is cached per (profile, target state).
+    templates: [Vec<Group>; 3],
+    models: [Vec<Vec<Option<DieModel>>>; 3],
+}
+
+impl<'m> Plans<'m> {
+    pub fn new(melee: &'m Melee) -> Plans<'m> {
+        Plans { melee, groups: HashMap::new(), templates: Default::default(), models: Default::default() }
+    }
+
+    /// The groups of `phase` with the attacker in `attacker` (the target in `target` only
+    /// matters to the Charge phase, whose target is always the defender untouched).
+    pub fn groups(&mut self, phase: Phase, attacker: State, target: State) -> Rc<PhaseGroups> {
+        let (a, _) = self.melee.sides(phase);
+        let key = (phase, a.alive_key(attacker));
+        if let Some(g) = self.groups.get(&key) {
+            return g.clone();
+        }
+        let groups = self.melee.groups(phase, attacker, target);
+        let mut templates_of = Vec::with_capacity(groups.len());
+        for g in &groups {
+            let templates = &mut self.templates[phase as usize];
+            let found = templates.iter().position(|t| t.label == g.label && t.quality == g.quality && t.kind == g.kind && t.rules == g.rules);
+            let id = found.unwrap_or_else(|| {
+                templates.push(g.clone());
+                templates.len() - 1
+            });
+            templates_of.push(id);
+        }
+        let out = Rc::new(PhaseGroups { groups, templates: templates_of });
+        self.groups.insert(key, out.clone());
+        out
+    }
+
+    /// How a die of group profile `template` of `phase` is judged against the target in `s`.
+    pub fn die_model(&mut self, phase: Phase, template: usize, s: State) -> DieModel {
+        let (_, target) = self.melee.sides(phase);
+        let per_phase = &mut self.models[phase as usize];
+        if per_phase.len() <= template {
+            per_phase.resize(template + 1, Vec::new());
+        }
+        let slots = &mut per_phase[template];
+        if slots.is_empty() {
+            slots.resize(target.state_count(), None);
+        }
+        let group = &self.templates[phase as usize][template];
+        *slots[target.index(s)].get_or_insert_with(|| die_model(group, &self.melee.situation(phase), &target.view(s, group.takedown)))
+    }
+}

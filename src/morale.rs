@@ -1,0 +1,109 @@
+//! Morale (gf-3.5 "Melee Resolution & Morale"): when a unit tests, how it tests, and what a
+//! failed test does. The exact engines take probabilities from the same predicates the
+//! samplers roll dice against, so the two cannot disagree.
+
+use crate::attack::allocation::{Allocation, State};
+use crate::edition::Edition;
+use crate::rules::effects::{own_effects, Effect};
+
+/// "half or less of its starting size or tough value (for units with a single model)".
+/// Starting size is the unit's full size ("counted at the beginning of the game"); a joined
+/// hero counts as one more model.
+pub fn at_half_or_less(alloc: &Allocation, s: State) -> bool {
+    if alloc.len() == 1 {
+        let tough = alloc.model_at(0).tough;
+        let left = if alloc.destroyed(s) { 0 } else { tough - s.w };
+        2 * left <= tough
+    } else {
+        2 * (alloc.len() - alloc.kills(s)) <= alloc.len()
+    }
+}
+
+/// "At the end of an activation in which a unit takes wounds that leave it with half or less
+/// of its starting size or tough value ..., it must take a morale test." A wound always moves
+/// the state, so "took wounds" is "the state changed"; a destroyed unit takes no test.
+pub fn tests_after_shooting(alloc: &Allocation, start: State, end: State) -> bool {
+    end != start && !alloc.destroyed(end) && at_half_or_less(alloc, end)
+}
+
+/// One morale test of a unit in a given state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoraleTest {
+    /// The Quality tested: the unit's, or a joined hero's while it lives ("The hero may take
+    /// morale tests on behalf of the unit"), whichever is better.
+    pub quality: u8,
+    /// "Shaken units ... always fail morale tests."
+    pub shaken: bool,
+    /// Fearless: a failed test passes on this roll or more, when all models left have it.
+    pub pass_failed_on: Option<u8>,
+}
+
+/// How a morale test ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Morale {
+    Passed,
+    Shaken,
+    Routed,
+}
+
+impl MoraleTest {
+    pub fn new(alloc: &Allocation, s: State, shaken: bool, edition: Edition) -> MoraleTest {
+        let alive = alloc.view(s, false).alive;
+        let quality = alive.iter().map(|(m, _)| m.quality).min().unwrap_or(6);
+        let mut pass_failed_on: Option<u8> = None;
+        for (i, (m, _)) in alive.iter().enumerate() {
+            let on = own_effects(edition, &m.rules)
+                .filter_map(|(_, e)| if let Effect::PassFailedMoraleOn(x) = e { Some(x) } else { None })
+                .min();
+            match on {
+                // "a unit where all models have this rule"
+                Some(x) => pass_failed_on = if i == 0 { Some(x) } else { pass_failed_on.map(|y| y.max(x)) },
+                None => {
+                    pass_failed_on = None;
+                    break;
+                }
+            }
+        }
+        MoraleTest { quality, shaken, pass_failed_on }
+    }
+
+    /// The Quality test: "If you score the model's Quality value or higher, then it counts as
+    /// a success". A Shaken unit fails whatever it rolls.
+    pub fn quality_test(&self, face: u8) -> bool {
+        !self.shaken && face >= self.quality
+    }
+
+    /// After a failed test: Fearless's die, if the unit has it ("On a 4+ it counts as passed
+    /// instead"). The failure of a Shaken unit is a failed test too, so Fearless applies.
+    pub fn second_chance(&self, face: u8) -> bool {
+        self.pass_failed_on.is_some_and(|on| face >= on)
+    }
+
+    pub fn has_second_chance(&self) -> bool {
+        self.pass_failed_on.is_some()
+    }
+
+    /// Takes the test with real dice: the Quality test, then Fearless's die after a failure.
+    pub fn roll(&self, mut d6: impl FnMut() -> u8) -> bool {
+        self.quality_test(d6()) || (self.has_second_chance() && self.second_chance(d6()))
+    }
+
+    /// The chance of passing, from the same predicates the sampler rolls against.
+    pub fn p_pass(&self) -> f64 {
+        let share = |f: &dyn Fn(u8) -> bool| (1..=6u8).filter(|&x| f(x)).count() as f64 / 6.0;
+        let first = share(&|x| self.quality_test(x));
+        let second = if self.has_second_chance() { share(&|x| self.second_chance(x)) } else { 0.0 };
+        first + (1.0 - first) * second
+    }
+}
+
+/// What a failed test does: "If the test is failed, the unit is Shaken" — and in melee, "if
+/// the test is failed, and the unit only has half or less of its starting size or tough value
+/// ..., then the unit Routs".
+pub fn failure(alloc: &Allocation, s: State, in_melee: bool) -> Morale {
+    if in_melee && at_half_or_less(alloc, s) {
+        Morale::Routed
+    } else {
+        Morale::Shaken
+    }
+}
