@@ -118,13 +118,13 @@ def _roll_group(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool):
     return tallies
 
 
-def attack(groups: list, target: OTarget):
-    """pmfs (lists) of hits, unblocked, wounds and kills."""
+def _attack_states(groups: list, target: OTarget, start=(0, 0, 0)):
+    """{(k, w, hp, hits, unblocked, wounds): p} after `groups` attack `target` from state `start`."""
     models = target.models
     n = len(models)
     hero_i = n - 1 if models and models[-1].hero and n > 1 else None
-    # state: (removed, wounds on next, hero wounds taken out of order) -> (p, {stat tuple: p})
-    states = {(0, 0, 0, 0, 0, 0): 1.0}  # k, w, hp, hits, unblocked, wounds
+    # state: (removed, wounds on next, hero wounds taken out of order) and the running tallies
+    states = {(*start, 0, 0, 0): 1.0}
     for g in groups:
         nxt = defaultdict(float)
         for (k, w, hp, H, U, W), p in states.items():
@@ -163,6 +163,25 @@ def attack(groups: list, target: OTarget):
                                 k2, w2 = n, 0
                 nxt[(k2, w2, hp2, H + h, U + u, W + wn * g.deadly)] += p * q
         states = nxt
+    return states
+
+
+def _alive(models, state):
+    """The models left in `state`, in removal order."""
+    k, _, hp = state
+    n = len(models)
+    model = (lambda m: m.model) if models and isinstance(models[0], OFighter) else (lambda m: m)
+    hero_i = n - 1 if models and model(models[-1]).hero and n > 1 else None
+    hero_dead = hero_i is not None and hp >= model(models[hero_i]).tough
+    return [m for i, m in enumerate(models) if i >= k and not (hero_dead and i == hero_i)]
+
+
+def attack(groups: list, target: OTarget):
+    """pmfs (lists) of hits, unblocked, wounds and kills."""
+    models = target.models
+    n = len(models)
+    hero_i = n - 1 if models and models[-1].hero and n > 1 else None
+    states = _attack_states(groups, target)
     out = {name: defaultdict(float) for name in ("hits", "unblocked", "wounds", "kills")}
     for (k, w, hp, H, U, W), p in states.items():
         hero_dead = hero_i is not None and k < hero_i and hp >= models[hero_i].tough
@@ -171,3 +190,130 @@ def attack(groups: list, target: OTarget):
         out["wounds"][W] += p
         out["kills"][min(k, n) + (1 if hero_dead else 0)] += p
     return {name: [d.get(i, 0.0) for i in range(max(d) + 1)] for name, d in out.items()}
+
+
+# ---------------------------------------------------------------------------------------
+# Melee, step by step as gf-3.5 "Melee" and "Melee Resolution & Morale" describe it.
+
+
+@dataclass
+class OWeapon:
+    attacks: int
+    ap: int = 0
+    counter: bool = False
+    furious: bool = False     # charging: 6s to hit deal 1 extra hit
+    thrust: bool = False      # charging: +1 to hit and AP(+1)
+    deadly: int = 1
+
+
+@dataclass
+class OFighter:
+    """One model that fights: its profile for being hit (in `.model`) and for striking."""
+    model: OModel
+    quality: int = 4
+    weapons: list = field(default_factory=list)
+    impact: int = 0
+    fear: int = 0
+    fearless: bool = False
+
+
+def _strike_groups(fighters, fatigued, charging, which):
+    """One group per weapon profile and Quality, in the order the models carry them."""
+    merged = {}
+    for f in fighters:
+        for w in f.weapons:
+            if which == "counter" and not w.counter or which == "rest" and w.counter:
+                continue
+            thrust = charging and w.thrust
+            key = (f.quality, w.ap, w.counter, w.furious, w.thrust, w.deadly)
+            if key not in merged:
+                merged[key] = OGroup(0, quality=f.quality, hit_mod=1 if thrust else 0, only_sixes=fatigued,
+                                     ap=w.ap + (1 if thrust else 0), extra_hits_on_six=1 if charging and w.furious else 0,
+                                     deadly=w.deadly)
+            merged[key].dice += w.attacks
+    return [g for g in merged.values() if g.dice]
+
+
+def melee(charger: list, defender: list, *, defender_shaken=False, charger_fatigued=False,
+          defender_fatigued=False, strike_back=True, charger_start=(0, 0, 0), defender_start=(0, 0, 0)):
+    """Every outcome of a charge: {(winner, charger status, defender status, wounds by
+    charger, wounds by defender, charger left, defender left): p}. Fighters are in removal
+    order; statuses are "destroyed", "routed", "shaken", "unaffected"."""
+    c_target = OTarget([f.model for f in charger])
+    d_target = OTarget([f.model for f in defender])
+    back_fatigued = defender_fatigued or defender_shaken
+    out = defaultdict(float)
+    # 1. Counter weapons strike first.
+    if strike_back:
+        first = _strike_groups(_alive(defender, defender_start), back_fatigued, False, "counter")
+        after_counter = _attack_states(first, c_target, charger_start)
+    else:
+        after_counter = {(*charger_start, 0, 0, 0): 1.0}
+    for (ck, cw, chp, _, _, wd1), p1 in after_counter.items():
+        c1 = (ck, cw, chp)
+        c_alive = _alive(charger, c1)
+        # 2. The charger strikes with its models left, with Impact less one per Counter model.
+        groups = _strike_groups(c_alive, charger_fatigued, True, "all")
+        if not charger_fatigued:
+            counters = sum(1 for f in _alive(defender, defender_start) if any(w.counter for w in f.weapons))
+            impact = max(0, sum(f.impact for f in c_alive) - counters)
+            if impact and c_alive:
+                groups.append(OGroup(impact, impact=True))
+        after_charge = _attack_states(groups if c_alive else [], d_target, defender_start)
+        for (dk, dw, dhp, _, _, wc), p2 in after_charge.items():
+            d1 = (dk, dw, dhp)
+            d_alive = _alive(defender, d1)
+            # 3. The strike back, by the defender's models left.
+            if strike_back and c_alive and d_alive:
+                back = _strike_groups(d_alive, back_fatigued, False, "rest")
+                after_back = _attack_states(back, c_target, c1)
+            else:
+                after_back = {(*c1, 0, 0, 0): 1.0}
+            for (ck2, cw2, chp2, _, _, wd2), p3 in after_back.items():
+                c2 = (ck2, cw2, chp2)
+                _resolve(out, charger, defender, c2, d1, wc, wd1 + wd2, defender_shaken, p1 * p2 * p3)
+    return dict(out)
+
+
+def _half_or_less(fighters, state):
+    if len(fighters) == 1:
+        left = 0 if not _alive(fighters, state) else fighters[0].model.tough - state[1]
+        return 2 * left <= fighters[0].model.tough
+    return 2 * len(_alive(fighters, state)) <= len(fighters)
+
+
+def _p_pass(fighters, state, shaken):
+    alive = _alive(fighters, state)
+    quality = min(f.quality for f in alive)  # a joined hero may test for the unit
+    p = 0.0 if shaken else sum(1 for face in range(1, 7) if face >= quality) / 6
+    if all(f.fearless for f in alive):
+        p += (1 - p) * 3 / 6  # "On a 4+ it counts as passed instead"
+    return p
+
+
+def _resolve(out, charger, defender, c, d, wc, wd, defender_shaken, p):
+    c_alive, d_alive = _alive(charger, c), _alive(defender, d)
+    if not d_alive:
+        winner = "charger"
+    elif not c_alive:
+        winner = "defender"
+    else:
+        total_c = wc + sum(f.fear for f in c_alive)
+        total_d = wd + sum(f.fear for f in d_alive)
+        winner = "charger" if total_c > total_d else "defender" if total_d > total_c else "tie"
+    status = {
+        "charger": "destroyed" if not c_alive else "unaffected",
+        "defender": "destroyed" if not d_alive else "shaken" if defender_shaken else "unaffected",
+    }
+    outcomes = [(status, 1.0)]
+    loser = {"charger": "defender", "defender": "charger"}.get(winner)
+    if loser and status[loser] != "destroyed":
+        fighters, state = (charger, c) if loser == "charger" else (defender, d)
+        shaken = defender_shaken and loser == "defender"
+        p_pass = _p_pass(fighters, state, shaken)
+        failed = dict(status)
+        failed[loser] = "routed" if _half_or_less(fighters, state) else "shaken"
+        outcomes = [(status, p_pass), (failed, 1 - p_pass)]
+    for st, q in outcomes:
+        if q > 0:
+            out[(winner, st["charger"], st["defender"], wc, wd, len(c_alive), len(d_alive))] += p * q

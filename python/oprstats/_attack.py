@@ -55,7 +55,7 @@ class AttackResult:
     """
 
     __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "alive", "groups", "unmodelled", "method", "samples",
-                 "dice", "melee", "p_morale_test", "states")
+                 "dice", "melee", "p_morale_test", "_ends")
 
     def __init__(self, raw: dict, method: str, melee: bool) -> None:
         samples = raw["samples"]
@@ -69,7 +69,7 @@ class AttackResult:
         self.alive: int = raw["alive"]
         """The target's models left when the attack began."""
         self.p_morale_test: Optional[float] = None if melee else float(raw["p_morale_test"])
-        self.states: tuple = tuple((UnitState._from_tuple(t), p) for t, p in raw["ends"])
+        self._ends = raw["ends"]
         self.groups: tuple = tuple(raw["groups"])
         self.unmodelled: tuple = tuple(raw["unmodelled"])
         self.hits = Distribution(raw["hits"], samples=samples)
@@ -88,11 +88,16 @@ class AttackResult:
         return float(self.kills.pmf[self.alive])
 
     @property
+    def states(self) -> tuple:
+        """``(UnitState, probability)`` for each state the target can be left in (destroyed left out)."""
+        return tuple((UnitState._from_tuple(t), p) for t, p in self._ends)
+
+    @property
     def p_shaken(self) -> Optional[float]:
         """The chance the target ends the activation Shaken (``None`` for melee attacks)."""
         if self.melee:
             return None
-        return float(sum(p for s, p in self.states if s.shaken))
+        return float(sum(p for t, p in self._ends if t[3]))
 
     def to_pandas(self):
         """One row per count, one column per stage (needs pandas)."""

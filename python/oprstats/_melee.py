@@ -27,15 +27,26 @@ class MeleeSide:
     routed left out), for chaining.
     """
 
-    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "wounds_caused", "lost", "states")
+    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_wounds", "_lost", "_states",
+                 "_samples")
 
     def __init__(self, role: str, size: int, status, wounds, lost, states, samples) -> None:
         self.role = role
         self.size = size
-        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = (float(x) for x in status)
-        self.wounds_caused = Distribution(wounds, samples=samples)
-        self.lost = Distribution(lost, samples=samples)
-        self.states: tuple = tuple((UnitState._from_tuple(t), p) for t, p in states)
+        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = status.tolist()
+        self._wounds, self._lost, self._states, self._samples = wounds, lost, states, samples
+
+    @property
+    def wounds_caused(self) -> Distribution:
+        return Distribution(self._wounds, samples=self._samples)
+
+    @property
+    def lost(self) -> Distribution:
+        return Distribution(self._lost, samples=self._samples)
+
+    @property
+    def states(self) -> tuple:
+        return tuple((UnitState._from_tuple(t), p) for t, p in self._states)
 
     def __repr__(self) -> str:
         return (
@@ -60,7 +71,7 @@ class MeleeResult:
         self.method = method
         self.samples: Optional[int] = samples
         self.dice: Optional[int] = raw.get("dice")
-        self.p_charger_wins, self.p_defender_wins, self.p_tie = (float(x) for x in raw["winner"])
+        self.p_charger_wins, self.p_defender_wins, self.p_tie = raw["winner"].tolist()
         sizes = raw["sizes"]
         status = raw["status"]
         self.charger = MeleeSide("charger", sizes[0], status[0], raw["wounds_by_charger"], raw["charger_lost"],

@@ -48,7 +48,11 @@ class UnitState:
 
     @classmethod
     def _from_tuple(cls, t) -> "UnitState":
-        return cls(int(t[0]), int(t[1]), int(t[2]), bool(t[3]), bool(t[4]))
+        """From the core's own (already valid) tuple, without checking it again."""
+        obj = object.__new__(cls)
+        for name, value in zip(("models_lost", "wounds", "hero_wounds", "shaken", "fatigued"), t):
+            object.__setattr__(obj, name, value)
+        return obj
 
 
 FRESH = UnitState()

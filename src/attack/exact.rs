@@ -12,6 +12,7 @@ use super::plan::{die_model, DieModel, Group, Situation};
 use crate::dice::{self, add_at};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -294,18 +295,22 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
 }
 
 /// Wound pmfs of a group of dice by die model, kept across the many small attacks of a melee.
+/// For each die model, the pmfs for 0, 1, 2, ... dice are built one die at a time, as the
+/// attacks of a melee need them for every number of models left.
 #[derive(Default)]
 pub struct WoundCache {
-    map: HashMap<(DieModel, u32), Rc<Vec<f64>>>,
+    map: FxHashMap<DieModel, Vec<Rc<Vec<f64>>>>,
 }
 
 impl WoundCache {
     /// The pmf of the wounds `dice` dice judged by `dm` deal (before Deadly multiplication).
     pub fn get(&mut self, dm: &DieModel, dice: u32) -> Rc<Vec<f64>> {
-        self.map
-            .entry((*dm, dice))
-            .or_insert_with(|| Rc::new(dice::power(&marginal(&die_outcomes(dm), |k| k.2), dice)))
-            .clone()
+        let powers = self.map.entry(*dm).or_insert_with(|| vec![Rc::new(vec![1.0]), Rc::new(marginal(&die_outcomes(dm), |k| k.2))]);
+        while powers.len() <= dice as usize {
+            let next = dice::convolve(powers.last().unwrap(), &powers[1]);
+            powers.push(Rc::new(next));
+        }
+        powers[dice as usize].clone()
     }
 }
 

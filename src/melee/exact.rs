@@ -7,12 +7,11 @@
 //! started from the state its attacker and target are in, so the strike back depends on
 //! which models survived exactly, not on averages.
 
-use super::{Melee, Phase, Plans, Winner};
+use super::{Melee, Phase, Plans, Status, Winner};
 use crate::attack::allocation::State;
 use crate::attack::exact::{transitions, WoundCache};
 use crate::dice::add_at;
 use crate::state::UnitState;
-use std::collections::HashMap;
 
 /// Every outcome of a melee, as probabilities (or, from the sampler, frequencies).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,12 +31,38 @@ pub struct Outcome {
     pub sizes: [u32; 2],
     /// Each side's state after the melee, for chaining (destroyed and routed left out).
     pub ends: [Vec<(UnitState, f64)>; 2],
+    /// While adding: mass of each side's end states by `2 × state index + Shaken`.
+    end_mass: [Vec<f64>; 2],
 }
 
 impl Outcome {
     pub fn new(m: &Melee) -> Outcome {
         let sizes = [m.charger.len(), m.defender.len()];
-        Outcome { sizes, left: vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)], ..Default::default() }
+        Outcome {
+            sizes,
+            left: vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)],
+            end_mass: [vec![0.0; 2 * m.charger.state_count()], vec![0.0; 2 * m.defender.state_count()]],
+            ..Default::default()
+        }
+    }
+
+    /// Turns the end-state masses into the `ends` lists.
+    fn finish(&mut self, m: &Melee) {
+        for (side, who) in [Winner::Charger, Winner::Defender].into_iter().enumerate() {
+            let (alloc, _) = m.side(who);
+            let mass = std::mem::take(&mut self.end_mass[side]);
+            for s in alloc.states() {
+                for (shaken, status) in [(false, Status::Unaffected), (true, Status::Shaken)] {
+                    let p = mass[2 * alloc.index(s) + usize::from(shaken)];
+                    if p > 0.0 {
+                        if let Some(st) = m.end_state(who, s, status) {
+                            self.ends[side].push((st, p));
+                        }
+                    }
+                }
+            }
+            self.ends[side].sort_by_key(|(s, _)| (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued));
+        }
     }
 
     /// Adds probability `p` of the melee ending with the charger in `c`, the defender in `d`,
@@ -47,8 +72,9 @@ impl Outcome {
         let statuses = m.statuses(c, d, winner, failed);
         for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
             self.status[side][statuses[side] as usize] += p;
-            if let Some(st) = m.end_state(who, s, statuses[side]) {
-                merge(&mut self.ends[side], st, p);
+            if matches!(statuses[side], Status::Shaken | Status::Unaffected) {
+                let (alloc, _) = m.side(who);
+                self.end_mass[side][2 * alloc.index(s) + usize::from(statuses[side] == Status::Shaken)] += p;
             }
         }
     }
@@ -62,12 +88,6 @@ impl Outcome {
     }
 }
 
-fn merge(list: &mut Vec<(UnitState, f64)>, st: UnitState, p: f64) {
-    match list.iter_mut().find(|(s, _)| *s == st) {
-        Some((_, q)) => *q += p,
-        None => list.push((st, p)),
-    }
-}
 
 /// A pmf over integers from `lo`.
 #[derive(Debug, Clone, Default)]
@@ -100,14 +120,19 @@ impl Signed {
         }
     }
 
+    /// `self += (other + sign × X) × scale`, where X has pmf `x` over 0, 1, ...
+    fn add_convolved(&mut self, other: &Signed, x: &[f64], sign: i64, scale: f64) {
+        for (k, &q) in x.iter().enumerate() {
+            if q > 0.0 {
+                self.add(other, sign * k as i64, q * scale);
+            }
+        }
+    }
+
     /// The pmf of `self + sign × X` where X has pmf `x` over 0, 1, ...
     fn convolve(&self, x: &[f64], sign: i64) -> Signed {
         let mut out = Signed::default();
-        for (k, &q) in x.iter().enumerate() {
-            if q > 0.0 {
-                out.add(self, sign * k as i64, q);
-            }
-        }
+        out.add_convolved(self, x, sign, 1.0);
         out
     }
 }
@@ -123,8 +148,26 @@ struct Pair {
     by_defender: Signed,
 }
 
-fn pair_entry(pairs: &mut HashMap<(State, State), Pair>, c: State, d: State) -> &mut Pair {
-    pairs.entry((c, d)).or_insert_with(|| Pair { c, d, ..Default::default() })
+/// Pairs of states met so far, found by a dense index of (charger state, defender state).
+struct Pairs<'m> {
+    m: &'m Melee,
+    slot: Vec<u32>,
+    list: Vec<Pair>,
+}
+
+impl<'m> Pairs<'m> {
+    fn new(m: &'m Melee) -> Pairs<'m> {
+        Pairs { m, slot: vec![u32::MAX; m.charger.state_count() * m.defender.state_count()], list: Vec::new() }
+    }
+
+    fn entry(&mut self, c: State, d: State) -> &mut Pair {
+        let at = self.m.charger.index(c) * self.m.defender.state_count() + self.m.defender.index(d);
+        if self.slot[at] == u32::MAX {
+            self.slot[at] = self.list.len() as u32;
+            self.list.push(Pair { c, d, ..Default::default() });
+        }
+        &mut self.list[self.slot[at] as usize]
+    }
 }
 
 /// The exact outcome of the melee.
@@ -143,13 +186,13 @@ pub fn exact(m: &Melee) -> Outcome {
     };
 
     // 2. The charge, by the charger's models left.
-    let mut pairs: HashMap<(State, State), Pair> = HashMap::new();
+    let mut pairs = Pairs::new(m);
     for (c1, counter_wounds) in &counter {
         let taken = Signed { lo: 0, p: counter_wounds.clone() };
         let negated = Signed { lo: 0, p: vec![1.0] }.convolve(counter_wounds, -1);
         let p_c1: f64 = counter_wounds.iter().sum();
         if m.charger.destroyed(*c1) {
-            let pair = pair_entry(&mut pairs, *c1, m.defender_start);
+            let pair = pairs.entry(*c1, m.defender_start);
             pair.margin.add(&negated, 0, 1.0);
             pair.by_defender.add(&taken, 0, 1.0);
             add_at(&mut by_charger, 0, p_c1);
@@ -162,18 +205,18 @@ pub fn exact(m: &Melee) -> Outcome {
             for (w, &q) in dealt.iter().enumerate() {
                 add_at(&mut by_charger, w, q * p_c1);
             }
-            let pair = pair_entry(&mut pairs, *c1, d1);
-            pair.margin.add(&negated.convolve(&dealt, 1), 0, 1.0);
+            let pair = pairs.entry(*c1, d1);
+            pair.margin.add_convolved(&negated, &dealt, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
     }
 
     // 3. The strike back, by the defender's models left, on the charger as it stands.
-    let mut finals: HashMap<(State, State), Pair> = HashMap::new();
-    for pair in pairs.into_values() {
+    let mut finals = Pairs::new(m);
+    for pair in pairs.list {
         let (c1, d1) = (pair.c, pair.d);
         if !m.strike_back || m.charger.destroyed(c1) || m.defender.destroyed(d1) {
-            let f = pair_entry(&mut finals, c1, d1);
+            let f = finals.entry(c1, d1);
             f.margin.add(&pair.margin, 0, 1.0);
             f.by_defender.add(&pair.by_defender, 0, 1.0);
             continue;
@@ -181,24 +224,25 @@ pub fn exact(m: &Melee) -> Outcome {
         let g = plans.groups(Phase::StrikeBack, d1, c1);
         let back = transitions(&m.charger, &g.groups, c1, &mut cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
         for (c2, dealt) in back {
-            let f = pair_entry(&mut finals, c2, d1);
-            f.margin.add(&pair.margin.convolve(&dealt, -1), 0, 1.0);
-            f.by_defender.add(&pair.by_defender.convolve(&dealt, 1), 0, 1.0);
+            let f = finals.entry(c2, d1);
+            f.margin.add_convolved(&pair.margin, &dealt, -1, 1.0);
+            f.by_defender.add_convolved(&pair.by_defender, &dealt, 1, 1.0);
         }
     }
 
     // 4. Melee resolution and the loser's morale test.
     let mut by_defender: Vec<f64> = Vec::new();
-    for f in finals.values() {
+    for f in &finals.list {
         let (c, d) = (f.c, f.d);
         out.add_casualties(m, c, d, f.margin.p.iter().sum());
         for (i, &q) in f.by_defender.p.iter().enumerate() {
             add_at(&mut by_defender, (f.by_defender.lo + i as i64) as usize, q);
         }
         // Fear and destruction depend only on the states, so the margin decides the rest.
+        let fear = plans.fear_margin(c, d);
         let mut by_winner = [0.0f64; 3];
         for (i, &q) in f.margin.p.iter().enumerate() {
-            by_winner[m.winner(c, d, f.margin.lo + i as i64) as usize] += q;
+            by_winner[m.winner(c, d, f.margin.lo + i as i64, fear) as usize] += q;
         }
         for winner in [Winner::Charger, Winner::Defender, Winner::Tie] {
             let q = by_winner[winner as usize];
@@ -207,7 +251,7 @@ pub fn exact(m: &Melee) -> Outcome {
             }
             match m.loser_tests(c, d, winner) {
                 Some((loser, s)) => {
-                    let p_pass = m.morale_test(loser, s).p_pass();
+                    let p_pass = plans.morale_test(loser, s).p_pass();
                     if p_pass > 0.0 {
                         out.add(m, c, d, winner, false, q * p_pass);
                     }
@@ -220,15 +264,12 @@ pub fn exact(m: &Melee) -> Outcome {
         }
     }
     out.wounds = [by_charger, by_defender];
-    for side in &mut out.ends {
-        side.sort_by_key(|(s, _)| (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued));
-    }
+    out.finish(m);
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::Status;
     use super::*;
 
     #[test]

@@ -23,7 +23,7 @@ use crate::morale::{self, Morale, MoraleTest};
 use crate::profile::Unit;
 use crate::rules::effects::{own_effects, Effect};
 use crate::state::UnitState;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// The exact engine refuses melees whose pairs of unit states exceed this.
@@ -172,15 +172,16 @@ impl Melee {
 
     /// "Sum the total number of wounds that each unit caused, and compare the two", with Fear;
     /// "units that are destroyed in melee always count as having lost". `margin` is wounds
-    /// caused by the charger less wounds caused by the defender.
-    pub fn winner(&self, c: State, d: State, margin: i64) -> Winner {
+    /// caused by the charger less wounds caused by the defender; `fear_margin` is the
+    /// charger's Fear less the defender's (see [`Plans::fear_margin`]).
+    pub fn winner(&self, c: State, d: State, margin: i64, fear_margin: i64) -> Winner {
         if self.defender.destroyed(d) {
             return Winner::Charger;
         }
         if self.charger.destroyed(c) {
             return Winner::Defender;
         }
-        let total = margin + self.fear(&self.charger, c) - self.fear(&self.defender, d);
+        let total = margin + fear_margin;
         match total.signum() {
             1 => Winner::Charger,
             -1 => Winner::Defender,
@@ -269,11 +270,37 @@ pub struct Plans<'m> {
     /// Distinct group profiles per phase: a die model is cached per (profile, target state).
     templates: [Vec<Group>; 3],
     models: [Vec<Vec<Option<DieModel>>>; 3],
+    /// Fear of each side by which of its models are left.
+    fear: [HashMap<(u32, bool), i64>; 2],
+    /// The melee morale test of each side by which of its models are left.
+    tests: [HashMap<(u32, bool), MoraleTest>; 2],
 }
 
 impl<'m> Plans<'m> {
     pub fn new(melee: &'m Melee) -> Plans<'m> {
-        Plans { melee, groups: HashMap::new(), templates: Default::default(), models: Default::default() }
+        Plans {
+            melee,
+            groups: HashMap::default(),
+            templates: Default::default(),
+            models: Default::default(),
+            fear: Default::default(),
+            tests: Default::default(),
+        }
+    }
+
+    /// The morale test `who` takes in state `s` (see [`Melee::morale_test`]).
+    pub fn morale_test(&mut self, who: Winner, s: State) -> MoraleTest {
+        let m = self.melee;
+        let (alloc, _) = m.side(who);
+        *self.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
+    }
+
+    /// The charger's Fear less the defender's, with the sides in `c` and `d`.
+    pub fn fear_margin(&mut self, c: State, d: State) -> i64 {
+        let m = self.melee;
+        let fc = *self.fear[0].entry(m.charger.alive_key(c)).or_insert_with(|| m.fear(&m.charger, c));
+        let fd = *self.fear[1].entry(m.defender.alive_key(d)).or_insert_with(|| m.fear(&m.defender, d));
+        fc - fd
     }
 
     /// The groups of `phase` with the attacker in `attacker` (the target in `target` only

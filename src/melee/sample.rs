@@ -89,9 +89,10 @@ fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
             by_defender += r.wounds;
             t.dice += r.dice;
         }
-        let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender));
+        let fear = plans.fear_margin(c, d);
+        let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender), fear);
         let failed = match m.loser_tests(c, d, winner) {
-            Some((loser, s)) => !m.morale_test(loser, s).roll(|| d6(&mut rng)),
+            Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(&mut rng)),
             None => false,
         };
         t.samples += 1;
