@@ -197,27 +197,35 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
     counts
 }
 
+/// Chunks run at once between merges: bounds the memory tallies take, whatever `samples`.
+const BATCH: u64 = 64;
+
 /// Runs `work(chunk index, samples in it)` over `samples` in chunks, on rayon's pool or a pool
-/// of `threads`, and returns the parts in chunk order.
-pub fn in_chunks<T: Send>(samples: u64, threads: Option<usize>, work: impl Fn(u64, u64) -> T + Sync + Send) -> Vec<T> {
+/// of `threads`, and folds the parts into `total` in chunk order (so the result does not
+/// depend on the threads).
+pub fn in_chunks<T: Send>(samples: u64, threads: Option<usize>, total: &mut T, work: impl Fn(u64, u64) -> T + Sync + Send, merge: impl Fn(&mut T, &T) + Send + Sync) {
     let chunks = samples.div_ceil(CHUNK);
     let size = |i: u64| if i + 1 == chunks { samples - i * CHUNK } else { CHUNK };
-    let all = || -> Vec<T> { (0..chunks).into_par_iter().map(|i| work(i, size(i))).collect() };
-    match threads {
-        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-            Ok(pool) => pool.install(all),
-            Err(_) => all(),
-        },
-        None => all(),
+    let mut all = || {
+        let mut start = 0;
+        while start < chunks {
+            let end = (start + BATCH).min(chunks);
+            let parts: Vec<T> = (start..end).into_par_iter().map(|i| work(i, size(i))).collect();
+            for part in &parts {
+                merge(total, part);
+            }
+            start = end;
+        }
+    };
+    match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+        Some(Ok(pool)) => pool.install(all),
+        _ => all(),
     }
 }
 
 /// Rolls the attack `samples` times. `threads`: `None` for rayon's pool, else a pool of that size.
 pub fn sample(attack: &Attack, samples: u64, seed: u64, threads: Option<usize>) -> Counts {
-    let parts = in_chunks(samples, threads, |i, n| run_chunk(attack, seed, i, n));
     let mut total = Counts::default();
-    for part in &parts {
-        total.merge(part);
-    }
+    in_chunks(samples, threads, &mut total, |i, n| run_chunk(attack, seed, i, n), Counts::merge);
     total
 }

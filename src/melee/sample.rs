@@ -119,10 +119,7 @@ pub fn sample(m: &Melee, samples: u64, seed: u64, threads: Option<usize>) -> Res
     if samples == 0 || samples > MAX_SAMPLES {
         return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
     }
-    let parts = in_chunks(samples, threads, |i, n| run_chunk(m, seed, i, n));
     let mut total = Tally::default();
-    for part in &parts {
-        total.merge(part);
-    }
+    in_chunks(samples, threads, &mut total, |i, n| run_chunk(m, seed, i, n), Tally::merge);
     Ok(total)
 }
