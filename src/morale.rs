@@ -107,3 +107,51 @@ pub fn failure(alloc: &Allocation, s: State, in_melee: bool) -> Morale {
         Morale::Shaken
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Unit;
+
+    fn alloc(text: &str) -> Allocation {
+        Allocation::new(&Unit::parse(text, Edition::V3_5).unwrap())
+    }
+
+    #[test]
+    fn half_or_less_counts_models_or_a_single_models_tough() {
+        let dwarves = alloc("Dwarves [10] Q4+ D4+");
+        assert!(!at_half_or_less(&dwarves, State { k: 4, w: 0, hp: 0 }));
+        assert!(at_half_or_less(&dwarves, State { k: 5, w: 0, hp: 0 }));
+        let beast = alloc("Beast [1] Q4+ D4+ | Tough(5)");
+        assert!(!at_half_or_less(&beast, State { k: 0, w: 2, hp: 0 }));
+        assert!(at_half_or_less(&beast, State { k: 0, w: 3, hp: 0 }));
+    }
+
+    #[test]
+    fn the_roll_and_the_probability_read_the_same_predicates() {
+        let unit = alloc("T [5] Q5+ D4+ | Fearless");
+        let test = MoraleTest::new(&unit, unit.start(), false, Edition::V3_5);
+        let mut passed = 0;
+        for a in 1..=6u8 {
+            for b in 1..=6u8 {
+                let mut faces = [a, b].into_iter();
+                passed += u32::from(test.roll(|| faces.next().unwrap()));
+            }
+        }
+        assert!((f64::from(passed) / 36.0 - test.p_pass()).abs() < 1e-15);
+        assert!((test.p_pass() - 2.0 / 3.0).abs() < 1e-15);
+        let shaken = MoraleTest::new(&unit, unit.start(), true, Edition::V3_5);
+        assert!((shaken.p_pass() - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn wounds_that_leave_a_unit_at_half_mean_a_test_after_shooting() {
+        let unit = alloc("T [4] Q4+ D4+");
+        let start = unit.start();
+        assert!(!tests_after_shooting(&unit, start, State { k: 1, w: 0, hp: 0 }));
+        assert!(tests_after_shooting(&unit, start, State { k: 2, w: 0, hp: 0 }));
+        assert!(!tests_after_shooting(&unit, start, State { k: 4, w: 0, hp: 0 }), "destroyed units don't test");
+        let half = State { k: 2, w: 0, hp: 0 };
+        assert!(!tests_after_shooting(&unit, half, half), "no wounds, no test");
+    }
+}

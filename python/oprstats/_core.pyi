@@ -174,6 +174,9 @@ def _load_army_book_json(text: str, edition: Optional[str] = None) -> ArmyBook: 
 def _load_army_list_text(text: str, edition: str = "3.5") -> Army: ...
 def _editions() -> list[tuple[str, str, str]]: ...
 def _known_rules(edition: str = "3.5") -> list[tuple[str, bool, str]]: ...
+# (models lost, wounds, hero wounds, Shaken, fatigued)
+_StateTuple = tuple[int, int, int, bool, bool]
+
 def _attack(
     attacker: Unit,
     target: Unit,
@@ -185,9 +188,28 @@ def _attack(
     cover: bool,
     moved: bool,
     fatigued: bool,
+    attacker_state: _StateTuple,
+    target_state: _StateTuple,
     edition: str,
     method: str,
     samples: int,
     seed: int,
     threads: Optional[int],
 ) -> dict[str, Any]: ...
+
+def _melee(
+    charger: Unit,
+    defender: Unit,
+    *,
+    charger_state: _StateTuple,
+    defender_state: _StateTuple,
+    strike_back: bool,
+    distance: float,
+    edition: str,
+    method: str,
+    samples: int,
+    seed: int,
+    threads: Optional[int],
+) -> dict[str, Any]: ...
+def _morale(unit: Unit, *, state: _StateTuple, melee: bool, edition: str) -> tuple[float, float, float, bool]:
+    """(P(pass), P(Shaken), P(Rout), at half strength or less)."""
