@@ -226,3 +226,37 @@ def test_unit_notation_round_trips(u):
     assert sum(len(m.weapons) > 0 for m in u.models) <= u.size
     for w in u.weapons:  # the dealt-out copies add up to the unit's totals
         assert sum(mw.count for m in u.models for mw in m.weapons if mw.profile == w.profile) >= w.count
+
+
+unit_states = st.builds(
+    oprstats.UnitState,
+    models_lost=st.integers(0, 25),
+    wounds=st.integers(0, 4),
+    hero_wounds=st.integers(0, 2),
+    shaken=st.booleans(),
+    fatigued=st.booleans(),
+)
+
+
+def _small(u) -> bool:
+    return sum(w.attacks * w.count for w in u.weapons) <= 60
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(c=units().filter(_small), d=units().filter(_small), cs=unit_states, ds=unit_states, strike_back=st.booleans())
+def test_random_melees_give_probabilities_or_a_clear_error(c, d, cs, ds, strike_back):
+    try:
+        m = oprstats.melee(c, d, charger_state=cs, defender_state=ds, strike_back=strike_back)
+    except ValueError as e:
+        assert any(f in str(e) for f in ("charger_state.", "defender_state.")), str(e)
+        return
+    assert m.p_charger_wins + m.p_defender_wins + m.p_tie == pytest.approx(1, abs=1e-9)
+    for side in (m.charger, m.defender):
+        assert side.p_destroyed + side.p_routed + side.p_shaken + side.p_unaffected == pytest.approx(1, abs=1e-9)
+    assert m.models_left.sum() == pytest.approx(1, abs=1e-9)
+    try:
+        r = oprstats.morale(d, state=ds, melee=True)
+    except ValueError as e:
+        assert "state." in str(e)
+    else:
+        assert 0 <= r.p_pass <= 1 and r.p_pass + r.p_fail == pytest.approx(1)

@@ -287,7 +287,9 @@ class TestBadInput:
         assert impact.groups == (("Impact(3)", 3),)
         assert np.allclose(m.charger.wounds_caused.pmf, impact.wounds.pmf, atol=1e-15)
 
-    def test_huge_melees_are_refused(self):
+    def test_huge_melees_are_refused_by_the_exact_engine(self):
         big = U("Horde [1000] Q4+ D4+ | Tough(20)\n1000x CCW (A1)")
-        with pytest.raises(ValueError, match="over the limit"):
+        with pytest.raises(ValueError, match="exact melee state pairs.*over the limit"):
             oprstats.melee(big, big)
+        m = oprstats.melee(big, big, method="sample", samples=200, seed=1)
+        assert m.models_left.shape == (1001, 1001) and m.models_left.sum() == pytest.approx(1)

@@ -18,7 +18,8 @@ pub struct Tally {
     status: [[u64; 4]; 2],
     wounds: [Vec<u64>; 2],
     lost: [Vec<u64>; 2],
-    left: Vec<u64>,
+    /// Exchanges by (charger models left, defender models left).
+    left: BTreeMap<(u32, u32), u64>,
     ends: [BTreeMap<UnitStateKey, u64>; 2],
 }
 
@@ -39,7 +40,9 @@ impl Tally {
                 *self.ends[side].entry(*key).or_insert(0) += n;
             }
         }
-        add_counts(&mut self.left, &o.left);
+        for (key, n) in &o.left {
+            *self.left.entry(*key).or_insert(0) += n;
+        }
     }
 
     /// Frequencies, in the exact engine's shape.
@@ -51,8 +54,8 @@ impl Tally {
         out.status = self.status.map(|s| s.map(|c| c as f64 / n));
         out.wounds = [f(&self.wounds[0]), f(&self.wounds[1])];
         out.lost = [f(&self.lost[0]), f(&self.lost[1])];
-        for (i, c) in self.left.iter().enumerate() {
-            out.left[i] = *c as f64 / n;
+        for (&(cl, dl), c) in &self.left {
+            out.left[cl as usize * (out.sizes[1] as usize + 1) + dl as usize] = *c as f64 / n;
         }
         out.ends = [0, 1].map(|side| self.ends[side].iter().map(|(k, c)| (state_of_key(*k), *c as f64 / n)).collect());
         out
@@ -62,8 +65,7 @@ impl Tally {
 fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
     let mut rng = chunk_rng(seed, chunk);
     let mut plans = Plans::new(m);
-    let sizes = [m.charger.len() as usize + 1, m.defender.len() as usize + 1];
-    let mut t = Tally { left: vec![0; sizes[0] * sizes[1]], ..Default::default() };
+    let mut t = Tally::default();
     let (alive_c0, alive_d0) = (m.charger.alive(m.charger_start), m.defender.alive(m.defender_start));
     for _ in 0..samples {
         let (mut c, mut d) = (m.charger_start, m.defender_start);
@@ -102,7 +104,7 @@ fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
         let (cl, dl) = (m.charger.alive(c), m.defender.alive(d));
         record(&mut t.lost[0], alive_c0 - cl);
         record(&mut t.lost[1], alive_d0 - dl);
-        t.left[cl as usize * sizes[1] + dl as usize] += 1;
+        *t.left.entry((cl, dl)).or_insert(0) += 1;
         let statuses = m.statuses(c, d, winner, failed);
         for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
             t.status[side][statuses[side] as usize] += 1;

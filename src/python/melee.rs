@@ -72,6 +72,7 @@ pub fn _melee<'py>(
     out.set_item("sizes", (m.charger.len(), m.defender.len()))?;
     match method {
         "exact" => {
+            m.check_exact()?;
             let o = py.detach(|| melee::exact::exact(&m));
             outcome_dict(py, o, &out)?;
             out.set_item("samples", py.None())?;
