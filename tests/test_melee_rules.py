@@ -7,20 +7,10 @@ import numpy as np
 import pytest
 
 import oprstats
-from oprstats import Unit, UnitState
+from oprstats import UnitState
 
 from .conftest import cite
-
-BOOK = "gf-3.5-beginners-guide.txt"
-
-
-@pytest.fixture(scope="module")
-def text(rulebook):
-    return rulebook(BOOK)
-
-
-def U(t: str) -> Unit:
-    return Unit.parse(t)
+from .test_attack_rules import U, text  # noqa: F401  (the v3.5 rulebook fixture and the notation helper)
 
 
 def p_fail(quality: int) -> float:
