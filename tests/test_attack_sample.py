@@ -1,7 +1,8 @@
 """The sampler rolls dice literally and must agree with the exact engine.
 
 Stated test: for each scenario, 100,000 seeded samples; a chi-square goodness-of-fit test of
-the sampled counts of models killed and of wounds against the exact pmf, bins with an
+the sampled counts of models killed, of wounds and of hits against the exact pmf (and, after
+shooting, exact binomial tests of the chance of a morale test and of ending Shaken), bins with an
 expected count under 5 pooled into one; the scenario fails if p < 1e-6 (so about 200 such
 tests at fixed seeds have a negligible chance of a false alarm, while a real disagreement of
 even half a percent in one bin gives p far below it)."""
@@ -45,6 +46,16 @@ def agree(attacker, target, seed, **kwargs):
     for stage in ("kills", "wounds", "hits"):
         p = chi_square_p(getattr(sampled, stage).pmf, getattr(exact, stage).pmf, SAMPLES)
         assert p > ALPHA, f"{stage}: chi-square p = {p:.3g}"
+    if not kwargs.get("melee"):
+        # morale after shooting, rolled by the sampler: exact binomial tests at the same threshold
+        for name in ("p_morale_test", "p_shaken"):
+            want, got = getattr(exact, name), getattr(sampled, name)
+            k = round(got * SAMPLES)
+            if want in (0.0, 1.0):
+                assert k == round(want * SAMPLES), name
+            else:
+                p = scipy_stats.binomtest(k, SAMPLES, want).pvalue
+                assert p > ALPHA, f"{name}: binomial p = {p:.3g}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
