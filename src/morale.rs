@@ -38,10 +38,9 @@ pub struct MoraleTest {
     pub pass_failed_on: Option<u8>,
 }
 
-/// How a morale test ends.
+/// What a failed morale test does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Morale {
-    Passed,
+pub enum Failure {
     Shaken,
     Routed,
 }
@@ -100,11 +99,11 @@ impl MoraleTest {
 /// What a failed test does: "If the test is failed, the unit is Shaken" — and in melee, "if
 /// the test is failed, and the unit only has half or less of its starting size or tough value
 /// ..., then the unit Routs".
-pub fn failure(alloc: &Allocation, s: State, in_melee: bool) -> Morale {
+pub fn failure(alloc: &Allocation, s: State, in_melee: bool) -> Failure {
     if in_melee && at_half_or_less(alloc, s) {
-        Morale::Routed
+        Failure::Routed
     } else {
-        Morale::Shaken
+        Failure::Shaken
     }
 }
 

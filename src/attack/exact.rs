@@ -170,7 +170,7 @@ fn group_dist(dm: &DieModel, dice_count: u32, with_joints: bool) -> GroupDist {
 }
 
 /// The target's morale and state once the attack is over, from the distribution of its end
-/// states: shared by `stages` here and by the sampler's tallies.
+/// states. The sampler rolls the same test (`MoraleTest::roll`) on the same condition.
 fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before: &UnitState, ends: &[(State, f64)]) -> (f64, Vec<(UnitState, f64)>) {
     let shaken = before.shaken;
     let mut p_test = 0.0;

@@ -19,7 +19,7 @@ use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
 use crate::attack::{check_situation, MAX_EXACT_DICE};
 use crate::edition::Edition;
 use crate::error::{Error, Result};
-use crate::morale::{self, Morale, MoraleTest};
+use crate::morale::{self, Failure, MoraleTest};
 use crate::profile::Unit;
 use crate::rules::effects::{own_effects, Effect};
 use crate::state::UnitState;
@@ -214,7 +214,7 @@ impl Melee {
         }
     }
 
-    /// A side's status when it did not fail a morale test (`Some(passed)` when it took one).
+    /// A side's status unless it fails a morale test: destroyed, still Shaken, or unaffected.
     fn status_without_failure(&self, who: Winner, s: State) -> Status {
         let (alloc, before) = self.side(who);
         if alloc.destroyed(s) {
@@ -226,7 +226,8 @@ impl Melee {
         }
     }
 
-    /// Each side's status after a morale test that `failed` (or none), with `loser` in `s`.
+    /// Each side's status once the melee is over: the loser's morale test `failed` or not
+    /// (ignored when there is no loser to test).
     pub fn statuses(&self, c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
         let mut out = [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)];
         let loser = match winner {
@@ -238,8 +239,8 @@ impl Melee {
         let (alloc, _) = self.side(loser);
         if failed && !alloc.destroyed(s) {
             out[loser as usize] = match morale::failure(alloc, s, true) {
-                Morale::Routed => Status::Routed,
-                _ => Status::Shaken,
+                Failure::Routed => Status::Routed,
+                Failure::Shaken => Status::Shaken,
             };
         }
         out

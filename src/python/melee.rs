@@ -109,7 +109,7 @@ pub fn _morale(unit: PyRef<'_, PyUnit>, state: StateTuple, melee: bool, edition:
     let half = morale::at_half_or_less(&alloc, s);
     let p_fail = 1.0 - p_pass;
     Ok(match morale::failure(&alloc, s, melee) {
-        morale::Morale::Routed => (p_pass, 0.0, p_fail, half),
+        morale::Failure::Routed => (p_pass, 0.0, p_fail, half),
         _ => (p_pass, p_fail, 0.0, half),
     })
 }
