@@ -10,7 +10,7 @@ import numpy as np
 from . import _core
 from ._core import Unit
 from ._distribution import Distribution
-from ._state import UnitState, state_arg
+from ._state import UnitState, state_arg, states_from_arrays
 
 SeedLike = Union[None, int, np.random.SeedSequence]
 
@@ -90,14 +90,15 @@ class AttackResult:
     @property
     def states(self) -> tuple:
         """``(UnitState, probability)`` for each state the target can be left in (destroyed left out)."""
-        return tuple((UnitState._from_tuple(t), p) for t, p in self._ends)
+        return states_from_arrays(self._ends)
 
     @property
     def p_shaken(self) -> Optional[float]:
         """The chance the target ends the activation Shaken (``None`` for melee attacks)."""
         if self.melee:
             return None
-        return float(sum(p for t, p in self._ends if t[3]))
+        states, p = self._ends
+        return float(p[states[:, 3] == 1].sum()) if len(p) else 0.0
 
     def to_pandas(self):
         """One row per count, one column per stage (needs pandas)."""

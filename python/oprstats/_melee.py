@@ -11,7 +11,7 @@ from . import _core
 from ._attack import _REALS, SeedLike, check_run_args, seed_to_u64
 from ._core import Unit
 from ._distribution import Distribution
-from ._state import UnitState, state_arg
+from ._state import UnitState, state_arg, states_from_arrays
 
 _STATUSES = ("destroyed", "routed", "shaken", "unaffected")
 
@@ -46,7 +46,7 @@ class MeleeSide:
 
     @property
     def states(self) -> tuple:
-        return tuple((UnitState._from_tuple(t), p) for t, p in self._states)
+        return states_from_arrays(self._states)
 
     def __repr__(self) -> str:
         return (

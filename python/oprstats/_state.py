@@ -58,6 +58,13 @@ class UnitState:
 FRESH = UnitState()
 
 
+def states_from_arrays(ends) -> tuple:
+    """``((UnitState, p), ...)`` from the core's ``(n × 5 state array, probabilities)``."""
+    states, p = ends
+    return tuple((UnitState._from_tuple((int(a), int(b), int(c), bool(d), bool(e))), float(q))
+                 for (a, b, c, d, e), q in zip(states.tolist(), p.tolist()))
+
+
 def state_arg(name: str, value) -> UnitState:
     """A ``UnitState`` argument: ``None`` is a fresh unit."""
     if value is None:

@@ -174,11 +174,17 @@ fn group_dist(dm: &DieModel, dice_count: u32, with_joints: bool) -> GroupDist {
 fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before: &UnitState, ends: &[(State, f64)]) -> (f64, Vec<(UnitState, f64)>) {
     let shaken = before.shaken;
     let mut p_test = 0.0;
-    let mut out: Vec<(UnitState, f64)> = Vec::new();
+    let mut out: Vec<(UnitState, f64)> = Vec::with_capacity(2 * ends.len());
+    // the test depends only on which models are left
+    let mut p_pass: FxHashMap<(u32, bool), f64> = FxHashMap::default();
     for &(s, p) in ends {
         // "Units that were in melee don't take morale tests from wounds at the end of an activation"
         let test = !situation.melee && morale::tests_after_shooting(alloc, start, s);
-        let p_fail = if test { 1.0 - MoraleTest::new(alloc, s, shaken, situation.edition).p_pass() } else { 0.0 };
+        let p_fail = if test {
+            1.0 - *p_pass.entry(alloc.alive_key(s)).or_insert_with(|| MoraleTest::new(alloc, s, shaken, situation.edition).p_pass())
+        } else {
+            0.0
+        };
         if test {
             p_test += p;
         }
@@ -223,7 +229,12 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
         let mut wounds = Vec::new();
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
-                merge(&mut ends, alloc.wound(start, w as u32, gd.deadly, g.takedown), p);
+                // more wounds never leave the target better off, so equal end states are neighbours
+                let end = alloc.wound(start, w as u32, gd.deadly, g.takedown);
+                match ends.last_mut() {
+                    Some((s, q)) if *s == end => *q += p,
+                    _ => ends.push((end, p)),
+                }
                 add_at(&mut wounds, w * gd.deadly as usize, p);
             }
         }

@@ -12,7 +12,7 @@ use crate::state::UnitState;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
 
 /// Samples per chunk: the unit of work and of seeding.
 pub const CHUNK: u64 = 4096;
@@ -28,7 +28,7 @@ pub struct Counts {
     /// Samples in which the target took a morale test.
     pub morale_tests: u64,
     /// The target's state afterwards (destroyed: left out).
-    pub ends: BTreeMap<UnitStateKey, u64>,
+    pub ends: FxHashMap<UnitStateKey, u64>,
     pub samples: u64,
     /// Attack dice rolled (to-hit and Impact dice), for throughput figures.
     pub dice: u64,
@@ -36,6 +36,13 @@ pub struct Counts {
 
 /// A [`UnitState`] as an ordered key: (lost, wounds, hero wounds, shaken, fatigued).
 pub type UnitStateKey = (u32, u32, u32, bool, bool);
+
+/// Tallied end states as frequencies, in state order.
+pub fn end_frequencies(ends: &FxHashMap<UnitStateKey, u64>, samples: u64) -> Vec<(UnitState, f64)> {
+    let mut out: Vec<(UnitStateKey, u64)> = ends.iter().map(|(k, c)| (*k, *c)).collect();
+    out.sort_unstable();
+    out.into_iter().map(|(k, c)| (state_of_key(k), c as f64 / samples as f64)).collect()
+}
 
 pub fn key_of(s: &UnitState) -> UnitStateKey {
     (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued)

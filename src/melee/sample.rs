@@ -3,7 +3,8 @@
 
 use super::exact::Outcome;
 use super::{Melee, Phase, Plans, Winner};
-use crate::attack::sample::{add_counts, chunk_rng, d6, in_chunks, key_of, record, roll_attack, state_of_key, UnitStateKey};
+use crate::attack::sample::{add_counts, chunk_rng, d6, end_frequencies, in_chunks, key_of, record, roll_attack, UnitStateKey};
+use rustc_hash::FxHashMap;
 use crate::attack::MAX_SAMPLES;
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
@@ -20,7 +21,7 @@ pub struct Tally {
     lost: [Vec<u64>; 2],
     /// Exchanges by (charger models left, defender models left).
     left: BTreeMap<(u32, u32), u64>,
-    ends: [BTreeMap<UnitStateKey, u64>; 2],
+    ends: [FxHashMap<UnitStateKey, u64>; 2],
 }
 
 impl Tally {
@@ -57,7 +58,7 @@ impl Tally {
         for (&(cl, dl), c) in &self.left {
             out.left[cl as usize * (out.sizes[1] as usize + 1) + dl as usize] = *c as f64 / n;
         }
-        out.ends = [0, 1].map(|side| self.ends[side].iter().map(|(k, c)| (state_of_key(*k), *c as f64 / n)).collect());
+        out.ends = [0, 1].map(|side| end_frequencies(&self.ends[side], self.samples));
         out
     }
 }

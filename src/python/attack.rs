@@ -4,8 +4,8 @@
 use super::convert::edition;
 use super::profile::PyUnit;
 use crate::attack::plan::Situation;
-use super::melee::{state_tuple, unit_state, StateTuple};
-use crate::attack::sample::state_of_key;
+use super::melee::{ends_arrays, unit_state, StateTuple};
+use crate::attack::sample::end_frequencies;
 use crate::attack::Attack;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
@@ -54,7 +54,7 @@ pub fn _attack<'py>(
             out.set_item("wounds", stages.wounds.into_pyarray(py))?;
             out.set_item("kills", pad(stages.kills).into_pyarray(py))?;
             out.set_item("p_morale_test", stages.p_morale_test)?;
-            out.set_item("ends", stages.ends.iter().map(|(s, p)| (state_tuple(s), *p)).collect::<Vec<_>>())?;
+            out.set_item("ends", ends_arrays(py, &stages.ends)?)?;
             out.set_item("samples", py.None())?;
         }
         "sample" => {
@@ -66,8 +66,7 @@ pub fn _attack<'py>(
             out.set_item("wounds", pmf(counts.wounds).into_pyarray(py))?;
             out.set_item("kills", pad(pmf(counts.kills)).into_pyarray(py))?;
             out.set_item("p_morale_test", counts.morale_tests as f64 / n)?;
-            let ends: Vec<_> = counts.ends.iter().map(|(k, c)| (state_tuple(&state_of_key(*k)), *c as f64 / n)).collect();
-            out.set_item("ends", ends)?;
+            out.set_item("ends", ends_arrays(py, &end_frequencies(&counts.ends, counts.samples))?)?;
             out.set_item("samples", counts.samples)?;
             out.set_item("dice", counts.dice)?;
         }

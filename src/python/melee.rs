@@ -19,8 +19,16 @@ pub fn unit_state(t: StateTuple) -> UnitState {
     UnitState { lost: t.0, wounds: t.1, hero_wounds: t.2, shaken: t.3, fatigued: t.4 }
 }
 
-pub fn state_tuple(s: &UnitState) -> StateTuple {
-    (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued)
+/// End states for Python without a Python object each: an `n × 5` array of (models lost,
+/// wounds, hero wounds, Shaken, fatigued) and an array of probabilities.
+pub fn ends_arrays<'py>(py: Python<'py>, ends: &[(UnitState, f64)]) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let flat: Vec<i64> = ends
+        .iter()
+        .flat_map(|(s, _)| [i64::from(s.lost), i64::from(s.wounds), i64::from(s.hero_wounds), i64::from(s.shaken), i64::from(s.fatigued)])
+        .collect();
+    let states = flat.into_pyarray(py).reshape([ends.len(), 5])?.into_any();
+    let p = ends.iter().map(|(_, p)| *p).collect::<Vec<f64>>().into_pyarray(py).into_any();
+    Ok((states, p))
 }
 
 fn outcome_dict<'py>(py: Python<'py>, o: Outcome, out: &Bound<'py, PyDict>) -> PyResult<()> {
@@ -34,10 +42,8 @@ fn outcome_dict<'py>(py: Python<'py>, o: Outcome, out: &Bound<'py, PyDict>) -> P
     out.set_item("defender_lost", ld.into_pyarray(py))?;
     let shape = [o.sizes[0] as usize + 1, o.sizes[1] as usize + 1];
     out.set_item("left", o.left.into_pyarray(py).reshape(shape)?)?;
-    let [ec, ed] = o.ends;
-    let ends = |v: Vec<(UnitState, f64)>| v.into_iter().map(|(s, p)| (state_tuple(&s), p)).collect::<Vec<_>>();
-    out.set_item("charger_ends", ends(ec))?;
-    out.set_item("defender_ends", ends(ed))?;
+    out.set_item("charger_ends", ends_arrays(py, &o.ends[0])?)?;
+    out.set_item("defender_ends", ends_arrays(py, &o.ends[1])?)?;
     Ok(())
 }
 
