@@ -284,8 +284,8 @@ pub struct Plans<'m> {
     models: [Vec<Vec<Option<DieModel>>>; 3],
     /// Fear of each side by which of its models are left.
     fear: [HashMap<(u32, bool), i64>; 2],
-    /// The melee morale test of each side by which of its models are left.
-    tests: [HashMap<(u32, bool), MoraleTest>; 2],
+    /// The melee morale test of each side by which kinds of its models are left.
+    tests: [HashMap<(usize, bool), MoraleTest>; 2],
 }
 
 impl<'m> Plans<'m> {
@@ -304,7 +304,7 @@ impl<'m> Plans<'m> {
     pub fn morale_test(&mut self, who: Winner, s: State) -> MoraleTest {
         let m = self.melee;
         let (alloc, _) = m.side(who);
-        *self.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
+        *self.tests[who as usize].entry(alloc.alive_kinds(s)).or_insert_with(|| m.morale_test(who, s))
     }
 
     /// The charger's Fear less the defender's, with the sides in `c` and `d`.
