@@ -30,15 +30,21 @@ pub struct Attack {
     pub unmodelled: Vec<String>,
 }
 
-/// Errors shared by every engine: an edition the rule table lacks, a bad distance.
-pub fn check_situation(situation: &Situation) -> Result<()> {
-    if crate::rules::effects::rule_set(situation.edition).is_none() {
+/// An edition whose rules the engines can follow (its rule table exists).
+pub fn check_edition(edition: crate::Edition) -> Result<()> {
+    if crate::rules::effects::rule_set(edition).is_none() {
         return Err(Error::invalid(
             "edition",
-            situation.edition.key(),
-            "attack() and melee() follow Grimdark Future v3.5 so far; the other rulebooks come with the editions issue",
+            edition.key(),
+            "attack(), melee() and morale() follow Grimdark Future v3.5 so far; the other rulebooks come with the editions issue",
         ));
     }
+    Ok(())
+}
+
+/// Errors shared by every engine: an edition the rule table lacks, a bad distance.
+pub fn check_situation(situation: &Situation) -> Result<()> {
+    check_edition(situation.edition)?;
     if !situation.distance.is_finite() || situation.distance < 0.0 {
         return Err(Error::invalid("distance", situation.distance, "must be a finite number of inches, 0 or more"));
     }

@@ -99,15 +99,7 @@ pub fn _melee<'py>(
 #[pyo3(signature = (unit, *, state, melee, edition))]
 pub fn _morale(unit: PyRef<'_, PyUnit>, state: StateTuple, melee: bool, edition: &str) -> PyResult<(f64, f64, f64, bool)> {
     let edition = self::edition(edition)?;
-    crate::attack::check_situation(&crate::attack::plan::Situation {
-        melee,
-        distance: 0.0,
-        charging: false,
-        cover: false,
-        moved: false,
-        fatigued: false,
-        edition,
-    })?;
+    crate::attack::check_edition(edition)?;
     let alloc = Allocation::new(&unit.inner);
     let st = unit_state(state);
     let s = alloc.state_of("state", &st)?;
