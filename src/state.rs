@@ -3,7 +3,8 @@
 
 /// What has happened to a unit so far. Models are lost in the defender's removal order
 /// (see `attack::allocation`), so `lost` and `wounds` say which models are left.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// Ordered by its fields in this order, so state lists sort as a reader expects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnitState {
     /// Models removed as casualties.
     pub lost: u32,

@@ -28,28 +28,17 @@ pub struct Counts {
     /// Samples in which the target took a morale test.
     pub morale_tests: u64,
     /// The target's state afterwards (destroyed: left out).
-    pub ends: FxHashMap<UnitStateKey, u64>,
+    pub ends: FxHashMap<UnitState, u64>,
     pub samples: u64,
     /// Attack dice rolled (to-hit and Impact dice), for throughput figures.
     pub dice: u64,
 }
 
-/// A [`UnitState`] as an ordered key: (lost, wounds, hero wounds, shaken, fatigued).
-pub type UnitStateKey = (u32, u32, u32, bool, bool);
-
 /// Tallied end states as frequencies, in state order.
-pub fn end_frequencies(ends: &FxHashMap<UnitStateKey, u64>, samples: u64) -> Vec<(UnitState, f64)> {
-    let mut out: Vec<(UnitStateKey, u64)> = ends.iter().map(|(k, c)| (*k, *c)).collect();
-    out.sort_unstable();
-    out.into_iter().map(|(k, c)| (state_of_key(k), c as f64 / samples as f64)).collect()
-}
-
-pub fn key_of(s: &UnitState) -> UnitStateKey {
-    (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued)
-}
-
-pub fn state_of_key(k: UnitStateKey) -> UnitState {
-    UnitState { lost: k.0, wounds: k.1, hero_wounds: k.2, shaken: k.3, fatigued: k.4 }
+pub fn end_frequencies(ends: &FxHashMap<UnitState, u64>, samples: u64) -> Vec<(UnitState, f64)> {
+    let mut out: Vec<(UnitState, f64)> = ends.iter().map(|(k, c)| (*k, *c as f64 / samples as f64)).collect();
+    out.sort_unstable_by_key(|(k, _)| *k);
+    out
 }
 
 /// Adds one to `v[i]`, growing it as needed.
@@ -197,7 +186,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
             }
         }
         if let Some(st) = alloc.unit_state(r.end, shaken, before.fatigued) {
-            *counts.ends.entry(key_of(&st)).or_insert(0) += 1;
+            *counts.ends.entry(st).or_insert(0) += 1;
         }
         counts.samples += 1;
     }

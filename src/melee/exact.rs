@@ -7,87 +7,10 @@
 //! started from the state its attacker and target are in, so the strike back depends on
 //! which models survived exactly, not on averages.
 
-use super::{Melee, Phase, Plans, Status, Winner};
+use super::outcome::{Outcome, Tallies};
+use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
 use crate::attack::exact::{transitions, WoundCache};
-use crate::dice::add_at;
-use crate::state::UnitState;
-
-/// Every outcome of a melee, as probabilities (or, from the sampler, frequencies).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Outcome {
-    /// P(charger wins), P(defender wins), P(tie).
-    pub winner: [f64; 3],
-    /// For the charger and the defender: P(destroyed), P(routed), P(Shaken), P(unaffected).
-    pub status: [[f64; 4]; 2],
-    /// Wounds caused by the charger and by the defender (without Fear).
-    pub wounds: [Vec<f64>; 2],
-    /// Models each side lost in this melee (Routs not counted).
-    pub lost: [Vec<f64>; 2],
-    /// `left[c * (defender size + 1) + d]`: P(charger has `c` models left and defender `d`),
-    /// after casualties and before Routs.
-    pub left: Vec<f64>,
-    /// Unit sizes (charger, defender): `left` is `(sizes[0] + 1) × (sizes[1] + 1)`.
-    pub sizes: [u32; 2],
-    /// Each side's state after the melee, for chaining (destroyed and routed left out).
-    pub ends: [Vec<(UnitState, f64)>; 2],
-    /// While adding: mass of each side's end states by `2 × state index + Shaken`.
-    end_mass: [Vec<f64>; 2],
-}
-
-impl Outcome {
-    pub fn new(m: &Melee) -> Outcome {
-        let sizes = [m.charger.len(), m.defender.len()];
-        Outcome {
-            sizes,
-            left: vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)],
-            end_mass: [vec![0.0; 2 * m.charger.state_count()], vec![0.0; 2 * m.defender.state_count()]],
-            ..Default::default()
-        }
-    }
-
-    /// Turns the end-state masses into the `ends` lists.
-    fn finish(&mut self, m: &Melee) {
-        for (side, who) in [Winner::Charger, Winner::Defender].into_iter().enumerate() {
-            let (alloc, _) = m.side(who);
-            let mass = std::mem::take(&mut self.end_mass[side]);
-            for s in alloc.states() {
-                for (shaken, status) in [(false, Status::Unaffected), (true, Status::Shaken)] {
-                    let p = mass[2 * alloc.index(s) + usize::from(shaken)];
-                    if p > 0.0 {
-                        if let Some(st) = m.end_state(who, s, status) {
-                            self.ends[side].push((st, p));
-                        }
-                    }
-                }
-            }
-            self.ends[side].sort_by_key(|(s, _)| (s.lost, s.wounds, s.hero_wounds, s.shaken, s.fatigued));
-        }
-    }
-
-    /// Adds probability `p` of the melee ending with the charger in `c`, the defender in `d`,
-    /// `winner`, and the loser's morale test failed or not.
-    pub fn add(&mut self, m: &Melee, c: State, d: State, winner: Winner, failed: bool, p: f64) {
-        self.winner[winner as usize] += p;
-        let statuses = m.statuses(c, d, winner, failed);
-        for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
-            self.status[side][statuses[side] as usize] += p;
-            if matches!(statuses[side], Status::Shaken | Status::Unaffected) {
-                let (alloc, _) = m.side(who);
-                self.end_mass[side][2 * alloc.index(s) + usize::from(statuses[side] == Status::Shaken)] += p;
-            }
-        }
-    }
-
-    /// Adds probability `p` of the casualties leaving the charger in `c` and the defender in `d`.
-    pub fn add_casualties(&mut self, m: &Melee, c: State, d: State, p: f64) {
-        let (cl, dl) = (m.charger.alive(c), m.defender.alive(d));
-        self.left[cl as usize * (self.sizes[1] as usize + 1) + dl as usize] += p;
-        add_at(&mut self.lost[0], (m.charger.alive(m.charger_start) - cl) as usize, p);
-        add_at(&mut self.lost[1], (m.defender.alive(m.defender_start) - dl) as usize, p);
-    }
-}
-
 
 /// A pmf over integers from `lo`.
 #[derive(Debug, Clone, Default)]
@@ -174,8 +97,7 @@ impl<'m> Pairs<'m> {
 pub fn exact(m: &Melee) -> Outcome {
     let mut plans = Plans::new(m);
     let mut cache = WoundCache::default();
-    let mut out = Outcome::new(m);
-    let mut by_charger: Vec<f64> = Vec::new();
+    let mut out = Tallies::default();
 
     // 1. Counter: the defender's first strike, from its untouched state.
     let counter: Vec<(State, Vec<f64>)> = if m.strike_back {
@@ -195,7 +117,7 @@ pub fn exact(m: &Melee) -> Outcome {
             let pair = pairs.entry(*c1, m.defender_start);
             pair.margin.add(&negated, 0, 1.0);
             pair.by_defender.add(&taken, 0, 1.0);
-            add_at(&mut by_charger, 0, p_c1);
+            out.add_wounds(0, 0, p_c1);
             continue;
         }
         let g = plans.groups(Phase::Charge, *c1, m.defender_start);
@@ -203,7 +125,7 @@ pub fn exact(m: &Melee) -> Outcome {
         for (d1, dealt) in charge {
             let p_d1: f64 = dealt.iter().sum();
             for (w, &q) in dealt.iter().enumerate() {
-                add_at(&mut by_charger, w, q * p_c1);
+                out.add_wounds(0, w, q * p_c1);
             }
             let pair = pairs.entry(*c1, d1);
             pair.margin.add_convolved(&negated, &dealt, 1, 1.0);
@@ -231,12 +153,11 @@ pub fn exact(m: &Melee) -> Outcome {
     }
 
     // 4. Melee resolution and the loser's morale test.
-    let mut by_defender: Vec<f64> = Vec::new();
     for f in &finals.list {
         let (c, d) = (f.c, f.d);
         out.add_casualties(m, c, d, f.margin.p.iter().sum());
         for (i, &q) in f.by_defender.p.iter().enumerate() {
-            add_at(&mut by_defender, (f.by_defender.lo + i as i64) as usize, q);
+            out.add_wounds(1, (f.by_defender.lo + i as i64) as usize, q);
         }
         // Fear and destruction depend only on the states, so the margin decides the rest.
         let fear = plans.fear_margin(c, d);
@@ -263,9 +184,7 @@ pub fn exact(m: &Melee) -> Outcome {
             }
         }
     }
-    out.wounds = [by_charger, by_defender];
-    out.finish(m);
-    out
+    out.outcome(m, 1.0)
 }
 
 #[cfg(test)]
@@ -279,10 +198,5 @@ mod tests {
         // values -1, 0, 1 with 0.375, 0.5 (0.125 + 0.375), 0.125
         assert_eq!(b.lo, -1);
         assert!((b.p[0] - 0.375).abs() < 1e-15 && (b.p[1] - 0.5).abs() < 1e-15 && (b.p[2] - 0.125).abs() < 1e-15);
-    }
-
-    #[test]
-    fn status_order_matches_outcome_columns() {
-        assert_eq!([Status::Destroyed as usize, Status::Routed as usize, Status::Shaken as usize, Status::Unaffected as usize], [0, 1, 2, 3]);
     }
 }

@@ -12,6 +12,7 @@
 //! [`Melee`] methods and the attack engines' transitions, so they cannot drift apart.
 
 pub mod exact;
+pub mod outcome;
 pub mod sample;
 
 use crate::attack::allocation::{Allocation, State};
@@ -227,18 +228,11 @@ impl Melee {
     }
 
     /// Each side's status once the melee is over: the loser's morale test `failed` or not
-    /// (ignored when there is no loser to test).
+    /// (ignored when no loser tests).
     pub fn statuses(&self, c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
         let mut out = [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)];
-        let loser = match winner {
-            Winner::Charger => Winner::Defender,
-            Winner::Defender => Winner::Charger,
-            Winner::Tie => return out,
-        };
-        let s = if loser == Winner::Charger { c } else { d };
-        let (alloc, _) = self.side(loser);
-        if failed && !alloc.destroyed(s) {
-            out[loser as usize] = match morale::failure(alloc, s, true) {
+        if let (Some((loser, s)), true) = (self.loser_tests(c, d, winner), failed) {
+            out[loser as usize] = match morale::failure(self.side(loser).0, s, true) {
                 Failure::Routed => Status::Routed,
                 Failure::Shaken => Status::Shaken,
             };
@@ -246,7 +240,7 @@ impl Melee {
         out
     }
 
-    /// Whether the loser (if any, and not destroyed) takes a morale test.
+    /// The loser and its state, if it takes a morale test (not in a tie, not when destroyed).
     pub fn loser_tests(&self, c: State, d: State, winner: Winner) -> Option<(Winner, State)> {
         match winner {
             Winner::Charger if !self.defender.destroyed(d) => Some((Winner::Defender, d)),
@@ -279,7 +273,7 @@ pub struct PhaseGroups {
 pub struct Plans<'m> {
     melee: &'m Melee,
     groups: HashMap<(Phase, (u32, bool)), Rc<PhaseGroups>>,
-    /// Distinct group profiles per phase: a die model is cached per (profile, target state).
+    /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
     models: [Vec<Vec<Option<DieModel>>>; 3],
     /// Fear of each side by which of its models are left.
@@ -327,7 +321,8 @@ impl<'m> Plans<'m> {
         let mut templates_of = Vec::with_capacity(groups.len());
         for g in &groups {
             let templates = &mut self.templates[phase as usize];
-            let found = templates.iter().position(|t| t.label == g.label && t.quality == g.quality && t.kind == g.kind && t.rules == g.rules);
+            // a die model depends on the group's kind, Quality and rules, not its dice or label
+            let found = templates.iter().position(|t| t.kind == g.kind && t.quality == g.quality && t.rules == g.rules);
             let id = found.unwrap_or_else(|| {
                 templates.push(g.clone());
                 templates.len() - 1

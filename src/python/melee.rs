@@ -4,7 +4,7 @@
 use super::convert::edition;
 use super::profile::PyUnit;
 use crate::attack::allocation::Allocation;
-use crate::melee::exact::Outcome;
+use crate::melee::outcome::Outcome;
 use crate::melee::{self, Melee};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;

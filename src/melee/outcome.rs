@@ -1,0 +1,124 @@
+//! What a melee ends in, and the one tally both engines add to: the exact engine adds each
+//! outcome with its probability, the sampler each rolled exchange with weight 1 (sums of
+//! ones are exact in f64, so merging chunks in any order gives the same counts).
+
+use super::{Melee, Winner};
+use crate::attack::allocation::State;
+use crate::dice::add_at;
+use crate::state::UnitState;
+use rustc_hash::FxHashMap;
+
+/// Every outcome of a melee, as probabilities (or, from the sampler, frequencies).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// P(charger wins), P(defender wins), P(tie).
+    pub winner: [f64; 3],
+    /// For the charger and the defender: P(destroyed), P(routed), P(Shaken), P(unaffected).
+    pub status: [[f64; 4]; 2],
+    /// Wounds caused by the charger and by the defender (without Fear).
+    pub wounds: [Vec<f64>; 2],
+    /// Models each side lost in this melee (Routs not counted).
+    pub lost: [Vec<f64>; 2],
+    /// `left[c * (defender size + 1) + d]`: P(charger has `c` models left and defender `d`),
+    /// after casualties and before Routs.
+    pub left: Vec<f64>,
+    /// Unit sizes (charger, defender): `left` is `(sizes[0] + 1) × (sizes[1] + 1)`.
+    pub sizes: [u32; 2],
+    /// Each side's state after the melee, for chaining (destroyed and routed left out).
+    pub ends: [Vec<(UnitState, f64)>; 2],
+}
+
+/// Weighted outcomes as they are added; sparse where a dense table could be large.
+#[derive(Debug, Clone, Default)]
+pub struct Tallies {
+    winner: [f64; 3],
+    status: [[f64; 4]; 2],
+    wounds: [Vec<f64>; 2],
+    lost: [Vec<f64>; 2],
+    left: FxHashMap<(u32, u32), f64>,
+    ends: [FxHashMap<UnitState, f64>; 2],
+}
+
+impl Tallies {
+    /// Adds weight `p` of the melee ending with the charger in `c`, the defender in `d`,
+    /// `winner`, and the loser's morale test failed or not.
+    pub fn add(&mut self, m: &Melee, c: State, d: State, winner: Winner, failed: bool, p: f64) {
+        self.winner[winner as usize] += p;
+        let statuses = m.statuses(c, d, winner, failed);
+        for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
+            self.status[side][statuses[side] as usize] += p;
+            if let Some(st) = m.end_state(who, s, statuses[side]) {
+                *self.ends[side].entry(st).or_insert(0.0) += p;
+            }
+        }
+    }
+
+    /// Adds weight `p` of the casualties leaving the charger in `c` and the defender in `d`.
+    pub fn add_casualties(&mut self, m: &Melee, c: State, d: State, p: f64) {
+        let (cl, dl) = (m.charger.alive(c), m.defender.alive(d));
+        *self.left.entry((cl, dl)).or_insert(0.0) += p;
+        add_at(&mut self.lost[0], (m.charger.alive(m.charger_start) - cl) as usize, p);
+        add_at(&mut self.lost[1], (m.defender.alive(m.defender_start) - dl) as usize, p);
+    }
+
+    /// Adds weight `p` of `side` (0: charger, 1: defender) having caused `wounds` wounds.
+    pub fn add_wounds(&mut self, side: usize, wounds: usize, p: f64) {
+        add_at(&mut self.wounds[side], wounds, p);
+    }
+
+    pub fn merge(&mut self, o: &Tallies) {
+        for i in 0..3 {
+            self.winner[i] += o.winner[i];
+        }
+        for side in 0..2 {
+            for k in 0..4 {
+                self.status[side][k] += o.status[side][k];
+            }
+            for (mine, theirs) in [(&mut self.wounds[side], &o.wounds[side]), (&mut self.lost[side], &o.lost[side])] {
+                for (i, q) in theirs.iter().enumerate() {
+                    add_at(mine, i, *q);
+                }
+            }
+            for (st, q) in &o.ends[side] {
+                *self.ends[side].entry(*st).or_insert(0.0) += q;
+            }
+        }
+        for (key, q) in &o.left {
+            *self.left.entry(*key).or_insert(0.0) += q;
+        }
+    }
+
+    /// The outcome, every weight multiplied by `scale` (1 for probabilities, 1/n for counts).
+    pub fn outcome(&self, m: &Melee, scale: f64) -> Outcome {
+        let sizes = [m.charger.len(), m.defender.len()];
+        let mut left = vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)];
+        for (&(cl, dl), q) in &self.left {
+            left[cl as usize * (sizes[1] as usize + 1) + dl as usize] = q * scale;
+        }
+        let scaled = |v: &[f64]| v.iter().map(|q| q * scale).collect::<Vec<f64>>();
+        let ends = [0, 1].map(|side| {
+            let mut v: Vec<(UnitState, f64)> = self.ends[side].iter().map(|(st, q)| (*st, q * scale)).collect();
+            v.sort_unstable_by_key(|(st, _)| *st);
+            v
+        });
+        Outcome {
+            winner: self.winner.map(|q| q * scale),
+            status: self.status.map(|s| s.map(|q| q * scale)),
+            wounds: [scaled(&self.wounds[0]), scaled(&self.wounds[1])],
+            lost: [scaled(&self.lost[0]), scaled(&self.lost[1])],
+            left,
+            sizes,
+            ends,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Status;
+
+    #[test]
+    fn status_order_matches_outcome_columns() {
+        assert_eq!([Status::Destroyed as usize, Status::Routed as usize, Status::Shaken as usize, Status::Unaffected as usize], [0, 1, 2, 3]);
+    }
+}
