@@ -254,8 +254,6 @@ class TestBadInput:
             oprstats.attack(self.squad, self.target, method="sample", samples=0)
         with pytest.raises(ValueError, match="unknown edition"):
             oprstats.attack(self.squad, self.target, edition="40k")
-        with pytest.raises(ValueError, match="follow Grimdark Future v3.5 so far"):
-            oprstats.attack(self.squad, self.target, edition="2")
         with pytest.raises(TypeError, match="charging"):
             oprstats.attack(self.squad, self.target, charging="yes")
 

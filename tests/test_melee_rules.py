@@ -265,8 +265,6 @@ class TestBadInput:
             oprstats.melee(self.unit, self.unit, method="sample", samples=0)
         with pytest.raises(ValueError, match="distance"):
             oprstats.melee(self.unit, self.unit, distance=-1)
-        with pytest.raises(ValueError, match="follow Grimdark Future v3.5 so far"):
-            oprstats.melee(self.unit, self.unit, edition="2")
         with pytest.raises(TypeError, match="melee: expected True or False"):
             oprstats.morale(self.unit, melee="yes")
 

@@ -127,6 +127,7 @@ def attack(
     charging: bool = False,
     cover: bool = False,
     moved: bool = False,
+    target_moved: bool = False,
     fatigued: bool = False,
     attacker_state: Optional[UnitState] = None,
     target_state: Optional[UnitState] = None,
@@ -140,7 +141,10 @@ def attack(
 
     ``weapons=None`` uses every weapon usable in that mode (ranged weapons in range when
     shooting, melee weapons in melee); a list picks weapons by name. ``distance`` is in
-    inches (for melee: the charge distance, which decides rules such as Sturdy).
+    inches (for melee: the charge distance, which decides rules such as Sturdy). ``moved``:
+    the attacker moved before shooting (``False``: a Hold action, which v3.4.1 and Firefight
+    Relentless need); ``target_moved``: the target moved since its last activation (v3.4.1
+    Entrenched). ``edition`` picks the rulebook (see :func:`oprstats.editions`).
     ``attacker_state`` and ``target_state`` (:class:`UnitState`) start either unit damaged,
     Shaken or fatigued; a Shaken attacker may only strike back in melee, as fatigued.
     ``method="exact"`` gives exact probabilities; ``"sample"`` rolls the dice ``samples``
@@ -160,14 +164,14 @@ def attack(
         raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
     if distance < 0:
         raise ValueError(f"distance: must be 0 or more inches (got {distance})")
-    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("fatigued", fatigued)):
+    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("target_moved", target_moved), ("fatigued", fatigued)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
     check_run_args(method, samples, threads)
     raw = _core._attack(
         attacker, target,
         weapons=weapons, melee=bool(melee), distance=float(distance), charging=bool(charging), cover=bool(cover),
-        moved=bool(moved), fatigued=bool(fatigued),
+        moved=bool(moved), target_moved=bool(target_moved), fatigued=bool(fatigued),
         attacker_state=state_arg("attacker_state", attacker_state)._tuple(),
         target_state=state_arg("target_state", target_state)._tuple(), edition=edition, method=method, samples=int(samples),
         seed=seed_to_u64(seed) if method == "sample" else 0, threads=None if threads is None else int(threads),

@@ -187,6 +187,7 @@ def _attack(
     charging: bool,
     cover: bool,
     moved: bool,
+    target_moved: bool,
     fatigued: bool,
     attacker_state: _StateTuple,
     target_state: _StateTuple,

@@ -9,9 +9,16 @@
 //! So a state is: how many models of the removal order are gone (`k`), the wounds on the next
 //! one (`w`), and the wounds a joined hero took out of order (`hp`, from Takedown).
 //! Identical models form runs, so the work depends on the kinds of model, not their number.
+//!
+//! Firefight (gf-firefight-3.2 "Wound Effects & Morale") is the other wound model: "each
+//! wound kills one model, until only one last model remains. Only the last model then
+//! accumulates wound markers and rolls to see if it's Stunned or Knocked Out." There `w` is
+//! the last model's wound markers and `stunned` says it is Stunned.
 
-use super::plan::TargetView;
+use super::plan::{DieModel, TargetView};
+use crate::edition::Edition;
 use crate::error::{Error, Result};
+use crate::rules::effects::{rule_set, WoundModel};
 use crate::profile::{Model, Unit};
 use crate::state::UnitState;
 
@@ -28,6 +35,7 @@ pub struct Allocation {
     pub hero: Option<u32>,
     /// The unit's own Defense (used while any of its own models live).
     unit_defense: u8,
+    pub wounds: WoundModel,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,7 +43,22 @@ pub struct State {
     pub k: u32,
     pub w: u32,
     pub hp: u32,
+    /// Firefight: the last model is Stunned.
+    pub stunned: bool,
 }
+
+/// Where wounds leave a unit before any die is rolled for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landing {
+    At(State),
+    /// Firefight: the last model rolls for its wound effects, adding `total` to the die
+    /// (see [`Allocation::checked`]).
+    Check { state: State, total: u32 },
+}
+
+/// Firefight: wound markers past the last model's Tough(X) + 3 are a certain Knock Out
+/// (1 + X + 4 >= 5 + X), so no state holds more.
+const EXTRA_MARKERS: u32 = 3;
 
 fn is_joined_hero(m: &Model) -> bool {
     m.hero && m.group > 0
@@ -45,7 +68,7 @@ impl Allocation {
     /// The default removal order: the unit's own models first (those without Tough before
     /// tough ones, lower Tough first, and among equals the most common loadout first so that
     /// special weapons are lost last), then a joined hero.
-    pub fn new(unit: &Unit) -> Allocation {
+    pub fn new(unit: &Unit, edition: Edition) -> Allocation {
         let mut runs = unit.model_runs();
         runs.sort_by_key(|(m, n)| (is_joined_hero(m), m.tough, std::cmp::Reverse(*n)));
         let mut starts = Vec::with_capacity(runs.len() + 1);
@@ -60,7 +83,17 @@ impl Allocation {
         starts.push(pos);
         capacity.push(cap);
         let hero = runs.last().filter(|(m, _)| is_joined_hero(m)).map(|_| pos - 1);
-        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense() }
+        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds }
+    }
+
+    fn wound_effects(&self) -> bool {
+        self.wounds == WoundModel::WoundEffects
+    }
+
+    /// Firefight: the position and Tough of the last model, which takes the wound markers.
+    fn last(&self) -> (u32, u32) {
+        let last = self.len().saturating_sub(1);
+        (last, if self.is_empty() { 1 } else { self.tough_at(last) })
     }
 
     pub fn len(&self) -> u32 {
@@ -103,17 +136,33 @@ impl Allocation {
 
     /// How many distinct states there are (for dense arrays).
     pub fn state_count(&self) -> usize {
+        if self.wound_effects() {
+            let (last, tough) = self.last();
+            return last as usize + 2 * (tough + EXTRA_MARKERS + 1) as usize + 1;
+        }
         (self.offset(self.len()) + 1) * self.hp_values()
     }
 
     /// A dense index for a state.
     pub fn index(&self, s: State) -> usize {
+        if self.wound_effects() {
+            let (last, tough) = self.last();
+            return match s.k.cmp(&last) {
+                std::cmp::Ordering::Less => s.k as usize,
+                std::cmp::Ordering::Equal => last as usize + 2 * s.w as usize + usize::from(s.stunned),
+                std::cmp::Ordering::Greater => last as usize + 2 * (tough + EXTRA_MARKERS + 1) as usize,
+            };
+        }
         let base = if s.k >= self.len() { self.offset(self.len()) } else { self.offset(s.k) + s.w as usize };
         base * self.hp_values() + s.hp as usize
     }
 
     pub fn start(&self) -> State {
-        State { k: 0, w: 0, hp: 0 }
+        State::default()
+    }
+
+    fn destroyed_state(&self) -> State {
+        State { k: self.len(), ..State::default() }
     }
 
     /// The state of a unit that already lost `lost` models (in removal order) and has `wounds`
@@ -125,6 +174,9 @@ impl Allocation {
                 st.lost,
                 format!("must be less than the unit's {} models (a unit with none left is not on the table)", self.len()),
             ));
+        }
+        if self.wound_effects() {
+            return self.firefight_state_of(field, st);
         }
         let tough = self.tough_at(st.lost);
         if st.wounds >= tough {
@@ -150,7 +202,31 @@ impl Allocation {
                 None => return Err(Error::invalid(format!("{field}.hero_wounds"), st.hero_wounds, "the unit has no joined hero")),
             }
         }
-        Ok(State { k: st.lost, w: st.wounds, hp: st.hero_wounds })
+        Ok(State { k: st.lost, w: st.wounds, hp: st.hero_wounds, stunned: false })
+    }
+
+    /// Firefight: wound markers and Stunned belong to the last model only.
+    fn firefight_state_of(&self, field: &str, st: &UnitState) -> Result<State> {
+        let (last, tough) = self.last();
+        if st.hero_wounds > 0 {
+            return Err(Error::invalid(format!("{field}.hero_wounds"), st.hero_wounds, "heroes never join units in Firefight"));
+        }
+        if st.lost < last && (st.wounds > 0 || st.shaken) {
+            let what = if st.shaken { "shaken (Stunned)" } else { "wounds" };
+            return Err(Error::invalid(
+                format!("{field}.{}", if st.shaken { "shaken" } else { "wounds" }),
+                if st.shaken { 1 } else { st.wounds },
+                format!("in Firefight only the last model of a unit takes wound markers or is Stunned by them ({what} needs models_lost = {last}); a whole unit Stunned by a Rout test is not modelled"),
+            ));
+        }
+        if st.wounds > tough + EXTRA_MARKERS {
+            return Err(Error::invalid(
+                format!("{field}.wounds"),
+                st.wounds,
+                format!("must be at most {} (Tough({tough}) + 3 markers: one more is a certain Knock Out)", tough + EXTRA_MARKERS),
+            ));
+        }
+        Ok(State { k: st.lost, w: st.wounds, hp: 0, stunned: st.shaken })
     }
 
     /// The state as the caller describes it (the inverse of [`Allocation::state_of`]);
@@ -159,6 +235,8 @@ impl Allocation {
         if self.destroyed(s) {
             return None;
         }
+        // Firefight: Stunned is part of the state (a wound effect), not a morale flag
+        let shaken = if self.wound_effects() { s.stunned } else { shaken };
         Some(UnitState { lost: s.k, wounds: s.w, hero_wounds: s.hp, shaken, fatigued })
     }
 
@@ -205,7 +283,7 @@ impl Allocation {
             break;
         }
         if s.k >= self.len() {
-            s = State { k: self.len(), w: 0, hp: 0 };
+            s = self.destroyed_state();
         }
         s
     }
@@ -219,12 +297,12 @@ impl Allocation {
             // Wounds carry over: find where the running total of wounds lands.
             let pos = self.offset(s.k) + s.w as usize + n as usize;
             if pos >= self.offset(self.len()) {
-                return State { k: self.len(), w: 0, hp: 0 };
+                return self.destroyed_state();
             }
             let r = self.capacity.partition_point(|&c| c <= pos) - 1;
             let tough = self.runs[r].0.tough as usize;
             let into = pos - self.capacity[r];
-            return State { k: self.starts[r] + (into / tough) as u32, w: (into % tough) as u32, hp: 0 };
+            return State { k: self.starts[r] + (into / tough) as u32, w: (into % tough) as u32, ..State::default() };
         }
         if size <= 1 {
             let mut left = n;
@@ -257,6 +335,84 @@ impl Allocation {
         if takedown { self.apply_takedown(s, n, size) } else { self.apply(s, n, size) }
     }
 
+    /// Where the `n` wounds a group judged by `dm` dealt leave the unit, before any die is
+    /// rolled for their effects. Grimdark Future: removal (see [`Allocation::wound`]).
+    /// Firefight: "each wound kills one model, until only one last model remains"; the last
+    /// takes the rest as markers (Deadly(X): X each) and, once it has at least its Tough(X)
+    /// (Fear adds to the count), rolls for its wound effects.
+    pub fn land(&self, s: State, n: u32, dm: &DieModel, takedown: bool) -> Landing {
+        if !self.wound_effects() {
+            return Landing::At(self.wound(s, n, dm.deadly, takedown));
+        }
+        if n == 0 || self.destroyed(s) {
+            return Landing::At(s);
+        }
+        let (last, tough) = self.last();
+        if dm.unblockable {
+            return self.hit_while_stunned(s, n, u32::from(dm.check_bonus));
+        }
+        let kills = n.min(last - s.k.min(last));
+        let k = s.k + kills;
+        let rest = n - kills;
+        if rest == 0 {
+            return Landing::At(State { k, ..s });
+        }
+        let w = s.w.saturating_add(rest.saturating_mul(dm.deadly.max(1)));
+        self.markers(State { k, w, hp: 0, stunned: s.stunned }, u32::from(dm.check_bonus), tough)
+    }
+
+    /// The last model with new markers: "Tough(X) only roll to check wound effects once they
+    /// have taken at least X wound"; a roll that cannot fail to Knock Out is settled now.
+    fn markers(&self, s: State, bonus: u32, tough: u32) -> Landing {
+        let total = s.w.saturating_add(bonus);
+        if total < tough {
+            Landing::At(s)
+        } else if total >= tough + EXTRA_MARKERS + 1 {
+            Landing::At(self.destroyed_state())
+        } else {
+            Landing::Check { state: s, total }
+        }
+    }
+
+    /// Firefight: "If Stunned models take any hits from shooting, or are charged again, then
+    /// they are Knocked Out immediately"; Tough(X): "they take one wound instead of being
+    /// Knocked Out, unless they already have X or more wounds". So `n` such hits Knock Out a
+    /// model that would pass X markers; otherwise each is a marker, checked as usual.
+    pub fn hit_while_stunned(&self, s: State, n: u32, bonus: u32) -> Landing {
+        let (_, tough) = self.last();
+        if !s.stunned || self.destroyed(s) {
+            return Landing::At(s);
+        }
+        let w = s.w.saturating_add(n);
+        if w > tough {
+            return Landing::At(self.destroyed_state());
+        }
+        self.markers(State { w, ..s }, bonus, tough)
+    }
+
+    /// Firefight's wound-effect roll: "roll one die and add the number of wound markers to it
+    /// ... 2-5: Stunned, 6+: Knocked Out"; Tough(X) is "only Knocked Out on rolls of 5+X or more".
+    pub fn checked(&self, state: State, total: u32, face: u8) -> State {
+        let (_, tough) = self.last();
+        if u32::from(face) + total >= 5 + tough {
+            self.destroyed_state()
+        } else {
+            State { stunned: true, ..state }
+        }
+    }
+
+    /// Every state a landing leads to, with its probability (a check: each die face 1/6).
+    pub fn landings(&self, landing: Landing, mut f: impl FnMut(State, f64)) {
+        match landing {
+            Landing::At(s) => f(s, 1.0),
+            Landing::Check { state, total } => {
+                for face in 1..=6u8 {
+                    f(self.checked(state, total, face), 1.0 / 6.0);
+                }
+            }
+        }
+    }
+
     /// Whether a Takedown attack picks the joined hero (out of removal order) in this state.
     /// The attacker picks the hero while it is alive and other models still stand; otherwise
     /// the model that would take wounds next (the unit's models share one profile).
@@ -284,7 +440,7 @@ impl Allocation {
         if takedown {
             let k = if self.takedown_hits_hero(s) { self.hero.unwrap() } else { s.k };
             let model = self.model_at(k);
-            return TargetView { alive: vec![(model, 1)], defense: model.defense };
+            return TargetView { alive: vec![(model, 1)], defense: model.defense, stunned: s.stunned };
         }
         let hero_dead = self.hero.is_some() && s.hp >= self.hero_tough();
         let mut alive: Vec<(&Model, u32)> = Vec::new();
@@ -300,24 +456,35 @@ impl Allocation {
         }
         let own_alive = alive.iter().any(|(m, _)| !is_joined_hero(m));
         let defense = if own_alive { self.unit_defense } else { alive.first().map_or(self.unit_defense, |(m, _)| m.defense) };
-        TargetView { alive, defense }
+        TargetView { alive, defense, stunned: s.stunned }
     }
 
-    /// Every valid state, for dense iteration.
+    /// Every valid state, for dense iteration (in index order).
     pub fn states(&self) -> Vec<State> {
         let mut out = Vec::with_capacity(self.state_count());
+        if self.wound_effects() {
+            let (last, tough) = self.last();
+            out.extend((0..last).map(|k| State { k, ..State::default() }));
+            for w in 0..=tough + EXTRA_MARKERS {
+                for stunned in [false, true] {
+                    out.push(State { k: last, w, hp: 0, stunned });
+                }
+            }
+            out.push(self.destroyed_state());
+            return out;
+        }
         let hp_max = self.hero.map_or(0, |_| self.hero_tough());
         for (r, (m, n)) in self.runs.iter().enumerate() {
             for k in self.starts[r]..self.starts[r] + n {
                 for w in 0..m.tough {
                     for hp in 0..=hp_max {
-                        out.push(State { k, w, hp });
+                        out.push(State { k, w, hp, stunned: false });
                     }
                 }
             }
         }
         for hp in 0..=hp_max {
-            out.push(State { k: self.len(), w: 0, hp });
+            out.push(State { k: self.len(), w: 0, hp, stunned: false });
         }
         out
     }

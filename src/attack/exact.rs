@@ -8,7 +8,7 @@
 //! Defense used, Blast's cap, the rules all models share and where wounds go.
 
 use super::allocation::{Allocation, State};
-use super::plan::{die_model, DieModel, Group, Situation};
+use super::plan::{die_model, DieModel, Group, HitFace, Situation};
 use crate::dice::{self, add_at};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;
@@ -51,7 +51,7 @@ fn hit_outcomes(dm: &DieModel, six: bool) -> Vec<((u32, u32), f64)> {
             finals.push((face, 1.0 / 6.0));
         }
     }
-    let p_ignore = (1..=6u8).filter(|&f| dm.ignores_wound(f)).count() as f64 / 6.0;
+    let p_ignore = (1..=6u8).filter(|&f| dm.ignores_wound(f, six)).count() as f64 / 6.0;
     let mut out: Vec<((u32, u32), f64)> = Vec::new();
     for (face, p) in finals {
         if dm.blocks(face, six) {
@@ -88,12 +88,25 @@ fn add_hits(mut acc: Vec<Outcome>, one: &[((u32, u32), f64)], count: u32) -> Vec
 pub fn die_outcomes(dm: &DieModel) -> Vec<Outcome> {
     let normal = hit_outcomes(dm, false);
     let six = hit_outcomes(dm, true);
+    // v2 Relentless: a 6 rolls one more attack die, which rolls no more
+    let extra_die = dm.extra_die_on_six.then(|| die_outcomes(&DieModel { extra_die_on_six: false, ..*dm }));
     let mut merged: Vec<Outcome> = Vec::new();
     for face in 1..=6u8 {
-        let (sixes, others) = dm.hits_from(dm.hit(face));
+        let hit = dm.hit(face);
+        let (sixes, others) = dm.hits_from(hit);
         let start = vec![((0, 0, 0), 1.0 / 6.0)];
         let with_sixes = add_hits(start, &six, sixes);
-        for (key, p) in add_hits(with_sixes, &normal, others) {
+        let mut outcomes = add_hits(with_sixes, &normal, others);
+        if let (Some(extra), HitFace::Six) = (&extra_die, hit) {
+            let mut both: Vec<Outcome> = Vec::new();
+            for &((h, u, w), p) in &outcomes {
+                for &((h2, u2, w2), q) in extra {
+                    merge(&mut both, (h + h2, u + u2, w + w2), p * q);
+                }
+            }
+            outcomes = both;
+        }
+        for (key, p) in outcomes {
             merge(&mut merged, key, p);
         }
     }
@@ -179,7 +192,7 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
     let mut p_pass: FxHashMap<(usize, bool), f64> = FxHashMap::default();
     for &(s, p) in ends {
         // "Units that were in melee don't take morale tests from wounds at the end of an activation"
-        let test = !situation.melee && morale::tests_after_shooting(alloc, start, s);
+        let test = !situation.melee && morale::tests_after_shooting(alloc, start, s, situation.edition);
         let p_fail = if test {
             1.0 - *p_pass.entry(alloc.alive_kinds(s)).or_insert_with(|| MoraleTest::new(alloc, s, shaken, situation.edition).p_pass())
         } else {
@@ -229,12 +242,11 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
         let mut wounds = Vec::new();
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
-                // more wounds never leave the target better off, so equal end states are neighbours
-                let end = alloc.wound(start, w as u32, gd.deadly, g.takedown);
-                match ends.last_mut() {
-                    Some((s, q)) if *s == end => *q += p,
-                    _ => ends.push((end, p)),
-                }
+                alloc.landings(alloc.land(start, w as u32, &dm, g.takedown), |end, q| match ends.last_mut() {
+                    // more wounds rarely leave the target better off, so equal end states are mostly neighbours
+                    Some((s, r)) if *s == end => *r += p * q,
+                    _ => merge(&mut ends, end, p * q),
+                });
                 add_at(&mut wounds, w * gd.deadly as usize, p);
             }
         }
@@ -272,17 +284,19 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
                 if gd.wounds[w] == 0.0 {
                     continue;
                 }
-                let idx2 = alloc.index(alloc.wound(s, w as u32, gd.deadly, g.takedown));
-                // wounds: deterministic increment w × Deadly
-                accumulate(&mut next[2][idx2], &cur[2][idx], w * gd.deadly as usize, gd.wounds[w]);
-                for (stat, joint) in [(0usize, &gd.hits_wounds), (1usize, &gd.unblocked_wounds)] {
-                    for (x, row) in joint.iter().enumerate() {
-                        let p = row.get(w).copied().unwrap_or(0.0);
-                        if p > 0.0 {
-                            accumulate(&mut next[stat][idx2], &cur[stat][idx], x, p);
+                alloc.landings(alloc.land(s, w as u32, &dm, g.takedown), |end, q| {
+                    let idx2 = alloc.index(end);
+                    // wounds: deterministic increment w × Deadly
+                    accumulate(&mut next[2][idx2], &cur[2][idx], w * gd.deadly as usize, gd.wounds[w] * q);
+                    for (stat, joint) in [(0usize, &gd.hits_wounds), (1usize, &gd.unblocked_wounds)] {
+                        for (x, row) in joint.iter().enumerate() {
+                            let p = row.get(w).copied().unwrap_or(0.0);
+                            if p > 0.0 {
+                                accumulate(&mut next[stat][idx2], &cur[stat][idx], x, p * q);
+                            }
                         }
                     }
-                }
+                });
             }
         }
         cur = next;
@@ -350,8 +364,7 @@ pub fn transitions(
             let wounds = cache.get(&dm, g.dice);
             for (w, &p) in wounds.iter().enumerate() {
                 if p > 0.0 {
-                    let s2 = alloc.wound(s, w as u32, dm.deadly, g.takedown);
-                    add_into(&mut next, s2, &pmf, w * dm.deadly as usize, p);
+                    alloc.landings(alloc.land(s, w as u32, &dm, g.takedown), |s2, q| add_into(&mut next, s2, &pmf, w * dm.deadly as usize, p * q));
                 }
             }
         }

@@ -8,6 +8,7 @@ pub mod sample;
 
 use crate::error::{Error, Result};
 use crate::profile::Unit;
+use crate::rules::effects::WoundModel;
 use crate::state::UnitState;
 use allocation::{Allocation, State};
 use plan::{Group, Pick, Situation};
@@ -30,21 +31,8 @@ pub struct Attack {
     pub unmodelled: Vec<String>,
 }
 
-/// An edition whose rules the engines can follow (its rule table exists).
-pub fn check_edition(edition: crate::Edition) -> Result<()> {
-    if crate::rules::effects::rule_set(edition).is_none() {
-        return Err(Error::invalid(
-            "edition",
-            edition.key(),
-            "attack(), melee() and morale() follow Grimdark Future v3.5 so far; the other rulebooks come with the editions issue",
-        ));
-    }
-    Ok(())
-}
-
-/// Errors shared by every engine: an edition the rule table lacks, a bad distance.
+/// Errors shared by every engine: a bad distance.
 pub fn check_situation(situation: &Situation) -> Result<()> {
-    check_edition(situation.edition)?;
     if !situation.distance.is_finite() || situation.distance < 0.0 {
         return Err(Error::invalid("distance", situation.distance, "must be a finite number of inches, 0 or more"));
     }
@@ -71,17 +59,21 @@ impl Attack {
                 }
             }
         }
+        let set = crate::rules::effects::rule_set(situation.edition);
+        if attacker_state.shaken && set.wounds == WoundModel::WoundEffects {
+            return Err(Error::invalid("attacker_state.shaken", true, "Stunned models must remain idle, and \"whilst Stunned, models can't strike back\""));
+        }
         if attacker_state.shaken && (!situation.melee || situation.charging) {
             return Err(Error::invalid(
                 "attacker_state.shaken",
                 true,
-                "Shaken units must stay idle: they cannot shoot or charge, only strike back in melee (as fatigued)",
+                format!("{} units must stay idle: they cannot shoot or charge, only strike back in melee (as fatigued)", set.failed_state),
             ));
         }
         situation.fatigued |= situation.melee && (attacker_state.fatigued || attacker_state.shaken);
-        let attacker_order = Allocation::new(attacker);
+        let attacker_order = Allocation::new(attacker, situation.edition);
         let attacker_at = attacker_order.state_of("attacker_state", attacker_state)?;
-        let allocation = Allocation::new(target);
+        let allocation = Allocation::new(target, situation.edition);
         let start = allocation.state_of("target_state", target_state)?;
         let attacking = attacker_order.view(attacker_at, false).alive;
         let targeted = allocation.view(start, false).alive;

@@ -7,7 +7,7 @@
 
 use crate::edition::Edition;
 use crate::profile::{Model, Weapon};
-use crate::rules::effects::{self, Amount, Cond, Effect, Side};
+use crate::rules::effects::{self, Amount, Cond, Effect, Needs, Side, WoundModel};
 use crate::rules::Rule;
 
 /// The circumstances of an attack.
@@ -20,6 +20,8 @@ pub struct Situation {
     /// The target is in cover terrain (+1 to Defense against shooting).
     pub cover: bool,
     pub moved: bool,
+    /// The target moved since its last activation (v3.4.1 Entrenched).
+    pub target_moved: bool,
     /// The attacker already fought in melee this round (only unmodified 6s hit in melee).
     pub fatigued: bool,
     pub edition: Edition,
@@ -30,15 +32,19 @@ impl Situation {
         self.distance > 9.0
     }
 
-    /// Whether a rule's condition holds against a target in `view`.
-    fn holds(&self, cond: Cond, view: &TargetView) -> bool {
+    /// Whether a rule's condition holds for an attacker with `attacker_rules` against a
+    /// target in `view`.
+    fn holds(&self, cond: Cond, attacker_rules: &[&Rule], view: &TargetView) -> bool {
         match cond {
             Cond::Shooting => !self.melee,
             Cond::Melee => self.melee,
             Cond::Charging => self.charging,
             Cond::OverNine => self.over_nine(),
             Cond::Moved => self.moved,
+            Cond::Stationary => !self.moved,
+            Cond::TargetStationary => !self.target_moved,
             Cond::NotFatigued => !self.fatigued,
+            Cond::AttackerLacks(name) => !attacker_rules.iter().any(|r| r.name == name),
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
         }
@@ -52,6 +58,8 @@ pub enum GroupKind {
     Weapon,
     /// Impact(X) dice: "For each 2+ the target takes one hit."
     Impact,
+    /// v2 Impact(X): "Deals X automatic hits"; no die is rolled to hit.
+    AutomaticHits,
 }
 
 /// One weapon group: the same weapon carried by models of the same profile, rolled together.
@@ -89,6 +97,8 @@ pub struct TargetView<'a> {
     /// The Defense the hits are blocked with: the unit's while any of its own models live,
     /// else the joined hero's ("must use the unit's Defense until all other models have been killed").
     pub defense: u8,
+    /// Firefight: the model taking hits is Stunned.
+    pub stunned: bool,
 }
 
 impl TargetView<'_> {
@@ -101,18 +111,28 @@ impl TargetView<'_> {
         2 * self.alive.iter().filter(|(m, _)| f(m)).map(|(_, n)| n).sum::<u32>() > self.count()
     }
 
-    /// Whether every alive model has the rule ("units where all models have this rule").
-    fn all_have(&self, name: &str) -> bool {
-        !self.alive.is_empty() && self.alive.iter().all(|(m, _)| m.rules.iter().any(|r| r.name == name))
+    /// Whether enough alive models have the rule: all of them ("units where all models have
+    /// this rule"), most, any, or the model that takes the wounds (the first in removal order).
+    fn has(&self, name: &str, needs: Needs) -> bool {
+        // a weapon's target-side rule (Counter) is carried by the model with the weapon
+        let carries = |m: &Model| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())).any(|r| r.name == name);
+        match needs {
+            Needs::Each => self.alive.first().is_some_and(|(m, _)| carries(m)),
+            _ => {
+                let having = self.alive.iter().filter(|(m, _)| carries(m)).map(|(_, n)| n).sum();
+                effects::holds_for(needs, having, self.count())
+            }
+        }
     }
 
-    /// The rules every alive model has, each name once.
-    fn shared_rules(&self) -> Vec<&Rule> {
-        let Some((first, _)) = self.alive.first() else { return Vec::new() };
+    /// The rules of the alive models, each name once.
+    fn rules(&self) -> Vec<&Rule> {
         let mut out: Vec<&Rule> = Vec::new();
-        for r in &first.rules {
-            if self.all_have(&r.name) && !out.iter().any(|o| o.name == r.name) {
-                out.push(r);
+        for (m, _) in &self.alive {
+            for r in &m.rules {
+                if !out.iter().any(|o| o.name == r.name) {
+                    out.push(r);
+                }
             }
         }
         out
@@ -128,22 +148,34 @@ pub struct DieModel {
     pub only_sixes: bool,
     /// A face other than 1 and 6 hits if it is at least this (7: never).
     pub hit_need: u8,
+    /// Every face hits and none counts as a 6 (v2 Impact's automatic hits).
+    pub always_hits: bool,
     /// Extra hits dealt by an unmodified 6 (which are not 6s themselves).
     pub extra_hits_on_six: u8,
+    /// A hit from an unmodified 6 is this many hits that all count as 6s (v2 Poison: 3).
+    pub six_multiplier: u8,
+    /// An unmodified 6 rolls one more attack die, which rolls no more (v2 Relentless).
+    pub extra_die_on_six: bool,
     /// Each hit is multiplied by this (Blast, capped by the models in the target).
     pub multiplier: u32,
     /// A Defense face other than 1 and 6 blocks if it is at least this (7: never).
     pub block_need: u8,
     /// The same for hits from unmodified 6s (Rending and the like add AP).
     pub block_need_six: u8,
+    /// No hit is blocked (Firefight: a Stunned model hit by shooting).
+    pub unblockable: bool,
     /// Unmodified Defense 6s are re-rolled once (Bane).
     pub reroll_defense_six: bool,
     pub extra_wounds_block_one: u8,
     pub extra_wounds_unblocked_six: u8,
     /// Each wound is ignored on this face or more (7: never): Regeneration and the like.
     pub ignore_on: u8,
+    /// The same for wounds from hits from unmodified 6s (v2 Rending bypasses Regeneration).
+    pub ignore_on_six: u8,
     /// Each wound counts this many times on one model, without carry-over (Deadly; 1: none).
     pub deadly: u32,
+    /// Firefight Fear: wound-effect checks after this group count this many more wounds.
+    pub check_bonus: u8,
 }
 
 /// The outcome of one to-hit die.
@@ -161,21 +193,29 @@ impl DieModel {
         DieModel {
             only_sixes: false,
             hit_need,
+            always_hits: false,
             extra_hits_on_six: 0,
+            six_multiplier: 1,
+            extra_die_on_six: false,
             multiplier: 1,
             block_need,
             block_need_six: block_need,
+            unblockable: false,
             reroll_defense_six: false,
             extra_wounds_block_one: 0,
             extra_wounds_unblocked_six: 0,
             ignore_on,
+            ignore_on_six: ignore_on,
             deadly: 1,
+            check_bonus: 0,
         }
     }
 
     /// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail".
     pub fn hit(&self, face: u8) -> HitFace {
-        if face == 6 {
+        if self.always_hits {
+            HitFace::Hit
+        } else if face == 6 {
             HitFace::Six
         } else if self.only_sixes || face == 1 || face < self.hit_need {
             HitFace::Miss
@@ -187,7 +227,7 @@ impl DieModel {
     /// Whether a final Defense face blocks a hit (a hit from a 6 when `six`).
     pub fn blocks(&self, face: u8, six: bool) -> bool {
         let need = if six { self.block_need_six } else { self.block_need };
-        face == 6 || (face != 1 && face >= need)
+        !self.unblockable && (face == 6 || (face != 1 && face >= need))
     }
 
     /// Wounds an unblocked hit deals, before any are ignored (1, plus Shred on a final 1
@@ -197,8 +237,9 @@ impl DieModel {
             + if six { u32::from(self.extra_wounds_unblocked_six) } else { 0 }
     }
 
-    pub fn ignores_wound(&self, face: u8) -> bool {
-        face >= self.ignore_on
+    /// Whether a wound (from a hit from a 6 when `six`) is ignored on this face.
+    pub fn ignores_wound(&self, face: u8, six: bool) -> bool {
+        face >= if six { self.ignore_on_six } else { self.ignore_on }
     }
 
     /// Hits from one successful die: (hits that count as 6s, other hits).
@@ -206,16 +247,18 @@ impl DieModel {
         match face {
             HitFace::Miss => (0, 0),
             HitFace::Hit => (0, self.multiplier),
-            HitFace::Six => (self.multiplier, self.multiplier * u32::from(self.extra_hits_on_six)),
+            HitFace::Six => (self.multiplier * u32::from(self.six_multiplier), self.multiplier * u32::from(self.extra_hits_on_six)),
         }
     }
 }
 
 /// The effects of `rules` on one side whose conditions hold: each with the rule it comes
-/// from (for its rating). The one place where the rule table is read.
+/// from (for its rating). Target-side effects also need enough of the target's models to
+/// have the rule. The one place where the rule table is read.
 fn active<'r>(
     rules: impl IntoIterator<Item = &'r Rule>,
     side: Side,
+    attacker_rules: &[&Rule],
     situation: &Situation,
     view: &TargetView,
 ) -> Vec<(&'r Rule, Effect)> {
@@ -223,7 +266,10 @@ fn active<'r>(
     for rule in rules {
         let Some(def) = effects::definition(situation.edition, &rule.name) else { continue };
         for entry in def.effects.iter().filter(|e| e.side == side) {
-            if entry.conds.iter().all(|c| situation.holds(*c, view)) {
+            if side == Side::Target && !view.has(&rule.name, entry.needs) {
+                continue;
+            }
+            if entry.conds.iter().all(|c| situation.holds(*c, attacker_rules, view)) {
                 out.push((rule, entry.effect));
             }
         }
@@ -242,13 +288,19 @@ struct AttackerEffects {
     quality: Option<u8>,
     ap: i32,
     ap_on_six: i32,
+    ap_on_six_at_least: i32,
     extra_hits_on_six: i32,
+    six_multiplier: u8,
+    extra_die_on_six: bool,
+    multiply_hits: i32,
+    check_bonus: i32,
     extra_wounds_unblocked_six: i32,
     extra_wounds_block_one: i32,
     blast: i32,
     deadly: i32,
     reroll_defense_six: bool,
     ignore_regeneration: bool,
+    ignore_regeneration_on_six: bool,
     ignore_cover: bool,
     ignore_negative: bool,
 }
@@ -266,41 +318,59 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
         quality: None,
         ap: 0,
         ap_on_six: 0,
+        ap_on_six_at_least: 0,
         extra_hits_on_six: 0,
+        six_multiplier: 1,
+        extra_die_on_six: false,
+        multiply_hits: 0,
+        check_bonus: 0,
         extra_wounds_unblocked_six: 0,
         extra_wounds_block_one: 0,
         blast: 0,
         deadly: 0,
         reroll_defense_six: false,
         ignore_regeneration: false,
+        ignore_regeneration_on_six: false,
         ignore_cover: false,
         ignore_negative: false,
     };
-    for (rule, effect) in active(&group.rules, Side::Attacker, situation, view) {
+    let rules: Vec<&Rule> = group.rules.iter().collect();
+    for (rule, effect) in active(&group.rules, Side::Attacker, &rules, situation, view) {
         match effect {
             Effect::HitModifier(a) => e.hit_mods.push(amount(a, rule)),
             Effect::Quality(q) => e.quality = Some(e.quality.map_or(q, |x| x.min(q))),
             Effect::Ap(a) => e.ap += amount(a, rule),
             Effect::ApOnSix(n) => e.ap_on_six += n,
+            Effect::ApOnSixAtLeast(n) => e.ap_on_six_at_least = e.ap_on_six_at_least.max(n),
             Effect::ExtraHitsOnSix(n) => e.extra_hits_on_six += n,
+            Effect::MultiplySixes(n) => e.six_multiplier = e.six_multiplier.max(n),
+            Effect::ExtraAttackOnSix => e.extra_die_on_six = true,
+            Effect::MultiplyHits(a) => e.multiply_hits += amount(a, rule),
+            Effect::WoundCheckBonus(a) => e.check_bonus = e.check_bonus.max(amount(a, rule)),
             Effect::ExtraWoundsOnUnblockedSix(n) => e.extra_wounds_unblocked_six += n,
             Effect::ExtraWoundsOnBlockOne(n) => e.extra_wounds_block_one += n,
             Effect::Blast(a) => e.blast += amount(a, rule),
             Effect::Deadly(a) => e.deadly += amount(a, rule),
             Effect::RerollDefenseSixes => e.reroll_defense_six = true,
             Effect::IgnoreRegeneration => e.ignore_regeneration = true,
+            Effect::IgnoreRegenerationOnSix => e.ignore_regeneration_on_six = true,
             Effect::IgnoreCover => e.ignore_cover = true,
             Effect::IgnoreNegativeHitModifiers => e.ignore_negative = true,
             // read when the groups are formed, or target-side
             Effect::Takedown
+            | Effect::ExtraAttacks(_)
             | Effect::ImpactDice(_)
+            | Effect::ImpactHits(_)
             | Effect::ImpactReduction(_)
+            | Effect::RangePenalty(_)
             | Effect::DefenseModifier(_)
             | Effect::ApReduction(_)
             | Effect::IgnoreWounds { .. }
             | Effect::StrikesFirstWhenCharged
             | Effect::ResolutionWounds(_)
-            | Effect::PassFailedMoraleOn(_) => {}
+            | Effect::ResolutionWoundsRolled(_)
+            | Effect::PassFailedMoraleOn(_)
+            | Effect::MoraleModifier(_) => {}
         }
     }
     e
@@ -313,38 +383,57 @@ fn clamp_need(need: i32) -> u8 {
 /// How each die of `group` is judged against the target's alive models in `view`.
 pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> DieModel {
     let a = attacker_effects(group, situation, view);
-    // Target-side effects: rules every alive model has, whose conditions hold.
+    let set = effects::rule_set(situation.edition);
+    let attacker_rules: Vec<&Rule> = group.rules.iter().collect();
+    // Target-side effects: rules enough alive models have, whose conditions hold.
     let mut target_hit_mods = Vec::new();
     let mut defense_mod = 0;
     let mut ap_reduction = 0;
     let mut ignore_on = 7u8;
-    for (rule, effect) in active(view.shared_rules(), Side::Target, situation, view) {
+    let mut ignore_on_six = 7u8;
+    for (rule, effect) in active(view.rules(), Side::Target, &attacker_rules, situation, view) {
         match effect {
             Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
             Effect::DefenseModifier(n) => defense_mod += n,
             Effect::ApReduction(n) => ap_reduction += n,
-            Effect::IgnoreWounds { on, regeneration } if !(regeneration && a.ignore_regeneration) => {
-                ignore_on = ignore_on.min(on);
+            Effect::IgnoreWounds { on, regeneration } => {
+                if !(regeneration && a.ignore_regeneration) {
+                    ignore_on = ignore_on.min(on);
+                }
+                if !(regeneration && (a.ignore_regeneration || a.ignore_regeneration_on_six)) {
+                    ignore_on_six = ignore_on_six.min(on);
+                }
             }
             _ => {}
         }
     }
-    // Cover: "+1 to Defense rolls when blocking hits from shooting attacks"; Blast ignores it.
+    // Cover, as the edition has it (+1 Defense, or -1 to hit); Blast and the like ignore it.
     if situation.cover && !situation.melee && !a.ignore_cover {
-        defense_mod += 1;
+        match set.cover {
+            Effect::DefenseModifier(n) => defense_mod += n,
+            Effect::HitModifier(Amount::Fixed(n)) => target_hit_mods.push(n),
+            _ => {}
+        }
     }
     let alive = view.count();
     let defense = i32::from(view.defense);
     let ap = (a.ap - ap_reduction).max(0);
-    let ap_six = (a.ap + a.ap_on_six - ap_reduction).max(0);
+    let ap_six = (a.ap.max(a.ap_on_six_at_least) + a.ap_on_six - ap_reduction).max(0);
     let block_need = clamp_need(defense + ap - defense_mod);
     let block_need_six = clamp_need(defense + ap_six - defense_mod);
     let blast = if a.blast > 0 { (a.blast as u32).min(alive).max(1) } else { 1 };
+    let multiplier = blast * a.multiply_hits.clamp(1, 1000) as u32;
     let deadly = a.deadly.max(1) as u32;
+    // Firefight: "If Stunned models take any hits from shooting ... they are Knocked Out
+    // immediately (without needing to check wounds)": the hits are not blocked, and each one
+    // is a wound the allocation turns into a Knock Out (Tough: one wound).
+    let stunned_shot = set.wounds == WoundModel::WoundEffects && view.stunned && !situation.melee;
+    let check_bonus = a.check_bonus.clamp(0, 100) as u8;
 
-    match group.kind {
+    let mut dm = match group.kind {
         // "For each 2+ the target takes one hit": no modifiers, no AP, nothing on 6s.
         GroupKind::Impact => DieModel::plain(2, block_need, ignore_on),
+        GroupKind::AutomaticHits => DieModel { always_hits: true, ..DieModel::plain(2, block_need, ignore_on) },
         GroupKind::Weapon => {
             let quality = i32::from(a.quality.map_or(group.quality, |q| q.min(group.quality)));
             let mods = a.hit_mods.iter().chain(target_hit_mods.iter()).filter(|m| !(a.ignore_negative && **m < 0));
@@ -352,26 +441,44 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
             DieModel {
                 only_sixes: situation.fatigued && situation.melee,
                 hit_need: clamp_need(quality - hit_mod),
+                always_hits: false,
                 extra_hits_on_six: a.extra_hits_on_six.clamp(0, 100) as u8,
-                multiplier: blast,
+                six_multiplier: a.six_multiplier.clamp(1, 100),
+                extra_die_on_six: a.extra_die_on_six,
+                multiplier,
                 block_need,
                 block_need_six,
+                unblockable: false,
                 reroll_defense_six: a.reroll_defense_six,
                 extra_wounds_block_one: a.extra_wounds_block_one.clamp(0, 100) as u8,
                 extra_wounds_unblocked_six: a.extra_wounds_unblocked_six.clamp(0, 100) as u8,
                 ignore_on,
+                ignore_on_six,
                 deadly,
+                check_bonus,
             }
         }
+    };
+    if stunned_shot {
+        dm = DieModel {
+            unblockable: true,
+            ignore_on: 7,
+            ignore_on_six: 7,
+            extra_wounds_block_one: 0,
+            extra_wounds_unblocked_six: 0,
+            deadly: 1,
+            ..dm
+        };
     }
+    dm
 }
 
 /// Whether a weapon may be used in this attack: melee weapons in melee; ranged weapons in
-/// range when shooting.
-fn usable(weapon: &Weapon, situation: &Situation) -> bool {
+/// range when shooting, the range cut by `range_penalty` (Aircraft).
+fn usable(weapon: &Weapon, situation: &Situation, range_penalty: i32) -> bool {
     match weapon.range {
         None => situation.melee,
-        Some(r) => !situation.melee && f64::from(r) >= situation.distance,
+        Some(r) => !situation.melee && f64::from(r) - f64::from(range_penalty) >= situation.distance,
     }
 }
 
@@ -406,13 +513,23 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     let mut out: Vec<Group> = Vec::new();
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
+    let view = TargetView { alive: target.to_vec(), defense: 0, stunned: false };
     for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
-        for weapon in model.weapons.iter().filter(|w| usable(w, situation)) {
-            if !pick.takes(weapon, situation.edition) {
-                continue;
-            }
-            let dice = weapon.attacks * weapon.count * copies;
+        let weapons: Vec<&Weapon> = model
+            .weapons
+            .iter()
+            .filter(|w| pick.takes(w, situation.edition) && usable(w, situation, range_penalty(w, &model_rules, situation, &view)))
+            .collect();
+        // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.
+        let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_rules, situation, &view)
+            .into_iter()
+            .map(|(_, e)| if let Effect::ExtraAttacks(n) = e { n } else { 0 })
+            .sum();
+        let chosen = weapons.iter().enumerate().max_by_key(|(i, w)| (weapon_ap(w), std::cmp::Reverse(*i))).map(|(i, _)| i);
+        for (wi, weapon) in weapons.iter().enumerate() {
+            let per_model = weapon.attacks * weapon.count + if Some(wi) == chosen { extra.max(0) as u32 } else { 0 };
+            let dice = per_model * copies;
             let found = keys.iter().position(|(w, q, r)| *q == model.quality && w.same_profile(weapon) && *r == model_rules);
             if let Some(i) = found {
                 out[i].dice += dice;
@@ -436,25 +553,25 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
             });
         }
     }
-    // Impact dice per attacking model, less the target's per-model reductions (Counter);
-    // both are rows of the rule table, read against the untouched target.
+    // Impact per attacking model, less the target's per-model reductions (Counter); both are
+    // rows of the rule table, read against the untouched target.
     if !matches!(pick, Pick::Named(_)) {
-        let view = TargetView { alive: target.to_vec(), defense: 0 };
-        let impact: i64 = attacker
-            .iter()
-            .map(|&(m, n)| {
-                let per_model: i32 = active(&m.rules, Side::Attacker, situation, &view)
-                    .into_iter()
-                    .map(|(r, e)| if let Effect::ImpactDice(a) = e { amount(a, r) } else { 0 })
-                    .sum();
-                i64::from(per_model) * i64::from(n)
-            })
-            .sum();
+        let mut impact = [0i64; 2];
+        for &(m, n) in attacker {
+            let rules: Vec<&Rule> = m.rules.iter().collect();
+            for (r, e) in active(m.rules.iter(), Side::Attacker, &rules, situation, &view) {
+                match e {
+                    Effect::ImpactDice(a) => impact[0] += i64::from(amount(a, r)) * i64::from(n),
+                    Effect::ImpactHits(a) => impact[1] += i64::from(amount(a, r)) * i64::from(n),
+                    _ => {}
+                }
+            }
+        }
         let reduction: i64 = target
             .iter()
             .map(|&(m, n)| {
                 let rules = m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter()));
-                let per_model = active(rules, Side::Target, situation, &view)
+                let per_model = active(rules, Side::Target, &[], situation, &TargetView { alive: vec![(m, n)], defense: 0, stunned: false })
                     .into_iter()
                     .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
                     .max()
@@ -462,23 +579,47 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
                 i64::from(per_model) * i64::from(n)
             })
             .sum();
-        let dice = (impact - reduction).max(0);
-        if dice > 0 {
-            out.push(Group {
-                label: format!("Impact({dice})"),
-                kind: GroupKind::Impact,
-                dice: dice as u32,
-                quality: 2,
-                rules: Vec::new(),
-                takedown: false,
-                deadly: false,
-            });
+        for (kind, total) in [(GroupKind::Impact, impact[0] - reduction), (GroupKind::AutomaticHits, impact[1])] {
+            if total > 0 {
+                out.push(Group {
+                    label: format!("Impact({total})"),
+                    kind,
+                    dice: total as u32,
+                    quality: 2,
+                    rules: Vec::new(),
+                    takedown: false,
+                    deadly: false,
+                });
+            }
         }
     }
     out.sort_by_key(Group::priority);
     out
 }
 
+/// The range a weapon loses against the target (Aircraft), unless it ignores negative
+/// modifiers (Lock-On) or the penalty's conditions fail (v2 Anti-Air).
+fn range_penalty(weapon: &Weapon, model_rules: &[&Rule], situation: &Situation, view: &TargetView) -> i32 {
+    if weapon.range.is_none() || situation.melee {
+        return 0;
+    }
+    let attacker_rules: Vec<&Rule> = weapon.rules.iter().chain(model_rules.iter().copied()).collect();
+    let ignores = active(attacker_rules.iter().copied(), Side::Attacker, &attacker_rules, situation, view)
+        .iter()
+        .any(|(_, e)| matches!(e, Effect::IgnoreNegativeHitModifiers));
+    if ignores {
+        return 0;
+    }
+    active(view.rules(), Side::Target, &attacker_rules, situation, view)
+        .into_iter()
+        .map(|(_, e)| if let Effect::RangePenalty(n) = e { n } else { 0 })
+        .sum()
+}
+
+/// A weapon's AP rating, for picking the best weapon (v2 Furious).
+fn weapon_ap(weapon: &Weapon) -> i64 {
+    weapon.rules.iter().find(|r| r.name == "AP").and_then(Rule::number).unwrap_or(0)
+}
 
 /// Rules of the attacker's usable weapons and models, and of the target, that neither change
 /// an attack in this engine nor are known to lie outside it: reported as not modelled.

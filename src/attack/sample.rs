@@ -4,7 +4,7 @@
 //! `(seed, i)`, and chunk tallies are added in chunk order. So a seeded run gives the same
 //! counts whatever the number of threads.
 
-use super::allocation::{Allocation, State};
+use super::allocation::{Allocation, Landing, State};
 use super::plan::{die_model, DieModel, Group, HitFace};
 use super::Attack;
 use crate::morale::{self, MoraleTest};
@@ -94,8 +94,16 @@ pub fn d6(rng: &mut Xoshiro256PlusPlus) -> u8 {
 /// One weapon group rolled literally: returns (hits, unblocked, wounds kept).
 fn roll_group(dm: &DieModel, dice: u32, rng: &mut Xoshiro256PlusPlus) -> (u32, u32, u32) {
     let (mut hits, mut unblocked, mut wounds) = (0u32, 0u32, 0u32);
-    for _ in 0..dice {
+    // v2 Relentless: each unmodified 6 rolls one more die, which rolls no more
+    let mut extra_dice = 0u32;
+    let mut rolled = 0u32;
+    while rolled < dice + extra_dice {
+        let first_roll = rolled < dice;
+        rolled += 1;
         let face = dm.hit(d6(rng));
+        if face == HitFace::Six && dm.extra_die_on_six && first_roll {
+            extra_dice += 1;
+        }
         if face == HitFace::Miss {
             continue;
         }
@@ -112,7 +120,7 @@ fn roll_group(dm: &DieModel, dice: u32, rng: &mut Xoshiro256PlusPlus) -> (u32, u
             }
             unblocked += 1;
             for _ in 0..dm.wounds_of_unblocked(block, six) {
-                if !dm.ignores_wound(d6(rng)) {
+                if !dm.ignores_wound(d6(rng), six) {
                     wounds += 1;
                 }
             }
@@ -155,7 +163,10 @@ pub fn roll_attack(
         r.hits += h;
         r.unblocked += u;
         r.wounds += w * dm.deadly;
-        r.end = alloc.wound(r.end, w, dm.deadly, g.takedown);
+        r.end = match alloc.land(r.end, w, &dm, g.takedown) {
+            Landing::At(s) => s,
+            Landing::Check { state, total } => alloc.checked(state, total, d6(rng)),
+        };
     }
     r
 }
@@ -178,7 +189,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         record(&mut counts.wounds, r.wounds);
         record(&mut counts.kills, alloc.kills(r.end) - killed_before);
         let mut shaken = before.shaken;
-        if !situation.melee && morale::tests_after_shooting(alloc, attack.start, r.end) {
+        if !situation.melee && morale::tests_after_shooting(alloc, attack.start, r.end, situation.edition) {
             counts.morale_tests += 1;
             let test = MoraleTest::new(alloc, r.end, before.shaken, situation.edition);
             if !test.roll(|| d6(&mut rng)) {

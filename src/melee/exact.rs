@@ -99,35 +99,45 @@ pub fn exact(m: &Melee) -> Outcome {
     let mut cache = WoundCache::default();
     let mut out = Tallies::default();
 
-    // 1. Counter: the defender's first strike, from its untouched state.
-    let counter: Vec<(State, Vec<f64>)> = if m.strike_back {
-        let g = plans.groups(Phase::Counter, m.defender_start, m.charger_start);
-        transitions(&m.charger, &g.groups, m.charger_start, &mut cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s))
-    } else {
-        vec![(m.charger_start, vec![1.0])]
-    };
+    // 0. Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself.
+    let mut charged: Vec<(State, f64)> = Vec::new();
+    m.defender.landings(m.charged(), |d0, p| charged.push((d0, p)));
+
+    // 1. Counter: the defender's first strike, from its state once charged.
+    let mut counter: Vec<(State, State, Vec<f64>)> = Vec::new();
+    for &(d0, p0) in &charged {
+        if m.strikes_back(d0) {
+            let g = plans.groups(Phase::Counter, d0, m.charger_start);
+            for (c1, wounds) in transitions(&m.charger, &g.groups, m.charger_start, &mut cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
+                counter.push((d0, c1, wounds.iter().map(|q| q * p0).collect()));
+            }
+        } else {
+            counter.push((d0, m.charger_start, vec![p0]));
+        }
+    }
 
     // 2. The charge, by the charger's models left.
     let mut pairs = Pairs::new(m);
-    for (c1, counter_wounds) in &counter {
+    for (d0, c1, counter_wounds) in &counter {
+        let (d0, c1) = (*d0, *c1);
         let taken = Signed { lo: 0, p: counter_wounds.clone() };
         let negated = Signed { lo: 0, p: vec![1.0] }.convolve(counter_wounds, -1);
         let p_c1: f64 = counter_wounds.iter().sum();
-        if m.charger.destroyed(*c1) {
-            let pair = pairs.entry(*c1, m.defender_start);
+        if m.charger.destroyed(c1) || m.defender.destroyed(d0) {
+            let pair = pairs.entry(c1, d0);
             pair.margin.add(&negated, 0, 1.0);
             pair.by_defender.add(&taken, 0, 1.0);
             out.add_wounds(0, 0, p_c1);
             continue;
         }
-        let g = plans.groups(Phase::Charge, *c1, m.defender_start);
-        let charge = transitions(&m.defender, &g.groups, m.defender_start, &mut cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
+        let g = plans.groups(Phase::Charge, c1, d0);
+        let charge = transitions(&m.defender, &g.groups, d0, &mut cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
         for (d1, dealt) in charge {
             let p_d1: f64 = dealt.iter().sum();
             for (w, &q) in dealt.iter().enumerate() {
                 out.add_wounds(0, w, q * p_c1);
             }
-            let pair = pairs.entry(*c1, d1);
+            let pair = pairs.entry(c1, d1);
             pair.margin.add_convolved(&negated, &dealt, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
@@ -137,7 +147,7 @@ pub fn exact(m: &Melee) -> Outcome {
     let mut finals = Pairs::new(m);
     for pair in pairs.list {
         let (c1, d1) = (pair.c, pair.d);
-        if !m.strike_back || m.charger.destroyed(c1) || m.defender.destroyed(d1) {
+        if !m.strikes_back(d1) || m.charger.destroyed(c1) {
             let f = finals.entry(c1, d1);
             f.margin.add(&pair.margin, 0, 1.0);
             f.by_defender.add(&pair.by_defender, 0, 1.0);
@@ -163,7 +173,9 @@ pub fn exact(m: &Melee) -> Outcome {
         let fear = plans.fear_margin(c, d);
         let mut by_winner = [0.0f64; 3];
         for (i, &q) in f.margin.p.iter().enumerate() {
-            by_winner[m.winner(c, d, f.margin.lo + i as i64, fear) as usize] += q;
+            for &(fear_margin, pf) in fear.iter() {
+                by_winner[m.winner(c, d, f.margin.lo + i as i64, fear_margin) as usize] += q * pf;
+            }
         }
         for winner in [Winner::Charger, Winner::Defender, Winner::Tie] {
             let q = by_winner[winner as usize];

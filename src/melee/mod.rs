@@ -15,14 +15,14 @@ pub mod exact;
 pub mod outcome;
 pub mod sample;
 
-use crate::attack::allocation::{Allocation, State};
+use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
 use crate::attack::{check_situation, MAX_EXACT_DICE};
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::morale::{self, Failure, MoraleTest};
 use crate::profile::Unit;
-use crate::rules::effects::{own_effects, Effect};
+use crate::rules::effects::{own_effects, rule_set, Effect};
 use crate::state::UnitState;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
@@ -87,13 +87,14 @@ impl Melee {
         distance: f64,
         edition: Edition,
     ) -> Result<Melee> {
-        let probe = Situation { melee: true, distance, charging: true, cover: false, moved: false, fatigued: false, edition };
+        let probe = Situation { melee: true, distance, charging: true, cover: false, moved: false, target_moved: false, fatigued: false, edition };
         check_situation(&probe)?;
         if charger_state.shaken {
-            return Err(Error::invalid("charger_state.shaken", true, "Shaken units must stay idle and cannot charge"));
+            let state = rule_set(edition).failed_state;
+            return Err(Error::invalid("charger_state.shaken", true, format!("{state} units must stay idle and cannot charge")));
         }
-        let charger_order = Allocation::new(charger);
-        let defender_order = Allocation::new(defender);
+        let charger_order = Allocation::new(charger, edition);
+        let defender_order = Allocation::new(defender, edition);
         let charger_start = charger_order.state_of("charger_state", charger_state)?;
         let defender_start = defender_order.state_of("defender_state", defender_state)?;
         let m = Melee {
@@ -139,7 +140,7 @@ impl Melee {
     /// strike and the strike back are one strike back, split in two, so the first does not
     /// fatigue the second.
     pub fn situation(&self, phase: Phase) -> Situation {
-        let base = Situation { melee: true, distance: 0.0, charging: false, cover: false, moved: false, fatigued: false, edition: self.edition };
+        let base = Situation { melee: true, distance: 0.0, charging: false, cover: false, moved: false, target_moved: false, fatigued: false, edition: self.edition };
         match phase {
             Phase::Charge => Situation { distance: self.distance, charging: true, fatigued: self.charger_before.fatigued, ..base },
             Phase::Counter | Phase::StrikeBack => Situation { fatigued: self.defender_before.fatigued || self.defender_before.shaken, ..base },
@@ -166,27 +167,45 @@ impl Melee {
         plan::groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), pick)
     }
 
-    /// Fear: "This model counts as having dealt +X wounds when checking who won melee", for
-    /// each model with Fear still in the unit when the melee is resolved.
-    pub fn fear(&self, alloc: &Allocation, s: State) -> i64 {
-        alloc
-            .view(s, false)
-            .alive
-            .iter()
-            .map(|(m, n)| {
-                let per_model: i64 = own_effects(self.edition, &m.rules)
-                    .map(|(r, e)| if let Effect::ResolutionWounds(_) = e { r.number().unwrap_or(0) } else { 0 })
-                    .sum();
-                per_model * i64::from(*n)
-            })
-            .sum()
+    /// Firefight: "If Stunned models ... are charged again, then they are Knocked Out
+    /// immediately" (Tough: one wound instead): where the charge leaves the defender before
+    /// any blow. Elsewhere, and for a defender that is not Stunned, nowhere new.
+    pub fn charged(&self) -> Landing {
+        self.defender.hit_while_stunned(self.defender_start, 1, 0)
+    }
+
+    /// Whether the defender in `d` strikes (Counter first, then back): when asked to, and in
+    /// Firefight not while Stunned ("Whilst Stunned, models can't strike back").
+    pub fn strikes_back(&self, d: State) -> bool {
+        self.strike_back && !d.stunned && !self.defender.destroyed(d)
+    }
+
+    /// What Fear adds to a side at melee resolution, with its models left in `s`. v3.x: "This
+    /// model counts as having dealt +X wounds when checking who won melee", model by model;
+    /// v2: "+D3 wounds", once for the unit.
+    pub fn fear(&self, alloc: &Allocation, s: State) -> Fear {
+        let mut fear = Fear::default();
+        for own in own_effects(self.edition, &alloc.view(s, false).alive) {
+            match own.effect {
+                Effect::ResolutionWounds(_) => fear.fixed += own.rating * i64::from(own.models),
+                Effect::ResolutionWoundsRolled(sides) => {
+                    fear.dice += 1;
+                    fear.sides = sides;
+                }
+                _ => {}
+            }
+        }
+        fear
     }
 
     /// "Sum the total number of wounds that each unit caused, and compare the two", with Fear;
     /// "units that are destroyed in melee always count as having lost". `margin` is wounds
     /// caused by the charger less wounds caused by the defender; `fear_margin` is the
-    /// charger's Fear less the defender's (see [`Plans::fear_margin`]).
+    /// charger's Fear less the defender's. Firefight resolves no melee: always a tie, no test.
     pub fn winner(&self, c: State, d: State, margin: i64, fear_margin: i64) -> Winner {
+        if !rule_set(self.edition).melee_resolution {
+            return Winner::Tie;
+        }
         if self.defender.destroyed(d) {
             return Winner::Charger;
         }
@@ -215,15 +234,14 @@ impl Melee {
         }
     }
 
-    /// A side's status unless it fails a morale test: destroyed, still Shaken, or unaffected.
+    /// A side's status unless it fails a morale test: destroyed, still Shaken (Firefight:
+    /// Stunned by wound effects), or unaffected.
     fn status_without_failure(&self, who: Winner, s: State) -> Status {
         let (alloc, before) = self.side(who);
-        if alloc.destroyed(s) {
-            Status::Destroyed
-        } else if before.shaken {
-            Status::Shaken
-        } else {
-            Status::Unaffected
+        match alloc.unit_state(s, before.shaken, false) {
+            None => Status::Destroyed,
+            Some(u) if u.shaken => Status::Shaken,
+            Some(_) => Status::Unaffected,
         }
     }
 
@@ -232,7 +250,8 @@ impl Melee {
     pub fn statuses(&self, c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
         let mut out = [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)];
         if let (Some((loser, s)), true) = (self.loser_tests(c, d, winner), failed) {
-            out[loser as usize] = match morale::failure(self.side(loser).0, s, true) {
+            let (alloc, before) = self.side(loser);
+            out[loser as usize] = match morale::failure(alloc, s, true, before.shaken, self.edition) {
                 Failure::Routed => Status::Routed,
                 Failure::Shaken => Status::Shaken,
             };
@@ -254,10 +273,28 @@ impl Melee {
     pub fn end_state(&self, who: Winner, s: State, status: Status) -> Option<UnitState> {
         let (alloc, before) = self.side(who);
         let fought = who == Winner::Charger || self.strike_back;
+        // (a Stunned defender that could not strike back is idle anyway)
         match status {
             Status::Destroyed | Status::Routed => None,
             _ => alloc.unit_state(s, status == Status::Shaken, before.fatigued || fought),
         }
+    }
+}
+
+/// What Fear adds to a side's wounds at melee resolution: a fixed number, and `dice` dice of
+/// `sides` sides (v2: "+D3").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fear {
+    pub fixed: i64,
+    pub dice: u32,
+    pub sides: u8,
+}
+
+impl Fear {
+    /// Rolls the Fear dice with a six-sided die: a D3 is a D6 halved, rounding up.
+    pub fn roll(&self, mut d6: impl FnMut() -> u8) -> i64 {
+        let die = |face: u8| i64::from((u32::from(face) * u32::from(self.sides)).div_ceil(6));
+        self.fixed + (0..self.dice).map(|_| die(d6())).sum::<i64>()
     }
 }
 
@@ -277,7 +314,9 @@ pub struct Plans<'m> {
     templates: [Vec<Group>; 3],
     models: [Vec<Vec<Option<DieModel>>>; 3],
     /// Fear of each side by which of its models are left.
-    fear: [HashMap<(u32, bool), i64>; 2],
+    fear: [HashMap<(u32, bool), Fear>; 2],
+    /// The distribution of the Fear margin by which models of each side are left.
+    fear_margins: HashMap<((u32, bool), (u32, bool)), Rc<Vec<(i64, f64)>>>,
     /// The melee morale test of each side by which kinds of its models are left.
     tests: [HashMap<(usize, bool), MoraleTest>; 2],
 }
@@ -290,6 +329,7 @@ impl<'m> Plans<'m> {
             templates: Default::default(),
             models: Default::default(),
             fear: Default::default(),
+            fear_margins: HashMap::default(),
             tests: Default::default(),
         }
     }
@@ -301,12 +341,41 @@ impl<'m> Plans<'m> {
         *self.tests[who as usize].entry(alloc.alive_kinds(s)).or_insert_with(|| m.morale_test(who, s))
     }
 
-    /// The charger's Fear less the defender's, with the sides in `c` and `d`.
-    pub fn fear_margin(&mut self, c: State, d: State) -> i64 {
+    /// The Fear of each side, with the sides in `c` and `d`.
+    pub fn fear(&mut self, c: State, d: State) -> [Fear; 2] {
         let m = self.melee;
         let fc = *self.fear[0].entry(m.charger.alive_key(c)).or_insert_with(|| m.fear(&m.charger, c));
         let fd = *self.fear[1].entry(m.defender.alive_key(d)).or_insert_with(|| m.fear(&m.defender, d));
-        fc - fd
+        [fc, fd]
+    }
+
+    /// The distribution of the charger's Fear less the defender's (the sampler rolls the same
+    /// dice: [`Fear::roll`]).
+    pub fn fear_margin(&mut self, c: State, d: State) -> Rc<Vec<(i64, f64)>> {
+        let key = (self.melee.charger.alive_key(c), self.melee.defender.alive_key(d));
+        if let Some(p) = self.fear_margins.get(&key) {
+            return p.clone();
+        }
+        let [fc, fd] = self.fear(c, d);
+        let mut pmf: Vec<(i64, f64)> = vec![(fc.fixed - fd.fixed, 1.0)];
+        for (fear, sign) in [(fc, 1i64), (fd, -1i64)] {
+            for _ in 0..fear.dice {
+                let mut next: Vec<(i64, f64)> = Vec::new();
+                for &(v, p) in &pmf {
+                    for face in 1..=i64::from(fear.sides) {
+                        let value = v + sign * face;
+                        match next.iter_mut().find(|(x, _)| *x == value) {
+                            Some((_, q)) => *q += p / f64::from(fear.sides),
+                            None => next.push((value, p / f64::from(fear.sides))),
+                        }
+                    }
+                }
+                pmf = next;
+            }
+        }
+        let pmf = Rc::new(pmf);
+        self.fear_margins.insert(key, pmf.clone());
+        pmf
     }
 
     /// The groups of `phase` with the attacker in `attacker` (the target in `target` only

@@ -57,7 +57,8 @@ fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
             by_defender += r.wounds;
             t.dice += r.dice;
         }
-        let fear = plans.fear_margin(c, d);
+        let [fear_c, fear_d] = plans.fear(c, d);
+        let fear = fear_c.roll(|| d6(&mut rng)) - fear_d.roll(|| d6(&mut rng));
         let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender), fear);
         let failed = match m.loser_tests(c, d, winner) {
             Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(&mut rng)),

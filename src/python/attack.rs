@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 #[pyfunction]
-#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads))]
+#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads))]
 #[allow(clippy::too_many_arguments)]
 pub fn _attack<'py>(
     py: Python<'py>,
@@ -24,6 +24,7 @@ pub fn _attack<'py>(
     charging: bool,
     cover: bool,
     moved: bool,
+    target_moved: bool,
     fatigued: bool,
     attacker_state: StateTuple,
     target_state: StateTuple,
@@ -33,7 +34,7 @@ pub fn _attack<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let situation = Situation { melee, distance, charging, cover, moved, fatigued, edition: self::edition(edition)? };
+    let situation = Situation { melee, distance, charging, cover, moved, target_moved, fatigued, edition: self::edition(edition)? };
     let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?;
     let out = PyDict::new(py);
     // kills (by this attack) always spans 0..=models left at the start, so `remaining` is its mirror image

@@ -99,14 +99,13 @@ pub fn _melee<'py>(
 #[pyo3(signature = (unit, *, state, melee, edition))]
 pub fn _morale(unit: PyRef<'_, PyUnit>, state: StateTuple, melee: bool, edition: &str) -> PyResult<(f64, f64, f64, bool)> {
     let edition = self::edition(edition)?;
-    crate::attack::check_edition(edition)?;
-    let alloc = Allocation::new(&unit.inner);
+    let alloc = Allocation::new(&unit.inner, edition);
     let st = unit_state(state);
     let s = alloc.state_of("state", &st)?;
     let p_pass = MoraleTest::new(&alloc, s, st.shaken, edition).p_pass();
     let half = morale::at_half_or_less(&alloc, s);
     let p_fail = 1.0 - p_pass;
-    Ok(match morale::failure(&alloc, s, melee) {
+    Ok(match morale::failure(&alloc, s, melee, st.shaken, edition) {
         morale::Failure::Routed => (p_pass, 0.0, p_fail, half),
         _ => (p_pass, p_fail, 0.0, half),
     })

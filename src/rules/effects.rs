@@ -9,16 +9,32 @@
 //! the engines only know the primitives.
 
 use crate::edition::Edition;
+use crate::profile::Model;
 
 /// Whose rule it is when it takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
     /// A rule of the attacking weapon or model.
     Attacker,
-    /// A rule of the unit being attacked; unless noted, it needs all its models to have it.
+    /// A rule of the unit being attacked (which of its models need it: [`Needs`]).
     Target,
     /// A rule of the model itself outside the dice of an attack: melee resolution and morale.
     Own,
+}
+
+/// Which models of a unit must have a target-side or own rule for it to count. Editions
+/// differ: v3.5 Regeneration needs "a unit where all models have this rule", v3.4.1
+/// Fearless "a unit where most models have this rule", v3.4.1 Regeneration works for the
+/// model "taking a wound".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    All,
+    /// More than half of the models left.
+    Most,
+    /// Any model left: one model lends the whole unit the effect (v2 Fear).
+    Any,
+    /// Target side: the model that takes the wounds: the next in removal order, or the one a Takedown picked.
+    Each,
 }
 
 /// When an effect applies. All conditions of an entry must hold.
@@ -32,8 +48,14 @@ pub enum Cond {
     OverNine,
     /// The attacker moved before shooting (Indirect).
     Moved,
+    /// The attacker did not move: a Hold action (v3.4.1 and Firefight Relentless).
+    Stationary,
+    /// The target has not moved since its last activation (v3.4.1 Entrenched).
+    TargetStationary,
     /// The attacker has not fought in melee yet this round ("unless fatigued").
     NotFatigued,
+    /// The attacking weapon or model lacks this rule (v2 Aircraft against Anti-Air).
+    AttackerLacks(&'static str),
     /// Most models of the target have Defense `lo+` to `hi+`.
     TargetDefense(u8, u8),
     /// Most models of the target have Tough(`lo`) to Tough(`hi`).
@@ -57,32 +79,49 @@ pub enum Effect {
     Quality(u8),
     /// AP(X): the target gets -X to Defense rolls against these hits.
     Ap(Amount),
-    /// Hits from unmodified 6s to hit get AP(+X) (Rending).
+    /// Hits from unmodified 6s to hit get AP(+X) (v3.5 Rending).
     ApOnSix(i32),
+    /// Hits from unmodified 6s to hit have AP(X), or the weapon's AP if higher ("unmodified
+    /// rolls of 6 to hit get AP(4)": v3.4.1, v2 and Firefight Rending).
+    ApOnSixAtLeast(i32),
     /// Unmodified 6s to hit deal X extra hits; only the original hit counts as a 6.
     ExtraHitsOnSix(i32),
-    /// Hits from unmodified 6s to hit that are not blocked deal X extra wounds (Rupture).
+    /// A hit from an unmodified 6 is multiplied by X, and every copy counts as from a 6 (v2 Poison).
+    MultiplySixes(u8),
+    /// Each unmodified 6 to hit rolls one extra attack, which makes no more (v2 Relentless).
+    ExtraAttackOnSix,
+    /// Hits from unmodified 6s that are not blocked deal X extra wounds (Rupture).
     ExtraWoundsOnUnblockedSix(i32),
     /// Unmodified 1s to block deal X extra wounds (Shred).
     ExtraWoundsOnBlockOne(i32),
     /// Blast(X): each hit is multiplied by X, up to the models in the target. `Blast(+3)`
     /// adds to the weapon's own X (0 without one).
     Blast(Amount),
+    /// Each hit is multiplied by X, with no cap (v2 Blast: "All hits are multiplied by X").
+    MultiplyHits(Amount),
     /// Deadly(X): each wound is multiplied by X on one model, without carry-over.
     Deadly(Amount),
     /// The target must re-roll unmodified Defense results of 6 (Bane).
     RerollDefenseSixes,
     IgnoreRegeneration,
+    /// Only hits from unmodified 6s ignore Regeneration (v2 Rending).
+    IgnoreRegenerationOnSix,
     IgnoreCover,
-    /// Ignores all negative modifiers to hit (Unstoppable).
+    /// Ignores all negative modifiers to hit and to range (Unstoppable, Lock-On).
     IgnoreNegativeHitModifiers,
     /// Picks one model of the target, resolved as a unit of 1, before other weapons.
     Takedown,
+    /// Model side, when charging: X more attacks with its best melee weapon (v2 Furious).
+    ExtraAttacks(i32),
     /// Roll X extra dice per model, each 2+ a hit with no modifiers or AP (Impact).
     ImpactDice(Amount),
+    /// X automatic hits per model, no dice rolled (v2 Impact).
+    ImpactHits(Amount),
     /// Target side, per model carrying it (not "all models"): attackers roll X fewer
     /// Impact dice (Counter).
     ImpactReduction(i32),
+    /// Target side: weapons shooting at it have X" less range (Aircraft).
+    RangePenalty(i32),
     /// Target side: +X to Defense rolls (Shielded, Sturdy; cover is the same primitive).
     DefenseModifier(i32),
     /// Target side: hits count as having AP(-X), to a minimum of AP(0) (Fortified).
@@ -92,16 +131,24 @@ pub enum Effect {
     IgnoreWounds { on: u8, regeneration: bool },
     /// Attacker side, in melee: when charged, this weapon strikes before the charger (Counter).
     StrikesFirstWhenCharged,
+    /// Attacker side (Firefight Fear): the target's wound-effect checks count X more wounds.
+    WoundCheckBonus(Amount),
     /// Own: this model counts as having dealt X more wounds when checking who won a melee (Fear).
     ResolutionWounds(Amount),
-    /// Own, for units where all models have it: a failed morale test passes on X+ (Fearless).
+    /// Own: the unit counts as having dealt D`X` more wounds when checking who won (v2 Fear: +D3).
+    ResolutionWoundsRolled(u8),
+    /// Own: a failed morale test passes on X+ (Fearless).
     PassFailedMoraleOn(u8),
+    /// Own: +X to morale tests (v2 Fearless).
+    MoraleModifier(i32),
 }
 
 /// One entry of a rule: where, when, what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleEffect {
     pub side: Side,
+    /// For target-side and own effects: which models must have the rule.
+    pub needs: Needs,
     pub conds: &'static [Cond],
     pub effect: Effect,
 }
@@ -114,13 +161,26 @@ pub struct RuleDef {
 }
 
 const fn attacker(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Attacker, conds, effect }
+    RuleEffect { side: Side::Attacker, needs: Needs::All, conds, effect }
 }
 const fn target(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Target, conds, effect }
+    RuleEffect { side: Side::Target, needs: Needs::All, conds, effect }
+}
+const fn target_each(conds: &'static [Cond], effect: Effect) -> RuleEffect {
+    RuleEffect { side: Side::Target, needs: Needs::Each, conds, effect }
 }
 const fn own(effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Own, conds: &[], effect }
+    RuleEffect { side: Side::Own, needs: Needs::All, conds: &[], effect }
+}
+const fn own_most(effect: Effect) -> RuleEffect {
+    RuleEffect { side: Side::Own, needs: Needs::Most, conds: &[], effect }
+}
+const fn own_any(effect: Effect) -> RuleEffect {
+    RuleEffect { side: Side::Own, needs: Needs::Any, conds: &[], effect }
+}
+/// Own effects counted model by model (Fear(X): "This model counts as having dealt +X wounds").
+const fn own_each(effect: Effect) -> RuleEffect {
+    RuleEffect { side: Side::Own, needs: Needs::Each, conds: &[], effect }
 }
 
 use Amount::{Fixed, Rating};
@@ -137,6 +197,8 @@ const SHOT_OR_CHARGED_FROM_OVER_NINE: &[Cond] = &[OverNine];
 pub const CORE_3_5: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from weapons with this special rule."
     RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    // "Aircraft: ... units targeting them get -12" to their range."
+    RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12))] },
     // "Artillery: ... When this model shoots at enemies over 9" away, it gets +1 to hit rolls.
     // When enemy units shoot at this model from over 9" away, they get -2 to hit rolls."
     RuleDef {
@@ -155,7 +217,7 @@ pub const CORE_3_5: &[RuleDef] = &[
     // total Impact rolls per model with Counter."
     RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
-    RuleDef { name: "Fear", effects: &[own(ResolutionWounds(Rating))] },
+    RuleDef { name: "Fear", effects: &[own_each(ResolutionWounds(Rating))] },
     // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
     // On a 4+ it counts as passed instead."
     RuleDef { name: "Fearless", effects: &[own(PassFailedMoraleOn(4))] },
@@ -236,29 +298,286 @@ pub const ARMY_3_5: &[RuleDef] = &[
     RuleDef { name: "Self-Repair", effects: &[target(NONE, IgnoreWounds { on: 6, regeneration: false })] },
 ];
 
-/// The rule set of an edition that the attack engines can follow: its core rules and the
-/// army-book rules. `None` for an edition whose rules are not in the table yet.
-pub fn rule_set(edition: Edition) -> Option<[&'static [RuleDef]; 2]> {
+/// gf-3.4.1-core.txt, "Special Rules Reference": the rules that change an attack's dice.
+pub const CORE_3_4_1: &[RuleDef] = &[
+    // "AP(X): Targets get -X to Defense rolls when blocking hits from this weapon."
+    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    // "Aircraft: ... units targeting them get -12" range and -1 to hit."
+    RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12)), target(&[Shooting], HitModifier(Fixed(-1)))] },
+    // "Blast(X): Ignores cover, and after resolving other special rules, each hit is multiplied
+    // by X, where X is up to as many hits as models in the target unit."
+    RuleDef { name: "Blast", effects: &[IGNORES_COVER, attacker(NONE, Blast(Rating))] },
+    // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
+    // total Impact rolls per model with Counter."
+    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    // "Deadly(X): Assign each wound to one model, and multiply it by X. ..."
+    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    // "Entrenched: Enemies get -2 to hit when shooting at this model from over 9" away, as long
+    // as it hasn't moved since the beginning of its last activation."
+    RuleDef { name: "Entrenched", effects: &[target(&[Shooting, OverNine, TargetStationary], HitModifier(Fixed(-2)))] },
+    // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
+    RuleDef { name: "Fear", effects: &[own_each(ResolutionWounds(Rating))] },
+    // "Fearless: Whenever a unit where most models have this rule fails a morale test, roll
+    // one die. On a 4+ it counts as passed instead."
+    RuleDef { name: "Fearless", effects: &[own_most(PassFailedMoraleOn(4))] },
+    // "Furious: When charging, unmodified rolls of 6 to hit in melee deal one extra hit ..."
+    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    // "Impact(X): Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit."
+    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
+    // "Indirect: Gets -1 to hit rolls when shooting after moving. ..."
+    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    // "Lance: When charging, gets +1 to hit rolls and AP(+1) in melee."
+    RuleDef { name: "Lance", effects: &[attacker(&[Melee, Charging], HitModifier(Fixed(1))), attacker(&[Melee, Charging], Ap(Fixed(1)))] },
+    // "Lock-On: Ignores cover and all negative modifiers to hit rolls and range."
+    RuleDef { name: "Lock-On", effects: &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)] },
+    // "Poison: Ignores Regeneration, and the target must re-roll unmodified Defense rolls of 6 when blocking hits."
+    RuleDef { name: "Poison", effects: &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)] },
+    // "Regeneration: When taking a wound, roll one die. On a 5+ it is ignored."
+    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    // "Relentless: When using Hold actions and shooting, unmodified rolls of 6 to hit deal one extra hit ..."
+    RuleDef { name: "Relentless", effects: &[attacker(&[Shooting, Stationary], ExtraHitsOnSix(1))] },
+    // "Reliable: Attacks at Quality 2+."
+    RuleDef { name: "Reliable", effects: &[attacker(NONE, Quality(2))] },
+    // "Rending: Ignores Regeneration, and unmodified rolls of 6 to hit get AP(4)."
+    RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))] },
+    // "Sniper: Shoots at Quality 2+, and each model with Sniper may pick any model in the target
+    // unit as its individual target, which is resolved as if it was a unit of 1. Sniper shooting
+    // must be resolved before other weapons."
+    RuleDef { name: "Sniper", effects: &[attacker(&[Shooting], Quality(2)), attacker(&[Shooting], Takedown)] },
+    // "Stealth: Enemies get -1 to hit rolls when shooting at units where all models have this rule from over 9" away."
+    RuleDef { name: "Stealth", effects: &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))] },
+];
+
+/// gf-2.x-one-page.txt, "Special Rules".
+pub const CORE_2: &[RuleDef] = &[
+    // "Aircraft: ... Non-aircraft units count as being an extra 12" away when measuring and get -1 to shooting."
+    RuleDef {
+        name: "Aircraft",
+        effects: &[target(&[Shooting, AttackerLacks("Anti-Air")], RangePenalty(12)), target(&[Shooting, AttackerLacks("Anti-Air")], HitModifier(Fixed(-1)))],
+    },
+    // "Anti-Air: This unit doesn't count as being an extra 12" away and doesn't get -1 to
+    // shooting against aircraft." (Read through Aircraft's `AttackerLacks`.)
+    RuleDef { name: "Anti-Air", effects: &[] },
+    // "AP: Targets get -X to Defense rolls when blocking hits."
+    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    // "Blast: All hits are multiplied by X."
+    RuleDef { name: "Blast", effects: &[attacker(NONE, MultiplyHits(Rating))] },
+    // "Deadly: Assign each wound to one model and multiply it by X. ..."
+    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    // "Fear: Always counts as having dealt +D3 wounds for seeing who won melee."
+    RuleDef { name: "Fear", effects: &[own_any(ResolutionWoundsRolled(3))] },
+    // "Fearless: Gets +1 to morale tests."
+    RuleDef { name: "Fearless", effects: &[own(MoraleModifier(1))] },
+    // "Furious: Gets +1 attack with a weapon of your choice when charging."
+    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraAttacks(1))] },
+    // "Impact: Deals X automatic hits when charging successfully."
+    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging], ImpactHits(Rating))] },
+    // "Indirect: ... gets -1 to hit rolls when shooting after moving."
+    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    // "Poison: When rolling an unmodified 6 to hit, that hit is multiplied by 3."
+    RuleDef { name: "Poison", effects: &[attacker(NONE, MultiplySixes(3))] },
+    // "Regeneration: When taking a wound, roll one die. On a 5+ it is ignored."
+    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    // "Relentless: For each unmodified roll of 6 to hit when shooting, this model may roll 1
+    // extra attack. This rule doesn't apply to newly generated attacks."
+    RuleDef { name: "Relentless", effects: &[attacker(&[Shooting], ExtraAttackOnSix)] },
+    // "Rending: Unmodified rolls of 6 to hit count as having AP(4) and ignore the regeneration rule."
+    RuleDef { name: "Rending", effects: &[attacker(NONE, ApOnSixAtLeast(4)), attacker(NONE, IgnoreRegenerationOnSix)] },
+    // "Sniper: Shoots at Quality 2+, and may pick one model in a unit as its target, which is
+    // resolved as if it's a unit of 1."
+    RuleDef { name: "Sniper", effects: &[attacker(&[Shooting], Quality(2)), attacker(&[Shooting], Takedown)] },
+    // "Stealth: Enemies get -1 to shooting when targeting this unit."
+    RuleDef { name: "Stealth", effects: &[target(&[Shooting], HitModifier(Fixed(-1)))] },
+];
+
+/// gf-firefight-3.2.txt, "Special Rules".
+pub const CORE_FIREFIGHT_3_2: &[RuleDef] = &[
+    // "AP(X): Enemy units taking hits from weapons with this special rule get -X to Defense rolls."
+    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    // "Blast(X): Each attack from this weapon ignores cover and multiplies its hits by X,
+    // however it can't deal more than one hit per model."
+    RuleDef { name: "Blast", effects: &[IGNORES_COVER, attacker(NONE, Blast(Rating))] },
+    // "Counter: Whenever a model with this weapon is charged, it may strike before the charging
+    // unit with it, and the charging unit gets -1 total Impact attacks (per model with this rule)."
+    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    // "Deadly(X): Whenever a model takes wounds from a weapon with this special rule, multiply
+    // the amount of wounds suffered by X."
+    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    // "Fear(X): Units with this special rule count as having dealt +X wounds when checking for
+    // wound effects."
+    RuleDef { name: "Fear", effects: &[attacker(NONE, WoundCheckBonus(Rating))] },
+    // "Fearless: Whenever models with this special rule fails morale test, roll one die. On a
+    // 4+ the test is passed instead."
+    RuleDef { name: "Fearless", effects: &[own(PassFailedMoraleOn(4))] },
+    // "Furious: Whenever a model with this rule charges, hits from unmodified rolls of 6 are
+    // multiplied by 2, but only the original hit counts as a 6 for special rules."
+    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    // "Impact(X): Whenever this model attacks after charging (without being fatigued), roll X
+    // dice. For each 2+ the target takes one hit."
+    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
+    // "Indirect: ... however they get -1 to hit when shooting after moving."
+    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    // "Lance: Whenever a model with a weapon with this special rule charges, this weapon gets AP(+2)."
+    RuleDef { name: "Lance", effects: &[attacker(&[Melee, Charging], Ap(Fixed(2)))] },
+    // "Lock-On: Weapons with this special rule ignore cover and all negative modifiers to hit rolls and range."
+    RuleDef { name: "Lock-On", effects: &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)] },
+    // "Poison: Enemy units taking wounds from weapons with this special rule can't regenerate
+    // them, and must re-roll unmodified Defense rolls of 6 when blocking hits."
+    RuleDef { name: "Poison", effects: &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)] },
+    // "Regeneration: Whenever this model takes wounds, roll one die for each. On a 5+ the wound is ignored."
+    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    // "Relentless: Whenever a model with this rule uses a Hold action and shoots, hits from
+    // unmodified rolls of 6 are multiplied by 2, but only the original hit counts as a 6 ..."
+    RuleDef { name: "Relentless", effects: &[attacker(&[Shooting, Stationary], ExtraHitsOnSix(1))] },
+    // "Reliable: Models attacking with weapons with this special rule count as having Quality 2+"
+    RuleDef { name: "Reliable", effects: &[attacker(NONE, Quality(2))] },
+    // "Rending: Enemy units taking wounds from weapons with this special rule can't regenerate
+    // them, and whenever you roll an unmodified to hit result of 6, that hit counts as having AP{4}."
+    RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))] },
+    // "Stealth: Enemies targeting units where all models have this special rule get -1 to hit
+    // when shooting at them from over 9" away."
+    RuleDef { name: "Stealth", effects: &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))] },
+];
+
+/// What a wound does to a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WoundModel {
+    /// Grimdark Future: "For each wound, the defender must remove one model" (Tough takes X).
+    Removal,
+    /// Firefight: each wound kills one model until one is left, which takes wound markers and
+    /// rolls for Stunned or Knocked Out ("Wound Effects & Morale").
+    WoundEffects,
+}
+
+/// What a failed morale test does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoraleRule {
+    /// Grimdark Future: Shaken (v2: Wavering); in melee at half strength or less, Rout.
+    ShakenOrRout,
+    /// Firefight Rout tests: a failed test Stuns the unit; a unit already Stunned Routs
+    /// "instead of taking a morale test".
+    StunnedOrRout,
+}
+
+/// An edition's rules as data: the rule tables and the few rules of the game itself that
+/// differ between editions. The engines read these; adding an edition adds one of these.
+#[derive(Debug, Clone, Copy)]
+pub struct Ruleset {
+    pub core: &'static [RuleDef],
+    /// Army-book rules this edition's books define (the real books in `shared/` are v3.5.1).
+    pub army: &'static [RuleDef],
+    /// What cover gives against shooting: +1 Defense (v3.x, Firefight), -1 to hit (v2).
+    pub cover: Effect,
+    pub wounds: WoundModel,
+    /// Whether a unit tests morale when wounds leave it at half strength or less.
+    pub morale_from_wounds: bool,
+    /// Whether a melee is resolved by comparing wounds, the loser testing morale.
+    pub melee_resolution: bool,
+    pub morale: MoraleRule,
+    /// The name of the state a failed morale test (or a wound effect) leaves a unit in.
+    pub failed_state: &'static str,
+}
+
+const V3_5: Ruleset = Ruleset {
+    core: CORE_3_5,
+    army: ARMY_3_5,
+    // "units ... get +1 to Defense rolls when blocking hits from shooting attacks"
+    cover: DefenseModifier(1),
+    wounds: WoundModel::Removal,
+    morale_from_wounds: true,
+    melee_resolution: true,
+    morale: MoraleRule::ShakenOrRout,
+    failed_state: "Shaken",
+};
+
+const V3_4_1: Ruleset = Ruleset { core: CORE_3_4_1, army: &[], ..V3_5 };
+
+const V2: Ruleset = Ruleset {
+    core: CORE_2,
+    army: &[],
+    // "Units that shoot at enemies with most models in or behind cover get -1 to shooting."
+    cover: HitModifier(Fixed(-1)),
+    // "if failed it is Wavering until the end of its next activation"
+    failed_state: "Wavering",
+    ..V3_5
+};
+
+const FIREFIGHT_3_2: Ruleset = Ruleset {
+    core: CORE_FIREFIGHT_3_2,
+    army: &[],
+    // "they get +1 to Defense rolls when blocking hits from shooting attacks"
+    cover: DefenseModifier(1),
+    wounds: WoundModel::WoundEffects,
+    morale_from_wounds: false,
+    melee_resolution: false,
+    morale: MoraleRule::StunnedOrRout,
+    failed_state: "Stunned",
+};
+
+/// The rule set of an edition.
+pub fn rule_set(edition: Edition) -> &'static Ruleset {
     match edition {
-        Edition::V3_5 => Some([CORE_3_5, ARMY_3_5]),
-        _ => None,
+        Edition::V3_5 => &V3_5,
+        Edition::V3_4_1 => &V3_4_1,
+        Edition::V2 => &V2,
+        Edition::Firefight3_2 => &FIREFIGHT_3_2,
     }
 }
 
-/// The `Own` effects of a model's rules (melee resolution, morale), each with its rule.
-pub fn own_effects<'r>(edition: Edition, rules: &'r [crate::rules::Rule]) -> impl Iterator<Item = (&'r crate::rules::Rule, Effect)> + 'r {
-    rules.iter().flat_map(move |r| {
-        definition(edition, &r.name)
-            .into_iter()
-            .flat_map(|d| d.effects.iter())
-            .filter(|e| e.side == Side::Own)
-            .map(move |e| (r, e.effect))
-    })
+/// An `Own` effect in play for a unit: its rule's rating and how many models give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnEffect {
+    pub effect: Effect,
+    pub rating: i64,
+    pub models: u32,
+}
+
+/// The `Own` effects (melee resolution, morale) of a unit whose models left are `alive`:
+/// model-by-model effects once per run of models carrying them; unit effects once, when
+/// enough of the models have the rule (all, most or any, as the edition says).
+pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> {
+    let total: u32 = alive.iter().map(|(_, n)| n).sum();
+    let mut names: Vec<&str> = Vec::new();
+    for (m, _) in alive {
+        for r in &m.rules {
+            if !names.contains(&r.name.as_str()) {
+                names.push(&r.name);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let Some(def) = definition(edition, name) else { continue };
+        let carriers = || alive.iter().filter_map(|(m, n)| m.rules.iter().find(|r| r.name == name).map(|r| (r.number().unwrap_or(0), *n)));
+        for e in def.effects.iter().filter(|e| e.side == Side::Own) {
+            if e.needs == Needs::Each {
+                out.extend(carriers().map(|(rating, models)| OwnEffect { effect: e.effect, rating, models }));
+                continue;
+            }
+            let having: u32 = carriers().map(|(_, n)| n).sum();
+            if holds_for(e.needs, having, total) {
+                let rating = carriers().map(|(r, _)| r).max().unwrap_or(0);
+                out.push(OwnEffect { effect: e.effect, rating, models: having });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `having` models of `total` are enough (the first in removal order decides `Each`,
+/// which callers check themselves).
+pub fn holds_for(needs: Needs, having: u32, total: u32) -> bool {
+    match needs {
+        Needs::All => total > 0 && having == total,
+        Needs::Most => 2 * having > total,
+        Needs::Any | Needs::Each => having > 0,
+    }
 }
 
 /// The definition of a rule under an edition's rule set, if it changes an attack.
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
-    rule_set(edition)?.into_iter().flatten().find(|d| d.name == name)
+    let set = rule_set(edition);
+    set.core.iter().chain(set.army).find(|d| d.name == name)
 }
 
 /// Rules known to matter only outside the dice of one attack (movement, deployment, morale,
@@ -266,7 +585,7 @@ pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
 pub fn outside_attack(name: &str) -> bool {
     matches!(
         name,
-        "Aircraft" | "Ambush" | "Caster" | "Fast" | "Flying" | "Hero" | "Immobile" | "Scout"
+        "Aircraft" | "Ambush" | "Psychic" | "Caster" | "Fast" | "Flying" | "Hero" | "Immobile" | "Scout"
             | "Slow" | "Strider" | "Tough" | "Transport" | "Limited"
     )
 }
