@@ -35,6 +35,14 @@ class OGroup:
     ignores_regeneration: bool = False
     deadly: int = 1
     takedown: bool = False     # hits the hero if one is joined and others live, else the next model
+    # Other editions, as plain numbers:
+    ap_six_at_least: int = 0   # v3.4.1/v2/Firefight Rending: hits from 6s have AP(4) (or the weapon's, if higher)
+    six_mult: int = 1          # v2 Poison: a hit from a 6 is 3 hits, all from a 6
+    extra_attack_on_six: bool = False  # v2 Relentless: each 6 rolls one more attack, which rolls no more
+    auto_hit: bool = False     # v2 Impact: automatic hits, no die
+    regen_bypass_on_six: bool = False  # v2 Rending: only hits from 6s ignore Regeneration
+    multiply: int = 1          # v2 Blast: hits multiplied, no cap
+    check_bonus: int = 0       # Firefight Fear: added to wound-effect checks
 
 
 @dataclass
@@ -51,9 +59,12 @@ class OTarget:
     cover: bool = False
     defense_mod: int = 0        # e.g. Shielded
     hero_defense: Optional[int] = None
+    regen_each: bool = False    # Regeneration of the model taking the wound (v3.4.1, v2, Firefight), not "all models"
 
 
 def _hit(face: int, g: OGroup) -> str:
+    if g.auto_hit:
+        return "hit"
     if g.impact:
         return "hit" if face >= 2 else "miss"
     if face == 6:
@@ -71,49 +82,63 @@ def _blocked(face: int, defense: int, ap: int, mod: int) -> bool:
     return face + mod - ap >= defense
 
 
+def _one_die(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, extra_allowed: bool = True):
+    """{(hits, unblocked, wounds): p} for one attack die, every die it leads to enumerated."""
+    nxt = defaultdict(float)
+    for face in range(1, 7):
+        kind = _hit(face, g)
+        if kind == "miss":
+            nxt[(0, 0, 0)] += SIXTH
+            continue
+        if kind == "six":  # only the original hit counts as a 6 (v2 Poison: all three do)
+            sixes, others = mult * g.six_mult, mult * g.extra_hits_on_six
+        else:
+            sixes, others = 0, mult
+        hits = [True] * sixes + [False] * others
+        sub = {(0, 0): 1.0}
+        for is_six in hits:
+            sub2 = defaultdict(float)
+            ap = (max(g.ap, g.ap_six_at_least) + g.ap_on_six) if is_six else g.ap
+            for (u1, w1), p1 in sub.items():
+                for b in range(1, 7):
+                    finals = [(b, SIXTH)]
+                    if b == 6 and g.bane:
+                        finals = [(f, SIXTH * SIXTH) for f in range(1, 7)]
+                    for fb, pb in finals:
+                        if _blocked(fb, defense, ap, def_mod):
+                            sub2[(u1, w1)] += p1 * pb
+                            continue
+                        n = 1 + (g.shred if fb == 1 else 0) + (g.rupture if is_six else 0)
+                        kept = {0: 1.0}
+                        for _ in range(n):
+                            k2 = defaultdict(float)
+                            for kk, pk in kept.items():
+                                for r in range(1, 7):
+                                    bypass = g.ignores_regeneration or (is_six and g.regen_bypass_on_six)
+                                    ignored = regen and not bypass and r >= 5
+                                    k2[kk + (0 if ignored else 1)] += pk * SIXTH
+                            kept = k2
+                        for kk, pk in kept.items():
+                            sub2[(u1 + 1, w1 + kk)] += p1 * pb * pk
+            sub = sub2
+        extra = {(0, 0, 0): 1.0}
+        if kind == "six" and g.extra_attack_on_six and extra_allowed:
+            extra = _one_die(g, mult, defense, def_mod, regen, extra_allowed=False)
+        for (u1, w1), p1 in sub.items():
+            for (h2, u2, w2), p2 in extra.items():
+                nxt[(len(hits) + h2, u1 + u2, w1 + w2)] += SIXTH * p1 * p2
+    return nxt
+
+
 def _roll_group(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool):
     """{(hits, unblocked, wounds): p} for one group, every die enumerated."""
+    one = _one_die(g, mult, defense, def_mod, regen)
     tallies = {(0, 0, 0): 1.0}
     for _ in range(g.dice):
         nxt = defaultdict(float)
         for (h0, u0, w0), p0 in tallies.items():
-            for face in range(1, 7):
-                kind = _hit(face, g)
-                if kind == "miss":
-                    nxt[(h0, u0, w0)] += p0 * SIXTH
-                    continue
-                if kind == "six":  # only the original hit counts as a 6
-                    sixes, others = mult, mult * g.extra_hits_on_six
-                else:
-                    sixes, others = 0, mult
-                hits = [True] * sixes + [False] * others
-                sub = {(0, 0): 1.0}
-                for is_six in hits:
-                    sub2 = defaultdict(float)
-                    ap = g.ap + (g.ap_on_six if is_six else 0)
-                    for (u1, w1), p1 in sub.items():
-                        for b in range(1, 7):
-                            finals = [(b, SIXTH)]
-                            if b == 6 and g.bane:
-                                finals = [(f, SIXTH * SIXTH) for f in range(1, 7)]
-                            for fb, pb in finals:
-                                if _blocked(fb, defense, ap, def_mod):
-                                    sub2[(u1, w1)] += p1 * pb
-                                    continue
-                                n = 1 + (g.shred if fb == 1 else 0) + (g.rupture if is_six else 0)
-                                kept = {0: 1.0}
-                                for _ in range(n):
-                                    k2 = defaultdict(float)
-                                    for kk, pk in kept.items():
-                                        for r in range(1, 7):
-                                            ignored = regen and not g.ignores_regeneration and r >= 5
-                                            k2[kk + (0 if ignored else 1)] += pk * SIXTH
-                                    kept = k2
-                                for kk, pk in kept.items():
-                                    sub2[(u1 + 1, w1 + kk)] += p1 * pb * pk
-                    sub = sub2
-                for (u1, w1), p1 in sub.items():
-                    nxt[(h0 + len(hits), u0 + u1, w0 + w1)] += p0 * SIXTH * p1
+            for (h, u, w), p in one.items():
+                nxt[(h0 + h, u0 + u, w0 + w)] += p0 * p
         tallies = nxt
     return tallies
 
@@ -141,8 +166,8 @@ def _attack_states(groups: list, target: OTarget, start=(0, 0, 0)):
                 view = alive
                 own_alive = any(not m.hero for m in alive) or hero_i is None
                 defense = models[0].defense if own_alive else alive[0].defense
-            mult = min(g.blast, len(view)) if g.blast else 1
-            regen = all(m.regeneration for m in view)
+            mult = (min(g.blast, len(view)) if g.blast else 1) * g.multiply
+            regen = view[0].regeneration if target.regen_each else all(m.regeneration for m in view)
             def_mod = target.defense_mod + (1 if target.cover and not g.blast else 0)
             for (h, u, wn), q in _roll_group(g, mult, defense, def_mod, regen).items():
                 k2, w2, hp2 = k, w, hp
@@ -164,6 +189,85 @@ def _attack_states(groups: list, target: OTarget, start=(0, 0, 0)):
                 nxt[(k2, w2, hp2, H + h, U + u, W + wn * g.deadly)] += p * q
         states = nxt
     return states
+
+
+def _firefight_states(groups: list, target: OTarget, start=(0, 0, False), shooting=True):
+    """Firefight: {(k, markers, stunned, hits, unblocked, wounds): p}. "each wound kills one
+    model, until only one last model remains. Only the last model then accumulates wound
+    markers and rolls": d6 + markers (+ Fear) >= 5 + Tough is Knocked Out, else Stunned.
+    A Stunned model hit by shooting is Knocked Out, or takes one wound if it has fewer
+    markers than its Tough."""
+    models = target.models
+    n = len(models)
+    tough = models[-1].tough
+    states = {(*start, 0, 0, 0): 1.0}
+
+    def check(out, k, w, stunned, H, U, W, p, bonus):
+        if w + bonus < tough:
+            out[(k, w, stunned, H, U, W)] += p
+            return
+        for face in range(1, 7):
+            if face + w + bonus >= 5 + tough:
+                out[(n, 0, False, H, U, W)] += p * SIXTH
+            else:
+                out[(k, w, True, H, U, W)] += p * SIXTH
+
+    for g in groups:
+        nxt = defaultdict(float)
+        for (k, w, stunned, H, U, W), p in states.items():
+            if k >= n:
+                nxt[(k, w, stunned, H, U, W)] += p
+                continue
+            view = models[k:]
+            mult = (min(g.blast, len(view)) if g.blast else 1) * g.multiply
+            def_mod = target.defense_mod + (1 if target.cover and not g.blast else 0)
+            regen = view[0].regeneration
+            for (h, u, wn), q in _roll_group(g, mult, models[0].defense, def_mod, regen).items():
+                if stunned and shooting:
+                    # every hit, blocked or not: Knocked Out, or one wound below Tough
+                    w2, out_ = w, False
+                    for _ in range(h):
+                        if w2 >= tough:
+                            out_ = True
+                            break
+                        w2 += 1
+                    if out_:
+                        nxt[(n, 0, False, H + h, U + h, W + h)] += p * q
+                    elif h:
+                        check(nxt, k, w2, True, H + h, U + h, W + h, p * q, g.check_bonus)
+                    else:
+                        nxt[(k, w, True, H, U, W)] += p * q
+                    continue
+                k2, w2, took = k, w, False
+                for _ in range(wn):  # wounds one at a time
+                    if n - k2 > 1:
+                        k2 += 1
+                    else:
+                        w2 += g.deadly
+                        took = True
+                tallies = (H + h, U + u, W + wn * g.deadly)
+                if took:
+                    check(nxt, k2, w2, stunned, *tallies, p * q, g.check_bonus)
+                else:
+                    nxt[(k2, w2, stunned, *tallies)] += p * q
+        states = nxt
+    return states
+
+
+def firefight_attack(groups: list, target: OTarget, start=(0, 0, False), shooting=True):
+    """pmfs of hits, unblocked, wounds and kills, and P(Stunned at the end)."""
+    n = len(target.models)
+    out = {name: defaultdict(float) for name in ("hits", "unblocked", "wounds", "kills")}
+    p_stunned = 0.0
+    for (k, w, stunned, H, U, W), p in _firefight_states(groups, target, start, shooting).items():
+        out["hits"][H] += p
+        out["unblocked"][U] += p
+        out["wounds"][W] += p
+        out["kills"][min(k, n) - start[0]] += p
+        if k < n and stunned:
+            p_stunned += p
+    pmfs = {name: [d.get(i, 0.0) for i in range(max(d) + 1)] for name, d in out.items()}
+    return pmfs, p_stunned
 
 
 def _alive(models, state):

@@ -52,10 +52,16 @@ class AttackResult:
     the end of the activation (it took wounds and is left at half or less of its starting
     size, or of its Tough for a single model); ``p_shaken`` the chance it ends Shaken.
     ``states`` lists the target's states afterwards with their probabilities, for chaining.
+    In v2 the state a failed test leaves is called Wavering; ``p_shaken`` covers it.
+
+    Firefight has wound effects instead of morale from wounds: ``p_stunned`` is the chance
+    the target's last model ends Stunned and ``p_knocked_out`` the chance the unit is gone
+    (``p_morale_test`` and ``p_shaken`` are ``None`` there; both Firefight fields are
+    ``None`` in the other editions).
     """
 
     __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "alive", "groups", "unmodelled", "method", "samples",
-                 "dice", "melee", "p_morale_test", "_ends")
+                 "dice", "melee", "p_morale_test", "wound_effects", "_ends")
 
     def __init__(self, raw: dict, method: str, melee: bool) -> None:
         samples = raw["samples"]
@@ -68,7 +74,9 @@ class AttackResult:
         """The target's starting size (a joined hero counts as one more model)."""
         self.alive: int = raw["alive"]
         """The target's models left when the attack began."""
-        self.p_morale_test: Optional[float] = None if melee else float(raw["p_morale_test"])
+        self.wound_effects: bool = bool(raw["wound_effects"])
+        """Whether the edition has Firefight's wound effects (Stunned, Knocked Out)."""
+        self.p_morale_test: Optional[float] = None if melee or self.wound_effects else float(raw["p_morale_test"])
         self._ends = raw["ends"]
         self.groups: tuple = tuple(raw["groups"])
         self.unmodelled: tuple = tuple(raw["unmodelled"])
@@ -95,10 +103,23 @@ class AttackResult:
     @property
     def p_shaken(self) -> Optional[float]:
         """The chance the target ends the activation Shaken (``None`` for melee attacks)."""
-        if self.melee:
+        if self.melee or self.wound_effects:
             return None
+        return self._p_flagged()
+
+    def _p_flagged(self) -> float:
         states, p = self._ends
         return float(p[states[:, 3] == 1].sum()) if len(p) else 0.0
+
+    @property
+    def p_stunned(self) -> Optional[float]:
+        """Firefight: the chance the target's last model ends Stunned (``None`` elsewhere)."""
+        return self._p_flagged() if self.wound_effects else None
+
+    @property
+    def p_knocked_out(self) -> Optional[float]:
+        """Firefight: the chance the target's last model is Knocked Out (``None`` elsewhere)."""
+        return self.p_destroyed if self.wound_effects else None
 
     def to_pandas(self):
         """One row per count, one column per stage (needs pandas)."""

@@ -24,17 +24,27 @@ class MeleeSide:
     was Shaken before) and ``p_unaffected`` holds; they sum to 1. ``wounds_caused``: wounds
     it dealt (Fear not included); ``lost``: models it lost in this melee (Routs not
     counted); ``states``: its states afterwards with their probabilities (destroyed and
-    routed left out), for chaining.
+    routed left out), for chaining. In v2 the Shaken state is called Wavering.
+
+    Firefight resolves no melee and tests no morale in it: ``p_routed`` is 0, ``p_shaken``
+    is the chance its last model ends Stunned by wound effects (also as ``p_stunned``) and
+    ``p_destroyed`` the chance it is Knocked Out.
     """
 
     __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_wounds", "_lost", "_states",
-                 "_samples")
+                 "_samples", "_firefight")
 
-    def __init__(self, role: str, size: int, status, wounds, lost, states, samples) -> None:
+    def __init__(self, role: str, size: int, status, wounds, lost, states, samples, firefight: bool = False) -> None:
         self.role = role
         self.size = size
         self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = status.tolist()
         self._wounds, self._lost, self._states, self._samples = wounds, lost, states, samples
+        self._firefight = firefight
+
+    @property
+    def p_stunned(self) -> Optional[float]:
+        """Firefight: the chance this side's last model ends Stunned (``None`` elsewhere)."""
+        return self.p_shaken if self._firefight else None
 
     @property
     def wounds_caused(self) -> Distribution:
@@ -61,6 +71,9 @@ class MeleeResult:
 
     ``models_left[c, d]`` is the chance that the charger has ``c`` models left and the
     defender ``d`` once casualties are removed (before any Rout).
+
+    Firefight has no melee resolution, so ``p_charger_wins``, ``p_defender_wins`` and
+    ``p_tie`` are ``None`` there.
     """
 
     __slots__ = ("method", "samples", "dice", "p_charger_wins", "p_defender_wins", "p_tie", "charger", "defender",
@@ -71,13 +84,15 @@ class MeleeResult:
         self.method = method
         self.samples: Optional[int] = samples
         self.dice: Optional[int] = raw.get("dice")
-        self.p_charger_wins, self.p_defender_wins, self.p_tie = raw["winner"].tolist()
+        resolution = bool(raw["resolution"])
+        winner = raw["winner"].tolist() if resolution else [None, None, None]
+        self.p_charger_wins, self.p_defender_wins, self.p_tie = winner
         sizes = raw["sizes"]
         status = raw["status"]
         self.charger = MeleeSide("charger", sizes[0], status[0], raw["wounds_by_charger"], raw["charger_lost"],
-                                 raw["charger_ends"], samples)
+                                 raw["charger_ends"], samples, not resolution)
         self.defender = MeleeSide("defender", sizes[1], status[1], raw["wounds_by_defender"], raw["defender_lost"],
-                                  raw["defender_ends"], samples)
+                                  raw["defender_ends"], samples, not resolution)
         left = raw["left"]
         left.flags.writeable = False
         self.models_left: np.ndarray = left
@@ -105,6 +120,8 @@ class MeleeResult:
         return pd.DataFrame(rows).set_index("side")
 
     def __repr__(self) -> str:
+        if self.p_tie is None:
+            return f"MeleeResult({self.method}: no melee resolution; {self.charger!r}, {self.defender!r})"
         return (
             f"MeleeResult({self.method}: charger wins {self.p_charger_wins:.4g}, defender wins "
             f"{self.p_defender_wins:.4g}, tie {self.p_tie:.4g})"
@@ -198,6 +215,11 @@ def morale(unit: Unit, *, state: Optional[UnitState] = None, melee: bool = False
     Fearless passes a failed test on 4+ when all models left have it; a Shaken unit always
     fails (Fearless still rolls). In melee (``melee=True``) a failure at half strength or
     less Routs; otherwise the unit is Shaken.
+
+    Editions: v3.4.1 Fearless needs most models; v2 Fearless is +1 to the test and a failure
+    is Wavering (reported as ``p_shaken``). Firefight's test is the Rout test: a failure
+    Stuns the unit (``p_shaken``), and a unit already Stunned (``state.shaken``) Routs
+    without a test; ``melee`` does not matter there.
     """
     if not isinstance(unit, Unit):
         raise TypeError(f"unit: expected a Unit, got {type(unit).__name__}")

@@ -201,13 +201,14 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
         if test {
             p_test += p;
         }
-        if let Some(st) = alloc.unit_state(s, true, before.fatigued) {
-            let p_shaken = if shaken { 1.0 } else { p_fail };
+        // (Firefight: Stunned comes with the state, from wound effects)
+        if let Some(st) = alloc.unit_state(s, shaken, before.fatigued) {
+            let p_shaken = if st.shaken { 1.0 } else { p_fail };
             if p_shaken > 0.0 {
-                out.push((st, p * p_shaken));
+                out.push((UnitState { shaken: true, ..st }, p * p_shaken));
             }
             if p_shaken < 1.0 {
-                out.push((UnitState { shaken: false, ..st }, p * (1.0 - p_shaken)));
+                out.push((st, p * (1.0 - p_shaken)));
             }
         }
     }

@@ -47,6 +47,7 @@ pub fn _attack<'py>(
     out.set_item("unmodelled", attack.unmodelled.clone())?;
     out.set_item("size", attack.allocation.len())?;
     out.set_item("alive", size)?;
+    out.set_item("wound_effects", attack.allocation.wounds == crate::rules::effects::WoundModel::WoundEffects)?;
     match method {
         "exact" => {
             let stages = py.detach(|| attack.exact());

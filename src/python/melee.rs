@@ -75,6 +75,7 @@ pub fn _melee<'py>(
     )?;
     let out = PyDict::new(py);
     out.set_item("unmodelled", m.unmodelled.clone())?;
+    out.set_item("resolution", crate::rules::effects::rule_set(m.edition).melee_resolution)?;
     out.set_item("sizes", (m.charger.len(), m.defender.len()))?;
     match method {
         "exact" => {
