@@ -319,6 +319,8 @@ class OFighter:
     impact: int = 0
     fear: int = 0
     fearless: bool = False
+    fear_d3: bool = False     # v2: "+D3 wounds" for the unit
+    morale_mod: int = 0       # v2 Fearless: "+1 to morale tests"
 
 
 def _strike_groups(fighters, fatigued, charging, which):
@@ -339,7 +341,8 @@ def _strike_groups(fighters, fatigued, charging, which):
 
 
 def melee(charger: list, defender: list, *, defender_shaken=False, charger_fatigued=False,
-          defender_fatigued=False, strike_back=True, charger_start=(0, 0, 0), defender_start=(0, 0, 0)):
+          defender_fatigued=False, strike_back=True, charger_start=(0, 0, 0), defender_start=(0, 0, 0),
+          fearless_needs="all"):
     """Every outcome of a charge: {(winner, charger status, defender status, wounds by
     charger, wounds by defender, charger left, defender left): p}. Fighters are in removal
     order; statuses are "destroyed", "routed", "shaken", "unaffected"."""
@@ -375,7 +378,7 @@ def melee(charger: list, defender: list, *, defender_shaken=False, charger_fatig
                 after_back = {(*c1, 0, 0, 0): 1.0}
             for (ck2, cw2, chp2, _, _, wd2), p3 in after_back.items():
                 c2 = (ck2, cw2, chp2)
-                _resolve(out, charger, defender, c2, d1, wc, wd1 + wd2, defender_shaken, p1 * p2 * p3)
+                _resolve(out, charger, defender, c2, d1, wc, wd1 + wd2, defender_shaken, p1 * p2 * p3, fearless_needs)
     return dict(out)
 
 
@@ -386,16 +389,29 @@ def _half_or_less(fighters, state):
     return 2 * len(_alive(fighters, state)) <= len(fighters)
 
 
-def _p_pass(fighters, state, shaken):
+def _p_pass(fighters, state, shaken, fearless_needs="all"):
     alive = _alive(fighters, state)
     quality = min(f.quality for f in alive)  # a joined hero may test for the unit
-    p = 0.0 if shaken else sum(1 for face in range(1, 7) if face >= quality) / 6
-    if all(f.fearless for f in alive):
+    mod = max(f.morale_mod for f in alive) if all(f.morale_mod for f in alive) else 0
+    passes = lambda face: face == 6 or (face != 1 and face + mod >= quality)
+    p = 0.0 if shaken else sum(1 for face in range(1, 7) if passes(face)) / 6
+    fearless = sum(1 for f in alive if f.fearless)
+    if fearless == len(alive) or (fearless_needs == "most" and 2 * fearless > len(alive)):
         p += (1 - p) * 3 / 6  # "On a 4+ it counts as passed instead"
     return p
 
 
-def _resolve(out, charger, defender, c, d, wc, wd, defender_shaken, p):
+def _resolve(out, charger, defender, c, d, wc, wd, defender_shaken, p, fearless_needs="all"):
+    c_alive, d_alive = _alive(charger, c), _alive(defender, d)
+    # v2 Fear: +D3 for a unit with a Fear model, each face 1/3
+    d3 = lambda alive: [1, 2, 3] if any(f.fear_d3 for f in alive) else [0]
+    for fc in d3(c_alive):
+        for fd in d3(d_alive):
+            q = (1 / 3 if fc else 1) * (1 / 3 if fd else 1)
+            _resolve_one(out, charger, defender, c, d, wc + fc, wd + fd, defender_shaken, p * q, fearless_needs, wc, wd)
+
+
+def _resolve_one(out, charger, defender, c, d, wc, wd, defender_shaken, p, fearless_needs, dealt_c, dealt_d):
     c_alive, d_alive = _alive(charger, c), _alive(defender, d)
     if not d_alive:
         winner = "charger"
@@ -405,6 +421,7 @@ def _resolve(out, charger, defender, c, d, wc, wd, defender_shaken, p):
         total_c = wc + sum(f.fear for f in c_alive)
         total_d = wd + sum(f.fear for f in d_alive)
         winner = "charger" if total_c > total_d else "defender" if total_d > total_c else "tie"
+    wc, wd = dealt_c, dealt_d
     status = {
         "charger": "destroyed" if not c_alive else "unaffected",
         "defender": "destroyed" if not d_alive else "shaken" if defender_shaken else "unaffected",
@@ -414,7 +431,7 @@ def _resolve(out, charger, defender, c, d, wc, wd, defender_shaken, p):
     if loser and status[loser] != "destroyed":
         fighters, state = (charger, c) if loser == "charger" else (defender, d)
         shaken = defender_shaken and loser == "defender"
-        p_pass = _p_pass(fighters, state, shaken)
+        p_pass = _p_pass(fighters, state, shaken, fearless_needs)
         failed = dict(status)
         failed[loser] = "routed" if _half_or_less(fighters, state) else "shaken"
         outcomes = [(status, p_pass), (failed, 1 - p_pass)]

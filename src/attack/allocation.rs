@@ -245,13 +245,6 @@ impl Allocation {
         self.len() - self.kills(s)
     }
 
-    /// What decides which kinds of model are left (not how many of each): the first run
-    /// with models left, and whether a joined hero died out of order.
-    pub fn alive_kinds(&self, s: State) -> (usize, bool) {
-        let first = if self.destroyed(s) { self.runs.len() } else { self.run_of(s.k) };
-        (first, self.hero.is_some() && s.hp >= self.hero_tough())
-    }
-
     /// What decides which models are left (not the wounds on them): models gone in order,
     /// and whether a joined hero died out of order.
     pub fn alive_key(&self, s: State) -> (u32, bool) {

@@ -188,13 +188,13 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
     let shaken = before.shaken;
     let mut p_test = 0.0;
     let mut out: Vec<(UnitState, f64)> = Vec::with_capacity(2 * ends.len());
-    // the test depends only on which kinds of model are left
-    let mut p_pass: FxHashMap<(usize, bool), f64> = FxHashMap::default();
+    // the test depends only on which models are left
+    let mut p_pass: FxHashMap<(u32, bool), f64> = FxHashMap::default();
     for &(s, p) in ends {
         // "Units that were in melee don't take morale tests from wounds at the end of an activation"
         let test = !situation.melee && morale::tests_after_shooting(alloc, start, s, situation.edition);
         let p_fail = if test {
-            1.0 - *p_pass.entry(alloc.alive_kinds(s)).or_insert_with(|| MoraleTest::new(alloc, s, shaken, situation.edition).p_pass())
+            1.0 - *p_pass.entry(alloc.alive_key(s)).or_insert_with(|| MoraleTest::new(alloc, s, shaken, situation.edition).p_pass())
         } else {
             0.0
         };

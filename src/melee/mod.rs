@@ -317,8 +317,9 @@ pub struct Plans<'m> {
     fear: [HashMap<(u32, bool), Fear>; 2],
     /// The distribution of the Fear margin by which models of each side are left.
     fear_margins: HashMap<((u32, bool), (u32, bool)), Rc<Vec<(i64, f64)>>>,
-    /// The melee morale test of each side by which kinds of its models are left.
-    tests: [HashMap<(usize, bool), MoraleTest>; 2],
+    /// The melee morale test of each side by which of its models are left ("most models"
+    /// rules need the counts, not just the kinds).
+    tests: [HashMap<(u32, bool), MoraleTest>; 2],
 }
 
 impl<'m> Plans<'m> {
@@ -338,7 +339,7 @@ impl<'m> Plans<'m> {
     pub fn morale_test(&mut self, who: Winner, s: State) -> MoraleTest {
         let m = self.melee;
         let (alloc, _) = m.side(who);
-        *self.tests[who as usize].entry(alloc.alive_kinds(s)).or_insert_with(|| m.morale_test(who, s))
+        *self.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
     }
 
     /// The Fear of each side, with the sides in `c` and `d`.

@@ -3,6 +3,7 @@
 
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans};
+use crate::attack::allocation::Landing;
 use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack};
 use crate::attack::MAX_SAMPLES;
 use crate::error::{Error, Result};
@@ -34,23 +35,28 @@ fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
     let mut plans = Plans::new(m);
     let mut t = Tally::default();
     for _ in 0..samples {
-        let (mut c, mut d) = (m.charger_start, m.defender_start);
+        let mut c = m.charger_start;
         let (mut by_charger, mut by_defender) = (0u32, 0u32);
-        if m.strike_back {
+        // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
+        let mut d = match m.charged() {
+            Landing::At(s) => s,
+            Landing::Check { state, total } => m.defender.checked(state, total, d6(&mut rng)),
+        };
+        if m.strikes_back(d) {
             let g = plans.groups(Phase::Counter, d, c);
             let r = roll_attack(&m.charger, &g.groups, c, &mut rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));
             c = r.end;
             by_defender += r.wounds;
             t.dice += r.dice;
         }
-        if !m.charger.destroyed(c) {
+        if !m.charger.destroyed(c) && !m.defender.destroyed(d) {
             let g = plans.groups(Phase::Charge, c, d);
             let r = roll_attack(&m.defender, &g.groups, d, &mut rng, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
             d = r.end;
             by_charger += r.wounds;
             t.dice += r.dice;
         }
-        if m.strike_back && !m.charger.destroyed(c) && !m.defender.destroyed(d) {
+        if m.strikes_back(d) && !m.charger.destroyed(c) {
             let g = plans.groups(Phase::StrikeBack, d, c);
             let r = roll_attack(&m.charger, &g.groups, c, &mut rng, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
             c = r.end;
