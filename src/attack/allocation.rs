@@ -394,6 +394,14 @@ impl Allocation {
         }
     }
 
+    /// The state a landing leads to with a real die (`d6` is rolled only for a check).
+    pub fn roll(&self, landing: Landing, d6: impl FnOnce() -> u8) -> State {
+        match landing {
+            Landing::At(s) => s,
+            Landing::Check { state, total } => self.checked(state, total, d6()),
+        }
+    }
+
     /// Every state a landing leads to, with its probability (a check: each die face 1/6).
     pub fn landings(&self, landing: Landing, mut f: impl FnMut(State, f64)) {
         match landing {

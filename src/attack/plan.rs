@@ -7,7 +7,7 @@
 
 use crate::edition::Edition;
 use crate::profile::{Model, Weapon};
-use crate::rules::effects::{self, Amount, Cond, Effect, Needs, Side, WoundModel};
+use crate::rules::effects::{self, Amount, Cond, Effect, Needs, Side};
 use crate::rules::Rule;
 
 /// The circumstances of an attack.
@@ -32,9 +32,9 @@ impl Situation {
         self.distance > 9.0
     }
 
-    /// Whether a rule's condition holds for an attacker with `attacker_rules` against a
-    /// target in `view`.
-    fn holds(&self, cond: Cond, attacker_rules: &[&Rule], view: &TargetView) -> bool {
+    /// Whether a rule's condition holds for an attacker that has the rules `attacker_has`
+    /// says it has, against a target in `view`.
+    fn holds(&self, cond: Cond, attacker_has: &dyn Fn(&str) -> bool, view: &TargetView) -> bool {
         match cond {
             Cond::Shooting => !self.melee,
             Cond::Melee => self.melee,
@@ -44,7 +44,7 @@ impl Situation {
             Cond::Stationary => !self.moved,
             Cond::TargetStationary => !self.target_moved,
             Cond::NotFatigued => !self.fatigued,
-            Cond::AttackerLacks(name) => !attacker_rules.iter().any(|r| r.name == name),
+            Cond::AttackerLacks(name) => !attacker_has(name),
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
         }
@@ -77,6 +77,11 @@ pub struct Group {
 }
 
 impl Group {
+    /// Whether the weapon or the attacking models have this rule.
+    fn has(&self, name: &str) -> bool {
+        self.rules.iter().any(|r| r.name == name)
+    }
+
     /// Resolution order: Takedown first, then Deadly, then the rest ("Takedown attacks must be
     /// resolved before other weapons"; "Hits from Deadly must be resolved first").
     pub fn priority(&self) -> u8 {
@@ -258,7 +263,7 @@ impl DieModel {
 fn active<'r>(
     rules: impl IntoIterator<Item = &'r Rule>,
     side: Side,
-    attacker_rules: &[&Rule],
+    attacker_has: &dyn Fn(&str) -> bool,
     situation: &Situation,
     view: &TargetView,
 ) -> Vec<(&'r Rule, Effect)> {
@@ -269,7 +274,7 @@ fn active<'r>(
             if side == Side::Target && !view.has(&rule.name, entry.needs) {
                 continue;
             }
-            if entry.conds.iter().all(|c| situation.holds(*c, attacker_rules, view)) {
+            if entry.conds.iter().all(|c| situation.holds(*c, attacker_has, view)) {
                 out.push((rule, entry.effect));
             }
         }
@@ -334,8 +339,7 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
         ignore_cover: false,
         ignore_negative: false,
     };
-    let rules: Vec<&Rule> = group.rules.iter().collect();
-    for (rule, effect) in active(&group.rules, Side::Attacker, &rules, situation, view) {
+    for (rule, effect) in active(&group.rules, Side::Attacker, &|n| group.has(n), situation, view) {
         match effect {
             Effect::HitModifier(a) => e.hit_mods.push(amount(a, rule)),
             Effect::Quality(q) => e.quality = Some(e.quality.map_or(q, |x| x.min(q))),
@@ -384,14 +388,13 @@ fn clamp_need(need: i32) -> u8 {
 pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> DieModel {
     let a = attacker_effects(group, situation, view);
     let set = effects::rule_set(situation.edition);
-    let attacker_rules: Vec<&Rule> = group.rules.iter().collect();
     // Target-side effects: rules enough alive models have, whose conditions hold.
     let mut target_hit_mods = Vec::new();
     let mut defense_mod = 0;
     let mut ap_reduction = 0;
     let mut ignore_on = 7u8;
     let mut ignore_on_six = 7u8;
-    for (rule, effect) in active(view.rules(), Side::Target, &attacker_rules, situation, view) {
+    for (rule, effect) in active(view.rules(), Side::Target, &|n| group.has(n), situation, view) {
         match effect {
             Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
             Effect::DefenseModifier(n) => defense_mod += n,
@@ -424,10 +427,11 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     let blast = if a.blast > 0 { (a.blast as u32).min(alive).max(1) } else { 1 };
     let multiplier = blast * a.multiply_hits.clamp(1, 1000) as u32;
     let deadly = a.deadly.max(1) as u32;
-    // Firefight: "If Stunned models take any hits from shooting ... they are Knocked Out
-    // immediately (without needing to check wounds)": the hits are not blocked, and each one
-    // is a wound the allocation turns into a Knock Out (Tough: one wound).
-    let stunned_shot = set.wounds == WoundModel::WoundEffects && view.stunned && !situation.melee;
+    // Firefight (the only wound model with Stunned states): "If Stunned models take any hits
+    // from shooting ... they are Knocked Out immediately (without needing to check wounds)":
+    // the hits are not blocked, and each one is a wound the allocation turns into a Knock Out
+    // (Tough: one wound).
+    let stunned_shot = view.stunned && !situation.melee;
     let check_bonus = a.check_bonus.clamp(0, 100) as u8;
 
     let mut dm = match group.kind {
@@ -516,17 +520,22 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     let view = TargetView { alive: target.to_vec(), defense: 0, stunned: false };
     for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
+        let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
         let weapons: Vec<&Weapon> = model
             .weapons
             .iter()
             .filter(|w| pick.takes(w, situation.edition) && usable(w, situation, range_penalty(w, &model_rules, situation, &view)))
             .collect();
         // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.
-        let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_rules, situation, &view)
+        let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
             .into_iter()
             .map(|(_, e)| if let Effect::ExtraAttacks(n) = e { n } else { 0 })
             .sum();
-        let chosen = weapons.iter().enumerate().max_by_key(|(i, w)| (weapon_ap(w), std::cmp::Reverse(*i))).map(|(i, _)| i);
+        let chosen = if extra > 0 {
+            weapons.iter().enumerate().max_by_key(|(i, w)| (weapon_ap(w, situation, &view), std::cmp::Reverse(*i))).map(|(i, _)| i)
+        } else {
+            None
+        };
         for (wi, weapon) in weapons.iter().enumerate() {
             let per_model = weapon.attacks * weapon.count + if Some(wi) == chosen { extra.max(0) as u32 } else { 0 };
             let dice = per_model * copies;
@@ -558,8 +567,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     if !matches!(pick, Pick::Named(_)) {
         let mut impact = [0i64; 2];
         for &(m, n) in attacker {
-            let rules: Vec<&Rule> = m.rules.iter().collect();
-            for (r, e) in active(m.rules.iter(), Side::Attacker, &rules, situation, &view) {
+            for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.name == x), situation, &view) {
                 match e {
                     Effect::ImpactDice(a) => impact[0] += i64::from(amount(a, r)) * i64::from(n),
                     Effect::ImpactHits(a) => impact[1] += i64::from(amount(a, r)) * i64::from(n),
@@ -571,7 +579,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
             .iter()
             .map(|&(m, n)| {
                 let rules = m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter()));
-                let per_model = active(rules, Side::Target, &[], situation, &TargetView { alive: vec![(m, n)], defense: 0, stunned: false })
+                let per_model = active(rules, Side::Target, &|_| false, situation, &TargetView { alive: vec![(m, n)], defense: 0, stunned: false })
                     .into_iter()
                     .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
                     .max()
@@ -603,22 +611,25 @@ fn range_penalty(weapon: &Weapon, model_rules: &[&Rule], situation: &Situation, 
     if weapon.range.is_none() || situation.melee {
         return 0;
     }
-    let attacker_rules: Vec<&Rule> = weapon.rules.iter().chain(model_rules.iter().copied()).collect();
-    let ignores = active(attacker_rules.iter().copied(), Side::Attacker, &attacker_rules, situation, view)
+    let has = |n: &str| weapon.rules.iter().chain(model_rules.iter().copied()).any(|r| r.name == n);
+    let ignores = active(weapon.rules.iter().chain(model_rules.iter().copied()), Side::Attacker, &has, situation, view)
         .iter()
         .any(|(_, e)| matches!(e, Effect::IgnoreNegativeHitModifiers));
     if ignores {
         return 0;
     }
-    active(view.rules(), Side::Target, &attacker_rules, situation, view)
+    active(view.rules(), Side::Target, &has, situation, view)
         .into_iter()
         .map(|(_, e)| if let Effect::RangePenalty(n) = e { n } else { 0 })
         .sum()
 }
 
-/// A weapon's AP rating, for picking the best weapon (v2 Furious).
-fn weapon_ap(weapon: &Weapon) -> i64 {
-    weapon.rules.iter().find(|r| r.name == "AP").and_then(Rule::number).unwrap_or(0)
+/// The AP a weapon's rules give in this situation, for picking the best weapon (v2 Furious).
+fn weapon_ap(weapon: &Weapon, situation: &Situation, view: &TargetView) -> i32 {
+    active(&weapon.rules, Side::Attacker, &|n| weapon.rules.iter().any(|r| r.name == n), situation, view)
+        .into_iter()
+        .map(|(r, e)| if let Effect::Ap(a) = e { amount(a, r) } else { 0 })
+        .sum()
 }
 
 /// Rules of the attacker's usable weapons and models, and of the target, that neither change

@@ -4,7 +4,7 @@
 //! `(seed, i)`, and chunk tallies are added in chunk order. So a seeded run gives the same
 //! counts whatever the number of threads.
 
-use super::allocation::{Allocation, Landing, State};
+use super::allocation::{Allocation, State};
 use super::plan::{die_model, DieModel, Group, HitFace};
 use super::Attack;
 use crate::morale::{self, MoraleTest};
@@ -163,10 +163,7 @@ pub fn roll_attack(
         r.hits += h;
         r.unblocked += u;
         r.wounds += w * dm.deadly;
-        r.end = match alloc.land(r.end, w, &dm, g.takedown) {
-            Landing::At(s) => s,
-            Landing::Check { state, total } => alloc.checked(state, total, d6(rng)),
-        };
+        r.end = alloc.roll(alloc.land(r.end, w, &dm, g.takedown), || d6(rng));
     }
     r
 }

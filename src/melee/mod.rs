@@ -272,8 +272,9 @@ impl Melee {
     /// (the defender only if it struck back).
     pub fn end_state(&self, who: Winner, s: State, status: Status) -> Option<UnitState> {
         let (alloc, before) = self.side(who);
+        // (a Firefight defender Stunned before it could strike back is marked fatigued too;
+        // Stunned, it strikes no blow this round either way)
         let fought = who == Winner::Charger || self.strike_back;
-        // (a Stunned defender that could not strike back is idle anyway)
         match status {
             Status::Destroyed | Status::Routed => None,
             _ => alloc.unit_state(s, status == Status::Shaken, before.fatigued || fought),

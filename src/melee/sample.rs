@@ -3,7 +3,6 @@
 
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans};
-use crate::attack::allocation::Landing;
 use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack};
 use crate::attack::MAX_SAMPLES;
 use crate::error::{Error, Result};
@@ -38,10 +37,7 @@ fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
         let mut c = m.charger_start;
         let (mut by_charger, mut by_defender) = (0u32, 0u32);
         // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
-        let mut d = match m.charged() {
-            Landing::At(s) => s,
-            Landing::Check { state, total } => m.defender.checked(state, total, d6(&mut rng)),
-        };
+        let mut d = m.defender.roll(m.charged(), || d6(&mut rng));
         if m.strikes_back(d) {
             let g = plans.groups(Phase::Counter, d, c);
             let r = roll_attack(&m.charger, &g.groups, c, &mut rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));

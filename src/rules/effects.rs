@@ -192,11 +192,49 @@ const IGNORES_REGENERATION: RuleEffect = attacker(NONE, IgnoreRegeneration);
 const IGNORES_COVER: RuleEffect = attacker(NONE, IgnoreCover);
 const SHOT_OR_CHARGED_FROM_OVER_NINE: &[Cond] = &[OverNine];
 
+/// Effects several rulebooks share (each table row still quotes its own rulebook).
+/// AP(X) on the weapon.
+const AP_X: &[RuleEffect] = &[attacker(NONE, Ap(Rating))];
+/// Deadly(X).
+const DEADLY_X: &[RuleEffect] = &[attacker(NONE, Deadly(Rating))];
+/// Indirect: -1 to hit when shooting after moving.
+const INDIRECT: &[RuleEffect] = &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))];
+/// Regeneration on 5+ for the model taking the wound.
+const REGENERATION_OF_THE_WOUNDED_MODEL: &[RuleEffect] = &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })];
+/// Counter: strikes first when charged, -1 Impact per model.
+const COUNTER: &[RuleEffect] = &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)];
+/// Stealth: -1 to hit when shot from over 9".
+const STEALTH_OVER_NINE: &[RuleEffect] = &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))];
+/// Reliable: Quality 2+.
+const RELIABLE: &[RuleEffect] = &[attacker(NONE, Quality(2))];
+/// Furious: 6s to hit deal one extra hit when charging.
+const SIXES_HIT_TWICE_CHARGING: &[RuleEffect] = &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))];
+/// Impact(X) dice after charging, unless fatigued.
+const IMPACT_DICE: &[RuleEffect] = &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))];
+/// v3.5 Bane, v3.4.1 and Firefight Poison.
+const BANE: &[RuleEffect] = &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)];
+/// Blast(X) up to the models in the target, ignoring cover.
+const BLAST_CAPPED: &[RuleEffect] = &[IGNORES_COVER, attacker(NONE, Blast(Rating))];
+/// Fear(X) per model at melee resolution.
+const FEAR_PER_MODEL: &[RuleEffect] = &[own_each(ResolutionWounds(Rating))];
+/// Fearless: a failed test passes on 4+.
+const FEARLESS_ALL: &[RuleEffect] = &[own(PassFailedMoraleOn(4))];
+/// Sniper: Quality 2+, picks a model.
+const SNIPER: &[RuleEffect] = &[attacker(&[Shooting], Quality(2)), attacker(&[Shooting], Takedown)];
+/// Relentless on a Hold action.
+const SIXES_HIT_TWICE_ON_HOLD: &[RuleEffect] = &[attacker(&[Shooting, Stationary], ExtraHitsOnSix(1))];
+/// v3.5 Thrust, v3.4.1 Lance: +1 to hit and AP(+1) when charging.
+const CHARGE_HIT_AND_AP: &[RuleEffect] = &[attacker(&[Melee, Charging], HitModifier(Fixed(1))), attacker(&[Melee, Charging], Ap(Fixed(1)))];
+/// v3.4.1 and Firefight Rending.
+const RENDING_AP4: &[RuleEffect] = &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))];
+/// Lock-On.
+const LOCK_ON: &[RuleEffect] = &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)];
+
 /// The core rules of gf-3.5-beginners-guide.txt that change an attack's dice. Rules about
 /// movement, deployment, morale or transport are known (see `catalog`) but have no entry.
 pub const CORE_3_5: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from weapons with this special rule."
-    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    RuleDef { name: "AP", effects: AP_X },
     // "Aircraft: ... units targeting them get -12" to their range."
     RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12))] },
     // "Artillery: ... When this model shoots at enemies over 9" away, it gets +1 to hit rolls.
@@ -206,44 +244,44 @@ pub const CORE_3_5: &[RuleDef] = &[
         effects: &[attacker(&[Shooting, OverNine], HitModifier(Fixed(1))), target(&[Shooting, OverNine], HitModifier(Fixed(-2)))],
     },
     // "Bane: Ignores Regeneration, and when attacking the target must re-roll unmodified Defense results of 6."
-    RuleDef { name: "Bane", effects: &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)] },
+    RuleDef { name: "Bane", effects: BANE },
     // "Blast(X): Ignores cover, and after resolving other special rules, each hit is multiplied by X,
     // where X is up to as many hits as models in the target unit."
-    RuleDef { name: "Blast", effects: &[IGNORES_COVER, attacker(NONE, Blast(Rating))] },
+    RuleDef { name: "Blast", effects: BLAST_CAPPED },
     // "Deadly(X): Assign each wound to one model, and multiply it by X. Hits from Deadly must be
     // resolved first, and these wounds don't carry over to other models if the original target is killed."
-    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    RuleDef { name: "Deadly", effects: DEADLY_X },
     // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
     // total Impact rolls per model with Counter."
-    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    RuleDef { name: "Counter", effects: COUNTER },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
-    RuleDef { name: "Fear", effects: &[own_each(ResolutionWounds(Rating))] },
+    RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
     // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
     // On a 4+ it counts as passed instead."
-    RuleDef { name: "Fearless", effects: &[own(PassFailedMoraleOn(4))] },
+    RuleDef { name: "Fearless", effects: FEARLESS_ALL },
     // "Furious: When charging, unmodified results of 6 to hit in melee deal 1 extra hit."
-    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    RuleDef { name: "Furious", effects: SIXES_HIT_TWICE_CHARGING },
     // "Impact(X): Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit."
-    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
+    RuleDef { name: "Impact", effects: IMPACT_DICE },
     // "Indirect: Gets -1 to hit rolls when shooting after moving. ... ignores cover from sight obstructions."
-    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Indirect", effects: INDIRECT },
     // "Regeneration: When a unit where all models have this rule takes wounds, roll one die for each. On a 5+ it is ignored."
     RuleDef { name: "Regeneration", effects: &[target(NONE, IgnoreWounds { on: 5, regeneration: true })] },
     // "Relentless: When this model shoots at enemies over 9" away, unmodified results of 6 to hit deal 1 extra hit."
     RuleDef { name: "Relentless", effects: &[attacker(&[Shooting, OverNine], ExtraHitsOnSix(1))] },
     // "Reliable: Models attacks at Quality 2+ with this weapon."
-    RuleDef { name: "Reliable", effects: &[attacker(NONE, Quality(2))] },
+    RuleDef { name: "Reliable", effects: RELIABLE },
     // "Rending: Ignores Regeneration, and on unmodified results of 6 to hit, those hits get AP(+4)."
     RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSix(4))] },
     // "Stealth: When units where all models have this rule are shot from over 9" away, enemy units get -1 to hit rolls."
-    RuleDef { name: "Stealth", effects: &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },
     // "Surge: On unmodified results of 6 to hit, this weapon deals 1 extra hit."
     RuleDef { name: "Surge", effects: &[attacker(NONE, ExtraHitsOnSix(1))] },
     // "Takedown: This model may pick any model in the target unit as its individual target,
     // which is resolved as if it was a unit of [1]. Takedown attacks must be resolved before other weapons."
     RuleDef { name: "Takedown", effects: &[attacker(NONE, Takedown)] },
     // "Thrust: When charging, gets +1 to hit rolls and AP(+1) in melee."
-    RuleDef { name: "Thrust", effects: &[attacker(&[Melee, Charging], HitModifier(Fixed(1))), attacker(&[Melee, Charging], Ap(Fixed(1)))] },
+    RuleDef { name: "Thrust", effects: CHARGE_HIT_AND_AP },
     // "Unstoppable: Ignores Regeneration, and ignores all negative modifiers to this weapon."
     RuleDef { name: "Unstoppable", effects: &[IGNORES_REGENERATION, attacker(NONE, IgnoreNegativeHitModifiers)] },
 ];
@@ -301,51 +339,51 @@ pub const ARMY_3_5: &[RuleDef] = &[
 /// gf-3.4.1-core.txt, "Special Rules Reference": the rules that change an attack's dice.
 pub const CORE_3_4_1: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from this weapon."
-    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    RuleDef { name: "AP", effects: AP_X },
     // "Aircraft: ... units targeting them get -12" range and -1 to hit."
     RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12)), target(&[Shooting], HitModifier(Fixed(-1)))] },
     // "Blast(X): Ignores cover, and after resolving other special rules, each hit is multiplied
     // by X, where X is up to as many hits as models in the target unit."
-    RuleDef { name: "Blast", effects: &[IGNORES_COVER, attacker(NONE, Blast(Rating))] },
+    RuleDef { name: "Blast", effects: BLAST_CAPPED },
     // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
     // total Impact rolls per model with Counter."
-    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    RuleDef { name: "Counter", effects: COUNTER },
     // "Deadly(X): Assign each wound to one model, and multiply it by X. ..."
-    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    RuleDef { name: "Deadly", effects: DEADLY_X },
     // "Entrenched: Enemies get -2 to hit when shooting at this model from over 9" away, as long
     // as it hasn't moved since the beginning of its last activation."
     RuleDef { name: "Entrenched", effects: &[target(&[Shooting, OverNine, TargetStationary], HitModifier(Fixed(-2)))] },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
-    RuleDef { name: "Fear", effects: &[own_each(ResolutionWounds(Rating))] },
+    RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
     // "Fearless: Whenever a unit where most models have this rule fails a morale test, roll
     // one die. On a 4+ it counts as passed instead."
     RuleDef { name: "Fearless", effects: &[own_most(PassFailedMoraleOn(4))] },
     // "Furious: When charging, unmodified rolls of 6 to hit in melee deal one extra hit ..."
-    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    RuleDef { name: "Furious", effects: SIXES_HIT_TWICE_CHARGING },
     // "Impact(X): Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit."
-    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
+    RuleDef { name: "Impact", effects: IMPACT_DICE },
     // "Indirect: Gets -1 to hit rolls when shooting after moving. ..."
-    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Indirect", effects: INDIRECT },
     // "Lance: When charging, gets +1 to hit rolls and AP(+1) in melee."
-    RuleDef { name: "Lance", effects: &[attacker(&[Melee, Charging], HitModifier(Fixed(1))), attacker(&[Melee, Charging], Ap(Fixed(1)))] },
+    RuleDef { name: "Lance", effects: CHARGE_HIT_AND_AP },
     // "Lock-On: Ignores cover and all negative modifiers to hit rolls and range."
-    RuleDef { name: "Lock-On", effects: &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)] },
+    RuleDef { name: "Lock-On", effects: LOCK_ON },
     // "Poison: Ignores Regeneration, and the target must re-roll unmodified Defense rolls of 6 when blocking hits."
-    RuleDef { name: "Poison", effects: &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)] },
+    RuleDef { name: "Poison", effects: BANE },
     // "Regeneration: When taking a wound, roll one die. On a 5+ it is ignored."
-    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    RuleDef { name: "Regeneration", effects: REGENERATION_OF_THE_WOUNDED_MODEL },
     // "Relentless: When using Hold actions and shooting, unmodified rolls of 6 to hit deal one extra hit ..."
-    RuleDef { name: "Relentless", effects: &[attacker(&[Shooting, Stationary], ExtraHitsOnSix(1))] },
+    RuleDef { name: "Relentless", effects: SIXES_HIT_TWICE_ON_HOLD },
     // "Reliable: Attacks at Quality 2+."
-    RuleDef { name: "Reliable", effects: &[attacker(NONE, Quality(2))] },
+    RuleDef { name: "Reliable", effects: RELIABLE },
     // "Rending: Ignores Regeneration, and unmodified rolls of 6 to hit get AP(4)."
-    RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))] },
+    RuleDef { name: "Rending", effects: RENDING_AP4 },
     // "Sniper: Shoots at Quality 2+, and each model with Sniper may pick any model in the target
     // unit as its individual target, which is resolved as if it was a unit of 1. Sniper shooting
     // must be resolved before other weapons."
-    RuleDef { name: "Sniper", effects: &[attacker(&[Shooting], Quality(2)), attacker(&[Shooting], Takedown)] },
+    RuleDef { name: "Sniper", effects: SNIPER },
     // "Stealth: Enemies get -1 to hit rolls when shooting at units where all models have this rule from over 9" away."
-    RuleDef { name: "Stealth", effects: &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },
 ];
 
 /// gf-2.x-one-page.txt, "Special Rules".
@@ -359,11 +397,11 @@ pub const CORE_2: &[RuleDef] = &[
     // shooting against aircraft." (Read through Aircraft's `AttackerLacks`.)
     RuleDef { name: "Anti-Air", effects: &[] },
     // "AP: Targets get -X to Defense rolls when blocking hits."
-    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    RuleDef { name: "AP", effects: AP_X },
     // "Blast: All hits are multiplied by X."
     RuleDef { name: "Blast", effects: &[attacker(NONE, MultiplyHits(Rating))] },
     // "Deadly: Assign each wound to one model and multiply it by X. ..."
-    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    RuleDef { name: "Deadly", effects: DEADLY_X },
     // "Fear: Always counts as having dealt +D3 wounds for seeing who won melee."
     RuleDef { name: "Fear", effects: &[own_any(ResolutionWoundsRolled(3))] },
     // "Fearless: Gets +1 to morale tests."
@@ -373,11 +411,11 @@ pub const CORE_2: &[RuleDef] = &[
     // "Impact: Deals X automatic hits when charging successfully."
     RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging], ImpactHits(Rating))] },
     // "Indirect: ... gets -1 to hit rolls when shooting after moving."
-    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Indirect", effects: INDIRECT },
     // "Poison: When rolling an unmodified 6 to hit, that hit is multiplied by 3."
     RuleDef { name: "Poison", effects: &[attacker(NONE, MultiplySixes(3))] },
     // "Regeneration: When taking a wound, roll one die. On a 5+ it is ignored."
-    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    RuleDef { name: "Regeneration", effects: REGENERATION_OF_THE_WOUNDED_MODEL },
     // "Relentless: For each unmodified roll of 6 to hit when shooting, this model may roll 1
     // extra attack. This rule doesn't apply to newly generated attacks."
     RuleDef { name: "Relentless", effects: &[attacker(&[Shooting], ExtraAttackOnSix)] },
@@ -385,7 +423,7 @@ pub const CORE_2: &[RuleDef] = &[
     RuleDef { name: "Rending", effects: &[attacker(NONE, ApOnSixAtLeast(4)), attacker(NONE, IgnoreRegenerationOnSix)] },
     // "Sniper: Shoots at Quality 2+, and may pick one model in a unit as its target, which is
     // resolved as if it's a unit of 1."
-    RuleDef { name: "Sniper", effects: &[attacker(&[Shooting], Quality(2)), attacker(&[Shooting], Takedown)] },
+    RuleDef { name: "Sniper", effects: SNIPER },
     // "Stealth: Enemies get -1 to shooting when targeting this unit."
     RuleDef { name: "Stealth", effects: &[target(&[Shooting], HitModifier(Fixed(-1)))] },
 ];
@@ -393,50 +431,50 @@ pub const CORE_2: &[RuleDef] = &[
 /// gf-firefight-3.2.txt, "Special Rules".
 pub const CORE_FIREFIGHT_3_2: &[RuleDef] = &[
     // "AP(X): Enemy units taking hits from weapons with this special rule get -X to Defense rolls."
-    RuleDef { name: "AP", effects: &[attacker(NONE, Ap(Rating))] },
+    RuleDef { name: "AP", effects: AP_X },
     // "Blast(X): Each attack from this weapon ignores cover and multiplies its hits by X,
     // however it can't deal more than one hit per model."
-    RuleDef { name: "Blast", effects: &[IGNORES_COVER, attacker(NONE, Blast(Rating))] },
+    RuleDef { name: "Blast", effects: BLAST_CAPPED },
     // "Counter: Whenever a model with this weapon is charged, it may strike before the charging
     // unit with it, and the charging unit gets -1 total Impact attacks (per model with this rule)."
-    RuleDef { name: "Counter", effects: &[target(NONE, ImpactReduction(1)), attacker(&[Melee], StrikesFirstWhenCharged)] },
+    RuleDef { name: "Counter", effects: COUNTER },
     // "Deadly(X): Whenever a model takes wounds from a weapon with this special rule, multiply
     // the amount of wounds suffered by X."
-    RuleDef { name: "Deadly", effects: &[attacker(NONE, Deadly(Rating))] },
+    RuleDef { name: "Deadly", effects: DEADLY_X },
     // "Fear(X): Units with this special rule count as having dealt +X wounds when checking for
     // wound effects."
     RuleDef { name: "Fear", effects: &[attacker(NONE, WoundCheckBonus(Rating))] },
     // "Fearless: Whenever models with this special rule fails morale test, roll one die. On a
     // 4+ the test is passed instead."
-    RuleDef { name: "Fearless", effects: &[own(PassFailedMoraleOn(4))] },
+    RuleDef { name: "Fearless", effects: FEARLESS_ALL },
     // "Furious: Whenever a model with this rule charges, hits from unmodified rolls of 6 are
     // multiplied by 2, but only the original hit counts as a 6 for special rules."
-    RuleDef { name: "Furious", effects: &[attacker(&[Melee, Charging], ExtraHitsOnSix(1))] },
+    RuleDef { name: "Furious", effects: SIXES_HIT_TWICE_CHARGING },
     // "Impact(X): Whenever this model attacks after charging (without being fatigued), roll X
     // dice. For each 2+ the target takes one hit."
-    RuleDef { name: "Impact", effects: &[attacker(&[Melee, Charging, NotFatigued], ImpactDice(Rating))] },
+    RuleDef { name: "Impact", effects: IMPACT_DICE },
     // "Indirect: ... however they get -1 to hit when shooting after moving."
-    RuleDef { name: "Indirect", effects: &[attacker(&[Shooting, Moved], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Indirect", effects: INDIRECT },
     // "Lance: Whenever a model with a weapon with this special rule charges, this weapon gets AP(+2)."
     RuleDef { name: "Lance", effects: &[attacker(&[Melee, Charging], Ap(Fixed(2)))] },
     // "Lock-On: Weapons with this special rule ignore cover and all negative modifiers to hit rolls and range."
-    RuleDef { name: "Lock-On", effects: &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)] },
+    RuleDef { name: "Lock-On", effects: LOCK_ON },
     // "Poison: Enemy units taking wounds from weapons with this special rule can't regenerate
     // them, and must re-roll unmodified Defense rolls of 6 when blocking hits."
-    RuleDef { name: "Poison", effects: &[IGNORES_REGENERATION, attacker(NONE, RerollDefenseSixes)] },
+    RuleDef { name: "Poison", effects: BANE },
     // "Regeneration: Whenever this model takes wounds, roll one die for each. On a 5+ the wound is ignored."
-    RuleDef { name: "Regeneration", effects: &[target_each(NONE, IgnoreWounds { on: 5, regeneration: true })] },
+    RuleDef { name: "Regeneration", effects: REGENERATION_OF_THE_WOUNDED_MODEL },
     // "Relentless: Whenever a model with this rule uses a Hold action and shoots, hits from
     // unmodified rolls of 6 are multiplied by 2, but only the original hit counts as a 6 ..."
-    RuleDef { name: "Relentless", effects: &[attacker(&[Shooting, Stationary], ExtraHitsOnSix(1))] },
+    RuleDef { name: "Relentless", effects: SIXES_HIT_TWICE_ON_HOLD },
     // "Reliable: Models attacking with weapons with this special rule count as having Quality 2+"
-    RuleDef { name: "Reliable", effects: &[attacker(NONE, Quality(2))] },
+    RuleDef { name: "Reliable", effects: RELIABLE },
     // "Rending: Enemy units taking wounds from weapons with this special rule can't regenerate
     // them, and whenever you roll an unmodified to hit result of 6, that hit counts as having AP{4}."
-    RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))] },
+    RuleDef { name: "Rending", effects: RENDING_AP4 },
     // "Stealth: Enemies targeting units where all models have this special rule get -1 to hit
     // when shooting at them from over 9" away."
-    RuleDef { name: "Stealth", effects: &[target(&[Shooting, OverNine], HitModifier(Fixed(-1)))] },
+    RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },
 ];
 
 /// What a wound does to a unit.
