@@ -4,6 +4,7 @@
 //! feature) is the thin binding layer that maturin builds into `oprstats._core`.
 
 pub mod attack;
+pub mod cost;
 pub mod dice;
 pub mod edition;
 pub mod error;

@@ -2,7 +2,8 @@
 
 Profiles (:class:`Weapon`, :class:`Unit`) are immutable values in the rulebook's notation;
 :func:`load_army_book` reads Army Forge army books and :func:`load_army_list` the Army
-Forge text export of a list.
+Forge text export of a list. :func:`attack`, :func:`melee` and :func:`morale` are exact;
+:func:`efficiency`, :class:`CostModel` and :func:`fairness` turn them into points.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from ._attack import AttackResult, attack
 from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
 from ._distribution import Distribution
+from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
+from ._points import CostModel, CrossValidation, Price, PriceTerm, fairness
 from ._state import UnitState
 from ._tables import unit_rows, units_frame
 from .examples import example_army, example_book
@@ -20,6 +23,14 @@ from .examples import example_army, example_book
 __all__ = [
     "Army",
     "AttackResult",
+    "CostModel",
+    "CrossValidation",
+    "Efficiency",
+    "EfficiencyCurve",
+    "MODES",
+    "Price",
+    "PriceTerm",
+    "Target",
     "Distribution",
     "ArmyBook",
     "DEFAULT_EDITION",
@@ -35,6 +46,9 @@ __all__ = [
     "__version__",
     "attack",
     "editions",
+    "efficiency",
+    "efficiency_curve",
+    "fairness",
     "example_army",
     "example_book",
     "known_rules",
@@ -42,6 +56,8 @@ __all__ = [
     "load_army_list",
     "melee",
     "morale",
+    "reference_attackers",
+    "reference_targets",
     "unit_rows",
     "units_frame",
 ]

@@ -56,6 +56,35 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+FAIRNESS_HEADERS = {"unit": "Unit", "official": "Official", "modelled": "Modelled", "difference": "Diff",
+                    "difference_pct": "Diff %", "drivers": "Main terms of the modelled price", "flags": "Not priced"}
+
+
+def _fairness(args: argparse.Namespace) -> int:
+    from ._points import fairness_rows
+
+    title, units = _load_units(args.file, args.edition)
+    rows = fairness_rows(units, edition=args.edition)
+    if args.top is not None:
+        rows = rows[: args.top]
+    print(title)
+    print("Official minus modelled points (positive: over-costed), furthest off first.")
+    print()
+    columns = list(FAIRNESS_HEADERS)
+    cells = [[FAIRNESS_HEADERS[c] for c in columns]]
+    for r in rows:
+        shown = dict(r, flags=r["ignored_rules"])
+        cells.append(["" if shown[c] is None else (f"{shown[c]:+.1f}" if c in ("difference", "difference_pct") else str(shown[c])) for c in columns])
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    numeric = {"official", "modelled", "difference", "difference_pct"}
+    for n, row in enumerate(cells):
+        parts = [cell.rjust(w) if columns[i] in numeric and n else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
+        print("  ".join(parts).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oprstats", description="Balance statistics for One Page Rules wargames.")
     sub = parser.add_subparsers(dest="command")
@@ -63,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
     show.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
     show.set_defaults(run=_show)
+    fair = sub.add_parser("fairness", help="rank units by how far their official cost is from the modelled cost")
+    fair.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
+    fair.add_argument("--top", type=int, default=None, help="show only the N units furthest off")
+    fair.add_argument("--edition", default=None, help="rules edition (a cost model ships for 3.5, the default)")
+    fair.set_defaults(run=_fairness)
     return parser
 
 

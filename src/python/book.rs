@@ -171,6 +171,15 @@ impl PyArmyBook {
         Ok(out)
     }
 
+    /// The unit's loadouts with one upgrade option taken, priced officially: `(label, unit,
+    /// option cost)`; the unit's `cost` is the default cost plus the option's. Options that
+    /// do not fit the default loadout are left out.
+    fn variants(&self, unit: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PyUnit, i64)>> {
+        let book_unit = self.find(unit)?;
+        let edition = self.inner.edition;
+        Ok(self.inner.variants(book_unit).into_iter().map(|v| (v.label, PyUnit::new_value(v.unit, edition), v.option_cost)).collect())
+    }
+
     fn __len__(&self) -> usize {
         self.inner.units.len()
     }

@@ -4,6 +4,7 @@
 mod attack;
 mod book;
 mod convert;
+mod cost;
 mod errors;
 mod melee;
 mod profile;
@@ -29,5 +30,11 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_cost_terms, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_efficiency, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_durability, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_reference_targets, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_curve_target, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_efficiency_modes, m)?)?;
     Ok(())
 }

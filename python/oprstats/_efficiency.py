@@ -1,0 +1,212 @@
+"""``efficiency()``: damage per 100 points against a panel of reference targets, durability
+in points of reference attacks, and efficiency curves over target Defense and Tough.
+
+Every figure is an exact expectation from the exact attack engine (no sampling)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._core import Unit
+from ._editions import DEFAULT_EDITION
+
+MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
+"""The ways of attacking: shooting at 12" and 24" (not having moved), melee charging, and
+melee when charged (striking back)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target to measure damage against: a unit, and whether it is in cover."""
+
+    name: str
+    unit: Unit
+    cover: bool = False
+
+
+def reference_targets(*, edition: str = DEFAULT_EDITION) -> tuple[Target, ...]:
+    """The documented panel: light infantry to titans (Defense 6+ to 2+, Tough 1 to 12, with
+    and without Regeneration and cover). See ``docs/points.md``."""
+    return tuple(Target(key, unit, cover) for key, unit, cover in _core._reference_targets(edition))
+
+
+def _targets(targets: Optional[Iterable[Union[Target, Unit]]], edition: str) -> tuple[Target, ...]:
+    if targets is None:
+        return reference_targets(edition=edition)
+    if isinstance(targets, (Unit, Target)):
+        targets = [targets]
+    out = []
+    for i, t in enumerate(targets):
+        if isinstance(t, Target):
+            if not isinstance(t.unit, Unit):
+                raise TypeError(f"targets[{i}].unit: expected a Unit, got {type(t.unit).__name__}")
+            out.append(t)
+        elif isinstance(t, Unit):
+            out.append(Target(t.name, t))
+        else:
+            raise TypeError(f"targets[{i}]: expected a Unit or an oprstats.Target, got {type(t).__name__}")
+    if not out:
+        raise ValueError("targets: give at least one target (or None for the reference panel)")
+    return tuple(out)
+
+
+def _modes(modes: Optional[Sequence[str]]) -> Optional[list[str]]:
+    if modes is None:
+        return None
+    if isinstance(modes, str):
+        modes = [modes]
+    modes = list(modes)
+    for m in modes:
+        if m not in MODES:
+            raise ValueError(f"modes: {m!r} is not one of {list(MODES)}")
+    return modes
+
+
+def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float, str]:
+    """The points to divide by: ``cost`` if given, else the unit's official cost, else the
+    shipped cost model's price (homebrew units): ``(points, where they came from)``."""
+    if cost is not None:
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer, np.floating)) or not np.isfinite(cost) or cost <= 0:
+            raise ValueError(f"cost: must be a positive number of points (got {cost!r})")
+        return float(cost), "given"
+    if unit.cost:
+        return float(unit.cost), "official"
+    from ._points import CostModel
+
+    return float(CostModel.default(edition=edition).predict(unit).points), "modelled"
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    """What a unit does per 100 points. Arrays are ``[mode, target]``.
+
+    ``wounds`` and ``kills`` are expected wounds and models killed per 100 points; the raw
+    expectations per activation are ``expected_wounds`` and ``expected_kills``, and
+    ``p_destroyed`` the chance one activation destroys the target. ``durability`` maps each
+    reference attacker to the points of its attacks it takes, in expectation, to destroy this
+    unit (larger is tougher).
+    """
+
+    unit: str
+    points: float
+    points_source: str
+    modes: tuple[str, ...]
+    targets: tuple[str, ...]
+    expected_wounds: np.ndarray
+    expected_kills: np.ndarray
+    p_destroyed: np.ndarray
+    durability: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def wounds(self) -> np.ndarray:
+        """Expected wounds per 100 points, ``[mode, target]``."""
+        return self.expected_wounds * (100.0 / self.points)
+
+    @property
+    def kills(self) -> np.ndarray:
+        """Expected models killed per 100 points, ``[mode, target]``."""
+        return self.expected_kills * (100.0 / self.points)
+
+    def at(self, mode: str, target: str) -> dict[str, float]:
+        """One cell: ``{"wounds", "kills", "p_destroyed"}`` (wounds and kills per 100 points)."""
+        if mode not in self.modes:
+            raise KeyError(f"mode {mode!r}: this result has {list(self.modes)}")
+        if target not in self.targets:
+            raise KeyError(f"target {target!r}: this result has {list(self.targets)}")
+        i, j = self.modes.index(mode), self.targets.index(target)
+        return {"wounds": float(self.wounds[i, j]), "kills": float(self.kills[i, j]), "p_destroyed": float(self.p_destroyed[i, j])}
+
+    def to_pandas(self):
+        """One row per (mode, target): expected wounds and kills, per activation and per 100 points."""
+        import pandas as pd
+
+        rows = []
+        for i, m in enumerate(self.modes):
+            for j, t in enumerate(self.targets):
+                rows.append({"mode": m, "target": t, "wounds": self.expected_wounds[i, j], "kills": self.expected_kills[i, j],
+                             "p_destroyed": self.p_destroyed[i, j], "wounds_per_100": self.wounds[i, j], "kills_per_100": self.kills[i, j]})
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        return f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets>"
+
+
+def _check_unit(unit: Any, field_name: str = "unit") -> Unit:
+    if not isinstance(unit, Unit):
+        raise TypeError(f"{field_name}: expected an oprstats.Unit, got {type(unit).__name__}")
+    return unit
+
+
+def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] = None, modes: Optional[Sequence[str]] = None,
+               edition: str = DEFAULT_EDITION, cost: Optional[float] = None) -> Efficiency:
+    """Exact expected wounds and models killed per 100 points against each target (the
+    reference panel by default) in each way of attacking, and durability.
+
+    ``cost`` overrides the points divided by (default: the unit's official cost, else the
+    shipped cost model's price, as for a homebrew unit).
+    """
+    _check_unit(unit)
+    ts = _targets(targets, edition)
+    points, source = unit_points(unit, cost, edition)
+    raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=_modes(modes), edition=edition)
+    shape = (len(raw["modes"]), len(ts))
+    durability = {key: points_needed for key, _profile, _cost, points_needed in _core._durability(unit, edition=edition)}
+    return Efficiency(
+        unit=unit.name, points=points, points_source=source, modes=tuple(raw["modes"]), targets=tuple(t.name for t in ts),
+        expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
+        p_destroyed=raw["destroyed"].reshape(shape), durability=durability,
+    )
+
+
+def reference_attackers(*, edition: str = DEFAULT_EDITION) -> list[tuple[str, str, int]]:
+    """The reference attackers durability is measured with: ``(key, profile, nominal points)``."""
+    probe = _core._unit_from_text("Probe [1] Q4+ D4+", edition)
+    return [(key, profile, cost) for key, profile, cost, _ in _core._durability(probe, edition=edition)]
+
+
+@dataclass(frozen=True)
+class EfficiencyCurve:
+    """Damage per 100 points against targets of each Defense (rows) and Tough (columns).
+
+    Each target has about ten wounds: ten models of Tough 1, three of Tough 3, one of
+    Tough 6 or more (see ``docs/points.md``); Quality 4+, no rules, not in cover.
+    """
+
+    unit: str
+    points: float
+    mode: str
+    measure: str
+    defense: np.ndarray
+    tough: np.ndarray
+    values: np.ndarray
+
+    def __repr__(self) -> str:
+        return f"<EfficiencyCurve of {self.unit}: {self.measure} per 100 pts, {self.mode}, {self.values.shape}>"
+
+
+def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
+                     mode: str = 'shooting 12"', measure: str = "wounds", edition: str = DEFAULT_EDITION,
+                     cost: Optional[float] = None) -> EfficiencyCurve:
+    """Expected ``measure`` ("wounds" or "kills") per 100 points as a ``[defense, tough]``
+    array, for one way of attacking (``mode``, one of :data:`MODES`)."""
+    _check_unit(unit)
+    if measure not in ("wounds", "kills"):
+        raise ValueError(f'measure: must be "wounds" or "kills" (got {measure!r})')
+    if not isinstance(mode, str):
+        raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
+    _modes([mode])
+    ds = [int(d) for d in defense]
+    ts = [int(t) for t in tough]
+    if not ds or not ts:
+        raise ValueError("defense and tough: give at least one value each")
+    if len(ds) * len(ts) > 1_000:
+        raise ValueError(f"defense x tough: at most 1000 targets in one curve (got {len(ds) * len(ts)})")
+    points, _ = unit_points(unit, cost, edition)
+    grid = [(_core._curve_target(d, t, edition), False) for d in ds for t in ts]
+    raw = _core._efficiency(unit, grid, modes=[mode], edition=edition)
+    values = raw[measure].reshape(len(ds), len(ts)) * (100.0 / points)
+    return EfficiencyCurve(unit.name, points, mode, measure, np.asarray(ds), np.asarray(ts), values)

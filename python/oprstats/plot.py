@@ -1,0 +1,129 @@
+"""Plots for notebooks (matplotlib, the ``oprstats[plot]`` extra).
+
+Each function draws on an ``ax`` you pass (or a new figure) and returns the axes, so plots
+compose with the rest of a notebook.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from ._core import Unit
+from ._editions import DEFAULT_EDITION
+from ._efficiency import EfficiencyCurve, efficiency_curve
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("oprstats.plot needs matplotlib: pip install 'oprstats[plot]'") from exc
+    return plt
+
+
+def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0):
+    plt = _pyplot()
+    if ax is not None:
+        return ax
+    _fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
+    return axes[0] if ncols > 1 else axes[0][0]
+
+
+def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
+    out = []
+    for i, u in enumerate(units):
+        if isinstance(u, EfficiencyCurve):
+            out.append(u)
+        elif isinstance(u, Unit):
+            out.append(efficiency_curve(u, **options))
+        else:
+            raise TypeError(f"units[{i}]: expected an oprstats.Unit or EfficiencyCurve, got {type(u).__name__}")
+    if not out:
+        raise ValueError("units: give at least one unit")
+    return out
+
+
+def efficiency_curves(units: Sequence[Any], *, mode: str = 'shooting 12"', measure: str = "wounds",
+                      defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
+                      edition: str = DEFAULT_EDITION, axes: Optional[Sequence[Any]] = None):
+    """Damage per 100 points of several units on one figure: against target Defense (left,
+    averaged over Tough) and against target Tough (right, averaged over Defense).
+
+    ``units``: units (their curves are computed) or :class:`EfficiencyCurve` results.
+    """
+    curves = _curves(units, mode=mode, measure=measure, defense=defense, tough=tough, edition=edition)
+    if axes is None:
+        axes = _axes(None, ncols=2, width=5.5)
+    left, right = axes
+    for c in curves:
+        left.plot(c.defense, c.values.mean(axis=1), marker="o", label=f"{c.unit} ({c.points:g} pts)")
+        right.plot(c.tough, c.values.mean(axis=0), marker="o", label=c.unit)
+    left.set_xlabel("target Defense (X+)")
+    left.invert_xaxis()
+    right.set_xlabel("target Tough")
+    right.set_xscale("log")
+    right.set_xticks(curves[0].tough, [str(t) for t in curves[0].tough])
+    for ax in (left, right):
+        ax.set_ylabel(f"expected {curves[0].measure} per 100 pts")
+        ax.grid(alpha=0.3)
+    left.set_title(f"{curves[0].mode}: by target Defense")
+    right.set_title(f"{curves[0].mode}: by target Tough")
+    left.legend(fontsize="small")
+    return axes
+
+
+def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
+    """One unit's efficiency curve as a Defense x Tough heat map with the values written in."""
+    if not isinstance(curve, EfficiencyCurve):
+        raise TypeError(f"curve: expected an EfficiencyCurve, got {type(curve).__name__}")
+    ax = _axes(ax)
+    im = ax.imshow(curve.values, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(curve.tough)), [f"Tough {t}" for t in curve.tough])
+    ax.set_yticks(range(len(curve.defense)), [f"D{d}+" for d in curve.defense])
+    for (i, j), v in np.ndenumerate(curve.values):
+        ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="white" if v < curve.values.max() / 2 else "black", fontsize="small")
+    ax.set_title(f"{curve.unit}: {curve.measure} per 100 pts, {curve.mode}")
+    ax.figure.colorbar(im, ax=ax)
+    return ax
+
+
+def fairness(frame: Any, *, top: int = 20, ax=None):
+    """The fairness ranking (:func:`oprstats.fairness`) as horizontal bars: the ``top``
+    units furthest off, over-costed to the right (red), under-costed to the left (blue)."""
+    if not hasattr(frame, "columns") or "difference_pct" not in frame.columns:
+        raise TypeError("frame: expected the DataFrame oprstats.fairness() returns")
+    rows = frame.dropna(subset=["difference_pct"]).head(top).iloc[::-1]
+    ax = _axes(ax, height=max(3.0, 0.3 * len(rows) + 1))
+    colours = ["tab:red" if d > 0 else "tab:blue" for d in rows["difference_pct"]]
+    ax.barh(range(len(rows)), rows["difference_pct"], color=colours)
+    ax.set_yticks(range(len(rows)), [f"{u} ({o} pts)" for u, o in zip(rows["unit"], rows["official"])], fontsize="small")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("official minus modelled cost, % of modelled (right: over-costed)")
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def breakdown(price: Any, *, ax=None):
+    """A price's terms (:meth:`oprstats.CostModel.predict`) as a waterfall of points."""
+    from ._points import Price
+
+    if not isinstance(price, Price):
+        raise TypeError(f"price: expected an oprstats.Price, got {type(price).__name__}")
+    terms = list(price.terms)
+    ax = _axes(ax, height=max(3.0, 0.35 * len(terms) + 1.5))
+    start = 0.0
+    colours = {"profile": "tab:gray", "weapon": "tab:orange", "rule": "tab:green"}
+    for i, t in enumerate(terms):
+        ax.barh(i, t.points, left=start, color=colours.get(t.kind, "tab:purple"))
+        ax.text(start + t.points, i, f" {t.points:+.0f}", va="center", fontsize="small")
+        start += t.points
+    ax.set_yticks(range(len(terms)), [t.label for t in terms], fontsize="small")
+    ax.invert_yaxis()
+    if price.official is not None:
+        ax.axvline(price.official, color="black", ls="--", lw=1, label=f"official {price.official} pts")
+        ax.legend(fontsize="small", loc="lower right")
+    ax.set_xlabel("points")
+    ax.set_title(f"{price.unit}: {price.points:.0f} pts modelled")
+    return ax

@@ -1,0 +1,112 @@
+//! Damage per point, with the full exact engine: expected wounds and models killed by a unit
+//! against each target in each way of attacking, and the points of reference attacks it
+//! takes to destroy the unit.
+
+use super::panel::ATTACKERS;
+use crate::attack::plan::Situation;
+use crate::attack::Attack;
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+use crate::profile::Unit;
+use crate::state::UnitState;
+
+/// A way of attacking: shooting at a distance, or melee charging or charged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mode {
+    pub key: &'static str,
+    pub melee: bool,
+    pub charging: bool,
+    pub distance: f64,
+}
+
+/// Shooting at typical ranges (12" and 24", not having moved), melee charging and charged.
+pub const MODES: &[Mode] = &[
+    Mode { key: "shooting 12\"", melee: false, charging: false, distance: 12.0 },
+    Mode { key: "shooting 24\"", melee: false, charging: false, distance: 24.0 },
+    Mode { key: "charging", melee: true, charging: true, distance: 6.0 },
+    Mode { key: "charged", melee: true, charging: false, distance: 6.0 },
+];
+
+/// Targets in one call at most (each is one exact attack per mode).
+pub const MAX_TARGETS: usize = 1_000;
+
+/// Means over the targets, mode by mode (`[mode][target]`, row-major).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Damage {
+    pub wounds: Vec<f64>,
+    pub kills: Vec<f64>,
+    pub destroyed: Vec<f64>,
+}
+
+fn situation(mode: &Mode, cover: bool, edition: Edition) -> Situation {
+    Situation {
+        melee: mode.melee,
+        distance: mode.distance,
+        charging: mode.charging,
+        cover: cover && !mode.melee,
+        moved: false,
+        target_moved: false,
+        fatigued: false,
+        edition,
+    }
+}
+
+/// Expected wounds, expected models killed and the chance to destroy, of `unit` attacking
+/// each of `targets` (`(unit, in cover)`) in each of `modes`.
+pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Edition) -> Result<Damage> {
+    if targets.len() > MAX_TARGETS {
+        return Err(Error::limit("targets", targets.len(), MAX_TARGETS));
+    }
+    let n = modes.len() * targets.len();
+    let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
+    for mode in modes {
+        for (target, cover) in targets {
+            let attack = Attack::new(unit, target, situation(mode, *cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
+            if attack.groups.is_empty() {
+                out.wounds.push(0.0);
+                out.kills.push(0.0);
+                out.destroyed.push(0.0);
+                continue;
+            }
+            let stages = attack.exact();
+            let mean = |pmf: &[f64]| pmf.iter().enumerate().map(|(i, p)| i as f64 * p).sum::<f64>();
+            out.wounds.push(mean(&stages.wounds));
+            out.kills.push(mean(&stages.kills));
+            out.destroyed.push(stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0));
+        }
+    }
+    Ok(out)
+}
+
+/// For each reference attacker: `(key, its nominal points, points of its attacks needed in
+/// expectation to deal all of `unit`'s wounds)`, the ratio of the unit's wounds to the
+/// expected wounds of one activation of the attacker, times the attacker's points.
+pub fn durability(unit: &Unit, edition: Edition) -> Result<Vec<(&'static str, u32, f64)>> {
+    let total: f64 = unit.model_runs().iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
+    let mut out = Vec::with_capacity(ATTACKERS.len());
+    for reference in ATTACKERS {
+        let attacker = reference.unit(edition)?;
+        let cost = attacker.cost().unwrap_or(100);
+        let mode = if reference.melee { MODES[2] } else { MODES[0] };
+        let attack = Attack::new(&attacker, unit, situation(&mode, false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
+        let stages = attack.exact();
+        let wounds: f64 = stages.wounds.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+        let points = if wounds > 0.0 { f64::from(cost) * total / wounds } else { f64::INFINITY };
+        out.push((reference.key, cost, points));
+    }
+    Ok(out)
+}
+
+/// The targets of an efficiency curve: a unit of Defense `d`+ and Tough(`t`), of ten wounds
+/// (ten models of Tough 1, three of Tough 3, one of Tough 12, ...), Quality 4+.
+pub fn curve_target(defense: u8, tough: u32, edition: Edition) -> Result<Unit> {
+    if !(2..=6).contains(&defense) {
+        return Err(Error::invalid("defense", defense, "must be from 2 to 6 (Defense 2+ to 6+)"));
+    }
+    if !(1..=crate::limits::MAX_RATING as u32).contains(&tough) {
+        return Err(Error::invalid("tough", tough, format!("must be from 1 to {}", crate::limits::MAX_RATING)));
+    }
+    let size = (10 / tough).max(1);
+    let rules = if tough > 1 { format!(" | Tough({tough})") } else { String::new() };
+    Unit::parse(&format!("D{defense}+ T{tough} [{size}] Q4+ D{defense}+{rules}"), edition)
+}

@@ -1,0 +1,258 @@
+//! What a price is built from: what the exact engine says a unit's profile, each weapon and
+//! each rule do against the reference panel, and the rules it cannot see, by name.
+//!
+//! A unit becomes a list of [`Term`]s: one for the profile (models, Quality, durability
+//! against the reference attackers), one per weapon (expected wounds against every reference
+//! target), one per rule. A rule the engine models is measured by what it changes: the
+//! offense and durability of the unit with that rule less the same without it. Every rule
+//! also gets named features (`rule:Fast`, `rule:Fast:models`, ...) so a cost model can learn
+//! what the dice cannot show (movement, deployment, auras). Prices are linear in these
+//! features, so a price splits into the same terms a designer reads.
+
+use super::panel::{ReferenceAttacker, ATTACKERS, TARGETS};
+use crate::attack::allocation::Allocation;
+use crate::attack::exact::die_outcomes;
+use crate::attack::plan::{die_model, groups, Pick, Situation};
+use crate::edition::Edition;
+use crate::error::Result;
+use crate::profile::unit::UnitRule;
+use crate::profile::{ModelGroup, Unit};
+use crate::rules::effects::{self, Side};
+use crate::rules::Rule;
+
+/// Shooting is measured at this distance, or the weapon's range if shorter.
+pub const SHOOTING_DISTANCE: f64 = 12.0;
+/// Ranges are scaled by this in the `shoot*range` features (24" is 1).
+pub const RANGE_UNIT: f64 = 24.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermKind {
+    Profile,
+    Weapon,
+    Rule,
+}
+
+impl TermKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TermKind::Profile => "profile",
+            TermKind::Weapon => "weapon",
+            TermKind::Rule => "rule",
+        }
+    }
+}
+
+/// One part of a unit's price.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Term {
+    pub kind: TermKind,
+    /// What a designer reads: "profile", the weapon's notation, the rule.
+    pub label: String,
+    /// Rules priced by name on this term: a rule term's own name; a weapon's rules (not AP).
+    pub names: Vec<String>,
+    pub features: Vec<(String, f64)>,
+}
+
+/// A unit's terms, and the rules on it that the exact engine does not model (priced by name
+/// only, or not at all when a cost model has never seen them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitTerms {
+    pub terms: Vec<Term>,
+    pub unmodelled: Vec<String>,
+}
+
+/// The reference panel built once per edition: target allocations and attacker units.
+pub struct Panel {
+    edition: Edition,
+    targets: Vec<(Allocation, bool)>,
+    attackers: Vec<(Unit, &'static ReferenceAttacker)>,
+}
+
+impl Panel {
+    pub fn new(edition: Edition) -> Result<Panel> {
+        let targets = TARGETS.iter().map(|t| Ok((Allocation::new(&t.unit(edition)?, edition), t.cover))).collect::<Result<_>>()?;
+        let attackers = ATTACKERS.iter().map(|a| Ok((a.unit(edition)?, a))).collect::<Result<_>>()?;
+        Ok(Panel { edition, targets, attackers })
+    }
+
+    fn situation(&self, melee: bool, distance: f64, cover: bool) -> Situation {
+        Situation { melee, distance, charging: melee, cover, moved: false, target_moved: false, fatigued: false, edition: self.edition }
+    }
+
+    /// Offense of `unit` (every weapon, and Impact) against every target: `(feature, value)`.
+    fn offense(&self, unit: &Unit, out: &mut Vec<(String, f64)>) {
+        for weapon in unit.weapons() {
+            let mut one = unit.clone();
+            one.groups[0].weapons = vec![weapon.clone()];
+            self.weapon_offense(&one, weapon.range, out);
+        }
+        // Impact dice come from rules, not weapons: measured in melee on a unit with no weapons
+        let mut bare = unit.clone();
+        bare.groups[0].weapons.clear();
+        self.weapon_offense(&bare, None, out);
+    }
+
+    /// Offense of `unit`'s weapons of one range (`None`: melee, charging) against every target.
+    fn weapon_offense(&self, unit: &Unit, range: Option<u32>, out: &mut Vec<(String, f64)>) {
+        let runs = unit.model_runs();
+        let attacker: Vec<_> = runs.iter().map(|(m, n)| (m, *n)).collect();
+        for ((target, cover), reference) in self.targets.iter().zip(TARGETS) {
+            let (melee, distance) = match range {
+                None => (true, 1.0),
+                Some(r) => (false, f64::from(r).min(SHOOTING_DISTANCE)),
+            };
+            let situation = self.situation(melee, distance, *cover);
+            let wounds = expected_wounds(&attacker, target, &situation);
+            if wounds == 0.0 {
+                continue;
+            }
+            if melee {
+                add(out, format!("melee:{}", reference.key), wounds);
+            } else {
+                add(out, format!("shoot:{}", reference.key), wounds);
+                add(out, format!("shoot*range:{}", reference.key), wounds * f64::from(range.unwrap_or(0)) / RANGE_UNIT);
+            }
+        }
+    }
+
+    /// Durability of `unit`: for every reference attacker, the attack dice it needs in
+    /// expectation to deal the unit's wounds (its models × Tough).
+    fn durability(&self, unit: &Unit, out: &mut Vec<(String, f64)>) {
+        let target = Allocation::new(unit, self.edition);
+        let total: f64 = target.runs.iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
+        for (attacker, reference) in &self.attackers {
+            let runs = attacker.model_runs();
+            let refs: Vec<_> = runs.iter().map(|(m, n)| (m, *n)).collect();
+            let dice: f64 = attacker.weapons().map(|w| f64::from(w.attacks * w.count)).sum();
+            let situation = self.situation(reference.melee, if reference.melee { 1.0 } else { SHOOTING_DISTANCE }, false);
+            let per_die = expected_wounds(&refs, &target, &situation) / dice;
+            if per_die > 0.0 {
+                add(out, format!("durability:{}", reference.key), total / per_die / 100.0);
+            }
+        }
+    }
+
+    /// The terms of a unit: per model group (a joined hero is priced as its own unit).
+    pub fn terms(&self, unit: &Unit) -> UnitTerms {
+        let mut terms = Vec::new();
+        let mut unmodelled: Vec<String> = Vec::new();
+        let joined = unit.groups.len() > 1;
+        for group in &unit.groups {
+            let prefix = if joined { format!("{}: ", group.name) } else { String::new() };
+            self.group_terms(group, &prefix, &mut terms);
+            let rule_names = group.rules_with_models().map(|(r, _)| r).chain(group.weapons.iter().flat_map(|w| w.rules.iter()));
+            for r in rule_names {
+                if effects::definition(self.edition, &r.name).is_none() && !effects::outside_attack(&r.name) && !unmodelled.contains(&r.name) {
+                    unmodelled.push(r.name.clone());
+                }
+            }
+        }
+        UnitTerms { terms, unmodelled }
+    }
+
+    fn group_terms(&self, group: &ModelGroup, prefix: &str, terms: &mut Vec<Term>) {
+        // The bare profile: Tough kept (it is the profile's wounds), every other rule gone.
+        let size = group.size;
+        let counted = |r: &Rule, n: u32| UnitRule { rule: r.clone(), models: (n < size).then_some(n) };
+        let mut bare = group.clone();
+        bare.rules = group.rules_with_models().filter(|(r, _)| r.name == "Tough").map(|(r, n)| counted(r, n)).collect();
+        bare.items.clear();
+        let bare_unit = Unit::single(bare.clone());
+
+        let mut profile = vec![("models".to_string(), f64::from(size)), (format!("quality:{}", group.quality), f64::from(size))];
+        self.durability(&bare_unit, &mut profile);
+        terms.push(Term { kind: TermKind::Profile, label: format!("{prefix}{} [{}] Q{}+ D{}+", group.name, size, group.quality, group.defense), names: Vec::new(), features: profile });
+
+        for weapon in &group.weapons {
+            let mut one = bare.clone();
+            one.weapons = vec![weapon.clone()];
+            let mut features = Vec::new();
+            self.weapon_offense(&Unit::single(one), weapon.range, &mut features);
+            let names: Vec<String> = weapon.rules.iter().filter(|r| r.name != "AP").map(|r| r.name.clone()).collect();
+            for n in &names {
+                add(&mut features, format!("weapon-rule:{n}"), f64::from(weapon.count));
+            }
+            terms.push(Term { kind: TermKind::Weapon, label: format!("{prefix}{}", weapon), names, features });
+        }
+
+        let mut before_offense = Vec::new();
+        let mut before_durability = Vec::new();
+        let mut measured = false;
+        for (rule, models) in group.rules_with_models() {
+            if rule.name == "Tough" {
+                continue;
+            }
+            let mut features = vec![(format!("rule:{}", rule.name), 1.0), (format!("rule:{}:models", rule.name), f64::from(models))];
+            if let Some(x) = rule.number() {
+                features.push((format!("rule:{}:rating", rule.name), x as f64 * f64::from(models)));
+            }
+            let sides = effects::definition(self.edition, &rule.name).map(|d| {
+                (d.effects.iter().any(|e| e.side == Side::Attacker), d.effects.iter().any(|e| e.side == Side::Target))
+            });
+            if let Some((attacker, target)) = sides {
+                if !measured {
+                    self.offense(&bare_unit, &mut before_offense);
+                    self.durability(&bare_unit, &mut before_durability);
+                    measured = true;
+                }
+                let mut with = bare.clone();
+                with.rules.push(counted(rule, models));
+                let with = Unit::single(with);
+                if attacker {
+                    let mut after = Vec::new();
+                    self.offense(&with, &mut after);
+                    difference(&mut features, &after, &before_offense);
+                }
+                if target {
+                    let mut after = Vec::new();
+                    self.durability(&with, &mut after);
+                    difference(&mut features, &after, &before_durability);
+                }
+            }
+            let label = if models < size { format!("{prefix}{models}x {rule}") } else { format!("{prefix}{rule}") };
+            terms.push(Term { kind: TermKind::Rule, label, names: vec![rule.name.clone()], features });
+        }
+    }
+}
+
+/// Expected wounds (after Regeneration and the like, Deadly counted up to the Tough of the
+/// model it hits) of all of `attacker`'s usable weapons on the fresh `target`.
+pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allocation, situation: &Situation) -> f64 {
+    let start = target.start();
+    let view = target.view(start, false);
+    let groups = groups(attacker, &view.alive, situation, Pick::All);
+    let mut total = 0.0;
+    for group in &groups {
+        let view = target.view(start, group.takedown);
+        let dm = die_model(group, situation, &view);
+        let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
+        let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
+        total += f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)));
+    }
+    total
+}
+
+fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {
+    match out.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) => *v += value,
+        None => out.push((name, value)),
+    }
+}
+
+/// Adds `after - before`, feature by feature, to `out` (only where they differ).
+fn difference(out: &mut Vec<(String, f64)>, after: &[(String, f64)], before: &[(String, f64)]) {
+    let value = |list: &[(String, f64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0.0, |(_, v)| *v);
+    let mut names: Vec<&String> = after.iter().chain(before).map(|(n, _)| n).collect();
+    names.dedup();
+    let mut seen: Vec<&String> = Vec::new();
+    for name in names {
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        let d = value(after, name) - value(before, name);
+        if d.abs() > 1e-12 {
+            add(out, name.clone(), d);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! A unit's loadouts with one upgrade option taken, each with its official price: the
+//! default loadout's cost plus the option's per-unit cost. These are what a cost model
+//! learns weapon and rule values from, beyond the one default loadout per unit.
+//!
+//! How many copies an option changes follows the section's `affects`, as Army Forge prices
+//! it: "Replace one" / "exactly N" changes that many; "Replace all" / "Upgrade all models"
+//! every copy or model, for one price; "any" and "up to N" are priced per copy, so one copy
+//! is taken; no selector changes the unit's copies of the targets as a whole (a hero's
+//! weapon, a sergeant's pistol). An option that does not fit the default loadout (it
+//! replaces a weapon the unit only gets from another upgrade) is left out, not guessed.
+
+use super::army_forge::{ArmyBook, BookUnit, Gain, Selector};
+use crate::profile::unit::{Item, UnitRule};
+use crate::profile::{ModelGroup, Unit, Weapon};
+
+/// A loadout with one option taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variant {
+    /// `section: option`, as the book words them.
+    pub label: String,
+    /// The unit with the option taken; its cost is the official price of that loadout.
+    pub unit: Unit,
+    pub option_cost: i64,
+}
+
+impl ArmyBook {
+    /// Every single-option loadout of `unit` that fits its default loadout.
+    pub fn variants(&self, unit: &BookUnit) -> Vec<Variant> {
+        let mut out = Vec::new();
+        let Some(base_cost) = unit.unit.cost() else { return out };
+        for o in self.options_for(unit) {
+            let group = unit.unit.main();
+            let Some(mut g) = apply(group, &o.section.variant, &o.section.targets, o.section.affects, &o.option.gains) else { continue };
+            let cost = i64::from(base_cost) + o.cost;
+            if cost <= 0 || cost > crate::limits::MAX_COST {
+                continue;
+            }
+            g.cost = Some(cost as u32);
+            out.push(Variant { label: format!("{}: {}", o.section.label, o.option.label), unit: Unit::single(g), option_cost: o.cost });
+        }
+        out
+    }
+}
+
+/// The group with one option applied, or `None` when it does not fit.
+fn apply(group: &ModelGroup, variant: &str, targets: &[String], affects: Option<Selector>, gains: &[Gain]) -> Option<ModelGroup> {
+    let mut g = group.clone();
+    let size = group.size;
+    let copies = match variant {
+        "replace" => {
+            // copies of each target the option replaces
+            let held: Vec<u32> = targets.iter().map(|t| held(&g, t)).collect::<Option<_>>()?;
+            let k = match affects {
+                Some(Selector::Exactly(n)) => n,
+                Some(Selector::Any | Selector::UpTo(_)) => 1,
+                Some(Selector::All) | None => {
+                    let first = *held.first()?;
+                    if held.iter().any(|&h| h != first) || (affects.is_none() && first != 1 && size != 1) {
+                        return None;
+                    }
+                    if affects.is_none() { 1 } else { first }
+                }
+            };
+            for t in targets {
+                let all = affects.is_none() && size == 1;
+                remove(&mut g, t, if all { u32::MAX } else { k })?;
+            }
+            k
+        }
+        "upgrade" | "attachment" => match affects {
+            Some(Selector::All) => size,
+            Some(Selector::Exactly(n)) => n.min(size),
+            _ => 1,
+        },
+        _ => return None,
+    };
+    let everyone = copies >= size;
+    for gain in gains {
+        match gain {
+            Gain::Weapon(w) => add_weapon(&mut g, w.with_count(w.count * copies)),
+            Gain::Rule(r) => g.rules.push(UnitRule { rule: r.rule.clone(), models: (!everyone).then_some(copies) }),
+            Gain::Item { name, count, rules, weapons } => {
+                for w in weapons {
+                    add_weapon(&mut g, w.with_count(w.count * copies));
+                }
+                if !rules.is_empty() {
+                    g.items.push(Item { name: name.clone(), count: (count * copies).min(size), rules: rules.clone() });
+                }
+            }
+        }
+    }
+    Some(g)
+}
+
+/// Copies of a weapon (or models with an item) of this name in the group.
+fn held(g: &ModelGroup, name: &str) -> Option<u32> {
+    let weapons: u32 = g.weapons.iter().filter(|w| w.name == name).map(|w| w.count).sum();
+    let items: u32 = g.items.iter().filter(|i| i.name == name).map(|i| i.count).sum();
+    (weapons + items > 0).then_some(weapons + items)
+}
+
+/// Removes `n` copies of the named weapon or item (`u32::MAX`: all); `None` if too few.
+fn remove(g: &mut ModelGroup, name: &str, n: u32) -> Option<()> {
+    let have = held(g, name)?;
+    if n != u32::MAX && have < n {
+        return None;
+    }
+    let mut left = n.min(have);
+    for w in g.weapons.iter_mut().filter(|w| w.name == name) {
+        let take = left.min(w.count);
+        *w = w.with_count(w.count - take);
+        left -= take;
+    }
+    for i in g.items.iter_mut().filter(|i| i.name == name) {
+        let take = left.min(i.count);
+        i.count -= take;
+        left -= take;
+    }
+    g.weapons.retain(|w| w.count > 0);
+    g.items.retain(|i| i.count > 0);
+    Some(())
+}
+
+fn add_weapon(g: &mut ModelGroup, w: Weapon) {
+    if w.count == 0 {
+        return;
+    }
+    match g.weapons.iter_mut().find(|x| x.same_profile(&w)) {
+        Some(x) => *x = x.with_count(x.count + w.count),
+        None => g.weapons.push(w),
+    }
+}
