@@ -333,7 +333,8 @@ class CostModel:
             unmodelled = terms.unmodelled[i]
             ignored = tuple(n for n in unmodelled if n not in known)
             by_name = tuple(n for n in unmodelled if n not in ignored)
-            prices.append(Price(u.name, float(sum(t.points for t in out[i])), u.cost, tuple(out[i]), ignored, by_name))
+            name = u.name if u.hero is None else f"{u.name} + {u.hero.name}"
+            prices.append(Price(name, float(sum(t.points for t in out[i])), u.cost, tuple(out[i]), ignored, by_name))
         return prices
 
     @classmethod
@@ -564,4 +565,8 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("fairness needs pandas: pip install 'oprstats[pandas]'") from exc
-    return pd.DataFrame(fairness_rows(units_or_book, model, edition=edition, drivers=drivers), columns=list(FAIRNESS_COLUMNS))
+    frame = pd.DataFrame(fairness_rows(units_or_book, model, edition=edition, drivers=drivers), columns=list(FAIRNESS_COLUMNS))
+    frame["official"] = frame["official"].astype("Int64")  # a homebrew unit has none
+    for column in ("modelled", "difference", "difference_pct"):
+        frame[column] = frame[column].astype(float)
+    return frame

@@ -1,0 +1,294 @@
+"""Points: efficiency against the exact engine, the cost features, loadouts from upgrade
+options, the cost model (fit, breakdown, flags, files), fairness and the CLI."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import oprstats
+from oprstats import CostModel, Target, Unit, _core
+from oprstats._points import _Terms
+
+pd = pytest.importorskip("pandas")
+
+SQUAD = Unit.parse('Squad [5] Q4+ D4+ | 100pts\n5x Rifle (24", A2, AP(1)), 5x CCW (A1)')
+FURIOUS = Unit.parse("Berserkers [5] Q4+ D5+ | 90pts | Furious\n5x Axe (A2, AP(1))")
+GRENADIER = Unit.parse('Grenadiers [3] Q4+ D4+ | 80pts\n3x Grenade Launcher (24", A1, Blast(3))')
+
+
+def features_of(unit: Unit) -> list[tuple[str, str, dict[str, float]]]:
+    raw = _core._cost_terms([unit])
+    out = []
+    for t, (kind, label) in enumerate(zip(raw["kinds"], raw["labels"])):
+        feats = {raw["features"][f]: v for tt, f, v in zip(raw["entry_term"], raw["entry_feature"], raw["entry_value"]) if tt == t}
+        out.append((kind, label, feats))
+    return out
+
+
+def reference(key: str) -> Target:
+    return next(t for t in oprstats.reference_targets() if t.name == key)
+
+
+# --- features agree with the full exact engine -----------------------------------------
+
+@pytest.mark.parametrize("unit", [SQUAD, GRENADIER], ids=["rifles", "blast"])
+@pytest.mark.parametrize("key", ["infantry", "infantry-in-cover", "tough-elites", "regenerating-brutes", "vehicle"])
+def test_weapon_feature_is_the_exact_expected_wounds(unit, key):
+    ranged = next(w for w in unit.weapons if not w.is_melee)
+    target = reference(key)
+    single = Unit(unit.name, size=unit.size, quality=unit.quality, defense=unit.defense, weapons=[ranged])
+    expected = oprstats.attack(single, target.unit, distance=12, cover=target.cover).wounds.mean()
+    (_, _, feats), = [f for f in features_of(unit) if f[0] == "weapon" and "24\"" in f[1]]
+    assert feats[f"shoot:{key}"] == pytest.approx(expected, rel=1e-12)
+    assert feats[f"shoot*range:{key}"] == pytest.approx(expected * ranged.range / 24)
+
+
+def test_a_modelled_rule_is_priced_by_what_it_changes():
+    """Furious' term holds the charge damage it adds: the unit's with the rule less without."""
+    plain = Unit.parse("Berserkers [5] Q4+ D5+\n5x Axe (A2, AP(1))")
+    target = reference("elites").unit
+    gain = oprstats.attack(FURIOUS, target, melee=True, charging=True).wounds.mean() - oprstats.attack(plain, target, melee=True, charging=True).wounds.mean()
+    (_, _, feats), = [f for f in features_of(FURIOUS) if f[0] == "rule"]
+    assert gain > 0
+    assert feats["melee:elites"] == pytest.approx(gain, rel=1e-12)
+    assert feats["rule:Furious"] == 1 and feats["rule:Furious:models"] == 5
+
+
+def test_durability_feature_is_dice_to_destroy():
+    """Durability against rifles: the unit's wounds over the expected wounds per rifle die."""
+    unit = Unit.parse("Guards [3] Q4+ D3+ | Tough(3)")
+    rifles = Unit.parse('Rifles [10] Q4+ D5+\n10x Rifle (24", A1)')
+    per_die = oprstats.attack(rifles, unit, distance=12).wounds.mean() / 10
+    (_, _, feats), = [f for f in features_of(unit) if f[0] == "profile"]
+    assert feats["durability:rifles"] == pytest.approx(9 / per_die / 100, rel=1e-12)
+
+
+# --- efficiency --------------------------------------------------------------------------
+
+def test_efficiency_is_the_exact_engine_per_100_points():
+    eff = oprstats.efficiency(SQUAD)
+    assert eff.modes == oprstats.MODES
+    assert eff.targets == tuple(t.name for t in oprstats.reference_targets())
+    assert eff.points == 100 and eff.points_source == "official"
+    for mode, kwargs in [('shooting 12"', dict(distance=12)), ('shooting 24"', dict(distance=24)),
+                         ("charging", dict(melee=True, charging=True)), ("charged", dict(melee=True))]:
+        for target in oprstats.reference_targets():
+            cover = target.cover and not kwargs.get("melee", False)
+            r = oprstats.attack(SQUAD, target.unit, cover=cover, **kwargs)
+            cell = eff.at(mode, target.name)
+            assert cell["wounds"] == pytest.approx(r.wounds.mean(), rel=1e-12)  # 100 points: per 100 is per activation
+            assert cell["kills"] == pytest.approx(r.kills.mean(), rel=1e-12)
+            assert cell["p_destroyed"] == pytest.approx(r.p_destroyed, abs=1e-12)
+
+
+def test_efficiency_scales_by_points_and_takes_custom_targets():
+    target = Unit.parse("Horde [20] Q5+ D6+")
+    a = oprstats.efficiency(SQUAD, targets=[target], modes=['shooting 24"'])
+    b = oprstats.efficiency(SQUAD, targets=[Target("horde", target)], modes=['shooting 24"'], cost=200)
+    assert a.targets == ("Horde",) and b.targets == ("horde",)
+    assert b.wounds[0, 0] == pytest.approx(a.wounds[0, 0] / 2)
+    assert np.array_equal(a.expected_wounds, b.expected_wounds)
+    frame = a.to_pandas()
+    assert list(frame["target"]) == ["Horde"] and frame["wounds_per_100"][0] == pytest.approx(a.wounds[0, 0])
+
+
+def test_durability_is_points_of_reference_attacks():
+    unit = Unit.parse("Guards [3] Q4+ D3+ | 90pts | Tough(3)")
+    eff = oprstats.efficiency(unit)
+    for key, profile, cost in oprstats.reference_attackers():
+        attacker = Unit.parse(profile)
+        melee = "CCW" in profile or "Blade (" in profile
+        wounds = oprstats.attack(attacker, unit, melee=melee, charging=melee, distance=12).wounds.mean()
+        assert eff.durability[key] == pytest.approx(cost * 9 / wounds, rel=1e-12)
+    tougher = oprstats.efficiency(Unit.parse("Guards [3] Q4+ D3+ | 90pts | Tough(3), Regeneration"))
+    assert all(tougher.durability[k] > eff.durability[k] for k in eff.durability)
+
+
+def test_efficiency_curve_shape_and_order():
+    curve = oprstats.efficiency_curve(SQUAD)
+    assert curve.values.shape == (5, 4)
+    assert list(curve.defense) == [6, 5, 4, 3, 2] and list(curve.tough) == [1, 3, 6, 12]
+    # a better Defense never takes more wounds from the same AP(1) guns (D6+ and D5+ both
+    # block only on a 6 against AP(1)), and Tough does not change wounds dealt
+    assert np.all(np.diff(curve.values, axis=0) <= 0) and np.all(np.diff(curve.values[1:], axis=0) < 0)
+    assert np.allclose(curve.values, curve.values[:, :1])
+    # and the cell equals the engine against the documented target
+    target = _core._curve_target(4, 3, "3.5")
+    assert target.size == 3 and target.tough == 3 and target.defense == 4
+    assert curve.values[2, 1] == pytest.approx(oprstats.attack(SQUAD, target, distance=12).wounds.mean(), rel=1e-12)
+    kills = oprstats.efficiency_curve(SQUAD, measure="kills", mode="charging", defense=[4], tough=[1])
+    assert kills.values.shape == (1, 1)
+
+
+def test_homebrew_efficiency_uses_the_modelled_price():
+    homebrew = Unit.parse('Homebrew [5] Q4+ D4+\n5x Rifle (24", A2, AP(1)), 5x CCW (A1)')
+    eff = oprstats.efficiency(homebrew, modes=["charging"])
+    assert eff.points_source == "modelled"
+    assert eff.points == pytest.approx(CostModel.default().predict(homebrew).points)
+
+
+# --- loadouts from upgrade options -------------------------------------------------------
+
+def test_variants_of_the_example_book():
+    book = oprstats.example_book()
+    squad = book.unit("Warden Squad")
+    variants = {label: (unit, cost) for label, unit, cost in book.variants(squad)}
+    unit, cost = variants["Replace one Line Rifle: Plasma Lance (18\", A1, AP(4), Deadly(3))"]
+    assert cost == 15 and unit.cost == 110 + 15
+    assert sorted(str(w) for w in unit.weapons) == sorted(['4x Line Rifle (24", A1, AP(1))', "5x CCW (A1)", 'Plasma Lance (18", A1, AP(4), Deadly(3))'])
+    unit, cost = variants["Upgrade all models with: Shield Matrix (Shielded)"]
+    assert unit.cost == 130 and all("Shielded" in m.rules for m in unit.models)
+    captain = book.variants("Warden Captain")
+    assert [str(w) for w in captain[0][1].weapons] == ["Warden Blade (A3, AP(1))", 'Plasma Lance (18", A1, AP(4), Deadly(3))']
+
+
+def test_variants_of_the_real_books(book_paths):
+    total = 0
+    for path in book_paths:
+        book = oprstats.load_army_book(path)
+        for unit in book.units:
+            for label, v, cost in book.variants(unit):
+                total += 1
+                assert v.cost == unit.cost + cost, label
+                assert v != unit or cost == 0, label
+    assert total > 6000  # of 7,973 options; the rest replace weapons other options give
+
+
+# --- the cost model ----------------------------------------------------------------------
+
+def synthetic_units():
+    rng = np.random.default_rng(7)
+    weapons = ['Rifle (24", A1)', 'Gun (18", A2, AP(1))', 'Cannon (30", A1, AP(3), Blast(3))', "CCW (A2)", "Axe (A3, AP(2))"]
+    units = []
+    for i in range(120):
+        size = int(rng.choice([1, 3, 5, 10]))
+        tough = int(rng.choice([1, 3, 6])) if size < 10 else 1
+        rules = [f"Tough({tough})"] if tough > 1 else []
+        if rng.random() < 0.3:
+            rules.append("Fast")
+        ws = [f"{size}x {weapons[j]}" for j in rng.choice(len(weapons), size=2, replace=False)]
+        units.append(Unit(f"U{i}", size=size, quality=int(rng.integers(3, 6)), defense=int(rng.integers(2, 6)), rules=rules, weapons=ws))
+    return units
+
+
+def test_fit_recovers_a_known_linear_price():
+    """Costs made from known weights on the engine's features are learnt back."""
+    units = synthetic_units()
+    terms = _Terms(units, "3.5")
+    truth = {"models": 4.0, "durability:rifles": 60.0, "shoot:infantry": 6.0, "shoot*range:elites": 9.0, "melee:heavy-infantry": 5.0,
+             "rule:Fast*value": 0.25}
+    costs = np.bincount(terms.term_unit, weights=terms.term_points(truth), minlength=len(units))
+    priced = [Unit(u.name, size=u.size, quality=u.quality, defense=u.defense, rules=u.rules, weapons=u.weapons, cost=int(round(c)))
+              for u, c in zip(units, costs)]
+    model = CostModel.fit(priced, ridge=1e-6, ridge_by_name=1e-6, iterations=8)
+    predicted = model.prices(priced)
+    assert np.max(np.abs(predicted - costs) / costs) < 0.02
+    assert model.info["units"] == 120
+
+
+def test_prediction_breakdown_sums_and_files_round_trip(tmp_path):
+    model = CostModel.default()
+    assert model.edition == "3.5" and model.info["leave_one_book_out"]["median"] < 0.05
+    squad = oprstats.example_book().unit("Warden Squad")
+    price = model.predict(squad)
+    assert price.points == pytest.approx(sum(t.points for t in price.terms))
+    assert price.points == pytest.approx(model.prices([squad])[0])
+    assert {t.kind for t in price.terms} == {"profile", "weapon", "rule"}
+    assert price.rounded % 5 == 0 and price.difference == pytest.approx(110 - price.points)
+    assert list(price.to_pandas().columns) == ["kind", "term", "points"]
+    model.save(tmp_path / "m.json")
+    again = CostModel.load(tmp_path / "m.json")
+    assert again.predict(squad).points == pytest.approx(price.points, rel=1e-9)
+
+
+def test_unknown_rules_are_priced_without_and_flagged():
+    plain = Unit.parse('Homebrew [5] Q4+ D4+\n5x Rifle (24", A1)')
+    odd = Unit.parse('Homebrew [5] Q4+ D4+ | Moonwalk, Fast\n5x Rifle (24", A1, Glitter)')
+    model = CostModel.default()
+    p, q = model.predict(plain), model.predict(odd)
+    assert q.ignored == ("Moonwalk", "Glitter")
+    assert "Fast" not in q.ignored
+    assert q.points > p.points  # Fast is priced
+    assert [t.label for t in q.terms if t.kind == "rule"] == ["Moonwalk", "Fast"]
+    assert [t.points for t in q.terms if t.label == "Moonwalk"] == [0.0]
+    row = oprstats.fairness([odd]).iloc[0]
+    assert row["ignored_rules"] == "Moonwalk, Glitter" and math.isnan(row["difference"])
+
+
+def test_fairness_frame():
+    frame = oprstats.fairness(oprstats.example_book())
+    assert list(frame.columns) == ["unit", "official", "modelled", "difference", "difference_pct", "drivers", "ignored_rules", "priced_by_name"]
+    assert len(frame) == 6
+    assert list(frame["difference_pct"].abs()) == sorted(frame["difference_pct"].abs(), reverse=True)
+    assert np.allclose(frame["difference"], frame["official"] - frame["modelled"], atol=0.11)
+    army = oprstats.fairness(oprstats.example_army())
+    assert "Warden Squad + Warden Captain" in set(army["unit"])
+
+
+def test_fairness_cli(capsys, book_paths):
+    from oprstats.cli import main
+
+    assert main(["fairness"]) == 0
+    out = capsys.readouterr().out
+    assert "Official" in out and "Swarm Drones" in out
+    assert main(["fairness", str(book_paths[0]), "--top", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 + 2 + 3
+
+
+# --- accuracy on the real books ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def real_books(book_paths):
+    return [oprstats.load_army_book(p) for p in book_paths]
+
+
+def test_leave_one_army_out_accuracy(real_books):
+    """The issue's target: median under 5% and 90% within 15%, each book priced by a model
+    that never saw it; and well ahead of the simple log-linear baseline."""
+    cv = CostModel.cross_validate(real_books)
+    assert len(cv.units) == 1013
+    assert cv.median < 0.05, cv.summary()
+    assert cv.within(0.15) >= 0.90, cv.summary()
+    assert cv.median < cv.baseline_median / 2.5, cv.summary()
+    assert cv.worst(5)["error_pct"].abs().iloc[0] == pytest.approx(100 * cv.errors.max())
+
+
+def test_shipped_model_is_a_fit_of_the_books(real_books):
+    """The parameter file is what scripts/fit_cost_model.py makes from the books (no hand edits)."""
+    units = [u for b in real_books for u in b.units]
+    fresh = CostModel.fit(real_books).prices(units)
+    assert np.max(np.abs(fresh - CostModel.default().prices(units))) < 0.5
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: oprstats.efficiency("Squad"), TypeError, "unit"),
+    (lambda: oprstats.efficiency(SQUAD, modes=["sniping"]), ValueError, "modes"),
+    (lambda: oprstats.efficiency(SQUAD, cost=-5), ValueError, "cost"),
+    (lambda: oprstats.efficiency(SQUAD, targets=[]), ValueError, "targets"),
+    (lambda: oprstats.efficiency(SQUAD, targets=["Horde"]), TypeError, "targets[0]"),
+    (lambda: oprstats.efficiency_curve(SQUAD, defense=[7]), ValueError, "defense"),
+    (lambda: oprstats.efficiency_curve(SQUAD, tough=[0]), ValueError, "tough"),
+    (lambda: oprstats.efficiency_curve(SQUAD, measure="points"), ValueError, "measure"),
+    (lambda: oprstats.efficiency_curve(SQUAD, defense=range(2, 7), tough=range(1, 500)), ValueError, "at most 1000"),
+    (lambda: CostModel.fit([]), ValueError, "nothing to learn"),
+    (lambda: CostModel.fit([Unit.parse("A [1] Q4+ D4+")]), ValueError, "no official cost"),
+    (lambda: CostModel.fit([SQUAD], ridge=-1), ValueError, "ridge"),
+    (lambda: CostModel.fit([SQUAD], iterations=0), ValueError, "iterations"),
+    (lambda: CostModel({"models": float("nan")}), ValueError, "weights['models']"),
+    (lambda: CostModel.default(edition="2"), ValueError, "no cost model ships"),
+    (lambda: CostModel.default().predict("Squad"), TypeError, "unit"),
+    (lambda: oprstats.fairness([SQUAD], model="default"), TypeError, "model"),
+    (lambda: oprstats.fairness([1, 2]), TypeError, "units_or_book[0]"),
+    (lambda: CostModel.cross_validate([oprstats.example_book()]), ValueError, "at least two"),
+    (lambda: CostModel.cross_validate([oprstats.example_book()] * 2, by="unit"), ValueError, "by"),
+])
+def test_bad_input_is_a_clear_error(call, error, words):
+    with pytest.raises(error, match=None) as info:
+        call()
+    assert words in str(info.value)
