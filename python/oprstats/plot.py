@@ -60,7 +60,8 @@ def efficiency_curves(units: Sequence[Any], *, mode: str = 'shooting 12"', measu
     for c in curves:
         left.plot(c.defense, c.values.mean(axis=1), marker="o", label=f"{c.unit} ({c.points:g} pts)")
         right.plot(c.tough, c.values.mean(axis=0), marker="o", label=c.unit)
-    left.set_xlabel("target Defense (X+)")
+    left.set_xlabel("target Defense")
+    left.set_xticks(curves[0].defense, [f"{d}+" for d in curves[0].defense])
     left.invert_xaxis()
     right.set_xlabel("target Tough")
     right.set_xscale("log")
@@ -123,7 +124,7 @@ def breakdown(price: Any, *, ax=None):
     ax.invert_yaxis()
     if price.official is not None:
         ax.axvline(price.official, color="black", ls="--", lw=1, label=f"official {price.official} pts")
-        ax.legend(fontsize="small", loc="lower right")
+        ax.legend(fontsize="small", loc="best")
     ax.set_xlabel("points")
     ax.set_title(f"{price.unit}: {price.points:.0f} pts modelled")
     return ax
