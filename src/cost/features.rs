@@ -256,3 +256,36 @@ fn difference(out: &mut Vec<(String, f64)>, after: &[(String, f64)], before: &[(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(text: &str) -> Unit {
+        Unit::parse(text, Edition::V3_5).unwrap()
+    }
+
+    #[test]
+    fn expected_wounds_by_hand() {
+        // 10 dice hitting on 4+ (1/2), blocked on D5+ (fail 4/6): 10/3 wounds
+        let attacker = unit("Rifles [10] Q4+ D5+\n10x Rifle (24\", A1)");
+        let target = Allocation::new(&unit("Infantry [10] Q4+ D5+"), Edition::V3_5);
+        let runs = attacker.model_runs();
+        let refs: Vec<_> = runs.iter().map(|(m, n)| (m, *n)).collect();
+        let panel = Panel::new(Edition::V3_5).unwrap();
+        let wounds = expected_wounds(&refs, &target, &panel.situation(false, 12.0, false));
+        assert!((wounds - 10.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn terms_of_a_unit() {
+        let panel = Panel::new(Edition::V3_5).unwrap();
+        let priced = panel.terms(&unit("Berserkers [5] Q4+ D5+ | Furious, Moonwalk\n5x Axe (A2, AP(1))"));
+        let kinds: Vec<_> = priced.terms.iter().map(|t| (t.kind, t.label.as_str())).collect();
+        assert_eq!(kinds, [(TermKind::Profile, "Berserkers [5] Q4+ D5+"), (TermKind::Weapon, "5x Axe (A2, AP(1))"), (TermKind::Rule, "Furious"), (TermKind::Rule, "Moonwalk")]);
+        // Furious adds charge damage; the made-up rule adds only its by-name features
+        assert!(priced.terms[2].features.iter().any(|(n, v)| n == "melee:infantry" && *v > 0.0));
+        assert_eq!(priced.terms[3].features.len(), 2);
+        assert_eq!(priced.unmodelled, ["Moonwalk"]);
+    }
+}

@@ -130,3 +130,23 @@ fn add_weapon(g: &mut ModelGroup, w: Weapon) {
         None => g.weapons.push(w),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::Edition;
+
+    #[test]
+    fn loadouts_of_the_example_book() {
+        let book = ArmyBook::from_json(include_str!("../../python/oprstats/data/example-book.json"), Some(Edition::V3_5)).unwrap();
+        let squad = book.unit("Warden Squad").unwrap();
+        let variants = book.variants(squad);
+        assert_eq!(variants.len(), 3);
+        let one = &variants[0];
+        assert_eq!(one.unit.cost(), Some(125));
+        let counts: Vec<(String, u32)> = one.unit.weapons().map(|w| (w.name.clone(), w.count)).collect();
+        assert!(counts.contains(&("Line Rifle".to_string(), 4)) && counts.contains(&("Plasma Lance".to_string(), 1)));
+        let shields = &variants[2];
+        assert!(shields.unit.main().all_have("Shielded"));
+    }
+}
