@@ -75,8 +75,10 @@ def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float,
         return float(cost), "given"
     if unit.cost:
         return float(unit.cost), "official"
-    from ._points import CostModel
+    from ._points import CostModel, shipped_model_path
 
+    if not shipped_model_path(edition).exists():
+        raise ValueError(f"cost: {unit.name} has no official cost and no cost model ships for edition {edition!r}; pass cost=")
     return float(CostModel.default(edition=edition).predict(unit).points), "modelled"
 
 

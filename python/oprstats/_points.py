@@ -92,22 +92,28 @@ class _Terms:
             np.add.at(points, self.weapon_terms, self._vector(weights, self.weapon_slots) * lin[self.weapon_terms])
         return points
 
-    def design(self, columns: Sequence[str], weights: Optional[Mapping[str, float]]) -> np.ndarray:
-        """Unit × column matrix: linear features, and share slots valued with ``weights``."""
+    def features_matrix(self, columns: Sequence[str]) -> np.ndarray:
+        """Unit × column matrix of the linear features (share slots left at zero)."""
         col = {c: i for i, c in enumerate(columns)}
         X = np.zeros((self.n_units, len(columns)))
         fcol = np.asarray([col.get(f, -1) for f in self.features], dtype=np.intp)
         keep = fcol[self.entry_feature] >= 0
         np.add.at(X, (self.term_unit[self.entry_term[keep]], fcol[self.entry_feature[keep]]), self.entry_value[keep])
-        if weights is not None:
-            lin = self.linear(weights)
-            core = self.core(lin)
-            if len(self.rule_terms):
-                cols = np.asarray([col[s] for s in self.rule_slots], dtype=np.intp)
-                np.add.at(X, (self.term_unit[self.rule_terms], cols), core[self.term_unit[self.rule_terms]])
-            if len(self.weapon_terms):
-                cols = np.asarray([col[s] for s in self.weapon_slots], dtype=np.intp)
-                np.add.at(X, (self.term_unit[self.weapon_terms], cols), lin[self.weapon_terms])
+        return X
+
+    def add_shares(self, X: np.ndarray, columns: Sequence[str], weights: Mapping[str, float]) -> np.ndarray:
+        """``X`` with the share slots valued under ``weights`` (a rule's share of its unit's
+        core value, a weapon rule's share of its weapon's value)."""
+        col = {c: i for i, c in enumerate(columns)}
+        X = X.copy()
+        lin = self.linear(weights)
+        core = self.core(lin)
+        if len(self.rule_terms):
+            cols = np.asarray([col[s] for s in self.rule_slots], dtype=np.intp)
+            np.add.at(X, (self.term_unit[self.rule_terms], cols), core[self.term_unit[self.rule_terms]])
+        if len(self.weapon_terms):
+            cols = np.asarray([col[s] for s in self.weapon_slots], dtype=np.intp)
+            np.add.at(X, (self.term_unit[self.weapon_terms], cols), lin[self.weapon_terms])
         return X
 
 
@@ -184,36 +190,37 @@ def _solve(X: np.ndarray, y: np.ndarray, row_weight: np.ndarray, by_name: np.nda
     return w
 
 
-def _training_units(items: Iterable[Any], variants: bool, edition: Optional[str]) -> tuple[list[Unit], list[bool]]:
+def _training_units(items: Iterable[Any], variants: bool, edition: Optional[str]) -> tuple[list[Unit], list[bool], list[int]]:
     """Units with official costs from units, army books (their units and, with ``variants``,
-    every single-option loadout) and paths to army books."""
+    every single-option loadout) and paths to army books: the units, whether each is an
+    option loadout, and the index of the item it came from."""
     from ._loaders import load_army_book
 
     if isinstance(items, (Unit, ArmyBook, str, os.PathLike)):
         items = [items]
     units: list[Unit] = []
     is_variant: list[bool] = []
+    source: list[int] = []
     for i, item in enumerate(items):
         if isinstance(item, (str, os.PathLike)):
             item = load_army_book(item, edition=edition)
         if isinstance(item, ArmyBook):
             for u in item.units:
-                units.append(u)
-                is_variant.append(False)
-                if variants:
-                    for _label, v, _cost in item.variants(u):
-                        units.append(v)
-                        is_variant.append(True)
+                loadouts = [u] + ([v for _label, v, _cost in item.variants(u)] if variants else [])
+                units += loadouts
+                is_variant += [False] + [True] * (len(loadouts) - 1)
+                source += [i] * len(loadouts)
         elif isinstance(item, Unit):
             if item.cost is None:
                 raise ValueError(f"units[{i}]: {item.name} has no official cost to learn from")
             units.append(item)
             is_variant.append(False)
+            source.append(i)
         else:
             raise TypeError(f"units[{i}]: expected a Unit, an ArmyBook or a path to one, got {type(item).__name__}")
     if not units:
         raise ValueError("units: nothing to learn from (give units with costs or army books)")
-    return units, is_variant
+    return units, is_variant, source
 
 
 class CostModel:
@@ -232,6 +239,9 @@ class CostModel:
             if not isinstance(k, str):
                 raise TypeError(f"weights: keys must be feature names (str), got {type(k).__name__}")
             clean[k] = _numeric(v, f"weights[{k!r}]", minimum=-math.inf)
+        if not isinstance(edition, str):
+            raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
+        _core._known_rules(edition)  # a ValueError naming the editions for an unknown key
         self._weights = MappingProxyType(clean)
         self._edition = edition
         self._info = MappingProxyType(dict(info or {}))
@@ -251,7 +261,8 @@ class CostModel:
         return self._info
 
     def __repr__(self) -> str:
-        return f"<CostModel for {self._edition}: {len(self._weights)} weights, fitted on {self._info.get('units', '?')} loadouts>"
+        return (f"<CostModel for {self._edition}: {len(self._weights)} weights, fitted on {self._info.get('units', '?')} units "
+                f"({self._info.get('loadouts', '?')} loadouts)>")
 
     @classmethod
     def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = True, ridge: float = 1.0,
@@ -267,7 +278,7 @@ class CostModel:
         variant_weight = _numeric(variant_weight, "variant_weight")
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 100:
             raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {iterations!r})")
-        units, is_variant = _training_units(units, variants, edition)
+        units, is_variant, _ = _training_units(units, variants, edition)
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         row_weight = np.where(np.asarray(is_variant), variant_weight, 1.0)
@@ -352,21 +363,8 @@ class CostModel:
                 raise TypeError(f"books[{i}]: expected an ArmyBook or a path to one, got {type(b).__name__}")
         if len(books) < 2:
             raise ValueError("books: leave-one-out needs at least two army books")
-        options = {"ridge": 1.0, "ridge_by_name": 10.0, "variant_weight": 0.5, "iterations": 6} | fit_options
-        units: list[Unit] = []
-        book_of: list[int] = []
-        is_variant: list[bool] = []
-        for bi, b in enumerate(books):
-            for u in b.units:
-                units.append(u)
-                book_of.append(bi)
-                is_variant.append(False)
-                if options.get("variants", True):
-                    for _l, v, _c in b.variants(u):
-                        units.append(v)
-                        book_of.append(bi)
-                        is_variant.append(True)
-        options.pop("variants", None)
+        options = {"ridge": 1.0, "ridge_by_name": 10.0, "variant_weight": 0.5, "iterations": 6, "variants": True} | fit_options
+        units, is_variant, book_of = _training_units(books, options.pop("variants"), edition)
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         book_of_a = np.asarray(book_of)
@@ -411,9 +409,10 @@ def _fit_terms(terms: _Terms, costs: np.ndarray, row_weight: np.ndarray, train: 
                iterations: int) -> dict[str, float]:
     columns = terms.features + terms.slot_names()
     by_name = np.asarray([_is_by_name(c) for c in columns])
+    linear = terms.features_matrix(columns)
     weights: Optional[dict[str, float]] = None
     for _ in range(iterations):
-        X = terms.design(columns, weights)
+        X = linear if weights is None else terms.add_shares(linear, columns, weights)
         w = _solve(X[train], costs[train], row_weight[train], by_name, ridge, ridge_by_name)
         weights = {c: float(v) for c, v in zip(columns, w) if v != 0.0}
     assert weights is not None
@@ -445,11 +444,9 @@ def _families(books: Sequence[ArmyBook]) -> list[list[int]]:
 def _baseline_error(terms: _Terms, costs: np.ndarray, rows: np.ndarray) -> float:
     """The simple baseline, in sample: log cost regressed on the logs of expected damage
     (all weapons against the whole panel) and durability (against the reference attackers)."""
-    feats = np.asarray(terms.features)
-    offense = np.char.startswith(feats.astype(str), "shoot:") | np.char.startswith(feats.astype(str), "melee:")
-    durable = np.char.startswith(feats.astype(str), "durability:")
-    X = np.zeros((terms.n_units, len(feats)))
-    np.add.at(X, (terms.term_unit[terms.entry_term], terms.entry_feature), terms.entry_value)
+    offense = np.asarray([f.startswith(("shoot:", "melee:")) for f in terms.features])
+    durable = np.asarray([f.startswith("durability:") for f in terms.features])
+    X = terms.features_matrix(terms.features)
     damage = X[:, offense].sum(axis=1)
     durability = X[:, durable].sum(axis=1)
     A = np.column_stack([np.ones(terms.n_units), np.log1p(damage), np.log1p(durability)])[rows]
@@ -529,6 +526,8 @@ FAIRNESS_COLUMNS = ("unit", "official", "modelled", "difference", "difference_pc
 
 def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edition: Optional[str] = None, drivers: int = 3) -> list[dict]:
     """The rows of :func:`fairness` as dicts, sorted the same way (no pandas needed)."""
+    if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
+        raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {drivers!r})")
     if model is None:
         model = CostModel.default(edition=edition or DEFAULT_EDITION)
     elif not isinstance(model, CostModel):

@@ -29,15 +29,20 @@ def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list
     return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
 
 
-def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS) -> str:
-    """A plain text table, one line per row, columns padded to their widest cell."""
-    cells = [[HEADERS[c] for c in columns]]
-    cells += [["" if row[c] is None else (f"{row[c]}+" if c in ("quality", "defense") else str(row[c])) for c in columns] for row in rows]
+def _unit_cell(column: str, value) -> str:
+    return f"{value}+" if column in ("quality", "defense") else str(value)
+
+
+def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: dict = HEADERS,
+                 numeric: frozenset = frozenset({"size", "quality", "defense", "tough", "cost"}), cell=_unit_cell) -> str:
+    """A plain text table, one line per row, columns padded to their widest cell, numbers
+    right-aligned; ``cell(column, value)`` writes a value (``None`` is left blank)."""
+    cells = [[headers[c] for c in columns]]
+    cells += [["" if row[c] is None else cell(c, row[c]) for c in columns] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-    numeric = {"size", "quality", "defense", "tough", "cost"}
     lines = []
     for n, r in enumerate(cells):
-        parts = [cell.rjust(w) if columns[i] in numeric and n else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))]
+        parts = [text.rjust(w) if columns[i] in numeric and n else text.ljust(w) for i, (text, w) in enumerate(zip(r, widths))]
         lines.append("  ".join(parts).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -70,18 +75,9 @@ def _fairness(args: argparse.Namespace) -> int:
     print(title)
     print("Official minus modelled points (positive: over-costed), furthest off first.")
     print()
-    columns = list(FAIRNESS_HEADERS)
-    cells = [[FAIRNESS_HEADERS[c] for c in columns]]
-    for r in rows:
-        shown = dict(r, flags=r["ignored_rules"])
-        cells.append(["" if shown[c] is None else (f"{shown[c]:+.1f}" if c in ("difference", "difference_pct") else str(shown[c])) for c in columns])
-    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
-    numeric = {"official", "modelled", "difference", "difference_pct"}
-    for n, row in enumerate(cells):
-        parts = [cell.rjust(w) if columns[i] in numeric and n else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
-        print("  ".join(parts).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    signed = lambda c, v: f"{v:+.1f}" if c in ("difference", "difference_pct") else str(v)
+    print(format_table([dict(r, flags=r["ignored_rules"]) for r in rows], list(FAIRNESS_HEADERS), FAIRNESS_HEADERS,
+                       frozenset({"official", "modelled", "difference", "difference_pct"}), signed))
     return 0
 
 

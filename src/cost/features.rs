@@ -159,8 +159,12 @@ impl Panel {
         bare.items.clear();
         let bare_unit = Unit::single(bare.clone());
 
+        // The bare profile's durability and offense: what a rule's own measurement is against.
+        let mut before_durability = Vec::new();
+        self.durability(&bare_unit, &mut before_durability);
+        let mut before_offense = Vec::new();
         let mut profile = vec![("models".to_string(), f64::from(size)), (format!("quality:{}", group.quality), f64::from(size))];
-        self.durability(&bare_unit, &mut profile);
+        profile.extend(before_durability.iter().cloned());
         terms.push(Term { kind: TermKind::Profile, label: format!("{prefix}{} [{}] Q{}+ D{}+", group.name, size, group.quality, group.defense), names: Vec::new(), features: profile });
 
         for weapon in &group.weapons {
@@ -168,6 +172,9 @@ impl Panel {
             one.weapons = vec![weapon.clone()];
             let mut features = Vec::new();
             self.weapon_offense(&Unit::single(one), weapon.range, &mut features);
+            for (name, value) in &features {
+                add(&mut before_offense, name.clone(), *value);
+            }
             let names: Vec<String> = weapon.rules.iter().filter(|r| r.name != "AP").map(|r| r.name.clone()).collect();
             for n in &names {
                 add(&mut features, format!("weapon-rule:{n}"), f64::from(weapon.count));
@@ -175,9 +182,6 @@ impl Panel {
             terms.push(Term { kind: TermKind::Weapon, label: format!("{prefix}{}", weapon), names, features });
         }
 
-        let mut before_offense = Vec::new();
-        let mut before_durability = Vec::new();
-        let mut measured = false;
         for (rule, models) in group.rules_with_models() {
             if rule.name == "Tough" {
                 continue;
@@ -190,11 +194,6 @@ impl Panel {
                 (d.effects.iter().any(|e| e.side == Side::Attacker), d.effects.iter().any(|e| e.side == Side::Target))
             });
             if let Some((attacker, target)) = sides {
-                if !measured {
-                    self.offense(&bare_unit, &mut before_offense);
-                    self.durability(&bare_unit, &mut before_durability);
-                    measured = true;
-                }
                 let mut with = bare.clone();
                 with.rules.push(counted(rule, models));
                 let with = Unit::single(with);
@@ -242,10 +241,8 @@ fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {
 /// Adds `after - before`, feature by feature, to `out` (only where they differ).
 fn difference(out: &mut Vec<(String, f64)>, after: &[(String, f64)], before: &[(String, f64)]) {
     let value = |list: &[(String, f64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0.0, |(_, v)| *v);
-    let mut names: Vec<&String> = after.iter().chain(before).map(|(n, _)| n).collect();
-    names.dedup();
     let mut seen: Vec<&String> = Vec::new();
-    for name in names {
+    for name in after.iter().chain(before).map(|(n, _)| n) {
         if seen.contains(&name) {
             continue;
         }
