@@ -65,13 +65,21 @@ pub struct UnitTerms {
 pub struct Panel {
     edition: Edition,
     targets: Vec<(Allocation, bool)>,
-    attackers: Vec<(Unit, &'static ReferenceAttacker)>,
+    /// Each reference attacker's models (runs), its attack dice, and its definition.
+    attackers: Vec<(Vec<(crate::profile::Model, u32)>, f64, &'static ReferenceAttacker)>,
 }
 
 impl Panel {
     pub fn new(edition: Edition) -> Result<Panel> {
         let targets = TARGETS.iter().map(|t| Ok((Allocation::new(&t.unit(edition)?, edition), t.cover))).collect::<Result<_>>()?;
-        let attackers = ATTACKERS.iter().map(|a| Ok((a.unit(edition)?, a))).collect::<Result<_>>()?;
+        let attackers = ATTACKERS
+            .iter()
+            .map(|a| {
+                let unit = a.unit(edition)?;
+                let dice = unit.weapons().map(|w| f64::from(w.attacks * w.count)).sum();
+                Ok((unit.model_runs(), dice, a))
+            })
+            .collect::<Result<_>>()?;
         Ok(Panel { edition, targets, attackers })
     }
 
@@ -120,10 +128,8 @@ impl Panel {
     fn durability(&self, unit: &Unit, out: &mut Vec<(String, f64)>) {
         let target = Allocation::new(unit, self.edition);
         let total: f64 = target.runs.iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
-        for (attacker, reference) in &self.attackers {
-            let runs = attacker.model_runs();
+        for (runs, dice, reference) in &self.attackers {
             let refs: Vec<_> = runs.iter().map(|(m, n)| (m, *n)).collect();
-            let dice: f64 = attacker.weapons().map(|w| f64::from(w.attacks * w.count)).sum();
             let situation = self.situation(reference.melee, if reference.melee { 1.0 } else { SHOOTING_DISTANCE }, false);
             let per_die = expected_wounds(&refs, &target, &situation) / dice;
             if per_die > 0.0 {
