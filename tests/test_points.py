@@ -290,6 +290,7 @@ def test_shipped_model_is_a_fit_of_the_books(real_books):
     (lambda: oprstats.fairness([1, 2]), TypeError, "units_or_book[0]"),
     (lambda: CostModel.cross_validate([oprstats.example_book()]), ValueError, "at least two"),
     (lambda: CostModel.cross_validate([oprstats.example_book()] * 2, by="unit"), ValueError, "by"),
+    (lambda: CostModel.cross_validate([oprstats.example_book()] * 2, ridge=-1), ValueError, "ridge"),
 ])
 def test_bad_input_is_a_clear_error(call, error, words):
     with pytest.raises(error, match=None) as info:

@@ -156,7 +156,7 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
     points, source = unit_points(unit, cost, edition)
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=_modes(modes), edition=edition)
     shape = (len(raw["modes"]), len(ts))
-    durability = {key: points_needed for key, _profile, _cost, points_needed in _core._durability(unit, edition=edition)}
+    durability = dict(_core._durability(unit, edition=edition))
     return Efficiency(
         unit=unit.name, points=points, points_source=source, modes=tuple(raw["modes"]), targets=tuple(t.name for t in ts),
         expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
@@ -166,8 +166,7 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
 
 def reference_attackers(*, edition: str = DEFAULT_EDITION) -> list[tuple[str, str, int]]:
     """The reference attackers durability is measured with: ``(key, profile, nominal points)``."""
-    probe = _core._unit_from_text("Probe [1] Q4+ D4+", edition)
-    return [(key, profile, cost) for key, profile, cost, _ in _core._durability(probe, edition=edition)]
+    return _core._reference_attackers(edition)
 
 
 @dataclass(frozen=True)

@@ -172,6 +172,29 @@ def _numeric(value: Any, name: str, *, minimum: float = 0.0) -> float:
     return float(value)
 
 
+@dataclass(frozen=True)
+class _FitOptions:
+    """How a model is fitted (see :meth:`CostModel.fit`); checked once, shared by fitting and
+    cross-validation."""
+
+    variants: bool = True
+    ridge: float = 1.0
+    ridge_by_name: float = 10.0
+    variant_weight: float = 0.5
+    iterations: int = 6
+
+    def __post_init__(self) -> None:
+        for name in ("ridge", "ridge_by_name", "variant_weight"):
+            object.__setattr__(self, name, _numeric(getattr(self, name), name))
+        it = self.iterations
+        if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 100:
+            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {it!r})")
+
+    def fit(self, terms: "_Terms", costs: np.ndarray, is_variant: np.ndarray, train: np.ndarray) -> dict[str, float]:
+        row_weight = np.where(is_variant, self.variant_weight, 1.0)
+        return _fit_terms(terms, costs, row_weight, train, self.ridge, self.ridge_by_name, self.iterations)
+
+
 def _solve(X: np.ndarray, y: np.ndarray, row_weight: np.ndarray, by_name: np.ndarray, ridge: float, ridge_by_name: float) -> np.ndarray:
     """Ridge least squares on relative error. Each column's penalty is measured in the
     column's typical contribution where it is present, so a rule seen on three units is held
@@ -265,26 +288,23 @@ class CostModel:
                 f"({self._info.get('loadouts', '?')} loadouts)>")
 
     @classmethod
-    def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = True, ridge: float = 1.0,
-            ridge_by_name: float = 10.0, variant_weight: float = 0.5, iterations: int = 6) -> "CostModel":
+    def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = _FitOptions.variants,
+            ridge: float = _FitOptions.ridge, ridge_by_name: float = _FitOptions.ridge_by_name,
+            variant_weight: float = _FitOptions.variant_weight, iterations: int = _FitOptions.iterations) -> "CostModel":
         """Learn weights from units with official costs, or army books (their units and,
         with ``variants=True``, every loadout with one upgrade option, priced officially).
 
         ``ridge`` and ``ridge_by_name`` are the penalties on the engine's features and on
         by-name rule features; ``variant_weight`` the weight of an option loadout against a
         default loadout; ``iterations`` the rounds of refitting the shares of rules."""
-        ridge = _numeric(ridge, "ridge")
-        ridge_by_name = _numeric(ridge_by_name, "ridge_by_name")
-        variant_weight = _numeric(variant_weight, "variant_weight")
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 100:
-            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {iterations!r})")
-        units, is_variant, _ = _training_units(units, variants, edition)
+        opts = _FitOptions(variants, ridge, ridge_by_name, variant_weight, iterations)
+        units, is_variant, _ = _training_units(units, opts.variants, edition)
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
-        row_weight = np.where(np.asarray(is_variant), variant_weight, 1.0)
-        weights = _fit_terms(terms, costs, row_weight, np.ones(len(units), dtype=bool), ridge, ridge_by_name, iterations)
+        weights = opts.fit(terms, costs, np.asarray(is_variant), np.ones(len(units), dtype=bool))
         info = {"format": FORMAT, "edition": edition, "units": int((~np.asarray(is_variant)).sum()), "loadouts": len(units),
-                "ridge": ridge, "ridge_by_name": ridge_by_name, "variant_weight": variant_weight, "iterations": iterations}
+                "ridge": opts.ridge, "ridge_by_name": opts.ridge_by_name, "variant_weight": opts.variant_weight,
+                "iterations": opts.iterations}
         return cls(weights, edition=edition, info=info)
 
     @classmethod
@@ -352,7 +372,8 @@ class CostModel:
     def cross_validate(cls, books: Sequence[Any], *, by: str = "book", edition: str = DEFAULT_EDITION, **fit_options: Any) -> "CrossValidation":
         """Leave-one-army-out accuracy: each book's units priced by a model fitted on the
         other books only. ``by="family"`` also holds out the books a book's units are
-        sub-faction copies of, or that copy from it (no copy of a held-out unit is seen)."""
+        sub-faction copies of, or that copy from it (no copy of a held-out unit is seen).
+        ``fit_options`` are those of :meth:`fit`."""
         from ._loaders import load_army_book
 
         if by not in ("book", "family"):
@@ -363,19 +384,18 @@ class CostModel:
                 raise TypeError(f"books[{i}]: expected an ArmyBook or a path to one, got {type(b).__name__}")
         if len(books) < 2:
             raise ValueError("books: leave-one-out needs at least two army books")
-        options = {"ridge": 1.0, "ridge_by_name": 10.0, "variant_weight": 0.5, "iterations": 6, "variants": True} | fit_options
-        units, is_variant, book_of = _training_units(books, options.pop("variants"), edition)
+        opts = _FitOptions(**fit_options)
+        units, is_variant, book_of = _training_units(books, opts.variants, edition)
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         book_of_a = np.asarray(book_of)
         is_variant_a = np.asarray(is_variant)
-        row_weight = np.where(is_variant_a, options["variant_weight"], 1.0)
         groups = _families(books) if by == "family" else [[i] for i in range(len(books))]
         predicted = np.full(len(units), np.nan)
         for bi in range(len(books)):
             held = next(g for g in groups if bi in g)
             train = ~np.isin(book_of_a, held)
-            w = _fit_terms(terms, costs, row_weight, train, options["ridge"], options["ridge_by_name"], options["iterations"])
+            w = opts.fit(terms, costs, is_variant_a, train)
             rows = book_of_a == bi
             predicted[rows] = np.bincount(terms.term_unit, weights=terms.term_points(w), minlength=len(units))[rows]
         base = ~is_variant_a

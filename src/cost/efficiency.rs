@@ -38,16 +38,19 @@ pub struct Damage {
     pub destroyed: Vec<f64>,
 }
 
-fn situation(mode: &Mode, cover: bool, edition: Edition) -> Situation {
-    Situation {
-        melee: mode.melee,
-        distance: mode.distance,
-        charging: mode.charging,
-        cover: cover && !mode.melee,
-        moved: false,
-        target_moved: false,
-        fatigued: false,
-        edition,
+impl Mode {
+    /// The attack's situation against a target (in cover or not), fresh and not having moved.
+    pub fn situation(&self, cover: bool, edition: Edition) -> Situation {
+        Situation {
+            melee: self.melee,
+            distance: self.distance,
+            charging: self.charging,
+            cover: cover && !self.melee,
+            moved: false,
+            target_moved: false,
+            fatigued: false,
+            edition,
+        }
     }
 }
 
@@ -61,7 +64,7 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
     let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
     for mode in modes {
         for (target, cover) in targets {
-            let attack = Attack::new(unit, target, situation(mode, *cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
+            let attack = Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
             if attack.groups.is_empty() {
                 out.wounds.push(0.0);
                 out.kills.push(0.0);
@@ -88,7 +91,7 @@ pub fn durability(unit: &Unit, edition: Edition) -> Result<Vec<(&'static str, u3
         let attacker = reference.unit(edition)?;
         let cost = attacker.cost().unwrap_or(100);
         let mode = if reference.melee { MODES[2] } else { MODES[0] };
-        let attack = Attack::new(&attacker, unit, situation(&mode, false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
+        let attack = Attack::new(&attacker, unit, mode.situation(false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
         let stages = attack.exact();
         let wounds: f64 = stages.wounds.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
         let points = if wounds > 0.0 { f64::from(cost) * total / wounds } else { f64::INFINITY };

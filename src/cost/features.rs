@@ -9,10 +9,11 @@
 //! what the dice cannot show (movement, deployment, auras). Prices are linear in these
 //! features, so a price splits into the same terms a designer reads.
 
+use super::efficiency::Mode;
 use super::panel::{ReferenceAttacker, ATTACKERS, TARGETS};
 use crate::attack::allocation::Allocation;
 use crate::attack::exact::die_outcomes;
-use crate::attack::plan::{die_model, groups, Pick, Situation};
+use crate::attack::plan::{die_model, groups, unmodelled_rules, Pick, Situation};
 use crate::edition::Edition;
 use crate::error::Result;
 use crate::profile::unit::UnitRule;
@@ -83,8 +84,9 @@ impl Panel {
         Ok(Panel { edition, targets, attackers })
     }
 
+    /// Shooting, or melee on the charge.
     fn situation(&self, melee: bool, distance: f64, cover: bool) -> Situation {
-        Situation { melee, distance, charging: melee, cover, moved: false, target_moved: false, fatigued: false, edition: self.edition }
+        Mode { key: "", melee, charging: melee, distance }.situation(cover, self.edition)
     }
 
     /// Offense of `unit` (every weapon, and Impact) against every target: `(feature, value)`.
@@ -141,19 +143,12 @@ impl Panel {
     /// The terms of a unit: per model group (a joined hero is priced as its own unit).
     pub fn terms(&self, unit: &Unit) -> UnitTerms {
         let mut terms = Vec::new();
-        let mut unmodelled: Vec<String> = Vec::new();
         let joined = unit.groups.len() > 1;
         for group in &unit.groups {
             let prefix = if joined { format!("{}: ", group.name) } else { String::new() };
             self.group_terms(group, &prefix, &mut terms);
-            let rule_names = group.rules_with_models().map(|(r, _)| r).chain(group.weapons.iter().flat_map(|w| w.rules.iter()));
-            for r in rule_names {
-                if effects::definition(self.edition, &r.name).is_none() && !effects::outside_attack(&r.name) && !unmodelled.contains(&r.name) {
-                    unmodelled.push(r.name.clone());
-                }
-            }
         }
-        UnitTerms { terms, unmodelled }
+        UnitTerms { terms, unmodelled: unmodelled_rules(&unit.model_runs(), &[], self.edition) }
     }
 
     fn group_terms(&self, group: &ModelGroup, prefix: &str, terms: &mut Vec<Term>) {

@@ -50,22 +50,23 @@ fn apply(group: &ModelGroup, variant: &str, targets: &[String], affects: Option<
         "replace" => {
             // copies of each target the option replaces
             let held: Vec<u32> = targets.iter().map(|t| held(&g, t)).collect::<Option<_>>()?;
-            let k = match affects {
-                Some(Selector::Exactly(n)) => n,
-                Some(Selector::Any | Selector::UpTo(_)) => 1,
+            // (copies removed of each target, copies of the gains)
+            let (removed, gained) = match affects {
+                Some(Selector::Exactly(n)) => (n, n),
+                Some(Selector::Any | Selector::UpTo(_)) => (1, 1),
                 Some(Selector::All) | None => {
                     let first = *held.first()?;
                     if held.iter().any(|&h| h != first) || (affects.is_none() && first != 1 && size != 1) {
                         return None;
                     }
-                    if affects.is_none() { 1 } else { first }
+                    // "all": each copy becomes the gains; none: the unit's copies, as a whole
+                    (first, if affects.is_none() { 1 } else { first })
                 }
             };
             for t in targets {
-                let all = affects.is_none() && size == 1;
-                remove(&mut g, t, if all { u32::MAX } else { k })?;
+                remove(&mut g, t, removed)?;
             }
-            k
+            gained
         }
         "upgrade" | "attachment" => match affects {
             Some(Selector::All) => size,
@@ -99,13 +100,12 @@ fn held(g: &ModelGroup, name: &str) -> Option<u32> {
     (weapons + items > 0).then_some(weapons + items)
 }
 
-/// Removes `n` copies of the named weapon or item (`u32::MAX`: all); `None` if too few.
+/// Removes `n` copies of the named weapon or item; `None` if there are fewer.
 fn remove(g: &mut ModelGroup, name: &str, n: u32) -> Option<()> {
-    let have = held(g, name)?;
-    if n != u32::MAX && have < n {
+    if held(g, name)? < n {
         return None;
     }
-    let mut left = n.min(have);
+    let mut left = n;
     for w in g.weapons.iter_mut().filter(|w| w.name == name) {
         let take = left.min(w.count);
         *w = w.with_count(w.count - take);

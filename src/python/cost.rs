@@ -102,14 +102,22 @@ pub fn _efficiency<'py>(
     Ok(out)
 }
 
-/// `(attacker key, its profile, nominal points, points of its attacks to destroy the unit)`.
+/// `(attacker key, points of its attacks to destroy the unit)`.
 #[pyfunction]
 #[pyo3(signature = (unit, *, edition="3.5"))]
-pub fn _durability(py: Python<'_>, unit: PyRef<'_, PyUnit>, edition: &str) -> PyResult<Vec<(&'static str, &'static str, u32, f64)>> {
+pub fn _durability(py: Python<'_>, unit: PyRef<'_, PyUnit>, edition: &str) -> PyResult<Vec<(&'static str, f64)>> {
     let edition = self::edition(edition)?;
     let unit = unit.inner.clone();
     let rows = py.detach(|| efficiency::durability(&unit, edition))?;
-    Ok(rows.into_iter().zip(ATTACKERS).map(|((k, c, p), a)| (k, a.profile, c, p)).collect())
+    Ok(rows.into_iter().map(|(k, _, p)| (k, p)).collect())
+}
+
+/// The reference attackers: `(key, profile, nominal points)`.
+#[pyfunction]
+#[pyo3(signature = (edition="3.5"))]
+pub fn _reference_attackers(edition: &str) -> PyResult<Vec<(&'static str, &'static str, u32)>> {
+    let e = self::edition(edition)?;
+    ATTACKERS.iter().map(|a| Ok((a.key, a.profile, a.unit(e)?.cost().unwrap_or(0)))).collect()
 }
 
 /// The reference targets: `(key, unit, in cover)`.

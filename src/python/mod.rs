@@ -34,6 +34,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cost::_efficiency, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_durability, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_reference_targets, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_reference_attackers, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_curve_target, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_efficiency_modes, m)?)?;
     Ok(())
