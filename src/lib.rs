@@ -7,6 +7,7 @@ pub mod attack;
 pub mod cost;
 pub mod dice;
 pub mod edition;
+pub mod game;
 pub mod error;
 pub mod limits;
 pub mod loaders;

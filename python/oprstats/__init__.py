@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._attack import AttackResult, attack
 from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
 from ._distribution import Distribution
+from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
 from ._loaders import load_army_book, load_army_list
@@ -32,6 +33,9 @@ __all__ = [
     "PriceTerm",
     "Target",
     "Distribution",
+    "GameResult",
+    "Policy",
+    "TerrainPiece",
     "ArmyBook",
     "DEFAULT_EDITION",
     "Edition",
@@ -58,6 +62,7 @@ __all__ = [
     "morale",
     "reference_attackers",
     "reference_targets",
+    "simulate",
     "unit_rows",
     "units_frame",
 ]

@@ -11,9 +11,9 @@
 
 use super::efficiency::Mode;
 use super::panel::{ReferenceAttacker, ATTACKERS, TARGETS};
-use crate::attack::allocation::Allocation;
+use crate::attack::allocation::{Allocation, State};
 use crate::attack::exact::die_outcomes;
-use crate::attack::plan::{die_model, groups, unmodelled_rules, Pick, Situation};
+use crate::attack::plan::{die_model, groups, unmodelled_rules, Group, Pick, Situation};
 use crate::edition::Edition;
 use crate::error::Result;
 use crate::profile::unit::UnitRule;
@@ -221,15 +221,17 @@ pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allo
     let start = target.start();
     let view = target.view(start, false);
     let groups = groups(attacker, &view.alive, situation, Pick::All);
-    let mut total = 0.0;
-    for group in &groups {
-        let view = target.view(start, group.takedown);
-        let dm = die_model(group, situation, &view);
-        let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
-        let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
-        total += f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)));
-    }
-    total
+    groups.iter().map(|group| group_expected_wounds(group, situation, target, start)).sum()
+}
+
+/// Expected wounds of one weapon group on `target` in state `s` (Deadly counted up to the
+/// Tough of the model it hits).
+pub fn group_expected_wounds(group: &Group, situation: &Situation, target: &Allocation, s: State) -> f64 {
+    let view = target.view(s, group.takedown);
+    let dm = die_model(group, situation, &view);
+    let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
+    let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
+    f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)))
 }
 
 fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {

@@ -93,12 +93,37 @@ impl Melee {
             let state = rule_set(edition).failed_state;
             return Err(Error::invalid("charger_state.shaken", true, format!("{state} units must stay idle and cannot charge")));
         }
-        let charger_order = Allocation::new(charger, edition);
-        let defender_order = Allocation::new(defender, edition);
+        let mut m = Melee::from_allocations(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)?;
+        m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition);
+        for (phase, attacker, target, side) in [
+            (Phase::Charge, m.charger_start, m.defender_start, "charger"),
+            (Phase::Counter, m.defender_start, m.charger_start, "defender"),
+            (Phase::StrikeBack, m.defender_start, m.charger_start, "defender"),
+        ] {
+            let dice: u64 = m.groups(phase, attacker, target).iter().map(|g| u64::from(g.dice)).sum();
+            if dice > u64::from(MAX_EXACT_DICE) {
+                return Err(Error::limit(format!("{side} melee dice"), dice, MAX_EXACT_DICE));
+            }
+        }
+        Ok(m)
+    }
+
+    /// A melee between units whose removal orders are already built (a game builds them
+    /// once); no limit on dice, which only the exact engine needs, and no list of unmodelled
+    /// rules (`new` makes it).
+    pub fn from_allocations(
+        charger_order: Allocation,
+        defender_order: Allocation,
+        charger_state: &UnitState,
+        defender_state: &UnitState,
+        strike_back: bool,
+        distance: f64,
+        edition: Edition,
+    ) -> Result<Melee> {
         let charger_start = charger_order.state_of("charger_state", charger_state)?;
         let defender_start = defender_order.state_of("defender_state", defender_state)?;
         let m = Melee {
-            unmodelled: plan::unmodelled_rules(&charger_order.runs, &defender_order.runs, edition),
+            unmodelled: Vec::new(),
             charger: charger_order,
             defender: defender_order,
             charger_start,
@@ -109,16 +134,6 @@ impl Melee {
             distance,
             edition,
         };
-        for (phase, attacker, target, side) in [
-            (Phase::Charge, charger_start, defender_start, "charger"),
-            (Phase::Counter, defender_start, charger_start, "defender"),
-            (Phase::StrikeBack, defender_start, charger_start, "defender"),
-        ] {
-            let dice: u64 = m.groups(phase, attacker, target).iter().map(|g| u64::from(g.dice)).sum();
-            if dice > u64::from(MAX_EXACT_DICE) {
-                return Err(Error::limit(format!("{side} melee dice"), dice, MAX_EXACT_DICE));
-            }
-        }
         Ok(m)
     }
 

@@ -2,8 +2,10 @@
 //! `(seed, chunk)` so a seeded run gives the same tallies whatever the number of threads.
 
 use super::outcome::{Outcome, Tallies};
-use super::{Melee, Phase, Plans};
+use super::{Melee, Phase, Plans, Winner};
+use crate::attack::allocation::State;
 use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::attack::MAX_SAMPLES;
 use crate::error::{Error, Result};
 
@@ -29,48 +31,69 @@ impl Tally {
     }
 }
 
+/// One exchange as it was rolled: where each side ended, who won, whether the loser failed
+/// its morale test, and the wounds each side caused (without Fear).
+#[derive(Debug, Clone, Copy)]
+pub struct Exchange {
+    pub charger: State,
+    pub defender: State,
+    pub winner: Winner,
+    pub failed: bool,
+    pub by_charger: u32,
+    pub by_defender: u32,
+    pub dice: u64,
+}
+
+/// Rolls one exchange step by step: Counter strikes, the charge, the strike back, Fear,
+/// resolution and the loser's morale test. The melee sampler and the game both roll this.
+pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus) -> Exchange {
+    let mut c = m.charger_start;
+    let (mut by_charger, mut by_defender, mut dice) = (0u32, 0u32, 0u64);
+    // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
+    let mut d = m.defender.roll(m.charged(), || d6(rng));
+    if m.strikes_back(d) {
+        let g = plans.groups(Phase::Counter, d, c);
+        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));
+        c = r.end;
+        by_defender += r.wounds;
+        dice += r.dice;
+    }
+    if !m.charger.destroyed(c) && !m.defender.destroyed(d) {
+        let g = plans.groups(Phase::Charge, c, d);
+        let r = roll_attack(&m.defender, &g.groups, d, rng, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
+        d = r.end;
+        by_charger += r.wounds;
+        dice += r.dice;
+    }
+    if m.strikes_back(d) && !m.charger.destroyed(c) {
+        let g = plans.groups(Phase::StrikeBack, d, c);
+        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
+        c = r.end;
+        by_defender += r.wounds;
+        dice += r.dice;
+    }
+    let [fear_c, fear_d] = plans.fear(c, d);
+    let fear = fear_c.roll(|| d6(rng)) - fear_d.roll(|| d6(rng));
+    let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender), fear);
+    let failed = match m.loser_tests(c, d, winner) {
+        Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(rng)),
+        None => false,
+    };
+    Exchange { charger: c, defender: d, winner, failed, by_charger, by_defender, dice }
+}
+
 fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
     let mut rng = chunk_rng(seed, chunk);
     let mut plans = Plans::new(m);
     let mut t = Tally::default();
     for _ in 0..samples {
-        let mut c = m.charger_start;
-        let (mut by_charger, mut by_defender) = (0u32, 0u32);
-        // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
-        let mut d = m.defender.roll(m.charged(), || d6(&mut rng));
-        if m.strikes_back(d) {
-            let g = plans.groups(Phase::Counter, d, c);
-            let r = roll_attack(&m.charger, &g.groups, c, &mut rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));
-            c = r.end;
-            by_defender += r.wounds;
-            t.dice += r.dice;
-        }
-        if !m.charger.destroyed(c) && !m.defender.destroyed(d) {
-            let g = plans.groups(Phase::Charge, c, d);
-            let r = roll_attack(&m.defender, &g.groups, d, &mut rng, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
-            d = r.end;
-            by_charger += r.wounds;
-            t.dice += r.dice;
-        }
-        if m.strikes_back(d) && !m.charger.destroyed(c) {
-            let g = plans.groups(Phase::StrikeBack, d, c);
-            let r = roll_attack(&m.charger, &g.groups, c, &mut rng, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
-            c = r.end;
-            by_defender += r.wounds;
-            t.dice += r.dice;
-        }
-        let [fear_c, fear_d] = plans.fear(c, d);
-        let fear = fear_c.roll(|| d6(&mut rng)) - fear_d.roll(|| d6(&mut rng));
-        let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender), fear);
-        let failed = match m.loser_tests(c, d, winner) {
-            Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(&mut rng)),
-            None => false,
-        };
+        let x = roll_exchange(m, &mut plans, &mut rng);
+        t.dice += x.dice;
         t.samples += 1;
-        t.tallies.add_wounds(0, by_charger as usize, 1.0);
-        t.tallies.add_wounds(1, by_defender as usize, 1.0);
-        t.tallies.add_casualties(m, c, d, 1.0);
-        t.tallies.add(m, c, d, winner, failed, 1.0);
+        t.tallies.add_wounds(0, x.by_charger as usize, 1.0);
+        t.tallies.add_wounds(1, x.by_defender as usize, 1.0);
+        t.tallies.add_casualties(m, x.charger, x.defender, 1.0);
+        t.tallies.add(m, x.charger, x.defender, x.winner, x.failed, 1.0);
     }
     t
 }

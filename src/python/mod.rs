@@ -6,6 +6,7 @@ mod book;
 mod convert;
 mod cost;
 mod errors;
+mod game;
 mod melee;
 mod profile;
 
@@ -37,5 +38,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cost::_reference_attackers, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_curve_target, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_efficiency_modes, m)?)?;
+    m.add_class::<game::PyGamePrep>()?;
+    m.add_function(wrap_pyfunction!(game::_prepare_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_simulate, m)?)?;
     Ok(())
 }

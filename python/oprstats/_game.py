@@ -1,0 +1,415 @@
+"""``simulate()``: many seeded full games of Grimdark Future v3.5 between two armies."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, fields
+from typing import Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._attack import SeedLike, seed_to_u64
+from ._editions import DEFAULT_EDITION
+
+_INTS = (int, np.integer)
+_REALS = (int, float, np.integer, np.floating)
+#: The z value of a two-sided 95% interval.
+_Z95 = 1.959963984540054
+#: Games a single call plays at most (the core's limit).
+MAX_GAMES = 100_000_000
+#: Games that may keep their event log.
+MAX_TRACED_GAMES = 100
+#: The table in inches: x along the long edges, y from the first player's edge.
+TABLE = (72.0, 48.0)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How an army chooses its actions.
+
+    ``kind``: ``"default"`` (plays by the rules' priorities), ``"random"`` (any legal action)
+    or ``"hold"`` (never moves, shoots the best target: a scripted gun line). The weights tune
+    the default policy:
+
+    - ``objective_weight``: a melee unit goes for an objective rather than the nearest enemy
+      when the objective is at most this many times as far (1.5);
+    - ``charge_margin``: it charges when the exact melee's expected points margin (points the
+      defender loses less points the charger loses) is above this share of its points (0);
+    - ``hold_objectives``: above 0, a unit stays on an objective no friend is holding (1);
+    - ``role_ratio``: a unit whose exact expected shooting damage is this many times its melee
+      damage is a shooter, and the other way round a melee unit; in between a hybrid (2).
+    """
+
+    kind: str = "default"
+    objective_weight: float = 1.5
+    charge_margin: float = 0.0
+    hold_objectives: float = 1.0
+    role_ratio: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("default", "random", "hold"):
+            raise ValueError(f'Policy.kind: must be "default", "random" or "hold" (got {self.kind!r})')
+        for f in fields(self)[1:]:
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v) or not 0 <= v <= 100:
+                raise ValueError(f"Policy.{f.name}: must be a finite number from 0 to 100 (got {v!r})")
+        if self.role_ratio < 1:
+            raise ValueError(f"Policy.role_ratio: must be at least 1 (got {self.role_ratio!r})")
+
+    def _tuple(self) -> tuple:
+        return (self.kind, float(self.objective_weight), float(self.charge_margin), float(self.hold_objectives), float(self.role_ratio))
+
+
+@dataclass(frozen=True)
+class TerrainPiece:
+    """A rectangle of terrain on the 72" x 48" table (inches; y = 0 is the first player's
+    edge) and what it does. ``blocking``: blocks line of sight through it (units in it still
+    see out, and can be seen); ``cover``: +1 Defense against shooting for units in it or behind
+    it; ``difficult``: a move that touches it is at most 6"; ``dangerous``: units moving
+    through it or activated in it take a dangerous terrain test; ``impassable``: no unit may
+    stand in or move through it."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    blocking: bool = False
+    cover: bool = False
+    difficult: bool = False
+    dangerous: bool = False
+    impassable: bool = False
+
+    def __post_init__(self) -> None:
+        for f in ("x0", "y0", "x1", "y1"):
+            v = getattr(self, f)
+            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v):
+                raise ValueError(f"TerrainPiece.{f}: must be a finite number of inches (got {v!r})")
+        if not (self.x1 > self.x0 and self.y1 > self.y0):
+            raise ValueError(f"TerrainPiece {self.name!r}: x1 must exceed x0 and y1 must exceed y0")
+
+    def _tuple(self) -> tuple:
+        return (str(self.name), float(self.x0), float(self.y0), float(self.x1), float(self.y1),
+                bool(self.blocking), bool(self.cover), bool(self.difficult), bool(self.dangerous), bool(self.impassable))
+
+
+def wilson(successes: float, n: int, z: float = _Z95) -> Tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _policy(value, field: str) -> Policy:
+    if isinstance(value, Policy):
+        return value
+    if isinstance(value, str):
+        if value not in ("default", "random", "hold"):
+            raise ValueError(f'{field}: must be "default", "random", "hold" or a Policy (got {value!r})')
+        return Policy(kind=value)
+    raise TypeError(f"{field}: expected a str or a Policy, got {type(value).__name__}")
+
+
+def _units(army, field: str) -> list:
+    if isinstance(army, (str, bytes)):
+        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}")
+    try:
+        units = list(army)
+    except TypeError:
+        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}") from None
+    return units
+
+
+def _points(values, field: str) -> list:
+    try:
+        out = [(float(x), float(y)) for x, y in values]
+    except (TypeError, ValueError):
+        raise TypeError(f"{field}: expected a sequence of (x, y) pairs in inches") from None
+    return out
+
+
+class GameResult:
+    """The results of :func:`simulate`, game by game and unit by unit.
+
+    Per game (numpy arrays, one entry per game, in game order): ``winner`` (+1: army A won,
+    -1: army B, 0: a draw), ``first`` (0: army A went first, 1: army B), ``objectives``
+    (``[game, army]`` markers held at the end), ``models_left`` and ``points_left``
+    (``[game, army]``; points are each surviving unit's points times the share of its wounds
+    left). ``pair`` gives each game's pair when ``paired``.
+
+    Per unit: :meth:`units` (a DataFrame) or the arrays in ``unit_stats``.
+    """
+
+    def __init__(self, raw: dict, prep, games: int, paired: bool, seed: int, interrupted: bool) -> None:
+        self.winner: np.ndarray = raw["winner"]
+        self.first: np.ndarray = raw["first"]
+        self.objectives: np.ndarray = raw["objectives"]
+        self.models_left: np.ndarray = raw["models_left"]
+        self.points_left: np.ndarray = raw["points_left"]
+        self.games: int = games
+        self.paired: bool = paired
+        self.seed: int = seed
+        self.interrupted: bool = interrupted
+        """Whether the run was stopped early (Ctrl-C); the arrays hold the games played."""
+        self.dice: int = int(raw["dice"])
+        self.timers: dict = raw["timers"]
+        self.traces: list = [_Trace(t) for t in raw["traces"]]
+        """Event logs of the games (only with ``trace=True``)."""
+        self.violations: int = int(raw["violations"])
+        self._units = raw["units"]
+        self._info = prep.units()
+        self._roles = prep.roles()
+
+    @property
+    def pair(self) -> np.ndarray:
+        """Each game's pair (paired runs play pair ``k`` as games ``2k`` and ``2k + 1``)."""
+        n = len(self.winner)
+        return np.arange(n) // 2 if self.paired else np.arange(n)
+
+    def rates(self) -> dict:
+        """Win, draw and loss rates of army A with Wilson 95% intervals: ``{name: (rate, low, high)}``."""
+        n = len(self.winner)
+        out = {}
+        for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1)):
+            k = int(np.count_nonzero(self.winner == value))
+            out[name] = (k / n if n else float("nan"), *wilson(k, n))
+        return out
+
+    def first_player_effect(self) -> dict:
+        """How much going first is worth: the first player's win rate (with its Wilson
+        interval), and army A's win rate when it went first and when it went second."""
+        n = len(self.winner)
+        first_won = np.where(self.first == 0, self.winner == 1, self.winner == -1)
+        k = int(np.count_nonzero(first_won))
+        out = {"first_player_wins": (k / n if n else float("nan"), *wilson(k, n))}
+        for label, mask in (("a_wins_going_first", self.first == 0), ("a_wins_going_second", self.first == 1)):
+            m = int(np.count_nonzero(mask))
+            w = int(np.count_nonzero(self.winner[mask] == 1))
+            out[label] = (w / m if m else float("nan"), *wilson(w, m))
+        return out
+
+    def summary(self):
+        """A table (pandas DataFrame) of the rates and the first-player effect, each with its
+        Wilson 95% interval and the number of games it rests on."""
+        import pandas as pd
+
+        n = len(self.winner)
+        rows = [(name, rate, lo, hi, n) for name, (rate, lo, hi) in self.rates().items()]
+        counts = {"first_player_wins": n, "a_wins_going_first": int(np.count_nonzero(self.first == 0)),
+                  "a_wins_going_second": int(np.count_nonzero(self.first == 1))}
+        rows += [(name, rate, lo, hi, counts[name]) for name, (rate, lo, hi) in self.first_player_effect().items()]
+        return pd.DataFrame(rows, columns=["measure", "rate", "low", "high", "games"]).set_index("measure")
+
+    @property
+    def unit_stats(self) -> dict:
+        """Per-unit means over games, by army (``"a"``, ``"b"``): arrays ``destroyed`` (rate),
+        ``wounds_dealt``, ``wounds_taken`` and ``rounds_holding`` (rounds ending with the unit
+        holding an objective for its side)."""
+        n = max(len(self.winner), 1)
+        return {
+            army: {k: np.asarray(v, dtype=float) / n for k, v in self._units[i].items()}
+            for i, army in enumerate(("a", "b"))
+        }
+
+    def units(self):
+        """One row per unit of both armies: name, points, role the default policy gave it,
+        destroyed rate (destroyed or Routed), mean wounds dealt and taken, mean rounds holding
+        an objective."""
+        import pandas as pd
+
+        rows = []
+        stats = self.unit_stats
+        for i, army in enumerate(("a", "b")):
+            for u, (name, points, models, _radius) in enumerate(self._info[i]):
+                s = stats[army]
+                rows.append((army, u, name, points, models, self._roles[i][u], s["destroyed"][u], s["wounds_dealt"][u],
+                             s["wounds_taken"][u], s["rounds_holding"][u]))
+        return pd.DataFrame(rows, columns=["army", "unit", "name", "points", "models", "role", "destroyed_rate",
+                                           "wounds_dealt", "wounds_taken", "rounds_holding"])
+
+    def to_pandas(self):
+        """One row per game."""
+        import pandas as pd
+
+        return pd.DataFrame({
+            "pair": self.pair, "first": np.where(self.first == 0, "a", "b"), "winner": self.winner,
+            "objectives_a": self.objectives[:, 0], "objectives_b": self.objectives[:, 1],
+            "models_left_a": self.models_left[:, 0], "models_left_b": self.models_left[:, 1],
+            "points_left_a": self.points_left[:, 0], "points_left_b": self.points_left[:, 1],
+        })
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+    def __repr__(self) -> str:
+        r = self.rates()
+        ci = lambda t: f"{t[0]:.3f} [{t[1]:.3f}, {t[2]:.3f}]"  # noqa: E731
+        extra = ", interrupted" if self.interrupted else ""
+        return (f"GameResult(games={len(self)}{', paired' if self.paired else ''}{extra}: A wins {ci(r['a_wins'])}, "
+                f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])})")
+
+
+class _Trace:
+    """One game's event log: ``terrain`` (:class:`TerrainPiece`), ``objectives`` ((x, y) of
+    each marker) and ``events`` (dicts: round, kind, army, unit, target_army, target, from,
+    to, allowance, dice, hits, wounds, models_left, detail)."""
+
+    __slots__ = ("terrain", "objectives", "events")
+
+    def __init__(self, raw: dict) -> None:
+        self.terrain = [TerrainPiece(*t) for t in raw["terrain"]]
+        self.objectives = [tuple(p) for p in raw["objectives"]]
+        keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "dice", "hits",
+                "wounds", "models_left", "detail")
+        self.events = [dict(zip(keys, (*who, *where, *what))) for who, where, what in raw["events"]]
+
+    def positions(self, round: int) -> list:
+        """The position events at the end of ``round`` (0: after deployment)."""
+        return [e for e in self.events if e["kind"] == "position" and e["round"] == round]
+
+    def owners(self, round: int) -> list:
+        """Each marker's controller at the end of ``round``: 0 (army A), 1 (army B) or -1."""
+        return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
+
+
+def simulate(
+    army_a,
+    army_b,
+    *,
+    games: int = 10_000,
+    seed: SeedLike = None,
+    edition: str = DEFAULT_EDITION,
+    terrain: Union[str, Sequence[TerrainPiece]] = "standard",
+    policy_a: Union[str, Policy] = "default",
+    policy_b: Union[str, Policy] = "default",
+    paired: bool = False,
+    threads: Optional[int] = None,
+    progress: bool = True,
+    trace: bool = False,
+    rounds: int = 4,
+    objectives: Optional[Sequence[Tuple[float, float]]] = None,
+    deployment: Optional[Tuple[Sequence[Tuple[float, float]], Sequence[Tuple[float, float]]]] = None,
+    first: Optional[str] = None,
+) -> GameResult:
+    """Plays ``games`` full games of Grimdark Future v3.5 between two armies and tallies them.
+
+    ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`) or a sequence of
+    :class:`Unit` (a book's units, or units built in Python). ``seed``: an int, a
+    ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
+    ``threads``. ``terrain``: ``"standard"`` (a new table of 16 pieces for each game, by the
+    rulebook's guidelines), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
+    ``policy_a``, ``policy_b``: ``"default"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
+    ``paired``: plays every game twice, on the same dice streams, with the armies' sides and
+    the first player swapped (``2 * games`` games in all: pair ``k`` is games ``2k`` and
+    ``2k + 1``). ``trace``: keep every game's event log (at most 100 games), for
+    :func:`oprstats.plot.game`. ``progress``: a progress bar (tqdm); Ctrl-C stops the run and
+    returns the games played so far (``interrupted`` is then True).
+
+    Scenario options: ``rounds`` (4), fixed ``objectives`` ((x, y) in inches), a fixed
+    ``deployment`` (positions of army A's and army B's units, with terrain other than
+    ``"standard"``), and ``first`` (``"a"`` or ``"b"``: who goes first, else the roll-off).
+
+    The geometry is abstracted as ``docs/game.md`` writes down: units are discs, terrain
+    pieces rectangles.
+    """
+    if edition not in ("3.5", "v3.5"):
+        raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
+    if isinstance(games, bool) or not isinstance(games, _INTS) or games < 1:
+        raise ValueError(f"games: must be a whole number of at least 1 (got {games!r})")
+    for name, flag in (("paired", paired), ("progress", progress), ("trace", trace)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    total = int(games) * (2 if paired else 1)
+    if total > MAX_GAMES:
+        raise ValueError(f"games: at most {MAX_GAMES:,} games in one call (got {total:,})")
+    if trace and total > MAX_TRACED_GAMES:
+        raise ValueError(f"games: trace=True keeps every event of every game, so at most {MAX_TRACED_GAMES} games (got {total})")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
+        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    if isinstance(rounds, bool) or not isinstance(rounds, _INTS) or not 1 <= rounds <= 20:
+        raise ValueError(f"rounds: must be a whole number from 1 to 20 (got {rounds!r})")
+    if first not in (None, "a", "b"):
+        raise ValueError(f'first: must be None (the roll-off), "a" or "b" (got {first!r})')
+    pa, pb = _policy(policy_a, "policy_a"), _policy(policy_b, "policy_b")
+    if isinstance(terrain, str):
+        if terrain not in ("standard", "open"):
+            raise ValueError(f'terrain: must be "standard", "open" or a sequence of TerrainPiece (got {terrain!r})')
+        pieces = None if terrain == "standard" else []
+    else:
+        pieces = []
+        for i, piece in enumerate(_units(terrain, "terrain")):
+            if not isinstance(piece, TerrainPiece):
+                raise TypeError(f"terrain[{i}]: expected a TerrainPiece, got {type(piece).__name__}")
+            pieces.append(piece._tuple())
+    markers = None if objectives is None else _points(objectives, "objectives")
+    fixed = None
+    if deployment is not None:
+        if pieces is None:
+            raise ValueError('deployment: fixed positions need fixed terrain (terrain="open" or a list of pieces), '
+                             'since a standard table is new every game')
+        try:
+            da, db = deployment
+        except (TypeError, ValueError):
+            raise TypeError("deployment: expected (positions of army A, positions of army B)") from None
+        fixed = (_points(da, "deployment[0]"), _points(db, "deployment[1]"))
+    engine_seed = seed_to_u64(seed)
+    prep = _core._prepare_game(_units(army_a, "army_a"), _units(army_b, "army_b"), edition="3.5",
+                               role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
+    batch = max(64, min(4096, total // 20 or 1))
+    parts = []
+    interrupted = False
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, unit="game", disable=not progress, desc="simulate")
+    try:
+        done = 0
+        while done < total:
+            n = min(batch, total - done)
+            parts.append(_core._simulate(
+                prep, seed=engine_seed, first_game=done, games=n, terrain=pieces, objectives=markers,
+                policies=(pa._tuple(), pb._tuple()), deployment=fixed, first=None if first is None else "ab".index(first),
+                paired=bool(paired), rounds=int(rounds), trace=bool(trace), profile=False,
+                threads=None if threads is None else int(threads)))
+            done += n
+            bar.update(n)
+    except KeyboardInterrupt:
+        interrupted = True
+        warnings.warn(f"simulate: interrupted after {sum(len(p['winner']) for p in parts)} of {total} games; "
+                      "returning those", RuntimeWarning, stacklevel=2)
+    finally:
+        bar.close()
+    if not parts:
+        raise KeyboardInterrupt("simulate: interrupted before the first batch of games finished")
+    raw = _merge(parts)
+    if raw["violations"]:
+        raise RuntimeError(f"simulate: the engine broke a rule of the game ({raw['violations']} times; first: "
+                           f"{raw['first_violation']}); please report this as a bug")
+    return GameResult(raw, prep, int(games), bool(paired), engine_seed, interrupted)
+
+
+def _merge(parts: list) -> dict:
+    """Batches of games joined in game order."""
+    if len(parts) == 1:
+        return parts[0]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("winner", "first", "objectives", "models_left", "points_left")}
+    out["units"] = [{k: sum(p["units"][i][k] for p in parts) for k in parts[0]["units"][i]} for i in range(2)]
+    out["traces"] = [t for p in parts for t in p["traces"]]
+    out["timers"] = {k: sum(p["timers"][k] for p in parts) for k in parts[0]["timers"]}
+    out["dice"] = sum(p["dice"] for p in parts)
+    out["violations"] = sum(p["violations"] for p in parts)
+    out["first_violation"] = next((p["first_violation"] for p in parts if p["first_violation"]), None)
+    return out
+
+
+def _profile(army_a, army_b, *, games: int, seed: int, threads: Optional[int] = None) -> dict:
+    """Plays games with timers on (for the benchmark): the raw results with ``timers``."""
+    prep = _core._prepare_game(_units(army_a, "army_a"), _units(army_b, "army_b"), edition="3.5", role_ratio=(2.0, 2.0))
+    p = Policy()._tuple()
+    return _core._simulate(prep, seed=seed, first_game=0, games=games, terrain=None, objectives=None, policies=(p, p),
+                           deployment=None, first=None, paired=False, rounds=4, trace=False, profile=True, threads=threads)

@@ -1,0 +1,293 @@
+//! Full games of Grimdark Future v3.5 between two armies, played many times over: a table
+//! with terrain and objectives, deployment, four rounds of alternating activations, movement,
+//! shooting, melee, morale and objectives, with an AI policy choosing every action.
+//!
+//! The dice are the attack and melee samplers' own (`attack::sample::roll_attack`,
+//! `melee::sample::roll_exchange`): a shot in a game is rolled exactly as `attack()` rolls it.
+//! Each game draws from its own generator seeded from `(seed, game)` (or `(seed, pair)` for
+//! paired games), and games are tallied in game order, so a seeded run gives the same
+//! results whatever the number of threads or how the run is split into batches.
+//!
+//! Geometry is abstracted where the rulebook allows it and written down in `docs/game.md`:
+//! a unit is a disc, terrain pieces are rectangles.
+
+pub mod play;
+pub mod policy;
+pub mod prepare;
+pub mod table;
+
+use crate::attack::sample::mix;
+use crate::error::{Error, Result};
+use play::{Event, Game};
+use prepare::Prepared;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+pub use table::{Kinds, Piece, Point};
+
+/// Games one call plays at most.
+pub const MAX_GAMES: u64 = 100_000_000;
+/// Games that may keep a trace (each holds every event of the game).
+pub const MAX_TRACED_GAMES: u64 = 100;
+/// Units one army may field.
+pub const MAX_UNITS: usize = 100;
+/// Rounds a game lasts at most (the rulebook plays 4).
+pub const MAX_ROUNDS: u8 = 20;
+/// Games per unit of parallel work.
+const CHUNK: u64 = 16;
+
+/// How the terrain is set up.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Terrain {
+    /// A new standard table for each game (see `table::standard_terrain`).
+    Standard,
+    /// The same pieces every game.
+    Fixed(Vec<Piece>),
+}
+
+/// How a side picks its actions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PolicyKind {
+    /// Plays by the rules' priorities (see `policy`).
+    Default,
+    /// Any legal action, uniformly.
+    Random,
+    /// Never moves; shoots the best target (a scripted gun line).
+    Hold,
+}
+
+/// A side's policy and the weights of the default one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    pub kind: PolicyKind,
+    /// How much nearer an objective must be than an enemy for a melee unit to go for it
+    /// (1: whichever is nearer; 2: objectives up to twice as far).
+    pub objective_weight: f64,
+    /// Charge when the exact melee's expected points margin is above this share of the
+    /// charger's points (0: whenever it is expected to come out ahead).
+    pub charge_margin: f64,
+    /// Stay on an objective the side holds when no other friendly unit does (1) or not (0).
+    pub hold_objectives: f64,
+    /// A unit whose shooting damage is this many times its melee damage is a shooter (and
+    /// the other way round a melee unit); in between it is a hybrid.
+    pub role_ratio: f64,
+}
+
+impl Policy {
+    pub const DEFAULT: Policy = Policy { kind: PolicyKind::Default, objective_weight: 1.5, charge_margin: 0.0, hold_objectives: 1.0, role_ratio: 2.0 };
+
+    pub fn check(&self, field: &str) -> Result<()> {
+        for (name, v) in [("objective_weight", self.objective_weight), ("charge_margin", self.charge_margin), ("hold_objectives", self.hold_objectives), ("role_ratio", self.role_ratio)] {
+            if !v.is_finite() || v < 0.0 || v > 100.0 {
+                return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));
+            }
+        }
+        if self.role_ratio < 1.0 {
+            return Err(Error::invalid(format!("{field}.role_ratio"), self.role_ratio, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// Where units start, instead of the policy's deployment (a scripted scenario): table
+/// positions for each unit of an army, in army order.
+pub type Deployment = Vec<Point>;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub seed: u64,
+    pub terrain: Terrain,
+    /// Objective markers; `None`: D3+2 placed as the rulebook says.
+    pub objectives: Option<Vec<Point>>,
+    pub policies: [Policy; 2],
+    /// Fixed positions per army (both or neither).
+    pub deployment: Option<[Deployment; 2]>,
+    /// The army that goes first; `None`: the roll-off.
+    pub first: Option<usize>,
+    pub paired: bool,
+    pub rounds: u8,
+    /// Keep every game's event log.
+    pub trace: bool,
+    /// Time line of sight, movement and dice (costs a little).
+    pub profile: bool,
+}
+
+/// What one game ended with, army A first.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Record {
+    /// +1: army A won, -1: army B, 0: a draw.
+    pub winner: i8,
+    pub objectives: [u8; 2],
+    pub models_left: [u32; 2],
+    /// Each unit's points times the share of its wounds left, summed.
+    pub points_left: [f64; 2],
+    /// The army that went first (0: A, 1: B).
+    pub first: u8,
+}
+
+/// Per-unit sums over games, army by army in army order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UnitTotals {
+    pub destroyed: Vec<u64>,
+    pub wounds_dealt: Vec<u64>,
+    pub wounds_taken: Vec<u64>,
+    pub rounds_holding: Vec<u64>,
+}
+
+impl UnitTotals {
+    fn new(n: usize) -> UnitTotals {
+        UnitTotals { destroyed: vec![0; n], wounds_dealt: vec![0; n], wounds_taken: vec![0; n], rounds_holding: vec![0; n] }
+    }
+
+    fn merge(&mut self, o: &UnitTotals) {
+        for (a, b) in [(&mut self.destroyed, &o.destroyed), (&mut self.wounds_dealt, &o.wounds_dealt), (&mut self.wounds_taken, &o.wounds_taken), (&mut self.rounds_holding, &o.rounds_holding)] {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// Seconds spent, summed over threads, when `Config::profile` is on.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timers {
+    pub line_of_sight: f64,
+    pub movement: f64,
+    pub dice: f64,
+    pub total: f64,
+}
+
+impl Timers {
+    fn merge(&mut self, o: &Timers) {
+        self.line_of_sight += o.line_of_sight;
+        self.movement += o.movement;
+        self.dice += o.dice;
+        self.total += o.total;
+    }
+}
+
+/// A traced game: its table and every event.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    pub terrain: Vec<Piece>,
+    pub objectives: Vec<Point>,
+    pub events: Vec<Event>,
+}
+
+/// The results of games `first..first + count` of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    pub records: Vec<Record>,
+    pub units: [UnitTotals; 2],
+    pub traces: Vec<Trace>,
+    pub timers: Timers,
+    /// Attack, Impact, morale and terrain dice rolled.
+    pub dice: u64,
+    /// Invariant breaches found while playing (always 0 unless the engine has a bug); the
+    /// first is described.
+    pub violations: u64,
+    pub first_violation: Option<String>,
+}
+
+impl Output {
+    fn merge(&mut self, o: Output) {
+        self.records.extend(o.records);
+        for side in 0..2 {
+            self.units[side].merge(&o.units[side]);
+        }
+        self.traces.extend(o.traces);
+        self.timers.merge(&o.timers);
+        self.dice += o.dice;
+        self.violations += o.violations;
+        if self.first_violation.is_none() {
+            self.first_violation = o.first_violation;
+        }
+    }
+}
+
+/// The generator of game `game`: paired games share their pair's stream.
+pub fn game_rng(config: &Config, game: u64) -> Xoshiro256PlusPlus {
+    let stream = if config.paired { game / 2 } else { game };
+    Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, stream))
+}
+
+/// Checks a configuration against the prepared armies before any game is played.
+pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result<()> {
+    if count == 0 || first.checked_add(count).is_none_or(|end| end > MAX_GAMES) {
+        return Err(Error::invalid("games", count, format!("must be from 1 to {MAX_GAMES}")));
+    }
+    if config.trace && first + count > MAX_TRACED_GAMES {
+        return Err(Error::limit("games with trace=True", first + count, MAX_TRACED_GAMES));
+    }
+    if config.rounds == 0 || config.rounds > MAX_ROUNDS {
+        return Err(Error::invalid("rounds", config.rounds, format!("must be from 1 to {MAX_ROUNDS}")));
+    }
+    if config.first.is_some_and(|f| f > 1) {
+        return Err(Error::invalid("first", config.first.unwrap(), "must be 0 (army A) or 1 (army B)"));
+    }
+    for (i, p) in config.policies.iter().enumerate() {
+        p.check(["policy_a", "policy_b"][i])?;
+    }
+    if let Terrain::Fixed(pieces) = &config.terrain {
+        if pieces.len() > table::MAX_TERRAIN {
+            return Err(Error::limit("terrain pieces", pieces.len(), table::MAX_TERRAIN));
+        }
+    }
+    if let Some(objectives) = &config.objectives {
+        if objectives.len() > table::MAX_OBJECTIVES {
+            return Err(Error::limit("objectives", objectives.len(), table::MAX_OBJECTIVES));
+        }
+        for (i, p) in objectives.iter().enumerate() {
+            if !(p.x.is_finite() && p.y.is_finite() && (0.0..=table::WIDTH).contains(&p.x) && (0.0..=table::DEPTH).contains(&p.y)) {
+                return Err(Error::invalid(format!("objectives[{i}]"), format!("({}, {})", p.x, p.y), "must lie on the 72\" x 48\" table"));
+            }
+        }
+    }
+    if let Some(deployment) = &config.deployment {
+        for (side, positions) in deployment.iter().enumerate() {
+            let field = ["deployment_a", "deployment_b"][side];
+            if positions.len() != prep.armies[side].len() {
+                return Err(Error::invalid(field, positions.len(), format!("must give one position per unit ({})", prep.armies[side].len())));
+            }
+            for (i, p) in positions.iter().enumerate() {
+                let r = prep.armies[side][i].radius;
+                if !(p.x.is_finite() && p.y.is_finite() && p.x >= r && p.x <= table::WIDTH - r && p.y >= r && p.y <= table::DEPTH - r) {
+                    return Err(Error::invalid(format!("{field}[{i}]"), format!("({}, {})", p.x, p.y), format!("must keep the unit (radius {r:.1}\") on the 72\" x 48\" table")));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
+/// rayon's pool, else a pool of that size.
+pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, threads: Option<usize>) -> Result<Output> {
+    check(prep, config, first, count)?;
+    let chunks = count.div_ceil(CHUNK);
+    let run = || {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let start = first + c * CHUNK;
+                let end = (start + CHUNK).min(first + count);
+                let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
+                let mut cache = play::Cache::default();
+                for g in start..end {
+                    Game::new(prep, config, g, &mut cache).play(&mut out);
+                }
+                out
+            })
+            .collect::<Vec<Output>>()
+    };
+    let parts = match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+        Some(Ok(pool)) => pool.install(run),
+        Some(Err(e)) => return Err(Error::invalid("threads", threads.unwrap(), e.to_string())),
+        None => run(),
+    };
+    let mut total = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
+    for part in parts {
+        total.merge(part);
+    }
+    Ok(total)
+}

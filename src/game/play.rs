@@ -1,0 +1,1124 @@
+//! One game, as gf-3.5 lays it out: "the players roll-off and the winner must start deploying
+//! their army first"; "rounds of alternating activations"; "After 4 rounds have been played
+//! the game ends, and the player that controls most markers wins."
+//!
+//! The rules live here; the choices (which unit, which action, which target) are the
+//! policy's (`policy`).
+
+use super::policy::{self, Action};
+use super::prepare::{Prepared, UnitInfo};
+use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
+use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
+use crate::attack::allocation::State;
+use crate::attack::plan::{self, DieModel, Group, Pick, Situation};
+use crate::attack::sample::{d6, roll_attack};
+use crate::cost::features::group_expected_wounds;
+use crate::melee::sample::roll_exchange;
+use crate::melee::{Melee, Plans, Status};
+use crate::morale::{self, MoraleTest};
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+use std::time::Instant;
+
+/// A unit: (army, index in the army).
+pub type Id = (usize, usize);
+
+/// "At the end of each round, if a unit is within 3" of a marker whilst no enemies are, then
+/// it counts as being seized."
+pub const SEIZE_RANGE: f64 = 3.0;
+/// "Models may never be within 1" of models from other units, unless they are taking a Charge action".
+pub const UNIT_GAP: f64 = 1.0;
+/// "If any model in a unit moves in or through difficult terrain ... may not move more than 6"".
+pub const DIFFICULT_MOVE: f64 = 6.0;
+/// "Ambush: ... may be deployed anywhere over 9" away from enemy units."
+pub const AMBUSH_GAP: f64 = 9.0;
+/// "Scout: ... may be deployed anywhere fully within 12" of their deployment zone."
+pub const SCOUT_DEPTH: f64 = 12.0;
+/// "the charging unit must move back by 1" (if possible)".
+pub const CONSOLIDATION_BACK: f64 = 1.0;
+const EPS: f64 = 1e-6;
+
+/// A unit during a game.
+#[derive(Debug, Clone, Default)]
+pub struct Live {
+    /// Wounds and models lost, in the unit's removal order.
+    pub s: State,
+    pub pos: Point,
+    pub shaken: bool,
+    pub fatigued: bool,
+    pub activated: bool,
+    /// Destroyed or Routed.
+    pub gone: bool,
+    /// Set aside to Ambush and not yet on the table.
+    pub reserve: bool,
+    /// The round it arrived by Ambush (0: deployed as usual).
+    pub arrived: u8,
+    /// A Limited weapon was fired ("may only be used once per game").
+    pub limited_spent: bool,
+    pub dealt: u32,
+    pub taken: u32,
+    pub holding: u32,
+}
+
+impl Live {
+    pub fn on_table(&self) -> bool {
+        !self.gone && !self.reserve
+    }
+}
+
+/// One thing that happened, for `trace=True`. Objective events use `unit` for the marker and
+/// `army` for its controller (-1: neutral); position events snapshot every unit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Event {
+    pub round: u8,
+    pub kind: &'static str,
+    pub army: i8,
+    pub unit: i32,
+    pub target_army: i8,
+    pub target: i32,
+    pub from: Point,
+    pub to: Point,
+    /// The most the move could cover, in inches.
+    pub allowance: f64,
+    pub dice: u64,
+    pub hits: u32,
+    pub wounds: u32,
+    pub models_left: u32,
+    pub detail: String,
+}
+
+/// How one unit shoots at one target from where it stands, found once per run of games and
+/// reused: the groups, their situation, expected wounds per group on the fresh target, and
+/// die models by (group, target state) as the dice need them.
+pub struct ShotPlan {
+    pub groups: Vec<Group>,
+    /// Each group's weapon profile as a number, to match groups of plans at different targets.
+    pub labels: Vec<u64>,
+    pub situation: Situation,
+    pub expected: Vec<f64>,
+    models: Vec<Vec<Option<DieModel>>>,
+}
+
+/// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
+/// ranges and penalties are whole inches and the only other test is "over 9"", so
+/// `ceil(d)` decides every rule exactly as `d` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShotKey {
+    army: u8,
+    unit: u16,
+    alive: (u32, bool),
+    target: u16,
+    distance: u16,
+    cover: bool,
+    visible: bool,
+    limited_spent: bool,
+    moved: bool,
+}
+
+/// Shot plans by key, kept across the games of a chunk (they are pure functions of the key).
+#[derive(Default)]
+pub struct Cache {
+    shots: FxHashMap<ShotKey, ShotPlan>,
+}
+
+/// What one unit sees of another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sight {
+    pub visible: bool,
+    /// In cover terrain, or behind a cover piece or another unit's edge.
+    pub cover: bool,
+    /// Only the cover of the terrain the target stands in (what Indirect does not ignore).
+    pub cover_inside: bool,
+}
+
+/// A move's path: straight, or through one waypoint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Path {
+    pub to: Point,
+    pub via: Option<Point>,
+    pub length: f64,
+    pub difficult: bool,
+    pub dangerous: bool,
+}
+
+pub struct Game<'a> {
+    pub prep: &'a Prepared,
+    pub config: &'a Config,
+    cache: &'a mut Cache,
+    pub rng: Xoshiro256PlusPlus,
+    pub terrain: Vec<Piece>,
+    pub objectives: Vec<Point>,
+    /// Controller of each marker: an army, or -1.
+    pub owner: Vec<i8>,
+    pub units: [Vec<Live>; 2],
+    /// `seat[0]`: the army that won the roll-off, deploys on the `y = 0` edge and goes first.
+    pub seat: [usize; 2],
+    pub round: u8,
+    /// Markers some unit of each army is already heading for this round.
+    pub claimed: Vec<[bool; 2]>,
+    trace: Option<Vec<Event>>,
+    timers: Timers,
+    dice: u64,
+    violations: u64,
+    first_violation: Option<String>,
+}
+
+impl<'a> Game<'a> {
+    /// Game `game` of the run: its generator, its roll-off, its table and its markers.
+    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache) -> Game<'a> {
+        let mut rng = game_rng(config, game);
+        // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
+        let roll_off = usize::from(rng.random_bool(0.5));
+        let mut first = config.first.unwrap_or(roll_off);
+        if config.paired && game % 2 == 1 {
+            first = 1 - first;
+        }
+        let terrain = match &config.terrain {
+            Terrain::Standard => table::standard_terrain(&mut rng),
+            Terrain::Fixed(pieces) => pieces.clone(),
+        };
+        let objectives = config.objectives.clone().unwrap_or_else(|| table::place_objectives(&mut rng, &terrain));
+        let units = [0, 1].map(|a| vec![Live::default(); prep.armies[a].len()]);
+        Game {
+            prep,
+            config,
+            cache,
+            rng,
+            owner: vec![-1; objectives.len()],
+            claimed: vec![[false; 2]; objectives.len()],
+            terrain,
+            objectives,
+            units,
+            seat: [first, 1 - first],
+            round: 0,
+            trace: config.trace.then(Vec::new),
+            timers: Timers::default(),
+            dice: 0,
+            violations: 0,
+            first_violation: None,
+        }
+    }
+
+    pub fn info(&self, id: Id) -> &'a UnitInfo {
+        &self.prep.armies[id.0][id.1]
+    }
+
+    pub fn live(&self, id: Id) -> &Live {
+        &self.units[id.0][id.1]
+    }
+
+    fn live_mut(&mut self, id: Id) -> &mut Live {
+        &mut self.units[id.0][id.1]
+    }
+
+    pub fn policy_kind(&self, army: usize) -> PolicyKind {
+        self.config.policies[army].kind
+    }
+
+    /// Units of `army` on the table.
+    pub fn on_table(&self, army: usize) -> impl Iterator<Item = Id> + '_ {
+        (0..self.units[army].len()).filter(move |&u| self.units[army][u].on_table()).map(move |u| (army, u))
+    }
+
+    /// The table point of a point given from `army`'s own edge (`y`: inches from its edge).
+    pub fn from_edge(&self, army: usize, x: f64, y: f64) -> Point {
+        if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, DEPTH - y) }
+    }
+
+    /// Inches from `army`'s own edge.
+    pub fn depth_from_edge(&self, army: usize, p: Point) -> f64 {
+        if self.seat[0] == army { p.y } else { DEPTH - p.y }
+    }
+
+    /// Edge-to-edge distance between two units.
+    pub fn gap(&self, a: Id, b: Id) -> f64 {
+        (self.live(a).pos.distance(self.live(b).pos) - self.info(a).radius - self.info(b).radius).max(0.0)
+    }
+
+    fn clock(&self) -> Option<Instant> {
+        self.config.profile.then(Instant::now)
+    }
+
+    fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
+        if self.trace.is_some() {
+            let mut ev = e(self);
+            ev.round = self.round;
+            self.trace.as_mut().unwrap().push(ev);
+        }
+    }
+
+    fn violation(&mut self, what: impl FnOnce() -> String) {
+        self.violations += 1;
+        if self.first_violation.is_none() {
+            self.first_violation = Some(what());
+        }
+    }
+
+    // ---- geometry -------------------------------------------------------------------
+
+    /// Whether `id` may stand at `p`: on the table, off impassable terrain, and 1" from other
+    /// units (`charging`: touching is allowed, "may ignore the 1" distance restriction").
+    /// "Aircraft ignore all units and terrain when moving and stopping."
+    pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
+        let info = self.info(id);
+        let r = info.radius;
+        if p.x < r - EPS || p.x > WIDTH - r + EPS || p.y < r - EPS || p.y > DEPTH - r + EPS {
+            return false;
+        }
+        if info.movement.aircraft {
+            return true;
+        }
+        if self.terrain.iter().any(|t| t.kinds.impassable && t.distance_to(p) < r - EPS) {
+            return false;
+        }
+        let gap = if charging { 0.0 } else { UNIT_GAP };
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other == id || self.info(other).movement.aircraft {
+                    continue;
+                }
+                if p.distance(self.live(other).pos) < r + self.info(other).radius + gap - EPS {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
+    /// units ("may never move through other models or units ... even if they are taking a
+    /// Charge action"); Flying "may move through units and terrain".
+    pub fn path_ok(&self, id: Id, a: Point, b: Point) -> bool {
+        let info = self.info(id);
+        if info.movement.flying || info.movement.aircraft {
+            return true;
+        }
+        let r = info.radius;
+        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, r - EPS)) {
+            return false;
+        }
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other == id || self.info(other).movement.aircraft {
+                    continue;
+                }
+                if self.live(other).pos.distance_to_segment(a, b) < r + self.info(other).radius - EPS {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Difficult and dangerous terrain touched by `id`'s footprint along `a`–`b`, as its
+    /// rules read them: Strider ignores difficult terrain; Flying and Aircraft ignore terrain.
+    fn terrain_on_path(&self, id: Id, a: Point, b: Point) -> (bool, bool) {
+        let m = self.info(id).movement;
+        if m.flying || m.aircraft {
+            return (false, false);
+        }
+        let r = self.info(id).radius;
+        let mut out = (false, false);
+        for t in &self.terrain {
+            if (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1) {
+                if t.crossed(a, b, r) {
+                    out.0 |= t.kinds.difficult && !m.strider;
+                    out.1 |= t.kinds.dangerous;
+                }
+            }
+        }
+        out
+    }
+
+    /// A path for `id` towards `goal`, covering at most `allowance` (at most 6" if it touches
+    /// difficult terrain): straight if it can, else the heading that ends nearest the goal.
+    /// `None` when no move gets nearer.
+    pub fn plan_move(&mut self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
+        let t = self.clock();
+        let out = self.find_move(id, goal, allowance);
+        if let Some(t) = t {
+            self.timers.movement += t.elapsed().as_secs_f64();
+        }
+        out
+    }
+
+    fn find_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
+        const TURNS: [f64; 9] = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2];
+        let from = self.live(id).pos;
+        let to_goal = from.distance(goal);
+        if to_goal < 0.05 || allowance <= 0.0 {
+            return None;
+        }
+        let base = (goal.y - from.y).atan2(goal.x - from.x);
+        let mut best: Option<(f64, Path)> = None;
+        for turn in TURNS {
+            let (sin, cos) = (base + turn).sin_cos();
+            let want = allowance.min(to_goal);
+            for share in [1.0, 0.6, 0.3] {
+                let mut len = want * share;
+                let mut to = Point::new(from.x + cos * len, from.y + sin * len);
+                let (mut difficult, mut dangerous) = self.terrain_on_path(id, from, to);
+                if difficult && len > DIFFICULT_MOVE {
+                    len = DIFFICULT_MOVE;
+                    to = Point::new(from.x + cos * len, from.y + sin * len);
+                    (difficult, dangerous) = self.terrain_on_path(id, from, to);
+                }
+                if !self.spot_ok(id, to, false) || !self.path_ok(id, from, to) {
+                    continue;
+                }
+                let left = to.distance(goal);
+                if best.as_ref().is_none_or(|(b, _)| left < *b - EPS) {
+                    best = Some((left, Path { to, via: None, length: len, difficult, dangerous }));
+                }
+                break;
+            }
+            if best.as_ref().is_some_and(|(left, _)| *left < 0.05) {
+                break;
+            }
+        }
+        best.filter(|(left, _)| *left < to_goal - 0.1).map(|(_, p)| p)
+    }
+
+    /// The path of a charge of `id` into `target`: up to the charge distance (6" through
+    /// difficult terrain) into base contact, straight or around one obstacle ("Charge moves
+    /// don't have to be in a straight line"). `None`: not a valid target.
+    pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
+        let t = self.clock();
+        let out = self.find_charge(id, target);
+        if let Some(t) = t {
+            self.timers.movement += t.elapsed().as_secs_f64();
+        }
+        out
+    }
+
+    fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
+        let m = self.info(id).movement;
+        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || self.gap(id, target) > m.charge {
+            return None;
+        }
+        let (from, at) = (self.live(id).pos, self.live(target).pos);
+        let contact = self.info(id).radius + self.info(target).radius;
+        let touch = |p: Point| at.towards(p, contact).distance(at).max(contact);
+        let contact_from = |p: Point| {
+            let d = p.distance(at);
+            if d <= contact { p } else { at.towards(p, touch(p)) }
+        };
+        let mut legs: Vec<(Option<Point>, Point)> = vec![(None, contact_from(from))];
+        let (dx, dy) = (at.x - from.x, at.y - from.y);
+        let len = dx.hypot(dy).max(EPS);
+        let mid = Point::new((from.x + at.x) / 2.0, (from.y + at.y) / 2.0);
+        for k in [1.0, -1.0, 2.0, -2.0] {
+            let off = k * (self.info(id).radius + 2.0);
+            let via = Point::new(mid.x - dy / len * off, mid.y + dx / len * off);
+            legs.push((Some(via), contact_from(via)));
+        }
+        for (via, to) in legs {
+            let points: Vec<Point> = [Some(from), via, Some(to)].into_iter().flatten().collect();
+            let length: f64 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            let (mut difficult, mut dangerous) = (false, false);
+            let mut ok = self.spot_ok(id, to, true);
+            for w in points.windows(2) {
+                if !ok {
+                    break;
+                }
+                ok = self.path_ok_charging(id, target, w[0], w[1]);
+                let (d, x) = self.terrain_on_path(id, w[0], w[1]);
+                difficult |= d;
+                dangerous |= x;
+            }
+            let allowance = if difficult { m.charge.min(DIFFICULT_MOVE) } else { m.charge };
+            if ok && length <= allowance + EPS {
+                return Some(Path { to, via, length, difficult, dangerous });
+            }
+        }
+        None
+    }
+
+    /// `path_ok`, where the charge's target may be touched at the end of the path.
+    fn path_ok_charging(&self, id: Id, target: Id, a: Point, b: Point) -> bool {
+        let info = self.info(id);
+        if info.movement.flying {
+            return true;
+        }
+        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, info.radius - EPS)) {
+            return false;
+        }
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other == id || self.info(other).movement.aircraft {
+                    continue;
+                }
+                let room = info.radius + self.info(other).radius - if other == target { 1e-3 } else { EPS };
+                if self.live(other).pos.distance_to_segment(a, b) < room {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Line of sight and cover from `a` to `b`, centre to centre: blocking terrain the line
+    /// crosses blocks it unless either unit stands in the piece ("can see into and out of
+    /// forests, but not through them"); another unit blocks when the line passes through the
+    /// middle half of its footprint and gives cover when it passes its edge ("models can't see
+    /// through the perimeter of other units ... they are sight blockers that can provide
+    /// other units with cover").
+    pub fn sight(&mut self, a: Id, b: Id) -> Sight {
+        let t = self.clock();
+        let out = self.find_sight(a, b);
+        if let Some(t) = t {
+            self.timers.line_of_sight += t.elapsed().as_secs_f64();
+        }
+        out
+    }
+
+    fn find_sight(&self, a: Id, b: Id) -> Sight {
+        let (pa, pb) = (self.live(a).pos, self.live(b).pos);
+        let mut sight = Sight { visible: true, cover: false, cover_inside: false };
+        for t in &self.terrain {
+            if !(t.kinds.blocking || t.kinds.cover) || !t.crossed(pa, pb, 0.0) {
+                continue;
+            }
+            let (in_a, in_b) = (t.contains(pa), t.contains(pb));
+            if t.kinds.blocking && !in_a && !in_b {
+                return Sight { visible: false, cover: false, cover_inside: false };
+            }
+            if t.kinds.cover && (in_b || !in_a) {
+                sight.cover = true;
+                sight.cover_inside |= in_b;
+            }
+        }
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other == a || other == b || self.info(other).movement.aircraft {
+                    continue;
+                }
+                let r = self.info(other).radius;
+                let d = self.live(other).pos.distance_to_segment(pa, pb);
+                if d < 0.5 * r {
+                    return Sight { visible: false, cover: false, cover_inside: false };
+                }
+                if d < r {
+                    sight.cover = true;
+                }
+            }
+        }
+        sight
+    }
+
+    // ---- the game ---------------------------------------------------------------------
+
+    /// Plays the game and adds it to `out`.
+    pub fn play(mut self, out: &mut Output) {
+        let t = self.clock();
+        self.deploy();
+        let mut first = self.seat[0];
+        for round in 1..=self.config.rounds {
+            self.round = round;
+            first = self.play_round(first);
+            self.score_round();
+        }
+        if let Some(t) = t {
+            self.timers.total += t.elapsed().as_secs_f64();
+        }
+        self.finish(out);
+    }
+
+    fn place(&mut self, id: Id, p: Point, kind: &'static str) {
+        let from = self.live(id).pos;
+        self.live_mut(id).pos = p;
+        self.live_mut(id).reserve = false;
+        if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
+            self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
+        }
+        self.event(|g| Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to: p, models_left: g.info(id).models, ..Event::default() });
+    }
+
+    /// "the winner must start deploying their army first ... places one unit fully within 12"
+    /// of their table edge ... Then the players continue alternating in placing one unit each";
+    /// then Scouts ("After all other units are deployed ... starting with the player that
+    /// activates next"); Ambushers wait for round 2 or later.
+    fn deploy(&mut self) {
+        if let Some(fixed) = &self.config.deployment {
+            for army in 0..2 {
+                for (u, p) in fixed[army].iter().enumerate() {
+                    self.place((army, u), *p, "deploy-fixed");
+                }
+            }
+            self.snapshot();
+            return;
+        }
+        let mut queues: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut scouts: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for army in 0..2 {
+            let keeps_tricks = self.policy_kind(army) != PolicyKind::Hold;
+            for (u, info) in self.prep.armies[army].iter().enumerate() {
+                if keeps_tricks && info.movement.ambush {
+                    self.units[army][u].reserve = true;
+                } else if keeps_tricks && info.movement.scout {
+                    scouts[army].push(u);
+                } else {
+                    queues[army].push(u);
+                }
+            }
+            // gone until placed, so that unplaced units block nothing
+            for &u in queues[army].iter().chain(&scouts[army]) {
+                self.units[army][u].gone = true;
+            }
+        }
+        for (lists, depth, kind) in [(queues, DEPLOY_DEPTH, "deploy"), (scouts, DEPLOY_DEPTH + SCOUT_DEPTH, "scout")] {
+            let mut next = [0usize; 2];
+            let mut turn = self.seat[0];
+            while next[0] < lists[0].len() || next[1] < lists[1].len() {
+                if next[turn] < lists[turn].len() {
+                    let id = (turn, lists[turn][next[turn]]);
+                    next[turn] += 1;
+                    self.units[id.0][id.1].gone = false;
+                    let t = self.clock();
+                    let spot = policy::deployment_spot(self, id, depth);
+                    if let Some(t) = t {
+                        self.timers.movement += t.elapsed().as_secs_f64();
+                    }
+                    match spot {
+                        Some(p) => self.place(id, p, kind),
+                        // no room at all: the unit cannot be deployed and counts as lost
+                        None => self.live_mut(id).gone = true,
+                    }
+                }
+                turn = 1 - turn;
+            }
+        }
+        self.snapshot();
+    }
+
+    /// "At the start of any round after the first, may be deployed anywhere over 9" away from
+    /// enemy units. Players alternate in placing Ambushers, starting with the player that
+    /// activates next."
+    fn ambush(&mut self, first: usize) {
+        let mut turn = first;
+        let mut passes = 0;
+        while passes < 2 {
+            let waiting = (0..self.units[turn].len()).find(|&u| self.units[turn][u].reserve && !self.units[turn][u].gone);
+            match waiting {
+                Some(u) => {
+                    passes = 0;
+                    let id = (turn, u);
+                    match policy::ambush_spot(self, id) {
+                        Some(p) => {
+                            self.live_mut(id).arrived = self.round;
+                            self.place(id, p, "ambush");
+                        }
+                        // nowhere to arrive this round: it waits, and so do the unit's friends
+                        None => passes += 1,
+                    }
+                    if self.live(id).reserve {
+                        turn = 1 - turn;
+                        continue;
+                    }
+                }
+                None => passes += 1,
+            }
+            turn = 1 - turn;
+        }
+    }
+
+    /// One round of alternating activations. Returns the army that "finished activating first"
+    /// and so activates first next round.
+    fn play_round(&mut self, first: usize) -> usize {
+        for army in 0..2 {
+            for live in &mut self.units[army] {
+                live.activated = false;
+                live.fatigued = false;
+            }
+        }
+        self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
+        if self.round > 1 {
+            self.ambush(first);
+        }
+        let mut turn = first;
+        let mut finished_first: Option<usize> = None;
+        loop {
+            let ready = |g: &Game, army: usize| g.on_table(army).any(|id| !g.live(id).activated);
+            if !ready(self, turn) {
+                finished_first.get_or_insert(turn);
+                if !ready(self, 1 - turn) {
+                    break;
+                }
+                turn = 1 - turn;
+                continue;
+            }
+            let u = policy::pick_unit(self, turn);
+            self.activate((turn, u));
+            turn = 1 - turn;
+        }
+        finished_first.unwrap_or(first)
+    }
+
+    /// One activation: "the player picks one action for the unit to take, and completes it."
+    fn activate(&mut self, id: Id) {
+        self.live_mut(id).activated = true;
+        // units whose wounds may call for a morale test at the end of the activation
+        let mut touched: Vec<(Id, State)> = Vec::new();
+        let m = self.info(id).movement;
+        let start = self.live(id).pos;
+        // "If a model ... is activated in it, then it must take a dangerous terrain test."
+        if !m.aircraft && self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(start) < self.info(id).radius) {
+            touched.push((id, self.live(id).s));
+            self.dangerous_test(id);
+        }
+        if self.live(id).gone {
+            return;
+        }
+        let mut in_melee = false;
+        let was_shaken = self.live(id).shaken;
+        if was_shaken {
+            // "When activated, Shaken units must spend their activation being idle"; Aircraft
+            // still make their move ("their mandatory move doesn't break the staying idle
+            // requirement").
+            if m.aircraft {
+                if let Some(path) = policy::aircraft_path(self, id) {
+                    self.apply_move(id, path, "idle", m.advance);
+                }
+            } else {
+                self.event(|_| Event { kind: "idle", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from: start, to: start, ..Event::default() });
+            }
+        } else {
+            match policy::decide(self, id) {
+                Action::Hold => {
+                    self.event(|_| Event { kind: "hold", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from: start, to: start, ..Event::default() });
+                    self.shoot(id, false, &mut touched);
+                }
+                Action::Advance(path) => {
+                    self.apply_move(id, path, "advance", m.advance);
+                    if !self.live(id).gone {
+                        self.shoot(id, true, &mut touched);
+                    }
+                }
+                Action::Rush(path) => self.apply_move(id, path, "rush", m.rush),
+                Action::Charge(target, path) => {
+                    in_melee = true;
+                    self.charge(id, target, path);
+                }
+            }
+        }
+        // "which stops them being Shaken at the end of the activation"
+        if was_shaken {
+            self.live_mut(id).shaken = false;
+        }
+        // "At the end of an activation in which a unit takes wounds that leave it with half or
+        // less of its starting size ..., it must take a morale test." Units that were in melee
+        // compare wounds instead (done in the melee).
+        for (who, before) in touched {
+            if in_melee && who == id {
+                continue;
+            }
+            self.wound_morale(who, before);
+        }
+    }
+
+    /// Moves `id` along `path`; dangerous terrain on the way calls for a test.
+    fn apply_move(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64) {
+        let from = self.live(id).pos;
+        let limit = if path.difficult { allowance.min(DIFFICULT_MOVE) } else { allowance };
+        if path.length > limit + EPS || (from.distance(path.to) > path.length + EPS) {
+            self.violation(|| format!("unit {id:?} moved {:.3}\" with {limit}\" allowed", path.length));
+        }
+        self.live_mut(id).pos = path.to;
+        if !self.spot_ok(id, path.to, kind == "charge") {
+            self.violation(|| format!("unit {id:?} ended a {kind} at ({:.2}, {:.2}), where it may not stand", path.to.x, path.to.y));
+        }
+        self.event(|g| Event {
+            kind,
+            army: id.0 as i8,
+            unit: id.1 as i32,
+            target_army: -1,
+            target: -1,
+            from,
+            to: path.to,
+            allowance: limit,
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            detail: if path.difficult { "difficult".into() } else { String::new() },
+            ..Event::default()
+        });
+        if path.dangerous {
+            self.dangerous_test(id);
+        }
+    }
+
+    /// "roll one die (or as many dice as the model's Tough value), and if the result is 1,
+    /// then the unit takes one automatic wound": every model of the unit tests, one wound per
+    /// 1 rolled; Regeneration may ignore them as it ignores any wound.
+    fn dangerous_test(&mut self, id: Id) {
+        let t = self.clock();
+        let info = self.info(id);
+        let s = self.live(id).s;
+        let dice: u32 = info.alloc.view(s, false).alive.iter().map(|(m, n)| m.tough.max(1) * n).sum();
+        let ignore_on = info.ignore_wound_on;
+        let mut wounds = 0;
+        for _ in 0..dice {
+            // a 1 is a wound; its Regeneration die is rolled only then (7: never ignored)
+            if d6(&mut self.rng) == 1 && (ignore_on > 6 || d6(&mut self.rng) < ignore_on) {
+                wounds += 1;
+            }
+        }
+        self.dice += u64::from(dice);
+        let end = info.alloc.apply(s, wounds, 1);
+        let live = self.live_mut(id);
+        live.s = end;
+        live.taken += wounds;
+        if info.alloc.destroyed(end) {
+            live.gone = true;
+        }
+        if let Some(t) = t {
+            self.timers.dice += t.elapsed().as_secs_f64();
+        }
+        self.event(|g| Event {
+            kind: "dangerous",
+            army: id.0 as i8,
+            unit: id.1 as i32,
+            target_army: -1,
+            target: -1,
+            from: g.live(id).pos,
+            to: g.live(id).pos,
+            dice: u64::from(dice),
+            wounds,
+            models_left: g.info(id).alloc.alive(end),
+            ..Event::default()
+        });
+    }
+
+    /// The morale test after wounds (not from melee), at the end of an activation.
+    fn wound_morale(&mut self, id: Id, before: State) {
+        let info = self.info(id);
+        let live = self.live(id);
+        if live.gone || !morale::tests_after_shooting(&info.alloc, before, live.s, self.prep.edition) {
+            return;
+        }
+        let t = self.clock();
+        let test = MoraleTest::new(&info.alloc, live.s, live.shaken, self.prep.edition);
+        let passed = test.roll(|| d6(&mut self.rng));
+        self.dice += 1;
+        if let Some(t) = t {
+            self.timers.dice += t.elapsed().as_secs_f64();
+        }
+        if !passed {
+            // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
+            let routs = morale::failure(&info.alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
+            if routs {
+                self.live_mut(id).gone = true;
+            } else {
+                self.live_mut(id).shaken = true;
+            }
+        }
+        self.event(|g| Event {
+            kind: "morale",
+            army: id.0 as i8,
+            unit: id.1 as i32,
+            target_army: -1,
+            target: -1,
+            from: g.live(id).pos,
+            to: g.live(id).pos,
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            detail: if passed { "passed".into() } else { "failed: Shaken".into() },
+            ..Event::default()
+        });
+    }
+
+    /// The key of `id`'s shot at `target` from where both stand now, its plan made and
+    /// cached; `None` when no weapon can fire at it.
+    pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
+        let (info, live) = (self.info(id), self.live(id));
+        let distance = self.gap(id, target).ceil();
+        if distance > f64::from(u16::MAX) || (!sight.visible && info.indirect.is_empty()) {
+            return None;
+        }
+        // Indirect "ignores cover from sight obstructions": out of sight only Indirect
+        // weapons fire, and only the cover of the terrain the target stands in counts
+        let cover = if sight.visible { sight.cover } else { sight.cover_inside };
+        let key = ShotKey {
+            army: id.0 as u8,
+            unit: id.1 as u16,
+            alive: info.alloc.alive_key(live.s),
+            target: target.1 as u16,
+            distance: distance as u16,
+            cover,
+            visible: sight.visible,
+            limited_spent: live.limited_spent,
+            moved,
+        };
+        if !self.cache.shots.contains_key(&key) {
+            let plan = self.new_shot_plan(id, target, key);
+            self.cache.shots.insert(key, plan);
+        }
+        (!self.cache.shots[&key].groups.is_empty()).then_some(key)
+    }
+
+    pub fn plan(&self, key: &ShotKey) -> &ShotPlan {
+        &self.cache.shots[key]
+    }
+
+    fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey) -> ShotPlan {
+        let (info, tinfo) = (self.info(id), self.info(target));
+        let situation = Situation {
+            melee: false,
+            distance: f64::from(key.distance),
+            charging: false,
+            cover: key.cover,
+            moved: key.moved,
+            target_moved: false,
+            fatigued: false,
+            edition: self.prep.edition,
+        };
+        let pool = if key.visible { &info.ranged } else { &info.indirect };
+        let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
+        let attacking = info.alloc.view(self.live(id).s, false).alive;
+        let fresh = tinfo.alloc.start();
+        let groups = plan::groups(&attacking, &tinfo.alloc.view(fresh, false).alive, &situation, Pick::Named(&names));
+        let expected = groups.iter().map(|g| group_expected_wounds(g, &situation, &tinfo.alloc, fresh)).collect();
+        let models = vec![vec![None; tinfo.alloc.state_count()]; groups.len()];
+        let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
+        ShotPlan { groups, labels, situation, expected, models }
+    }
+
+    /// Shooting: the policy picks up to two targets and which weapon groups fire at each
+    /// ("you may fire only at up to two different targets"); all are declared, then rolled.
+    fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) {
+        let volleys = policy::shots(self, id, moved);
+        for volley in volleys {
+            let target = volley.target;
+            let before = self.live(target).s;
+            if self.live(target).gone {
+                continue;
+            }
+            if !touched.iter().any(|(t, _)| *t == target) {
+                touched.push((target, before));
+            }
+            let t = self.clock();
+            let tinfo = self.info(target);
+            let key = volley.key;
+            let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
+            let mut state = before;
+            let (mut hits, mut wounds, mut dice) = (0, 0, 0);
+            let mut limited = false;
+            for &gi in &volley.groups {
+                let situation = plan.situation;
+                let group = &plan.groups[gi];
+                limited |= group.rules.iter().any(|r| r.name == "Limited");
+                let models = &mut plan.models[gi];
+                let r = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
+                    *models[tinfo.alloc.index(s)].get_or_insert_with(|| plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown)))
+                });
+                state = r.end;
+                hits += r.hits;
+                wounds += r.wounds;
+                dice += r.dice;
+            }
+            self.dice += dice;
+            if let Some(t) = t {
+                self.timers.dice += t.elapsed().as_secs_f64();
+            }
+            if limited {
+                self.live_mut(id).limited_spent = true;
+            }
+            self.live_mut(id).dealt += wounds;
+            let tl = self.live_mut(target);
+            tl.s = state;
+            tl.taken += wounds;
+            if tinfo.alloc.destroyed(state) {
+                tl.gone = true;
+            }
+            self.event(|g| Event {
+                kind: "shoot",
+                army: id.0 as i8,
+                unit: id.1 as i32,
+                target_army: target.0 as i8,
+                target: target.1 as i32,
+                from: g.live(id).pos,
+                to: g.live(target).pos,
+                dice,
+                hits,
+                wounds,
+                models_left: tinfo.alloc.alive(state),
+                detail: volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + "),
+                ..Event::default()
+            });
+        }
+    }
+
+    /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
+    /// melee sampler's own exchange; then "the charging unit must move back by 1"".
+    fn charge(&mut self, id: Id, target: Id, path: Path) {
+        let before = self.live(id).pos;
+        let distance = self.gap(id, target);
+        self.apply_move(id, path, "charge", self.info(id).movement.charge);
+        if self.live(id).gone || self.live(target).gone {
+            return;
+        }
+        let t = self.clock();
+        let (c, d) = (self.info(id), self.info(target));
+        let (cl, dl) = (self.live(id), self.live(target));
+        let c_state = c.alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
+        let d_state = d.alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
+        let melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
+            .expect("states taken from the allocations themselves");
+        let mut plans = Plans::new(&melee);
+        let x = roll_exchange(&melee, &mut plans, &mut self.rng);
+        let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
+        self.dice += x.dice + 2;
+        if let Some(t) = t {
+            self.timers.dice += t.elapsed().as_secs_f64();
+        }
+        for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
+            let live = self.live_mut(who);
+            live.s = end;
+            live.fatigued = true;
+            live.dealt += dealt;
+            live.taken += taken;
+            match status {
+                Status::Destroyed | Status::Routed => live.gone = true,
+                Status::Shaken => live.shaken = true,
+                Status::Unaffected => {}
+            }
+        }
+        self.event(|g| Event {
+            kind: "melee",
+            army: id.0 as i8,
+            unit: id.1 as i32,
+            target_army: target.0 as i8,
+            target: target.1 as i32,
+            from: before,
+            to: g.live(id).pos,
+            dice: x.dice,
+            wounds: x.by_charger,
+            hits: x.by_defender,
+            models_left: g.info(target).alloc.alive(x.defender),
+            detail: format!("winner={:?} charger={:?} defender={:?}", x.winner, statuses[0], statuses[1]),
+            ..Event::default()
+        });
+        if !self.live(id).gone && !self.live(target).gone {
+            let (at, from) = (self.live(target).pos, self.live(id).pos);
+            let d = from.distance(at).max(EPS);
+            let back = Point::new(from.x + (from.x - at.x) / d * CONSOLIDATION_BACK, from.y + (from.y - at.y) / d * CONSOLIDATION_BACK);
+            if self.spot_ok(id, back, true) && self.path_ok(id, from, back) {
+                self.live_mut(id).pos = back;
+            }
+        }
+    }
+
+    /// "At the end of each round, if a unit is within 3" of a marker whilst no enemies are,
+    /// then it counts as being seized. ... if units from both sides contest a marker at the
+    /// end of a round, then it becomes neutral again." Shaken units "can't seize or contest
+    /// objectives", nor can Aircraft, nor Ambushers "on the round they deploy".
+    fn score_round(&mut self) {
+        let mut holding: Vec<Id> = Vec::new();
+        for i in 0..self.objectives.len() {
+            let marker = self.objectives[i];
+            let mut present = [false; 2];
+            let mut near: Vec<Id> = Vec::new();
+            for army in 0..2 {
+                for id in self.on_table(army) {
+                    if self.can_seize(id) && self.live(id).pos.distance(marker) - self.info(id).radius <= SEIZE_RANGE {
+                        present[army] = true;
+                        near.push(id);
+                    }
+                }
+            }
+            match present {
+                [true, true] => self.owner[i] = -1,
+                [true, false] => self.owner[i] = 0,
+                [false, true] => self.owner[i] = 1,
+                [false, false] => {}
+            }
+            holding.extend(near.into_iter().filter(|id| self.owner[i] == id.0 as i8));
+            self.event(|g| Event { kind: "objective", army: g.owner[i], unit: i as i32, target_army: -1, target: -1, from: marker, to: marker, ..Event::default() });
+        }
+        holding.sort_unstable();
+        holding.dedup();
+        for id in holding {
+            self.live_mut(id).holding += 1;
+        }
+        self.snapshot();
+    }
+
+    pub fn can_seize(&self, id: Id) -> bool {
+        let live = self.live(id);
+        live.on_table() && !live.shaken && !self.info(id).movement.aircraft && live.arrived != self.round
+    }
+
+    /// Every unit's place and state, for the trace.
+    fn snapshot(&mut self) {
+        if self.trace.is_none() {
+            return;
+        }
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                let id = (army, u);
+                let live = self.live(id).clone();
+                let status = if live.gone {
+                    "gone"
+                } else if live.reserve {
+                    "reserve"
+                } else if live.shaken {
+                    "shaken"
+                } else if live.arrived == self.round && self.round > 0 {
+                    "arrived"
+                } else {
+                    "ready"
+                };
+                self.event(|g| Event {
+                    kind: "position",
+                    army: army as i8,
+                    unit: u as i32,
+                    target_army: -1,
+                    target: -1,
+                    from: live.pos,
+                    to: live.pos,
+                    models_left: if live.gone { 0 } else { g.info(id).alloc.alive(live.s) },
+                    detail: status.into(),
+                    ..Event::default()
+                });
+            }
+        }
+    }
+
+    fn finish(mut self, out: &mut Output) {
+        let mut record = Record { first: self.seat[0] as u8, ..Record::default() };
+        for owner in &self.owner {
+            if *owner >= 0 {
+                record.objectives[*owner as usize] += 1;
+            }
+        }
+        record.winner = match record.objectives[0].cmp(&record.objectives[1]) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+        };
+        for army in 0..2 {
+            for (u, live) in self.units[army].iter().enumerate() {
+                let info = &self.prep.armies[army][u];
+                let totals = &mut out.units[army];
+                totals.wounds_dealt[u] += u64::from(live.dealt);
+                totals.wounds_taken[u] += u64::from(live.taken);
+                totals.rounds_holding[u] += u64::from(live.holding);
+                if live.gone {
+                    totals.destroyed[u] += 1;
+                    continue;
+                }
+                record.models_left[army] += info.alloc.alive(live.s);
+                record.points_left[army] += info.cost * f64::from(info.wounds_left(live.s)) / f64::from(info.wounds.max(1));
+            }
+        }
+        if let Some(events) = self.trace.take() {
+            out.traces.push(Trace { terrain: std::mem::take(&mut self.terrain), objectives: self.objectives.clone(), events });
+        }
+        out.records.push(record);
+        out.timers.merge(&self.timers);
+        out.dice += self.dice;
+        out.violations += self.violations;
+        if out.first_violation.is_none() {
+            out.first_violation = self.first_violation.take();
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The players: which unit to activate, which action it takes, where it goes and what it
+//! shoots. The rules of the game stay in `play`; a policy only chooses among legal options.
+//!
+//! The default policy plays by the rules' priorities: it reads each unit's role from its
+//! exact expected damage (`prepare::Role`), charges when the exact melee favours the charger,
+//! holds objectives it stands on, goes for objectives that are not its side's, and shoots
+//! where the expected points removed are highest. The random policy takes any legal action;
+//! the hold policy never moves and shoots like the default one.
+
+use super::play::{Game, Id, Path, ShotKey, AMBUSH_GAP, SEIZE_RANGE};
+use super::prepare::Role;
+use super::table::{Point, WIDTH};
+use super::PolicyKind;
+use rand::RngExt;
+
+/// What a unit does with its activation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    Hold,
+    Advance(Path),
+    Rush(Path),
+    Charge(Id, Path),
+}
+
+/// Weapon groups fired at one target (indices into the shot plan's groups).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Volley {
+    pub target: Id,
+    pub key: ShotKey,
+    pub groups: Vec<usize>,
+}
+
+fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
+    g.on_table(1 - army)
+}
+
+/// The nearest enemy on the ground (Aircraft can't be charged, and no one walks to them).
+fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
+    enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (e, g.gap(id, e))).min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// Which of `army`'s units that have not activated goes next: the default policy sends the
+/// unit nearest the enemy first (it is the one about to be charged or shot), Shaken units
+/// last; the random one picks any.
+pub fn pick_unit(g: &mut Game, army: usize) -> usize {
+    let ready: Vec<usize> = g.on_table(army).filter(|&id| !g.live(id).activated).map(|(_, u)| u).collect();
+    if g.policy_kind(army) == PolicyKind::Random {
+        let i = g.rng.random_range(0..ready.len());
+        return ready[i];
+    }
+    let urgency = |u: usize| {
+        let id = (army, u);
+        let near = nearest_enemy(g, id).map_or(f64::INFINITY, |(_, d)| d);
+        (g.live(id).shaken, near)
+    };
+    *ready.iter().min_by(|&&a, &&b| urgency(a).partial_cmp(&urgency(b)).unwrap_or(std::cmp::Ordering::Equal)).expect("some unit is ready")
+}
+
+/// The distance from `p` to the nearest objective marker.
+fn to_objective(g: &Game, p: Point) -> f64 {
+    g.objectives.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min)
+}
+
+/// Where `id` deploys, within `depth` of its army's edge (12", or 24" for Scouts): the
+/// default policy puts melee units at the front of the zone and shooters anywhere in it,
+/// nearest an objective and away from friends; the random one anywhere. `None`: no room.
+pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
+    let info = g.info(id);
+    let r = info.radius;
+    let random = g.policy_kind(id.0) == PolicyKind::Random;
+    let far = (depth - r).max(r);
+    let mut best: Option<(f64, Point)> = None;
+    let mut valid = 0;
+    for _ in 0..60 {
+        let x = g.rng.random_range(r..=WIDTH - r);
+        let y = if random || info.role == Role::Shooting { g.rng.random_range(r..=far) } else { (far - g.rng.random_range(0.0..=2.0)).max(r) };
+        let p = g.from_edge(id.0, x, y);
+        if !g.spot_ok(id, p, false) {
+            continue;
+        }
+        if random {
+            return Some(p);
+        }
+        let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
+        let score = to_objective(g, p) + 6.0 * crowd;
+        if best.is_none_or(|(b, _)| score < b) {
+            best = Some((score, p));
+        }
+        valid += 1;
+        if valid >= 12 {
+            break;
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// Where an Ambusher arrives: "anywhere over 9" away from enemy units" — the default policy
+/// as near as it can to an objective its army does not hold, the random one anywhere.
+pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
+    let r = g.info(id).radius;
+    let random = g.policy_kind(id.0) == PolicyKind::Random;
+    let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
+    let mut best: Option<(f64, Point)> = None;
+    for attempt in 0..60 {
+        let p = if random || wanted.is_empty() || attempt >= 40 {
+            Point::new(g.rng.random_range(r..=WIDTH - r), g.rng.random_range(r..=super::table::DEPTH - r))
+        } else {
+            let o = wanted[attempt % wanted.len()];
+            let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=SEIZE_RANGE + r));
+            Point::new(o.x + d * a.cos(), o.y + d * a.sin())
+        };
+        let far_enough = enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > AMBUSH_GAP);
+        if !far_enough || !g.spot_ok(id, p, false) {
+            continue;
+        }
+        if random {
+            return Some(p);
+        }
+        let score = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+        if best.is_none_or(|(b, _)| score < b) {
+            best = Some((score, p));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// An Aircraft's move: "moving in a straight line, and adding 30" to its total move" along
+/// the long edges, towards the side with room for the full move ("can't move into the table
+/// edges to move less than 30"").
+pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
+    let (info, from) = (g.info(id), g.live(id).pos);
+    let room = [WIDTH - info.radius - from.x, from.x - info.radius];
+    let possible: Vec<usize> = (0..2).filter(|&i| room[i] >= 30.0).collect();
+    let dir = match possible.len() {
+        0 => return None,
+        1 => possible[0],
+        _ if g.policy_kind(id.0) == PolicyKind::Random => g.rng.random_range(0..2usize),
+        // towards the enemy army's middle
+        _ => {
+            let (sum, n) = enemies(g, id.0).fold((0.0, 0.0), |(s, n), e| (s + g.live(e).pos.x, n + 1.0));
+            let mid = if n > 0.0 { sum / n } else { WIDTH / 2.0 };
+            usize::from(mid < from.x)
+        }
+    };
+    let length = info.movement.advance.min(room[dir]);
+    let to = Point::new(from.x + if dir == 0 { length } else { -length }, from.y);
+    Some(Path { to, via: None, length, difficult: false, dangerous: false })
+}
+
+/// The action of a unit that is not Shaken.
+pub fn decide(g: &mut Game, id: Id) -> Action {
+    let m = g.info(id).movement;
+    if m.aircraft {
+        return aircraft_path(g, id).map_or(Action::Hold, Action::Advance);
+    }
+    match g.policy_kind(id.0) {
+        PolicyKind::Hold => Action::Hold,
+        _ if m.hold_only => Action::Hold,
+        PolicyKind::Random => random_action(g, id),
+        PolicyKind::Default => default_action(g, id),
+    }
+}
+
+fn random_action(g: &mut Game, id: Id) -> Action {
+    let m = g.info(id).movement;
+    let mut options = vec![Action::Hold];
+    let from = g.live(id).pos;
+    for (allowance, rush) in [(m.advance, false), (m.rush, true)] {
+        let a = g.rng.random_range(0.0..std::f64::consts::TAU);
+        let goal = Point::new(from.x + allowance * a.cos(), from.y + allowance * a.sin());
+        if let Some(path) = g.plan_move(id, goal, allowance) {
+            options.push(if rush { Action::Rush(path) } else { Action::Advance(path) });
+        }
+    }
+    let targets: Vec<Id> = enemies(g, id.0).collect();
+    for e in targets {
+        if let Some(path) = g.charge_path(id, e) {
+            options.push(Action::Charge(e, path));
+        }
+    }
+    let i = g.rng.random_range(0..options.len());
+    options[i]
+}
+
+fn default_action(g: &mut Game, id: Id) -> Action {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    let m = info.movement;
+    let pos = g.live(id).pos;
+    let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
+    // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
+    if info.role != Role::Shooting {
+        let mut best: Option<(f64, Id)> = None;
+        let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= m.charge).collect();
+        for e in candidates {
+            let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
+            if value > policy.charge_margin * info.cost && best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, e));
+            }
+        }
+        if let Some((_, e)) = best {
+            if let Some(path) = g.charge_path(id, e) {
+                return Action::Charge(e, path);
+            }
+        }
+    }
+    // hold an objective the unit stands on when no friend does
+    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.info(who).radius <= SEIZE_RANGE;
+    if policy.hold_objectives > 0.0 {
+        for i in 0..g.objectives.len() {
+            let o = g.objectives[i];
+            if near(g, id, o) && !g.claimed[i][id.0] && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o)) {
+                g.claimed[i][id.0] = true;
+                return Action::Hold;
+            }
+        }
+    }
+    // the nearest objective not held by this army, preferring ones no friend is heading for
+    let mut goal_objective: Option<(usize, f64)> = None;
+    for unclaimed_only in [true, false] {
+        for i in 0..g.objectives.len() {
+            if g.owner[i] == id.0 as i8 || (unclaimed_only && g.claimed[i][id.0]) {
+                continue;
+            }
+            let d = g.objectives[i].distance(pos);
+            if goal_objective.is_none_or(|(_, b)| d < b) {
+                goal_objective = Some((i, d));
+            }
+        }
+        if goal_objective.is_some() {
+            break;
+        }
+    }
+    let enemy = nearest_enemy(g, id);
+    let go = |g: &mut Game, goal: Point, rush: bool| -> Action {
+        let allowance = if rush { m.rush } else { m.advance };
+        match g.plan_move(id, goal, allowance) {
+            Some(path) if rush => Action::Rush(path),
+            Some(path) => Action::Advance(path),
+            None => Action::Hold,
+        }
+    };
+    match info.role {
+        Role::Melee => {
+            let towards_enemy = enemy.map(|(e, d)| {
+                let at = g.live(e).pos;
+                (at.towards(pos, info.radius + g.info(e).radius + 1.5), d)
+            });
+            let goal = match (goal_objective, towards_enemy) {
+                (Some((i, d)), Some((_, de))) if d <= policy.objective_weight * de => {
+                    g.claimed[i][id.0] = true;
+                    Some(g.objectives[i])
+                }
+                (Some((i, _)), None) => {
+                    g.claimed[i][id.0] = true;
+                    Some(g.objectives[i])
+                }
+                (_, Some((p, _))) => Some(p),
+                (None, None) => None,
+            };
+            goal.map_or(Action::Hold, |p| go(g, p, true))
+        }
+        Role::Shooting | Role::Hybrid => match goal_objective {
+            Some((i, d)) => {
+                g.claimed[i][id.0] = true;
+                let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
+                let close = d <= m.advance + SEIZE_RANGE + info.radius;
+                go(g, g.objectives[i], !(close || target_in_reach))
+            }
+            None => match enemy {
+                Some((e, de)) if de > info.max_range => {
+                    let p = g.live(e).pos;
+                    go(g, p, false)
+                }
+                _ => Action::Hold,
+            },
+        },
+    }
+}
+
+/// What `id` shoots at after its move: every target in range and in sight (or any target for
+/// Indirect weapons), valued by expected points removed (expected wounds × the target's
+/// points per wound, at most what is left of it). The default policy fires at the best
+/// target, or splits its weapon groups between two when that removes 5% more; the random
+/// policy fires everything at any valid target.
+pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
+    let info = g.info(id);
+    if info.ranged.is_empty() {
+        return Vec::new();
+    }
+    // (target, key, value of each group, what the target is worth now)
+    let mut options: Vec<(Id, ShotKey, Vec<f64>, f64)> = Vec::new();
+    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= info.max_range).collect();
+    for e in candidates {
+        let sight = g.sight(id, e);
+        let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
+        let t = g.info(e);
+        let per_wound = t.points_per_wound();
+        let worth = per_wound * f64::from(t.wounds_left(g.live(e).s));
+        let values = g.plan(&key).expected.iter().map(|w| w * per_wound).collect();
+        options.push((e, key, values, worth));
+    }
+    if options.is_empty() {
+        return Vec::new();
+    }
+    let all = |o: &(Id, ShotKey, Vec<f64>, f64)| Volley { target: o.0, key: o.1, groups: (0..o.2.len()).collect() };
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..options.len());
+        return vec![all(&options[i])];
+    }
+    let single = |o: &(Id, ShotKey, Vec<f64>, f64)| o.2.iter().sum::<f64>().min(o.3);
+    let best = (0..options.len()).max_by(|&a, &b| single(&options[a]).total_cmp(&single(&options[b]))).unwrap();
+    let mut chosen = vec![all(&options[best])];
+    let best_value = single(&options[best]);
+    if options[best].2.len() >= 2 {
+        let labels_best = g.plan(&options[best].1).labels.clone();
+        let mut split_best = best_value * 1.05;
+        for (j, other) in options.iter().enumerate() {
+            if j == best {
+                continue;
+            }
+            let labels_other = &g.plan(&other.1).labels;
+            let (mut to_best, mut to_other) = (Vec::new(), Vec::new());
+            let (mut v_best, mut v_other) = (0.0, 0.0);
+            for (gi, label) in labels_best.iter().enumerate() {
+                let there = labels_other.iter().position(|l| l == label);
+                match there {
+                    Some(gj) if other.2[gj] > options[best].2[gi] => {
+                        to_other.push(gj);
+                        v_other += other.2[gj];
+                    }
+                    _ => {
+                        to_best.push(gi);
+                        v_best += options[best].2[gi];
+                    }
+                }
+            }
+            let value = v_best.min(options[best].3) + v_other.min(other.3);
+            if !to_best.is_empty() && !to_other.is_empty() && value > split_best {
+                split_best = value;
+                chosen = vec![
+                    Volley { target: options[best].0, key: options[best].1, groups: to_best },
+                    Volley { target: other.0, key: other.1, groups: to_other },
+                ];
+            }
+        }
+    }
+    chosen
+}

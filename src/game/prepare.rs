@@ -1,0 +1,266 @@
+//! What a run works out once, before any game: each unit's footprint, movement and removal
+//! order, and what the default policy reads from the exact engines (each unit's role, and
+//! the expected outcome of every possible charge).
+
+use crate::attack::allocation::{Allocation, State};
+use crate::attack::plan::{Group, GroupKind, Situation};
+use crate::cost::features::expected_wounds;
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+use crate::melee::{exact, Melee};
+use crate::profile::{Model, Unit};
+use crate::state::UnitState;
+use rayon::prelude::*;
+
+/// How a unit moves, from its rules (gf-3.5 "Special Rules").
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Movement {
+    /// Inches for Advance, Rush and Charge: 6, 12, 12; "Fast: +2" when using Advance and
+    /// +4" when using Rush/Charge"; "Slow: -2" ... and -4"".
+    pub advance: f64,
+    pub rush: f64,
+    pub charge: f64,
+    /// "Immobile: may only use Hold actions" (and "Artillery: May only use Hold actions").
+    pub hold_only: bool,
+    /// "Aircraft: May only use Advance actions, moving in a straight line, and adding 30" to
+    /// its total move ... ignore all units and terrain when moving and stopping, can't seize or
+    /// contest objectives, can't be charged".
+    pub aircraft: bool,
+    /// "Strider: May ignore the effects of difficult terrain when moving."
+    pub strider: bool,
+    /// "Flying: may move through units and terrain, and ignore terrain effects whilst moving."
+    pub flying: bool,
+    pub scout: bool,
+    pub ambush: bool,
+}
+
+/// What the default policy makes of a unit, from its exact expected damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Shooting,
+    Hybrid,
+    Melee,
+}
+
+/// One unit of an army, ready to play.
+#[derive(Debug, Clone)]
+pub struct UnitInfo {
+    pub name: String,
+    pub alloc: Allocation,
+    pub cost: f64,
+    pub models: u32,
+    /// Wounds to destroy the whole unit (Σ Tough).
+    pub wounds: u32,
+    /// The disc the unit stands on (see `footprint`).
+    pub radius: f64,
+    pub movement: Movement,
+    /// Longest weapon range, in inches (0: no ranged weapon).
+    pub max_range: f64,
+    /// Names of the unit's ranged weapons with Indirect, and of those with Limited.
+    pub indirect: Vec<String>,
+    pub limited: Vec<String>,
+    /// Names of all ranged weapons.
+    pub ranged: Vec<String>,
+    pub role: Role,
+    /// Each wound is ignored on this face or more (7: never): Regeneration, for wounds that
+    /// are not from attacks (dangerous terrain).
+    pub ignore_wound_on: u8,
+}
+
+impl UnitInfo {
+    /// Wounds left in state `s`.
+    pub fn wounds_left(&self, s: State) -> u32 {
+        if self.alloc.destroyed(s) {
+            return 0;
+        }
+        let view = self.alloc.view(s, false);
+        let alive: u32 = view.alive.iter().map(|(m, n)| m.tough * n).sum();
+        alive.saturating_sub(s.w + s.hp)
+    }
+
+    /// Points per wound: what removing one wound of this unit is worth.
+    pub fn points_per_wound(&self) -> f64 {
+        self.cost / f64::from(self.wounds.max(1))
+    }
+}
+
+/// Every unit of both armies and the charge table.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub armies: [Vec<UnitInfo>; 2],
+    /// `charge_value[a][u][v]`: the exact melee's expected points the defender loses less
+    /// those the charger loses (Routs counted as the whole unit), for unit `u` of army `a`
+    /// charging unit `v` of the other army, both fresh.
+    pub charge_value: [Vec<Vec<f64>>; 2],
+    pub edition: Edition,
+}
+
+fn all_have(runs: &[(Model, u32)], name: &str) -> bool {
+    runs.iter().all(|(m, _)| m.rules.iter().any(|r| r.name == name))
+}
+
+fn any_has(runs: &[(Model, u32)], name: &str) -> bool {
+    runs.iter().any(|(m, _)| m.rules.iter().any(|r| r.name == name))
+}
+
+/// A unit's footprint as one disc: the base of its largest model (by Tough: 25mm infantry,
+/// 40mm for Tough(3), 60mm monsters for Tough(6)+, 100mm for Tough(12)+ vehicles) and, for
+/// several models, the area of their bases with half an inch between them.
+pub fn footprint(runs: &[(Model, u32)]) -> f64 {
+    let tough = runs.iter().map(|(m, _)| m.tough).max().unwrap_or(1);
+    let base = match tough {
+        0..=2 => 1.0,
+        3..=5 => 1.6,
+        6..=11 => 2.4,
+        _ => 4.0,
+    };
+    let models: u32 = runs.iter().map(|(_, n)| n).sum();
+    if models <= 1 {
+        base / 2.0
+    } else {
+        let spacing = base + 0.5;
+        (f64::from(models) * spacing * spacing / std::f64::consts::PI).sqrt()
+    }
+}
+
+fn movement(runs: &[(Model, u32)]) -> Movement {
+    let mut m = Movement { advance: 6.0, rush: 12.0, charge: 12.0, ..Movement::default() };
+    // the unit moves as its slowest model: Fast only when all have it, Slow when any has it
+    if all_have(runs, "Fast") {
+        m.advance += 2.0;
+        m.rush += 4.0;
+        m.charge += 4.0;
+    }
+    if any_has(runs, "Slow") {
+        m.advance -= 2.0;
+        m.rush -= 4.0;
+        m.charge -= 4.0;
+    }
+    m.aircraft = all_have(runs, "Aircraft");
+    if m.aircraft {
+        m.advance += 30.0;
+    }
+    m.hold_only = any_has(runs, "Immobile") || any_has(runs, "Artillery");
+    m.strider = all_have(runs, "Strider");
+    m.flying = all_have(runs, "Flying");
+    m.scout = all_have(runs, "Scout");
+    m.ambush = all_have(runs, "Ambush");
+    m
+}
+
+fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
+    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition }
+}
+
+impl Prepared {
+    /// Checks the armies and works out what every game needs. `role_ratio` per army.
+    pub fn new(armies: [&[Unit]; 2], edition: Edition, role_ratio: [f64; 2]) -> Result<Prepared> {
+        if edition != Edition::V3_5 {
+            return Err(Error::invalid("edition", edition.key(), "the game simulator plays Grimdark Future v3.5 (gf-3.5-beginners-guide.txt) only"));
+        }
+        for (side, units) in armies.iter().enumerate() {
+            let field = ["army_a", "army_b"][side];
+            if units.is_empty() {
+                return Err(Error::invalid(field, "an empty army", "needs at least one unit"));
+            }
+            if units.len() > super::MAX_UNITS {
+                return Err(Error::limit(format!("{field} units"), units.len(), super::MAX_UNITS));
+            }
+        }
+        let infos: Vec<Vec<UnitInfo>> = armies.iter().map(|units| units.iter().map(|u| Self::unit(u, edition)).collect()).collect();
+        let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
+        let mut prep = Prepared { armies: [a, b], charge_value: [Vec::new(), Vec::new()], edition };
+        for side in 0..2 {
+            prep.charge_value[side] = prep.charge_table(side);
+            let roles: Vec<Role> = (0..prep.armies[side].len()).map(|u| prep.role(side, u, role_ratio[side])).collect();
+            for (u, role) in roles.into_iter().enumerate() {
+                prep.armies[side][u].role = role;
+            }
+        }
+        Ok(prep)
+    }
+
+    fn unit(unit: &Unit, edition: Edition) -> UnitInfo {
+        let alloc = Allocation::new(unit, edition);
+        let runs = &alloc.runs;
+        let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some());
+        let names = |f: &dyn Fn(&crate::profile::Weapon) -> bool| {
+            let mut out: Vec<String> = Vec::new();
+            for w in ranged_weapons().filter(|w| f(w)) {
+                if !out.contains(&w.name) {
+                    out.push(w.name.clone());
+                }
+            }
+            out
+        };
+        let has = |w: &crate::profile::Weapon, name: &str| w.rules.iter().any(|r| r.name == name);
+        // Regeneration as the attack engine reads it: the die model of a plain hit
+        let plain = Group { label: String::new(), kind: GroupKind::Weapon, dice: 1, quality: 2, rules: Vec::new(), takedown: false, deadly: false };
+        let start = alloc.start();
+        let ignore_wound_on = crate::attack::plan::die_model(&plain, &situation(edition, false, 0.0), &alloc.view(start, false)).ignore_on;
+        let wounds = runs.iter().map(|(m, n)| m.tough * n).sum();
+        UnitInfo {
+            name: unit.name().to_string(),
+            cost: f64::from(unit.cost().unwrap_or(0)),
+            models: alloc.len(),
+            wounds,
+            radius: footprint(runs),
+            movement: movement(runs),
+            max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
+            indirect: names(&|w| has(w, "Indirect")),
+            limited: names(&|w| has(w, "Limited")),
+            ranged: names(&|_| true),
+            role: Role::Hybrid,
+            ignore_wound_on,
+            alloc,
+        }
+    }
+
+    /// Shooting (at 12") against melee (charging) damage, in expected points removed from
+    /// the enemy army's units on average: "classify each unit as shooting, hybrid or melee by
+    /// its exact expected damage".
+    fn role(&self, side: usize, u: usize, ratio: f64) -> Role {
+        let me = &self.armies[side][u];
+        let runs: Vec<(&Model, u32)> = me.alloc.runs.iter().map(|(m, n)| (m, *n)).collect();
+        let (mut shooting, mut melee) = (0.0, 0.0);
+        for enemy in &self.armies[1 - side] {
+            shooting += expected_wounds(&runs, &enemy.alloc, &situation(self.edition, false, 12.0)) * enemy.points_per_wound();
+            melee += expected_wounds(&runs, &enemy.alloc, &situation(self.edition, true, 6.0)) * enemy.points_per_wound();
+        }
+        if me.movement.hold_only || me.movement.aircraft || shooting > ratio * melee {
+            Role::Shooting
+        } else if melee > ratio * shooting {
+            Role::Melee
+        } else {
+            Role::Hybrid
+        }
+    }
+
+    /// The exact melee of every charge of `side`'s units into the other army's, fresh (the
+    /// sampler's 2,000 fixed-seed exchanges where a melee is too large to enumerate).
+    fn charge_table(&self, side: usize) -> Vec<Vec<f64>> {
+        let (mine, theirs) = (&self.armies[side], &self.armies[1 - side]);
+        (0..mine.len())
+            .into_par_iter()
+            .map(|u| (0..theirs.len()).map(|v| charge_value(&mine[u], &theirs[v], self.edition)).collect())
+            .collect()
+    }
+}
+
+/// Expected points the defender loses less those the charger loses in one fresh melee.
+fn charge_value(charger: &UnitInfo, defender: &UnitInfo, edition: Edition) -> f64 {
+    if defender.movement.aircraft || charger.movement.aircraft || charger.movement.hold_only {
+        return f64::NEG_INFINITY;
+    }
+    let m = Melee::from_allocations(charger.alloc.clone(), defender.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, edition);
+    let Ok(m) = m else { return f64::NEG_INFINITY };
+    let outcome = if m.check_exact().is_ok() { exact::exact(&m) } else { crate::melee::sample::sample(&m, 2_000, 0x0e11_ee, Some(1)).map(|t| t.outcome(&m)).unwrap_or_default() };
+    let lost = |side: usize, info: &UnitInfo| -> f64 {
+        let per_model = info.cost / f64::from(info.models.max(1));
+        let models: f64 = outcome.lost[side].iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+        // a Rout removes what is left (status 1: routed)
+        let routed = outcome.status[side][1];
+        models * per_model + routed * info.cost * 0.5
+    };
+    lost(1, defender) - lost(0, charger)
+}
