@@ -128,3 +128,80 @@ def breakdown(price: Any, *, ax=None):
     ax.set_xlabel("points")
     ax.set_title(f"{price.unit}: {price.points:.0f} pts modelled")
     return ax
+
+
+_ARMY_COLOURS = ("tab:blue", "tab:red")
+
+
+def _terrain_style(piece) -> dict:
+    if piece.impassable:
+        return {"facecolor": "0.35", "edgecolor": "0.2", "hatch": None}
+    if piece.dangerous:
+        return {"facecolor": "#f4a582", "edgecolor": "#b2182b", "hatch": "xx"}
+    if piece.blocking:
+        return {"facecolor": "#7fbf7b", "edgecolor": "#1b7837", "hatch": "//" if piece.difficult else None}
+    if piece.cover:
+        return {"facecolor": "#d9d9d9", "edgecolor": "0.4", "hatch": None}
+    return {"facecolor": "#dfc27d", "edgecolor": "#8c510a", "hatch": ".." if piece.difficult else None}
+
+
+def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=None):
+    """Draws a traced game (``simulate(..., trace=True)``) round by round: the 72" x 48" table,
+    its terrain (grey: impassable buildings; green: forests and walls that block sight; light
+    grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
+    them, and each unit's footprint (army A blue, army B red; pale: Shaken; dashed: arrived by
+    Ambush this round), with the moves made during the round as arrows.
+
+    ``rounds``: which snapshots to draw (0 is the table after deployment); all by default.
+    Returns the array of axes.
+    """
+    from matplotlib.patches import Circle, Rectangle
+
+    plt = _pyplot()
+    traces = getattr(result, "traces", None)
+    if not traces:
+        raise ValueError("game: the result holds no trace; run simulate(..., trace=True)")
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < len(traces):
+        raise ValueError(f"game: must be the index of a traced game, 0 to {len(traces) - 1} (got {game!r})")
+    trace = traces[game]
+    last = max(e["round"] for e in trace.events)
+    rounds = list(range(0, last + 1)) if rounds is None else list(rounds)
+    info = result._info
+    if axes is None:
+        cols = min(3, len(rounds))
+        rows = -(-len(rounds) // cols)
+        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.8 * rows), squeeze=False)
+        axes = grid.ravel()
+        for extra in axes[len(rounds):]:
+            extra.set_visible(False)
+    for ax, r in zip(axes, rounds):
+        ax.add_patch(Rectangle((0, 0), 72, 48, facecolor="#f7f4ea", edgecolor="black"))
+        for piece in trace.terrain:
+            style = _terrain_style(piece)
+            ax.add_patch(Rectangle((piece.x0, piece.y0), piece.x1 - piece.x0, piece.y1 - piece.y0, alpha=0.9, **style))
+        owners = trace.owners(r) if r > 0 else [-1] * len(trace.objectives)
+        for (x, y), owner in zip(trace.objectives, owners):
+            colour = "0.5" if owner < 0 else _ARMY_COLOURS[owner]
+            ax.add_patch(Circle((x, y), 3.0, fill=False, linestyle=":", edgecolor=colour))
+            ax.plot([x], [y], marker="*", markersize=12, color=colour, markeredgecolor="black")
+        for e in trace.events:
+            if e["round"] == r and r > 0 and e["kind"] in ("advance", "rush", "charge", "idle") and e["from"] != e["to"]:
+                (x0, y0), (x1, y1) = e["from"], e["to"]
+                ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                            arrowprops={"arrowstyle": "->", "color": _ARMY_COLOURS[e["army"]], "lw": 0.8})
+        for e in trace.positions(r):
+            if e["detail"] in ("gone", "reserve"):
+                continue
+            army, unit = e["army"], e["unit"]
+            radius = info[army][unit][3]
+            pale = e["detail"] == "shaken"
+            ax.add_patch(Circle(e["to"], radius, facecolor=_ARMY_COLOURS[army], alpha=0.3 if pale else 0.75,
+                                edgecolor="black", linestyle="--" if e["detail"] == "arrived" else "-"))
+            ax.text(*e["to"], str(unit), ha="center", va="center", fontsize=7, color="white")
+        ax.set_xlim(-1, 73)
+        ax.set_ylim(-1, 49)
+        ax.set_aspect("equal")
+        ax.set_xticks([0, 12, 24, 36, 48, 60, 72])
+        ax.set_yticks([0, 12, 24, 36, 48])
+        ax.set_title("after deployment" if r == 0 else f"end of round {r}", fontsize=10)
+    return axes

@@ -78,7 +78,7 @@ impl Policy {
 
     pub fn check(&self, field: &str) -> Result<()> {
         for (name, v) in [("objective_weight", self.objective_weight), ("charge_margin", self.charge_margin), ("hold_objectives", self.hold_objectives), ("role_ratio", self.role_ratio)] {
-            if !v.is_finite() || v < 0.0 || v > 100.0 {
+            if !v.is_finite() || !(0.0..=100.0).contains(&v) {
                 return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));
             }
         }
@@ -251,8 +251,22 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
             }
             for (i, p) in positions.iter().enumerate() {
                 let r = prep.armies[side][i].radius;
+                let at = || format!("({}, {})", p.x, p.y);
                 if !(p.x.is_finite() && p.y.is_finite() && p.x >= r && p.x <= table::WIDTH - r && p.y >= r && p.y <= table::DEPTH - r) {
-                    return Err(Error::invalid(format!("{field}[{i}]"), format!("({}, {})", p.x, p.y), format!("must keep the unit (radius {r:.1}\") on the 72\" x 48\" table")));
+                    return Err(Error::invalid(format!("{field}[{i}]"), at(), format!("must keep the unit (radius {r:.1}\") on the 72\" x 48\" table")));
+                }
+                if let Terrain::Fixed(pieces) = &config.terrain {
+                    if let Some(t) = pieces.iter().find(|t| t.kinds.impassable && t.distance_to(*p) < r) {
+                        return Err(Error::invalid(format!("{field}[{i}]"), at(), format!("overlaps impassable terrain {:?}", t.name)));
+                    }
+                }
+                for (other_side, others) in deployment.iter().enumerate() {
+                    for (j, q) in others.iter().enumerate() {
+                        let r2 = prep.armies[other_side][j].radius;
+                        if (other_side, j) != (side, i) && p.distance(*q) < r + r2 {
+                            return Err(Error::invalid(format!("{field}[{i}]"), at(), "overlaps another unit's footprint"));
+                        }
+                    }
                 }
             }
         }

@@ -245,7 +245,9 @@ impl<'a> Game<'a> {
         if self.trace.is_some() {
             let mut ev = e(self);
             ev.round = self.round;
-            self.trace.as_mut().unwrap().push(ev);
+            if let Some(events) = &mut self.trace {
+                events.push(ev);
+            }
         }
     }
 
@@ -322,11 +324,10 @@ impl<'a> Game<'a> {
         let r = self.info(id).radius;
         let mut out = (false, false);
         for t in &self.terrain {
-            if (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1) {
-                if t.crossed(a, b, r) {
-                    out.0 |= t.kinds.difficult && !m.strider;
-                    out.1 |= t.kinds.dangerous;
-                }
+            let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
+            if matters && t.crossed(a, b, r) {
+                out.0 |= t.kinds.difficult && !m.strider;
+                out.1 |= t.kinds.dangerous;
             }
         }
         out
@@ -1003,6 +1004,7 @@ impl<'a> Game<'a> {
             let back = Point::new(from.x + (from.x - at.x) / d * CONSOLIDATION_BACK, from.y + (from.y - at.y) / d * CONSOLIDATION_BACK);
             if self.spot_ok(id, back, true) && self.path_ok(id, from, back) {
                 self.live_mut(id).pos = back;
+                self.event(|_| Event { kind: "consolidate", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to: back, allowance: CONSOLIDATION_BACK, ..Event::default() });
             }
         }
     }
@@ -1120,5 +1122,173 @@ impl<'a> Game<'a> {
         if out.first_violation.is_none() {
             out.first_violation = self.first_violation.take();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::Edition;
+    use crate::game::table::Kinds;
+    use crate::game::{Policy, UnitTotals};
+    use crate::profile::Unit;
+
+    fn prep(a: &[&str], b: &[&str]) -> Prepared {
+        let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+        let (a, b) = (parse(a), parse(b));
+        Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+    }
+
+    fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec<Point>) -> Config {
+        Config {
+            seed: 7,
+            terrain: Terrain::Fixed(terrain),
+            objectives: Some(objectives),
+            policies: [Policy::DEFAULT; 2],
+            deployment: Some([a, b]),
+            first: Some(0),
+            paired: false,
+            rounds: 4,
+            trace: true,
+            profile: false,
+        }
+    }
+
+    fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
+        let mut g = Game::new(prep, config, 0, cache);
+        g.deploy();
+        g.round = 1;
+        g
+    }
+
+    const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
+
+    #[test]
+    fn moves_cover_the_rulebooks_distances() {
+        // "Advance - Moves 6"", "Rush - Moves 12"", "Charge - Moves 12" into melee"; Fast
+        // "+2" when using Advance and +4" when using Rush/Charge"; Slow "-2" ... -4""
+        let p = prep(&[GRUNTS, "Bikes [3] Q4+ D4+ | Fast", "Ogres [3] Q4+ D4+ | Slow"], &[GRUNTS]);
+        let speeds: Vec<(f64, f64, f64)> = p.armies[0].iter().map(|u| (u.movement.advance, u.movement.rush, u.movement.charge)).collect();
+        assert_eq!(speeds, [(6.0, 12.0, 12.0), (8.0, 16.0, 16.0), (4.0, 8.0, 8.0)]);
+        let c = config(vec![], vec![], vec![Point::new(10.0, 5.0), Point::new(30.0, 5.0), Point::new(50.0, 5.0)], vec![Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        for (u, allowance) in [(0, 12.0), (1, 16.0), (2, 8.0)] {
+            let from = g.live((0, u)).pos;
+            let path = g.plan_move((0, u), Point::new(from.x, 40.0), allowance).unwrap();
+            assert!((path.length - allowance).abs() < 1e-9 && (path.to.distance(from) - allowance).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn difficult_terrain_caps_a_move_at_six_inches_unless_strider() {
+        // "If any model in a unit moves in or through difficult terrain at any point of its
+        // move, then all models in the unit may not move more than 6" for that movement."
+        let swamp = Piece::new("swamp", 0.0, 14.0, 72.0, 18.0, Kinds { difficult: true, ..Kinds::default() }).unwrap();
+        let p = prep(&[GRUNTS, "Striders [5] Q5+ D5+ | Strider"], &[GRUNTS]);
+        let c = config(vec![swamp], vec![], vec![Point::new(10.0, 8.0), Point::new(40.0, 8.0)], vec![Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.plan_move((0, 0), Point::new(10.0, 40.0), 12.0).unwrap();
+        assert!(path.difficult && path.length <= DIFFICULT_MOVE + 1e-9);
+        let path = g.plan_move((0, 1), Point::new(40.0, 40.0), 12.0).unwrap();
+        assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9, "Strider: \"May ignore the effects of difficult terrain\"");
+    }
+
+    #[test]
+    fn a_charge_needs_the_target_within_charge_distance() {
+        // "Units may only take a Charge action if at least one model is within charge distance
+        // of the target unit (including any additional movement from special rules)."
+        let p = prep(&["Hero [1] Q4+ D4+\nSword (A3)", "Fast Hero [1] Q4+ D4+ | Fast\nSword (A3)"], &["Target [1] Q4+ D4+"]);
+        let r = p.armies[0][0].radius + p.armies[1][0].radius;
+        for (gap, plain, fast) in [(11.9, true, true), (12.1, false, true), (16.1, false, false)] {
+            let c = config(vec![], vec![], vec![Point::new(10.0, 20.0 - gap - r), Point::new(60.0, 20.0 - gap - r)], vec![Point::new(10.0, 20.0)]);
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            assert_eq!(g.charge_path((0, 0), (1, 0)).is_some(), plain, "gap {gap}");
+            g.live_mut((1, 0)).pos = Point::new(60.0, 20.0);
+            assert_eq!(g.charge_path((0, 1), (1, 0)).is_some(), fast, "Fast, gap {gap}");
+        }
+    }
+
+    #[test]
+    fn markers_are_seized_alone_contested_together_and_kept() {
+        // "if a unit is within 3" of a marker whilst no enemies are, then it counts as being
+        // seized"; "Markers stay under the player's control even if the unit moves away, but if
+        // units from both sides contest a marker at the end of a round, then it becomes neutral
+        // again"; Shaken units "can't seize or contest objectives".
+        let p = prep(&[GRUNTS, GRUNTS], &[GRUNTS]);
+        let marker = Point::new(36.0, 24.0);
+        let r = p.armies[0][0].radius;
+        let c = config(vec![], vec![marker], vec![Point::new(36.0, 24.0 - r - 2.9), Point::new(5.0, 5.0)], vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.score_round();
+        assert_eq!(g.owner, [0], "seized within 3\"");
+        g.live_mut((1, 0)).pos = Point::new(36.0, 24.0 + r + 2.9);
+        g.score_round();
+        assert_eq!(g.owner, [-1], "contested: neutral again");
+        g.live_mut((1, 0)).shaken = true;
+        g.score_round();
+        assert_eq!(g.owner, [0], "a Shaken unit can't contest");
+        g.live_mut((0, 0)).pos = Point::new(36.0, 24.0 - r - 3.1);
+        g.live_mut((1, 0)).pos = Point::new(60.0, 44.0);
+        g.score_round();
+        assert_eq!(g.owner, [0], "kept when the unit moves away");
+        assert_eq!(g.live((0, 0)).holding, 2, "rounds ending with the unit holding the marker");
+    }
+
+    #[test]
+    fn shaken_units_stay_idle_and_recover() {
+        // "When activated, Shaken units must spend their activation being idle ..., which stops
+        // them being Shaken at the end of the activation."
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.live_mut((0, 0)).shaken = true;
+        g.activate((0, 0));
+        let e = g.trace.as_ref().unwrap().last().unwrap().clone();
+        assert_eq!((e.kind, e.from, e.to), ("idle", Point::new(36.0, 10.0), Point::new(36.0, 10.0)));
+        assert!(!g.live((0, 0)).shaken && g.live((1, 0)).taken == 0, "no shot, no longer Shaken");
+    }
+
+    #[test]
+    fn the_player_who_finished_first_starts_the_next_round() {
+        // "On each new round the player that finished activating first on the last round gets
+        // to activate first."
+        let p = prep(&[GRUNTS, GRUNTS], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(10.0, 5.0), Point::new(60.0, 5.0)], vec![Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        // A, B, A: army B ran out of units first
+        assert_eq!(g.play_round(0), 1);
+        let order: Vec<i8> = g.trace.as_ref().unwrap().iter().filter(|e| ["hold", "advance", "rush", "charge", "idle"].contains(&e.kind)).map(|e| e.army).collect();
+        assert_eq!(order, [0, 1, 0]);
+        // B, A, A: B also ran out first, so it starts again
+        g.round = 2;
+        assert_eq!(g.play_round(1), 1);
+    }
+
+    #[test]
+    fn seeded_games_do_not_depend_on_threads_or_batches() {
+        let p = prep(&[GRUNTS, "Brutes [3] Q4+ D4+ | Tough(3), Furious\n3x Claws (A3, AP(1))"], &[GRUNTS, GRUNTS]);
+        let mut c = config(vec![], vec![], vec![], vec![]);
+        (c.terrain, c.objectives, c.deployment, c.first, c.trace) = (Terrain::Standard, None, None, None, false);
+        let one = crate::game::simulate(&p, &c, 0, 100, Some(1)).unwrap();
+        let two = crate::game::simulate(&p, &c, 0, 100, Some(2)).unwrap();
+        let split = [crate::game::simulate(&p, &c, 0, 37, Some(2)).unwrap(), crate::game::simulate(&p, &c, 37, 63, Some(2)).unwrap()];
+        assert_eq!(one.records, two.records);
+        assert_eq!(one.units, two.units);
+        let joined: Vec<_> = split.iter().flat_map(|o| o.records.clone()).collect();
+        assert_eq!(one.records, joined);
+        let mut units = [UnitTotals::new(2), UnitTotals::new(2)];
+        for part in &split {
+            for a in 0..2 {
+                units[a].merge(&part.units[a]);
+            }
+        }
+        assert_eq!(one.units, units);
+        assert_eq!(one.violations, 0);
     }
 }

@@ -220,7 +220,8 @@ pub const OBJECTIVE_SPACING: f64 = 9.0;
 /// zones, and over 9" away from other markers (... can't be placed in unreachable positions,
 /// like impassable terrain)". Markers keep 2" from the table edges and impassable terrain.
 pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece]) -> Vec<Point> {
-    let count = 2 + (u32::from(rng.random_range(1..=6u8)) + 1) / 2;
+    // D3: "roll a D6 and halve the result, rounding up"
+    let count = 2 + u32::from(rng.random_range(1..=6u8)).div_ceil(2);
     let mut out: Vec<Point> = Vec::new();
     for _ in 0..count {
         for _ in 0..500 {

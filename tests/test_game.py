@@ -1,0 +1,432 @@
+"""Full games (issue 7): rules that cite gf-3.5, invariants checked on every traced game, a
+scripted gun line against ``attack()``, reproducibility, the result API and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import oprstats
+from oprstats import Policy, TerrainPiece, Unit, UnitState
+from oprstats import _core
+from oprstats._game import wilson
+
+from .conftest import cite
+
+GUIDE = "gf-3.5-beginners-guide.txt"
+ACTIONS = ("hold", "advance", "rush", "charge", "idle")
+
+# A small mixed army: shooters, a Fast melee unit, a Slow Tough unit, Scouts, Ambushers, an
+# Aircraft, Strider and Flying (every movement rule of the issue).
+ARMY = [
+    Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)'),
+    Unit.parse('Heavy Team [3] Q4+ D4+ | 150pts | Tough(3), Slow\n3x Cannon (30", A2, AP(2))'),
+    Unit.parse("Raiders [5] Q4+ D5+ | 90pts | Fast, Furious\n5x Blade (A2, AP(1))"),
+    Unit.parse('Rangers [5] Q4+ D5+ | 110pts | Scout, Strider\n5x Carbine (18", A2)'),
+    Unit.parse("Stalkers [3] Q4+ D4+ | 120pts | Ambush, Tough(3)\n3x Claws (A3, AP(1))"),
+    Unit.parse('Jumpers [5] Q4+ D5+ | 110pts | Flying\n5x Pistol (12", A1), 5x Blade (A1)'),
+    Unit.parse('Jet [1] Q4+ D3+ | 180pts | Aircraft, Tough(6)\nMissiles (24", A4, AP(2))'),
+]
+
+
+def prep_info(a, b):
+    prep = _core._prepare_game(list(a), list(b), edition="3.5", role_ratio=(2.0, 2.0))
+    return prep.units(), prep
+
+
+def movement(unit: Unit) -> dict:
+    rules = {r for m in unit.models for r in m.rules}
+    fast, slow = "Fast" in rules, "Slow" in rules
+    return {
+        "advance": 6 + 2 * fast - 2 * slow + 30 * ("Aircraft" in rules),
+        "rush": 12 + 4 * fast - 4 * slow,
+        "charge": 12 + 4 * fast - 4 * slow,
+    }
+
+
+def check_invariants(result, army_a, army_b):
+    """Every traced game: no move longer than allowed, no unit inside impassable terrain or off
+    the table, objectives counted as the rulebook says, and the final counts match."""
+    info, _ = prep_info(army_a, army_b)
+    armies = (list(army_a), list(army_b))
+    for g, trace in enumerate(result.traces):
+        last_round = max(e["round"] for e in trace.events)
+        for e in trace.events:
+            if e["kind"] in ("advance", "rush", "charge"):
+                unit = armies[e["army"]][e["unit"]]
+                allowed = movement(unit)[e["kind"]]
+                if e["detail"] == "difficult":
+                    allowed = min(allowed, 6)
+                assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)
+                assert e["allowance"] <= allowed + 1e-9, (g, e)
+            if e["kind"] in ("position", "deploy", "scout", "ambush") and e.get("detail") not in ("gone", "reserve"):
+                x, y = e["to"]
+                r = info[e["army"]][e["unit"]][3]
+                assert r - 1e-6 <= x <= 72 - r + 1e-6 and r - 1e-6 <= y <= 48 - r + 1e-6, (g, e)
+                aircraft = "Aircraft" in {ru for m in armies[e["army"]][e["unit"]].models for ru in m.rules}
+                for t in trace.terrain:
+                    if t.impassable and not aircraft:
+                        dx = max(t.x0 - x, 0, x - t.x1)
+                        dy = max(t.y0 - y, 0, y - t.y1)
+                        assert math.hypot(dx, dy) >= r - 1e-6, (g, e, t)
+        # objectives, recomputed from the snapshots: "within 3" of a marker whilst no enemies
+        # are", contested markers become neutral, Shaken units and Aircraft can't seize or
+        # contest, Ambushers can't on the round they deploy
+        owners = [-1] * len(trace.objectives)
+        for r in range(1, last_round + 1):
+            for i, (mx, my) in enumerate(trace.objectives):
+                present = [False, False]
+                for e in trace.positions(r):
+                    unit = armies[e["army"]][e["unit"]]
+                    aircraft = "Aircraft" in {ru for m in unit.models for ru in m.rules}
+                    if e["detail"] != "ready" or aircraft:
+                        continue
+                    radius = info[e["army"]][e["unit"]][3]
+                    if math.dist(e["to"], (mx, my)) - radius <= 3.0:
+                        present[e["army"]] = True
+                if present == [True, True]:
+                    owners[i] = -1
+                elif present[0] or present[1]:
+                    owners[i] = 0 if present[0] else 1
+            assert trace.owners(r) == owners, (g, r)
+        assert list(result.objectives[g]) == [owners.count(0), owners.count(1)]
+        expected = np.sign(owners.count(0) - owners.count(1))
+        assert result.winner[g] == expected
+
+
+@pytest.fixture(scope="module")
+def traced():
+    return oprstats.simulate(ARMY, ARMY[::-1], games=40, seed=11, trace=True, progress=False)
+
+
+def test_invariants_hold_in_every_traced_game(traced):
+    assert traced.violations == 0
+    check_invariants(traced, ARMY, ARMY[::-1])
+
+
+def test_invariants_with_the_random_policy():
+    r = oprstats.simulate(ARMY, ARMY, games=30, seed=3, trace=True, progress=False, policy_a="random", policy_b="random")
+    check_invariants(r, ARMY, ARMY)
+
+
+def test_moves_follow_the_rulebooks_distances(rulebook, traced):
+    text = rulebook(GUIDE)
+    cite(text, "Advance - Moves 6\" and can shoot after moving.")
+    cite(text, "Rush - Moves 12\" but can't shoot.")
+    cite(text, "Charge - Moves 12\" into melee.")
+    cite(text, "Models with this special rule move +2\" when using Advance and +4\" when using Rush/Charge.")
+    cite(text, "Models with this special rule move -2\" when using Advance, and -4\" when using Rush/Charge.")
+    cite(text, "then all models in the unit may not move more than 6\" for that movement.")
+    seen = set()
+    armies = (ARMY, ARMY[::-1])
+    for trace in traced.traces:
+        for e in trace.events:
+            if e["kind"] in ("advance", "rush", "charge"):
+                unit = armies[e["army"]][e["unit"]]
+                allowed = movement(unit)[e["kind"]]
+                if e["detail"] == "difficult":
+                    allowed = min(allowed, 6)
+                assert e["allowance"] == pytest.approx(allowed)
+                seen.add((unit.name, e["kind"]))
+    # the Fast and Slow units did move, so their allowances were checked
+    assert any(n == "Raiders" for n, _ in seen) and any(n == "Heavy Team" for n, _ in seen)
+
+
+def test_charges_start_within_charge_distance(rulebook, traced):
+    cite(rulebook(GUIDE), "Units may only take a Charge action if at least one model is within charge distance of "
+                          "the target unit (including any additional movement from special rules).")
+    armies = (ARMY, ARMY[::-1])
+    info, _ = prep_info(ARMY, ARMY[::-1])
+    charges = 0
+    for trace in traced.traces:
+        events = trace.events
+        for i, e in enumerate(events):
+            if e["kind"] != "charge":
+                continue
+            melee = next(x for x in events[i + 1:] if x["kind"] in ("melee", *ACTIONS))
+            if melee["kind"] != "melee":
+                continue  # destroyed by dangerous terrain on the way
+            charges += 1
+            target_r = info[melee["target_army"]][melee["target"]][3]
+            own_r = info[e["army"]][e["unit"]][3]
+            target_at = [p for p in events[:i] if p["kind"] in ("position", "advance", "rush", "charge", "consolidate", "ambush", "scout", "deploy")
+                         and p["army"] == melee["target_army"] and p["unit"] == melee["target"]][-1]["to"]
+            gap = math.dist(e["from"], target_at) - own_r - target_r
+            assert gap <= movement(armies[e["army"]][e["unit"]])["charge"] + 1e-6
+            # the charge ends in base contact
+            assert math.dist(e["to"], target_at) == pytest.approx(own_r + target_r, abs=1e-3)
+    assert charges > 0
+
+
+def test_shaken_units_stay_idle(rulebook, traced):
+    cite(rulebook(GUIDE), "When activated, Shaken units must spend their activation being idle")
+    checked = 0
+    for trace in traced.traces:
+        shaken = set()
+        for e in trace.events:
+            who = (e["army"], e["unit"])
+            if e["kind"] == "morale" and e["detail"].startswith("failed"):
+                shaken.add(who)
+            elif e["kind"] == "melee":
+                for side, tag in ((who, "charger=Shaken"), ((e["target_army"], e["target"]), "defender=Shaken")):
+                    if tag in e["detail"]:
+                        shaken.add(side)
+            elif e["kind"] in ACTIONS and who in shaken:
+                assert e["kind"] == "idle" or e["from"] != e["to"] and e["kind"] == "advance", e  # Aircraft still fly
+                shaken.discard(who)
+                checked += 1
+    assert checked > 0
+
+
+def test_the_player_who_finished_first_starts_the_next_round(rulebook, traced):
+    cite(rulebook(GUIDE), "On each new round the player that finished activating first on the last round gets to activate first.")
+    for trace in traced.traces:
+        by_round = {}
+        for e in trace.events:
+            if e["kind"] in ACTIONS:
+                by_round.setdefault(e["round"], []).append(e["army"])
+        for r in range(1, max(by_round)):
+            if r + 1 not in by_round:
+                continue
+            order = by_round[r]
+            last = {a: max((i for i, x in enumerate(order) if x == a), default=-1) for a in (0, 1)}
+            finished_first = min((0, 1), key=lambda a: last[a])
+            nxt = by_round[r + 1]
+            if finished_first in nxt:
+                assert nxt[0] == finished_first, (r, order, nxt)
+
+
+def test_objectives_are_seized_and_contested_within_three_inches(rulebook):
+    text = rulebook(GUIDE)
+    cite(text, "At the end of each round, if a unit is within 3\" of a marker whilst no enemies are, then it counts as being seized.")
+    cite(text, "if units from both sides contest a marker at the end of a round, then it becomes neutral again.")
+    cite(text, "can't seize or contest objectives.")
+    # the recomputation is in check_invariants; here a table where it must happen
+    rifles = Unit.parse('Rifles [5] Q4+ D5+\n5x Rifle (24", A1)')
+    r = oprstats.simulate([rifles], [rifles], games=4, seed=1, trace=True, progress=False, terrain="open",
+                          objectives=[(20, 24), (52, 24)], policy_a="hold", policy_b="hold", first="a", rounds=1,
+                          deployment=([(20, 22)], [(52, 26)]))
+    # each side's only unit sits on its own marker: seized by A and by B unless Shaken
+    check_invariants(r, [rifles], [rifles])
+    assert (r.objectives.sum(axis=1) >= 0).all()
+    assert any(tuple(o) == (1, 1) for o in r.objectives)
+
+
+def test_scripted_gun_line_casualties_match_attack():
+    """Two units that only shoot at a fixed 12": army A's shooting is ``attack()`` exactly, and
+    army B shoots back with what is left unless Shaken. Chi-square goodness of fit at 20,000
+    games (seeded), p > 0.001 for both."""
+    a = Unit.parse('Rifles [10] Q4+ D5+\n10x Rifle (24", A1)')
+    b = Unit.parse('Troopers [5] Q4+ D4+ | Tough(3)\n5x Carbine (18", A2, AP(1))')
+    info, _ = prep_info([a], [b])
+    ra, rb = info[0][0][3], info[1][0][3]
+    gap = 11.5
+    n = 20_000
+    res = oprstats.simulate([a], [b], games=n, seed=5, terrain="open", objectives=[], policy_a="hold", policy_b="hold",
+                            first="a", rounds=1, deployment=([(36, 10)], [(36, 10 + ra + rb + gap)]), progress=False)
+    shot = oprstats.attack(a, b, distance=12)
+    expected_b = shot.remaining.pmf
+    observed_b = np.bincount(res.models_left[:, 1], minlength=len(expected_b))
+    # B shoots back with each state it can be left in (Shaken units stay idle)
+    expected_a = np.zeros(11)
+    for state, p in shot.states:
+        if state.shaken:
+            expected_a[10] += p
+            continue
+        back = oprstats.attack(b, a, distance=12, attacker_state=state)
+        expected_a[: len(back.remaining.pmf)] += p * back.remaining.pmf
+    expected_a[10] += shot.p_destroyed
+    observed_a = np.bincount(res.models_left[:, 0], minlength=11)
+    for observed, expected in ((observed_b, expected_b), (observed_a, expected_a)):
+        keep = expected * n >= 5
+        obs = np.append(observed[keep], observed[~keep].sum())
+        exp = np.append(expected[keep], expected[~keep].sum()) * n
+        if exp[-1] == 0:
+            obs, exp = obs[:-1], exp[:-1]
+        assert stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > 1e-3
+
+
+def test_seeded_runs_are_identical_with_one_and_two_threads():
+    one = oprstats.simulate(ARMY, ARMY, games=150, seed=9, threads=1, progress=False)
+    two = oprstats.simulate(ARMY, ARMY, games=150, seed=9, threads=2, progress=False)
+    for field in ("winner", "first", "objectives", "models_left", "points_left"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    assert one.units().equals(two.units())
+    # batches do not matter either: the first 100 of 150 games are the 100 of a shorter run
+    short = oprstats.simulate(ARMY, ARMY, games=100, seed=9, progress=False)
+    assert np.array_equal(short.winner, one.winner[:100]) and np.array_equal(short.points_left, one.points_left[:100])
+    other = oprstats.simulate(ARMY, ARMY, games=150, seed=10, progress=False)
+    assert not np.array_equal(other.points_left, one.points_left)
+
+
+def test_seed_sequences_are_accepted():
+    seq = np.random.SeedSequence(42)
+    a = oprstats.simulate(ARMY, ARMY, games=20, seed=seq, progress=False)
+    b = oprstats.simulate(ARMY, ARMY, games=20, seed=np.random.SeedSequence(42), progress=False)
+    assert np.array_equal(a.points_left, b.points_left)
+
+
+def test_paired_games_swap_sides_and_first_player_on_one_table():
+    r = oprstats.simulate(ARMY, ARMY[:4], games=10, seed=4, paired=True, trace=True, progress=False)
+    assert len(r) == 20 and list(r.pair[:4]) == [0, 0, 1, 1]
+    for k in range(10):
+        g1, g2 = r.traces[2 * k], r.traces[2 * k + 1]
+        assert g1.terrain == g2.terrain and g1.objectives == g2.objectives
+        assert r.first[2 * k] != r.first[2 * k + 1]
+        # the army that went first deployed on the y = 0 edge
+        for g in (2 * k, 2 * k + 1):
+            deploy = [e for e in r.traces[g].events if e["kind"] == "deploy"]
+            assert deploy[0]["army"] == r.first[g] and deploy[0]["to"][1] <= 12
+
+
+def test_mirror_match_is_even_and_summary_has_wilson_intervals():
+    r = oprstats.simulate(ARMY, ARMY, games=400, seed=2, paired=True, progress=False)
+    rates = r.rates()
+    assert sum(v[0] for v in rates.values()) == pytest.approx(1.0)
+    lo, hi = rates["a_wins"][1:]
+    assert lo <= rates["a_wins"][0] <= hi
+    # a mirror match played paired is even: A's wins and B's wins differ by noise only
+    assert abs(rates["a_wins"][0] - rates["b_wins"][0]) < 0.08
+    s = r.summary()
+    assert list(s.index) == ["a_wins", "draws", "b_wins", "first_player_wins", "a_wins_going_first", "a_wins_going_second"]
+    assert s.loc["a_wins_going_first", "games"] + s.loc["a_wins_going_second", "games"] == len(r)
+    frame = r.to_pandas()
+    assert len(frame) == 800 and set(frame["first"]) == {"a", "b"}
+    units = r.units()
+    assert len(units) == 2 * len(ARMY) and ((units.destroyed_rate >= 0) & (units.destroyed_rate <= 1)).all()
+    assert set(units.role) <= {"shooting", "hybrid", "melee"}
+    # wounds dealt by one army are wounds taken by the other (dangerous terrain aside)
+    dealt_a = units[units.army == "a"].wounds_dealt.sum()
+    taken_b = units[units.army == "b"].wounds_taken.sum()
+    assert dealt_a <= taken_b + 1e-9
+    assert "GameResult(games=800, paired" in repr(r)
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert (lo, hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_roles_come_from_exact_expected_damage():
+    _, prep = prep_info(ARMY, ARMY)
+    roles = dict(zip([u.name for u in ARMY], prep.roles()[0]))
+    assert roles["Rifles"] == "shooting" and roles["Raiders"] == "melee" and roles["Heavy Team"] == "shooting"
+    values = prep.charge_values()[0]
+    raiders, rifles = 2, 0
+    assert values[raiders][rifles] > 0, "Furious blades charging riflemen come out ahead"
+
+
+def test_random_policy_is_a_weaker_baseline():
+    r = oprstats.simulate(ARMY, ARMY, games=300, seed=8, policy_b="random", paired=True, progress=False)
+    assert r.rates()["a_wins"][0] > r.rates()["b_wins"][0]
+
+
+def test_policy_weights_change_play():
+    careful = Policy(charge_margin=5.0)
+    a = oprstats.simulate(ARMY, ARMY, games=60, seed=1, policy_a=careful, progress=False, trace=True)
+    charges = sum(e["kind"] == "charge" and e["army"] == 0 for t in a.traces for e in t.events)
+    assert charges == 0, "a charge margin of 5 times the charger's points is never met"
+
+
+def test_interrupting_returns_the_games_played(monkeypatch):
+    calls = {"n": 0}
+    real = _core._simulate
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_core, "_simulate", flaky)
+    with pytest.warns(RuntimeWarning, match="interrupted after 64 of 200 games"):
+        r = oprstats.simulate(ARMY, ARMY, games=200, seed=1, progress=False)
+    assert r.interrupted and len(r) == 64
+
+
+def test_progress_bar_runs(capsys):
+    oprstats.simulate(ARMY[:2], ARMY[:2], games=10, seed=1, progress=True)
+    assert "simulate" in capsys.readouterr().err
+
+
+def test_plot_game_draws_every_round(traced):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from oprstats import plot
+
+    axes = plot.game(traced, 3)
+    visible = [ax for ax in axes if ax.get_visible()]
+    assert len(visible) == 5 and visible[0].get_title() == "after deployment"
+    assert len(visible[1].patches) > len(traced.traces[3].terrain)
+    with pytest.raises(ValueError, match="game: must be the index"):
+        plot.game(traced, 99)
+    untraced = oprstats.simulate(ARMY, ARMY, games=2, seed=1, progress=False)
+    with pytest.raises(ValueError, match="trace=True"):
+        plot.game(untraced)
+
+
+def test_real_armies_play_within_the_rules(book_paths):
+    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
+    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
+    a = [u for u in book_a.units if u.cost][:12]
+    b = [u for u in book_b.units if u.cost][:12]
+    r = oprstats.simulate(a, b, games=30, seed=6, trace=True, progress=False)
+    check_invariants(r, a, b)
+    big = oprstats.simulate(a, b, games=500, seed=6, progress=False)
+    assert big.violations == 0 and len(big) == 500
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"games": 0}, ValueError, "games: must be a whole number"),
+        ({"games": 2.5}, ValueError, "games: must be a whole number"),
+        ({"games": 101, "trace": True}, ValueError, "games: trace=True"),
+        ({"edition": "3.4.1"}, ValueError, "edition: the game simulator plays Grimdark Future v3.5 only"),
+        ({"terrain": "forest"}, ValueError, "terrain: must be"),
+        ({"terrain": [1]}, TypeError, r"terrain\[0\]: expected a TerrainPiece"),
+        ({"policy_a": "aggressive"}, ValueError, "policy_a: must be"),
+        ({"policy_b": 3}, TypeError, "policy_b: expected a str or a Policy"),
+        ({"threads": 0}, ValueError, "threads: must be None"),
+        ({"rounds": 0}, ValueError, "rounds: must be"),
+        ({"first": "c"}, ValueError, "first: must be"),
+        ({"paired": "yes"}, TypeError, "paired: expected a bool"),
+        ({"seed": "x"}, TypeError, "seed: expected"),
+        ({"objectives": [(100, 10)], "terrain": "open"}, ValueError, r"objectives\[0\]"),
+        ({"deployment": ([(10, 10)] * 7, [(10, 30)] * 7)}, ValueError, "deployment: fixed positions need fixed terrain"),
+        ({"deployment": ([(0, 0)] * 7, [(10, 30)] * 7), "terrain": "open"}, ValueError, r"deployment_a\[0\]"),
+        ({"deployment": ([(10, 10)], [(10, 30)]), "terrain": "open"}, ValueError, "deployment_a: must give one position per unit"),
+    ],
+)
+def test_bad_input_is_refused_clearly(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        oprstats.simulate(ARMY, ARMY, progress=False, **{"games": 10, **kwargs})
+
+
+def test_bad_armies_and_pieces_are_refused_clearly():
+    with pytest.raises(TypeError, match="army_a: expected an Army"):
+        oprstats.simulate("Rifles", ARMY, games=1, progress=False)
+    with pytest.raises(TypeError, match=r"army_b\[1\]: expected a Unit"):
+        oprstats.simulate(ARMY, [ARMY[0], "x"], games=1, progress=False)
+    with pytest.raises(ValueError, match="army_a: needs at least one unit"):
+        oprstats.simulate([], ARMY, games=1, progress=False)
+    v2 = Unit.parse("Old [5] Q4+ D4+", edition="2")
+    with pytest.raises(ValueError, match=r"army_a\[0\].*is a 2 unit"):
+        oprstats.simulate([v2], ARMY, games=1, progress=False)
+    with pytest.raises(ValueError, match="TerrainPiece 'w': x1 must exceed x0"):
+        TerrainPiece("w", 5, 5, 4, 6)
+    with pytest.raises(ValueError, match="Policy.charge_margin"):
+        Policy(charge_margin=-1)
+    with pytest.raises(ValueError, match="Policy.role_ratio"):
+        Policy(role_ratio=0.5)
+    with pytest.raises(ValueError, match=r"deployment_a\[0\].*impassable"):
+        block = TerrainPiece("block", 0, 0, 20, 20, impassable=True, blocking=True)
+        oprstats.simulate(ARMY[:1], ARMY[:1], games=1, progress=False, terrain=[block],
+                          deployment=([(10, 10)], [(40, 40)]))
+    assert UnitState() == UnitState()
