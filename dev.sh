@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two jobs the README promises on a fresh machine, each setting up what it needs:
-#   ./dev.sh demo   a virtualenv with oprstats built from this checkout, then the main job
-#                   (`oprstats show`) on the embedded example army
+#   ./dev.sh demo   a virtualenv with oprstats built from this checkout, then the main jobs
+#                   (`oprstats show`, `oprstats simulate`) on the embedded example army
 #   ./dev.sh test   the same with the test extras, then every test: cargo's tests of the Rust
 #                   core, then pytest (real army books from ../shared; under CI=true they must exist)
 # The virtualenv is .venv (or $OPRSTATS_VENV); re-running reuses it and rebuilds the package.
@@ -21,6 +21,7 @@ case "${1:-}" in
     demo)
         setup .
         "$venv/bin/oprstats" show
+        "$venv/bin/oprstats" simulate --games 2000 --paired --quiet
         ;;
     test)
         setup ".[test]"

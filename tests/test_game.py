@@ -430,3 +430,11 @@ def test_bad_armies_and_pieces_are_refused_clearly():
         oprstats.simulate(ARMY[:1], ARMY[:1], games=1, progress=False, terrain=[block],
                           deployment=([(10, 10)], [(40, 40)]))
     assert UnitState() == UnitState()
+
+
+def test_cli_simulates_the_example_army(capsys):
+    from oprstats.cli import main
+
+    assert main(["simulate", "--games", "50", "--quiet", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "50 games of Grimdark Future v3.5 (seed 3)" in out and "first_player_wins" in out and "Warden Squad" in out

@@ -224,3 +224,33 @@ def _reference_attackers(edition: str = "3.5") -> list[tuple[str, str, int]]: ..
 def _reference_targets(edition: str = "3.5") -> list[tuple[str, Unit, bool]]: ...
 def _curve_target(defense: int, tough: int, edition: str = "3.5") -> Unit: ...
 def _efficiency_modes() -> list[str]: ...
+
+class _GamePrep:
+    """Two armies ready to play (what every game of a run shares)."""
+
+    def roles(self) -> list[list[str]]: ...
+    def units(self) -> list[list[tuple[str, float, int, float]]]:
+        """(name, points, models, footprint radius) of each unit, by army."""
+    def charge_values(self) -> list[list[list[float]]]: ...
+
+_PieceTuple = tuple[str, float, float, float, float, bool, bool, bool, bool, bool]
+_PolicyTuple = tuple[str, float, float, float, float]
+
+def _prepare_game(army_a: Any, army_b: Any, *, edition: str, role_ratio: tuple[float, float]) -> _GamePrep: ...
+def _simulate(
+    prep: _GamePrep,
+    *,
+    seed: int,
+    first_game: int,
+    games: int,
+    terrain: Optional[list[_PieceTuple]],
+    objectives: Optional[list[tuple[float, float]]],
+    policies: tuple[_PolicyTuple, _PolicyTuple],
+    deployment: Optional[tuple[list[tuple[float, float]], list[tuple[float, float]]]],
+    first: Optional[int],
+    paired: bool,
+    rounds: int,
+    trace: bool,
+    profile: bool,
+    threads: Optional[int],
+) -> dict[str, Any]: ...

@@ -81,6 +81,37 @@ def _fairness(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from ._game import simulate
+
+    title_a, army_a = _load_units(args.army_a, None)
+    title_b, army_b = _load_units(args.army_b or args.army_a, None)
+    result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet)
+    print(f"A: {title_a}\nB: {title_b}")
+    print(f"{len(result):,} games of Grimdark Future v3.5 (seed {args.seed}{', paired' if args.paired else ''})")
+    print()
+    rows = [{"measure": name, "rate": f"{rate:.3f}", "low": f"{lo:.3f}", "high": f"{hi:.3f}"}
+            for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
+    cols = ["measure", "rate", "low", "high"]
+    print(format_table(rows, cols, {"measure": "Measure", "rate": "Rate", "low": "95% low", "high": "95% high"}, frozenset(cols[1:])))
+    print()
+    units = [{"army": r.army, "name": r.name, "points": f"{r.points:.0f}", "role": r.role,
+              "destroyed": f"{r.destroyed_rate:.2f}", "dealt": f"{r.wounds_dealt:.2f}", "taken": f"{r.wounds_taken:.2f}",
+              "holding": f"{r.rounds_holding:.2f}"} for r in result.units().itertuples()] if _has_pandas() else []
+    if units:
+        cols = list(units[0])
+        print(format_table(units, cols, {c: c.capitalize() for c in cols}, frozenset(cols[2:3] + cols[4:])))
+    return 0
+
+
+def _has_pandas() -> bool:
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oprstats", description="Balance statistics for One Page Rules wargames.")
     sub = parser.add_subparsers(dest="command")
@@ -93,6 +124,14 @@ def build_parser() -> argparse.ArgumentParser:
     fair.add_argument("--top", type=int, default=None, help="show only the N units furthest off")
     fair.add_argument("--edition", default=None, help="rules edition (a cost model ships for 3.5, the default)")
     fair.set_defaults(run=_fairness)
+    sim = sub.add_parser("simulate", help="play full v3.5 games between two army lists (or books' units) and report win rates")
+    sim.add_argument("army_a", nargs="?", type=Path, help="army list text or book JSON; default: the embedded example army")
+    sim.add_argument("army_b", nargs="?", type=Path, help="default: the same as army A (a mirror match)")
+    sim.add_argument("--games", type=int, default=2_000, help="games to play (paired: pairs); default 2,000")
+    sim.add_argument("--seed", type=int, default=1, help="seed (default 1): the same seed plays the same games")
+    sim.add_argument("--paired", action="store_true", help="play every game twice with sides and first player swapped")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_simulate)
     return parser
 
 
