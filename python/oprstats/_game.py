@@ -364,9 +364,11 @@ def simulate(
     batch = max(64, min(4096, total // 20 or 1))
     parts = []
     interrupted = False
-    from tqdm.auto import tqdm
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, unit="game", disable=not progress, desc="simulate")
+        bar = tqdm(total=total, unit="game", desc="simulate")
     try:
         done = 0
         while done < total:
@@ -377,13 +379,15 @@ def simulate(
                 paired=bool(paired), rounds=int(rounds), trace=bool(trace), profile=False,
                 threads=None if threads is None else int(threads)))
             done += n
-            bar.update(n)
+            if bar is not None:
+                bar.update(n)
     except KeyboardInterrupt:
         interrupted = True
         warnings.warn(f"simulate: interrupted after {sum(len(p['winner']) for p in parts)} of {total} games; "
                       "returning those", RuntimeWarning, stacklevel=2)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     if not parts:
         raise KeyboardInterrupt("simulate: interrupted before the first batch of games finished")
     raw = _merge(parts)
