@@ -313,7 +313,8 @@ def simulate(
 
     Scenario options: ``rounds`` (4), fixed ``objectives`` ((x, y) in inches), a fixed
     ``deployment`` (positions of army A's and army B's units, with terrain other than
-    ``"standard"``), and ``first`` (``"a"`` or ``"b"``: who goes first, else the roll-off).
+    ``"standard"``), and ``first`` (``"a"`` or ``"b"``: who goes first, else the roll-off;
+    paired runs swap it in the second game of each pair).
 
     The geometry is abstracted as ``docs/game.md`` writes down: units are discs, terrain
     pieces rectangles.

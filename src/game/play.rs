@@ -401,11 +401,8 @@ impl<'a> Game<'a> {
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
         let contact = self.info(id).radius + self.info(target).radius;
-        let touch = |p: Point| at.towards(p, contact).distance(at).max(contact);
-        let contact_from = |p: Point| {
-            let d = p.distance(at);
-            if d <= contact { p } else { at.towards(p, touch(p)) }
-        };
+        // the point in base contact with the target on the side facing `p`
+        let contact_from = |p: Point| if p.distance(at) <= contact { p } else { at.towards(p, contact) };
         let mut legs: Vec<(Option<Point>, Point)> = vec![(None, contact_from(from))];
         let (dx, dy) = (at.x - from.x, at.y - from.y);
         let len = dx.hypot(dy).max(EPS);
@@ -570,25 +567,18 @@ impl<'a> Game<'a> {
             }
         }
         for (lists, depth, kind) in [(queues, DEPLOY_DEPTH, "deploy"), (scouts, DEPLOY_DEPTH + SCOUT_DEPTH, "scout")] {
-            let mut next = [0usize; 2];
-            let mut turn = self.seat[0];
-            while next[0] < lists[0].len() || next[1] < lists[1].len() {
-                if next[turn] < lists[turn].len() {
-                    let id = (turn, lists[turn][next[turn]]);
-                    next[turn] += 1;
-                    self.units[id.0][id.1].gone = false;
-                    let t = self.clock();
-                    let spot = policy::deployment_spot(self, id, depth);
-                    if let Some(t) = t {
-                        self.timers.movement += t.elapsed().as_secs_f64();
-                    }
-                    match spot {
-                        Some(p) => self.place(id, p, kind),
-                        // no room at all: the unit cannot be deployed and counts as lost
-                        None => self.live_mut(id).gone = true,
-                    }
+            for id in alternating(self.seat[0], &lists) {
+                self.units[id.0][id.1].gone = false;
+                let t = self.clock();
+                let spot = policy::deployment_spot(self, id, depth);
+                if let Some(t) = t {
+                    self.timers.movement += t.elapsed().as_secs_f64();
                 }
-                turn = 1 - turn;
+                match spot {
+                    Some(p) => self.place(id, p, kind),
+                    // no room at all: the unit cannot be deployed and counts as lost
+                    None => self.live_mut(id).gone = true,
+                }
             }
         }
         self.snapshot();
@@ -598,30 +588,13 @@ impl<'a> Game<'a> {
     /// enemy units. Players alternate in placing Ambushers, starting with the player that
     /// activates next."
     fn ambush(&mut self, first: usize) {
-        let mut turn = first;
-        let mut passes = 0;
-        while passes < 2 {
-            let waiting = (0..self.units[turn].len()).find(|&u| self.units[turn][u].reserve && !self.units[turn][u].gone);
-            match waiting {
-                Some(u) => {
-                    passes = 0;
-                    let id = (turn, u);
-                    match policy::ambush_spot(self, id) {
-                        Some(p) => {
-                            self.live_mut(id).arrived = self.round;
-                            self.place(id, p, "ambush");
-                        }
-                        // nowhere to arrive this round: it waits, and so do the unit's friends
-                        None => passes += 1,
-                    }
-                    if self.live(id).reserve {
-                        turn = 1 - turn;
-                        continue;
-                    }
-                }
-                None => passes += 1,
+        let waiting = [0, 1].map(|army| (0..self.units[army].len()).filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone).collect());
+        for id in alternating(first, &waiting) {
+            // nowhere to arrive: the unit waits for the next round
+            if let Some(p) = policy::ambush_spot(self, id) {
+                self.live_mut(id).arrived = self.round;
+                self.place(id, p, "ambush");
             }
-            turn = 1 - turn;
         }
     }
 
@@ -1125,6 +1098,22 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The order in which two players place units one at a time, alternating from `first`
+/// ("the players continue alternating in placing one unit each"); a player with none left
+/// lets the other go on.
+fn alternating(first: usize, lists: &[Vec<usize>; 2]) -> Vec<Id> {
+    let mut out = Vec::with_capacity(lists[0].len() + lists[1].len());
+    let (mut next, mut turn) = ([0usize; 2], first);
+    while next[0] < lists[0].len() || next[1] < lists[1].len() {
+        if next[turn] < lists[turn].len() {
+            out.push((turn, lists[turn][next[turn]]));
+            next[turn] += 1;
+        }
+        turn = 1 - turn;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1268,6 +1257,13 @@ mod tests {
         // B, A, A: B also ran out first, so it starts again
         g.round = 2;
         assert_eq!(g.play_round(1), 1);
+    }
+
+    #[test]
+    fn players_alternate_placing_units_until_both_are_done() {
+        // "Then the players continue alternating in placing one unit each, until all units have been deployed."
+        assert_eq!(alternating(1, &[vec![0, 1, 2], vec![5]]), [(1, 5), (0, 0), (0, 1), (0, 2)]);
+        assert_eq!(alternating(0, &[vec![], vec![3, 4]]), [(1, 3), (1, 4)]);
     }
 
     #[test]
