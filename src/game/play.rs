@@ -89,6 +89,13 @@ pub struct Event {
     pub detail: String,
 }
 
+impl Event {
+    /// An event of unit `id` with no target; other fields by struct update.
+    fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
+        Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
+    }
+}
+
 /// How one unit shoots at one target from where it stands, found once per run of games and
 /// reused: the groups, their situation, expected wounds per group on the fresh target, and
 /// die models by (group, target state) as the dice need them.
@@ -531,7 +538,7 @@ impl<'a> Game<'a> {
         if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
             self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
         }
-        self.event(|g| Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to: p, models_left: g.info(id).models, ..Event::default() });
+        self.event(|g| Event { models_left: g.info(id).models, ..Event::of(kind, id, from, p) });
     }
 
     /// "the winner must start deploying their army first ... places one unit fully within 12"
@@ -656,12 +663,12 @@ impl<'a> Game<'a> {
                     self.apply_move(id, path, "idle", m.advance);
                 }
             } else {
-                self.event(|_| Event { kind: "idle", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from: start, to: start, ..Event::default() });
+                self.event(|_| Event::of("idle", id, start, start));
             }
         } else {
             match policy::decide(self, id) {
                 Action::Hold => {
-                    self.event(|_| Event { kind: "hold", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from: start, to: start, ..Event::default() });
+                    self.event(|_| Event::of("hold", id, start, start));
                     self.shoot(id, false, &mut touched);
                 }
                 Action::Advance(path) => {
@@ -704,17 +711,10 @@ impl<'a> Game<'a> {
             self.violation(|| format!("unit {id:?} ended a {kind} at ({:.2}, {:.2}), where it may not stand", path.to.x, path.to.y));
         }
         self.event(|g| Event {
-            kind,
-            army: id.0 as i8,
-            unit: id.1 as i32,
-            target_army: -1,
-            target: -1,
-            from,
-            to: path.to,
             allowance: limit,
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: if path.difficult { "difficult".into() } else { String::new() },
-            ..Event::default()
+            ..Event::of(kind, id, from, path.to)
         });
         if path.dangerous {
             self.dangerous_test(id);
@@ -749,17 +749,10 @@ impl<'a> Game<'a> {
             self.timers.dice += t.elapsed().as_secs_f64();
         }
         self.event(|g| Event {
-            kind: "dangerous",
-            army: id.0 as i8,
-            unit: id.1 as i32,
-            target_army: -1,
-            target: -1,
-            from: g.live(id).pos,
-            to: g.live(id).pos,
             dice: u64::from(dice),
             wounds,
             models_left: g.info(id).alloc.alive(end),
-            ..Event::default()
+            ..Event::of("dangerous", id, g.live(id).pos, g.live(id).pos)
         });
     }
 
@@ -787,16 +780,9 @@ impl<'a> Game<'a> {
             }
         }
         self.event(|g| Event {
-            kind: "morale",
-            army: id.0 as i8,
-            unit: id.1 as i32,
-            target_army: -1,
-            target: -1,
-            from: g.live(id).pos,
-            to: g.live(id).pos,
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: if passed { "passed".into() } else { "failed: Shaken".into() },
-            ..Event::default()
+            ..Event::of("morale", id, g.live(id).pos, g.live(id).pos)
         });
     }
 
@@ -977,7 +963,7 @@ impl<'a> Game<'a> {
             let back = Point::new(from.x + (from.x - at.x) / d * CONSOLIDATION_BACK, from.y + (from.y - at.y) / d * CONSOLIDATION_BACK);
             if self.spot_ok(id, back, true) && self.path_ok(id, from, back) {
                 self.live_mut(id).pos = back;
-                self.event(|_| Event { kind: "consolidate", army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to: back, allowance: CONSOLIDATION_BACK, ..Event::default() });
+                self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
             }
         }
     }
@@ -1043,16 +1029,9 @@ impl<'a> Game<'a> {
                     "ready"
                 };
                 self.event(|g| Event {
-                    kind: "position",
-                    army: army as i8,
-                    unit: u as i32,
-                    target_army: -1,
-                    target: -1,
-                    from: live.pos,
-                    to: live.pos,
                     models_left: if live.gone { 0 } else { g.info(id).alloc.alive(live.s) },
                     detail: status.into(),
-                    ..Event::default()
+                    ..Event::of("position", (army, u), live.pos, live.pos)
                 });
             }
         }
