@@ -94,6 +94,11 @@ impl Event {
     fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
         Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
     }
+
+    /// An event of unit `id` acting on `target`.
+    fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
+        Event { target_army: target.0 as i8, target: target.1 as i32, ..Event::of(kind, id, from, to) }
+    }
 }
 
 /// How one unit shoots at one target from where it stands, found once per run of games and
@@ -234,11 +239,6 @@ impl<'a> Game<'a> {
         if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, DEPTH - y) }
     }
 
-    /// Inches from `army`'s own edge.
-    pub fn depth_from_edge(&self, army: usize, p: Point) -> f64 {
-        if self.seat[0] == army { p.y } else { DEPTH - p.y }
-    }
-
     /// Edge-to-edge distance between two units.
     pub fn gap(&self, a: Id, b: Id) -> f64 {
         (self.live(a).pos.distance(self.live(b).pos) - self.info(a).radius - self.info(b).radius).max(0.0)
@@ -246,6 +246,13 @@ impl<'a> Game<'a> {
 
     fn clock(&self) -> Option<Instant> {
         self.config.profile.then(Instant::now)
+    }
+
+    /// Adds the time since `start` (when profiling) to one part of the timers.
+    fn lap(&mut self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
+        if let Some(t) = start {
+            *part(&mut self.timers) += t.elapsed().as_secs_f64();
+        }
     }
 
     fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
@@ -346,9 +353,7 @@ impl<'a> Game<'a> {
     pub fn plan_move(&mut self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
         let t = self.clock();
         let out = self.find_move(id, goal, allowance);
-        if let Some(t) = t {
-            self.timers.movement += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.movement);
         out
     }
 
@@ -395,9 +400,7 @@ impl<'a> Game<'a> {
     pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
         let t = self.clock();
         let out = self.find_charge(id, target);
-        if let Some(t) = t {
-            self.timers.movement += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.movement);
         out
     }
 
@@ -473,9 +476,7 @@ impl<'a> Game<'a> {
     pub fn sight(&mut self, a: Id, b: Id) -> Sight {
         let t = self.clock();
         let out = self.find_sight(a, b);
-        if let Some(t) = t {
-            self.timers.line_of_sight += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.line_of_sight);
         out
     }
 
@@ -525,9 +526,7 @@ impl<'a> Game<'a> {
             first = self.play_round(first);
             self.score_round();
         }
-        if let Some(t) = t {
-            self.timers.total += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.total);
         self.finish(out);
     }
 
@@ -578,9 +577,7 @@ impl<'a> Game<'a> {
                 self.units[id.0][id.1].gone = false;
                 let t = self.clock();
                 let spot = policy::deployment_spot(self, id, depth);
-                if let Some(t) = t {
-                    self.timers.movement += t.elapsed().as_secs_f64();
-                }
+                self.lap(t, |x| &mut x.movement);
                 match spot {
                     Some(p) => self.place(id, p, kind),
                     // no room at all: the unit cannot be deployed and counts as lost
@@ -745,9 +742,7 @@ impl<'a> Game<'a> {
         if info.alloc.destroyed(end) {
             live.gone = true;
         }
-        if let Some(t) = t {
-            self.timers.dice += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.dice);
         self.event(|g| Event {
             dice: u64::from(dice),
             wounds,
@@ -767,9 +762,7 @@ impl<'a> Game<'a> {
         let test = MoraleTest::new(&info.alloc, live.s, live.shaken, self.prep.edition);
         let passed = test.roll(|| d6(&mut self.rng));
         self.dice += 1;
-        if let Some(t) = t {
-            self.timers.dice += t.elapsed().as_secs_f64();
-        }
+        self.lap(t, |x| &mut x.dice);
         if !passed {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
             let routs = morale::failure(&info.alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
@@ -876,9 +869,7 @@ impl<'a> Game<'a> {
                 dice += r.dice;
             }
             self.dice += dice;
-            if let Some(t) = t {
-                self.timers.dice += t.elapsed().as_secs_f64();
-            }
+            self.lap(t, |x| &mut x.dice);
             if limited {
                 self.live_mut(id).limited_spent = true;
             }
@@ -890,19 +881,12 @@ impl<'a> Game<'a> {
                 tl.gone = true;
             }
             self.event(|g| Event {
-                kind: "shoot",
-                army: id.0 as i8,
-                unit: id.1 as i32,
-                target_army: target.0 as i8,
-                target: target.1 as i32,
-                from: g.live(id).pos,
-                to: g.live(target).pos,
                 dice,
                 hits,
                 wounds,
                 models_left: tinfo.alloc.alive(state),
                 detail: volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + "),
-                ..Event::default()
+                ..Event::between("shoot", id, target, g.live(id).pos, g.live(target).pos)
             });
         }
     }
@@ -926,10 +910,8 @@ impl<'a> Game<'a> {
         let mut plans = Plans::new(&melee);
         let x = roll_exchange(&melee, &mut plans, &mut self.rng);
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
-        self.dice += x.dice + 2;
-        if let Some(t) = t {
-            self.timers.dice += t.elapsed().as_secs_f64();
-        }
+        self.dice += x.dice;
+        self.lap(t, |x| &mut x.dice);
         for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
             let live = self.live_mut(who);
             live.s = end;
@@ -943,19 +925,12 @@ impl<'a> Game<'a> {
             }
         }
         self.event(|g| Event {
-            kind: "melee",
-            army: id.0 as i8,
-            unit: id.1 as i32,
-            target_army: target.0 as i8,
-            target: target.1 as i32,
-            from: before,
-            to: g.live(id).pos,
             dice: x.dice,
             wounds: x.by_charger,
             hits: x.by_defender,
             models_left: g.info(target).alloc.alive(x.defender),
             detail: format!("winner={:?} charger={:?} defender={:?}", x.winner, statuses[0], statuses[1]),
-            ..Event::default()
+            ..Event::between("melee", id, target, before, g.live(id).pos)
         });
         if !self.live(id).gone && !self.live(target).gone {
             let (at, from) = (self.live(target).pos, self.live(id).pos);

@@ -258,7 +258,8 @@ fn charge_value(charger: &UnitInfo, defender: &UnitInfo, edition: Edition) -> f6
     let lost = |side: usize, info: &UnitInfo| -> f64 {
         let per_model = info.cost / f64::from(info.models.max(1));
         let models: f64 = outcome.lost[side].iter().enumerate().map(|(k, p)| k as f64 * p).sum();
-        // a Rout removes what is left (status 1: routed)
+        // a Rout (status 1) removes what is left: at most half the unit, as only units at
+        // half strength or less Rout, so half its points stands for it
         let routed = outcome.status[side][1];
         models * per_model + routed * info.cost * 0.5
     };
