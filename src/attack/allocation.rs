@@ -69,7 +69,7 @@ impl Allocation {
     /// tough ones, lower Tough first, and among equals the most common loadout first so that
     /// special weapons are lost last), then a joined hero.
     pub fn new(unit: &Unit, edition: Edition) -> Allocation {
-        let mut runs = unit.model_runs();
+        let mut runs = crate::rules::effects::in_play(edition, unit.model_runs());
         runs.sort_by_key(|(m, n)| (is_joined_hero(m), m.tough, std::cmp::Reverse(*n)));
         let mut starts = Vec::with_capacity(runs.len() + 1);
         let mut capacity = Vec::with_capacity(runs.len() + 1);

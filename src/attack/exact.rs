@@ -8,7 +8,7 @@
 //! Defense used, Blast's cap, the rules all models share and where wounds go.
 
 use super::allocation::{Allocation, State};
-use super::plan::{die_model, DieModel, Group, HitFace, Situation};
+use super::plan::{die_model, groups, DieModel, Group, Pick, Situation};
 use crate::dice::{self, add_at};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;
@@ -30,6 +30,39 @@ pub struct Stages {
     pub ends: Vec<(UnitState, f64)>,
 }
 
+impl Stages {
+    /// The mixture of several attacks' distributions with these weights (summing to 1): the
+    /// exact result when a die decides which attack is made (Unpredictable Fighter).
+    pub fn mix(mut parts: Vec<(Stages, f64)>) -> Stages {
+        if parts.len() == 1 {
+            return parts.pop().map(|(s, _)| s).unwrap_or_else(|| unreachable!());
+        }
+        let add = |acc: &mut Vec<f64>, v: &[f64], w: f64| {
+            if acc.len() < v.len() {
+                acc.resize(v.len(), 0.0);
+            }
+            for (a, x) in acc.iter_mut().zip(v) {
+                *a += w * x;
+            }
+        };
+        let mut out = Stages { hits: Vec::new(), unblocked: Vec::new(), wounds: Vec::new(), kills: Vec::new(), p_morale_test: 0.0, ends: Vec::new() };
+        let mut ends: FxHashMap<UnitState, f64> = FxHashMap::default();
+        for (s, w) in &parts {
+            add(&mut out.hits, &s.hits, *w);
+            add(&mut out.unblocked, &s.unblocked, *w);
+            add(&mut out.wounds, &s.wounds, *w);
+            add(&mut out.kills, &s.kills, *w);
+            out.p_morale_test += w * s.p_morale_test;
+            for (st, p) in &s.ends {
+                *ends.entry(*st).or_insert(0.0) += w * p;
+            }
+        }
+        out.ends = ends.into_iter().collect();
+        out.ends.sort_unstable_by_key(|(k, _)| *k);
+        out
+    }
+}
+
 /// One die's outcome: (hits, unblocked hits, wounds after ignoring), with probability.
 type Outcome = ((u32, u32, u32), f64);
 
@@ -45,7 +78,7 @@ fn merge<K: PartialEq>(list: &mut Vec<(K, f64)>, key: K, p: f64) {
 fn hit_outcomes(dm: &DieModel, six: bool) -> Vec<((u32, u32), f64)> {
     let mut finals: Vec<(u8, f64)> = Vec::with_capacity(11);
     for face in 1..=6u8 {
-        if face == 6 && dm.reroll_defense_six {
+        if dm.rerolls(face, six) {
             finals.extend((1..=6u8).map(|f| (f, 1.0 / 36.0)));
         } else {
             finals.push((face, 1.0 / 6.0));
@@ -92,12 +125,11 @@ pub fn die_outcomes(dm: &DieModel) -> Vec<Outcome> {
     let extra_die = dm.extra_die_on_six.then(|| die_outcomes(&DieModel { extra_die_on_six: false, ..*dm }));
     let mut merged: Vec<Outcome> = Vec::new();
     for face in 1..=6u8 {
-        let hit = dm.hit(face);
-        let (sixes, others) = dm.hits_from(hit);
+        let (sixes, others) = dm.hits_from(face);
         let start = vec![((0, 0, 0), 1.0 / 6.0)];
         let with_sixes = add_hits(start, &six, sixes);
         let mut outcomes = add_hits(with_sixes, &normal, others);
-        if let (Some(extra), HitFace::Six) = (&extra_die, hit) {
+        if let (Some(extra), true) = (&extra_die, dm.rolls_extra_die(face)) {
             let mut both: Vec<Outcome> = Vec::new();
             for &((h, u, w), p) in &outcomes {
                 for &((h2, u2, w2), q) in extra {
@@ -112,6 +144,25 @@ pub fn die_outcomes(dm: &DieModel) -> Vec<Outcome> {
     }
     merged.sort_by_key(|&(k, _)| k);
     merged
+}
+
+/// Expected wounds (after Regeneration and the like, Deadly counted up to the Tough of the
+/// model it hits) of all of `attacker`'s usable weapons on the fresh `target`.
+pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allocation, situation: &Situation) -> f64 {
+    let start = target.start();
+    let view = target.view(start, false);
+    let groups = groups(attacker, &view.alive, situation, Pick::All);
+    groups.iter().map(|group| group_expected_wounds(group, situation, target, start)).sum()
+}
+
+/// Expected wounds of one weapon group on `target` in state `s` (Deadly counted up to the
+/// Tough of the model it hits).
+pub fn group_expected_wounds(group: &Group, situation: &Situation, target: &Allocation, s: State) -> f64 {
+    let view = target.view(s, group.takedown);
+    let dm = die_model(group, situation, &view);
+    let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
+    let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
+    f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)))
 }
 
 /// A group's totals against one state class: marginals and the joints with wounds that the
@@ -418,7 +469,7 @@ mod tests {
     #[test]
     fn bane_rerolls_defense_sixes_once() {
         let mut dm = plain(2, 4);
-        dm.reroll_defense_six = true;
+        dm.reroll_defense_from = 6;
         // P(block) = P(4 or 5) + P(6) * P(4..6 on the re-roll) = 2/6 + 1/6 * 1/2
         let o = hit_outcomes(&dm, false);
         let blocked: f64 = o.iter().filter(|(k, _)| k.0 == 0).map(|(_, p)| p).sum();

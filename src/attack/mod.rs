@@ -3,11 +3,13 @@
 
 pub mod allocation;
 pub mod exact;
+pub mod options;
 pub mod plan;
 pub mod sample;
 
 use crate::error::{Error, Result};
 use crate::profile::Unit;
+use crate::rules::census::Engine;
 use crate::rules::effects::WoundModel;
 use crate::state::UnitState;
 use allocation::{Allocation, State};
@@ -25,10 +27,22 @@ pub struct Attack {
     pub start: State,
     /// The target as the caller described it (its Shaken and fatigued flags carry through).
     pub target_state: UnitState,
+    /// The weapon groups and situation of the first way the attack is played (see `variants`).
     pub groups: Vec<Group>,
     pub situation: Situation,
+    /// Every way the attack is played, by the options the units' rules settle on (Versatile
+    /// Attack picks, Unpredictable Fighter rolls), with its weight; one entry when none has options.
+    pub variants: Vec<Variant>,
     /// Rules in play that this engine does not model (reported, never silently dropped).
     pub unmodelled: Vec<String>,
+}
+
+/// One way an attack is played: its situation (with the options settled), groups and weight.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub situation: Situation,
+    pub groups: Vec<Group>,
+    pub weight: f64,
 }
 
 /// Errors shared by every engine: a bad distance.
@@ -78,13 +92,20 @@ impl Attack {
         let attacking = attacker_order.view(attacker_at, false).alive;
         let targeted = allocation.view(start, false).alive;
         let pick = weapons.map_or(Pick::All, Pick::Named);
-        let groups = plan::groups(&attacking, &targeted, &situation, pick);
-        let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
-        if total > u64::from(MAX_EXACT_DICE) {
-            return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
+        let mut variants = Vec::new();
+        for s in options::settle(&attacking, &allocation, start, &situation, pick) {
+            let situation = Situation { attacker_option: s.attacker, target_option: s.target, ..situation };
+            let groups = plan::groups(&attacking, &targeted, &situation, pick);
+            let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
+            if total > u64::from(MAX_EXACT_DICE) {
+                return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
+            }
+            variants.push(Variant { situation, groups, weight: s.weight });
         }
+        let (groups, situation) = (variants[0].groups.clone(), variants[0].situation);
         Ok(Attack {
-            unmodelled: plan::unmodelled_rules(&attacker.model_runs(), &allocation.runs, situation.edition),
+            variants,
+            unmodelled: plan::unmodelled_rules(&attacker_order.runs, &allocation.runs, situation.edition, Engine::Attack),
             start,
             target_state: *target_state,
             allocation,
@@ -93,8 +114,14 @@ impl Attack {
         })
     }
 
+    /// The exact distributions: for options, the mixture of every way the attack is played.
     pub fn exact(&self) -> exact::Stages {
-        exact::stages(&self.allocation, &self.groups, &self.situation, self.start, &self.target_state)
+        let parts: Vec<(exact::Stages, f64)> = self
+            .variants
+            .iter()
+            .map(|v| (exact::stages(&self.allocation, &v.groups, &v.situation, self.start, &self.target_state), v.weight))
+            .collect();
+        exact::Stages::mix(parts)
     }
 
     pub fn sample(&self, samples: u64, seed: u64, threads: Option<usize>) -> Result<sample::Counts> {

@@ -7,6 +7,7 @@
 
 use crate::edition::Edition;
 use crate::profile::{Model, Weapon};
+use crate::rules::census::{self, Engine};
 use crate::rules::effects::{self, Amount, Cond, Effect, Needs, Side};
 use crate::rules::Rule;
 
@@ -25,6 +26,10 @@ pub struct Situation {
     /// The attacker already fought in melee this round (only unmodified 6s hit in melee).
     pub fatigued: bool,
     pub edition: Edition,
+    /// The options the attacking and the attacked unit settled on for their rules with
+    /// options (Versatile Attack, Unpredictable Fighter, Versatile Defense); 0 when none.
+    pub attacker_option: u8,
+    pub target_option: u8,
 }
 
 impl Situation {
@@ -47,6 +52,30 @@ impl Situation {
             Cond::AttackerLacks(name) => !attacker_has(name),
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
+            Cond::AttackerHas(name) => attacker_has(name),
+            Cond::UnitHasAll(name) => view.has(name, Needs::All),
+            Cond::WithinInches(x) => self.distance <= f64::from(x),
+            Cond::NotOverNine => !self.over_nine(),
+            Cond::NotCharging => !self.charging,
+            Cond::Activated => !self.melee || self.charging,
+            Cond::AttackerOption(i) => self.attacker_option == i,
+            Cond::TargetOption(i) => self.target_option == i,
+        }
+    }
+
+    /// A shooting or charging situation with no cover, movement, fatigue or options.
+    pub fn new(edition: Edition, melee: bool, distance: f64) -> Situation {
+        Situation {
+            melee,
+            distance,
+            charging: melee,
+            cover: false,
+            moved: false,
+            target_moved: false,
+            fatigued: false,
+            edition,
+            attacker_option: 0,
+            target_option: 0,
         }
     }
 }
@@ -56,8 +85,11 @@ impl Situation {
 pub enum GroupKind {
     /// Attack dice: Quality tests.
     Weapon,
-    /// Impact(X) dice: "For each 2+ the target takes one hit."
-    Impact,
+    /// Impact(X) dice: "For each 2+ the target takes one hit" (with AP from Heavy Impact).
+    Impact { ap: u8 },
+    /// Dice a model rolls whenever it strikes in melee (Ravage, Crush): each `need`+ is a hit
+    /// with AP(`ap`), or a wound no Defense roll blocks.
+    Dice { need: u8, ap: u8, wounds: bool },
     /// v2 Impact(X): "Deals X automatic hits"; no die is rolled to hit.
     AutomaticHits,
 }
@@ -161,6 +193,10 @@ pub struct DieModel {
     pub six_multiplier: u8,
     /// An unmodified 6 rolls one more attack die, which rolls no more (v2 Relentless).
     pub extra_die_on_six: bool,
+    /// Successful unmodified faces from this one up deal the extra hits too (Boosts: 5; else 6).
+    pub extra_hits_from: u8,
+    /// Successful unmodified faces from this one up roll the extra die too (Boosts: 5; else 6).
+    pub extra_die_from: u8,
     /// Each hit is multiplied by this (Blast, capped by the models in the target).
     pub multiplier: u32,
     /// A Defense face other than 1 and 6 blocks if it is at least this (7: never).
@@ -169,9 +205,13 @@ pub struct DieModel {
     pub block_need_six: u8,
     /// No hit is blocked (Firefight: a Stunned model hit by shooting).
     pub unblockable: bool,
-    /// Unmodified Defense 6s are re-rolled once (Bane).
-    pub reroll_defense_six: bool,
+    /// Successful unmodified Defense faces from this one up are re-rolled once (Bane: 6,
+    /// Boosts: 5; 7: none).
+    pub reroll_defense_from: u8,
+    /// Extra wounds of a hit whose unmodified Defense face is at most `extra_wounds_up_to`
+    /// and fails (Shred: 1; Boosts: 1-2).
     pub extra_wounds_block_one: u8,
+    pub extra_wounds_up_to: u8,
     pub extra_wounds_unblocked_six: u8,
     /// Each wound is ignored on this face or more (7: never): Regeneration and the like.
     pub ignore_on: u8,
@@ -202,12 +242,15 @@ impl DieModel {
             extra_hits_on_six: 0,
             six_multiplier: 1,
             extra_die_on_six: false,
+            extra_hits_from: 6,
+            extra_die_from: 6,
             multiplier: 1,
             block_need,
             block_need_six: block_need,
             unblockable: false,
-            reroll_defense_six: false,
+            reroll_defense_from: 7,
             extra_wounds_block_one: 0,
+            extra_wounds_up_to: 1,
             extra_wounds_unblocked_six: 0,
             ignore_on,
             ignore_on_six: ignore_on,
@@ -235,10 +278,16 @@ impl DieModel {
         !self.unblockable && (face == 6 || (face != 1 && face >= need))
     }
 
+    /// Whether an unmodified Defense face is re-rolled (Bane re-rolls 6s; Scrapper Boost
+    /// "successful unmodified defense results of 5-6").
+    pub fn rerolls(&self, face: u8, six: bool) -> bool {
+        face >= self.reroll_defense_from && self.blocks(face, six)
+    }
+
     /// Wounds an unblocked hit deals, before any are ignored (1, plus Shred on a final 1
     /// to block, plus Rupture on a hit from a 6).
     pub fn wounds_of_unblocked(&self, final_face: u8, six: bool) -> u32 {
-        1 + if final_face == 1 { u32::from(self.extra_wounds_block_one) } else { 0 }
+        1 + if final_face <= self.extra_wounds_up_to { u32::from(self.extra_wounds_block_one) } else { 0 }
             + if six { u32::from(self.extra_wounds_unblocked_six) } else { 0 }
     }
 
@@ -247,13 +296,19 @@ impl DieModel {
         face >= if six { self.ignore_on_six } else { self.ignore_on }
     }
 
-    /// Hits from one successful die: (hits that count as 6s, other hits).
-    pub fn hits_from(&self, face: HitFace) -> (u32, u32) {
-        match face {
+    /// Hits from one to-hit die showing `face`: (hits that count as 6s, other hits).
+    pub fn hits_from(&self, face: u8) -> (u32, u32) {
+        match self.hit(face) {
             HitFace::Miss => (0, 0),
+            HitFace::Hit if !self.always_hits && face >= self.extra_hits_from => (0, self.multiplier * (1 + u32::from(self.extra_hits_on_six))),
             HitFace::Hit => (0, self.multiplier),
             HitFace::Six => (self.multiplier * u32::from(self.six_multiplier), self.multiplier * u32::from(self.extra_hits_on_six)),
         }
+    }
+
+    /// Whether a to-hit die showing `face` rolls one more attack die (v2 Relentless, Bloodborn).
+    pub fn rolls_extra_die(&self, face: u8) -> bool {
+        self.extra_die_on_six && !self.always_hits && face >= self.extra_die_from && self.hit(face) != HitFace::Miss
     }
 }
 
@@ -269,22 +324,22 @@ fn active<'r>(
 ) -> Vec<(&'r Rule, Effect)> {
     let mut out = Vec::new();
     for rule in rules {
-        let Some(def) = effects::definition(situation.edition, &rule.name) else { continue };
-        for entry in def.effects.iter().filter(|e| e.side == side) {
-            if side == Side::Target && !view.has(&rule.name, entry.needs) {
-                continue;
+        // a rule's own entries, and those of the rules it gives (under the giver's conditions)
+        effects::for_each_entry(situation.edition, &rule.name, &mut |outer, entry| {
+            if entry.side != side || (side == Side::Target && !view.has(&rule.name, entry.needs)) {
+                return;
             }
-            if entry.conds.iter().all(|c| situation.holds(*c, attacker_has, view)) {
+            if outer.iter().chain(entry.conds).all(|c| situation.holds(*c, attacker_has, view)) {
                 out.push((rule, entry.effect));
             }
-        }
+        });
     }
     out
 }
 
-/// Whether a rule has any effect of this kind on this side, whatever the conditions.
+/// Whether a rule (or one it gives) has any effect of this kind on this side, whatever the conditions.
 fn has_effect(edition: Edition, rule: &Rule, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
-    effects::definition(edition, &rule.name).is_some_and(|d| d.effects.iter().any(|e| e.side == side && f(&e.effect)))
+    effects::has_entry(edition, &rule.name, side, f)
 }
 
 /// Sums the amounts of attacker-side effects of a group that hold in this situation.
@@ -297,13 +352,16 @@ struct AttackerEffects {
     extra_hits_on_six: i32,
     six_multiplier: u8,
     extra_die_on_six: bool,
+    extra_hits_from: u8,
+    extra_die_from: u8,
+    reroll_defense_from: u8,
+    extra_wounds_up_to: u8,
     multiply_hits: i32,
     check_bonus: i32,
     extra_wounds_unblocked_six: i32,
     extra_wounds_block_one: i32,
     blast: i32,
     deadly: i32,
-    reroll_defense_six: bool,
     ignore_regeneration: bool,
     ignore_regeneration_on_six: bool,
     ignore_cover: bool,
@@ -327,13 +385,16 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
         extra_hits_on_six: 0,
         six_multiplier: 1,
         extra_die_on_six: false,
+        extra_hits_from: 6,
+        extra_die_from: 6,
+        reroll_defense_from: 7,
+        extra_wounds_up_to: 1,
         multiply_hits: 0,
         check_bonus: 0,
         extra_wounds_unblocked_six: 0,
         extra_wounds_block_one: 0,
         blast: 0,
         deadly: 0,
-        reroll_defense_six: false,
         ignore_regeneration: false,
         ignore_regeneration_on_six: false,
         ignore_cover: false,
@@ -355,7 +416,11 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             Effect::ExtraWoundsOnBlockOne(n) => e.extra_wounds_block_one += n,
             Effect::Blast(a) => e.blast += amount(a, rule),
             Effect::Deadly(a) => e.deadly += amount(a, rule),
-            Effect::RerollDefenseSixes => e.reroll_defense_six = true,
+            Effect::RerollDefenseSixes => e.reroll_defense_from = e.reroll_defense_from.min(6),
+            Effect::RerollDefenseFrom(x) => e.reroll_defense_from = e.reroll_defense_from.min(x),
+            Effect::ExtraHitsFrom(x) => e.extra_hits_from = e.extra_hits_from.min(x),
+            Effect::ExtraAttackFrom(x) => e.extra_die_from = e.extra_die_from.min(x),
+            Effect::ExtraWoundsUpTo(x) => e.extra_wounds_up_to = e.extra_wounds_up_to.max(x),
             Effect::IgnoreRegeneration => e.ignore_regeneration = true,
             Effect::IgnoreRegenerationOnSix => e.ignore_regeneration_on_six = true,
             Effect::IgnoreCover => e.ignore_cover = true,
@@ -374,7 +439,20 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::ResolutionWounds(_)
             | Effect::ResolutionWoundsRolled(_)
             | Effect::PassFailedMoraleOn(_)
-            | Effect::MoraleModifier(_) => {}
+            | Effect::MoraleModifier(_)
+            | Effect::Gets(_)
+            | Effect::UnitGets(_)
+            | Effect::RangeBonus(_)
+            | Effect::ImpactAp(_)
+            | Effect::MeleeDice { .. }
+            | Effect::SetDefense(_)
+            | Effect::Options { .. }
+            | Effect::Move(_)
+            | Effect::ChargePenalty(_)
+            | Effect::RecoverOn(_)
+            | Effect::Reposition { .. }
+            | Effect::MoveAfterAttack { .. }
+            | Effect::ExtraActivation => {}
         }
     }
     e
@@ -397,7 +475,7 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     for (rule, effect) in active(view.rules(), Side::Target, &|n| group.has(n), situation, view) {
         match effect {
             Effect::HitModifier(m) => target_hit_mods.push(amount(m, rule)),
-            Effect::DefenseModifier(n) => defense_mod += n,
+            Effect::DefenseModifier(n) => defense_mod += amount(n, rule),
             Effect::ApReduction(n) => ap_reduction += n,
             Effect::IgnoreWounds { on, regeneration } => {
                 if !(regeneration && a.ignore_regeneration) {
@@ -413,7 +491,7 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     // Cover, as the edition has it (+1 Defense, or -1 to hit); Blast and the like ignore it.
     if situation.cover && !situation.melee && !a.ignore_cover {
         match set.cover {
-            Effect::DefenseModifier(n) => defense_mod += n,
+            Effect::DefenseModifier(Amount::Fixed(n)) => defense_mod += n,
             Effect::HitModifier(Amount::Fixed(n)) => target_hit_mods.push(n),
             _ => {}
         }
@@ -435,8 +513,14 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     let check_bonus = a.check_bonus.clamp(0, 100) as u8;
 
     let mut dm = match group.kind {
-        // "For each 2+ the target takes one hit": no modifiers, no AP, nothing on 6s.
-        GroupKind::Impact => DieModel::plain(2, block_need, ignore_on),
+        // "For each 2+ the target takes one hit": no modifiers, no AP (but Heavy Impact's), nothing on 6s.
+        GroupKind::Impact { ap } => DieModel::plain(2, clamp_need(defense + (i32::from(ap) - ap_reduction).max(0) - defense_mod), ignore_on),
+        // Ravage, Crush: "roll X dice. For each 6+ the target takes one wound" (no Defense roll),
+        // or "one hit with AP(2)".
+        GroupKind::Dice { need, ap, wounds } => DieModel {
+            unblockable: wounds,
+            ..DieModel::plain(need, clamp_need(defense + (i32::from(ap) - ap_reduction).max(0) - defense_mod), ignore_on)
+        },
         GroupKind::AutomaticHits => DieModel { always_hits: true, ..DieModel::plain(2, block_need, ignore_on) },
         GroupKind::Weapon => {
             let quality = i32::from(a.quality.map_or(group.quality, |q| q.min(group.quality)));
@@ -449,12 +533,15 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
                 extra_hits_on_six: a.extra_hits_on_six.clamp(0, 100) as u8,
                 six_multiplier: a.six_multiplier.clamp(1, 100),
                 extra_die_on_six: a.extra_die_on_six,
+                extra_hits_from: a.extra_hits_from,
+                extra_die_from: a.extra_die_from,
                 multiplier,
                 block_need,
                 block_need_six,
                 unblockable: false,
-                reroll_defense_six: a.reroll_defense_six,
+                reroll_defense_from: a.reroll_defense_from,
                 extra_wounds_block_one: a.extra_wounds_block_one.clamp(0, 100) as u8,
+                extra_wounds_up_to: a.extra_wounds_up_to,
                 extra_wounds_unblocked_six: a.extra_wounds_unblocked_six.clamp(0, 100) as u8,
                 ignore_on,
                 ignore_on_six,
@@ -498,15 +585,27 @@ pub enum Pick<'a> {
 }
 
 impl Pick<'_> {
-    fn takes(&self, weapon: &Weapon, edition: Edition) -> bool {
+    /// Whether the weapon strikes, carried by a model with `model_rules` ("Counter-Attack:
+    /// Strikes first when charged" strikes first with all the model's weapons).
+    fn takes(&self, weapon: &Weapon, model_rules: &[&Rule], edition: Edition) -> bool {
         match self {
             Pick::All => true,
             Pick::Named(names) => names.iter().any(|n| n == &weapon.name),
             Pick::StrikingFirst(first) => {
-                let strikes_first = weapon.rules.iter().any(|r| has_effect(edition, r, Side::Attacker, |e| matches!(e, Effect::StrikesFirstWhenCharged)));
+                let strikes_first = weapon
+                    .rules
+                    .iter()
+                    .chain(model_rules.iter().copied())
+                    .any(|r| has_effect(edition, r, Side::Attacker, |e| matches!(e, Effect::StrikesFirstWhenCharged)));
                 strikes_first == *first
             }
         }
+    }
+
+    /// Whether the model's own melee dice (Ravage, Crush, Impact) are rolled in this strike:
+    /// not when only named weapons strike, nor in the Counter strike before the charger's.
+    fn takes_model_dice(&self) -> bool {
+        matches!(self, Pick::All | Pick::StrikingFirst(false))
     }
 }
 
@@ -521,10 +620,15 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
+        // Darkborn: "+3" range when shooting"
+        let range_bonus: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
+            .into_iter()
+            .map(|(r, e)| if let Effect::RangeBonus(a) = e { amount(a, r) } else { 0 })
+            .sum();
         let weapons: Vec<&Weapon> = model
             .weapons
             .iter()
-            .filter(|w| pick.takes(w, situation.edition) && usable(w, situation, range_penalty(w, &model_rules, situation, &view)))
+            .filter(|w| pick.takes(w, &model_rules, situation.edition) && usable(w, situation, range_penalty(w, &model_rules, situation, &view) - range_bonus))
             .collect();
         // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.
         let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
@@ -564,15 +668,39 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     }
     // Impact per attacking model, less the target's per-model reductions (Counter); both are
     // rows of the rule table, read against the untouched target.
-    if !matches!(pick, Pick::Named(_)) {
+    if pick.takes_model_dice() {
         let mut impact = [0i64; 2];
+        let mut impact_ap = 0i32;
+        // Ravage and Crush dice by (need, AP, wounds)
+        let mut dice: Vec<((u8, u8, bool), i64)> = Vec::new();
         for &(m, n) in attacker {
             for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.name == x), situation, &view) {
                 match e {
                     Effect::ImpactDice(a) => impact[0] += i64::from(amount(a, r)) * i64::from(n),
                     Effect::ImpactHits(a) => impact[1] += i64::from(amount(a, r)) * i64::from(n),
+                    Effect::ImpactAp(a) => impact_ap = impact_ap.max(amount(a, r)),
+                    Effect::MeleeDice { amount: a, need, ap, wounds } => {
+                        let x = i64::from(amount(a, r).max(0)) * i64::from(n);
+                        match dice.iter_mut().find(|(k, _)| *k == (need, ap, wounds)) {
+                            Some((_, total)) => *total += x,
+                            None => dice.push(((need, ap, wounds), x)),
+                        }
+                    }
                     _ => {}
                 }
+            }
+        }
+        for ((need, ap, wounds), total) in dice {
+            if total > 0 {
+                out.push(Group {
+                    label: format!("{}({total})", if wounds { "Ravage" } else { "Crush" }),
+                    kind: GroupKind::Dice { need, ap, wounds },
+                    dice: total.min(i64::from(u32::MAX)) as u32,
+                    quality: need,
+                    rules: Vec::new(),
+                    takedown: false,
+                    deadly: false,
+                });
             }
         }
         let reduction: i64 = target
@@ -587,7 +715,8 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
                 i64::from(per_model) * i64::from(n)
             })
             .sum();
-        for (kind, total) in [(GroupKind::Impact, impact[0] - reduction), (GroupKind::AutomaticHits, impact[1])] {
+        let impact_kind = GroupKind::Impact { ap: impact_ap.clamp(0, 6) as u8 };
+        for (kind, total) in [(impact_kind, impact[0] - reduction), (GroupKind::AutomaticHits, impact[1])] {
             if total > 0 {
                 out.push(Group {
                     label: format!("Impact({total})"),
@@ -632,13 +761,13 @@ fn weapon_ap(weapon: &Weapon, situation: &Situation, view: &TargetView) -> i32 {
         .sum()
 }
 
-/// Rules of the attacker's usable weapons and models, and of the target, that neither change
-/// an attack in this engine nor are known to lie outside it: reported as not modelled.
-pub fn unmodelled_rules(attacker: &[(Model, u32)], target: &[(Model, u32)], edition: Edition) -> Vec<String> {
+/// Rules of the attacker's and the target's models and weapons that `engine` ignores
+/// (see [`census::ignored_by`]): reported with its result, never silently dropped.
+pub fn unmodelled_rules(attacker: &[(Model, u32)], target: &[(Model, u32)], edition: Edition, engine: Engine) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for (m, _) in attacker.iter().chain(target) {
         for r in m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())) {
-            if effects::definition(edition, &r.name).is_none() && !effects::outside_attack(&r.name) && !names.contains(&r.name) {
+            if !names.contains(&r.name) && census::ignored_by(edition, &r.name, engine) {
                 names.push(r.name.clone());
             }
         }

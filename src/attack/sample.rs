@@ -5,8 +5,8 @@
 //! counts whatever the number of threads.
 
 use super::allocation::{Allocation, State};
-use super::plan::{die_model, DieModel, Group, HitFace};
-use super::Attack;
+use super::plan::{die_model, DieModel, Group};
+use super::{Attack, Variant};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;
 use rand::{RngExt, SeedableRng};
@@ -100,19 +100,16 @@ fn roll_group(dm: &DieModel, dice: u32, rng: &mut Xoshiro256PlusPlus) -> (u32, u
     while rolled < dice + extra_dice {
         let first_roll = rolled < dice;
         rolled += 1;
-        let face = dm.hit(d6(rng));
-        if face == HitFace::Six && dm.extra_die_on_six && first_roll {
+        let face = d6(rng);
+        if first_roll && dm.rolls_extra_die(face) {
             extra_dice += 1;
-        }
-        if face == HitFace::Miss {
-            continue;
         }
         let (sixes, others) = dm.hits_from(face);
         for i in 0..sixes + others {
             let six = i < sixes;
             hits += 1;
             let mut block = d6(rng);
-            if block == 6 && dm.reroll_defense_six {
+            if dm.rerolls(block, six) {
                 block = d6(rng);
             }
             if dm.blocks(block, six) {
@@ -168,17 +165,54 @@ pub fn roll_attack(
     r
 }
 
+/// Which of an attack's variants this sample plays: a die for each side that rolls its
+/// option ("on a 1-3 ..., and on a 4-6 ..."), the settled option for a side that picks.
+pub fn roll_variant(variants: &[Variant], rng: &mut Xoshiro256PlusPlus) -> usize {
+    if variants.len() == 1 {
+        return 0;
+    }
+    let keys: Vec<[u8; 2]> = variants.iter().map(|v| [v.situation.attacker_option, v.situation.target_option]).collect();
+    roll_options(&keys, rng)
+}
+
+/// Which of the option pairs `keys` (one per way of playing) is played: a die for each side
+/// that has more than one option in `keys`, the one option otherwise.
+pub fn roll_options(keys: &[[u8; 2]], rng: &mut Xoshiro256PlusPlus) -> usize {
+    if keys.len() == 1 {
+        return 0;
+    }
+    let distinct = |side: usize| {
+        let mut v: Vec<u8> = keys.iter().map(|k| k[side]).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let pick = |options: Vec<u8>, rng: &mut Xoshiro256PlusPlus| {
+        if options.len() == 1 {
+            options[0]
+        } else {
+            options[usize::from(d6(rng) - 1) * options.len() / 6]
+        }
+    };
+    let i = pick(distinct(0), rng);
+    let j = pick(distinct(1), rng);
+    keys.iter().position(|k| *k == [i, j]).unwrap_or(0)
+}
+
 fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
-    let (alloc, groups, situation) = (&attack.allocation, &attack.groups, &attack.situation);
+    let (alloc, situation) = (&attack.allocation, &attack.situation);
     let before = attack.target_state;
     let mut rng = chunk_rng(seed, chunk);
     let mut counts = Counts::default();
-    // Die models by (group, state), found once per chunk.
-    let mut models: Vec<Vec<Option<DieModel>>> = vec![vec![None; alloc.state_count()]; groups.len()];
+    // Die models by (variant, group, state), found once per chunk.
+    let mut models: Vec<Vec<Vec<Option<DieModel>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
     let killed_before = alloc.kills(attack.start);
     for _ in 0..samples {
+        let vi = roll_variant(&attack.variants, &mut rng);
+        let variant = &attack.variants[vi];
+        let (groups, models) = (&variant.groups, &mut models[vi]);
         let r = roll_attack(alloc, groups, attack.start, &mut rng, |gi, s| {
-            *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], situation, &alloc.view(s, groups[gi].takedown)))
+            *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
         });
         counts.dice += r.dice;
         record(&mut counts.hits, r.hits);

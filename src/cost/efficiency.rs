@@ -50,6 +50,8 @@ impl Mode {
             target_moved: false,
             fatigued: false,
             edition,
+            attacker_option: 0,
+            target_option: 0,
         }
     }
 }

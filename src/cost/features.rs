@@ -11,13 +11,14 @@
 
 use super::efficiency::Mode;
 use super::panel::{ReferenceAttacker, ATTACKERS, TARGETS};
-use crate::attack::allocation::{Allocation, State};
-use crate::attack::exact::die_outcomes;
-use crate::attack::plan::{die_model, groups, unmodelled_rules, Group, Pick, Situation};
+use crate::attack::allocation::Allocation;
+pub use crate::attack::exact::{expected_wounds, group_expected_wounds};
+use crate::attack::plan::{unmodelled_rules, Situation};
 use crate::edition::Edition;
 use crate::error::Result;
 use crate::profile::unit::UnitRule;
 use crate::profile::{ModelGroup, Unit};
+use crate::rules::census::Engine;
 use crate::rules::effects::{self, Side};
 use crate::rules::Rule;
 
@@ -104,7 +105,7 @@ impl Panel {
 
     /// Offense of `unit`'s weapons of one range (`None`: melee, charging) against every target.
     fn weapon_offense(&self, unit: &Unit, range: Option<u32>, out: &mut Vec<(String, f64)>) {
-        let runs = unit.model_runs();
+        let runs = effects::in_play(self.edition, unit.model_runs());
         let attacker: Vec<_> = runs.iter().map(|(m, n)| (m, *n)).collect();
         for ((target, cover), reference) in self.targets.iter().zip(TARGETS) {
             let (melee, distance) = match range {
@@ -148,7 +149,7 @@ impl Panel {
             let prefix = if joined { format!("{}: ", group.name) } else { String::new() };
             self.group_terms(group, &prefix, &mut terms);
         }
-        UnitTerms { terms, unmodelled: unmodelled_rules(&unit.model_runs(), &[], self.edition) }
+        UnitTerms { terms, unmodelled: unmodelled_rules(&effects::in_play(self.edition, unit.model_runs()), &[], self.edition, Engine::Attack) }
     }
 
     fn group_terms(&self, group: &ModelGroup, prefix: &str, terms: &mut Vec<Term>) {
@@ -213,25 +214,6 @@ impl Panel {
             terms.push(Term { kind: TermKind::Rule, label, names: vec![rule.name.clone()], features });
         }
     }
-}
-
-/// Expected wounds (after Regeneration and the like, Deadly counted up to the Tough of the
-/// model it hits) of all of `attacker`'s usable weapons on the fresh `target`.
-pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allocation, situation: &Situation) -> f64 {
-    let start = target.start();
-    let view = target.view(start, false);
-    let groups = groups(attacker, &view.alive, situation, Pick::All);
-    groups.iter().map(|group| group_expected_wounds(group, situation, target, start)).sum()
-}
-
-/// Expected wounds of one weapon group on `target` in state `s` (Deadly counted up to the
-/// Tough of the model it hits).
-pub fn group_expected_wounds(group: &Group, situation: &Situation, target: &Allocation, s: State) -> f64 {
-    let view = target.view(s, group.takedown);
-    let dm = die_model(group, situation, &view);
-    let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
-    let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
-    f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)))
 }
 
 fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {

@@ -823,6 +823,8 @@ impl<'a> Game<'a> {
             target_moved: false,
             fatigued: false,
             edition: self.prep.edition,
+            attacker_option: 0,
+            target_option: 0,
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();

@@ -149,7 +149,7 @@ fn movement(runs: &[(Model, u32)]) -> Movement {
 }
 
 fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
-    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition }
+    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0 }
 }
 
 impl Prepared {

@@ -93,8 +93,17 @@ impl<'m> Pairs<'m> {
     }
 }
 
-/// The exact outcome of the melee.
+/// The exact outcome of the melee: for units with options, the mixture of the ways it is played.
 pub fn exact(m: &Melee) -> Outcome {
+    let variants = m.variants();
+    if variants.len() == 1 {
+        return exact_one(&variants[0].0);
+    }
+    Outcome::mix(variants.iter().map(|(v, w)| (exact_one(v), *w)).collect())
+}
+
+/// The exact outcome of the melee with its options settled.
+fn exact_one(m: &Melee) -> Outcome {
     let mut plans = Plans::new(m);
     let mut cache = WoundCache::default();
     let mut out = Tallies::default();

@@ -17,12 +17,14 @@ pub mod sample;
 
 use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
-use crate::attack::{check_situation, MAX_EXACT_DICE};
+use crate::attack::exact::group_expected_wounds;
+use crate::attack::{check_situation, options, MAX_EXACT_DICE};
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::morale::{self, Failure, MoraleTest};
 use crate::profile::Unit;
-use crate::rules::effects::{own_effects, rule_set, Effect};
+use crate::rules::census::Engine;
+use crate::rules::effects::{own_effects, rule_set, Effect, Settle};
 use crate::state::UnitState;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
@@ -61,6 +63,7 @@ pub enum Status {
 }
 
 /// A charge of one unit into another, ready to compute.
+#[derive(Debug, Clone)]
 pub struct Melee {
     pub charger: Allocation,
     pub defender: Allocation,
@@ -75,6 +78,8 @@ pub struct Melee {
     pub edition: Edition,
     /// Rules in play that the engines do not model.
     pub unmodelled: Vec<String>,
+    /// The options the charger and the defender settled on for their rules with options.
+    pub options: [u8; 2],
 }
 
 impl Melee {
@@ -87,14 +92,14 @@ impl Melee {
         distance: f64,
         edition: Edition,
     ) -> Result<Melee> {
-        let probe = Situation { melee: true, distance, charging: true, cover: false, moved: false, target_moved: false, fatigued: false, edition };
+        let probe = Situation::new(edition, true, distance);
         check_situation(&probe)?;
         if charger_state.shaken {
             let state = rule_set(edition).failed_state;
             return Err(Error::invalid("charger_state.shaken", true, format!("{state} units must stay idle and cannot charge")));
         }
         let mut m = Melee::from_allocations(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)?;
-        m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition);
+        m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition, Engine::Melee);
         for (phase, attacker, target, side) in [
             (Phase::Charge, m.charger_start, m.defender_start, "charger"),
             (Phase::Counter, m.defender_start, m.charger_start, "defender"),
@@ -124,6 +129,7 @@ impl Melee {
         let defender_start = defender_order.state_of("defender_state", defender_state)?;
         let m = Melee {
             unmodelled: Vec::new(),
+            options: [0, 0],
             charger: charger_order,
             defender: defender_order,
             charger_start,
@@ -150,15 +156,66 @@ impl Melee {
         Ok(())
     }
 
+    /// Every way this melee is played by the options the units' rules settle on (Versatile
+    /// Attack, Unpredictable Fighter, Versatile Defense), each with its weight: a side that
+    /// rolls plays each option equally often; a side that picks takes the option with the
+    /// most expected wounds dealt less wounds taken in the charge and the strike back (the
+    /// other side at its first option). One entry when neither side has options.
+    pub fn variants(&self) -> Vec<(Melee, f64)> {
+        let charger = options::options_of(self.edition, &self.charger.view(self.charger_start, false).alive);
+        let defender = options::options_of(self.edition, &self.defender.view(self.defender_start, false).alive);
+        if charger.is_none() && defender.is_none() {
+            return vec![(self.clone(), 1.0)];
+        }
+        let with = |options: [u8; 2]| Melee { options, ..self.clone() };
+        let expected = |m: &Melee, phase: Phase| {
+            let (a, t) = m.sides(phase);
+            let (sa, st) = if phase == Phase::Charge { (m.charger_start, m.defender_start) } else { (m.defender_start, m.charger_start) };
+            let situation = m.situation(phase);
+            m.groups(phase, sa, st).iter().map(|g| group_expected_wounds(g, &situation, t, st)).sum::<f64>() * f64::from(u8::from(!a.destroyed(sa)))
+        };
+        let net = |side: usize, option: u8| {
+            let mut options = [0, 0];
+            options[side] = option;
+            let m = with(options);
+            let by_charger = expected(&m, Phase::Charge);
+            let by_defender = if m.strike_back { expected(&m, Phase::Counter) + expected(&m, Phase::StrikeBack) } else { 0.0 };
+            if side == 0 { by_charger - by_defender } else { by_defender - by_charger }
+        };
+        let choices = |side: usize, rule: Option<(u8, Settle)>| -> Vec<(u8, f64)> {
+            match rule {
+                None => vec![(0, 1.0)],
+                Some((n, Settle::Roll)) => (0..n).map(|i| (i, 1.0 / f64::from(n))).collect(),
+                Some((n, Settle::Best)) => {
+                    let best = (0..n).map(|i| (i, net(side, i))).fold((0, f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b }).0;
+                    vec![(best, 1.0)]
+                }
+            }
+        };
+        let mut out = Vec::new();
+        for (i, wi) in choices(0, charger) {
+            for (j, wj) in choices(1, defender) {
+                out.push((with([i, j]), wi * wj));
+            }
+        }
+        out
+    }
+
     /// The situation of a phase's attack. The defender strikes as fatigued when it already
     /// fought this round or is Shaken ("may strike back counting as fatigued"); the Counter
     /// strike and the strike back are one strike back, split in two, so the first does not
     /// fatigue the second.
     pub fn situation(&self, phase: Phase) -> Situation {
-        let base = Situation { melee: true, distance: 0.0, charging: false, cover: false, moved: false, target_moved: false, fatigued: false, edition: self.edition };
+        let base = Situation { charging: false, ..Situation::new(self.edition, true, 0.0) };
+        let [charger, defender] = self.options;
         match phase {
-            Phase::Charge => Situation { distance: self.distance, charging: true, fatigued: self.charger_before.fatigued, ..base },
-            Phase::Counter | Phase::StrikeBack => Situation { fatigued: self.defender_before.fatigued || self.defender_before.shaken, ..base },
+            Phase::Charge => Situation { distance: self.distance, charging: true, fatigued: self.charger_before.fatigued, attacker_option: charger, target_option: defender, ..base },
+            Phase::Counter | Phase::StrikeBack => Situation {
+                fatigued: self.defender_before.fatigued || self.defender_before.shaken,
+                attacker_option: defender,
+                target_option: charger,
+                ..base
+            },
         }
     }
 

@@ -28,6 +28,45 @@ pub struct Outcome {
     pub ends: [Vec<(UnitState, f64)>; 2],
 }
 
+impl Outcome {
+    /// The mixture of outcomes of one melee played in several ways (its units' options),
+    /// with weights summing to 1.
+    pub fn mix(mut parts: Vec<(Outcome, f64)>) -> Outcome {
+        if parts.len() == 1 {
+            return parts.pop().map(|(o, _)| o).unwrap_or_default();
+        }
+        let add = |acc: &mut Vec<f64>, v: &[f64], w: f64| {
+            for (i, q) in v.iter().enumerate() {
+                add_at(acc, i, w * q);
+            }
+        };
+        let mut out = Outcome { sizes: parts[0].0.sizes, left: vec![0.0; parts[0].0.left.len()], ..Outcome::default() };
+        let mut ends: [FxHashMap<UnitState, f64>; 2] = Default::default();
+        for (o, w) in &parts {
+            for i in 0..3 {
+                out.winner[i] += w * o.winner[i];
+            }
+            for side in 0..2 {
+                for k in 0..4 {
+                    out.status[side][k] += w * o.status[side][k];
+                }
+                add(&mut out.wounds[side], &o.wounds[side], *w);
+                add(&mut out.lost[side], &o.lost[side], *w);
+                for (st, q) in &o.ends[side] {
+                    *ends[side].entry(*st).or_insert(0.0) += w * q;
+                }
+            }
+            add(&mut out.left, &o.left, *w);
+        }
+        out.ends = ends.map(|e| {
+            let mut v: Vec<(UnitState, f64)> = e.into_iter().collect();
+            v.sort_unstable_by_key(|(st, _)| *st);
+            v
+        });
+        out
+    }
+}
+
 /// Weighted outcomes as they are added; sparse where a dense table could be large.
 #[derive(Debug, Clone, Default)]
 pub struct Tallies {

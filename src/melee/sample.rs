@@ -4,7 +4,7 @@
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
-use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack};
+use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack, roll_options};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::attack::MAX_SAMPLES;
 use crate::error::{Error, Result};
@@ -82,12 +82,15 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
     Exchange { charger: c, defender: d, winner, failed, by_charger, by_defender, dice }
 }
 
-fn run_chunk(m: &Melee, seed: u64, chunk: u64, samples: u64) -> Tally {
+fn run_chunk(variants: &[(Melee, f64)], seed: u64, chunk: u64, samples: u64) -> Tally {
     let mut rng = chunk_rng(seed, chunk);
-    let mut plans = Plans::new(m);
+    let mut plans: Vec<Plans> = variants.iter().map(|(v, _)| Plans::new(v)).collect();
+    let keys: Vec<[u8; 2]> = variants.iter().map(|(v, _)| v.options).collect();
     let mut t = Tally::default();
     for _ in 0..samples {
-        let x = roll_exchange(m, &mut plans, &mut rng);
+        let vi = roll_options(&keys, &mut rng);
+        let m = &variants[vi].0;
+        let x = roll_exchange(m, &mut plans[vi], &mut rng);
         t.dice += x.dice;
         t.samples += 1;
         t.tallies.add_wounds(0, x.by_charger as usize, 1.0);
@@ -103,7 +106,8 @@ pub fn sample(m: &Melee, samples: u64, seed: u64, threads: Option<usize>) -> Res
     if samples == 0 || samples > MAX_SAMPLES {
         return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
     }
+    let variants = m.variants();
     let mut total = Tally::default();
-    in_chunks(samples, threads, &mut total, |i, n| run_chunk(m, seed, i, n), Tally::merge);
+    in_chunks(samples, threads, &mut total, |i, n| run_chunk(&variants, seed, i, n), Tally::merge);
     Ok(total)
 }

@@ -10,6 +10,7 @@
 
 use crate::edition::Edition;
 use crate::profile::Model;
+use crate::rules::Rule;
 
 /// Whose rule it is when it takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,24 @@ pub enum Cond {
     TargetDefense(u8, u8),
     /// Most models of the target have Tough(`lo`) to Tough(`hi`).
     TargetTough(u32, u32),
+    /// The attacking weapon or model has this rule (a Boost acts only with its rule).
+    AttackerHas(&'static str),
+    /// Every model left of the unit whose rule this is has this rule: the target for a
+    /// target-side effect, the unit itself for an own one ("If all models in this unit have Hive Bond").
+    UnitHasAll(&'static str),
+    /// The attack is made from at most X" away ("shoots at enemies within 12"").
+    WithinInches(u8),
+    /// The attack is not made from over 9" away (what a Boost adds to an over-9" rule).
+    NotOverNine,
+    /// The attacker did not charge: it strikes back, or shoots.
+    NotCharging,
+    /// The attacker is the unit taking its activation: it shoots or charges, it does not
+    /// strike back ("When this unit is activated, pick one effect: until the end of the activation").
+    Activated,
+    /// The option the attacking unit picked or rolled for its [`Effect::Options`] rule is this one.
+    AttackerOption(u8),
+    /// The option the attacked unit picked or rolled for its [`Effect::Options`] rule is this one.
+    TargetOption(u8),
 }
 
 /// How much: a fixed number, or the rule's own rating (`AP(X)`).
@@ -67,6 +86,33 @@ pub enum Cond {
 pub enum Amount {
     Fixed(i32),
     Rating,
+}
+
+/// How a unit settles an [`Effect::Options`] rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    /// The owner picks ("pick one effect"): the option with the better expected wounds for it.
+    Best,
+    /// One die picks, each option equally likely ("on a 1-3 ..., and on a 4-6 ... instead").
+    Roll,
+}
+
+/// Movement in inches a rule adds to (or takes from) each kind of move (gf-3.5 "Fast:
+/// Moves +2" when using Advance, and +4" when using Rush/Charge").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moves {
+    pub advance: i8,
+    pub rush: i8,
+    pub charge: i8,
+}
+
+/// When a unit may be placed again, and how far (Wolfborn, Bounding, Fanatic, Teleport).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// "When this unit is activated, you may place all models ... anywhere fully within X"".
+    OnActivation,
+    /// "After this model is deployed, it may be placed anywhere fully within X"".
+    AfterDeployment,
 }
 
 /// The primitives the engines implement.
@@ -123,7 +169,7 @@ pub enum Effect {
     /// Target side: weapons shooting at it have X" less range (Aircraft).
     RangePenalty(i32),
     /// Target side: +X to Defense rolls (Shielded, Sturdy; cover is the same primitive).
-    DefenseModifier(i32),
+    DefenseModifier(Amount),
     /// Target side: hits count as having AP(-X), to a minimum of AP(0) (Fortified).
     ApReduction(i32),
     /// Target side: each wound is ignored on a roll of X+; `regeneration` says whether
@@ -141,6 +187,48 @@ pub enum Effect {
     PassFailedMoraleOn(u8),
     /// Own: +X to morale tests (v2 Fearless).
     MoraleModifier(i32),
+
+    // Primitives the army books need.
+    /// The carrier acts as if it had this rule too, under the entry's conditions ("This model
+    /// gets Bane in melee"; "This model gets AP(+1) when charging" is an effect, not this).
+    Gets(&'static str),
+    /// Own, from one model: every model of its unit has this rule ("This model and its unit get X").
+    UnitGets(&'static str),
+    /// Attacker side: unmodified hits from this face up (not just 6s) deal the extra hits
+    /// of [`Effect::ExtraHitsOnSix`] ("extra hits on successful unmodified hit results of 5-6").
+    ExtraHitsFrom(u8),
+    /// Attacker side: the same for the extra attack of [`Effect::ExtraAttackOnSix`].
+    ExtraAttackFrom(u8),
+    /// Attacker side: successful unmodified Defense results from this face up are re-rolled
+    /// once ("must re-roll successful unmodified defense results of 5-6").
+    RerollDefenseFrom(u8),
+    /// Attacker side: failed unmodified Defense results up to this face deal the extra
+    /// wounds of [`Effect::ExtraWoundsOnBlockOne`] ("on failed defense rolls of 1-2").
+    ExtraWoundsUpTo(u8),
+    /// Attacker side: the attacking model's ranged weapons get +X" ("+3" range when shooting").
+    RangeBonus(Amount),
+    /// Attacker side: this model's Impact hits have AP(X).
+    ImpactAp(Amount),
+    /// Attacker side, in melee, every time the model strikes: roll X dice; each `need`+ is a
+    /// hit with AP(`ap`), or a wound no Defense roll blocks (`wounds`: Ravage, Crush).
+    MeleeDice { amount: Amount, need: u8, ap: u8, wounds: bool },
+    /// Own: the model counts as having Defense X+ (Armor).
+    SetDefense(Amount),
+    /// Own: the unit settles its options rule once per attack (`count` options, numbered
+    /// from 0, read by [`Cond::AttackerOption`] and [`Cond::TargetOption`]).
+    Options { count: u8, settle: Settle },
+    /// Own, game: inches added to each kind of move (the unit moves as its slowest model).
+    Move(Moves),
+    /// Target side, game: enemies get X" less to charge this unit (Melee Shrouding).
+    ChargePenalty(u8),
+    /// Own, game: a unit Shaken at the beginning of the round stops being Shaken on X+.
+    RecoverOn(u8),
+    /// Own, game: the unit may be placed again within X" (plus D3 when `d3`).
+    Reposition { when: Placement, inches: u8, d3: bool },
+    /// Own, game: once per round, after shooting and/or after melee, the unit may move up to X".
+    MoveAfterAttack { inches: u8, shooting: bool, melee: bool },
+    /// Own, game: once per game the unit may activate a second time in a round.
+    ExtraActivation,
 }
 
 /// One entry of a rule: where, when, what.
@@ -190,7 +278,6 @@ use Effect::*;
 const NONE: &[Cond] = &[];
 const IGNORES_REGENERATION: RuleEffect = attacker(NONE, IgnoreRegeneration);
 const IGNORES_COVER: RuleEffect = attacker(NONE, IgnoreCover);
-const SHOT_OR_CHARGED_FROM_OVER_NINE: &[Cond] = &[OverNine];
 
 /// Effects several rulebooks share (each table row still quotes its own rulebook).
 /// AP(X) on the weapon.
@@ -284,56 +371,6 @@ pub const CORE_3_5: &[RuleDef] = &[
     RuleDef { name: "Thrust", effects: CHARGE_HIT_AND_AP },
     // "Unstoppable: Ignores Regeneration, and ignores all negative modifiers to this weapon."
     RuleDef { name: "Unstoppable", effects: &[IGNORES_REGENERATION, attacker(NONE, IgnoreNegativeHitModifiers)] },
-];
-
-/// Army-book rules of the real v3.5 books, each transcribed from its `specialRules` text as
-/// a composition of the same primitives. A rule a book defines but this table lacks is kept
-/// by name and reported as not modelled.
-pub const ARMY_3_5: &[RuleDef] = &[
-    // "Bash: Ignores Cover, and against units where most models have Defense 5+ to Defense 6+, this weapon gets Blast(+3)."
-    RuleDef { name: "Bash", effects: &[IGNORES_COVER, attacker(&[TargetDefense(5, 6)], Blast(Fixed(3)))] },
-    RuleDef { name: "Break", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSix(2))] },
-    RuleDef { name: "Butcher", effects: &[IGNORES_REGENERATION, attacker(NONE, ExtraHitsOnSix(1))] },
-    RuleDef { name: "Crack", effects: &[attacker(NONE, ApOnSix(2))] },
-    RuleDef { name: "Decimate", effects: &[IGNORES_COVER, attacker(&[TargetDefense(2, 3)], Ap(Fixed(2)))] },
-    RuleDef { name: "Demolish", effects: &[IGNORES_COVER, attacker(&[TargetTough(3, 9)], Ap(Fixed(2)))] },
-    RuleDef { name: "Destructive", effects: &[attacker(NONE, ApOnSix(4))] },
-    RuleDef { name: "Disintegrate", effects: &[IGNORES_REGENERATION, attacker(&[TargetDefense(2, 3)], Ap(Fixed(2)))] },
-    RuleDef { name: "Fragment", effects: &[IGNORES_COVER, attacker(&[TargetDefense(2, 4)], Ap(Fixed(1)))] },
-    // "Hazardous: Gets AP(4), but this model's unit takes one wound on unmodified rolls of 1 to hit."
-    // (The wound to the attacker is outside the target's distributions.)
-    RuleDef { name: "Hazardous", effects: &[attacker(NONE, Ap(Fixed(4)))] },
-    RuleDef { name: "Ignores Regeneration", effects: &[IGNORES_REGENERATION] },
-    RuleDef { name: "Lacerate", effects: &[attacker(NONE, RerollDefenseSixes)] },
-    RuleDef { name: "Precise", effects: &[attacker(NONE, HitModifier(Fixed(1)))] },
-    RuleDef { name: "Puncture", effects: &[IGNORES_REGENERATION, attacker(&[TargetTough(3, 9)], Ap(Fixed(4)))] },
-    RuleDef { name: "Purge", effects: &[IGNORES_REGENERATION, attacker(&[TargetDefense(2, 4)], Ap(Fixed(1)))] },
-    RuleDef { name: "Quake", effects: &[IGNORES_REGENERATION, attacker(NONE, ExtraWoundsOnBlockOne(1))] },
-    RuleDef { name: "Reap", effects: &[attacker(&[TargetDefense(2, 3)], Ap(Fixed(2)))] },
-    RuleDef { name: "Rupture", effects: &[IGNORES_REGENERATION, attacker(NONE, ExtraWoundsOnUnblockedSix(1))] },
-    RuleDef { name: "Scratch", effects: &[attacker(&[TargetTough(3, 9)], Ap(Fixed(2)))] },
-    RuleDef { name: "Shred", effects: &[attacker(NONE, ExtraWoundsOnBlockOne(1))] },
-    RuleDef { name: "Skewer", effects: &[IGNORES_COVER, attacker(&[TargetTough(3, 9)], Deadly(Fixed(3)))] },
-    RuleDef { name: "Slam", effects: &[IGNORES_COVER, attacker(NONE, ExtraWoundsOnBlockOne(1))] },
-    RuleDef { name: "Slash", effects: &[IGNORES_COVER, attacker(NONE, ExtraHitsOnSix(1))] },
-    RuleDef { name: "Smash", effects: &[IGNORES_REGENERATION, attacker(&[TargetDefense(5, 6)], Blast(Fixed(3)))] },
-    RuleDef { name: "Thrash", effects: &[attacker(&[TargetDefense(5, 6)], Blast(Fixed(3)))] },
-    RuleDef { name: "Wreck", effects: &[IGNORES_COVER, attacker(NONE, RerollDefenseSixes)] },
-    // Model rules that change attacks.
-    RuleDef { name: "Bad Shot", effects: &[attacker(&[Shooting], HitModifier(Fixed(-1)))] },
-    RuleDef { name: "Good Shot", effects: &[attacker(&[Shooting], HitModifier(Fixed(1)))] },
-    RuleDef { name: "Targeting Visor", effects: &[attacker(&[Shooting, OverNine], HitModifier(Fixed(1)))] },
-    RuleDef { name: "Ferocious", effects: &[attacker(NONE, ExtraHitsOnSix(1))] },
-    RuleDef { name: "Piercing Assault", effects: &[attacker(&[Melee, Charging], Ap(Fixed(1)))] },
-    // Defensive unit rules ("units where all models have this rule").
-    RuleDef { name: "Shielded", effects: &[target(NONE, DefenseModifier(1))] },
-    RuleDef { name: "Sturdy", effects: &[target(SHOT_OR_CHARGED_FROM_OVER_NINE, DefenseModifier(1))] },
-    RuleDef { name: "Fortified", effects: &[target(NONE, ApReduction(1))] },
-    RuleDef { name: "Reinforced", effects: &[target(SHOT_OR_CHARGED_FROM_OVER_NINE, ApReduction(1))] },
-    RuleDef { name: "Guardian", effects: &[target(SHOT_OR_CHARGED_FROM_OVER_NINE, ApReduction(1))] },
-    RuleDef { name: "Evasive", effects: &[target(NONE, HitModifier(Fixed(-1)))] },
-    RuleDef { name: "Resistance", effects: &[target(NONE, IgnoreWounds { on: 6, regeneration: false })] },
-    RuleDef { name: "Self-Repair", effects: &[target(NONE, IgnoreWounds { on: 6, regeneration: false })] },
 ];
 
 /// gf-3.4.1-core.txt, "Special Rules Reference": the rules that change an attack's dice.
@@ -518,9 +555,9 @@ pub struct Ruleset {
 
 const V3_5: Ruleset = Ruleset {
     core: CORE_3_5,
-    army: ARMY_3_5,
+    army: super::army::ARMY_3_5,
     // "units ... get +1 to Defense rolls when blocking hits from shooting attacks"
-    cover: DefenseModifier(1),
+    cover: DefenseModifier(Fixed(1)),
     wounds: WoundModel::Removal,
     morale_from_wounds: true,
     melee_resolution: true,
@@ -544,7 +581,7 @@ const FIREFIGHT_3_2: Ruleset = Ruleset {
     core: CORE_FIREFIGHT_3_2,
     army: &[],
     // "they get +1 to Defense rolls when blocking hits from shooting attacks"
-    cover: DefenseModifier(1),
+    cover: DefenseModifier(Fixed(1)),
     wounds: WoundModel::WoundEffects,
     morale_from_wounds: false,
     melee_resolution: false,
@@ -570,9 +607,10 @@ pub struct OwnEffect {
     pub models: u32,
 }
 
-/// The `Own` effects (melee resolution, morale) of a unit whose models left are `alive`:
-/// model-by-model effects once per run of models carrying them; unit effects once, when
-/// enough of the models have the rule (all, most or any, as the edition says).
+/// The `Own` effects (melee resolution, morale, movement) of a unit whose models left are
+/// `alive`: model-by-model effects once per run of models carrying them; unit effects once,
+/// when enough of the models have the rule (all, most or any, as the edition says) and the
+/// entry's conditions on the unit hold. Rules a rule gives ([`Effect::Gets`]) count too.
 pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> {
     let total: u32 = alive.iter().map(|(_, n)| n).sum();
     let mut names: Vec<&str> = Vec::new();
@@ -583,23 +621,103 @@ pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> 
             }
         }
     }
+    let all_have = |name: &str| total > 0 && alive.iter().all(|(m, _)| m.rules.iter().any(|r| r.name == name));
+    let unit_holds = |conds: &[Cond]| {
+        conds.iter().all(|c| match c {
+            Cond::UnitHasAll(name) => all_have(name),
+            _ => false,
+        })
+    };
     let mut out = Vec::new();
     for name in names {
-        let Some(def) = definition(edition, name) else { continue };
         let carriers = || alive.iter().filter_map(|(m, n)| m.rules.iter().find(|r| r.name == name).map(|r| (r.number().unwrap_or(0), *n)));
-        for e in def.effects.iter().filter(|e| e.side == Side::Own) {
+        for_each_entry(edition, name, &mut |outer, e| {
+            if e.side != Side::Own || matches!(e.effect, Effect::Gets(_)) || !unit_holds(outer) || !unit_holds(e.conds) {
+                return;
+            }
             if e.needs == Needs::Each {
                 out.extend(carriers().map(|(rating, models)| OwnEffect { effect: e.effect, rating, models }));
-                continue;
+                return;
             }
             let having: u32 = carriers().map(|(_, n)| n).sum();
             if holds_for(e.needs, having, total) {
                 let rating = carriers().map(|(r, _)| r).max().unwrap_or(0);
                 out.push(OwnEffect { effect: e.effect, rating, models: having });
             }
-        }
+        });
     }
     out
+}
+
+/// Calls `f(conditions of the giving entry, entry)` for every entry of the rule `name`, and
+/// for every entry of the rules it gives by [`Effect::Gets`] (whose own conditions must hold
+/// as well as the giver's). The one reader of the rule tables' structure.
+pub fn for_each_entry(edition: Edition, name: &str, f: &mut dyn FnMut(&'static [Cond], &'static RuleEffect)) {
+    let Some(def) = definition(edition, name) else { return };
+    for e in def.effects {
+        f(&[], e);
+        if let Effect::Gets(given) = e.effect {
+            if let Some(inner) = definition(edition, given) {
+                for ie in inner.effects.iter().filter(|ie| !matches!(ie.effect, Effect::Gets(_))) {
+                    f(e.conds, ie);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the rule `name`, or a rule it gives, has an entry on `side` whose effect `f` accepts.
+pub fn has_entry(edition: Edition, name: &str, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
+    let mut found = false;
+    for_each_entry(edition, name, &mut |_, e| found |= e.side == side && f(&e.effect));
+    found
+}
+
+/// The models of a unit as the engines see them: rules lent to the whole unit by one of its
+/// models ("This model and its unit get X": [`Effect::UnitGets`]) on every model, and
+/// Defense set by a rule ("Counts as having Defense X+") in place.
+pub fn in_play(edition: Edition, mut runs: Vec<(Model, u32)>) -> Vec<(Model, u32)> {
+    let mut lent: Vec<&'static str> = Vec::new();
+    let mut armor: Vec<(usize, u8)> = Vec::new();
+    for (i, (m, _)) in runs.iter().enumerate() {
+        for r in &m.rules {
+            for_each_entry(edition, &r.name, &mut |_, e| match e.effect {
+                Effect::UnitGets(name) if !lent.contains(&name) => lent.push(name),
+                Effect::SetDefense(a) => {
+                    let x = match a {
+                        Amount::Fixed(n) => i64::from(n),
+                        Amount::Rating => r.number().unwrap_or(0),
+                    };
+                    armor.push((i, x.clamp(2, 6) as u8));
+                }
+                _ => {}
+            });
+        }
+    }
+    for (i, d) in armor {
+        runs[i].0.defense = d;
+    }
+    // A lent rule may lend more (an aura of an aura): follow until nothing new is lent.
+    let mut k = 0;
+    while k < lent.len() {
+        let name = lent[k];
+        for_each_entry(edition, name, &mut |_, e| {
+            if let Effect::UnitGets(more) = e.effect {
+                if !lent.contains(&more) {
+                    lent.push(more);
+                }
+            }
+        });
+        k += 1;
+    }
+    for (m, _) in &mut runs {
+        for name in &lent {
+            if !m.rules.iter().any(|r| r.name == *name) {
+                m.rules.push(Rule { name: (*name).to_string(), rating: None });
+            }
+        }
+    }
+    runs
 }
 
 /// Whether `having` models of `total` are enough (the first in removal order decides `Each`,
@@ -616,14 +734,4 @@ pub fn holds_for(needs: Needs, having: u32, total: u32) -> bool {
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
     let set = rule_set(edition);
     set.core.iter().chain(set.army).find(|d| d.name == name)
-}
-
-/// Rules known to matter only outside the dice of one attack (movement, deployment, morale,
-/// transport, melee sequencing): not reported as unmodelled.
-pub fn outside_attack(name: &str) -> bool {
-    matches!(
-        name,
-        "Aircraft" | "Ambush" | "Psychic" | "Caster" | "Fast" | "Flying" | "Hero" | "Immobile" | "Scout"
-            | "Slow" | "Strider" | "Tough" | "Transport" | "Limited"
-    )
 }

@@ -3,6 +3,8 @@
 //! in [`catalog`].
 
 pub mod catalog;
+pub mod army;
+pub mod census;
 pub mod effects;
 
 use crate::edition::Edition;
