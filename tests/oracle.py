@@ -43,6 +43,13 @@ class OGroup:
     regen_bypass_on_six: bool = False  # v2 Rending: only hits from 6s ignore Regeneration
     multiply: int = 1          # v2 Blast: hits multiplied, no cap
     check_bonus: int = 0       # Firefight Fear: added to wound-effect checks
+    # Army-book rules, as plain numbers:
+    extra_hits_from: int = 6   # Ferocious Boost: successful unmodified 5s deal the extra hits too
+    extra_attack_from: int = 6  # Primal Boost: successful unmodified 5s roll the extra attack too
+    reroll_block_from: int = 7  # Scrapper Boost: successful unmodified Defense 5-6 re-rolled once (7: none)
+    shred_up_to: int = 1       # Infected Boost: failed Defense rolls of 1-2 deal the Shred wounds
+    fixed_need: int = 0        # Ravage/Crush: each die hits on this, no modifiers, nothing on 6s
+    unblockable: bool = False  # Ravage: "the target takes one wound", no Defense roll
 
 
 @dataclass
@@ -60,6 +67,7 @@ class OTarget:
     defense_mod: int = 0        # e.g. Shielded
     hero_defense: Optional[int] = None
     regen_each: bool = False    # Regeneration of the model taking the wound (v3.4.1, v2, Firefight), not "all models"
+    ignore_on: int = 7          # Plaguebound and the like: each wound ignored on this+, whatever ignores Regeneration
 
 
 def _hit(face: int, g: OGroup) -> str:
@@ -67,6 +75,8 @@ def _hit(face: int, g: OGroup) -> str:
         return "hit"
     if g.impact:
         return "hit" if face >= 2 else "miss"
+    if g.fixed_need:
+        return "hit" if face >= g.fixed_need else "miss"
     if face == 6:
         return "six"
     if g.only_sixes or face == 1:
@@ -82,7 +92,7 @@ def _blocked(face: int, defense: int, ap: int, mod: int) -> bool:
     return face + mod - ap >= defense
 
 
-def _one_die(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, extra_allowed: bool = True):
+def _one_die(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, extra_allowed: bool = True, ignore_on: int = 7):
     """{(hits, unblocked, wounds): p} for one attack die, every die it leads to enumerated."""
     nxt = defaultdict(float)
     for face in range(1, 7):
@@ -90,8 +100,10 @@ def _one_die(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, extr
         if kind == "miss":
             nxt[(0, 0, 0)] += SIXTH
             continue
-        if kind == "six":  # only the original hit counts as a 6 (v2 Poison: all three do)
+        if kind == "six" and not g.fixed_need:  # only the original hit counts as a 6 (v2 Poison: all three do)
             sixes, others = mult * g.six_mult, mult * g.extra_hits_on_six
+        elif not g.auto_hit and not g.impact and not g.fixed_need and face >= g.extra_hits_from:
+            sixes, others = 0, mult * (1 + g.extra_hits_on_six)
         else:
             sixes, others = 0, mult
         hits = [True] * sixes + [False] * others
@@ -102,37 +114,38 @@ def _one_die(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, extr
             for (u1, w1), p1 in sub.items():
                 for b in range(1, 7):
                     finals = [(b, SIXTH)]
-                    if b == 6 and g.bane:
+                    reroll_from = min(g.reroll_block_from, 6 if g.bane else 7)
+                    if b >= reroll_from and _blocked(b, defense, ap, def_mod):
                         finals = [(f, SIXTH * SIXTH) for f in range(1, 7)]
                     for fb, pb in finals:
-                        if _blocked(fb, defense, ap, def_mod):
+                        if not g.unblockable and _blocked(fb, defense, ap, def_mod):
                             sub2[(u1, w1)] += p1 * pb
                             continue
-                        n = 1 + (g.shred if fb == 1 else 0) + (g.rupture if is_six else 0)
+                        n = 1 + (g.shred if fb <= g.shred_up_to else 0) + (g.rupture if is_six else 0)
                         kept = {0: 1.0}
                         for _ in range(n):
                             k2 = defaultdict(float)
                             for kk, pk in kept.items():
                                 for r in range(1, 7):
                                     bypass = g.ignores_regeneration or (is_six and g.regen_bypass_on_six)
-                                    ignored = regen and not bypass and r >= 5
+                                    ignored = (regen and not bypass and r >= 5) or r >= ignore_on
                                     k2[kk + (0 if ignored else 1)] += pk * SIXTH
                             kept = k2
                         for kk, pk in kept.items():
                             sub2[(u1 + 1, w1 + kk)] += p1 * pb * pk
             sub = sub2
         extra = {(0, 0, 0): 1.0}
-        if kind == "six" and g.extra_attack_on_six and extra_allowed:
-            extra = _one_die(g, mult, defense, def_mod, regen, extra_allowed=False)
+        if kind != "miss" and g.extra_attack_on_six and extra_allowed and face >= min(6, g.extra_attack_from):
+            extra = _one_die(g, mult, defense, def_mod, regen, extra_allowed=False, ignore_on=ignore_on)
         for (u1, w1), p1 in sub.items():
             for (h2, u2, w2), p2 in extra.items():
                 nxt[(len(hits) + h2, u1 + u2, w1 + w2)] += SIXTH * p1 * p2
     return nxt
 
 
-def _roll_group(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool):
+def _roll_group(g: OGroup, mult: int, defense: int, def_mod: int, regen: bool, ignore_on: int = 7):
     """{(hits, unblocked, wounds): p} for one group, every die enumerated."""
-    one = _one_die(g, mult, defense, def_mod, regen)
+    one = _one_die(g, mult, defense, def_mod, regen, ignore_on=ignore_on)
     tallies = {(0, 0, 0): 1.0}
     for _ in range(g.dice):
         nxt = defaultdict(float)
@@ -169,7 +182,7 @@ def _attack_states(groups: list, target: OTarget, start=(0, 0, 0)):
             mult = (min(g.blast, len(view)) if g.blast else 1) * g.multiply
             regen = view[0].regeneration if target.regen_each else all(m.regeneration for m in view)
             def_mod = target.defense_mod + (1 if target.cover and not g.blast else 0)
-            for (h, u, wn), q in _roll_group(g, mult, defense, def_mod, regen).items():
+            for (h, u, wn), q in _roll_group(g, mult, defense, def_mod, regen, target.ignore_on).items():
                 k2, w2, hp2 = k, w, hp
                 for _ in range(wn):  # wounds one at a time
                     if takes_hero:

@@ -272,6 +272,7 @@ def test_limited_weapons_are_used_unless_left_out(text):
 
 
 def test_rules_the_engine_does_not_model_are_reported():
-    unit = U('S [3] Q4+ D4+ | Hive Bond, Fearless\n3x Gun (24", A1, Shred, Strafing)')
+    unit = U('S [3] Q4+ D4+ | Hive Bond, Fearless, Mend\n3x Gun (24", A1, Shred, Strafing)')
     r = oprstats.attack(unit, U("T [5] Q4+ D4+ | Battleborn, Regeneration"))
-    assert set(r.unmodelled) == {"Hive Bond", "Strafing", "Battleborn"}  # Shred, Regeneration are modelled
+    # Shred, Regeneration and Hive Bond (morale) are modelled; Battleborn acts only in games
+    assert set(r.unmodelled) == {"Strafing", "Mend"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ._attack import AttackResult, attack
 from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
+from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
 from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
@@ -62,7 +63,9 @@ __all__ = [
     "morale",
     "reference_attackers",
     "reference_targets",
+    "rule_coverage",
     "simulate",
     "unit_rows",
     "units_frame",
+    "unmodelled_share",
 ]

@@ -21,6 +21,15 @@ pub struct RuleDefinition {
     pub has_rating: bool,
 }
 
+/// A spell an army book defines in its `spells`: its name, its value in spell tokens
+/// (`threshold`) and its effect text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpellDefinition {
+    pub name: String,
+    pub tokens: Option<i64>,
+    pub effect: String,
+}
+
 /// How many models or copies a section applies to (`affects`/`select` in the JSON).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Selector {
@@ -90,6 +99,7 @@ pub struct ArmyBook {
     pub units: Vec<BookUnit>,
     pub packages: Vec<UpgradePackage>,
     pub special_rules: Vec<RuleDefinition>,
+    pub spells: Vec<SpellDefinition>,
     /// What was read but could not be used, e.g. a unit naming an upgrade package the book
     /// does not have (three real units do; Army Forge ignores them, and so does the library).
     pub warnings: Vec<String>,
@@ -152,6 +162,19 @@ impl ArmyBook {
                 });
             }
         }
+        let mut spells = Vec::new();
+        if let Some(list) = book.get("spells").filter(|v| !v.is_null()) {
+            let list = list.as_array().ok_or_else(|| Error::book("spells", "must be a list"))?;
+            for (i, s) in list.iter().enumerate() {
+                let at = format!("spells[{i}]");
+                let s = object(s, &at)?;
+                let tokens = match s.get("threshold") {
+                    None | Some(Value::Null) => None,
+                    Some(_) => Some(number(s, "threshold", &at)?),
+                };
+                spells.push(SpellDefinition { name: string(s, "name", &at)?, tokens, effect: optional_string(s, "effect", &at)?.unwrap_or_default() });
+            }
+        }
         let mut warnings = Vec::new();
         for (i, u) in units.iter().enumerate() {
             for uid in u.upgrade_packages.iter().filter(|uid| !packages.iter().any(|p| &&p.uid == uid)) {
@@ -162,7 +185,7 @@ impl ArmyBook {
                 ));
             }
         }
-        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, warnings })
+        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, spells, warnings })
     }
 
     pub fn unit(&self, name: &str) -> Option<&BookUnit> {

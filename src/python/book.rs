@@ -116,6 +116,16 @@ impl PyArmyBook {
         Ok(d)
     }
 
+    /// The army's spells (`spells`): name -> (value in spell tokens, effect text).
+    #[getter]
+    fn spells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for s in &self.inner.spells {
+            d.set_item(&s.name, (s.tokens, &s.effect))?;
+        }
+        Ok(d)
+    }
+
     /// What was read but could not be used (e.g. a unit naming a missing upgrade package).
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {

@@ -3,6 +3,7 @@
 
 mod attack;
 mod book;
+mod census;
 mod convert;
 mod cost;
 mod errors;
@@ -28,6 +29,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(census::_rule_census, m)?)?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;

@@ -222,6 +222,9 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Guardian", AP_MINUS_ONE_OVER_NINE),
     def("Evasive", &[target(NONE, HitModifier(Fixed(-1)))]),
     def("Melee Evasion", &[target(&[Melee], HitModifier(Fixed(-1)))]),
+    // "Entrenched: As long as a unit where all models have this rule hasn't moved during the round,
+    // enemy units shooting at it from over 9" away get -2 to hit rolls."
+    def("Entrenched", &[target(&[Shooting, OverNine, TargetStationary], HitModifier(Fixed(-2)))]),
     def("Changebound", MINUS_ONE_TO_HIT_OVER_NINE),
     def("Machine-Fog", MINUS_ONE_TO_HIT_OVER_NINE),
     def("Screened", MINUS_ONE_TO_HIT_OVER_NINE),

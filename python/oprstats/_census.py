@@ -1,0 +1,160 @@
+"""The rule census: every rule the army books define, which engines play it, and why not.
+
+``rule_coverage(books)`` answers "how much of what these armies field does the library
+model?", rule by rule, and :func:`unmodelled_share` gives the headline figure: the share of
+official points in units that carry a rule with an effect on the table that some engine
+ignores.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence, Union
+
+from . import _core
+from ._core import ArmyBook, Unit
+from ._editions import DEFAULT_EDITION
+
+#: What a rule name is, in the census.
+KINDS = ("core", "army", "unit", "weapon", "aura", "spell")
+
+#: A rule carried by at least this share of a book's units is that army's rule.
+ARMY_RULE_SHARE = 0.9
+
+
+def _books(books) -> list[ArmyBook]:
+    from ._loaders import load_army_book
+
+    if isinstance(books, (ArmyBook, str, os.PathLike)):
+        books = [books]
+    out = []
+    for i, b in enumerate(books):
+        if isinstance(b, ArmyBook):
+            out.append(b)
+        elif isinstance(b, (str, os.PathLike)):
+            out.append(load_army_book(b))
+        else:
+            raise TypeError(f"books[{i}]: expected an ArmyBook or a path, got {type(b).__name__}")
+    if not out:
+        raise ValueError("books: give at least one army book")
+    return out
+
+
+def unit_rule_names(unit: Unit) -> set[str]:
+    """Names of every rule a unit carries: on its models and on their weapons."""
+    names: set[str] = set()
+    for model in unit.models:
+        names.update(_name(r) for r in model.rules)
+        for w in model.weapons:
+            names.update(_name(r) for r in w.rules)
+    return names
+
+
+def _name(rule: str) -> str:
+    return rule.split("(", 1)[0].strip()
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """One rule's census entry: the engines that play it, or why none does."""
+
+    engines: tuple[str, ...]
+    gap: Optional[str]
+    reason: Optional[str]
+
+    @property
+    def modelled(self) -> bool:
+        return bool(self.engines)
+
+    @property
+    def ignored_in_game(self) -> bool:
+        """Whether something this rule does on the table is not played (list-building rules aside)."""
+        return self.gap is not None and self.gap != "list building"
+
+
+UNKNOWN = Coverage((), "in game", "no rulebook or army book the library knows defines this name")
+
+
+def census(names: Iterable[str], *, edition: str = DEFAULT_EDITION) -> dict[str, Coverage]:
+    """The census entry of each rule name (unknown names: not modelled, with that reason)."""
+    names = list(dict.fromkeys(names))
+    rows = _core._rule_census(names, edition=edition)
+    return {n: (UNKNOWN if r is None else Coverage(tuple(r[0]), r[1], r[2])) for n, r in zip(names, rows)}
+
+
+def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
+    """One row per rule name the books define or their units carry, and per spell.
+
+    Columns: ``rule``, ``kind`` (core, army, unit, weapon, aura, spell), ``books`` (how many
+    define or use it), ``units`` (units carrying it on their default loadout), ``points``
+    and ``share`` (official points of those units, and their share of all the books'
+    points), ``modelled``, ``engines`` (attack, melee, morale, game), ``gap`` (what is not
+    played: list building, spells, transport, in game) and ``reason``. Sorted by share.
+    """
+    import pandas as pd
+
+    books = _books(books)
+    core = {name for name, _, _ in _core._known_rules(edition)}
+    total = 0
+    defined: dict[str, set[str]] = {}
+    carried: dict[str, list[tuple[str, int]]] = {}
+    on_weapons: set[str] = set()
+    army_rules: set[str] = set()
+    spells: dict[str, set[str]] = {}
+    caster_points: dict[str, int] = {}
+    for book in books:
+        for name in book.special_rules:
+            defined.setdefault(name.strip(), set()).add(book.name)
+        for name in book.spells:
+            spells.setdefault(name, set()).add(book.name)
+        counts: dict[str, int] = {}
+        for uid, unit in zip(book.unit_ids, book.units):
+            cost = unit.cost or 0
+            total += cost
+            names = unit_rule_names(unit)
+            for model in unit.models:
+                for w in model.weapons:
+                    on_weapons.update(_name(r) for r in w.rules)
+            for n in names:
+                carried.setdefault(n, []).append((f"{book.uid}/{uid}", cost))
+                counts[n] = counts.get(n, 0) + 1
+            if "Caster" in names:
+                caster_points[book.name] = caster_points.get(book.name, 0) + cost
+        army_rules.update(n for n, c in counts.items() if book.units and c >= ARMY_RULE_SHARE * len(book.units))
+    names = sorted(set(defined) | set(carried))
+    entries = census(names, edition=edition)
+    rows = []
+    for n in names:
+        c = entries[n]
+        units = dict(carried.get(n, []))
+        points = sum(units.values())
+        kind = "core" if n in core else "aura" if n.endswith("Aura") else "weapon" if n in on_weapons else "army" if n in army_rules else "unit"
+        rows.append(
+            dict(rule=n, kind=kind, books=len(defined.get(n, set()) | {k.split("/")[0] for k in units}), units=len(units), points=points,
+                 share=points / total if total else 0.0, modelled=c.modelled, engines=c.engines, gap=c.gap, reason=c.reason)
+        )
+    for n, where in sorted(spells.items()):
+        points = sum(caster_points.get(b, 0) for b in where)
+        rows.append(dict(rule=n, kind="spell", books=len(where), units=0, points=points, share=points / total if total else 0.0,
+                         modelled=False, engines=(), gap="spells", reason="casting spells is not modelled yet"))
+    frame = pd.DataFrame(rows, columns=["rule", "kind", "books", "units", "points", "share", "modelled", "engines", "gap", "reason"])
+    return frame.sort_values(["share", "rule"], ascending=[False, True], ignore_index=True)
+
+
+def unmodelled_share(units: Sequence[Unit], *, edition: str = DEFAULT_EDITION, excluding: Sequence[str] = ()) -> float:
+    """The share of the units' official points in units carrying at least one rule with an
+    effect on the table that some engine ignores (``excluding`` gaps such as ``"spells"``
+    or ``"transport"`` left out of the count)."""
+    per_unit = [unit_rule_names(u) for u in units]
+    entries = census(set().union(*per_unit) if per_unit else set(), edition=edition)
+    total = sum(u.cost or 0 for u in units)
+    hit = sum(
+        u.cost or 0
+        for u, names in zip(units, per_unit)
+        if any(entries[n].ignored_in_game and entries[n].gap not in excluding for n in names)
+    )
+    return hit / total if total else 0.0
+
+
+BooksLike = Union[ArmyBook, str, "os.PathLike[str]", Iterable[Union[ArmyBook, str, "os.PathLike[str]"]]]
