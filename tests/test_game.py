@@ -37,13 +37,41 @@ def prep_info(a, b):
     return prep.units(), prep
 
 
+#: Inches the books' move rules add to Advance, Rush and Charge ("Moves +1" when using
+#: Advance, and +3" when using Rush/Charge"), restated from their texts (test_game_army_rules
+#: quotes them): the unit gets them when all its models have the rule.
+MOVE_RULES = {
+    "Fast": (2, 4, 4), "Lustbound": (1, 3, 3), "Highborn": (2, 2, 2), "Scurry": (2, 2, 2), "Quick": (2, 2, 2),
+    "Agile": (1, 2, 2), "Darkborn": (0, 0, 3), "Speed Boost": (2, 4, 4), "Rapid Charge": (0, 0, 4),
+    "Rapid Rush": (0, 6, 0), "Rapid Advance": (4, 0, 0),
+}
+#: Auras: one model gives them to its whole unit.
+MOVE_AURAS = {"Fast Aura": (2, 4, 4), "Rapid Charge Aura": (0, 0, 4), "Rapid Rush Aura": (0, 6, 0),
+              "Rapid Advance Aura": (4, 0, 0)}
+#: Boosts of a rule every model must have.
+MOVE_BOOSTS = {"Highborn Boost": ("Highborn", (2, 2, 2)), "Scurry Boost": ("Scurry", (2, 2, 2)),
+               "Lustbound Boost": ("Lustbound", (1, 3, 3))}
+
+
 def movement(unit: Unit) -> dict:
-    rules = {r for m in unit.models for r in m.rules}
-    fast, slow = "Fast" in rules, "Slow" in rules
+    """A unit's Advance, Rush and Charge inches from its rules' texts: it moves as its slowest
+    model (Slow when any model has it, a bonus when all have it)."""
+    per_model = [{r.split("(")[0] for r in m.rules} for m in unit.models]
+    any_has = set().union(*per_model)
+    all_have = set.intersection(*per_model)
+    lent = {a for a in MOVE_AURAS if a in any_has}
+    bonus = [0, 0, 0]
+    for name, add in [*MOVE_RULES.items(), *MOVE_AURAS.items()]:
+        if name in all_have or name in lent:
+            bonus = [b + x for b, x in zip(bonus, add)]
+    for name, (needs, add) in MOVE_BOOSTS.items():
+        if (name in all_have or name in lent) and needs in all_have:
+            bonus = [b + x for b, x in zip(bonus, add)]
+    slow = "Slow" in any_has
     return {
-        "advance": 6 + 2 * fast - 2 * slow + 30 * ("Aircraft" in rules),
-        "rush": 12 + 4 * fast - 4 * slow,
-        "charge": 12 + 4 * fast - 4 * slow,
+        "advance": max(0, 6 + bonus[0] - 2 * slow) + 30 * ("Aircraft" in all_have),
+        "rush": max(0, 12 + bonus[1] - 4 * slow),
+        "charge": max(0, 12 + bonus[2] - 4 * slow),
     }
 
 
@@ -62,7 +90,14 @@ def check_invariants(result, army_a, army_b):
                     allowed = min(allowed, 6)
                 assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)
                 assert e["allowance"] <= allowed + 1e-9, (g, e)
-            if e["kind"] in ("position", "deploy", "scout", "ambush") and e.get("detail") not in ("gone", "reserve"):
+            if e["kind"] in ("place", "hit-and-run"):
+                # a placement (Wolfborn 3", Bounding D3+1", Teleport 6", Fanatic 9") or the move
+                # after shooting or melee (Harassing 3", its Boost 6"): within its allowance
+                assert math.dist(e["from"], e["to"]) <= e["allowance"] + 1e-6, (g, e)
+                assert e["allowance"] <= (9 if e["kind"] == "place" else 6) + 1e-9, (g, e)
+                if "difficult" in e["detail"]:
+                    assert e["allowance"] <= 6 + 1e-9, (g, e)
+            if e["kind"] in ("position", "deploy", "scout", "ambush", "place") and e.get("detail") not in ("gone", "reserve"):
                 x, y = e["to"]
                 r = info[e["army"]][e["unit"]][3]
                 assert r - 1e-6 <= x <= 72 - r + 1e-6 and r - 1e-6 <= y <= 48 - r + 1e-6, (g, e)

@@ -236,6 +236,8 @@ class _GamePrep:
     def units(self) -> list[list[tuple[str, float, int, float]]]:
         """(name, points, models, footprint radius) of each unit, by army."""
     def charge_values(self) -> list[list[list[float]]]: ...
+    def unmodelled(self) -> list[tuple[str, float, float]]:
+        """(rule, share of army A's points, share of army B's points) of each rule the game ignores."""
 
 _PieceTuple = tuple[str, float, float, float, float, bool, bool, bool, bool, bool]
 _PolicyTuple = tuple[str, float, float, float, float]

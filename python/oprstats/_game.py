@@ -144,6 +144,10 @@ class GameResult:
     left). ``pair`` gives each game's pair when ``paired``.
 
     Per unit: :meth:`units` (a DataFrame) or the arrays in ``unit_stats``.
+
+    ``unmodelled``: the rules of the armies' units (their models' and weapons' rules, auras
+    lent) that the game ignores, each with the share of army A's and of army B's points that
+    units with it carry: ``{rule: (share_a, share_b)}``.
     """
 
     def __init__(self, raw: dict, prep, games: int, paired: bool, seed: int, interrupted: bool) -> None:
@@ -165,6 +169,8 @@ class GameResult:
         self._units = raw["units"]
         self._info = prep.units()
         self._roles = prep.roles()
+        self.unmodelled: dict = {name: (a, b) for name, a, b in prep.unmodelled()}
+        """Rules the game ignores: ``{rule: (share of army A's points, share of army B's)}``."""
 
     @property
     def pair(self) -> np.ndarray:
@@ -251,8 +257,16 @@ class GameResult:
         r = self.rates()
         ci = lambda t: f"{t[0]:.3f} [{t[1]:.3f}, {t[2]:.3f}]"  # noqa: E731
         extra = ", interrupted" if self.interrupted else ""
+        ignored = ""
+        if self.unmodelled:
+            ignored = "; unmodelled: " + _unmodelled_text(self.unmodelled)
         return (f"GameResult(games={len(self)}{', paired' if self.paired else ''}{extra}: A wins {ci(r['a_wins'])}, "
-                f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])})")
+                f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}{ignored})")
+
+
+def _unmodelled_text(unmodelled: dict) -> str:
+    """``Mend (A 12%, B 0%), Transport (A 0%, B 30%)``."""
+    return ", ".join(f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in unmodelled.items())
 
 
 class _Trace:
@@ -391,6 +405,11 @@ def simulate(
             bar.close()
     if not parts:
         raise KeyboardInterrupt("simulate: interrupted before the first batch of games finished")
+    unmodelled = {name: (a, b) for name, a, b in prep.unmodelled()}
+    if unmodelled:
+        warnings.warn(f"simulate: the game does not model these rules, which units carrying this share of each "
+                      f"army's points have: {_unmodelled_text(unmodelled)}; see GameResult.unmodelled",
+                      UserWarning, stacklevel=2)
     raw = _merge(parts)
     if raw["violations"]:
         raise RuntimeError(f"simulate: the engine broke a rule of the game ({raw['violations']} times; first: "

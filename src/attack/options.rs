@@ -7,7 +7,7 @@ use super::exact::group_expected_wounds;
 use super::plan::{groups, Pick, Situation};
 use crate::edition::Edition;
 use crate::profile::Model;
-use crate::rules::effects::{own_effects, Effect, Settle};
+use crate::rules::effects::{for_each_entry, own_effects, Amount, Cond, Effect, Settle};
 
 /// A unit's rule with options, from its models left: how many options, and how they are settled.
 pub fn options_of(edition: Edition, alive: &[(&Model, u32)]) -> Option<(u8, Settle)> {
@@ -70,4 +70,45 @@ pub fn settle(attacker: &[(&Model, u32)], target: &Allocation, start: State, sit
         }
     }
     out
+}
+
+/// What option `option` of a unit's rule with options does, for reports ("Versatile Attack:
+/// AP(+1)"): the attacker's options (`attacking`) or the attacked unit's, in shooting or in
+/// melee. `None` when the unit has no rule with options in play, or the option changes
+/// nothing in this kind of attack.
+pub fn describe(edition: Edition, alive: &[(&Model, u32)], attacking: bool, melee: bool, option: u8) -> Option<String> {
+    options_of(edition, alive)?;
+    let mut names: Vec<&str> = Vec::new();
+    for (m, _) in alive {
+        for r in &m.rules {
+            if !names.contains(&r.name.as_str()) {
+                names.push(&r.name);
+            }
+        }
+    }
+    let wanted = if attacking { Cond::AttackerOption(option) } else { Cond::TargetOption(option) };
+    let other_kind = if melee { Cond::Shooting } else { Cond::Melee };
+    for name in names {
+        let mut has_options = false;
+        let mut parts: Vec<String> = Vec::new();
+        for_each_entry(edition, name, &mut |outer, e| {
+            has_options |= matches!(e.effect, Effect::Options { .. });
+            let conds = || outer.iter().chain(e.conds);
+            if conds().any(|c| *c == wanted) && !conds().any(|c| *c == other_kind) {
+                let text = match e.effect {
+                    Effect::Ap(Amount::Fixed(n)) => format!("AP(+{n})"),
+                    Effect::HitModifier(Amount::Fixed(n)) => format!("{n:+} to hit"),
+                    Effect::DefenseModifier(Amount::Fixed(n)) => format!("{n:+} to defense"),
+                    other => format!("{other:?}"),
+                };
+                if !parts.contains(&text) {
+                    parts.push(text);
+                }
+            }
+        });
+        if has_options && !parts.is_empty() {
+            return Some(format!("{name}: {}", parts.join(", ")));
+        }
+    }
+    None
 }

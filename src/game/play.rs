@@ -11,7 +11,8 @@ use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
 use crate::attack::plan::{self, DieModel, Group, Pick, Situation};
-use crate::attack::sample::{d6, roll_attack};
+use crate::attack::options::{self, Settled};
+use crate::attack::sample::{d6, roll_attack, roll_options};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
 use crate::melee::{Melee, Plans, Status};
@@ -57,6 +58,10 @@ pub struct Live {
     pub arrived: u8,
     /// A Limited weapon was fired ("may only be used once per game").
     pub limited_spent: bool,
+    /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
+    pub moved_after_attack: bool,
+    /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
+    pub extra_used: bool,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -109,8 +114,17 @@ pub struct ShotPlan {
     /// Each group's weapon profile as a number, to match groups of plans at different targets.
     pub labels: Vec<u64>,
     pub situation: Situation,
+    /// Expected wounds per group on the fresh target, over the ways the shot is played.
     pub expected: Vec<f64>,
-    models: Vec<Vec<Option<DieModel>>>,
+    /// Every way the shot is played by the units' rules with options (`options::settle`):
+    /// the situation with the options settled, and its weight (one entry, weight 1, without).
+    pub variants: Vec<(Situation, f64)>,
+    /// `[attacker option, target option]` of each variant, for `roll_options`.
+    keys: Vec<[u8; 2]>,
+    /// What each variant plays, for the trace ("Versatile Attack: AP(+1)").
+    option_labels: Vec<String>,
+    /// Die models by (variant, group, target state), found as the dice need them.
+    models: Vec<Vec<Vec<Option<DieModel>>>>,
 }
 
 /// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
@@ -170,6 +184,11 @@ pub struct Game<'a> {
     pub round: u8,
     /// Markers some unit of each army is already heading for this round.
     pub claimed: Vec<[bool; 2]>,
+    /// Units of each army that may use an extra activation in one round: "up to half of the
+    /// units in the army with this rule at the beginning of the game (rounding up)".
+    pub extra_limit: [u32; 2],
+    /// Extra activations each army used this round.
+    pub extra_this_round: [u32; 2],
     trace: Option<Vec<Event>>,
     timers: Timers,
     dice: u64,
@@ -193,6 +212,7 @@ impl<'a> Game<'a> {
         };
         let objectives = config.objectives.clone().unwrap_or_else(|| table::place_objectives(&mut rng, &terrain));
         let units = [0, 1].map(|a| vec![Live::default(); prep.armies[a].len()]);
+        let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
         Game {
             prep,
             config,
@@ -205,6 +225,8 @@ impl<'a> Game<'a> {
             units,
             seat: [first, 1 - first],
             round: 0,
+            extra_limit,
+            extra_this_round: [0; 2],
             trace: config.trace.then(Vec::new),
             timers: Timers::default(),
             dice: 0,
@@ -394,6 +416,102 @@ impl<'a> Game<'a> {
         best.filter(|(left, _)| *left < to_goal - 0.1).map(|(_, p)| p)
     }
 
+    /// A spot for `id` at most `inches` from where it stands (its models "anywhere fully
+    /// within X" of their position: the disc moves at most X), as near `goal` as it gets.
+    /// Placing is not moving: terrain and units on the way do not matter, only that the spot
+    /// is on the table, off impassable terrain and 1" from other units. `None` when no legal
+    /// spot is at least half an inch nearer the goal.
+    pub fn find_placement(&mut self, id: Id, goal: Point, inches: f64) -> Option<Point> {
+        const TURNS: [f64; 9] = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2];
+        let t = self.clock();
+        let from = self.live(id).pos;
+        let to_goal = from.distance(goal);
+        let mut best: Option<(f64, Point)> = None;
+        if to_goal >= 0.5 && inches > 0.0 {
+            let base = (goal.y - from.y).atan2(goal.x - from.x);
+            for turn in TURNS {
+                let (sin, cos) = (base + turn).sin_cos();
+                for share in [1.0, 0.6, 0.3] {
+                    let len = inches.min(to_goal) * share;
+                    let to = Point::new(from.x + cos * len, from.y + sin * len);
+                    if !self.spot_ok(id, to, false) {
+                        continue;
+                    }
+                    let left = to.distance(goal);
+                    if best.is_none_or(|(b, _)| left < b - EPS) {
+                        best = Some((left, to));
+                    }
+                    break;
+                }
+            }
+        }
+        self.lap(t, |x| &mut x.movement);
+        best.filter(|(left, _)| *left < to_goal - 0.5).map(|(_, p)| p)
+    }
+
+    /// Places `id` at `to` (`Effect::Reposition`), checking the allowance and the spot.
+    fn reposition(&mut self, id: Id, to: Point, allowance: f64, when: &'static str) {
+        let from = self.live(id).pos;
+        if from.distance(to) > allowance + EPS {
+            self.violation(|| format!("unit {id:?} placed {:.3}\" away with {allowance}\" allowed", from.distance(to)));
+        }
+        self.live_mut(id).pos = to;
+        if !self.spot_ok(id, to, false) {
+            self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", to.x, to.y));
+        }
+        self.event(|g| Event { allowance, models_left: g.info(id).alloc.alive(g.live(id).s), detail: when.into(), ..Event::of("place", id, from, to) });
+    }
+
+    /// "After this model is deployed, it may be placed anywhere fully within X" of its
+    /// position" (Fanatic), as the policy likes.
+    fn place_after_deployment(&mut self, id: Id) {
+        let inches = self.info(id).tricks.place_after_deployment;
+        if inches <= 0.0 || self.live(id).gone || self.policy_kind(id.0) == PolicyKind::Hold {
+            return;
+        }
+        if let Some(to) = policy::placement_after_deployment(self, id, inches) {
+            self.reposition(id, to, inches, "after deployment");
+        }
+    }
+
+    /// "When this unit is activated, you may place all models with this rule in it anywhere
+    /// fully within X" of their position" (Wolfborn, Rapid Blink, Bounding D3+1", Teleport):
+    /// the policy picks a spot towards where its action wants to go, or none.
+    fn place_on_activation(&mut self, id: Id) {
+        let (inches, d3) = self.info(id).tricks.place_on_activation;
+        if inches <= 0.0 && !d3 {
+            return;
+        }
+        let Some(goal) = policy::placement_goal(self, id, inches + if d3 { 3.0 } else { 0.0 }) else { return };
+        // "D3+1"": the die is rolled when the rule is used
+        let allowance = if d3 {
+            let roll = (d6(&mut self.rng) + 1) / 2;
+            self.dice += 1;
+            inches + f64::from(roll)
+        } else {
+            inches
+        };
+        if let Some(to) = self.find_placement(id, goal, allowance) {
+            self.reposition(id, to, allowance, if d3 { "on activation, D3 rolled" } else { "on activation" });
+        }
+    }
+
+    /// "Once per round, units where all models have this rule may move by up to X" after
+    /// shooting or being in melee" (Harassing, Guerrilla, Hit & Run and their Boosts): a move
+    /// like any other (difficult terrain caps it at 6", dangerous terrain tests), where the
+    /// policy likes, or none.
+    fn move_after_attack(&mut self, id: Id, melee: bool) {
+        let t = self.info(id).tricks;
+        let inches = if melee { t.after_melee } else { t.after_shooting };
+        let live = self.live(id);
+        if inches <= 0.0 || !live.on_table() || live.moved_after_attack || live.shaken || self.info(id).movement.aircraft {
+            return;
+        }
+        let Some(path) = policy::after_attack_path(self, id, inches) else { return };
+        self.live_mut(id).moved_after_attack = true;
+        self.apply_move_noted(id, path, "hit-and-run", inches, if melee { "after melee" } else { "after shooting" });
+    }
+
     /// The path of a charge of `id` into `target`: up to the charge distance (6" through
     /// difficult terrain) into base contact, straight or around one obstacle ("Charge moves
     /// don't have to be in a straight line"). `None`: not a valid target.
@@ -404,9 +522,16 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// How far `id` may move to charge `target`: its charge move less the target's
+    /// `ChargePenalty` (Melee Shrouding: "Enemies get -3" movement when trying to charge").
+    pub fn charge_reach(&self, id: Id, target: Id) -> f64 {
+        (self.info(id).movement.charge - self.info(target).tricks.charge_penalty).max(0.0)
+    }
+
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
         let m = self.info(id).movement;
-        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || self.gap(id, target) > m.charge {
+        let reach = self.charge_reach(id, target);
+        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || self.gap(id, target) > reach {
             return None;
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
@@ -436,7 +561,7 @@ impl<'a> Game<'a> {
                 difficult |= d;
                 dangerous |= x;
             }
-            let allowance = if difficult { m.charge.min(DIFFICULT_MOVE) } else { m.charge };
+            let allowance = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
             if ok && length <= allowance + EPS {
                 return Some(Path { to, via, length, difficult, dangerous });
             }
@@ -551,6 +676,11 @@ impl<'a> Game<'a> {
                     self.place((army, u), *p, "deploy-fixed");
                 }
             }
+            for army in 0..2 {
+                for u in 0..self.units[army].len() {
+                    self.place_after_deployment((army, u));
+                }
+            }
             self.snapshot();
             return;
         }
@@ -579,7 +709,10 @@ impl<'a> Game<'a> {
                 let spot = policy::deployment_spot(self, id, depth);
                 self.lap(t, |x| &mut x.movement);
                 match spot {
-                    Some(p) => self.place(id, p, kind),
+                    Some(p) => {
+                        self.place(id, p, kind);
+                        self.place_after_deployment(id);
+                    }
                     // no room at all: the unit cannot be deployed and counts as lost
                     None => self.live_mut(id).gone = true,
                 }
@@ -609,29 +742,98 @@ impl<'a> Game<'a> {
             for live in &mut self.units[army] {
                 live.activated = false;
                 live.fatigued = false;
+                live.moved_after_attack = false;
             }
         }
+        self.extra_this_round = [0; 2];
         self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
+        self.recover();
         if self.round > 1 {
             self.ambush(first);
         }
         let mut turn = first;
         let mut finished_first: Option<usize> = None;
+        let mut done = [false; 2];
         loop {
             let ready = |g: &Game, army: usize| g.on_table(army).any(|id| !g.live(id).activated);
-            if !ready(self, turn) {
-                finished_first.get_or_insert(turn);
-                if !ready(self, 1 - turn) {
-                    break;
+            if !done[turn] {
+                if ready(self, turn) {
+                    let u = policy::pick_unit(self, turn);
+                    self.activate((turn, u));
+                } else if let Some(u) = self.extra_activation(turn) {
+                    self.activate_again((turn, u));
+                } else {
+                    // "the player that finished activating first"
+                    done[turn] = true;
+                    finished_first.get_or_insert(turn);
                 }
-                turn = 1 - turn;
-                continue;
             }
-            let u = policy::pick_unit(self, turn);
-            self.activate((turn, u));
+            if done == [true, true] {
+                break;
+            }
             turn = 1 - turn;
         }
         finished_first.unwrap_or(first)
+    }
+
+    /// "If a unit where all models have this rule is Shaken at the beginning of the round,
+    /// roll one die. On a 4+, it stops being Shaken." (`Effect::RecoverOn`: Battleborn, Honor
+    /// Code, Steadfast.)
+    fn recover(&mut self) {
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                let id = (army, u);
+                let on = self.info(id).tricks.recover_on;
+                if on == 0 || !self.live(id).on_table() || !self.live(id).shaken {
+                    continue;
+                }
+                let roll = d6(&mut self.rng);
+                self.dice += 1;
+                let recovered = roll >= on;
+                self.live_mut(id).shaken = !recovered;
+                self.event(|g| Event {
+                    dice: 1,
+                    allowance: f64::from(on),
+                    models_left: g.info(id).alloc.alive(g.live(id).s),
+                    detail: format!("rolled {roll}: {}", if recovered { "no longer Shaken" } else { "still Shaken" }),
+                    ..Event::of("recover", id, g.live(id).pos, g.live(id).pos)
+                });
+            }
+        }
+    }
+
+    /// A unit of `army` the policy activates a second time this round, if any may
+    /// (`Effect::ExtraActivation`: "Once per game ... Only up to half of the units in the army
+    /// with this rule at the beginning of the game (rounding up) may use it in a single round").
+    fn extra_activation(&mut self, army: usize) -> Option<usize> {
+        if self.extra_this_round[army] >= self.extra_limit[army] || self.policy_kind(army) == PolicyKind::Hold {
+            return None;
+        }
+        let eligible: Vec<usize> = self
+            .on_table(army)
+            .filter(|&id| self.info(id).tricks.extra_activation && self.live(id).activated && !self.live(id).extra_used && !self.live(id).shaken)
+            .map(|(_, u)| u)
+            .collect();
+        if eligible.is_empty() {
+            return None;
+        }
+        policy::extra_activation(self, army, &eligible)
+    }
+
+    /// "it may be activated even if it had already activated this round (stops being fatigued
+    /// when activated for the second time)".
+    fn activate_again(&mut self, id: Id) {
+        self.extra_this_round[id.0] += 1;
+        let live = self.live_mut(id);
+        live.extra_used = true;
+        live.fatigued = false;
+        let used = self.extra_this_round[id.0];
+        let limit = self.extra_limit[id.0];
+        if used > limit {
+            self.violation(|| format!("army {} used {used} extra activations in round with {limit} allowed", id.0));
+        }
+        self.event(|g| Event { detail: format!("{used} of {limit} this round"), ..Event::of("activate-again", id, g.live(id).pos, g.live(id).pos) });
+        self.activate(id);
     }
 
     /// One activation: "the player picks one action for the unit to take, and completes it."
@@ -663,15 +865,19 @@ impl<'a> Game<'a> {
                 self.event(|_| Event::of("idle", id, start, start));
             }
         } else {
+            self.place_on_activation(id);
+            let start = self.live(id).pos;
             match policy::decide(self, id) {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
-                    self.shoot(id, false, &mut touched);
+                    if self.shoot(id, false, &mut touched) {
+                        self.move_after_attack(id, false);
+                    }
                 }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
-                    if !self.live(id).gone {
-                        self.shoot(id, true, &mut touched);
+                    if !self.live(id).gone && self.shoot(id, true, &mut touched) {
+                        self.move_after_attack(id, false);
                     }
                 }
                 Action::Rush(path) => self.apply_move(id, path, "rush", m.rush),
@@ -698,6 +904,11 @@ impl<'a> Game<'a> {
 
     /// Moves `id` along `path`; dangerous terrain on the way calls for a test.
     fn apply_move(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64) {
+        self.apply_move_noted(id, path, kind, allowance, "");
+    }
+
+    /// `apply_move`, with a note for the trace ("after shooting"; then ", difficult" if so).
+    fn apply_move_noted(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64, note: &'static str) {
         let from = self.live(id).pos;
         let limit = if path.difficult { allowance.min(DIFFICULT_MOVE) } else { allowance };
         if path.length > limit + EPS || (from.distance(path.to) > path.length + EPS) {
@@ -710,7 +921,12 @@ impl<'a> Game<'a> {
         self.event(|g| Event {
             allowance: limit,
             models_left: g.info(id).alloc.alive(g.live(id).s),
-            detail: if path.difficult { "difficult".into() } else { String::new() },
+            detail: match (note.is_empty(), path.difficult) {
+                (true, true) => "difficult".into(),
+                (true, false) => String::new(),
+                (false, true) => format!("{note}, difficult"),
+                (false, false) => note.into(),
+            },
             ..Event::of(kind, id, from, path.to)
         });
         if path.dangerous {
@@ -830,17 +1046,44 @@ impl<'a> Game<'a> {
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
         let attacking = info.alloc.view(self.live(id).s, false).alive;
         let fresh = tinfo.alloc.start();
-        let groups = plan::groups(&attacking, &tinfo.alloc.view(fresh, false).alive, &situation, Pick::Named(&names));
-        let expected = groups.iter().map(|g| group_expected_wounds(g, &situation, &tinfo.alloc, fresh)).collect();
-        let models = vec![vec![None; tinfo.alloc.state_count()]; groups.len()];
+        // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
+        // every way the shot is played, settled as `attack()` settles them
+        let settled = if info.tricks.options || tinfo.tricks.options {
+            options::settle(&attacking, &tinfo.alloc, fresh, &situation, Pick::Named(&names))
+        } else {
+            vec![Settled { attacker: 0, target: 0, weight: 1.0 }]
+        };
+        let variants: Vec<(Situation, f64)> = settled.iter().map(|v| (Situation { attacker_option: v.attacker, target_option: v.target, ..situation }, v.weight)).collect();
+        // options change rolls, not which weapons fire: the groups are those of any variant
+        let groups = plan::groups(&attacking, &tinfo.alloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
+        let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, &tinfo.alloc, fresh)).sum()).collect();
+        let models = vec![vec![vec![None; tinfo.alloc.state_count()]; groups.len()]; variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
-        ShotPlan { groups, labels, situation, expected, models }
+        let keys = variants.iter().map(|(s, _)| [s.attacker_option, s.target_option]).collect();
+        let option_labels = if variants.len() > 1 || info.tricks.options || tinfo.tricks.options {
+            variants
+                .iter()
+                .map(|(s, _)| {
+                    let mine = options::describe(self.prep.edition, &attacking, true, false, s.attacker_option);
+                    let theirs = options::describe(self.prep.edition, &tinfo.alloc.view(fresh, false).alive, false, false, s.target_option);
+                    [mine, theirs].into_iter().flatten().collect::<Vec<_>>().join("; ")
+                })
+                .collect()
+        } else {
+            vec![String::new()]
+        };
+        ShotPlan { groups, labels, situation, expected, variants, keys, option_labels, models }
     }
 
     /// Shooting: the policy picks up to two targets and which weapon groups fire at each
     /// ("you may fire only at up to two different targets"); all are declared, then rolled.
-    fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) {
+    /// Rules with options are settled once for the shooting: a roll ("roll one die") or a
+    /// pick ("pick one effect ... until the end of the activation") made for the first
+    /// target holds for the second. Whether the unit fired.
+    fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) -> bool {
         let volleys = policy::shots(self, id, moved);
+        let fired = !volleys.is_empty();
+        let mut option: Option<u8> = None;
         for volley in volleys {
             let target = volley.target;
             let before = self.live(target).s;
@@ -854,22 +1097,45 @@ impl<'a> Game<'a> {
             let tinfo = self.info(target);
             let key = volley.key;
             let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
+            // which way the shot is played: the attacker's option as settled for the first
+            // target, the target's by its own pick or roll
+            let vi = match option {
+                None => roll_options(&plan.keys, &mut self.rng),
+                Some(o) => {
+                    let same: Vec<usize> = (0..plan.keys.len()).filter(|&v| plan.keys[v][0] == o).collect();
+                    match same.len() {
+                        0 => 0,
+                        1 => same[0],
+                        _ => same[roll_options(&same.iter().map(|&v| plan.keys[v]).collect::<Vec<_>>(), &mut self.rng)],
+                    }
+                }
+            };
+            let attacker_option = *option.get_or_insert(plan.keys[vi][0]);
+            // a pick made for the first target that this target's plan did not settle on
+            let situation = Situation { attacker_option, ..plan.variants[vi].0 };
+            let cached = situation == plan.variants[vi].0;
             let mut state = before;
             let (mut hits, mut wounds, mut dice) = (0, 0, 0);
             let mut limited = false;
             for &gi in &volley.groups {
-                let situation = plan.situation;
                 let group = &plan.groups[gi];
                 limited |= group.rules.iter().any(|r| r.name == "Limited");
-                let models = &mut plan.models[gi];
+                let models = &mut plan.models[vi][gi];
                 let r = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
-                    *models[tinfo.alloc.index(s)].get_or_insert_with(|| plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown)))
+                    let model = || plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown));
+                    if cached { *models[tinfo.alloc.index(s)].get_or_insert_with(model) } else { model() }
                 });
                 state = r.end;
                 hits += r.hits;
                 wounds += r.wounds;
                 dice += r.dice;
             }
+            let options_played = if cached {
+                plan.option_labels[vi].clone()
+            } else {
+                let attacking = self.info(id).alloc.view(self.live(id).s, false).alive;
+                options::describe(self.prep.edition, &attacking, true, false, attacker_option).unwrap_or_default()
+            };
             self.dice += dice;
             self.lap(t, |x| &mut x.dice);
             if limited {
@@ -882,15 +1148,19 @@ impl<'a> Game<'a> {
             if tinfo.alloc.destroyed(state) {
                 tl.gone = true;
             }
-            self.event(|g| Event {
-                dice,
-                hits,
-                wounds,
-                models_left: tinfo.alloc.alive(state),
-                detail: volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + "),
-                ..Event::between("shoot", id, target, g.live(id).pos, g.live(target).pos)
+            self.event(|g| {
+                let labels = volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
+                Event {
+                    dice,
+                    hits,
+                    wounds,
+                    models_left: tinfo.alloc.alive(state),
+                    detail: if options_played.is_empty() { labels } else { format!("{labels} [{options_played}]") },
+                    ..Event::between("shoot", id, target, g.live(id).pos, g.live(target).pos)
+                }
             });
         }
+        fired
     }
 
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
@@ -898,7 +1168,7 @@ impl<'a> Game<'a> {
     fn charge(&mut self, id: Id, target: Id, path: Path) {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
-        self.apply_move(id, path, "charge", self.info(id).movement.charge);
+        self.apply_move(id, path, "charge", self.charge_reach(id, target));
         if self.live(id).gone || self.live(target).gone {
             return;
         }
@@ -907,8 +1177,25 @@ impl<'a> Game<'a> {
         let (cl, dl) = (self.live(id), self.live(target));
         let c_state = c.alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
         let d_state = d.alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
-        let melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
+        let (c_s, d_s) = (cl.s, dl.s);
+        let mut melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
             .expect("states taken from the allocations themselves");
+        // rules with options: every way the melee is played (`Melee::variants`), one rolled
+        // or picked as the melee sampler does
+        let mut options_played = String::new();
+        if c.tricks.options || d.tricks.options {
+            let mut variants = melee.variants();
+            let keys: Vec<[u8; 2]> = variants.iter().map(|(v, _)| v.options).collect();
+            let vi = roll_options(&keys, &mut self.rng);
+            melee = variants.swap_remove(vi).0;
+            let edition = self.prep.edition;
+            let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8| {
+                let alive = alloc.view(s, false).alive;
+                options::describe(edition, &alive, true, true, option).or_else(|| options::describe(edition, &alive, false, true, option))
+            };
+            let sides = [("charger", describe(&c.alloc, c_s, melee.options[0])), ("defender", describe(&d.alloc, d_s, melee.options[1]))];
+            options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
+        }
         let mut plans = Plans::new(&melee);
         let x = roll_exchange(&melee, &mut plans, &mut self.rng);
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
@@ -931,7 +1218,11 @@ impl<'a> Game<'a> {
             wounds: x.by_charger,
             hits: x.by_defender,
             models_left: g.info(target).alloc.alive(x.defender),
-            detail: format!("winner={:?} charger={:?} defender={:?}", x.winner, statuses[0], statuses[1]),
+            detail: if options_played.is_empty() {
+                format!("winner={:?} charger={:?} defender={:?}", x.winner, statuses[0], statuses[1])
+            } else {
+                format!("winner={:?} charger={:?} defender={:?} [{options_played}]", x.winner, statuses[0], statuses[1])
+            },
             ..Event::between("melee", id, target, before, g.live(id).pos)
         });
         if !self.live(id).gone && !self.live(target).gone {
@@ -942,6 +1233,10 @@ impl<'a> Game<'a> {
                 self.live_mut(id).pos = back;
                 self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
             }
+        }
+        // Hit & Run: "after ... being in melee", both sides
+        for who in [id, target] {
+            self.move_after_attack(who, true);
         }
     }
 
@@ -1220,6 +1515,73 @@ mod tests {
         // "Then the players continue alternating in placing one unit each, until all units have been deployed."
         assert_eq!(alternating(1, &[vec![0, 1, 2], vec![5]]), [(1, 5), (0, 0), (0, 1), (0, 2)]);
         assert_eq!(alternating(0, &[vec![], vec![3, 4]]), [(1, 3), (1, 4)]);
+    }
+
+    #[test]
+    fn army_move_rules_add_to_every_move_through_their_effects() {
+        // Lustbound "Moves +1" when using Advance, and +3" when using Rush/Charge"; Highborn
+        // +2"/+2" and its Boost as much again; Darkborn "+3" when using Charge actions"; the
+        // unit moves as its slowest model: Slow when any model has it, Lustbound when all do
+        let parse = |t: &str| Unit::parse(t, Edition::V3_5).unwrap();
+        let mixed = parse("Troopers [5] Q4+ D4+").join(&parse("Champion [1] Q4+ D4+ | Hero, Lustbound"), Edition::V3_5).unwrap();
+        let a = [
+            parse("Daemons [5] Q4+ D4+ | Lustbound"),
+            parse("Elves [5] Q4+ D4+ | Highborn, Highborn Boost"),
+            parse("Shades [5] Q4+ D4+ | Darkborn"),
+            mixed,
+            parse("Slowed [3] Q4+ D4+ | Lustbound, Slow"),
+        ];
+        let p = Prepared::new([&a, &[parse(GRUNTS)]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let speeds: Vec<(f64, f64, f64)> = p.armies[0].iter().map(|u| (u.movement.advance, u.movement.rush, u.movement.charge)).collect();
+        assert_eq!(speeds, [(7.0, 15.0, 15.0), (10.0, 16.0, 16.0), (6.0, 12.0, 15.0), (6.0, 12.0, 12.0), (5.0, 11.0, 11.0)]);
+    }
+
+    #[test]
+    fn melee_shrouding_takes_three_inches_from_charges() {
+        // "Enemies get -3" movement when trying to charge units where all models have this rule."
+        let p = prep(&["Hero [1] Q4+ D4+\nSword (A3)"], &["Shrouded [1] Q4+ D4+ | Melee Shrouding", "Plain [1] Q4+ D4+"]);
+        let r = p.armies[0][0].radius + p.armies[1][0].radius;
+        for (gap, plain, shrouded) in [(8.9, true, true), (9.1, true, false), (11.9, true, false), (12.1, false, false)] {
+            let c = config(vec![], vec![], vec![Point::new(20.0, 20.0 - gap - r)], vec![Point::new(20.0, 20.0), Point::new(60.0, 20.0)]);
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            assert_eq!(g.charge_reach((0, 0), (1, 0)), 9.0);
+            assert_eq!(g.charge_path((0, 0), (1, 0)).is_some(), shrouded, "shrouded, gap {gap}");
+            g.live_mut((0, 0)).pos = Point::new(60.0, 20.0 - gap - r);
+            assert_eq!(g.charge_path((0, 0), (1, 1)).is_some(), plain, "plain, gap {gap}");
+        }
+    }
+
+    #[test]
+    fn battleborn_units_shaken_at_the_start_of_a_round_recover_on_four_up() {
+        // "If a unit where all models have this rule is Shaken at the beginning of the round,
+        // roll one die. On a 4+, it stops being Shaken."
+        let p = prep(&["Brothers [5] Q4+ D4+ | Battleborn", GRUNTS], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(10.0, 5.0), Point::new(60.0, 5.0)], vec![Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let (mut recovered, n) = (0, 4000);
+        for _ in 0..n {
+            g.live_mut((0, 0)).shaken = true;
+            g.live_mut((0, 1)).shaken = true;
+            g.recover();
+            recovered += u32::from(!g.live((0, 0)).shaken);
+            assert!(g.live((0, 1)).shaken, "no rule, no roll");
+        }
+        // 3 of 6 faces: 2000 expected, sd 31.6; 5 sd either way
+        assert!((1842..=2158).contains(&recovered), "{recovered} of {n}");
+    }
+
+    #[test]
+    fn extra_activations_are_limited_to_half_the_units_with_the_rule() {
+        // "Only up to half of the units in the army with this rule at the beginning of the game
+        // (rounding up) may use it in a single round."
+        let agent = "Agents [3] Q4+ D4+ | Inquisitorial Agent\n3x Pistol (12\", A1)";
+        let p = prep(&[agent, agent, agent, GRUNTS], &[agent, GRUNTS]);
+        let c = config(vec![], vec![], (0..4).map(|i| Point::new(10.0 + 15.0 * f64::from(i), 5.0)).collect(), vec![Point::new(20.0, 44.0), Point::new(50.0, 44.0)]);
+        let mut cache = Cache::default();
+        let g = placed(&p, &c, &mut cache);
+        assert_eq!(g.extra_limit, [2, 1]);
     }
 
     #[test]

@@ -190,7 +190,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
     if info.role != Role::Shooting {
         let mut best: Option<(f64, Id)> = None;
-        let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= m.charge).collect();
+        let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= g.charge_reach(id, e)).collect();
         for e in candidates {
             let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
             if value > policy.charge_margin * info.cost && best.is_none_or(|(b, _)| value > b) {
@@ -345,4 +345,168 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
         }
     }
     chosen
+}
+
+/// A point `reach` inches from `id` in a random direction (the random policy's placements and moves).
+fn random_goal(g: &mut Game, id: Id, reach: f64) -> Point {
+    let from = g.live(id).pos;
+    let a = g.rng.random_range(0.0..std::f64::consts::TAU);
+    Point::new(from.x + reach * a.cos(), from.y + reach * a.sin())
+}
+
+/// Where `id` is placed "after this model is deployed" (Fanatic, `inches` away at most): the
+/// default policy towards the nearest marker, the random one half of the time anywhere.
+pub fn placement_after_deployment(g: &mut Game, id: Id, inches: f64) -> Option<Point> {
+    let goal = match g.policy_kind(id.0) {
+        PolicyKind::Hold => return None,
+        PolicyKind::Random => {
+            if g.rng.random_bool(0.5) {
+                return None;
+            }
+            random_goal(g, id, inches)
+        }
+        PolicyKind::Default => {
+            let pos = g.live(id).pos;
+            g.objectives.iter().copied().min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos))).unwrap_or(Point::new(WIDTH / 2.0, super::table::DEPTH / 2.0))
+        }
+    };
+    g.find_placement(id, goal, inches)
+}
+
+/// Where a unit that may be placed when activated (`reach`: the most it may be placed)
+/// wants to be, before it picks its action; `None`: not placed. The default policy places a
+/// charger next to the enemy it would charge when placing brings that enemy within its charge
+/// reach, else towards the marker (or, for a melee unit, the enemy) its action heads for; a
+/// unit holding a marker alone, or already able to charge, stays. The random policy places
+/// half of the time, anywhere.
+pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
+    match g.policy_kind(id.0) {
+        PolicyKind::Hold => return None,
+        PolicyKind::Random => {
+            return if g.rng.random_bool(0.5) { None } else { Some(random_goal(g, id, reach)) };
+        }
+        PolicyKind::Default => {}
+    }
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    if info.movement.hold_only || info.movement.aircraft {
+        return None;
+    }
+    let pos = g.live(id).pos;
+    if info.role != Role::Shooting {
+        let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
+        let mut best: Option<(f64, Id)> = None;
+        for e in enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft) {
+            let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
+            if value > policy.charge_margin * info.cost && g.gap(id, e) <= g.charge_reach(id, e) + reach && best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, e));
+            }
+        }
+        if let Some((_, e)) = best {
+            return (g.gap(id, e) > g.charge_reach(id, e)).then(|| g.live(e).pos);
+        }
+    }
+    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.info(who).radius <= SEIZE_RANGE;
+    if policy.hold_objectives > 0.0 && g.objectives.iter().any(|&o| near(g, id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o))) {
+        return None;
+    }
+    let objective = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos)));
+    let enemy = nearest_enemy(g, id);
+    match (info.role, objective, enemy) {
+        (_, Some(o), _) if o.distance(pos) - info.radius <= SEIZE_RANGE => None,
+        (Role::Melee, Some(o), Some((e, de))) if o.distance(pos) > policy.objective_weight * de => Some(g.live(e).pos),
+        (_, Some(o), _) => Some(o),
+        (Role::Melee, None, Some((e, _))) => Some(g.live(e).pos),
+        (_, None, Some((e, de))) if de > info.max_range => Some(g.live(e).pos),
+        _ => None,
+    }
+}
+
+/// The move after shooting or melee (`inches` at most), or none. The default policy keeps a
+/// marker it stands on, then gets as far out of the charge reach of enemies that would gain
+/// by charging it as it can (their expected points margin, summed), then goes towards the
+/// nearest marker its side does not hold; it moves only when that is better than staying.
+/// The random policy moves half of the time, anywhere.
+pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
+    match g.policy_kind(id.0) {
+        PolicyKind::Hold => return None,
+        PolicyKind::Random => {
+            if g.rng.random_bool(0.5) {
+                return None;
+            }
+            let goal = random_goal(g, id, inches);
+            return g.plan_move(id, goal, inches);
+        }
+        PolicyKind::Default => {}
+    }
+    let pos = g.live(id).pos;
+    let r = g.info(id).radius;
+    let penalty = g.info(id).tricks.charge_penalty;
+    let threats: Vec<(Point, f64, f64)> = enemies(g, id.0)
+        .filter(|&e| {
+            let (info, live) = (g.info(e), g.live(e));
+            info.role != Role::Shooting && !info.movement.aircraft && !info.movement.hold_only && !live.shaken
+        })
+        .map(|e| (g.live(e).pos, g.info(e).radius + (g.info(e).movement.charge - penalty).max(0.0), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
+        .filter(|t| t.2 > 0.0)
+        .collect();
+    let held: Vec<Point> = g.objectives.iter().copied().filter(|o| o.distance(pos) - r <= SEIZE_RANGE).collect();
+    let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
+    let score = |p: Point| {
+        let leaves = held.iter().any(|o| o.distance(p) - r > SEIZE_RANGE);
+        let threat: f64 = threats.iter().filter(|(at, reach, _)| p.distance(*at) - r <= *reach).map(|t| t.2).sum();
+        let objective = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+        (u8::from(leaves), threat, if objective.is_finite() { objective } else { 0.0 })
+    };
+    let better = |a: (u8, f64, f64), b: (u8, f64, f64)| a.0 < b.0 || (a.0 == b.0 && (a.1 < b.1 - 1e-9 || (a.1 <= b.1 + 1e-9 && a.2 < b.2 - 0.5)));
+    let mut best: (Option<Path>, (u8, f64, f64)) = (None, score(pos));
+    for k in 0..8 {
+        let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
+        for len in [inches, inches / 2.0] {
+            let goal = Point::new(pos.x + len * a.cos(), pos.y + len * a.sin());
+            if let Some(path) = g.plan_move(id, goal, inches) {
+                let s = score(path.to);
+                if better(s, best.1) {
+                    best = (Some(path), s);
+                }
+            }
+        }
+    }
+    best.0
+}
+
+/// Which of `eligible` (units of `army` that activated this round and may activate again)
+/// the policy activates a second time, when the army has no other unit to activate: the
+/// default policy the first (nearest the enemy) that can charge an enemy it gains from
+/// charging, or shoot at something; the random policy any, half of the time.
+pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option<usize> {
+    match g.policy_kind(army) {
+        PolicyKind::Hold => None,
+        PolicyKind::Random => {
+            if g.rng.random_bool(0.5) {
+                return None;
+            }
+            let i = g.rng.random_range(0..eligible.len());
+            Some(eligible[i])
+        }
+        PolicyKind::Default => {
+            let mut order: Vec<(f64, usize)> = eligible.iter().map(|&u| (nearest_enemy(g, (army, u)).map_or(f64::INFINITY, |(_, d)| d), u)).collect();
+            order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let policy = g.config.policies[army];
+            for (_, u) in order {
+                let id = (army, u);
+                let info = g.info(id);
+                if info.movement.aircraft || info.movement.hold_only && info.ranged.is_empty() {
+                    continue;
+                }
+                let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
+                let targets: Vec<Id> = enemies(g, army).collect();
+                let charge = info.role != Role::Shooting
+                    && targets.iter().any(|&e| g.prep.charge_value[army][u][e.1] * alive_share > policy.charge_margin * info.cost && g.charge_path(id, e).is_some());
+                if charge || !shots(g, id, false).is_empty() {
+                    return Some(u);
+                }
+            }
+            None
+        }
+    }
 }

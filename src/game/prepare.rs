@@ -9,14 +9,17 @@ use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::melee::{exact, Melee};
 use crate::profile::{Model, Unit};
+use crate::rules::census::{self, Engine};
+use crate::rules::effects::{self, Effect, Moves, Placement, Side};
 use crate::state::UnitState;
 use rayon::prelude::*;
 
 /// How a unit moves, from its rules (gf-3.5 "Special Rules").
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Movement {
-    /// Inches for Advance, Rush and Charge: 6, 12, 12; "Fast: +2" when using Advance and
-    /// +4" when using Rush/Charge"; "Slow: -2" ... and -4"".
+    /// Inches for Advance, Rush and Charge: 6, 12, 12, plus every [`Effect::Move`] in play
+    /// ("Fast: +2" when using Advance and +4" when using Rush/Charge"; "Slow: -2" ... and
+    /// -4""; Lustbound +1"/+3"/+3", ...).
     pub advance: f64,
     pub rush: f64,
     pub charge: f64,
@@ -32,6 +35,29 @@ pub struct Movement {
     pub flying: bool,
     pub scout: bool,
     pub ambush: bool,
+}
+
+/// The army-book rules of a unit the game plays outside the dice, read once from the rule
+/// tables' effects (`effects::own_effects`, and the target side for Melee Shrouding) of the
+/// unit at full strength, auras lent.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Tricks {
+    /// [`Effect::ChargePenalty`]: enemies get this many inches less to charge the unit.
+    pub charge_penalty: f64,
+    /// [`Effect::RecoverOn`]: Shaken at the beginning of the round, it stops being Shaken on
+    /// this face or more (0: no such rule).
+    pub recover_on: u8,
+    /// [`Effect::Reposition`] on activation: inches, and whether D3 is added (0: none).
+    pub place_on_activation: (f64, bool),
+    /// [`Effect::Reposition`] after deployment: inches (0: none).
+    pub place_after_deployment: f64,
+    /// [`Effect::MoveAfterAttack`]: inches after shooting, and after melee (0: none).
+    pub after_shooting: f64,
+    pub after_melee: f64,
+    /// [`Effect::ExtraActivation`].
+    pub extra_activation: bool,
+    /// The unit has a rule with options ([`Effect::Options`]).
+    pub options: bool,
 }
 
 /// What the default policy makes of a unit, from its exact expected damage.
@@ -54,6 +80,10 @@ pub struct UnitInfo {
     /// The disc the unit stands on (see `footprint`).
     pub radius: f64,
     pub movement: Movement,
+    pub tricks: Tricks,
+    /// Rules of the unit (its models' and their weapons', auras lent) the game does not
+    /// play (`census::ignored_by`), sorted.
+    pub unmodelled: Vec<String>,
     /// Longest weapon range, in inches (0: no ranged weapon).
     pub max_range: f64,
     /// Names of the unit's ranged weapons with Indirect, and of those with Limited.
@@ -123,19 +153,20 @@ pub fn footprint(runs: &[(Model, u32)]) -> f64 {
     }
 }
 
-fn movement(runs: &[(Model, u32)]) -> Movement {
+fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
     let mut m = Movement { advance: 6.0, rush: 12.0, charge: 12.0, ..Movement::default() };
-    // the unit moves as its slowest model: Fast only when all have it, Slow when any has it
-    if all_have(runs, "Fast") {
-        m.advance += 2.0;
-        m.rush += 4.0;
-        m.charge += 4.0;
+    // Every move bonus and malus is an `Effect::Move` of the rule tables (Fast, Slow, the
+    // books' Lustbound, Highborn, Rapid Charge, Fast Aura, the Boosts...), in play when all
+    // models have the rule (any, for Slow): the unit moves as its slowest model.
+    let alive: Vec<(&Model, u32)> = runs.iter().map(|(m, n)| (m, *n)).collect();
+    for own in effects::own_effects(edition, &alive) {
+        if let Effect::Move(Moves { advance, rush, charge }) = own.effect {
+            m.advance += f64::from(advance);
+            m.rush += f64::from(rush);
+            m.charge += f64::from(charge);
+        }
     }
-    if any_has(runs, "Slow") {
-        m.advance -= 2.0;
-        m.rush -= 4.0;
-        m.charge -= 4.0;
-    }
+    (m.advance, m.rush, m.charge) = (m.advance.max(0.0), m.rush.max(0.0), m.charge.max(0.0));
     m.aircraft = all_have(runs, "Aircraft");
     if m.aircraft {
         m.advance += 30.0;
@@ -146,6 +177,56 @@ fn movement(runs: &[(Model, u32)]) -> Movement {
     m.scout = all_have(runs, "Scout");
     m.ambush = all_have(runs, "Ambush");
     m
+}
+
+/// The unit's game rules other than movement, from the effects in play for it.
+fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
+    let alive: Vec<(&Model, u32)> = runs.iter().map(|(m, n)| (m, *n)).collect();
+    let mut t = Tricks::default();
+    for own in effects::own_effects(edition, &alive) {
+        match own.effect {
+            // the better of two (Rapid Blink 3" and its Boost 6"), a recovery on the lowest face
+            Effect::RecoverOn(x) => t.recover_on = if t.recover_on == 0 { x } else { t.recover_on.min(x) },
+            Effect::Reposition { when: Placement::OnActivation, inches, d3 } => {
+                let (now, now_d3) = t.place_on_activation;
+                if f64::from(inches) + if d3 { 2.0 } else { 0.0 } > now + if now_d3 { 2.0 } else { 0.0 } {
+                    t.place_on_activation = (f64::from(inches), d3);
+                }
+            }
+            Effect::Reposition { when: Placement::AfterDeployment, inches, d3: _ } => t.place_after_deployment = t.place_after_deployment.max(f64::from(inches)),
+            Effect::MoveAfterAttack { inches, shooting, melee } => {
+                if shooting {
+                    t.after_shooting = t.after_shooting.max(f64::from(inches));
+                }
+                if melee {
+                    t.after_melee = t.after_melee.max(f64::from(inches));
+                }
+            }
+            Effect::ExtraActivation => t.extra_activation = true,
+            Effect::Options { .. } => t.options = true,
+            _ => {}
+        }
+    }
+    for target in effects::unit_effects(edition, &alive, Side::Target) {
+        if let Effect::ChargePenalty(x) = target.effect {
+            t.charge_penalty = t.charge_penalty.max(f64::from(x));
+        }
+    }
+    t
+}
+
+/// The rules of a unit (its models' and their weapons', auras lent) that the game ignores.
+fn unmodelled(runs: &[(Model, u32)], edition: Edition) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (m, _) in runs {
+        for name in m.rules.iter().map(|r| &r.name).chain(m.weapons.iter().flat_map(|w| w.rules.iter().map(|r| &r.name))) {
+            if !out.contains(name) && census::ignored_by(edition, name, Engine::Game) {
+                out.push(name.clone());
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
@@ -205,7 +286,9 @@ impl Prepared {
             models: alloc.len(),
             wounds,
             radius: footprint(runs),
-            movement: movement(runs),
+            movement: movement(runs, edition),
+            tricks: tricks(runs, edition),
+            unmodelled: unmodelled(runs, edition),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),
             limited: names(&|w| has(w, "Limited")),
@@ -214,6 +297,29 @@ impl Prepared {
             ignore_wound_on,
             alloc,
         }
+    }
+
+    /// Each rule the game ignores (`census::ignored_by`), with the share of each army's
+    /// points carried by units that have it, by name.
+    pub fn unmodelled(&self) -> Vec<(String, [f64; 2])> {
+        let mut out: Vec<(String, [f64; 2])> = Vec::new();
+        for (side, units) in self.armies.iter().enumerate() {
+            let total: f64 = units.iter().map(|u| u.cost).sum();
+            for u in units {
+                for name in &u.unmodelled {
+                    let i = match out.iter().position(|(n, _)| n == name) {
+                        Some(i) => i,
+                        None => {
+                            out.push((name.clone(), [0.0; 2]));
+                            out.len() - 1
+                        }
+                    };
+                    out[i].1[side] += if total > 0.0 { u.cost / total } else { 0.0 };
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// Shooting (at 12") against melee (charging) damage, in expected points removed from

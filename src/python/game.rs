@@ -44,6 +44,12 @@ impl PyGamePrep {
         self.inner.armies.iter().map(|units| units.iter().map(|u| (u.name.clone(), u.cost, u.models, u.radius)).collect()).collect()
     }
 
+    /// The rules the game ignores (`census::ignored_by`), each with the share of army A's
+    /// and of army B's points carried by units that have it: `(name, share_a, share_b)`.
+    fn unmodelled(&self) -> Vec<(String, f64, f64)> {
+        self.inner.unmodelled().into_iter().map(|(name, [a, b])| (name, a, b)).collect()
+    }
+
     /// The expected points margin of each charge (`[army][charger][defender]`).
     fn charge_values(&self) -> Vec<Vec<Vec<f64>>> {
         self.inner.charge_value.to_vec()

@@ -317,8 +317,9 @@ const RENDING_AP4: &[RuleEffect] = &[IGNORES_REGENERATION, attacker(NONE, ApOnSi
 /// Lock-On.
 const LOCK_ON: &[RuleEffect] = &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)];
 
-/// The core rules of gf-3.5-beginners-guide.txt that change an attack's dice. Rules about
-/// movement, deployment, morale or transport are known (see `catalog`) but have no entry.
+/// The core rules of gf-3.5-beginners-guide.txt that change an attack's dice, and Fast and
+/// Slow (the game reads every move bonus through [`Effect::Move`]). Other rules about
+/// movement, deployment or transport are known (see `catalog`) but have no entry.
 pub const CORE_3_5: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from weapons with this special rule."
     RuleDef { name: "AP", effects: AP_X },
@@ -341,6 +342,9 @@ pub const CORE_3_5: &[RuleDef] = &[
     // "Counter: Strikes first with this weapon when charged, and the charging unit gets -1
     // total Impact rolls per model with Counter."
     RuleDef { name: "Counter", effects: COUNTER },
+    // "Fast: Models with this special rule move +2" when using Advance and +4" when using
+    // Rush/Charge." (The unit moves as its slowest model: only when all models have it.)
+    RuleDef { name: "Fast", effects: &[own(Move(Moves { advance: 2, rush: 4, charge: 4 }))] },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
     RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
     // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
@@ -360,6 +364,9 @@ pub const CORE_3_5: &[RuleDef] = &[
     RuleDef { name: "Reliable", effects: RELIABLE },
     // "Rending: Ignores Regeneration, and on unmodified results of 6 to hit, those hits get AP(+4)."
     RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSix(4))] },
+    // "Slow: Models with this special rule move -2" when using Advance, and -4" when using
+    // Rush/Charge." (The unit moves as its slowest model: when any model has it.)
+    RuleDef { name: "Slow", effects: &[own_any(Move(Moves { advance: -2, rush: -4, charge: -4 }))] },
     // "Stealth: When units where all models have this rule are shot from over 9" away, enemy units get -1 to hit rolls."
     RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },
     // "Surge: On unmodified results of 6 to hit, this weapon deals 1 extra hit."
@@ -612,6 +619,14 @@ pub struct OwnEffect {
 /// when enough of the models have the rule (all, most or any, as the edition says) and the
 /// entry's conditions on the unit hold. Rules a rule gives ([`Effect::Gets`]) count too.
 pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> {
+    unit_effects(edition, alive, Side::Own)
+}
+
+/// The effects of one side in play for a unit whose models left are `alive`, as
+/// [`own_effects`] finds the `Own` ones: entries whose only conditions are on the unit itself
+/// ([`Cond::UnitHasAll`]), when enough models have the rule (the game reads the target-side
+/// [`Effect::ChargePenalty`] of the charged unit so).
+pub fn unit_effects(edition: Edition, alive: &[(&Model, u32)], side: Side) -> Vec<OwnEffect> {
     let total: u32 = alive.iter().map(|(_, n)| n).sum();
     let mut names: Vec<&str> = Vec::new();
     for (m, _) in alive {
@@ -632,7 +647,7 @@ pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> 
     for name in names {
         let carriers = || alive.iter().filter_map(|(m, n)| m.rules.iter().find(|r| r.name == name).map(|r| (r.number().unwrap_or(0), *n)));
         for_each_entry(edition, name, &mut |outer, e| {
-            if e.side != Side::Own || matches!(e.effect, Effect::Gets(_)) || !unit_holds(outer) || !unit_holds(e.conds) {
+            if e.side != side || matches!(e.effect, Effect::Gets(_)) || !unit_holds(outer) || !unit_holds(e.conds) {
                 return;
             }
             if e.needs == Needs::Each {

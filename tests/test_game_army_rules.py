@@ -1,0 +1,365 @@
+"""Army-book rules in full games: each game primitive of the rule tables (`Effect::Move`,
+`ChargePenalty`, `RecoverOn`, `Reposition`, `MoveAfterAttack`, `ExtraActivation`, rules with
+options) changes traced games the way its book text says, quoted from the real books; and
+``GameResult.unmodelled`` reports the rules the game ignores."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import Counter, defaultdict
+
+import pytest
+from scipy import stats
+
+import oprstats
+from oprstats import Unit
+
+from .conftest import cite
+from .test_game import ACTIONS, check_invariants
+
+#: Significance level of every statistical test in this file (fixed seeds: the tests are
+#: deterministic; alpha says how unlikely a correct engine is to fail one for a new seed).
+ALPHA = 1e-3
+
+
+@pytest.fixture(scope="module")
+def book_rule(book_jsons):
+    """``book_rule(name)`` -> the description of the rule in the first real book defining it."""
+
+    def find(name: str) -> str:
+        for book in book_jsons.values():
+            for rule in book.get("specialRules", []):
+                if rule["name"].strip() == name:
+                    return rule["description"]
+        raise AssertionError(f"no book defines {name!r}")
+
+    return find
+
+
+def events(result, kind=None, army=None, unit=None):
+    """(game, event) pairs of the traced games, filtered."""
+    for g, trace in enumerate(result.traces):
+        for e in trace.events:
+            if (kind is None or e["kind"] == kind) and (army is None or e["army"] == army) and (unit is None or e["unit"] == unit):
+                yield g, e
+
+
+def play(a, b, games=40, seed=1, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        r = oprstats.simulate(a, b, games=games, seed=seed, trace=True, progress=False, **kwargs)
+    assert r.violations == 0
+    return r
+
+
+TARGETS = [
+    Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)'),
+    Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)'),
+    Unit.parse("Brutes [3] Q4+ D4+ | 120pts | Tough(3)\n3x Claws (A3, AP(1))"),
+]
+
+
+# ---- Effect::Move ----------------------------------------------------------------------------
+
+
+def test_lustbound_and_darkborn_add_their_inches_to_every_recorded_move(book_rule):
+    cite(book_rule("Lustbound"), 'Moves +1" when using Advance, and +3" when using Rush/Charge.')
+    cite(book_rule("Darkborn"), 'moves +3" when using Charge actions.')
+    army = [
+        Unit.parse("Daemons [5] Q4+ D5+ | 100pts | Lustbound\n5x Claws (A2, AP(1))"),
+        Unit.parse('Shades [5] Q4+ D5+ | 100pts | Darkborn\n5x Pistol (12", A1), 5x Blade (A2, AP(1))'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)'),
+    ]
+    r = play(army, TARGETS, games=30, seed=2)
+    check_invariants(r, army, TARGETS)
+    expected = {0: {"advance": 7, "rush": 15, "charge": 15}, 1: {"advance": 6, "rush": 12, "charge": 15},
+                2: {"advance": 6, "rush": 12, "charge": 12}}
+    seen = Counter()
+    for _, e in events(r, army=0):
+        if e["kind"] in ("advance", "rush", "charge"):
+            allowed = expected[e["unit"]][e["kind"]]
+            if "difficult" in e["detail"]:
+                allowed = min(allowed, 6)
+            assert e["allowance"] == pytest.approx(allowed), e
+            seen[(e["unit"], e["kind"])] += 1
+    assert seen[(0, "rush")] and seen[(0, "charge")] and seen[(1, "charge")], seen
+
+
+# ---- Effect::ChargePenalty -------------------------------------------------------------------
+
+
+def test_melee_shrouding_takes_three_inches_from_charges_at_it(book_rule):
+    cite(book_rule("Melee Shrouding"), 'Enemies get -3" movement when trying to charge units where all models have this rule.')
+    chargers = [Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious\n5x Blade (A3, AP(1))") for _ in range(4)]
+    targets = [
+        Unit.parse('Veils [5] Q5+ D6+ | 60pts | Melee Shrouding\n5x Pistol (12", A1)'),
+        Unit.parse('Plain [5] Q5+ D6+ | 60pts\n5x Pistol (12", A1)'),
+        Unit.parse('Veils [5] Q5+ D6+ | 60pts | Melee Shrouding\n5x Pistol (12", A1)'),
+        Unit.parse('Plain [5] Q5+ D6+ | 60pts\n5x Pistol (12", A1)'),
+    ]
+    r = play(chargers, targets, games=40, seed=3)
+    check_invariants(r, chargers, targets)
+    reach = Counter()
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] != "charge" or e["army"] != 0:
+                continue
+            melee = next(x for x in evs[i + 1:] if x["kind"] == "melee")
+            shrouded = targets[melee["target"]].name == "Veils"
+            allowed = 9 if shrouded else 12
+            if "difficult" in e["detail"]:
+                allowed = min(allowed, 6)
+            assert e["allowance"] == pytest.approx(allowed), (e, melee)
+            assert math.dist(e["from"], e["to"]) <= allowed + 1e-6
+            reach[shrouded] += 1
+    assert reach[True] and reach[False], reach
+
+
+# ---- Effect::RecoverOn -----------------------------------------------------------------------
+
+
+def test_battleborn_units_shaken_at_the_start_of_a_round_recover_on_four_up(book_rule):
+    text = book_rule("Battleborn")
+    cite(text, "If a unit where all models have this rule is Shaken at the beginning of the round, roll one die. "
+               "On a 4+, it stops being Shaken.")
+    # many enemy units, so that some shoot after the Battleborn units have activated and
+    # leave them Shaken at the end of the round
+    brothers = [Unit.parse('Brothers [10] Q5+ D5+ | 50pts | Battleborn\n10x Rifle (24", A1)') for _ in range(5)]
+    others = [Unit.parse('Grunts [10] Q5+ D5+ | 50pts\n10x Rifle (24", A1)') for _ in range(2)]
+    guns = [Unit.parse('Guns [5] Q4+ D5+ | 60pts\n5x Rifle (24", A2)') for _ in range(12)]
+    r = play(brothers + others, guns, games=100, seed=4)
+    rolls, recovered = 0, 0
+    for g, trace in enumerate(r.traces):
+        last = max(e["round"] for e in trace.events)
+        for rnd in range(1, last):
+            shaken = {e["unit"] for e in trace.positions(rnd) if e["army"] == 0 and e["detail"] == "shaken"}
+            recover = [e for e in trace.events if e["kind"] == "recover" and e["round"] == rnd + 1]
+            # every Battleborn unit Shaken at the beginning of the round rolls, no other unit does
+            assert {e["unit"] for e in recover} == {u for u in shaken if u < 5}, (g, rnd)
+            for e in recover:
+                face = int(e["detail"].split()[1].rstrip(":"))
+                back = e["detail"].endswith("no longer Shaken")
+                assert back == (face >= 4), e
+                rolls += 1
+                recovered += back
+                # a unit no longer Shaken acts: its activation this round is not idle
+                act = next((x for x in trace.events if x["round"] == rnd + 1 and x["army"] == 0 and x["unit"] == e["unit"]
+                            and x["kind"] in ACTIONS), None)
+                if act is None:  # destroyed before it activated
+                    continue
+                # (unless Shaken again by a failed test before its activation)
+                between = trace.events[trace.events.index(e):trace.events.index(act)]
+                again = any(x["kind"] == "morale" and (x["army"], x["unit"]) == (0, e["unit"]) and "Shaken" in x["detail"]
+                            for x in between)
+                assert (act["kind"] != "idle") == (back and not again), (e, act)
+    assert rolls >= 100, rolls
+    # 4+ on one die: 1/2 of the rolls
+    assert stats.binomtest(recovered, rolls, 0.5).pvalue > ALPHA, (recovered, rolls)
+
+
+# ---- Effect::Reposition ----------------------------------------------------------------------
+
+
+def test_wolfborn_bounding_and_fanatic_units_are_placed_within_their_inches(book_rule):
+    cite(book_rule("Wolfborn"), 'When this unit is activated, you may place all models with this rule in it anywhere fully '
+                                'within 3" of their position.')
+    cite(book_rule("Bounding"), 'anywhere fully within D3+1" of their position.')
+    cite(book_rule("Fanatic"), 'After this model is deployed, it may be placed anywhere fully within 9" of its position.')
+    army = [
+        Unit.parse("Wolves [5] Q4+ D4+ | 100pts | Wolfborn\n5x Claws (A2, AP(1))"),
+        Unit.parse('Hunters [5] Q4+ D4+ | 100pts | Wolfborn\n5x Rifle (24", A2)'),
+        Unit.parse("Leapers [5] Q4+ D4+ | 100pts | Bounding\n5x Claws (A2, AP(1))"),
+        Unit.parse("Zealot [1] Q4+ D4+ | 60pts | Fanatic, Tough(3)\nHammer (A4, AP(1))"),
+    ]
+    r = play(army, TARGETS, games=30, seed=5)
+    check_invariants(r, army, TARGETS)
+    placed = Counter()
+    for g, e in events(r, "place"):
+        assert e["army"] == 0
+        moved = math.dist(e["from"], e["to"])
+        assert moved <= e["allowance"] + 1e-6, e
+        if e["unit"] in (0, 1):
+            assert e["allowance"] == 3 and e["detail"] == "on activation" and e["round"] >= 1, e
+        elif e["unit"] == 2:
+            assert e["allowance"] in (2, 3, 4) and e["detail"] == "on activation, D3 rolled", e
+        else:
+            assert e["allowance"] == 9 and e["detail"] == "after deployment" and e["round"] == 0, e
+        placed[e["unit"]] += 1
+    assert all(placed[u] for u in range(4)), placed
+    # a placement comes at the start of an activation, before its action
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] == "place" and e["round"] >= 1:
+                nxt = next(x for x in evs[i + 1:] if x["army"] == 0 and x["unit"] == e["unit"])
+                assert nxt["kind"] in ACTIONS and nxt["kind"] != "idle" and tuple(nxt["from"]) == tuple(e["to"]), (e, nxt)
+
+
+# ---- Effect::MoveAfterAttack -----------------------------------------------------------------
+
+
+def test_harassing_units_move_at_most_three_inches_after_shooting_once_per_round(book_rule):
+    cite(book_rule("Harassing"), 'Once per round, units where all models have this rule may move by up to 3" after shooting '
+                                 "or being in melee.")
+    army = [Unit.parse('Skirmishers [5] Q4+ D5+ | 80pts | Harassing\n5x Carbine (18", A2)') for _ in range(3)]
+    foes = [Unit.parse("Brutes [3] Q4+ D4+ | 120pts | Tough(3), Fast\n3x Claws (A3, AP(1))") for _ in range(3)]
+    r = play(army, foes, games=40, seed=6)
+    check_invariants(r, army, foes)
+    per_round = Counter()
+    after = Counter()
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] != "hit-and-run":
+                continue
+            assert e["army"] == 0
+            assert math.dist(e["from"], e["to"]) <= e["allowance"] + 1e-6 and e["allowance"] <= 3, e
+            per_round[(g, e["round"], e["unit"])] += 1
+            # what came just before, for this unit: its shooting, or a melee it was in
+            prev = next(x for x in reversed(evs[:i]) if (x["army"], x["unit"]) == (0, e["unit"])
+                        or (x["kind"] == "melee" and (x["target_army"], x["target"]) == (0, e["unit"])))
+            if e["detail"].startswith("after shooting"):
+                assert prev["kind"] == "shoot", (e, prev)
+            else:
+                assert e["detail"].startswith("after melee") and prev["kind"] in ("melee", "consolidate"), (e, prev)
+            after[e["detail"].split(",")[0]] += 1
+    assert per_round and max(per_round.values()) == 1, "once per round"
+    assert after["after shooting"], after
+
+
+# ---- Effect::ExtraActivation -----------------------------------------------------------------
+
+
+def test_inquisitorial_agents_activate_twice_once_per_game_and_half_of_them_per_round(book_rule):
+    text = book_rule("Inquisitorial Agent")
+    cite(text, "Once per game, if all models in this unit have this rule, it may be activated even if it had already "
+               "activated this round (stops being fatigued when activated for the second time).")
+    cite(text, "Only up to half of the units in the army with this rule at the beginning of the game (rounding up) may "
+               "use it in a single round.")
+    agent = Unit.parse('Agents [3] Q3+ D4+ | 90pts | Inquisitorial Agent\n3x Plasma Rifle (24", A2, AP(2))')
+    army = [agent, agent, agent, Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)')]
+    r = play(army, TARGETS, games=40, seed=7)
+    check_invariants(r, army, TARGETS)
+    used = 0
+    for g, trace in enumerate(r.traces):
+        again = [e for e in trace.events if e["kind"] == "activate-again"]
+        assert all(e["army"] == 0 and e["unit"] < 3 for e in again)
+        per_unit = Counter(e["unit"] for e in again)
+        assert max(per_unit.values(), default=0) <= 1, "once per game"
+        per_round = Counter(e["round"] for e in again)
+        assert max(per_round.values(), default=0) <= math.ceil(3 / 2), "half of the 3 units, rounded up"
+        activations = Counter((e["round"], e["army"], e["unit"]) for e in trace.events if e["kind"] in ACTIONS)
+        for (rnd, army_i, unit), n in activations.items():
+            twice = any(e["round"] == rnd and e["unit"] == unit for e in again) and army_i == 0
+            assert n == (2 if twice else 1), (g, rnd, army_i, unit, n)
+        used += len(again)
+    assert used > 0
+
+
+# ---- Rules with options ----------------------------------------------------------------------
+
+
+def test_versatile_attack_shots_pick_ap_or_hit_and_unpredictable_shots_roll_them(book_rule):
+    cite(book_rule("Versatile Attack"), "When this unit is activated, pick one effect: until the end of the activation all "
+                                        "models with this rule in it either get AP(+1) when attacking, or get +1 to hit "
+                                        "rolls when attacking.")
+    cite(book_rule("Unpredictable Shooter"), "When shooting, roll one die and apply one effect to all models with this rule: "
+                                             "on a 1-3 they get AP(+1), and on a 4-6 they get +1 to hit rolls instead.")
+    army = [
+        Unit.parse('Veterans [5] Q4+ D4+ | 100pts | Versatile Attack\n5x Rifle (24", A2)'),
+        Unit.parse('Wild Guns [5] Q4+ D4+ | 100pts | Unpredictable Shooter\n5x Rifle (24", A2)'),
+    ]
+    r = play(army, TARGETS, games=60, seed=8, policy_a="hold")
+    picks = Counter()
+    for _, e in events(r, "shoot", army=0):
+        label = e["detail"].split("[")[-1].rstrip("]")
+        if e["unit"] == 0:
+            assert label in ("Versatile Attack: AP(+1)", "Versatile Attack: +1 to hit"), e
+        else:
+            assert label in ("Unpredictable Shooter: AP(+1)", "Unpredictable Shooter: +1 to hit"), e
+        picks[(e["unit"], label.split(": ")[1])] += 1
+    rolled = picks[(1, "AP(+1)")], picks[(1, "+1 to hit")]
+    assert sum(rolled) >= 50
+    assert stats.binomtest(rolled[0], sum(rolled), 0.5).pvalue > ALPHA, rolled
+    assert picks[(0, "AP(+1)")] + picks[(0, "+1 to hit")] > 0
+
+
+def test_unpredictable_fighters_roll_their_option_in_melee(book_rule):
+    cite(book_rule("Unpredictable Fighter"), "on a 1-3 they get AP(+1), and on a 4-6 they get +1 to hit rolls instead.")
+    army = [Unit.parse("Frenzied [5] Q3+ D4+ | 100pts | Unpredictable Fighter, Fast\n5x Claws (A3, AP(1))") for _ in range(3)]
+    foes = [Unit.parse('Plain [5] Q5+ D6+ | 60pts\n5x Pistol (12", A1)') for _ in range(4)]
+    r = play(army, foes, games=60, seed=9)
+    options = Counter()
+    for _, e in events(r, "melee", army=0):
+        assert "[charger Unpredictable Fighter: " in e["detail"], e
+        options[e["detail"].split("Unpredictable Fighter: ")[1].rstrip("]")] += 1
+    assert set(options) <= {"AP(+1)", "+1 to hit"}
+    assert sum(options.values()) >= 30
+    assert stats.binomtest(options["AP(+1)"], sum(options.values()), 0.5).pvalue > ALPHA, options
+
+
+# ---- Unmodelled rules ------------------------------------------------------------------------
+
+
+def test_unmodelled_rules_are_reported_with_their_share_of_points_and_one_warning():
+    healer = Unit.parse('Medic [1] Q4+ D4+ | 50pts | Hero, Mend\nPistol (12", A1)')
+    rifles = Unit.parse('Rifles [10] Q4+ D5+ | 150pts\n10x Rifle (24", A1)')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = oprstats.simulate([healer, rifles], [rifles], games=20, seed=1, progress=False)
+    ours = [w for w in caught if issubclass(w.category, UserWarning) and "does not model" in str(w.message)]
+    assert len(ours) == 1, [str(w.message) for w in caught]
+    assert "Mend (A 25%, B 0%)" in str(ours[0].message)
+    assert r.unmodelled == {"Mend": pytest.approx((0.25, 0.0))}
+    assert "Hero" not in r.unmodelled
+    assert "unmodelled: Mend (A 25%, B 0%)" in repr(r)
+    # nothing to report: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clean = oprstats.simulate([rifles], [rifles], games=5, seed=1, progress=False)
+    assert clean.unmodelled == {} and "unmodelled" not in repr(clean)
+
+
+def test_real_transports_and_casters_are_reported(book_paths):
+    book = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
+    hives = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
+    units = [u for u in book.units if u.cost]
+    transport = next(u for u in units if any(n.startswith("Transport") for m in u.models for n in m.rules))
+    caster = next(u for u in hives.units if u.cost and any(n.startswith("Caster(") for m in u.models for n in m.rules))
+    plain = Unit.parse('Rifles [10] Q4+ D5+ | 150pts\n10x Rifle (24", A1)')
+    with pytest.warns(UserWarning, match="does not model") as record:
+        r = oprstats.simulate([transport, caster, plain], [plain], games=5, seed=1, progress=False)
+    assert len([w for w in record if "does not model" in str(w.message)]) == 1
+    total = transport.cost + caster.cost + plain.cost
+    assert r.unmodelled["Transport"][0] == pytest.approx(transport.cost / total)
+    assert r.unmodelled["Caster"][0] == pytest.approx(caster.cost / total)
+    assert r.unmodelled["Transport"][1] == 0.0
+
+
+# ---- Reproducibility -------------------------------------------------------------------------
+
+
+def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
+    army = [
+        Unit.parse("Daemons [5] Q4+ D5+ | 100pts | Lustbound, Unpredictable Fighter\n5x Claws (A2, AP(1))"),
+        Unit.parse('Veils [5] Q4+ D5+ | 90pts | Melee Shrouding, Battleborn\n5x Rifle (24", A1)'),
+        Unit.parse("Wolves [5] Q4+ D4+ | 100pts | Wolfborn, Hit & Run\n5x Claws (A2, AP(1))"),
+        Unit.parse('Agents [3] Q3+ D4+ | 90pts | Inquisitorial Agent, Versatile Attack\n3x Rifle (24", A2)'),
+        Unit.parse("Zealot [1] Q4+ D4+ | 60pts | Fanatic, Tough(3), Bounding\nHammer (A4, AP(1))"),
+    ]
+    runs = []
+    for threads in (1, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            runs.append(oprstats.simulate(army, army[::-1], games=300, seed=12, threads=threads, progress=False))
+    a, b = runs
+    for field in ("winner", "first", "objectives", "models_left", "points_left"):
+        assert (getattr(a, field) == getattr(b, field)).all(), field
+    assert a.violations == 0
+    traced = play(army, army[::-1], games=20, seed=12)
+    check_invariants(traced, army, army[::-1])
+    kinds = Counter(e["kind"] for _, e in events(traced))
+    for kind in ("place", "hit-and-run", "recover", "activate-again"):
+        assert kinds[kind] > 0, kinds
