@@ -192,13 +192,12 @@ pub struct Coverage {
 fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
     use Engine::*;
     match (side, effect) {
-        (Side::Attacker | Side::Target, Effect::ChargePenalty(_)) => &[],
+        (Side::Attacker | Side::Target, Effect::ChargePenalty(_)) => &[Game],
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
-        // declared for the game, which does not play them yet (see `GAME_PENDING`)
         (
             Side::Own,
             Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation,
-        ) => &[],
+        ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],
         (Side::Own, _) => &[],
@@ -213,12 +212,7 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
     let partly = PARTLY.iter().find(|(n, ..)| *n == name).map(|&(_, g, _, r)| (g, r));
     let mut engines: Vec<Engine> = Vec::new();
     let mut lent: Option<&'static str> = None;
-    let mut pending = false;
     effects::for_each_entry(edition, name, &mut |_, e| {
-        pending |= matches!(
-            e.effect,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::ChargePenalty(_)
-        );
         if let Effect::UnitGets(other) = e.effect {
             if other != name {
                 lent = Some(other);
@@ -251,13 +245,8 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
         return None;
     }
     engines.sort();
-    let gap = partly.or(pending.then_some((Gap::InGame, GAME_PENDING)));
-    Some(Coverage { engines, gap })
+    Some(Coverage { engines, gap: partly })
 }
-
-/// The reason given for rules whose rows are game primitives (moves, recovery from Shaken,
-/// placement, moves after attacking, extra activations) that the game does not read yet.
-pub const GAME_PENDING: &str = "a movement, recovery, placement or activation rule the game does not play yet";
 
 /// Every rule name the library knows under an edition: its core rules and, for v3.5, the
 /// army-book rules it models or lists as not modelled.
@@ -283,8 +272,6 @@ pub fn ignored_by(edition: Edition, name: &str, engine: Engine) -> bool {
     }
     match coverage(edition, name) {
         None => true,
-        // a rule for the game alone is ignored by the game alone
-        Some(c) if c.gap.is_some_and(|(_, r)| r == GAME_PENDING) => engine == Engine::Game,
         Some(c) => c.engines.is_empty() && c.gap.is_some_and(|(g, _)| g.in_game()),
     }
 }
