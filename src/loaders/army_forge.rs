@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::limits::{MAX_COST, MAX_JSON};
 use crate::profile::unit::{Item, ModelGroup, Unit, UnitRule};
 use crate::profile::weapon::Weapon;
+use crate::rules::names::{NameCheck, Unknown};
 use crate::rules::{Rating, Rule};
 use serde_json::{Map, Value};
 
@@ -163,6 +164,39 @@ impl ArmyBook {
             }
         }
         Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, warnings })
+    }
+
+    /// The rule names the book defines in its `specialRules`.
+    pub fn defined_names(&self) -> Vec<String> {
+        self.special_rules.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// Rule names the book's units and upgrades use that neither the library knows under
+    /// the book's edition nor the book defines (see [`crate::rules::names`]).
+    pub fn unknown_rules(&self) -> Vec<Unknown> {
+        let defined = self.defined_names();
+        let mut check = NameCheck::new(self.edition, &defined);
+        for u in &self.units {
+            check.unit(&u.unit);
+        }
+        for option in self.packages.iter().flat_map(|p| &p.sections).flat_map(|s| &s.options) {
+            let place = format!("upgrade {}", option.label);
+            for gain in &option.gains {
+                match gain {
+                    Gain::Weapon(w) => check.weapon(w, Some(&place)),
+                    Gain::Rule(r) => check.rule(&r.rule, &place),
+                    Gain::Item { rules, weapons, .. } => {
+                        for r in rules {
+                            check.rule(r, &place);
+                        }
+                        for w in weapons {
+                            check.weapon(w, Some(&place));
+                        }
+                    }
+                }
+            }
+        }
+        check.finish()
     }
 
     pub fn unit(&self, name: &str) -> Option<&BookUnit> {
