@@ -305,6 +305,17 @@ def test_real_books_give_no_unknown_rule_warning(book_paths, no_unknown_names):
     assert unit.unknown_rules() == ()
 
 
+def test_a_book_read_under_another_edition_names_the_upgrades_using_a_name(book_paths):
+    path = next(p for p in book_paths if p.name.startswith("battle-brothers"))
+    with pytest.warns(UnknownRuleWarning) as record:
+        oprstats.load_army_book(path, edition="3.4.1")  # Takedown is a v3.5 rule the book does not define
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert message.startswith("army book Battle Brothers: 1 unknown rule")
+    assert 'upgrade Sniper Rifle (30", A1, AP(1), Reliable, Takedown), upgrade Master Sniper Rifle' in message
+    assert message.endswith("Takedown: unknown rule (kept by name; no engine plays it)")
+
+
 def test_a_book_rule_never_warns_and_its_units_know_it(no_unknown_names):
     book = oprstats.load_army_book(book_dict(rules=("Moonwalk",), unit_rules=("Moonwalk", "Hero"), weapon_rules=()))
     grunts = book.unit("Grunts")

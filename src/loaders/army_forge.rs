@@ -179,20 +179,17 @@ impl ArmyBook {
         for u in &self.units {
             check.unit(&u.unit);
         }
+        // An option's label already names what it gives (`Sniper Rifle (30", ..., Takedown)`).
         for option in self.packages.iter().flat_map(|p| &p.sections).flat_map(|s| &s.options) {
             let place = format!("upgrade {}", option.label);
             for gain in &option.gains {
-                match gain {
-                    Gain::Weapon(w) => check.weapon(w, Some(&place)),
-                    Gain::Rule(r) => check.rule(&r.rule, &place),
-                    Gain::Item { rules, weapons, .. } => {
-                        for r in rules {
-                            check.rule(r, &place);
-                        }
-                        for w in weapons {
-                            check.weapon(w, Some(&place));
-                        }
-                    }
+                let (rules, weapons): (Vec<&Rule>, &[Weapon]) = match gain {
+                    Gain::Weapon(w) => (Vec::new(), std::slice::from_ref(w)),
+                    Gain::Rule(r) => (vec![&r.rule], &[]),
+                    Gain::Item { rules, weapons, .. } => (rules.iter().collect(), weapons),
+                };
+                for rule in rules.into_iter().chain(weapons.iter().flat_map(|w| &w.rules)) {
+                    check.rule(rule, &place);
                 }
             }
         }
