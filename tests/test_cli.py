@@ -18,7 +18,7 @@ def test_show_without_a_file_uses_the_example_army(capsys):
     for column in ("Unit", "Size", "Q", "D", "Tough", "Cost", "Weapons", "Rules"):
         assert column in header
     assert "Warden Squad + Warden Captain" in out and "| Warden Captain: Arc Pistol" in out
-    assert "Rules outside the 3.5 core (kept by name): Relay Link, Warden Oath" in out
+    assert "Army rules no engine plays (kept by name): Relay Link (defined by its book only), Warden Oath (defined by its book only)" in out
 
 
 def test_show_a_book(capsys):

@@ -33,7 +33,7 @@ class TestExampleData:
         assert len(book) == 6 and [u.name for u in book][0] == "Warden Captain"
         captain = book.unit("Warden Captain")
         assert captain.rules == ("Hero", "Tough(3)", "Fearless", "Warden Oath", "1x Command Relay(Relay Link)")
-        assert captain.unknown_rules() == ("Warden Oath", "Relay Link")
+        assert captain.has_rule("Warden Oath") and captain.unknown_rules() == ()  # its book defines them
         assert book.unit("wc01") == captain  # by Army Forge id too
         assert "Warden Oath" in book.special_rules
         with pytest.raises(KeyError, match="no unit"):
@@ -67,7 +67,8 @@ class TestExampleData:
         assert oprstats.load_army_book(str(EXAMPLE_BOOK)).units == oprstats.example_book().units
 
     def test_list_from_path_or_text(self):
-        assert oprstats.load_army_list(EXAMPLE_LIST).units == oprstats.load_army_list(EXAMPLE_LIST.read_text()).units
+        book = oprstats.example_book()  # defines the list's army rules
+        assert oprstats.load_army_list(EXAMPLE_LIST, book=book).units == oprstats.load_army_list(EXAMPLE_LIST.read_text(), book=book).units
 
     def test_list_without_title(self):
         army = oprstats.load_army_list("Grunts [10] Q5+ D5+ | 60pts\n10x CCW (A1)\n\nGrunts [10] Q5+ D5+ | 60pts\n10x CCW (A1)")
@@ -145,8 +146,10 @@ class TestRealBooks:
 
     def test_army_rules_are_kept_and_listed(self, book_paths):
         hives = oprstats.load_army_book(next(p for p in book_paths if p.name.startswith("alien-hives")))
-        assert any("Hive Bond" in u.unknown_rules() for u in hives.units)
-        assert "Hive Bond" in hives.special_rules
+        assert any(u.has_rule("Hive Bond") for u in hives.units)
+        assert "Hive Bond" in hives.special_rules and "Hive Bond" in oprstats.known_rule_names()
+        assert all(u.unknown_rules() == () for u in hives.units)
+        assert not any("Hive Bond" in u.unknown_rules(edition="3.4.1") for u in hives.units)  # the book defines it
 
     def test_sub_faction_copies(self, book_paths, book_jsons):
         path = next(p for p in book_paths if p.name.startswith("blood-brothers"))

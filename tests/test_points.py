@@ -206,7 +206,9 @@ def test_prediction_breakdown_sums_and_files_round_trip(tmp_path):
 
 def test_unknown_rules_are_priced_without_and_flagged():
     plain = Unit.parse('Homebrew [5] Q4+ D4+\n5x Rifle (24", A1)')
-    odd = Unit.parse('Homebrew [5] Q4+ D4+ | Moonwalk, Fast\n5x Rifle (24", A1, Glitter)')
+    with pytest.warns(oprstats.UnknownRuleWarning) as record:  # made-up names, on purpose
+        odd = Unit.parse('Homebrew [5] Q4+ D4+ | Moonwalk, Fast\n5x Rifle (24", A1, Glitter)')
+    assert len(record) == 2
     model = CostModel.default()
     p, q = model.predict(plain), model.predict(odd)
     assert q.ignored == ("Moonwalk", "Glitter")

@@ -113,8 +113,13 @@ class TestUnit:
     def test_tough_and_unknown_rules(self):
         u = Unit.parse("Hive Warriors [3] Q4+ D4+ | 290pts | Fearless, Tough(3), Hive Bond\n6x Razor Claws (A3, Shred)")
         assert u.tough == 3 and u.rating("Tough") == 3
-        assert u.unknown_rules() == ("Hive Bond", "Shred")
+        assert u.unknown_rules() == ()  # army-book rules the library knows under v3.5
+        assert u.unknown_rules(edition="3.4.1") == ("Hive Bond", "Shred")
         assert all(m.tough == 3 for m in u.models)
+        with pytest.warns(oprstats.UnknownRuleWarning) as record:
+            odd = Unit.parse("Odd [1] Q4+ D4+ | Moonwalk\nClaws (A3, Glitter)")
+        assert [str(w.message).split(": ")[1] for w in record] == ["Moonwalk", "Glitter"]
+        assert odd.unknown_rules() == ("Moonwalk", "Glitter")  # kept by name and listed
 
     def test_models_carry_weapons_by_the_dealing_rule(self):
         u = Unit.parse(

@@ -14,11 +14,12 @@ from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
 from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
-from ._editions import DEFAULT_EDITION, Edition, editions, known_rules
+from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
 from ._points import CostModel, CrossValidation, Price, PriceTerm, fairness
 from ._state import UnitState
+from ._strict import UnknownRuleWarning, get_strict, set_strict
 from ._tables import unit_rows, units_frame
 from .examples import example_army, example_book
 
@@ -46,6 +47,7 @@ __all__ = [
     "MoraleResult",
     "Unit",
     "UnitState",
+    "UnknownRuleWarning",
     "UpgradeOption",
     "Weapon",
     "__version__",
@@ -56,6 +58,8 @@ __all__ = [
     "fairness",
     "example_army",
     "example_book",
+    "get_strict",
+    "known_rule_names",
     "known_rules",
     "load_army_book",
     "load_army_list",
@@ -64,6 +68,7 @@ __all__ = [
     "reference_attackers",
     "reference_targets",
     "rule_coverage",
+    "set_strict",
     "simulate",
     "unit_rows",
     "units_frame",

@@ -24,6 +24,13 @@ def known_rules(edition: str = DEFAULT_EDITION) -> tuple[tuple[str, bool, str], 
     return tuple(_core._known_rules(edition))
 
 
+def known_rule_names(edition: str = DEFAULT_EDITION) -> tuple[str, ...]:
+    """Every rule name the library knows under ``edition``: the core rules and, for v3.5,
+    every army-book rule it models or lists as not modelled. A unit or weapon with any other
+    name (that its own book does not define) gives an :class:`UnknownRuleWarning`."""
+    return tuple(_core._known_rule_names(edition))
+
+
 def editions() -> tuple[Edition, ...]:
     """Every supported edition, the default (current) one first."""
     out = []

@@ -7,24 +7,27 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from ._census import UNKNOWN, census
 from ._core import Unit
-from ._editions import DEFAULT_EDITION
+from ._editions import DEFAULT_EDITION, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._tables import COLUMNS, unit_rows
-from .examples import EXAMPLE_LIST
+from .examples import EXAMPLE_BOOK, EXAMPLE_LIST
 
 HEADERS = {"name": "Unit", "size": "Size", "quality": "Q", "defense": "D", "tough": "Tough",
            "cost": "Cost", "weapons": "Weapons", "rules": "Rules"}
 
 
 def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
-    """Units of an army book (``.json``) or of an army list (any other file)."""
+    """Units of an army book (``.json``) or of an army list (any other file); the example
+    list is read with the example book, which defines its army rules."""
+    book = None
     if path is None:
-        path = EXAMPLE_LIST
+        path, book = EXAMPLE_LIST, load_army_book(EXAMPLE_BOOK, edition=edition)
     if path.suffix.lower() == ".json":
         book = load_army_book(path, edition=edition)
         return f"{book.name} (army book, v{book.version}, {len(book)} units)", list(book.units)
-    army = load_army_list(path, edition=edition or DEFAULT_EDITION)
+    army = load_army_list(path, edition=edition or DEFAULT_EDITION, book=book)
     title = army.name or path.name
     return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
 
@@ -49,15 +52,41 @@ def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: di
     return "\n".join(lines)
 
 
+def rule_lines(units: Sequence[Unit], edition: str = DEFAULT_EDITION) -> list[str]:
+    """What becomes of the rules outside the edition's core: army-book rules the engines
+    play, those no engine plays (with why), and names nobody defines."""
+    core = {name for name, _, _ in known_rules(edition)}
+    texts = [r for u in units for m in u.models for r in m.rules] + [r for u in units for w in u.weapons for r in w.rules]
+    names = sorted({t.split("(", 1)[0] for t in texts} - core)
+    unknown = {n for u in units for n in u.unknown_rules(edition=edition)}
+    played, unplayed = [], []
+    entries = census([n for n in names if n not in unknown], edition=edition)
+    for name, coverage in entries.items():
+        if coverage is UNKNOWN:
+            unplayed.append(f"{name} (defined by its book only)")
+        elif coverage.modelled:
+            played.append(name)
+        else:
+            unplayed.append(f"{name} ({coverage.gap})")
+    lines = []
+    if played:
+        lines.append(f"Army rules the engines play: {', '.join(played)}")
+    if unplayed:
+        lines.append(f"Army rules no engine plays (kept by name): {', '.join(unplayed)}")
+    if unknown:
+        lines.append(f"Unknown rules (kept by name; no engine plays them): {', '.join(sorted(unknown))}")
+    return lines
+
+
 def _show(args: argparse.Namespace) -> int:
     title, units = _load_units(args.file, args.edition)
     print(title)
     print()
     print(format_table(unit_rows(units)))
-    unknown = sorted({name for u in units for name in u.unknown_rules(edition=args.edition or DEFAULT_EDITION)})
-    if unknown:
+    lines = rule_lines(units, args.edition or DEFAULT_EDITION)
+    if lines:
         print()
-        print(f"Rules outside the {args.edition or DEFAULT_EDITION} core (kept by name): {', '.join(unknown)}")
+        print("\n".join(lines))
     return 0
 
 

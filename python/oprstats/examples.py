@@ -22,5 +22,6 @@ def example_book() -> ArmyBook:
 
 
 def example_army() -> Army:
-    """The example army list (1,000 points, a hero joined to a squad)."""
-    return load_army_list(EXAMPLE_LIST)
+    """The example army list (1,000 points, a hero joined to a squad), read with the example
+    book, which defines its army rules."""
+    return load_army_list(EXAMPLE_LIST, book=example_book())

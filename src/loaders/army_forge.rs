@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::limits::{MAX_COST, MAX_JSON};
 use crate::profile::unit::{Item, ModelGroup, Unit, UnitRule};
 use crate::profile::weapon::Weapon;
+use crate::rules::names::{NameCheck, Unknown};
 use crate::rules::{Rating, Rule};
 use serde_json::{Map, Value};
 
@@ -186,6 +187,36 @@ impl ArmyBook {
             }
         }
         Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, spells, warnings })
+    }
+
+    /// The rule names the book defines in its `specialRules`.
+    pub fn defined_names(&self) -> Vec<String> {
+        self.special_rules.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// Rule names the book's units and upgrades use that neither the library knows under
+    /// the book's edition nor the book defines (see [`crate::rules::names`]).
+    pub fn unknown_rules(&self) -> Vec<Unknown> {
+        let defined = self.defined_names();
+        let mut check = NameCheck::new(self.edition, &defined);
+        for u in &self.units {
+            check.unit(&u.unit);
+        }
+        // An option's label already names what it gives (`Sniper Rifle (30", ..., Takedown)`).
+        for option in self.packages.iter().flat_map(|p| &p.sections).flat_map(|s| &s.options) {
+            let place = format!("upgrade {}", option.label);
+            for gain in &option.gains {
+                let (rules, weapons): (Vec<&Rule>, &[Weapon]) = match gain {
+                    Gain::Weapon(w) => (Vec::new(), std::slice::from_ref(w)),
+                    Gain::Rule(r) => (vec![&r.rule], &[]),
+                    Gain::Item { rules, weapons, .. } => (rules.iter().collect(), weapons),
+                };
+                for rule in rules.into_iter().chain(weapons.iter().flat_map(|w| &w.rules)) {
+                    check.rule(rule, &place);
+                }
+            }
+        }
+        check.finish()
     }
 
     pub fn unit(&self, name: &str) -> Option<&BookUnit> {

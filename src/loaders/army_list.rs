@@ -14,6 +14,7 @@ use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::notation;
 use crate::profile::unit::{assemble, read_blocks, Unit};
+use crate::rules::names::{NameCheck, Unknown};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Army {
@@ -45,6 +46,16 @@ impl Army {
             return Err(Error::parse("army list", text.trim(), 0, text, "found no units; expected lines such as: Grunts [10] Q5+ D5+ | 60pts"));
         }
         Ok(Army { name, game, version, points_limit, units })
+    }
+
+    /// Rule names the list's units use that neither the library knows under `edition` nor
+    /// `book` (the `specialRules` names of the lists' books) defines.
+    pub fn unknown_rules(&self, edition: Edition, book: &[String]) -> Vec<Unknown> {
+        let mut check = NameCheck::new(edition, book);
+        for unit in &self.units {
+            check.unit(unit);
+        }
+        check.finish()
     }
 
     /// Points of all units whose cost is known.

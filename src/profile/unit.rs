@@ -14,6 +14,7 @@ use crate::edition::{Edition, HeroJoining};
 use crate::error::{Error, Result};
 use crate::limits::{MAX_COST, MAX_MODELS};
 use crate::notation;
+use crate::rules::names::NameCheck;
 use crate::rules::{canonical, check_name, Rating, Rule};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -417,19 +418,13 @@ impl Unit {
         self.groups.iter().flat_map(|g| g.weapons.iter())
     }
 
-    /// Names of rules on the unit or its weapons that the edition's core does not know
-    /// (army rules such as "Hive Bond"), each once, in order of appearance.
-    pub fn unknown_rules(&self, edition: Edition) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for group in &self.groups {
-            let rules = group.rules_with_models().map(|(r, _)| r).chain(group.weapons.iter().flat_map(|w| w.rules.iter()));
-            for rule in rules {
-                if !rule.is_known(edition) && !names.contains(&rule.name) {
-                    names.push(rule.name.clone());
-                }
-            }
-        }
-        names
+    /// Names of rules on the unit or its weapons that neither the library knows under the
+    /// edition nor `book` (the unit's own book's `specialRules`) defines, each once, in order
+    /// of appearance: no engine plays them (see [`crate::rules::names`]).
+    pub fn unknown_rules(&self, edition: Edition, book: &[String]) -> Vec<String> {
+        let mut check = NameCheck::new(edition, book);
+        check.unit(self);
+        check.finish().into_iter().map(|u| u.rule.name).collect()
     }
 
     /// The unit with `hero` joined to it, under the edition's Hero rule.

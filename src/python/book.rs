@@ -1,14 +1,15 @@
 //! Army books, their upgrade options, and army lists, as read-only Python objects.
 
 use super::convert::{edition, type_name};
-use super::errors::type_error;
+use super::errors::{report_unknown, type_error};
 use super::profile::{PyUnit, PyWeapon};
 use crate::edition::Edition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
-use crate::rules::catalog;
+use crate::rules::{catalog, names};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
 
 fn selector_text(s: Option<Selector>) -> Option<String> {
     s.map(|s| match s {
@@ -54,9 +55,15 @@ impl PyUpgradeOption {
 #[pyclass(name = "ArmyBook", module = "oprstats", frozen)]
 pub struct PyArmyBook {
     inner: ArmyBook,
+    /// The names of `specialRules`, known for the book's units.
+    defined: Arc<[String]>,
 }
 
 impl PyArmyBook {
+    fn unit_value(&self, unit: crate::profile::Unit) -> PyUnit {
+        PyUnit::with_defined(unit, self.inner.edition, self.defined.clone())
+    }
+
     fn find(&self, key: &Bound<'_, PyAny>) -> PyResult<&crate::loaders::BookUnit> {
         let found = if let Ok(u) = key.cast::<PyUnit>() {
             let unit = &u.get().inner;
@@ -96,8 +103,7 @@ impl PyArmyBook {
 
     #[getter]
     fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let edition = self.inner.edition;
-        PyTuple::new(py, self.inner.units.iter().map(|b| PyUnit::new_value(b.unit.clone(), edition)))
+        PyTuple::new(py, self.inner.units.iter().map(|b| self.unit_value(b.unit.clone())))
     }
 
     /// Army Forge ids of the units, in the order of `units`.
@@ -134,7 +140,7 @@ impl PyArmyBook {
 
     /// The unit with this name or Army Forge id (a `KeyError` if the book has none).
     fn unit(&self, name: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
-        Ok(PyUnit::new_value(self.find(name)?.unit.clone(), self.inner.edition))
+        Ok(self.unit_value(self.find(name)?.unit.clone()))
     }
 
     /// `(army book uid, unit id)` of the unit this one is a sub-faction copy of, or None.
@@ -186,8 +192,7 @@ impl PyArmyBook {
     /// do not fit the default loadout are left out.
     fn variants(&self, unit: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PyUnit, i64)>> {
         let book_unit = self.find(unit)?;
-        let edition = self.inner.edition;
-        Ok(self.inner.variants(book_unit).into_iter().map(|v| (v.label, PyUnit::new_value(v.unit, edition), v.option_cost)).collect())
+        Ok(self.inner.variants(book_unit).into_iter().map(|v| (v.label, self.unit_value(v.unit), v.option_cost)).collect())
     }
 
     fn __len__(&self) -> usize {
@@ -208,6 +213,8 @@ impl PyArmyBook {
 pub struct PyArmy {
     inner: Army,
     edition: Edition,
+    /// Rule names the list's books define, known for its units.
+    defined: Arc<[String]>,
 }
 
 #[pymethods]
@@ -218,15 +225,18 @@ impl PyArmy {
         let iter = units.try_iter().map_err(|_| type_error("units", "a sequence of Unit", &type_name(units)))?;
         let mut list = Vec::new();
         let mut edition = Edition::default();
+        let mut defined: Vec<String> = Vec::new();
         for item in iter {
             let item = item?;
             let u = item.cast::<PyUnit>().map_err(|_| type_error("units item", "a Unit", &type_name(&item)))?;
             edition = u.get().edition;
             list.push(u.get().inner.clone());
+            defined.extend(u.get().defined.iter().filter(|n| !defined.contains(n)).cloned().collect::<Vec<_>>());
         }
         Ok(PyArmy {
             inner: Army { name: name.to_string(), game: None, version: None, points_limit, units: list },
             edition,
+            defined: defined.into(),
         })
     }
 
@@ -259,8 +269,7 @@ impl PyArmy {
 
     #[getter]
     fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let edition = self.edition;
-        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::new_value(u.clone(), edition)))
+        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::with_defined(u.clone(), self.edition, self.defined.clone())))
     }
 
     fn __len__(&self) -> usize {
@@ -276,22 +285,37 @@ impl PyArmy {
     }
 }
 
-/// Reads an army book from JSON text (the Python wrapper handles paths and dicts).
+/// Reads an army book from JSON text (the Python wrapper handles paths and dicts). Rule
+/// names neither the library nor the book defines are reported once for the whole book, at
+/// the wrapper's caller.
 #[pyfunction]
-#[pyo3(signature = (text, edition=None))]
-pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>) -> PyResult<PyArmyBook> {
+#[pyo3(signature = (text, edition=None, strict=None))]
+pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, strict: Option<bool>) -> PyResult<PyArmyBook> {
     let edition = edition.map(self::edition).transpose()?;
-    let inner = py.detach(|| ArmyBook::from_json(text, edition))?;
-    Ok(PyArmyBook { inner })
+    let (inner, unknown) = py.detach(|| ArmyBook::from_json(text, edition).map(|b| {
+        let unknown = b.unknown_rules();
+        (b, unknown)
+    }))?;
+    if !unknown.is_empty() {
+        report_unknown(py, &[names::summary(&format!("army book {}", inner.name), &unknown)], strict, 2)?;
+    }
+    let defined = inner.defined_names().into();
+    Ok(PyArmyBook { inner, defined })
 }
 
-/// Reads an army list from the Army Forge text export.
+/// Reads an army list from the Army Forge text export; `defined` are the rule names of the
+/// list's books. Unknown names are reported once for the whole list, at the wrapper's caller.
 #[pyfunction]
-#[pyo3(signature = (text, edition="3.5"))]
-pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str) -> PyResult<PyArmy> {
+#[pyo3(signature = (text, edition="3.5", strict=None, defined=Vec::new()))]
+pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, defined: Vec<String>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
     let inner = py.detach(|| Army::parse(text, edition))?;
-    Ok(PyArmy { inner, edition })
+    let unknown = inner.unknown_rules(edition, &defined);
+    if !unknown.is_empty() {
+        let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };
+        report_unknown(py, &[names::summary(&source, &unknown)], strict, 2)?;
+    }
+    Ok(PyArmy { inner, edition, defined: defined.into() })
 }
 
 /// `(key, title, rulebook file)` of every edition, the default first.

@@ -3,13 +3,13 @@
 
 mod attack;
 mod book;
-mod census;
 mod convert;
 mod cost;
 mod errors;
 mod game;
 mod melee;
 mod profile;
+mod rules;
 
 use pyo3::prelude::*;
 
@@ -29,7 +29,11 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
-    m.add_function(wrap_pyfunction!(census::_rule_census, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_known_rule_names, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_rule_census, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_set_strict, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_get_strict, m)?)?;
+    m.add("UnknownRuleWarning", m.py().get_type::<errors::UnknownRuleWarning>())?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;

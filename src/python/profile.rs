@@ -2,18 +2,20 @@
 //! compare and hash by value, print in the rulebook notation and pickle through it.
 
 use super::convert::{edition, int_in, strings, type_name};
-use super::errors::type_error;
+use super::errors::{report_unknown, type_error};
 use crate::edition::Edition;
 use crate::limits::{MAX_ATTACKS, MAX_COST, MAX_MODELS, MAX_RANGE, MAX_WEAPON_COUNT};
 use crate::notation;
 use crate::profile::unit::{parse_rule_entry, RuleEntry};
 use crate::profile::{Model, ModelGroup, Unit, Weapon};
+use crate::rules::names::{NameCheck, Unknown};
 use crate::rules::Rule;
 use pyo3::prelude::*;
 use pyo3::PyClass;
 use pyo3::types::{PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 fn hash_of<T: Hash>(value: &T) -> u64 {
     let mut h = DefaultHasher::new();
@@ -28,6 +30,10 @@ trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync
     const REBUILD: &'static str;
     fn core(&self) -> &Self::Core;
     fn edition(&self) -> Edition;
+    /// Rule names the value's book defines, carried through pickling.
+    fn defined(&self) -> &[String] {
+        &[]
+    }
 }
 
 impl ProfileValue for PyWeapon {
@@ -50,6 +56,9 @@ impl ProfileValue for PyUnit {
     fn edition(&self) -> Edition {
         self.edition
     }
+    fn defined(&self) -> &[String] {
+        &self.defined
+    }
 }
 
 /// `==` between values of the same class; `NotImplemented` otherwise, as Python expects.
@@ -61,12 +70,26 @@ fn value_eq<T: ProfileValue>(me: &T, other: &Bound<'_, PyAny>) -> Py<PyAny> {
     }
 }
 
-type Reduced<'py> = (Bound<'py, PyAny>, (String, &'static str));
+type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
 
 fn value_reduce<'py, T: ProfileValue>(slf: &Bound<'py, T>) -> PyResult<Reduced<'py>> {
-    let rebuild = slf.py().import("oprstats._core")?.getattr(T::REBUILD)?;
+    let py = slf.py();
+    let rebuild = py.import("oprstats._core")?.getattr(T::REBUILD)?;
     let me = slf.get();
-    Ok((rebuild, (me.core().to_string(), me.edition().key())))
+    let (text, edition) = (me.core().to_string(), me.edition().key());
+    let args = if me.defined().is_empty() {
+        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
+    } else {
+        let defined = PyTuple::new(py, me.defined())?.into_any();
+        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
+    };
+    Ok((rebuild, args))
+}
+
+/// Reports what a check found, one message per unknown name (see [`report_unknown`]).
+fn report(py: Python<'_>, check: NameCheck<'_>, strict: Option<bool>) -> PyResult<()> {
+    let messages: Vec<String> = check.finish().iter().map(Unknown::message).collect();
+    report_unknown(py, &messages, strict, 1)
 }
 
 fn rule_strings<'py>(py: Python<'py>, rules: &[Rule]) -> PyResult<Bound<'py, PyTuple>> {
@@ -81,17 +104,30 @@ pub struct PyWeapon {
     pub edition: Edition,
 }
 
+impl PyWeapon {
+    /// A weapon made from the user's text or fields: its unknown rule names are reported.
+    fn checked(py: Python<'_>, inner: Weapon, edition: Edition, strict: Option<bool>) -> PyResult<Self> {
+        let mut check = NameCheck::new(edition, &[]);
+        check.weapon(&inner, None);
+        report(py, check, strict)?;
+        Ok(PyWeapon { inner, edition })
+    }
+}
+
 #[pymethods]
 impl PyWeapon {
     #[new]
-    #[pyo3(signature = (name, *, range=None, attacks, count=None, rules=None, edition="3.5"))]
+    #[pyo3(signature = (name, *, range=None, attacks, count=None, rules=None, edition="3.5", strict=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         name: &Bound<'_, PyAny>,
         range: Option<&Bound<'_, PyAny>>,
         attacks: &Bound<'_, PyAny>,
         count: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
         edition: &str,
+        strict: Option<bool>,
     ) -> PyResult<Self> {
         let edition = self::edition(edition)?;
         let name: String = name.extract().map_err(|_| type_error("name", "a str", &type_name(name)))?;
@@ -105,16 +141,16 @@ impl PyWeapon {
             None => 1,
         };
         let rules = parse_rules(rules, "rules")?;
-        Ok(PyWeapon { inner: Weapon::new(&name, range, attacks, count, rules, edition)?, edition })
+        PyWeapon::checked(py, Weapon::new(&name, range, attacks, count, rules, edition)?, edition, strict)
     }
 
     /// Reads the rulebook notation: `[Nx ]Name (Range", A#, Rules...)`.
     #[staticmethod]
-    #[pyo3(signature = (text, *, edition="3.5"))]
-    fn parse(text: &Bound<'_, PyAny>, edition: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, *, edition="3.5", strict=None))]
+    fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, edition: &str, strict: Option<bool>) -> PyResult<Self> {
         let edition = self::edition(edition)?;
         let text: String = text.extract().map_err(|_| type_error("text", "a str", &type_name(text)))?;
-        Ok(PyWeapon { inner: Weapon::parse(&text, edition)?, edition })
+        PyWeapon::checked(py, Weapon::parse(&text, edition)?, edition, strict)
     }
 
     #[getter]
@@ -276,20 +312,33 @@ impl PyModel {
 pub struct PyUnit {
     pub inner: Unit,
     pub edition: Edition,
+    /// Rule names the unit's book defines (`specialRules`), known for this unit; not part of
+    /// its value (equality and hash).
+    pub defined: Arc<[String]>,
 }
 
 impl PyUnit {
     pub fn new_value(inner: Unit, edition: Edition) -> Self {
-        PyUnit { inner, edition }
+        PyUnit { inner, edition, defined: Arc::from([]) }
+    }
+
+    /// A unit of a book (or of a list read with its books), which defines `defined`.
+    pub fn with_defined(inner: Unit, edition: Edition, defined: Arc<[String]>) -> Self {
+        PyUnit { inner, edition, defined }
+    }
+
+    fn like(&self, inner: Unit, edition: Edition) -> Self {
+        PyUnit { inner, edition, defined: self.defined.clone() }
     }
 }
 
 #[pymethods]
 impl PyUnit {
     #[new]
-    #[pyo3(signature = (name, *, size, quality, defense, rules=None, weapons=None, cost=None, edition="3.5"))]
+    #[pyo3(signature = (name, *, size, quality, defense, rules=None, weapons=None, cost=None, edition="3.5", strict=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         name: &Bound<'_, PyAny>,
         size: &Bound<'_, PyAny>,
         quality: &Bound<'_, PyAny>,
@@ -298,6 +347,7 @@ impl PyUnit {
         weapons: Option<&Bound<'_, PyAny>>,
         cost: Option<&Bound<'_, PyAny>>,
         edition: &str,
+        strict: Option<bool>,
     ) -> PyResult<Self> {
         let edition = self::edition(edition)?;
         let name: String = name.extract().map_err(|_| type_error("name", "a str", &type_name(name)))?;
@@ -328,6 +378,8 @@ impl PyUnit {
             }
         }
         let mut weapon_list = Vec::new();
+        // Weapons given as values were checked when made, under their own edition.
+        let mut checked = Vec::new();
         if let Some(weapons) = weapons.filter(|w| !w.is_none()) {
             if weapons.is_instance_of::<PyString>() {
                 return Err(type_error("weapons", "a sequence of Weapon or str, not a single string", "str"));
@@ -337,24 +389,37 @@ impl PyUnit {
                 let item = item?;
                 if let Ok(w) = item.cast::<PyWeapon>() {
                     weapon_list.push(w.get().inner.clone());
+                    checked.push(w.get().edition == edition);
                 } else if let Ok(text) = item.extract::<String>() {
                     weapon_list.push(Weapon::parse(&text, edition)?);
+                    checked.push(false);
                 } else {
                     return Err(type_error("weapons item", "a Weapon or str", &type_name(&item)));
                 }
             }
         }
         let group = ModelGroup::new(&name, size, quality, defense, unit_rules, items, weapon_list, cost, edition)?;
-        Ok(PyUnit { inner: Unit::single(group), edition })
+        let mut check = NameCheck::new(edition, &[]);
+        check.group_rules(&group);
+        let owner = format!("unit {}", group.name);
+        for (weapon, _) in group.weapons.iter().zip(&checked).filter(|(_, done)| !**done) {
+            check.weapon(weapon, Some(&owner));
+        }
+        report(py, check, strict)?;
+        Ok(PyUnit::new_value(Unit::single(group), edition))
     }
 
     /// Reads the Army Forge text form: a header line and a weapons line.
     #[staticmethod]
-    #[pyo3(signature = (text, *, edition="3.5"))]
-    fn parse(text: &Bound<'_, PyAny>, edition: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, *, edition="3.5", strict=None))]
+    fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, edition: &str, strict: Option<bool>) -> PyResult<Self> {
         let edition = self::edition(edition)?;
         let text: String = text.extract().map_err(|_| type_error("text", "a str", &type_name(text)))?;
-        Ok(PyUnit { inner: Unit::parse(&text, edition)?, edition })
+        let inner = Unit::parse(&text, edition)?;
+        let mut check = NameCheck::new(edition, &[]);
+        check.unit(&inner);
+        report(py, check, strict)?;
+        Ok(PyUnit::new_value(inner, edition))
     }
 
     #[getter]
@@ -416,13 +481,13 @@ impl PyUnit {
     /// The joined hero as a unit of its own, or `None`.
     #[getter]
     fn hero(&self) -> Option<PyUnit> {
-        self.inner.groups.get(1).map(|g| PyUnit { inner: Unit::single(g.clone()), edition: self.edition })
+        self.inner.groups.get(1).map(|g| self.like(Unit::single(g.clone()), self.edition))
     }
 
     /// The unit without its joined hero.
     #[getter]
     fn base(&self) -> PyUnit {
-        PyUnit { inner: Unit::single(self.inner.main().clone()), edition: self.edition }
+        self.like(Unit::single(self.inner.main().clone()), self.edition)
     }
 
     /// Whether any model of the unit (not a joined hero) has the rule.
@@ -435,26 +500,38 @@ impl PyUnit {
         self.inner.main().rating(name)
     }
 
-    /// The unit with `hero` joined to it (see the rulebook's Hero rule).
-    #[pyo3(signature = (hero, *, edition=None))]
-    fn join(&self, hero: &Bound<'_, PyAny>, edition: Option<&str>) -> PyResult<PyUnit> {
+    /// The unit with `hero` joined to it (see the rulebook's Hero rule). Each part was checked
+    /// for unknown rule names when it was made; a part made under another edition is checked
+    /// again under this one.
+    #[pyo3(signature = (hero, *, edition=None, strict=None))]
+    fn join(&self, py: Python<'_>, hero: &Bound<'_, PyAny>, edition: Option<&str>, strict: Option<bool>) -> PyResult<PyUnit> {
         let hero = hero.cast::<PyUnit>().map_err(|_| type_error("hero", "a Unit", &type_name(hero)))?;
+        let hero = hero.get();
         let edition = match edition {
             Some(e) => self::edition(e)?,
             None => self.edition,
         };
-        Ok(PyUnit { inner: self.inner.join(&hero.get().inner, edition)?, edition })
+        let inner = self.inner.join(&hero.inner, edition)?;
+        let defined: Arc<[String]> = self.defined.iter().chain(hero.defined.iter()).cloned().collect();
+        let mut check = NameCheck::new(edition, &defined);
+        for part in [self, hero].into_iter().filter(|p| p.edition != edition) {
+            check.unit(&part.inner);
+        }
+        report(py, check, strict)?;
+        Ok(PyUnit::with_defined(inner, edition, defined))
     }
 
-    /// Rules on the unit or its weapons that the edition's core rules do not cover
-    /// (army rules such as "Hive Bond"): kept by name, listed here so nothing is dropped silently.
+    /// Rule names on the unit or its weapons that neither the library knows under the
+    /// edition (its core rules and the army-book rules it models or lists as not modelled)
+    /// nor the unit's own book defines: kept by name, played by no engine, listed here so
+    /// nothing is dropped silently.
     #[pyo3(signature = (*, edition=None))]
     fn unknown_rules<'py>(&self, py: Python<'py>, edition: Option<&str>) -> PyResult<Bound<'py, PyTuple>> {
         let edition = match edition {
             Some(e) => self::edition(e)?,
             None => self.edition,
         };
-        PyTuple::new(py, self.inner.unknown_rules(edition))
+        PyTuple::new(py, self.inner.unknown_rules(edition, &self.defined))
     }
 
     fn __repr__(&self) -> String {
@@ -478,9 +555,11 @@ impl PyUnit {
     }
 }
 
-/// Pickle support: rebuilds a unit from its notation under the edition it was made for.
+/// Pickle support: rebuilds a unit from its notation under the edition it was made for,
+/// with the rule names its book defines (checked when it was first made: no report).
 #[pyfunction]
-pub fn _unit_from_text(text: &str, edition: &str) -> PyResult<PyUnit> {
+#[pyo3(signature = (text, edition, defined=Vec::new()))]
+pub fn _unit_from_text(text: &str, edition: &str, defined: Vec<String>) -> PyResult<PyUnit> {
     let edition = self::edition(edition)?;
-    Ok(PyUnit { inner: Unit::parse(text, edition)?, edition })
+    Ok(PyUnit::with_defined(Unit::parse(text, edition)?, edition, defined.into()))
 }

@@ -73,6 +73,9 @@ const MOVES_THROUGH: &str = "attacks made while moving through enemy units: move
 const NEW_UNITS: &str = "places new units during the game: armies do not grow yet";
 const TERRAIN_NEAR: &str = "needs most models within 1\" of terrain, which the game does not track";
 const DEBUFF: &str = "a debuff for an enemy unit's next use of the effect: not played yet";
+/// Upgrades of War Disciples and the Wormhole Daemons books are rules (`ArmyBookRule`) that
+/// neither the books' `specialRules` nor the v3.5 core define.
+const UNDEFINED: &str = "a book sells it as an upgrade but defines no rules text for it";
 
 /// Rules of the v3.5 core and the v3.5.1 books that no engine plays, with the reason.
 pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
@@ -162,6 +165,8 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Fatigue Debuff", InGame, DEBUFF),
     gap("Difficult Terrain Debuff", InGame, DEBUFF),
     gap("Dangerous Terrain Debuff", InGame, DEBUFF),
+    gap("Banner", InGame, UNDEFINED),
+    gap("Musician", InGame, UNDEFINED),
 ];
 
 /// Parts of modelled rules that no engine plays, and the engines whose results they would

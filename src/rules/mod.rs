@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod army;
 pub mod census;
 pub mod effects;
+pub mod names;
 
 use crate::edition::Edition;
 use crate::error::{Error, Result};

@@ -1,0 +1,40 @@
+//! What the library knows of rule names: the names an edition knows, what the census says of
+//! one, and the module setting that makes an unknown name an error.
+
+use super::convert::edition;
+use super::errors::{set_strict_default, strict_default};
+use crate::rules::census;
+use pyo3::prelude::*;
+
+/// Every rule name the library knows under an edition (`census::known_names`).
+#[pyfunction]
+#[pyo3(signature = (edition="3.5"))]
+pub fn _known_rule_names(edition: &str) -> PyResult<Vec<&'static str>> {
+    Ok(census::known_names(self::edition(edition)?))
+}
+
+/// One census row: (engines, gap kind or None, reason or None); `None` for a name neither the
+/// edition's core nor the books define. No engines means no engine plays it.
+type CensusRow = Option<(Vec<&'static str>, Option<&'static str>, Option<&'static str>)>;
+
+/// The census row of each rule name (`census::coverage`).
+#[pyfunction]
+#[pyo3(signature = (names, *, edition))]
+pub fn _rule_census(names: Vec<String>, edition: &str) -> PyResult<Vec<CensusRow>> {
+    let e = self::edition(edition)?;
+    Ok(names
+        .iter()
+        .map(|n| census::coverage(e, n).map(|c| (c.engines.iter().map(|x| x.as_str()).collect(), c.gap.map(|(g, _)| g.as_str()), c.gap.map(|(_, r)| r))))
+        .collect())
+}
+
+/// Sets what `strict=None` means; gives the setting it replaces.
+#[pyfunction]
+pub fn _set_strict(strict: bool) -> bool {
+    set_strict_default(strict)
+}
+
+#[pyfunction]
+pub fn _get_strict() -> bool {
+    strict_default()
+}
