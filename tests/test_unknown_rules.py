@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 import oprstats
+from oprstats._census import census
 from oprstats import Unit, UnknownRuleWarning, Weapon
 from oprstats.cli import main, rule_lines
 
@@ -298,8 +299,8 @@ def test_real_books_give_no_unknown_rule_warning(book_paths, no_unknown_names):
     assert all(u.unknown_rules() == () for b in books for u in b.units)
     for name in ("Banner", "Musician"):
         assert name in oprstats.known_rule_names()
-        engines, gap, reason = oprstats._core._rule_coverage(name)
-        assert engines == [] and gap == "in game" and "defines no rules text" in reason
+        c = census([name])[name]
+        assert c.engines == () and c.gap == "in game" and "defines no rules text" in c.reason
     # the units of a book keep its names through pickling and joining
     unit = copy.deepcopy(pickle.loads(pickle.dumps(books[0].units[0])))
     assert unit.unknown_rules() == ()
