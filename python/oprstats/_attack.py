@@ -134,7 +134,9 @@ class AttackResult:
         return (
             f"AttackResult({self.method}: hits {self.hits.mean():.3g}, unblocked {self.unblocked.mean():.3g}, "
             f"wounds {self.wounds.mean():.3g}, kills {self.kills.mean():.3g} of {self.size}, "
-            f"P(destroyed)={self.p_destroyed:.4g})"
+            f"P(destroyed)={self.p_destroyed:.4g}"
+            + (f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else "")
+            + ")"
         )
 
 

@@ -102,6 +102,8 @@ class Efficiency:
     expected_kills: np.ndarray
     p_destroyed: np.ndarray
     durability: dict[str, float] = field(default_factory=dict)
+    #: Rules of the unit the attack engine ignores (see ``oprstats.rule_coverage``).
+    unmodelled: tuple[str, ...] = ()
 
     @property
     def wounds(self) -> np.ndarray:
@@ -134,7 +136,8 @@ class Efficiency:
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        return f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets>"
+        ignores = f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else ""
+        return f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets{ignores}>"
 
 
 def _check_unit(unit: Any, field_name: str = "unit") -> Unit:
@@ -161,6 +164,7 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
         unit=unit.name, points=points, points_source=source, modes=tuple(raw["modes"]), targets=tuple(t.name for t in ts),
         expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
         p_destroyed=raw["destroyed"].reshape(shape), durability=durability,
+        unmodelled=tuple(_core._unmodelled_rules(unit, engine="attack", edition=edition)),
     )
 
 

@@ -120,11 +120,12 @@ class MeleeResult:
         return pd.DataFrame(rows).set_index("side")
 
     def __repr__(self) -> str:
+        ignores = f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else ""
         if self.p_tie is None:
-            return f"MeleeResult({self.method}: no melee resolution; {self.charger!r}, {self.defender!r})"
+            return f"MeleeResult({self.method}: no melee resolution; {self.charger!r}, {self.defender!r}{ignores})"
         return (
             f"MeleeResult({self.method}: charger wins {self.p_charger_wins:.4g}, defender wins "
-            f"{self.p_defender_wins:.4g}, tie {self.p_tie:.4g})"
+            f"{self.p_defender_wins:.4g}, tie {self.p_tie:.4g}{ignores})"
         )
 
 

@@ -163,6 +163,8 @@ class Price:
         lines += [f"  {t.points:7.1f}  {t.kind:7}  {t.label}" for t in self.terms]
         if self.ignored:
             lines.append(f"  not priced (unknown rules): {', '.join(self.ignored)}")
+        if self.by_name:
+            lines.append(f"  priced by name only (no engine plays them): {', '.join(self.by_name)}")
         return "\n".join(lines)
 
 

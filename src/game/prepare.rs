@@ -9,7 +9,7 @@ use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::melee::{exact, Melee};
 use crate::profile::{Model, Unit};
-use crate::rules::census::{self, Engine};
+use crate::rules::census::Engine;
 use crate::rules::effects::{self, Effect, Moves, Placement, Side};
 use crate::state::UnitState;
 use rayon::prelude::*;
@@ -215,16 +215,9 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
     t
 }
 
-/// The rules of a unit (its models' and their weapons', auras lent) that the game ignores.
+/// The rules of a unit (its models' and their weapons', auras lent) that the game ignores, sorted.
 fn unmodelled(runs: &[(Model, u32)], edition: Edition) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (m, _) in runs {
-        for name in m.rules.iter().map(|r| &r.name).chain(m.weapons.iter().flat_map(|w| w.rules.iter().map(|r| &r.name))) {
-            if !out.contains(name) && census::ignored_by(edition, name, Engine::Game) {
-                out.push(name.clone());
-            }
-        }
-    }
+    let mut out = crate::attack::plan::unmodelled_rules(runs, &[], edition, Engine::Game);
     out.sort();
     out
 }

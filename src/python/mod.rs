@@ -31,6 +31,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_known_rule_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_rule_census, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_unmodelled_rules, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_set_strict, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_get_strict, m)?)?;
     m.add("UnknownRuleWarning", m.py().get_type::<errors::UnknownRuleWarning>())?;

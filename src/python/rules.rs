@@ -3,7 +3,10 @@
 
 use super::convert::edition;
 use super::errors::{set_strict_default, strict_default};
-use crate::rules::census;
+use super::profile::PyUnit;
+use crate::attack::plan::unmodelled_rules;
+use crate::rules::census::{self, Engine};
+use crate::rules::effects;
 use pyo3::prelude::*;
 
 /// Every rule name the library knows under an edition (`census::known_names`).
@@ -26,6 +29,22 @@ pub fn _rule_census(names: Vec<String>, edition: &str) -> PyResult<Vec<CensusRow
         .iter()
         .map(|n| census::coverage(e, n).map(|c| (c.engines.iter().map(|x| x.as_str()).collect(), c.gap.map(|(g, _)| g.as_str()), c.gap.map(|(_, r)| r))))
         .collect())
+}
+
+/// The rules of `unit` (its models' and weapons', auras lent) that `engine` ("attack",
+/// "melee", "morale" or "game") ignores (`census::ignored_by`).
+#[pyfunction]
+#[pyo3(signature = (unit, *, engine, edition="3.5"))]
+pub fn _unmodelled_rules(unit: PyRef<'_, PyUnit>, engine: &str, edition: &str) -> PyResult<Vec<String>> {
+    let e = self::edition(edition)?;
+    let engine = match engine {
+        "attack" => Engine::Attack,
+        "melee" => Engine::Melee,
+        "morale" => Engine::Morale,
+        "game" => Engine::Game,
+        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("engine: {other:?} is not one of attack, melee, morale, game"))),
+    };
+    Ok(unmodelled_rules(&effects::in_play(e, unit.inner.model_runs()), &[], e, engine))
 }
 
 /// Sets what `strict=None` means; gives the setting it replaces.

@@ -11,6 +11,8 @@
 use crate::edition::Edition;
 use crate::profile::Model;
 use crate::rules::Rule;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// Whose rule it is when it takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -745,8 +747,24 @@ pub fn holds_for(needs: Needs, having: u32, total: u32) -> bool {
     }
 }
 
-/// The definition of a rule under an edition's rule set, if it changes an attack.
+/// The definition of a rule under an edition's rule set, if it has one. The tables are
+/// indexed by name once per process (the engines look rules up on their hot paths).
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
-    let set = rule_set(edition);
-    set.core.iter().chain(set.army).find(|d| d.name == name)
+    static INDEX: OnceLock<Vec<FxHashMap<&'static str, &'static RuleDef>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        Edition::ALL
+            .iter()
+            .map(|e| {
+                let set = rule_set(*e);
+                // the core's row wins over an army row of the same name, as the rulebook's would
+                let mut map = FxHashMap::default();
+                for d in set.army.iter().chain(set.core) {
+                    map.insert(d.name, d);
+                }
+                map
+            })
+            .collect()
+    });
+    let i = Edition::ALL.iter().position(|e| *e == edition)?;
+    index[i].get(name).copied()
 }
