@@ -1185,8 +1185,9 @@ impl<'a> Game<'a> {
         let mut options_played = String::new();
         if c.tricks.options || d.tricks.options {
             let flags = melee_flags(melee.distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
-            let keys = &self.prep.melee_options[&(id.0, id.1, target.1, flags)];
-            melee.options = keys[roll_options(keys, &mut self.rng)];
+            if let Some(keys) = self.prep.melee_options.get(&(id.0, id.1, target.1, flags)) {
+                melee.options = keys[roll_options(keys, &mut self.rng)];
+            }
             let edition = self.prep.edition;
             let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8| {
                 let alive = alloc.view(s, false).alive;
