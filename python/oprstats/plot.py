@@ -185,10 +185,13 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
             ax.add_patch(Circle((x, y), 3.0, fill=False, linestyle=":", edgecolor=colour))
             ax.plot([x], [y], marker="*", markersize=12, color=colour, markeredgecolor="black")
         for e in trace.events:
-            if e["round"] == r and r > 0 and e["kind"] in ("advance", "rush", "charge", "idle") and e["from"] != e["to"]:
+            moved = e["kind"] in ("advance", "rush", "charge", "idle", "hit-and-run", "place")
+            if e["round"] == r and moved and e["from"] != e["to"] and (r > 0 or e["kind"] == "place"):
                 (x0, y0), (x1, y1) = e["from"], e["to"]
+                # placements (Wolfborn, Fanatic...) are not moves: dotted
                 ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
-                            arrowprops={"arrowstyle": "->", "color": _ARMY_COLOURS[e["army"]], "lw": 0.8})
+                            arrowprops={"arrowstyle": "->", "color": _ARMY_COLOURS[e["army"]], "lw": 0.8,
+                                        "linestyle": ":" if e["kind"] == "place" else "-"})
         for e in trace.positions(r):
             if e["detail"] in ("gone", "reserve"):
                 continue

@@ -6,7 +6,7 @@
 //! policy's (`policy`).
 
 use super::policy::{self, Action};
-use super::prepare::{Prepared, UnitInfo};
+use super::prepare::{melee_flags, Prepared, UnitInfo};
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
@@ -1180,14 +1180,14 @@ impl<'a> Game<'a> {
         let (c_s, d_s) = (cl.s, dl.s);
         let mut melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
             .expect("states taken from the allocations themselves");
-        // rules with options: every way the melee is played (`Melee::variants`), one rolled
-        // or picked as the melee sampler does
+        // rules with options: one of the ways the melee is played (`Melee::variants`, settled
+        // once per pair of units at full strength), rolled as the melee sampler rolls them
         let mut options_played = String::new();
         if c.tricks.options || d.tricks.options {
-            let mut variants = melee.variants();
-            let keys: Vec<[u8; 2]> = variants.iter().map(|(v, _)| v.options).collect();
-            let vi = roll_options(&keys, &mut self.rng);
-            melee = variants.swap_remove(vi).0;
+            let flags = melee_flags(melee.distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
+            if let Some(keys) = self.prep.melee_options.get(&(id.0, id.1, target.1, flags)) {
+                melee.options = keys[roll_options(keys, &mut self.rng)];
+            }
             let edition = self.prep.edition;
             let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8| {
                 let alive = alloc.view(s, false).alive;

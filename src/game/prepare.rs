@@ -13,6 +13,7 @@ use crate::rules::census::Engine;
 use crate::rules::effects::{self, Effect, Moves, Placement, Side};
 use crate::state::UnitState;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 /// How a unit moves, from its rules (gf-3.5 "Special Rules").
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -122,7 +123,18 @@ pub struct Prepared {
     /// those the charger loses (Routs counted as the whole unit), for unit `u` of army `a`
     /// charging unit `v` of the other army, both fresh.
     pub charge_value: [Vec<Vec<f64>>; 2],
+    /// How melees between units with options ([`Effect::Options`]) are played:
+    /// `[charger option, defender option]` of each way (`Melee::variants`: rolls each option,
+    /// picks the best one), by (charger's army, charger, defender, [`melee_flags`]); settled
+    /// once, at full strength.
+    pub melee_options: FxHashMap<(usize, usize, usize, u8), Vec<[u8; 2]>>,
     pub edition: Edition,
+}
+
+/// The circumstances a melee's picks depend on, as bits: charged from over 9", the charger
+/// fatigued, the defender fatigued, the defender Shaken.
+pub fn melee_flags(over_nine: bool, charger_fatigued: bool, defender_fatigued: bool, defender_shaken: bool) -> u8 {
+    u8::from(over_nine) | u8::from(charger_fatigued) << 1 | u8::from(defender_fatigued) << 2 | u8::from(defender_shaken) << 3
 }
 
 fn all_have(runs: &[(Model, u32)], name: &str) -> bool {
@@ -243,7 +255,8 @@ impl Prepared {
         }
         let infos: Vec<Vec<UnitInfo>> = armies.iter().map(|units| units.iter().map(|u| Self::unit(u, edition)).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
-        let mut prep = Prepared { armies: [a, b], charge_value: [Vec::new(), Vec::new()], edition };
+        let mut prep = Prepared { armies: [a, b], charge_value: [Vec::new(), Vec::new()], melee_options: FxHashMap::default(), edition };
+        prep.melee_options = prep.melee_option_table();
         for side in 0..2 {
             prep.charge_value[side] = prep.charge_table(side);
             let roles: Vec<Role> = (0..prep.armies[side].len()).map(|u| prep.role(side, u, role_ratio[side])).collect();
@@ -333,6 +346,33 @@ impl Prepared {
         } else {
             Role::Hybrid
         }
+    }
+
+    /// The ways each melee between units with options is played, for every [`melee_flags`].
+    fn melee_option_table(&self) -> FxHashMap<(usize, usize, usize, u8), Vec<[u8; 2]>> {
+        let mut jobs: Vec<(usize, usize, usize, u8)> = Vec::new();
+        for side in 0..2 {
+            for (u, c) in self.armies[side].iter().enumerate() {
+                for (v, d) in self.armies[1 - side].iter().enumerate() {
+                    let can = !(c.movement.aircraft || c.movement.hold_only || d.movement.aircraft);
+                    if can && (c.tricks.options || d.tricks.options) {
+                        jobs.extend((0..16).map(|flags| (side, u, v, flags)));
+                    }
+                }
+            }
+        }
+        jobs.into_par_iter()
+            .map(|(side, u, v, flags)| {
+                let (c, d) = (&self.armies[side][u], &self.armies[1 - side][v]);
+                let charger = UnitState { fatigued: flags & 2 != 0, ..UnitState::FRESH };
+                let defender = UnitState { fatigued: flags & 4 != 0, shaken: flags & 8 != 0, ..UnitState::FRESH };
+                let distance = if flags & 1 != 0 { 12.0 } else { 6.0 };
+                let keys = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &charger, &defender, true, distance, self.edition)
+                    .map(|m| m.variants().iter().map(|(v, _)| v.options).collect())
+                    .unwrap_or_else(|_| vec![[0, 0]]);
+                ((side, u, v, flags), keys)
+            })
+            .collect()
     }
 
     /// The exact melee of every charge of `side`'s units into the other army's, fresh (the
