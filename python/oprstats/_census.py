@@ -74,6 +74,8 @@ class Coverage:
 
 
 UNKNOWN = Coverage((), "in game", "no rulebook or army book the library knows defines this name")
+#: A rule its own (homebrew) book defines that the library has no rows for.
+BOOK_ONLY = Coverage((), "in game", "defined by its book only: the library has no rows for it, so no engine plays it")
 
 
 def census(names: Iterable[str], *, edition: str = DEFAULT_EDITION) -> dict[str, Coverage]:
@@ -127,6 +129,8 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     rows = []
     for n in names:
         c = entries[n]
+        if c is UNKNOWN and n in defined:
+            c = BOOK_ONLY
         units = dict(carried.get(n, []))
         points = sum(units.values())
         kind = "core" if n in core else "aura" if n.endswith("Aura") else "weapon" if n in on_weapons else "army" if n in army_rules else "unit"

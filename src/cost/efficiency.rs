@@ -41,18 +41,7 @@ pub struct Damage {
 impl Mode {
     /// The attack's situation against a target (in cover or not), fresh and not having moved.
     pub fn situation(&self, cover: bool, edition: Edition) -> Situation {
-        Situation {
-            melee: self.melee,
-            distance: self.distance,
-            charging: self.charging,
-            cover: cover && !self.melee,
-            moved: false,
-            target_moved: false,
-            fatigued: false,
-            edition,
-            attacker_option: 0,
-            target_option: 0,
-        }
+        Situation { charging: self.charging, cover: cover && !self.melee, ..Situation::new(edition, self.melee, self.distance) }
     }
 }
 

@@ -235,7 +235,7 @@ fn unmodelled(runs: &[(Model, u32)], edition: Edition) -> Vec<String> {
 }
 
 fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
-    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0 }
+    Situation::new(edition, melee, distance)
 }
 
 impl Prepared {

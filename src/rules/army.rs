@@ -10,30 +10,15 @@
 use super::effects::Amount::{Fixed, Rating};
 use super::effects::Cond::*;
 use super::effects::Effect::*;
+use super::effects::{attacker, own_any, target, target_each, NONE};
 use super::effects::{Cond, Effect, Moves, Needs, Placement, RuleDef, RuleEffect, Settle, Side};
 
-const NONE: &[Cond] = &[];
 /// "Tough(3) or higher".
 const TOUGH_3_UP: Cond = TargetTough(3, u32::MAX);
 
-const fn attacker(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Attacker, needs: Needs::All, conds, effect }
-}
-/// Target side: "units where all models have this rule".
-const fn target(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Target, needs: Needs::All, conds, effect }
-}
-/// Target side, model by model: the model taking the wounds ("This model gets +X to defense rolls").
-const fn target_each(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Target, needs: Needs::Each, conds, effect }
-}
-/// Own: the unit, when all its models have the rule.
+/// Own: the unit, when all its models have the rule and `conds` on it hold.
 const fn own(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Own, needs: Needs::All, conds, effect }
-}
-/// Own, when any model has it (a model lends it to the unit: an aura, a Hero's rule).
-const fn own_any(effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Own, needs: Needs::Any, conds: NONE, effect }
 }
 /// The carrier has `rule` too, under `conds` ("This model gets Bane in melee").
 const fn gets(conds: &'static [Cond], rule: &'static str) -> RuleEffect {

@@ -250,13 +250,13 @@ pub struct RuleDef {
     pub effects: &'static [RuleEffect],
 }
 
-const fn attacker(conds: &'static [Cond], effect: Effect) -> RuleEffect {
+pub(super) const fn attacker(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Attacker, needs: Needs::All, conds, effect }
 }
-const fn target(conds: &'static [Cond], effect: Effect) -> RuleEffect {
+pub(super) const fn target(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Target, needs: Needs::All, conds, effect }
 }
-const fn target_each(conds: &'static [Cond], effect: Effect) -> RuleEffect {
+pub(super) const fn target_each(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Target, needs: Needs::Each, conds, effect }
 }
 const fn own(effect: Effect) -> RuleEffect {
@@ -265,7 +265,7 @@ const fn own(effect: Effect) -> RuleEffect {
 const fn own_most(effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Own, needs: Needs::Most, conds: &[], effect }
 }
-const fn own_any(effect: Effect) -> RuleEffect {
+pub(super) const fn own_any(effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Own, needs: Needs::Any, conds: &[], effect }
 }
 /// Own effects counted model by model (Fear(X): "This model counts as having dealt +X wounds").
@@ -277,7 +277,7 @@ use Amount::{Fixed, Rating};
 use Cond::*;
 use Effect::*;
 
-const NONE: &[Cond] = &[];
+pub(super) const NONE: &[Cond] = &[];
 const IGNORES_REGENERATION: RuleEffect = attacker(NONE, IgnoreRegeneration);
 const IGNORES_COVER: RuleEffect = attacker(NONE, IgnoreCover);
 
