@@ -75,8 +75,9 @@ pub fn settle(attacker: &[(&Model, u32)], target: &Allocation, start: State, sit
 /// What option `option` of a unit's rule with options does, for reports ("Versatile Attack:
 /// AP(+1)"): the attacker's options (`attacking`) or the attacked unit's, in shooting or in
 /// melee. `None` when the unit has no rule with options in play, or the option changes
-/// nothing in this kind of attack.
-pub fn describe(edition: Edition, alive: &[(&Model, u32)], attacking: bool, melee: bool, option: u8) -> Option<String> {
+/// nothing in this kind of attack. `activated`: the unit is taking its activation (options
+/// "until the end of the activation" do nothing when it only strikes back).
+pub fn describe(edition: Edition, alive: &[(&Model, u32)], attacking: bool, melee: bool, activated: bool, option: u8) -> Option<String> {
     options_of(edition, alive)?;
     let mut names: Vec<&str> = Vec::new();
     for (m, _) in alive {
@@ -94,7 +95,8 @@ pub fn describe(edition: Edition, alive: &[(&Model, u32)], attacking: bool, mele
         for_each_entry(edition, name, &mut |outer, e| {
             has_options |= matches!(e.effect, Effect::Options { .. });
             let conds = || outer.iter().chain(e.conds);
-            if conds().any(|c| *c == wanted) && !conds().any(|c| *c == other_kind) {
+            let inactive = !activated && conds().any(|c| *c == Cond::Activated);
+            if conds().any(|c| *c == wanted) && !conds().any(|c| *c == other_kind) && !inactive {
                 let text = match e.effect {
                     Effect::Ap(Amount::Fixed(n)) => format!("AP(+{n})"),
                     Effect::HitModifier(Amount::Fixed(n)) => format!("{n:+} to hit"),
@@ -111,4 +113,27 @@ pub fn describe(edition: Edition, alive: &[(&Model, u32)], attacking: bool, mele
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Unit;
+
+    fn alive(text: &str) -> Vec<(Model, u32)> {
+        Unit::parse(text, Edition::V3_5).unwrap().model_runs()
+    }
+
+    #[test]
+    fn a_choice_for_the_activation_is_not_reported_for_a_strike_back() {
+        // "When this unit is activated, pick one effect: until the end of the activation ..."
+        let runs = alive("S [2] Q4+ D4+ | Versatile Attack\n2x Blade (A2)");
+        let refs: Vec<(&Model, u32)> = runs.iter().map(|(m, n)| (m, *n)).collect();
+        assert_eq!(describe(Edition::V3_5, &refs, true, true, true, 0).as_deref(), Some("Versatile Attack: AP(+1)"));
+        assert_eq!(describe(Edition::V3_5, &refs, true, true, false, 0), None);
+        // a rolled option applies whenever the unit fights
+        let runs = alive("S [2] Q4+ D4+ | Unpredictable Fighter\n2x Blade (A2)");
+        let refs: Vec<(&Model, u32)> = runs.iter().map(|(m, n)| (m, *n)).collect();
+        assert_eq!(describe(Edition::V3_5, &refs, true, true, false, 1).as_deref(), Some("Unpredictable Fighter: +1 to hit"));
+    }
 }

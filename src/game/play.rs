@@ -1064,8 +1064,8 @@ impl<'a> Game<'a> {
             variants
                 .iter()
                 .map(|(s, _)| {
-                    let mine = options::describe(self.prep.edition, &attacking, true, false, s.attacker_option);
-                    let theirs = options::describe(self.prep.edition, &tinfo.alloc.view(fresh, false).alive, false, false, s.target_option);
+                    let mine = options::describe(self.prep.edition, &attacking, true, false, true, s.attacker_option);
+                    let theirs = options::describe(self.prep.edition, &tinfo.alloc.view(fresh, false).alive, false, false, false, s.target_option);
                     [mine, theirs].into_iter().flatten().collect::<Vec<_>>().join("; ")
                 })
                 .collect()
@@ -1134,7 +1134,7 @@ impl<'a> Game<'a> {
                 plan.option_labels[vi].clone()
             } else {
                 let attacking = self.info(id).alloc.view(self.live(id).s, false).alive;
-                options::describe(self.prep.edition, &attacking, true, false, attacker_option).unwrap_or_default()
+                options::describe(self.prep.edition, &attacking, true, false, true, attacker_option).unwrap_or_default()
             };
             self.dice += dice;
             self.lap(t, |x| &mut x.dice);
@@ -1189,11 +1189,12 @@ impl<'a> Game<'a> {
                 melee.options = keys[roll_options(keys, &mut self.rng)];
             }
             let edition = self.prep.edition;
-            let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8| {
+            // the charger is the unit taking its activation; the defender only strikes back
+            let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8, activated: bool| {
                 let alive = alloc.view(s, false).alive;
-                options::describe(edition, &alive, true, true, option).or_else(|| options::describe(edition, &alive, false, true, option))
+                options::describe(edition, &alive, true, true, activated, option).or_else(|| options::describe(edition, &alive, false, true, activated, option))
             };
-            let sides = [("charger", describe(&c.alloc, c_s, melee.options[0])), ("defender", describe(&d.alloc, d_s, melee.options[1]))];
+            let sides = [("charger", describe(&c.alloc, c_s, melee.options[0], true)), ("defender", describe(&d.alloc, d_s, melee.options[1], false))];
             options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
         }
         let mut plans = Plans::new(&melee);
