@@ -16,7 +16,7 @@ import oprstats
 from oprstats import Unit
 
 from .conftest import cite
-from .test_game import ACTIONS, check_invariants
+from .test_game import ACTIONS, check_invariants, prep_info
 
 #: Significance level of every statistical test in this file (fixed seeds: the tests are
 #: deterministic; alpha says how unlikely a correct engine is to fail one for a new seed).
@@ -195,6 +195,63 @@ def test_wolfborn_bounding_and_fanatic_units_are_placed_within_their_inches(book
             if e["kind"] == "place" and e["round"] >= 1:
                 nxt = next(x for x in evs[i + 1:] if x["army"] == 0 and x["unit"] == e["unit"])
                 assert nxt["kind"] in ACTIONS and nxt["kind"] != "idle" and tuple(nxt["from"]) == tuple(e["to"]), (e, nxt)
+
+
+# ---- Effect::Ambush --------------------------------------------------------------------------
+
+
+def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
+    cite(book_rule("Infiltrate"), 'Counts as having Ambush, but may be deployed up to 1" away from enemy units.')
+    cite(book_rule("Rapid Ambush"), "Counts as having Ambush, but may be deployed at the start of any round, including the first.")
+    cite(book_rule("Surprise Piercing Shot"), "Counts as having Ambush, and gets AP(+2) when shooting on the round in which it "
+                                              "deploys via this rule.")
+    army = [
+        Unit.parse("Infiltrators [5] Q4+ D4+ | 100pts | Infiltrate\n5x Blade (A2, AP(1))"),
+        Unit.parse("Raiders [5] Q4+ D4+ | 100pts | Rapid Ambush\n5x Blade (A2, AP(1))"),
+        Unit.parse("Stalkers [5] Q4+ D4+ | 100pts | Ambush\n5x Blade (A2, AP(1))"),
+        Unit.parse('Snipers [5] Q3+ D4+ | 100pts | Surprise Piercing Shot\n5x Rifle (24", A2)'),
+    ]
+    # Defense 2+: a hit wounds on a 1 only (1/6), with AP(2) on a 1-3 (1/2)
+    knights = [Unit.parse('Knights [5] Q4+ D2+ | 100pts\n5x Rifle (24", A1)') for _ in range(3)]
+    r = play(army, knights, games=60, seed=12)
+    check_invariants(r, army, knights)
+    info, _ = prep_info(army, knights)
+    first_round = {0: 2, 1: 1, 2: 2, 3: 2}
+    closest = defaultdict(list)
+    shots = {True: [0, 0], False: [0, 0]}
+    for g, trace in enumerate(r.traces):
+        arrived = {}
+        for e in trace.events:
+            if e["kind"] in ("deploy", "scout"):
+                assert e["army"] == 1, e  # every unit of army 0 waits in reserve
+            if e["kind"] != "ambush":
+                continue
+            u, rnd = e["unit"], e["round"]
+            assert rnd >= first_round[u], e
+            arrived[u] = rnd
+            # enemy units stand where the last round (or the deployment) left them
+            gaps = [math.dist(p["to"], e["to"]) - info[0][u][3] - info[1][p["unit"]][3]
+                    for p in trace.positions(rnd - 1) if p["army"] == 1 and p["detail"] != "gone"]
+            gap = min(gaps)
+            if u == 0:
+                assert gap >= 1 - 1e-6, e
+            else:
+                assert gap > 9, e
+            closest[u].append(gap)
+        for e in trace.events:
+            if e["kind"] == "shoot" and e["army"] == 0 and e["unit"] == 3:
+                on_arrival = arrived.get(3) == e["round"]
+                shots[on_arrival][0] += e["hits"]
+                shots[on_arrival][1] += e["wounds"]
+    assert all(closest[u] for u in range(4)), closest
+    # Rapid Ambush arrives in the first round; Infiltrators may come closer than 9"
+    assert any(e["round"] == 1 for _, e in events(r, "ambush", army=0, unit=1))
+    assert min(closest[0]) < 9, closest[0]
+    (hits_on, wounds_on), (hits_later, wounds_later) = shots[True], shots[False]
+    assert hits_on >= 100 and hits_later >= 100, shots
+    # cover can add +1 to Defense: 1/3 wound with AP(2) in cover, 1/6 at most without AP
+    assert stats.binomtest(wounds_on, hits_on, 1 / 3, alternative="less").pvalue > ALPHA, shots
+    assert stats.binomtest(wounds_later, hits_later, 1 / 6, alternative="greater").pvalue > ALPHA, shots
 
 
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------

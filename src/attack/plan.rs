@@ -30,6 +30,8 @@ pub struct Situation {
     /// options (Versatile Attack, Unpredictable Fighter, Versatile Defense); 0 when none.
     pub attacker_option: u8,
     pub target_option: u8,
+    /// Game: the attacker deployed by Ambush this round ([`Cond::Arrived`]).
+    pub arrived: bool,
 }
 
 impl Situation {
@@ -60,6 +62,7 @@ impl Situation {
             Cond::Activated => !self.melee || self.charging,
             Cond::AttackerOption(i) => self.attacker_option == i,
             Cond::TargetOption(i) => self.target_option == i,
+            Cond::Arrived => self.arrived,
         }
     }
 
@@ -76,6 +79,7 @@ impl Situation {
             edition,
             attacker_option: 0,
             target_option: 0,
+            arrived: false,
         }
     }
 }
@@ -452,7 +456,9 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::RecoverOn(_)
             | Effect::Reposition { .. }
             | Effect::MoveAfterAttack { .. }
-            | Effect::ExtraActivation => {}
+            | Effect::ExtraActivation
+            | Effect::Ambush { .. }
+            | Effect::Buff(_) => {}
         }
     }
     e

@@ -52,6 +52,7 @@ impl Mode {
             edition,
             attacker_option: 0,
             target_option: 0,
+            arrived: false,
         }
     }
 }

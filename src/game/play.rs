@@ -33,8 +33,6 @@ pub const SEIZE_RANGE: f64 = 3.0;
 pub const UNIT_GAP: f64 = 1.0;
 /// "If any model in a unit moves in or through difficult terrain ... may not move more than 6"".
 pub const DIFFICULT_MOVE: f64 = 6.0;
-/// "Ambush: ... may be deployed anywhere over 9" away from enemy units."
-pub const AMBUSH_GAP: f64 = 9.0;
 /// "Scout: ... may be deployed anywhere fully within 12" of their deployment zone."
 pub const SCOUT_DEPTH: f64 = 12.0;
 /// "the charging unit must move back by 1" (if possible)".
@@ -141,6 +139,8 @@ pub struct ShotKey {
     visible: bool,
     limited_spent: bool,
     moved: bool,
+    /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
+    arrived: bool,
 }
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key).
@@ -724,8 +724,14 @@ impl<'a> Game<'a> {
     /// "At the start of any round after the first, may be deployed anywhere over 9" away from
     /// enemy units. Players alternate in placing Ambushers, starting with the player that
     /// activates next."
+    /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     fn ambush(&mut self, first: usize) {
-        let waiting = [0, 1].map(|army| (0..self.units[army].len()).filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone).collect());
+        let round = self.round;
+        let waiting = [0, 1].map(|army| {
+            (0..self.units[army].len())
+                .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
+                .collect()
+        });
         for id in alternating(first, &waiting) {
             // nowhere to arrive: the unit waits for the next round
             if let Some(p) = policy::ambush_spot(self, id) {
@@ -748,9 +754,7 @@ impl<'a> Game<'a> {
         self.extra_this_round = [0; 2];
         self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
         self.recover();
-        if self.round > 1 {
-            self.ambush(first);
-        }
+        self.ambush(first);
         let mut turn = first;
         let mut finished_first: Option<usize> = None;
         let mut done = [false; 2];
@@ -1016,6 +1020,7 @@ impl<'a> Game<'a> {
             visible: sight.visible,
             limited_spent: live.limited_spent,
             moved,
+            arrived: info.tricks.arrival_rules && live.arrived == self.round,
         };
         if !self.cache.shots.contains_key(&key) {
             let plan = self.new_shot_plan(id, target, key);
@@ -1041,6 +1046,7 @@ impl<'a> Game<'a> {
             edition: self.prep.edition,
             attacker_option: 0,
             target_option: 0,
+            arrived: key.arrived,
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();

@@ -7,7 +7,7 @@
 //! where the expected points removed are highest. The random policy takes any legal action;
 //! the hold policy never moves and shoots like the default one.
 
-use super::play::{Game, Id, Path, ShotKey, AMBUSH_GAP, SEIZE_RANGE};
+use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
 use super::prepare::Role;
 use super::table::{Point, WIDTH};
 use super::PolicyKind;
@@ -94,7 +94,8 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     best.map(|(_, p)| p)
 }
 
-/// Where an Ambusher arrives: "anywhere over 9" away from enemy units" — the default policy
+/// Where an Ambusher arrives: "anywhere over 9" away from enemy units" (Infiltrate: "up to 1""
+/// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
 pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
     let r = g.info(id).radius;
@@ -109,7 +110,9 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
             let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=SEIZE_RANGE + r));
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        let far_enough = enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > AMBUSH_GAP);
+        // Ambush "over 9"" (Infiltrate "up to 1"": `spot_ok` keeps the 1" between units)
+        let over = g.info(id).movement.ambush_over;
+        let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > over);
         if !far_enough || !g.spot_ok(id, p, false) {
             continue;
         }

@@ -35,7 +35,13 @@ pub struct Movement {
     /// "Flying: may move through units and terrain, and ignore terrain effects whilst moving."
     pub flying: bool,
     pub scout: bool,
+    /// [`Effect::Ambush`] (Ambush, Infiltrate, Rapid Ambush, Surprise Piercing Shot): the unit
+    /// waits in reserve.
     pub ambush: bool,
+    /// How far from enemy units it must arrive: over this many inches (0: only the 1"
+    /// between units), and the first round it may arrive.
+    pub ambush_over: f64,
+    pub ambush_from: u8,
 }
 
 /// The army-book rules of a unit the game plays outside the dice, read once from the rule
@@ -59,6 +65,9 @@ pub struct Tricks {
     pub extra_activation: bool,
     /// The unit has a rule with options ([`Effect::Options`]).
     pub options: bool,
+    /// Some rule of its models or weapons acts on the round it arrives by Ambush
+    /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
+    pub arrival_rules: bool,
 }
 
 /// What the default policy makes of a unit, from its exact expected damage.
@@ -187,7 +196,18 @@ fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
     m.strider = all_have(runs, "Strider");
     m.flying = all_have(runs, "Flying");
     m.scout = all_have(runs, "Scout");
-    m.ambush = all_have(runs, "Ambush");
+    // the nearest and the earliest of the Ambush entries in play (Ambush itself and the
+    // variants that count as having it: Infiltrate, Rapid Ambush, Surprise Piercing Shot)
+    for own in effects::own_effects(edition, &alive) {
+        if let Effect::Ambush { over, from_round } = own.effect {
+            if !m.ambush {
+                (m.ambush, m.ambush_over, m.ambush_from) = (true, f64::from(over), from_round);
+            } else {
+                m.ambush_over = m.ambush_over.min(f64::from(over));
+                m.ambush_from = m.ambush_from.min(from_round);
+            }
+        }
+    }
     m
 }
 
@@ -219,6 +239,12 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             _ => {}
         }
     }
+    let names = runs.iter().flat_map(|(m, _)| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())));
+    for r in names {
+        effects::for_each_entry(edition, &r.name, &mut |outer, e| {
+            t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
+        });
+    }
     for target in effects::unit_effects(edition, &alive, Side::Target) {
         if let Effect::ChargePenalty(x) = target.effect {
             t.charge_penalty = t.charge_penalty.max(f64::from(x));
@@ -235,7 +261,7 @@ fn unmodelled(runs: &[(Model, u32)], edition: Edition) -> Vec<String> {
 }
 
 fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
-    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0 }
+    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0, arrived: false }
 }
 
 impl Prepared {

@@ -427,6 +427,14 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Hit & Run Shooter", &[own(NONE, MoveAfterAttack { inches: 3, shooting: true, melee: false })]),
     def("Harassing Boost", &[own(&[UnitHasAll("Harassing")], MoveAfterAttack { inches: 6, shooting: true, melee: true })]),
     def("Guerrilla Boost", &[own(&[UnitHasAll("Guerrilla")], MoveAfterAttack { inches: 6, shooting: true, melee: true })]),
+    // --- Ambush and its variants (the game): "Counts as having Ambush" gets it, and the
+    // variant's own [`Ambush`] entry says how near and how early it may deploy.
+    // "Infiltrate: Counts as having Ambush, but may be deployed up to 1" away from enemy units."
+    def("Infiltrate", &[gets(NONE, "Ambush"), own(NONE, Ambush { over: 0, from_round: 2 })]),
+    // "Rapid Ambush: Counts as having Ambush, but may be deployed at the start of any round, including the first."
+    def("Rapid Ambush", &[gets(NONE, "Ambush"), own(NONE, Ambush { over: 9, from_round: 1 })]),
+    // "Surprise Piercing Shot: Counts as having Ambush, and gets AP(+2) when shooting on the round in which it deploys via this rule."
+    def("Surprise Piercing Shot", &[gets(NONE, "Ambush"), attacker(&[Shooting, Arrived], Ap(Fixed(2)))]),
     // --- Recovery and activations (the game).
     def("Battleborn", RECOVER_ON_FOUR),
     def("Honor Code", RECOVER_ON_FOUR),

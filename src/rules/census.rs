@@ -5,7 +5,7 @@
 //! engines that play it follow from its effects, so the census cannot claim more than the
 //! tables hold. Rules the tables lack are listed here with the reason.
 
-use super::effects::{self, Effect, Side};
+use super::effects::{self, Cond, Effect, Side};
 use crate::edition::Edition;
 
 /// An engine of the library.
@@ -91,9 +91,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),
-    gap("Infiltrate", InGame, "Ambush within 1\" of enemies is not played yet"),
-    gap("Rapid Ambush", InGame, "Ambush in the first round is not played yet"),
-    gap("Surprise Piercing Shot", InGame, "an Ambush variant with AP on arrival: not played yet"),
     gap("Surprise Attack", InGame, "an Ambush variant with hits on arrival: not played yet"),
     gap("Ambush Re-Deployment", InGame, "leaving the table to Ambush again is not played yet"),
     gap("Ambush Beacon", InGame, "Ambush near a friendly beacon is not played yet"),
@@ -180,7 +177,7 @@ pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
 
 /// Core rules of v3.5 the game plays by name rather than through the rule tables (movement,
 /// deployment, allocation and weapon use).
-const CORE_3_5_GAME: &[&str] = &["Aircraft", "Ambush", "Artillery", "Fast", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Slow", "Strider"];
+const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Fast", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Slow", "Strider"];
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
@@ -201,7 +198,7 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
         (
             Side::Own,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation,
+            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. },
         ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],
@@ -217,13 +214,18 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
     let partly = PARTLY.iter().find(|(n, ..)| *n == name).map(|&(_, g, _, r)| (g, r));
     let mut engines: Vec<Engine> = Vec::new();
     let mut lent: Option<&'static str> = None;
-    effects::for_each_entry(edition, name, &mut |_, e| {
+    effects::for_each_entry(edition, name, &mut |outer, e| {
         if let Effect::UnitGets(other) = e.effect {
             if other != name {
                 lent = Some(other);
             }
         }
+        // an entry that needs a round of a game (Surprise Piercing Shot's arrival) acts only there
+        let game_only = e.conds.iter().chain(outer).any(|c| matches!(c, Cond::Arrived));
         for en in engines_of(&e.effect, e.side) {
+            if game_only && *en != Engine::Game {
+                continue;
+            }
             if !engines.contains(en) {
                 engines.push(*en);
             }
