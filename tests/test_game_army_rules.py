@@ -254,6 +254,72 @@ def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
     assert stats.binomtest(wounds_later, hits_later, 1 / 6, alternative="greater").pvalue > ALPHA, shots
 
 
+# ---- Effect::Buff ----------------------------------------------------------------------------
+
+
+def test_buffs_go_to_a_friendly_unit_within_twelve_inches_and_act_once(book_rule):
+    for name, gets in [("Stealth Buff", "Stealth"), ("Regeneration Buff", "Regeneration"), ("Guarded Buff", "Guarded"),
+                       ("Self-Repair Boost Buff", "Self-Repair Boost"), ("Entrenched Buff", "Entrenched")]:
+        cite(book_rule(name), f'Once per activation, before attacking, pick one friendly unit within 12", which gets {gets} '
+                              "once (next time the effect would apply).")
+    cite(book_rule("Courage Buff"), 'pick one friendly unit within 12", which gets +1 to morale test rolls once')
+    army = [
+        Unit.parse('Shaman [1] Q4+ D4+ | 60pts | Hero, Stealth Buff, Tough(3)\nPistol (12", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Regeneration Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Courage Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Bots [5] Q4+ D4+ | 100pts | Self-Repair, Self-Repair Boost Buff\n5x Rifle (24", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Guarded Buff\n10x Rifle (24", A1)'),
+    ]
+    gives = {0: "Stealth", 1: "Regeneration", 2: "Courage Aura", 3: "Self-Repair Boost", 4: "Guarded"}
+    enemies = [Unit.parse('Guns [5] Q4+ D5+ | 100pts\n5x Rifle (24", A2)') for _ in range(4)]
+    enemies.append(Unit.parse("Brutes [3] Q4+ D4+ | 120pts | Tough(3)\n3x Claws (A3, AP(1))"))
+    r = play(army, enemies, games=100, seed=13)
+    check_invariants(r, army, enemies)
+    info, _ = prep_info(army, enemies)
+    used = Counter()
+    stealthy = [0, 0]  # dice, hits of the shots at a unit with Stealth from the buff
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        holding = {}
+        for i, e in enumerate(evs):
+            if e["kind"] == "buff":
+                giver, to = e["unit"], e["target"]
+                assert e["army"] == 0 and e["target_army"] == 0 and e["detail"] == gives[giver], e
+                # within 12" (edge to edge), the unit itself included
+                assert math.dist(e["from"], e["to"]) - info[0][giver][3] - info[0][to][3] <= 12 + 1e-6, e
+                # "before attacking": the giver's next event is its action
+                nxt = next(x for x in evs[i + 1:] if (x["army"], x["unit"]) == (0, giver) and x["kind"] not in ("buff-used",))
+                assert nxt["kind"] in ACTIONS, (e, nxt)
+                # Self-Repair Boost only to units with Self-Repair; no unit holds two buffs
+                assert e["detail"] != "Self-Repair Boost" or to == 3, e
+                assert to not in holding, (g, e)
+                holding[to] = e["detail"]
+            elif e["kind"] == "buff-used":
+                rule, on = e["detail"].split(": ")
+                # a buff is used once, on what it acts on
+                assert holding.pop(e["unit"]) == rule, (g, e)
+                used[(rule, on)] += 1
+                nxt = evs[i + 1]
+                if on == "shot":
+                    assert nxt["kind"] == "shoot" and (nxt["target_army"], nxt["target"]) == (0, e["unit"]), (e, nxt)
+                    assert rule != "Courage Aura", e
+                    if rule == "Stealth":
+                        stealthy[0] += nxt["dice"]
+                        stealthy[1] += nxt["hits"]
+                elif on == "morale test":
+                    assert rule == "Courage Aura", e
+                    assert nxt["kind"] in ("morale", "melee") and 0 in (nxt["army"], nxt["target_army"]), (e, nxt)
+                else:
+                    assert nxt["kind"] == "melee" and rule != "Stealth", (e, nxt)
+    for rule in ("Stealth", "Regeneration", "Guarded", "Self-Repair Boost"):
+        assert used[(rule, "shot")] > 0, used
+    assert used[("Courage Aura", "morale test")] > 0, used
+    # "Stealth: Enemies get -1 to hit rolls when shooting at units where all models have this
+    # rule": Guns at Quality 4+ hit on 5+ (1/3) at a unit holding the buff
+    assert stealthy[0] >= 150, stealthy
+    assert stats.binomtest(stealthy[1], stealthy[0], 1 / 3).pvalue > ALPHA, stealthy
+
+
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------
 
 
@@ -405,6 +471,8 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
         Unit.parse("Wolves [5] Q4+ D4+ | 100pts | Wolfborn, Hit & Run\n5x Claws (A2, AP(1))"),
         Unit.parse('Agents [3] Q3+ D4+ | 90pts | Inquisitorial Agent, Versatile Attack\n3x Rifle (24", A2)'),
         Unit.parse("Zealot [1] Q4+ D4+ | 60pts | Fanatic, Tough(3), Bounding\nHammer (A4, AP(1))"),
+        Unit.parse('Seers [3] Q4+ D4+ | 90pts | Infiltrate, Stealth Buff, Surprise Piercing Shot\n3x Rifle (24", A2)'),
+        Unit.parse('Rifles [5] Q4+ D5+ | 60pts | Rapid Ambush, Courage Buff, Regeneration Buff\n5x Rifle (24", A1)'),
     ]
     runs = []
     for threads in (1, 2):
@@ -418,5 +486,5 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
     traced = play(army, army[::-1], games=20, seed=12)
     check_invariants(traced, army, army[::-1])
     kinds = Counter(e["kind"] for _, e in events(traced))
-    for kind in ("place", "hit-and-run", "recover", "activate-again"):
+    for kind in ("place", "hit-and-run", "recover", "activate-again", "ambush", "buff", "buff-used"):
         assert kinds[kind] > 0, kinds

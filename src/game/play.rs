@@ -6,7 +6,8 @@
 //! policy's (`policy`).
 
 use super::policy::{self, Action};
-use super::prepare::{melee_flags, Prepared, UnitInfo};
+use super::prepare::{melee_flags, BuffUse, Prepared, UnitInfo};
+use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
@@ -15,7 +16,7 @@ use crate::attack::options::{self, Settled};
 use crate::attack::sample::{d6, roll_attack, roll_options};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
-use crate::melee::{Melee, Plans, Status};
+use crate::melee::{Melee, Plans, Status, Winner};
 use crate::morale::{self, MoraleTest};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -60,6 +61,9 @@ pub struct Live {
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
     pub extra_used: bool,
+    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`): 1 + its index
+    /// in `UnitInfo::buffed` (0: none).
+    pub buff: u8,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -141,6 +145,8 @@ pub struct ShotKey {
     moved: bool,
     /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
     arrived: bool,
+    /// The target's buff that acts on this shot (`Live::buff`; 0: none).
+    buff: u8,
 }
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key).
@@ -494,6 +500,38 @@ impl<'a> Game<'a> {
         if let Some(to) = self.find_placement(id, goal, allowance) {
             self.reposition(id, to, allowance, if d3 { "on activation, D3 rolled" } else { "on activation" });
         }
+    }
+
+    /// "Once per activation, before attacking, pick one friendly unit within 12", which gets X
+    /// once (next time the effect would apply)" (`Effect::Buff`): the policy picks the unit
+    /// (itself included) among those the rule would change and that hold no buff yet.
+    fn give_buff(&mut self, id: Id) {
+        let Some(rule) = self.info(id).tricks.buff else { return };
+        let Some((to, b)) = policy::buff_target(self, id, rule) else { return };
+        self.live_mut(to).buff = b as u8 + 1;
+        self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
+    }
+
+    /// The index of `id`'s buff in `UnitInfo::buffed` if it has one that acts on `used`.
+    pub fn buff_for(&self, id: Id, used: BuffUse) -> Option<usize> {
+        let b = usize::from(self.live(id).buff);
+        (b > 0 && self.info(id).buffed[b - 1].applies(used)).then(|| b - 1)
+    }
+
+    /// The unit's allocation with its buff `buff` (1 + index; 0: its own).
+    fn alloc_of(&self, id: Id, buff: u8) -> &'a Allocation {
+        let info = self.info(id);
+        if buff == 0 { &info.alloc } else { &info.buffed[usize::from(buff) - 1].alloc }
+    }
+
+    /// The buff has been used: the unit loses it.
+    fn spend_buff(&mut self, id: Id, on: &'static str) {
+        let b = usize::from(self.live(id).buff);
+        if b == 0 {
+            return;
+        }
+        self.live_mut(id).buff = 0;
+        self.event(|g| Event { detail: format!("{}: {on}", g.info(id).buffed[b - 1].rule), ..Event::of("buff-used", id, g.live(id).pos, g.live(id).pos) });
     }
 
     /// "Once per round, units where all models have this rule may move by up to X" after
@@ -870,6 +908,7 @@ impl<'a> Game<'a> {
             }
         } else {
             self.place_on_activation(id);
+            self.give_buff(id);
             let start = self.live(id).pos;
             match policy::decide(self, id) {
                 Action::Hold => {
@@ -973,19 +1012,23 @@ impl<'a> Game<'a> {
 
     /// The morale test after wounds (not from melee), at the end of an activation.
     fn wound_morale(&mut self, id: Id, before: State) {
-        let info = self.info(id);
+        let buff = self.buff_for(id, BuffUse::Morale);
+        let alloc = self.alloc_of(id, buff.map_or(0, |b| b as u8 + 1));
         let live = self.live(id);
-        if live.gone || !morale::tests_after_shooting(&info.alloc, before, live.s, self.prep.edition) {
+        if live.gone || !morale::tests_after_shooting(alloc, before, live.s, self.prep.edition) {
             return;
         }
         let t = self.clock();
-        let test = MoraleTest::new(&info.alloc, live.s, live.shaken, self.prep.edition);
+        let test = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition);
         let passed = test.roll(|| d6(&mut self.rng));
+        if buff.is_some() {
+            self.spend_buff(id, "morale test");
+        }
         self.dice += 1;
         self.lap(t, |x| &mut x.dice);
         if !passed {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
-            let routs = morale::failure(&info.alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
+            let routs = morale::failure(alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
             if routs {
                 self.live_mut(id).gone = true;
             } else {
@@ -1021,6 +1064,7 @@ impl<'a> Game<'a> {
             limited_spent: live.limited_spent,
             moved,
             arrived: info.tricks.arrival_rules && live.arrived == self.round,
+            buff: self.buff_for(target, BuffUse::Shot(distance)).map_or(0, |b| b as u8 + 1),
         };
         if !self.cache.shots.contains_key(&key) {
             let plan = self.new_shot_plan(id, target, key);
@@ -1034,7 +1078,8 @@ impl<'a> Game<'a> {
     }
 
     fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey) -> ShotPlan {
-        let (info, tinfo) = (self.info(id), self.info(target));
+        let info = self.info(id);
+        let talloc = self.alloc_of(target, key.buff);
         let situation = Situation {
             melee: false,
             distance: f64::from(key.distance),
@@ -1051,27 +1096,27 @@ impl<'a> Game<'a> {
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
         let attacking = info.alloc.view(self.live(id).s, false).alive;
-        let fresh = tinfo.alloc.start();
+        let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
-        let settled = if info.tricks.options || tinfo.tricks.options {
-            options::settle(&attacking, &tinfo.alloc, fresh, &situation, Pick::Named(&names))
+        let settled = if info.tricks.options || self.info(target).tricks.options {
+            options::settle(&attacking, talloc, fresh, &situation, Pick::Named(&names))
         } else {
             vec![Settled { attacker: 0, target: 0, weight: 1.0 }]
         };
         let variants: Vec<(Situation, f64)> = settled.iter().map(|v| (Situation { attacker_option: v.attacker, target_option: v.target, ..situation }, v.weight)).collect();
         // options change rolls, not which weapons fire: the groups are those of any variant
-        let groups = plan::groups(&attacking, &tinfo.alloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
-        let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, &tinfo.alloc, fresh)).sum()).collect();
-        let models = vec![vec![vec![None; tinfo.alloc.state_count()]; groups.len()]; variants.len()];
+        let groups = plan::groups(&attacking, &talloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
+        let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, talloc, fresh)).sum()).collect();
+        let models = vec![vec![vec![None; talloc.state_count()]; groups.len()]; variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
         let keys = variants.iter().map(|(s, _)| [s.attacker_option, s.target_option]).collect();
-        let option_labels = if variants.len() > 1 || info.tricks.options || tinfo.tricks.options {
+        let option_labels = if variants.len() > 1 || info.tricks.options || self.info(target).tricks.options {
             variants
                 .iter()
                 .map(|(s, _)| {
                     let mine = options::describe(self.prep.edition, &attacking, true, false, s.attacker_option);
-                    let theirs = options::describe(self.prep.edition, &tinfo.alloc.view(fresh, false).alive, false, false, s.target_option);
+                    let theirs = options::describe(self.prep.edition, &talloc.view(fresh, false).alive, false, false, s.target_option);
                     [mine, theirs].into_iter().flatten().collect::<Vec<_>>().join("; ")
                 })
                 .collect()
@@ -1100,8 +1145,8 @@ impl<'a> Game<'a> {
                 touched.push((target, before));
             }
             let t = self.clock();
-            let tinfo = self.info(target);
             let key = volley.key;
+            let talloc = self.alloc_of(target, key.buff);
             let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
             // which way the shot is played: the attacker's option as settled for the first
             // target, the target's by its own pick or roll
@@ -1127,9 +1172,9 @@ impl<'a> Game<'a> {
                 let group = &plan.groups[gi];
                 limited |= group.rules.iter().any(|r| r.name == "Limited");
                 let models = &mut plan.models[vi][gi];
-                let r = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
-                    let model = || plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown));
-                    if cached { *models[tinfo.alloc.index(s)].get_or_insert_with(model) } else { model() }
+                let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
+                    let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
+                    if cached { *models[talloc.index(s)].get_or_insert_with(model) } else { model() }
                 });
                 state = r.end;
                 hits += r.hits;
@@ -1151,8 +1196,11 @@ impl<'a> Game<'a> {
             let tl = self.live_mut(target);
             tl.s = state;
             tl.taken += wounds;
-            if tinfo.alloc.destroyed(state) {
+            if talloc.destroyed(state) {
                 tl.gone = true;
+            }
+            if key.buff != 0 {
+                self.spend_buff(target, "shot");
             }
             self.event(|g| {
                 let labels = volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
@@ -1160,7 +1208,7 @@ impl<'a> Game<'a> {
                     dice,
                     hits,
                     wounds,
-                    models_left: tinfo.alloc.alive(state),
+                    models_left: talloc.alive(state),
                     detail: if options_played.is_empty() { labels } else { format!("{labels} [{options_played}]") },
                     ..Event::between("shoot", id, target, g.live(id).pos, g.live(target).pos)
                 }
@@ -1180,11 +1228,17 @@ impl<'a> Game<'a> {
         }
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
+        // buffs: the defender's against the charge, the charger's against the strike back,
+        // and either's for the morale test of the side that loses
+        let charge_distance = distance.max(path.length);
+        let uses = [(id, BuffUse::StruckBack), (target, BuffUse::Charged(charge_distance))]
+            .map(|(who, used)| (self.buff_for(who, used), self.buff_for(who, BuffUse::Morale)));
+        let [c_alloc, d_alloc] = [(id, uses[0]), (target, uses[1])].map(|(who, (a, m))| self.alloc_of(who, a.or(m).map_or(0, |b| b as u8 + 1)));
         let (cl, dl) = (self.live(id), self.live(target));
-        let c_state = c.alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
-        let d_state = d.alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
+        let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
+        let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
         let (c_s, d_s) = (cl.s, dl.s);
-        let mut melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
+        let mut melee = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, true, charge_distance, self.prep.edition)
             .expect("states taken from the allocations themselves");
         // rules with options: one of the ways the melee is played (`Melee::variants`, settled
         // once per pair of units at full strength), rolled as the melee sampler rolls them
@@ -1217,6 +1271,14 @@ impl<'a> Game<'a> {
                 Status::Destroyed | Status::Routed => live.gone = true,
                 Status::Shaken => live.shaken = true,
                 Status::Unaffected => {}
+            }
+        }
+        for (k, who, lost) in [(0, id, x.winner == Winner::Defender), (1, target, x.winner == Winner::Charger)] {
+            let (attacked, morale) = uses[k];
+            if attacked.is_some() {
+                self.spend_buff(who, if k == 0 { "struck back" } else { "charged" });
+            } else if morale.is_some() && lost {
+                self.spend_buff(who, "morale test");
             }
         }
         self.event(|g| Event {

@@ -513,3 +513,49 @@ pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option
         }
     }
 }
+
+/// "Once per activation, before attacking, pick one friendly unit within 12"" for a buff
+/// (`Effect::Buff`): among the friendly units within 12" (the unit itself included) that
+/// the rule would change and that hold no buff yet, the default policy picks the one with the
+/// most points left at stake: its points left times the enemy units that could shoot it
+/// (within their longest range plus an Advance) or charge it next. The random policy picks
+/// any of them; the hold policy gives none. `(unit, index in its UnitInfo::buffed)`.
+pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
+    if g.policy_kind(id.0) == PolicyKind::Hold {
+        return None;
+    }
+    let candidates: Vec<(Id, usize)> = g
+        .on_table(id.0)
+        .filter(|&f| g.live(f).buff == 0 && g.gap(id, f) <= BUFF_RANGE)
+        .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..candidates.len());
+        return Some(candidates[i]);
+    }
+    let at_stake = |f: Id| {
+        let info = g.info(f);
+        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        let threats = enemies(g, id.0)
+            .filter(|&e| {
+                let (ei, gap) = (g.info(e), g.gap(e, f));
+                (ei.max_range > 0.0 && gap <= ei.max_range + ei.movement.advance) || (!ei.movement.hold_only && !ei.movement.aircraft && gap <= ei.movement.charge)
+            })
+            .count();
+        left * threats as f64
+    };
+    let mut best: Option<((Id, usize), f64)> = None;
+    for c in candidates {
+        let score = at_stake(c.0);
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((c, score));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+/// "pick one friendly unit within 12"".
+pub const BUFF_RANGE: f64 = 12.0;

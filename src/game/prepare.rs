@@ -68,6 +68,91 @@ pub struct Tricks {
     /// Some rule of its models or weapons acts on the round it arrives by Ambush
     /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
     pub arrival_rules: bool,
+    /// [`Effect::Buff`]: the rule the unit gives a friendly unit once per activation (the
+    /// first, if it has several).
+    pub buff: Option<&'static str>,
+}
+
+/// What a buff is used on ("next time the effect would apply").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BuffUse {
+    /// The unit is shot at from this far.
+    Shot(f64),
+    /// The unit is charged from this far.
+    Charged(f64),
+    /// The unit charged and is struck back.
+    StruckBack,
+    /// The unit takes a morale test.
+    Morale,
+}
+
+/// A rule a friendly unit may give this unit ([`Effect::Buff`]): the unit with it, and when
+/// it acts.
+#[derive(Debug, Clone)]
+pub struct Buffed {
+    pub rule: &'static str,
+    /// The unit's allocation with the rule on every model (the same states as the unit's own).
+    pub alloc: Allocation,
+    /// The rule's target-side and own entries, with the conditions of the entry that gives them.
+    entries: Vec<(Side, &'static [effects::Cond], &'static [effects::Cond], Effect)>,
+}
+
+impl Buffed {
+    /// Whether the rule would act on this use: an entry of the right side whose conditions on
+    /// the attack hold (others, such as Entrenched's "hasn't moved", are taken to hold).
+    pub fn applies(&self, used: BuffUse) -> bool {
+        use effects::Cond::*;
+        let (shot, charged, distance) = match used {
+            BuffUse::Shot(d) => (true, false, d),
+            BuffUse::Charged(d) => (false, true, d),
+            BuffUse::StruckBack => (false, false, 0.0),
+            BuffUse::Morale => {
+                return self.entries.iter().any(|(side, _, _, e)| *side == Side::Own && matches!(e, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_)));
+            }
+        };
+        self.entries.iter().any(|(side, outer, conds, _)| {
+            *side == Side::Target
+                && outer.iter().chain(conds.iter()).all(|c| match c {
+                    Shooting => shot,
+                    Melee => !shot,
+                    Charging => charged,
+                    NotCharging => !charged,
+                    OverNine => distance > 9.0,
+                    NotOverNine => distance <= 9.0,
+                    WithinInches(x) => distance <= f64::from(*x),
+                    _ => true,
+                })
+        })
+    }
+}
+
+/// The rule `rule` given to a unit whose models are `runs`, if it would change anything:
+/// the unit lacks it, and its entries' conditions on the unit's own rules hold ("If all
+/// models in this unit have Self-Repair").
+fn buffed(alloc: &Allocation, rule: &'static str, edition: Edition) -> Option<Buffed> {
+    if all_have(&alloc.runs, rule) {
+        return None;
+    }
+    let mut runs = alloc.runs.clone();
+    for (m, _) in &mut runs {
+        m.rules.push(crate::rules::Rule { name: rule.to_string(), rating: None });
+    }
+    let mut entries = Vec::new();
+    effects::for_each_entry(edition, rule, &mut |outer, e| {
+        let unit_has = outer.iter().chain(e.conds).all(|c| match c {
+            effects::Cond::UnitHasAll(name) => all_have(&runs, name),
+            _ => true,
+        });
+        if unit_has && matches!(e.side, Side::Target | Side::Own) && !matches!(e.effect, Effect::Gets(_) | Effect::UnitGets(_)) {
+            entries.push((e.side, outer, e.conds, e.effect));
+        }
+    });
+    if entries.is_empty() {
+        return None;
+    }
+    let mut with = alloc.clone();
+    with.runs = runs;
+    Some(Buffed { rule, alloc: with, entries })
 }
 
 /// What the default policy makes of a unit, from its exact expected damage.
@@ -105,6 +190,8 @@ pub struct UnitInfo {
     /// Each wound is ignored on this face or more (7: never): Regeneration, for wounds that
     /// are not from attacks (dangerous terrain).
     pub ignore_wound_on: u8,
+    /// The rules friendly units may give it ([`Effect::Buff`]) that would change something.
+    pub buffed: Vec<Buffed>,
 }
 
 impl UnitInfo {
@@ -236,6 +323,7 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             }
             Effect::ExtraActivation => t.extra_activation = true,
             Effect::Options { .. } => t.options = true,
+            Effect::Buff(rule) => t.buff = t.buff.or(Some(rule)),
             _ => {}
         }
     }
@@ -282,6 +370,17 @@ impl Prepared {
         let infos: Vec<Vec<UnitInfo>> = armies.iter().map(|units| units.iter().map(|u| Self::unit(u, edition)).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let mut prep = Prepared { armies: [a, b], charge_value: [Vec::new(), Vec::new()], melee_options: FxHashMap::default(), edition };
+        for army in &mut prep.armies {
+            let mut given: Vec<&'static str> = Vec::new();
+            for u in army.iter() {
+                if let Some(rule) = u.tricks.buff.filter(|r| !given.contains(r)) {
+                    given.push(rule);
+                }
+            }
+            for u in army.iter_mut() {
+                u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
+            }
+        }
         prep.melee_options = prep.melee_option_table();
         for side in 0..2 {
             prep.charge_value[side] = prep.charge_table(side);
@@ -327,6 +426,7 @@ impl Prepared {
             ranged: names(&|_| true),
             role: Role::Hybrid,
             ignore_wound_on,
+            buffed: Vec::new(),
             alloc,
         }
     }

@@ -395,6 +395,15 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Precision Fighting Mark", &[attacker(&[Activated, Melee], HitModifier(Fixed(1)))]),
     def("Increased Shooting Range Mark", &[attacker(&[Activated, Shooting], RangeBonus(Fixed(6)))]),
     def("Increased Shooting Range Buff", &[attacker(&[Activated, Shooting], RangeBonus(Fixed(6)))]),
+    // --- Buffs for a friendly unit (the game): "Once per activation, before attacking, pick
+    // one friendly unit within 12", which gets X once (next time the effect would apply)."
+    def("Stealth Buff", &[own_any(Buff("Stealth"))]),
+    def("Regeneration Buff", &[own_any(Buff("Regeneration"))]),
+    def("Self-Repair Boost Buff", &[own_any(Buff("Self-Repair Boost"))]),
+    def("Guarded Buff", &[own_any(Buff("Guarded"))]),
+    def("Entrenched Buff", &[own_any(Buff("Entrenched"))]),
+    // "... which gets +1 to morale test rolls once": what Courage Aura gives its unit.
+    def("Courage Buff", &[own_any(Buff("Courage Aura"))]),
     // --- Movement (the game).
     def("Lustbound", &[own(NONE, moves(1, 3, 3))]),
     def("Highborn", PLUS_TWO_EVERY_MOVE),

@@ -68,7 +68,8 @@ const fn gap(name: &'static str, gap: Gap, reason: &'static str) -> (&'static st
 use Gap::{InGame, ListBuilding, Spells, Transport};
 
 const MARKERS: &str = "markers placed during a game and the bonuses they give are not tracked";
-const BUFF_OTHERS: &str = "a buff for another friendly unit: the game does not pick units to buff yet";
+const BUFF_MOVES: &str = "a buff for a friendly unit's next move or recovery: the game gives only buffs for attacks taken and morale tests";
+const BUFF_NO_RULE: &str = "a buff giving a rule no engine plays yet";
 const MOVES_THROUGH: &str = "attacks made while moving through enemy units: moves do not pass through units";
 const NEW_UNITS: &str = "places new units during the game: armies do not grow yet";
 const TERRAIN_NEAR: &str = "needs most models within 1\" of terrain, which the game does not track";
@@ -142,17 +143,11 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Precision Target", InGame, MARKERS),
     gap("Piercing Spotter", InGame, MARKERS),
     gap("Precision Spotter", InGame, MARKERS),
-    gap("Stealth Buff", InGame, BUFF_OTHERS),
-    gap("Guarded Buff", InGame, BUFF_OTHERS),
-    gap("Regeneration Buff", InGame, BUFF_OTHERS),
-    gap("Courage Buff", InGame, BUFF_OTHERS),
-    gap("Steadfast Buff", InGame, BUFF_OTHERS),
-    gap("Swift Buff", InGame, BUFF_OTHERS),
-    gap("Entrenched Buff", InGame, BUFF_OTHERS),
-    gap("Rapid Advance Buff", InGame, BUFF_OTHERS),
-    gap("No Retreat Buff", InGame, BUFF_OTHERS),
-    gap("Self-Repair Boost Buff", InGame, BUFF_OTHERS),
-    gap("Speed Buff", InGame, BUFF_OTHERS),
+    gap("Steadfast Buff", InGame, BUFF_MOVES),
+    gap("Swift Buff", InGame, BUFF_MOVES),
+    gap("Rapid Advance Buff", InGame, BUFF_MOVES),
+    gap("No Retreat Buff", InGame, BUFF_NO_RULE),
+    gap("Speed Buff", InGame, BUFF_MOVES),
     gap("Defense Debuff", InGame, DEBUFF),
     gap("Precision Debuff", InGame, DEBUFF),
     gap("Morale Debuff", InGame, DEBUFF),
@@ -198,7 +193,7 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
         (
             Side::Own,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. },
+            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_),
         ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],
