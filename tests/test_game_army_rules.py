@@ -320,6 +320,46 @@ def test_buffs_go_to_a_friendly_unit_within_twelve_inches_and_act_once(book_rule
     assert stats.binomtest(stealthy[1], stealthy[0], 1 / 3).pvalue > ALPHA, stealthy
 
 
+# ---- Effect::OnlyMovingThrough ---------------------------------------------------------------
+
+
+def test_strafing_weapons_attack_only_a_unit_the_move_crossed(book_rule):
+    cite(book_rule("Strafing"), "Once per activation, when this model moves through enemy units, pick one of them and "
+                                "attack it with this weapon as if it was shooting. This weapon may only be used in this way.")
+    jet = Unit.parse('Jet [1] Q4+ D3+ | 200pts | Aircraft, Tough(6)\n'
+                     'Strafing Guns (24", A6, AP(1), Strafing), Missiles (24", A2, AP(2))')
+    missiles = Unit.parse('Jet [1] Q4+ D3+ | 200pts | Aircraft, Tough(6)\nMissiles (24", A2, AP(2))')
+    rifles = Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)')
+    # never a shooting, nor a melee: attack() rolls the Missiles only
+    assert oprstats.attack(jet, rifles, distance=12).wounds == pytest.approx(oprstats.attack(missiles, rifles, distance=12).wounds)
+    r = play([jet], [rifles, rifles], games=60, seed=14, terrain="open", policy_b="hold", objectives=[(36, 10)],
+             deployment=([(4, 24)], [(30, 24), (50, 30)]))
+    info, _ = prep_info([jet], [rifles, rifles])
+    dice, hits = 0, 0
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] == "shoot":
+                assert "Strafing" not in e["detail"], e
+            if e["kind"] != "strafe":
+                continue
+            assert e["detail"] == 'Strafing Guns (24", A6, AP(1), Strafing)', e
+            # right after the jet's move, which passed over the unit it attacks
+            move = evs[i - 1]
+            assert move["kind"] == "advance" and (move["army"], move["unit"]) == (0, 0), (e, move)
+            (ax, ay), (bx, by), (px, py) = move["from"], move["to"], e["to"]
+            t = max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)))
+            crossed = math.dist((px, py), (ax + t * (bx - ax), ay + t * (by - ay)))
+            assert crossed < info[0][0][3] + info[1][e["target"]][3], (e, move)
+            # once per activation
+            assert not any(x["kind"] == "strafe" for x in evs[i + 1:] if x["round"] == e["round"]), e
+            dice += e["dice"]
+            hits += e["hits"]
+    assert dice >= 200, dice
+    # "as if it was shooting": Quality 4+
+    assert stats.binomtest(hits, dice, 1 / 2).pvalue > ALPHA, (hits, dice)
+
+
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------
 
 
@@ -473,6 +513,7 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
         Unit.parse("Zealot [1] Q4+ D4+ | 60pts | Fanatic, Tough(3), Bounding\nHammer (A4, AP(1))"),
         Unit.parse('Seers [3] Q4+ D4+ | 90pts | Infiltrate, Stealth Buff, Surprise Piercing Shot\n3x Rifle (24", A2)'),
         Unit.parse('Rifles [5] Q4+ D5+ | 60pts | Rapid Ambush, Courage Buff, Regeneration Buff\n5x Rifle (24", A1)'),
+        Unit.parse('Jet [1] Q4+ D3+ | 150pts | Aircraft, Tough(6)\nStrafing Guns (24", A6, AP(1), Strafing)'),
     ]
     runs = []
     for threads in (1, 2):

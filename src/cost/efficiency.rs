@@ -53,6 +53,7 @@ impl Mode {
             attacker_option: 0,
             target_option: 0,
             arrived: false,
+            moving_through: false,
         }
     }
 }

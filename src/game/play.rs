@@ -919,11 +919,15 @@ impl<'a> Game<'a> {
                 }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
+                    self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
                         self.move_after_attack(id, false);
                     }
                 }
-                Action::Rush(path) => self.apply_move(id, path, "rush", m.rush),
+                Action::Rush(path) => {
+                    self.apply_move(id, path, "rush", m.rush);
+                    self.strafe(id, start, path, &mut touched);
+                }
                 Action::Charge(target, path) => {
                     in_melee = true;
                     self.charge(id, target, path);
@@ -1092,6 +1096,7 @@ impl<'a> Game<'a> {
             attacker_option: 0,
             target_option: 0,
             arrived: key.arrived,
+            moving_through: false,
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
@@ -1215,6 +1220,72 @@ impl<'a> Game<'a> {
             });
         }
         fired
+    }
+
+    /// "Once per activation, when this model moves through enemy units, pick one of them and
+    /// attack it with this weapon as if it was shooting" (`Effect::OnlyMovingThrough`:
+    /// Strafing): after a move from `from` along `path` that crossed enemy units (the mover's
+    /// disc over theirs: Aircraft and Flying units move through units), the policy picks one
+    /// and the weapons that only attack so attack it, at Quality and with their rules as when
+    /// shooting, at no range.
+    fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Vec<(Id, State)>) {
+        if !self.info(id).strafing || self.live(id).gone {
+            return;
+        }
+        let r = self.info(id).radius;
+        let legs = match path.via {
+            Some(v) => [(from, v), (v, path.to)],
+            None => [(from, path.to), (path.to, path.to)],
+        };
+        let crossed: Vec<Id> = self
+            .on_table(1 - id.0)
+            .filter(|&e| {
+                let (p, er) = (self.live(e).pos, self.info(e).radius);
+                legs.iter().any(|&(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
+            })
+            .collect();
+        if crossed.is_empty() {
+            return;
+        }
+        let t = self.clock();
+        let situation = Situation { moving_through: true, ..Situation::new(self.prep.edition, false, 0.0) };
+        let attacking = self.info(id).alloc.view(self.live(id).s, false).alive;
+        let plans: Vec<(Id, Vec<Group>)> = crossed
+            .into_iter()
+            .map(|e| {
+                let talloc = &self.info(e).alloc;
+                (e, plan::groups(&attacking, &talloc.view(self.live(e).s, false).alive, &situation, Pick::All))
+            })
+            .filter(|(_, g)| !g.is_empty())
+            .collect();
+        let Some(target) = policy::strafe_target(self, id.0, &plans, &situation) else { return };
+        let groups = &plans.iter().find(|(e, _)| *e == target).expect("a crossed unit").1;
+        let tinfo = self.info(target);
+        let before = self.live(target).s;
+        if !touched.iter().any(|(t, _)| *t == target) {
+            touched.push((target, before));
+        }
+        let mut ordered: Vec<&Group> = groups.iter().collect();
+        ordered.sort_by_key(|g| g.priority());
+        let (mut state, mut hits, mut wounds, mut dice) = (before, 0, 0, 0);
+        for group in ordered {
+            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown)));
+            state = res.end;
+            hits += res.hits;
+            wounds += res.wounds;
+            dice += res.dice;
+        }
+        self.dice += dice;
+        self.lap(t, |x| &mut x.dice);
+        self.live_mut(id).dealt += wounds;
+        let tl = self.live_mut(target);
+        tl.s = state;
+        tl.taken += wounds;
+        if tinfo.alloc.destroyed(state) {
+            tl.gone = true;
+        }
+        let labels = groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
+        self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the

@@ -559,3 +559,26 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 
 /// "pick one friendly unit within 12"".
 pub const BUFF_RANGE: f64 = 12.0;
+
+/// Which of the enemy units a move crossed a Strafing unit attacks (`plans`: each with the
+/// weapon groups that attack it): the default policy the one losing the most points in
+/// expectation, the random policy any; the hold policy never moves.
+pub fn strafe_target(g: &mut Game, army: usize, plans: &[(Id, Vec<crate::attack::plan::Group>)], situation: &crate::attack::plan::Situation) -> Option<Id> {
+    if plans.is_empty() {
+        return None;
+    }
+    if g.policy_kind(army) == PolicyKind::Random {
+        let i = g.rng.random_range(0..plans.len());
+        return Some(plans[i].0);
+    }
+    let mut best: Option<(Id, f64)> = None;
+    for (e, groups) in plans {
+        let info = g.info(*e);
+        let s = g.live(*e).s;
+        let value: f64 = groups.iter().map(|gr| crate::cost::features::group_expected_wounds(gr, situation, &info.alloc, s)).sum::<f64>() * info.points_per_wound();
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((*e, value));
+        }
+    }
+    best.map(|(e, _)| e)
+}

@@ -184,8 +184,10 @@ pub struct UnitInfo {
     /// Names of the unit's ranged weapons with Indirect, and of those with Limited.
     pub indirect: Vec<String>,
     pub limited: Vec<String>,
-    /// Names of all ranged weapons.
+    /// Names of all ranged weapons (not those of `strafing`).
     pub ranged: Vec<String>,
+    /// A weapon attacks while the unit moves through enemy units ([`Effect::OnlyMovingThrough`]: Strafing).
+    pub strafing: bool,
     pub role: Role,
     /// Each wound is ignored on this face or more (7: never): Regeneration, for wounds that
     /// are not from attacks (dangerous terrain).
@@ -349,7 +351,7 @@ fn unmodelled(runs: &[(Model, u32)], edition: Edition) -> Vec<String> {
 }
 
 fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
-    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0, arrived: false }
+    Situation { melee, distance, charging: melee, cover: false, moved: false, target_moved: false, fatigued: false, edition, attacker_option: 0, target_option: 0, arrived: false, moving_through: false }
 }
 
 impl Prepared {
@@ -395,7 +397,9 @@ impl Prepared {
     fn unit(unit: &Unit, edition: Edition) -> UnitInfo {
         let alloc = Allocation::new(unit, edition);
         let runs = &alloc.runs;
-        let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some());
+        // weapons that attack only while moving through enemy units (Strafing) do not shoot
+        let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
+        let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some() && !strafes(w));
         let names = |f: &dyn Fn(&crate::profile::Weapon) -> bool| {
             let mut out: Vec<String> = Vec::new();
             for w in ranged_weapons().filter(|w| f(w)) {
@@ -420,6 +424,7 @@ impl Prepared {
             movement: movement(runs, edition),
             tricks: tricks(runs, edition),
             unmodelled: unmodelled(runs, edition),
+            strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),
             limited: names(&|w| has(w, "Limited")),

@@ -444,6 +444,10 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Rapid Ambush", &[gets(NONE, "Ambush"), own(NONE, Ambush { over: 9, from_round: 1 })]),
     // "Surprise Piercing Shot: Counts as having Ambush, and gets AP(+2) when shooting on the round in which it deploys via this rule."
     def("Surprise Piercing Shot", &[gets(NONE, "Ambush"), attacker(&[Shooting, Arrived], Ap(Fixed(2)))]),
+    // --- Attacks while moving (the game).
+    // "Strafing: Once per activation, when this model moves through enemy units, pick one of them
+    // and attack it with this weapon as if it was shooting. This weapon may only be used in this way."
+    def("Strafing", &[attacker(NONE, OnlyMovingThrough)]),
     // --- Recovery and activations (the game).
     def("Battleborn", RECOVER_ON_FOUR),
     def("Honor Code", RECOVER_ON_FOUR),

@@ -88,7 +88,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Casting Buff", Spells, "casting spells is not modelled yet"),
     gap("Casting Debuff", Spells, "casting spells is not modelled yet"),
     gap("Transport", Transport, "embarked units are not modelled yet"),
-    gap("Strafing", InGame, MOVES_THROUGH),
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),

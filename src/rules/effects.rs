@@ -244,6 +244,10 @@ pub enum Effect {
     /// receiver has it for its next attack taken, morale test or move the rule acts on, then
     /// loses it (Stealth Buff, Regeneration Buff, Guarded Buff, Courage Buff, ...).
     Buff(&'static str),
+    /// Attacker side, on a weapon: it attacks only "when this model moves through enemy
+    /// units ... as if it was shooting", never in a shooting or a melee (Strafing); see
+    /// [`crate::attack::plan::Situation::moving_through`].
+    OnlyMovingThrough,
 }
 
 /// One entry of a rule: where, when, what.
