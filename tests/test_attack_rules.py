@@ -277,4 +277,4 @@ def test_rules_the_engine_does_not_model_are_reported():
     # Shred, Regeneration and Hive Bond (morale) are modelled; Battleborn acts only in games;
     # Strafing is played: "This weapon may only be used in this way" (moving through units)
     assert set(r.unmodelled) == {"Mend"}
-    assert r.hits.mean == 0
+    assert r.hits.mean() == 0
