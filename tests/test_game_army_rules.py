@@ -254,6 +254,44 @@ def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
     assert stats.binomtest(wounds_later, hits_later, 1 / 6, alternative="greater").pvalue > ALPHA, shots
 
 
+def test_surprise_attacks_roll_their_dice_on_arrival_and_hit_units_within_three_inches(book_rule):
+    cite(book_rule("Surprise Attack"), 'Counts as having Infiltrate. Once deployed via this rule, roll X dice, for each 4+ one '
+                                       'enemy unit within 3" takes 2 hits with AP(1).')
+    army = [Unit.parse("Ambushers [5] Q4+ D4+ | 120pts | Surprise Attack(6)\n5x Blade (A2, AP(1))") for _ in range(3)]
+    rifles = [Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)') for _ in range(4)]
+    r = play(army, rifles, games=60, seed=15)
+    check_invariants(r, army, rifles)
+    info, _ = prep_info(army, rifles)
+    hits, wounds, rolled, fours = 0, 0, 0, 0
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] != "surprise":
+                continue
+            # right after the unit arrives, X dice, the 4+ counted
+            assert evs[i - 1]["kind"] == "ambush" and evs[i - 1]["unit"] == e["unit"], (e, evs[i - 1])
+            faces = [int(f) for f in e["detail"].split()[1:]]
+            assert e["dice"] == len(faces) == 6 and e["hits"] == sum(f >= 4 for f in faces), e
+            rolled += len(faces)
+            fours += e["hits"]
+            following = []
+            for x in evs[i + 1:]:
+                if x["kind"] != "surprise-hits":
+                    break
+                following.append(x)
+            assert len(following) <= e["hits"], (e, following)
+            for x in following:
+                assert x["unit"] == e["unit"] and x["target_army"] == 1 and x["hits"] == 2, x
+                gap = math.dist(x["from"], x["to"]) - info[0][e["unit"]][3] - info[1][x["target"]][3]
+                assert gap <= 3 + 1e-6, x
+                hits += x["hits"]
+                wounds += x["wounds"]
+    assert rolled >= 300 and hits >= 100, (rolled, hits)
+    assert stats.binomtest(fours, rolled, 1 / 2).pvalue > ALPHA, (fours, rolled)
+    # AP(1) against Defense 5+: blocked on a 6 only
+    assert stats.binomtest(wounds, hits, 5 / 6).pvalue > ALPHA, (wounds, hits)
+
+
 # ---- Effect::Buff ----------------------------------------------------------------------------
 
 

@@ -463,7 +463,8 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::ExtraActivation
             | Effect::Ambush { .. }
             | Effect::Buff(_)
-            | Effect::OnlyMovingThrough => {}
+            | Effect::OnlyMovingThrough
+            | Effect::ArrivalHits { .. } => {}
         }
     }
     e

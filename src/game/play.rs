@@ -775,7 +775,59 @@ impl<'a> Game<'a> {
             if let Some(p) = policy::ambush_spot(self, id) {
                 self.live_mut(id).arrived = self.round;
                 self.place(id, p, "ambush");
+                self.arrival_hits(id);
             }
+        }
+    }
+
+    /// "Once deployed via this rule, roll X dice, for each 4+ one enemy unit within 3" takes 2
+    /// hits with AP(1)" (`Effect::ArrivalHits`: Surprise Attack): each success goes to the
+    /// enemy unit within reach that the policy picks; the hits are blocked as any hits (cover
+    /// does not count: they are not shooting). Outside any activation, they call for no morale test.
+    fn arrival_hits(&mut self, id: Id) {
+        let (dice, need, within, per, ap) = self.info(id).tricks.arrival_hits;
+        if dice == 0 {
+            return;
+        }
+        let near: Vec<Id> = self.on_table(1 - id.0).filter(|&e| self.gap(id, e) <= within + EPS).collect();
+        let rolls: Vec<u8> = (0..dice).map(|_| d6(&mut self.rng)).collect();
+        self.dice += u64::from(dice);
+        let successes = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        self.event(|g| Event {
+            dice: u64::from(dice),
+            hits: successes,
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            detail: format!("rolled {}", rolls.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" ")),
+            ..Event::of("surprise", id, g.live(id).pos, g.live(id).pos)
+        });
+        if near.is_empty() {
+            return;
+        }
+        let situation = Situation::new(self.prep.edition, false, 0.0);
+        let rules = vec![crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }];
+        for _ in 0..successes {
+            let alive: Vec<Id> = near.iter().copied().filter(|&e| !self.live(e).gone).collect();
+            let Some(target) = policy::surprise_target(self, id.0, &alive) else { return };
+            let tinfo = self.info(target);
+            let group = Group { label: format!("{per} hits, AP({ap})"), kind: plan::GroupKind::AutomaticHits, dice: per, quality: 2, rules: rules.clone(), takedown: false, deadly: false };
+            let before = self.live(target).s;
+            let r = roll_attack(&tinfo.alloc, std::slice::from_ref(&group), before, &mut self.rng, |_, s| plan::die_model(&group, &situation, &tinfo.alloc.view(s, false)));
+            self.dice += r.dice;
+            self.live_mut(id).dealt += r.wounds;
+            let tl = self.live_mut(target);
+            tl.s = r.end;
+            tl.taken += r.wounds;
+            if tinfo.alloc.destroyed(r.end) {
+                tl.gone = true;
+            }
+            self.event(|g| Event {
+                dice: r.dice,
+                hits: r.hits,
+                wounds: r.wounds,
+                models_left: tinfo.alloc.alive(r.end),
+                detail: group.label.clone(),
+                ..Event::between("surprise-hits", id, target, g.live(id).pos, g.live(target).pos)
+            });
         }
     }
 

@@ -582,3 +582,16 @@ pub fn strafe_target(g: &mut Game, army: usize, plans: &[(Id, Vec<crate::attack:
     }
     best.map(|(e, _)| e)
 }
+
+/// Which enemy unit within reach takes a Surprise Attack's hits (`Effect::ArrivalHits`): the
+/// default policy the one with the most points per wound, the random policy any.
+pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
+    if near.is_empty() {
+        return None;
+    }
+    if g.policy_kind(army) == PolicyKind::Random {
+        let i = g.rng.random_range(0..near.len());
+        return Some(near[i]);
+    }
+    near.iter().copied().max_by(|a, b| g.info(*a).points_per_wound().total_cmp(&g.info(*b).points_per_wound()))
+}

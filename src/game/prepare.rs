@@ -71,6 +71,8 @@ pub struct Tricks {
     /// [`Effect::Buff`]: the rule the unit gives a friendly unit once per activation (the
     /// first, if it has several).
     pub buff: Option<&'static str>,
+    /// [`Effect::ArrivalHits`]: (dice, need, within, hits, AP) on arriving by Ambush (dice 0: none).
+    pub arrival_hits: (u32, u8, f64, u32, u8),
 }
 
 /// What a buff is used on ("next time the effect would apply").
@@ -326,6 +328,9 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             Effect::ExtraActivation => t.extra_activation = true,
             Effect::Options { .. } => t.options = true,
             Effect::Buff(rule) => t.buff = t.buff.or(Some(rule)),
+            Effect::ArrivalHits { need, within, hits, ap } => {
+                t.arrival_hits = (own.rating.clamp(0, 100) as u32, need, f64::from(within), u32::from(hits), ap);
+            }
             _ => {}
         }
     }

@@ -448,6 +448,9 @@ pub const ARMY_3_5: &[RuleDef] = &[
     // "Strafing: Once per activation, when this model moves through enemy units, pick one of them
     // and attack it with this weapon as if it was shooting. This weapon may only be used in this way."
     def("Strafing", &[attacker(NONE, OnlyMovingThrough)]),
+    // "Surprise Attack(X): Counts as having Infiltrate. Once deployed via this rule, roll X dice, for
+    // each 4+ one enemy unit within 3" takes 2 hits with AP(1)."
+    def("Surprise Attack", &[gets(NONE, "Infiltrate"), own(NONE, ArrivalHits { need: 4, within: 3, hits: 2, ap: 1 })]),
     // --- Recovery and activations (the game).
     def("Battleborn", RECOVER_ON_FOUR),
     def("Honor Code", RECOVER_ON_FOUR),

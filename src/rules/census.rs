@@ -91,7 +91,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),
-    gap("Surprise Attack", InGame, "an Ambush variant with hits on arrival: not played yet"),
     gap("Ambush Re-Deployment", InGame, "leaving the table to Ambush again is not played yet"),
     gap("Ambush Beacon", InGame, "Ambush near a friendly beacon is not played yet"),
     gap("Repel Ambushers", InGame, "a larger Ambush distance near this unit is not played yet"),
@@ -192,7 +191,7 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
         (
             Side::Own,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_),
+            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_) | Effect::ArrivalHits { .. },
         ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],

@@ -248,6 +248,9 @@ pub enum Effect {
     /// units ... as if it was shooting", never in a shooting or a melee (Strafing); see
     /// [`crate::attack::plan::Situation::moving_through`].
     OnlyMovingThrough,
+    /// Own, game: once deployed by Ambush, roll X dice (the rule's rating); for each `need`+
+    /// one enemy unit within `within` inches takes `hits` hits with AP(`ap`) (Surprise Attack).
+    ArrivalHits { need: u8, within: u8, hits: u8, ap: u8 },
 }
 
 /// One entry of a rule: where, when, what.
