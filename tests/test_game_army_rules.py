@@ -398,6 +398,62 @@ def test_strafing_weapons_attack_only_a_unit_the_move_crossed(book_rule):
     assert stats.binomtest(hits, dice, 1 / 2).pvalue > ALPHA, (hits, dice)
 
 
+def test_buffs_for_moves_and_recovery_act_on_the_next_move_or_recovery(book_rule):
+    cite(book_rule("Speed Buff"), 'pick one friendly unit within 12", which moves +2" when using Advance actions and +4" '
+                                  "when using Rush/Charge actions once (next time the effect would apply).")
+    cite(book_rule("Rapid Advance Buff"), 'pick one friendly unit within 12", which gets Rapid Advance once')
+    cite(book_rule("Rapid Advance"), 'This model moves +4" when using Advance actions.')
+    cite(book_rule("Steadfast Buff"), 'pick one friendly unit within 12", which gets Steadfast once')
+    army = [
+        Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Speed Buff\n5x Blade (A3, AP(1))"),
+        Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Rapid Advance Buff\n5x Blade (A3, AP(1))"),
+        Unit.parse('Grunts [10] Q5+ D5+ | 50pts | Steadfast Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Grunts [10] Q5+ D5+ | 50pts\n10x Rifle (24", A1)'),
+    ]
+    guns = [Unit.parse('Guns [5] Q4+ D5+ | 60pts\n5x Rifle (24", A2)') for _ in range(6)]
+    r = play(army, guns, games=100, seed=16)
+    base = {"advance": 6, "rush": 12, "charge": 12}
+    bonus = {"Speed Boost": {"advance": 2, "rush": 4, "charge": 4}, "Rapid Advance": {"advance": 4, "rush": 0, "charge": 0}}
+    used = Counter()
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        holding = {}
+        for i, e in enumerate(evs):
+            if e["kind"] == "buff":
+                holding[e["target"]] = e["detail"]
+            if e["kind"] == "buff-used" and e["army"] == 0:
+                rule, on = e["detail"].split(": ")
+                assert holding.pop(e["unit"]) == rule, e
+                used[(rule, on)] += 1
+                if on == "recovery":
+                    # the unit was Shaken at the start of the round, and rolls for Steadfast
+                    nxt = evs[i + 1]
+                    assert rule == "Steadfast" and nxt["kind"] == "recover" and nxt["unit"] == e["unit"], (e, nxt)
+            if e["kind"] in base and e["army"] == 0:
+                # (after the dangerous terrain test the move may call for)
+                nxt = next((x for x in evs[i + 1:] if x["kind"] != "dangerous"), {})
+                spent = nxt.get("kind") == "buff-used" and nxt["unit"] == e["unit"]
+                if spent:
+                    rule, on = nxt["detail"].split(": ")
+                    assert on == e["kind"], (e, nxt)
+                    allowed = base[e["kind"]] + bonus[rule][e["kind"]]
+                else:
+                    # a unit holding a buff that adds nothing to this kind of move keeps it
+                    held = holding.get(e["unit"])
+                    assert held is None or held not in bonus or bonus[held][e["kind"]] == 0, (e, held)
+                    allowed = base[e["kind"]]
+                if "difficult" in e["detail"]:
+                    allowed = min(allowed, 6)
+                assert e["allowance"] == pytest.approx(allowed), (e, nxt)
+                assert math.dist(e["from"], e["to"]) <= allowed + 1e-6
+            if e["kind"] == "recover":
+                # no unit of army 0 has a recovery of its own
+                prev = evs[i - 1]
+                assert prev["kind"] == "buff-used" and prev["detail"] == "Steadfast: recovery" and prev["unit"] == e["unit"], (e, prev)
+    assert used[("Rapid Advance", "advance")] > 0 and used[("Steadfast", "recovery")] > 0, used
+    assert sum(used[("Speed Boost", k)] for k in base) > 0, used
+
+
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@
 //! policy's (`policy`).
 
 use super::policy::{self, Action};
-use super::prepare::{melee_flags, BuffUse, Prepared, UnitInfo};
+use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
 use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
@@ -563,7 +563,28 @@ impl<'a> Game<'a> {
     /// How far `id` may move to charge `target`: its charge move less the target's
     /// `ChargePenalty` (Melee Shrouding: "Enemies get -3" movement when trying to charge").
     pub fn charge_reach(&self, id: Id, target: Id) -> f64 {
-        (self.info(id).movement.charge - self.info(target).tricks.charge_penalty).max(0.0)
+        (self.movement(id).charge - self.info(target).tricks.charge_penalty).max(0.0)
+    }
+
+    /// How `id` moves now: its rules' movement, and the inches of a buff it holds for its
+    /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
+    pub fn movement(&self, id: Id) -> Movement {
+        let mut m = self.info(id).movement;
+        let b = usize::from(self.live(id).buff);
+        if b > 0 && !m.aircraft && !m.hold_only {
+            let add = self.info(id).buffed[b - 1].moves();
+            m.advance = (m.advance + f64::from(add.advance)).max(0.0);
+            m.rush = (m.rush + f64::from(add.rush)).max(0.0);
+            m.charge = (m.charge + f64::from(add.charge)).max(0.0);
+        }
+        m
+    }
+
+    /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
+    fn spend_move_buff(&mut self, id: Id, kind: u8) {
+        if self.buff_for(id, BuffUse::Move(kind)).is_some() {
+            self.spend_buff(id, ["advance", "rush", "charge"][usize::from(kind)]);
+        }
     }
 
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
@@ -877,10 +898,22 @@ impl<'a> Game<'a> {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 let id = (army, u);
-                let on = self.info(id).tricks.recover_on;
-                if on == 0 || !self.live(id).on_table() || !self.live(id).shaken {
+                if !self.live(id).on_table() || !self.live(id).shaken {
                     continue;
                 }
+                // a buff for the recovery (Steadfast Buff) is used now, whether or not the
+                // unit has a recovery of its own
+                let own = self.info(id).tricks.recover_on;
+                let lent = self.buff_for(id, BuffUse::Recover).and_then(|b| self.info(id).buffed[b].recover_on());
+                if lent.is_some() {
+                    self.spend_buff(id, "recovery");
+                }
+                let on = match (own, lent) {
+                    (0, None) => continue,
+                    (0, Some(x)) => x,
+                    (x, None) => x,
+                    (x, Some(y)) => x.min(y),
+                };
                 let roll = d6(&mut self.rng);
                 self.dice += 1;
                 let recovered = roll >= on;
@@ -961,6 +994,7 @@ impl<'a> Game<'a> {
         } else {
             self.place_on_activation(id);
             self.give_buff(id);
+            let m = self.movement(id);
             let start = self.live(id).pos;
             match policy::decide(self, id) {
                 Action::Hold => {
@@ -971,6 +1005,7 @@ impl<'a> Game<'a> {
                 }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
+                    self.spend_move_buff(id, 0);
                     self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
                         self.move_after_attack(id, false);
@@ -978,6 +1013,7 @@ impl<'a> Game<'a> {
                 }
                 Action::Rush(path) => {
                     self.apply_move(id, path, "rush", m.rush);
+                    self.spend_move_buff(id, 1);
                     self.strafe(id, start, path, &mut touched);
                 }
                 Action::Charge(target, path) => {
@@ -1346,6 +1382,7 @@ impl<'a> Game<'a> {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
         self.apply_move(id, path, "charge", self.charge_reach(id, target));
+        self.spend_move_buff(id, 2);
         if self.live(id).gone || self.live(target).gone {
             return;
         }

@@ -165,7 +165,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
 }
 
 fn random_action(g: &mut Game, id: Id) -> Action {
-    let m = g.info(id).movement;
+    let m = g.movement(id);
     let mut options = vec![Action::Hold];
     let from = g.live(id).pos;
     for (allowance, rush) in [(m.advance, false), (m.rush, true)] {
@@ -187,7 +187,7 @@ fn random_action(g: &mut Game, id: Id) -> Action {
 
 fn default_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let m = info.movement;
+    let m = g.movement(id);
     let pos = g.live(id).pos;
     let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
@@ -528,6 +528,13 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         .on_table(id.0)
         .filter(|&f| g.live(f).buff == 0 && g.gap(id, f) <= BUFF_RANGE)
         .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
+        // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
+        .filter(|&(f, b)| {
+            let (info, live) = (g.info(f), g.live(f));
+            let moves = info.buffed[b].moves();
+            let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
+            !for_moves || (!info.movement.hold_only && !info.movement.aircraft && (f == id || !live.activated))
+        })
         .collect();
     if candidates.is_empty() {
         return None;
@@ -547,9 +554,23 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
             .count();
         left * threats as f64
     };
+    // buffs for moves: the melee units first (they charge), then the hybrid ones, by points;
+    // Steadfast's recovery: the Shaken units first, by points, then as a defensive buff
+    let for_moves = |f: Id, b: usize| {
+        let info = g.info(f);
+        let buff = &info.buffed[b];
+        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        if buff.recover_on().is_some() {
+            Some(if g.live(f).shaken { 1e9 + left } else { at_stake(f) })
+        } else if buff.for_moves() {
+            Some(left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 })
+        } else {
+            None
+        }
+    };
     let mut best: Option<((Id, usize), f64)> = None;
     for c in candidates {
-        let score = at_stake(c.0);
+        let score = for_moves(c.0, c.1).unwrap_or_else(|| at_stake(c.0));
         if best.is_none_or(|(_, b)| score > b) {
             best = Some((c, score));
         }

@@ -86,6 +86,10 @@ pub enum BuffUse {
     StruckBack,
     /// The unit takes a morale test.
     Morale,
+    /// The unit moves: Advance, Rush or Charge (0, 1, 2).
+    Move(u8),
+    /// The unit is Shaken at the beginning of the round.
+    Recover,
 }
 
 /// A rule a friendly unit may give this unit ([`Effect::Buff`]): the unit with it, and when
@@ -111,6 +115,11 @@ impl Buffed {
             BuffUse::Morale => {
                 return self.entries.iter().any(|(side, _, _, e)| *side == Side::Own && matches!(e, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_)));
             }
+            BuffUse::Move(kind) => {
+                let m = self.moves();
+                return [m.advance, m.rush, m.charge][usize::from(kind.min(2))] != 0;
+            }
+            BuffUse::Recover => return self.recover_on().is_some(),
         };
         self.entries.iter().any(|(side, outer, conds, _)| {
             *side == Side::Target
@@ -125,6 +134,30 @@ impl Buffed {
                     _ => true,
                 })
         })
+    }
+}
+
+impl Buffed {
+    /// The inches the rule adds to each kind of move ([`Effect::Move`]: Speed Boost, Rapid Advance).
+    pub fn moves(&self) -> Moves {
+        let mut m = Moves { advance: 0, rush: 0, charge: 0 };
+        for (side, _, _, e) in &self.entries {
+            if let (Side::Own, Effect::Move(x)) = (side, e) {
+                (m.advance, m.rush, m.charge) = (m.advance + x.advance, m.rush + x.rush, m.charge + x.charge);
+            }
+        }
+        m
+    }
+
+    /// The face a Shaken unit recovers on ([`Effect::RecoverOn`]: Steadfast).
+    pub fn recover_on(&self) -> Option<u8> {
+        self.entries.iter().filter_map(|(side, _, _, e)| if let (Side::Own, Effect::RecoverOn(x)) = (side, e) { Some(*x) } else { None }).min()
+    }
+
+    /// Whether it acts on the unit's moves or recovery rather than on attacks and tests.
+    pub fn for_moves(&self) -> bool {
+        let m = self.moves();
+        m.advance != 0 || m.rush != 0 || m.charge != 0 || self.recover_on().is_some()
     }
 }
 

@@ -404,6 +404,11 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Entrenched Buff", &[own_any(Buff("Entrenched"))]),
     // "... which gets +1 to morale test rolls once": what Courage Aura gives its unit.
     def("Courage Buff", &[own_any(Buff("Courage Aura"))]),
+    // "... which moves +2" when using Advance actions and +4" when using Rush/Charge actions once":
+    // what Speed Boost gives ("Moves +2" when using Advance, and +4" when using Rush/Charge").
+    def("Speed Buff", &[own_any(Buff("Speed Boost"))]),
+    def("Rapid Advance Buff", &[own_any(Buff("Rapid Advance"))]),
+    def("Steadfast Buff", &[own_any(Buff("Steadfast"))]),
     // --- Movement (the game).
     def("Lustbound", &[own(NONE, moves(1, 3, 3))]),
     def("Highborn", PLUS_TWO_EVERY_MOVE),

@@ -68,7 +68,7 @@ const fn gap(name: &'static str, gap: Gap, reason: &'static str) -> (&'static st
 use Gap::{InGame, ListBuilding, Spells, Transport};
 
 const MARKERS: &str = "markers placed during a game and the bonuses they give are not tracked";
-const BUFF_MOVES: &str = "a buff for a friendly unit's next move or recovery: the game gives only buffs for attacks taken and morale tests";
+const BUFF_SWIFT: &str = "a buff giving Swift (ignoring Slow): not played yet";
 const BUFF_NO_RULE: &str = "a buff giving a rule no engine plays yet";
 const MOVES_THROUGH: &str = "attacks made while moving through enemy units: moves do not pass through units";
 const NEW_UNITS: &str = "places new units during the game: armies do not grow yet";
@@ -141,11 +141,8 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Precision Target", InGame, MARKERS),
     gap("Piercing Spotter", InGame, MARKERS),
     gap("Precision Spotter", InGame, MARKERS),
-    gap("Steadfast Buff", InGame, BUFF_MOVES),
-    gap("Swift Buff", InGame, BUFF_MOVES),
-    gap("Rapid Advance Buff", InGame, BUFF_MOVES),
+    gap("Swift Buff", InGame, BUFF_SWIFT),
     gap("No Retreat Buff", InGame, BUFF_NO_RULE),
-    gap("Speed Buff", InGame, BUFF_MOVES),
     gap("Defense Debuff", InGame, DEBUFF),
     gap("Precision Debuff", InGame, DEBUFF),
     gap("Morale Debuff", InGame, DEBUFF),
