@@ -86,6 +86,26 @@ def test_lustbound_and_darkborn_add_their_inches_to_every_recorded_move(book_rul
     assert seen[(0, "rush")] and seen[(0, "charge")] and seen[(1, "charge")], seen
 
 
+def test_swift_units_ignore_slow(book_rule):
+    cite(book_rule("Swift"), "This model may ignore the Slow rule.")
+    army = [
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow, Swift\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
+    ]
+    r = play(army, TARGETS, games=30, seed=17)
+    check_invariants(r, army, TARGETS)
+    expected = {0: {"advance": 6, "rush": 12, "charge": 12}, 1: {"advance": 4, "rush": 8, "charge": 8}}
+    seen = Counter()
+    for _, e in events(r, army=0):
+        if e["kind"] in ("advance", "rush", "charge"):
+            allowed = expected[e["unit"]][e["kind"]]
+            if "difficult" in e["detail"]:
+                allowed = min(allowed, 6)
+            assert e["allowance"] == pytest.approx(allowed), e
+            seen[(e["unit"], e["kind"])] += 1
+    assert seen[(0, "advance")] and seen[(1, "advance")], seen
+
+
 # ---- Effect::ChargePenalty -------------------------------------------------------------------
 
 
@@ -404,16 +424,21 @@ def test_buffs_for_moves_and_recovery_act_on_the_next_move_or_recovery(book_rule
     cite(book_rule("Rapid Advance Buff"), 'pick one friendly unit within 12", which gets Rapid Advance once')
     cite(book_rule("Rapid Advance"), 'This model moves +4" when using Advance actions.')
     cite(book_rule("Steadfast Buff"), 'pick one friendly unit within 12", which gets Steadfast once')
+    cite(book_rule("Swift Buff"), 'pick one friendly unit within 12", which gets Swift once')
     army = [
         Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Speed Buff\n5x Blade (A3, AP(1))"),
         Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Rapid Advance Buff\n5x Blade (A3, AP(1))"),
         Unit.parse('Grunts [10] Q5+ D5+ | 50pts | Steadfast Buff\n10x Rifle (24", A1)'),
         Unit.parse('Grunts [10] Q5+ D5+ | 50pts\n10x Rifle (24", A1)'),
+        # Swift only changes a Slow unit: the buff goes to it
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow, Swift Buff\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
     ]
     guns = [Unit.parse('Guns [5] Q4+ D5+ | 60pts\n5x Rifle (24", A2)') for _ in range(6)]
     r = play(army, guns, games=100, seed=16)
     base = {"advance": 6, "rush": 12, "charge": 12}
-    bonus = {"Speed Boost": {"advance": 2, "rush": 4, "charge": 4}, "Rapid Advance": {"advance": 4, "rush": 0, "charge": 0}}
+    slow = {"advance": 4, "rush": 8, "charge": 8}
+    bonus = {"Speed Boost": {"advance": 2, "rush": 4, "charge": 4}, "Rapid Advance": {"advance": 4, "rush": 0, "charge": 0},
+             "Swift": {"advance": 2, "rush": 4, "charge": 4}}
     used = Counter()
     for g, trace in enumerate(r.traces):
         evs = trace.events
@@ -436,12 +461,12 @@ def test_buffs_for_moves_and_recovery_act_on_the_next_move_or_recovery(book_rule
                 if spent:
                     rule, on = nxt["detail"].split(": ")
                     assert on == e["kind"], (e, nxt)
-                    allowed = base[e["kind"]] + bonus[rule][e["kind"]]
+                    allowed = (slow if e["unit"] == 4 else base)[e["kind"]] + bonus[rule][e["kind"]]
                 else:
                     # a unit holding a buff that adds nothing to this kind of move keeps it
                     held = holding.get(e["unit"])
                     assert held is None or held not in bonus or bonus[held][e["kind"]] == 0, (e, held)
-                    allowed = base[e["kind"]]
+                    allowed = (slow if e["unit"] == 4 else base)[e["kind"]]
                 if "difficult" in e["detail"]:
                     allowed = min(allowed, 6)
                 assert e["allowance"] == pytest.approx(allowed), (e, nxt)
@@ -451,7 +476,7 @@ def test_buffs_for_moves_and_recovery_act_on_the_next_move_or_recovery(book_rule
                 prev = evs[i - 1]
                 assert prev["kind"] == "buff-used" and prev["detail"] == "Steadfast: recovery" and prev["unit"] == e["unit"], (e, prev)
     assert used[("Rapid Advance", "advance")] > 0 and used[("Steadfast", "recovery")] > 0, used
-    assert sum(used[("Speed Boost", k)] for k in base) > 0, used
+    assert sum(used[("Speed Boost", k)] for k in base) > 0 and sum(used[("Swift", k)] for k in base) > 0, used
 
 
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------

@@ -409,6 +409,7 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Speed Buff", &[own_any(Buff("Speed Boost"))]),
     def("Rapid Advance Buff", &[own_any(Buff("Rapid Advance"))]),
     def("Steadfast Buff", &[own_any(Buff("Steadfast"))]),
+    def("Swift Buff", &[own_any(Buff("Swift"))]),
     // --- Movement (the game).
     def("Lustbound", &[own(NONE, moves(1, 3, 3))]),
     def("Highborn", PLUS_TWO_EVERY_MOVE),
@@ -423,6 +424,9 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Highborn Boost", &[own(&[UnitHasAll("Highborn")], moves(2, 2, 2))]),
     def("Scurry Boost", &[own(&[UnitHasAll("Scurry")], moves(2, 2, 2))]),
     def("Lustbound Boost", &[own(&[UnitHasAll("Lustbound")], moves(1, 3, 3))]),
+    // "Swift: This model may ignore the Slow rule.": Slow's -2"/-4"/-4" given back to a unit
+    // where all models have both (the unit moves as its slowest model).
+    def("Swift", &[own(&[UnitHasAll("Slow")], moves(2, 4, 4))]),
     // "Melee Shrouding: Enemies get -3" movement when trying to charge units where all models have this rule."
     def("Melee Shrouding", &[target(NONE, ChargePenalty(3))]),
     def("Wolfborn", BLINK_THREE),

@@ -68,7 +68,6 @@ const fn gap(name: &'static str, gap: Gap, reason: &'static str) -> (&'static st
 use Gap::{InGame, ListBuilding, Spells, Transport};
 
 const MARKERS: &str = "markers placed during a game and the bonuses they give are not tracked";
-const BUFF_SWIFT: &str = "a buff giving Swift (ignoring Slow): not played yet";
 const BUFF_NO_RULE: &str = "a buff giving a rule no engine plays yet";
 const MOVES_THROUGH: &str = "attacks made while moving through enemy units: moves do not pass through units";
 const NEW_UNITS: &str = "places new units during the game: armies do not grow yet";
@@ -111,7 +110,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Instinctive", InGame, "a forced attack on the closest target with +1 to hit: not modelled yet"),
     gap("Quick Shot", InGame, "shooting after Rush is not played yet"),
     gap("Quick Shot Mark", InGame, "shooting after Rush is not played yet"),
-    gap("Swift", InGame, "ignoring Slow is not played yet"),
     gap("Speed Feat", InGame, "a once-per-game move bonus: not played yet"),
     gap("Protection Feat", InGame, "a once-per-game save on 4+: not played yet"),
     gap("Takedown Strike", InGame, "a once-per-game attack at Quality 2+: not played yet"),
@@ -141,7 +139,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Precision Target", InGame, MARKERS),
     gap("Piercing Spotter", InGame, MARKERS),
     gap("Precision Spotter", InGame, MARKERS),
-    gap("Swift Buff", InGame, BUFF_SWIFT),
     gap("No Retreat Buff", InGame, BUFF_NO_RULE),
     gap("Defense Debuff", InGame, DEBUFF),
     gap("Precision Debuff", InGame, DEBUFF),
