@@ -1,6 +1,6 @@
 """Army-book rules in full games: each game primitive of the rule tables (`Effect::Move`,
 `ChargePenalty`, `RecoverOn`, `Reposition`, `MoveAfterAttack`, `ExtraActivation`, rules with
-options) changes traced games the way its book text says, quoted from the real books; and
+options, `Ambush`, `ArrivalHits`, `Buff`, `OnlyMovingThrough`) changes traced games the way its book text says, quoted from the real books; and
 ``GameResult.unmodelled`` reports the rules the game ignores."""
 
 from __future__ import annotations
