@@ -274,5 +274,7 @@ def test_limited_weapons_are_used_unless_left_out(text):
 def test_rules_the_engine_does_not_model_are_reported():
     unit = U('S [3] Q4+ D4+ | Hive Bond, Fearless, Mend\n3x Gun (24", A1, Shred, Strafing)')
     r = oprstats.attack(unit, U("T [5] Q4+ D4+ | Battleborn, Regeneration"))
-    # Shred, Regeneration and Hive Bond (morale) are modelled; Battleborn acts only in games
-    assert set(r.unmodelled) == {"Strafing", "Mend"}
+    # Shred, Regeneration and Hive Bond (morale) are modelled; Battleborn acts only in games;
+    # Strafing is played: "This weapon may only be used in this way" (moving through units)
+    assert set(r.unmodelled) == {"Mend"}
+    assert r.hits.mean() == 0

@@ -50,7 +50,9 @@ MOVE_AURAS = {"Fast Aura": (2, 4, 4), "Rapid Charge Aura": (0, 0, 4), "Rapid Rus
               "Rapid Advance Aura": (4, 0, 0)}
 #: Boosts of a rule every model must have.
 MOVE_BOOSTS = {"Highborn Boost": ("Highborn", (2, 2, 2)), "Scurry Boost": ("Scurry", (2, 2, 2)),
-               "Lustbound Boost": ("Lustbound", (1, 3, 3))}
+               "Lustbound Boost": ("Lustbound", (1, 3, 3)),
+               # "Swift: This model may ignore the Slow rule."
+               "Swift": ("Slow", (2, 4, 4))}
 
 
 def movement(unit: Unit) -> dict:

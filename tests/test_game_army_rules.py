@@ -1,6 +1,6 @@
 """Army-book rules in full games: each game primitive of the rule tables (`Effect::Move`,
 `ChargePenalty`, `RecoverOn`, `Reposition`, `MoveAfterAttack`, `ExtraActivation`, rules with
-options) changes traced games the way its book text says, quoted from the real books; and
+options, `Ambush`, `ArrivalHits`, `Buff`, `OnlyMovingThrough`) changes traced games the way its book text says, quoted from the real books; and
 ``GameResult.unmodelled`` reports the rules the game ignores."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import oprstats
 from oprstats import Unit
 
 from .conftest import cite
-from .test_game import ACTIONS, check_invariants
+from .test_game import ACTIONS, check_invariants, prep_info
 
 #: Significance level of every statistical test in this file (fixed seeds: the tests are
 #: deterministic; alpha says how unlikely a correct engine is to fail one for a new seed).
@@ -84,6 +84,26 @@ def test_lustbound_and_darkborn_add_their_inches_to_every_recorded_move(book_rul
             assert e["allowance"] == pytest.approx(allowed), e
             seen[(e["unit"], e["kind"])] += 1
     assert seen[(0, "rush")] and seen[(0, "charge")] and seen[(1, "charge")], seen
+
+
+def test_swift_units_ignore_slow(book_rule):
+    cite(book_rule("Swift"), "This model may ignore the Slow rule.")
+    army = [
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow, Swift\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
+    ]
+    r = play(army, TARGETS, games=30, seed=17)
+    check_invariants(r, army, TARGETS)
+    expected = {0: {"advance": 6, "rush": 12, "charge": 12}, 1: {"advance": 4, "rush": 8, "charge": 8}}
+    seen = Counter()
+    for _, e in events(r, army=0):
+        if e["kind"] in ("advance", "rush", "charge"):
+            allowed = expected[e["unit"]][e["kind"]]
+            if "difficult" in e["detail"]:
+                allowed = min(allowed, 6)
+            assert e["allowance"] == pytest.approx(allowed), e
+            seen[(e["unit"], e["kind"])] += 1
+    assert seen[(0, "advance")] and seen[(1, "advance")], seen
 
 
 # ---- Effect::ChargePenalty -------------------------------------------------------------------
@@ -195,6 +215,268 @@ def test_wolfborn_bounding_and_fanatic_units_are_placed_within_their_inches(book
             if e["kind"] == "place" and e["round"] >= 1:
                 nxt = next(x for x in evs[i + 1:] if x["army"] == 0 and x["unit"] == e["unit"])
                 assert nxt["kind"] in ACTIONS and nxt["kind"] != "idle" and tuple(nxt["from"]) == tuple(e["to"]), (e, nxt)
+
+
+# ---- Effect::Ambush --------------------------------------------------------------------------
+
+
+def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
+    cite(book_rule("Infiltrate"), 'Counts as having Ambush, but may be deployed up to 1" away from enemy units.')
+    cite(book_rule("Rapid Ambush"), "Counts as having Ambush, but may be deployed at the start of any round, including the first.")
+    cite(book_rule("Surprise Piercing Shot"), "Counts as having Ambush, and gets AP(+2) when shooting on the round in which it "
+                                              "deploys via this rule.")
+    army = [
+        Unit.parse("Infiltrators [5] Q4+ D4+ | 100pts | Infiltrate\n5x Blade (A2, AP(1))"),
+        Unit.parse("Raiders [5] Q4+ D4+ | 100pts | Rapid Ambush\n5x Blade (A2, AP(1))"),
+        Unit.parse("Stalkers [5] Q4+ D4+ | 100pts | Ambush\n5x Blade (A2, AP(1))"),
+        Unit.parse('Snipers [5] Q3+ D4+ | 100pts | Surprise Piercing Shot\n5x Rifle (24", A2)'),
+    ]
+    # Defense 2+: a hit wounds on a 1 only (1/6), with AP(2) on a 1-3 (1/2)
+    knights = [Unit.parse('Knights [5] Q4+ D2+ | 100pts\n5x Rifle (24", A1)') for _ in range(3)]
+    r = play(army, knights, games=60, seed=12)
+    check_invariants(r, army, knights)
+    info, _ = prep_info(army, knights)
+    first_round = {0: 2, 1: 1, 2: 2, 3: 2}
+    closest = defaultdict(list)
+    shots = {True: [0, 0], False: [0, 0]}
+    for g, trace in enumerate(r.traces):
+        arrived = {}
+        for e in trace.events:
+            if e["kind"] in ("deploy", "scout"):
+                assert e["army"] == 1, e  # every unit of army 0 waits in reserve
+            if e["kind"] != "ambush":
+                continue
+            u, rnd = e["unit"], e["round"]
+            assert rnd >= first_round[u], e
+            arrived[u] = rnd
+            # enemy units stand where the last round (or the deployment) left them
+            gaps = [math.dist(p["to"], e["to"]) - info[0][u][3] - info[1][p["unit"]][3]
+                    for p in trace.positions(rnd - 1) if p["army"] == 1 and p["detail"] != "gone"]
+            gap = min(gaps)
+            if u == 0:
+                assert gap >= 1 - 1e-6, e
+            else:
+                assert gap > 9, e
+            closest[u].append(gap)
+        for e in trace.events:
+            if e["kind"] == "shoot" and e["army"] == 0 and e["unit"] == 3:
+                on_arrival = arrived.get(3) == e["round"]
+                shots[on_arrival][0] += e["hits"]
+                shots[on_arrival][1] += e["wounds"]
+    assert all(closest[u] for u in range(4)), closest
+    # Rapid Ambush arrives in the first round; Infiltrators may come closer than 9"
+    assert any(e["round"] == 1 for _, e in events(r, "ambush", army=0, unit=1))
+    assert min(closest[0]) < 9, closest[0]
+    (hits_on, wounds_on), (hits_later, wounds_later) = shots[True], shots[False]
+    assert hits_on >= 100 and hits_later >= 100, shots
+    # cover can add +1 to Defense: 1/3 wound with AP(2) in cover, 1/6 at most without AP
+    assert stats.binomtest(wounds_on, hits_on, 1 / 3, alternative="less").pvalue > ALPHA, shots
+    assert stats.binomtest(wounds_later, hits_later, 1 / 6, alternative="greater").pvalue > ALPHA, shots
+
+
+def test_surprise_attacks_roll_their_dice_on_arrival_and_hit_units_within_three_inches(book_rule):
+    cite(book_rule("Surprise Attack"), 'Counts as having Infiltrate. Once deployed via this rule, roll X dice, for each 4+ one '
+                                       'enemy unit within 3" takes 2 hits with AP(1).')
+    army = [Unit.parse("Ambushers [5] Q4+ D4+ | 120pts | Surprise Attack(6)\n5x Blade (A2, AP(1))") for _ in range(3)]
+    rifles = [Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)') for _ in range(4)]
+    r = play(army, rifles, games=60, seed=15)
+    check_invariants(r, army, rifles)
+    info, _ = prep_info(army, rifles)
+    hits, wounds, rolled, fours = 0, 0, 0, 0
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] != "surprise":
+                continue
+            # right after the unit arrives, X dice, the 4+ counted
+            assert evs[i - 1]["kind"] == "ambush" and evs[i - 1]["unit"] == e["unit"], (e, evs[i - 1])
+            faces = [int(f) for f in e["detail"].split()[1:]]
+            assert e["dice"] == len(faces) == 6 and e["hits"] == sum(f >= 4 for f in faces), e
+            rolled += len(faces)
+            fours += e["hits"]
+            following = []
+            for x in evs[i + 1:]:
+                if x["kind"] != "surprise-hits":
+                    break
+                following.append(x)
+            assert len(following) <= e["hits"], (e, following)
+            for x in following:
+                assert x["unit"] == e["unit"] and x["target_army"] == 1 and x["hits"] == 2, x
+                gap = math.dist(x["from"], x["to"]) - info[0][e["unit"]][3] - info[1][x["target"]][3]
+                assert gap <= 3 + 1e-6, x
+                hits += x["hits"]
+                wounds += x["wounds"]
+    assert rolled >= 300 and hits >= 100, (rolled, hits)
+    assert stats.binomtest(fours, rolled, 1 / 2).pvalue > ALPHA, (fours, rolled)
+    # AP(1) against Defense 5+: blocked on a 6 only
+    assert stats.binomtest(wounds, hits, 5 / 6).pvalue > ALPHA, (wounds, hits)
+
+
+# ---- Effect::Buff ----------------------------------------------------------------------------
+
+
+def test_buffs_go_to_a_friendly_unit_within_twelve_inches_and_act_once(book_rule):
+    for name, gets in [("Stealth Buff", "Stealth"), ("Regeneration Buff", "Regeneration"), ("Guarded Buff", "Guarded"),
+                       ("Self-Repair Boost Buff", "Self-Repair Boost"), ("Entrenched Buff", "Entrenched")]:
+        cite(book_rule(name), f'Once per activation, before attacking, pick one friendly unit within 12", which gets {gets} '
+                              "once (next time the effect would apply).")
+    cite(book_rule("Courage Buff"), 'pick one friendly unit within 12", which gets +1 to morale test rolls once')
+    army = [
+        Unit.parse('Shaman [1] Q4+ D4+ | 60pts | Hero, Stealth Buff, Tough(3)\nPistol (12", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Regeneration Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Courage Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Bots [5] Q4+ D4+ | 100pts | Self-Repair, Self-Repair Boost Buff\n5x Rifle (24", A1)'),
+        Unit.parse('Rifles [10] Q4+ D5+ | 100pts | Guarded Buff\n10x Rifle (24", A1)'),
+    ]
+    gives = {0: "Stealth", 1: "Regeneration", 2: "Courage Aura", 3: "Self-Repair Boost", 4: "Guarded"}
+    enemies = [Unit.parse('Guns [5] Q4+ D5+ | 100pts\n5x Rifle (24", A2)') for _ in range(4)]
+    enemies.append(Unit.parse("Brutes [3] Q4+ D4+ | 120pts | Tough(3)\n3x Claws (A3, AP(1))"))
+    r = play(army, enemies, games=100, seed=13)
+    check_invariants(r, army, enemies)
+    info, _ = prep_info(army, enemies)
+    used = Counter()
+    stealthy = [0, 0]  # dice, hits of the shots at a unit with Stealth from the buff
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        holding = {}
+        for i, e in enumerate(evs):
+            if e["kind"] == "buff":
+                giver, to = e["unit"], e["target"]
+                assert e["army"] == 0 and e["target_army"] == 0 and e["detail"] == gives[giver], e
+                # within 12" (edge to edge), the unit itself included
+                assert math.dist(e["from"], e["to"]) - info[0][giver][3] - info[0][to][3] <= 12 + 1e-6, e
+                # "before attacking": the giver's next event is its action
+                nxt = next(x for x in evs[i + 1:] if (x["army"], x["unit"]) == (0, giver) and x["kind"] not in ("buff-used",))
+                assert nxt["kind"] in ACTIONS, (e, nxt)
+                # Self-Repair Boost only to units with Self-Repair; no unit holds two buffs
+                assert e["detail"] != "Self-Repair Boost" or to == 3, e
+                assert to not in holding, (g, e)
+                holding[to] = e["detail"]
+            elif e["kind"] == "buff-used":
+                rule, on = e["detail"].split(": ")
+                # a buff is used once, on what it acts on
+                assert holding.pop(e["unit"]) == rule, (g, e)
+                used[(rule, on)] += 1
+                nxt = evs[i + 1]
+                if on == "shot":
+                    assert nxt["kind"] == "shoot" and (nxt["target_army"], nxt["target"]) == (0, e["unit"]), (e, nxt)
+                    assert rule != "Courage Aura", e
+                    if rule == "Stealth":
+                        stealthy[0] += nxt["dice"]
+                        stealthy[1] += nxt["hits"]
+                elif on == "morale test":
+                    assert rule == "Courage Aura", e
+                    assert nxt["kind"] in ("morale", "melee") and 0 in (nxt["army"], nxt["target_army"]), (e, nxt)
+                else:
+                    assert nxt["kind"] == "melee" and rule != "Stealth", (e, nxt)
+    for rule in ("Stealth", "Regeneration", "Guarded", "Self-Repair Boost"):
+        assert used[(rule, "shot")] > 0, used
+    assert used[("Courage Aura", "morale test")] > 0, used
+    # "Stealth: Enemies get -1 to hit rolls when shooting at units where all models have this
+    # rule": Guns at Quality 4+ hit on 5+ (1/3) at a unit holding the buff
+    assert stealthy[0] >= 150, stealthy
+    assert stats.binomtest(stealthy[1], stealthy[0], 1 / 3).pvalue > ALPHA, stealthy
+
+
+# ---- Effect::OnlyMovingThrough ---------------------------------------------------------------
+
+
+def test_strafing_weapons_attack_only_a_unit_the_move_crossed(book_rule):
+    cite(book_rule("Strafing"), "Once per activation, when this model moves through enemy units, pick one of them and "
+                                "attack it with this weapon as if it was shooting. This weapon may only be used in this way.")
+    jet = Unit.parse('Jet [1] Q4+ D3+ | 200pts | Aircraft, Tough(6)\n'
+                     'Strafing Guns (24", A6, AP(1), Strafing), Missiles (24", A2, AP(2))')
+    missiles = Unit.parse('Jet [1] Q4+ D3+ | 200pts | Aircraft, Tough(6)\nMissiles (24", A2, AP(2))')
+    rifles = Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)')
+    # never a shooting, nor a melee: attack() rolls the Missiles only
+    assert oprstats.attack(jet, rifles, distance=12).wounds.mean() == pytest.approx(oprstats.attack(missiles, rifles, distance=12).wounds.mean())
+    r = play([jet], [rifles, rifles], games=60, seed=14, terrain="open", policy_b="hold", objectives=[(36, 10)],
+             deployment=([(4, 24)], [(30, 24), (50, 30)]))
+    info, _ = prep_info([jet], [rifles, rifles])
+    dice, hits = 0, 0
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        for i, e in enumerate(evs):
+            if e["kind"] == "shoot":
+                assert "Strafing" not in e["detail"], e
+            if e["kind"] != "strafe":
+                continue
+            assert e["detail"] == 'Strafing Guns (24", A6, AP(1), Strafing)', e
+            # right after the jet's move, which passed over the unit it attacks
+            move = evs[i - 1]
+            assert move["kind"] == "advance" and (move["army"], move["unit"]) == (0, 0), (e, move)
+            (ax, ay), (bx, by), (px, py) = move["from"], move["to"], e["to"]
+            t = max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)))
+            crossed = math.dist((px, py), (ax + t * (bx - ax), ay + t * (by - ay)))
+            assert crossed < info[0][0][3] + info[1][e["target"]][3], (e, move)
+            # once per activation
+            assert not any(x["kind"] == "strafe" for x in evs[i + 1:] if x["round"] == e["round"]), e
+            dice += e["dice"]
+            hits += e["hits"]
+    assert dice >= 200, dice
+    # "as if it was shooting": Quality 4+
+    assert stats.binomtest(hits, dice, 1 / 2).pvalue > ALPHA, (hits, dice)
+
+
+def test_buffs_for_moves_and_recovery_act_on_the_next_move_or_recovery(book_rule):
+    cite(book_rule("Speed Buff"), 'pick one friendly unit within 12", which moves +2" when using Advance actions and +4" '
+                                  "when using Rush/Charge actions once (next time the effect would apply).")
+    cite(book_rule("Rapid Advance Buff"), 'pick one friendly unit within 12", which gets Rapid Advance once')
+    cite(book_rule("Rapid Advance"), 'This model moves +4" when using Advance actions.')
+    cite(book_rule("Steadfast Buff"), 'pick one friendly unit within 12", which gets Steadfast once')
+    cite(book_rule("Swift Buff"), 'pick one friendly unit within 12", which gets Swift once')
+    army = [
+        Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Speed Buff\n5x Blade (A3, AP(1))"),
+        Unit.parse("Raiders [5] Q3+ D4+ | 100pts | Furious, Rapid Advance Buff\n5x Blade (A3, AP(1))"),
+        Unit.parse('Grunts [10] Q5+ D5+ | 50pts | Steadfast Buff\n10x Rifle (24", A1)'),
+        Unit.parse('Grunts [10] Q5+ D5+ | 50pts\n10x Rifle (24", A1)'),
+        # Swift only changes a Slow unit: the buff goes to it
+        Unit.parse('Walkers [3] Q4+ D4+ | 150pts | Tough(3), Slow, Swift Buff\n3x Cannon (30", A2, AP(2)), 3x Fists (A2)'),
+    ]
+    guns = [Unit.parse('Guns [5] Q4+ D5+ | 60pts\n5x Rifle (24", A2)') for _ in range(6)]
+    r = play(army, guns, games=100, seed=16)
+    base = {"advance": 6, "rush": 12, "charge": 12}
+    slow = {"advance": 4, "rush": 8, "charge": 8}
+    bonus = {"Speed Boost": {"advance": 2, "rush": 4, "charge": 4}, "Rapid Advance": {"advance": 4, "rush": 0, "charge": 0},
+             "Swift": {"advance": 2, "rush": 4, "charge": 4}}
+    used = Counter()
+    for g, trace in enumerate(r.traces):
+        evs = trace.events
+        holding = {}
+        for i, e in enumerate(evs):
+            if e["kind"] == "buff":
+                holding[e["target"]] = e["detail"]
+            if e["kind"] == "buff-used" and e["army"] == 0:
+                rule, on = e["detail"].split(": ")
+                assert holding.pop(e["unit"]) == rule, e
+                used[(rule, on)] += 1
+                if on == "recovery":
+                    # the unit was Shaken at the start of the round, and rolls for Steadfast
+                    nxt = evs[i + 1]
+                    assert rule == "Steadfast" and nxt["kind"] == "recover" and nxt["unit"] == e["unit"], (e, nxt)
+            if e["kind"] in base and e["army"] == 0:
+                # (after the dangerous terrain test the move may call for)
+                nxt = next((x for x in evs[i + 1:] if x["kind"] != "dangerous"), {})
+                spent = nxt.get("kind") == "buff-used" and nxt["unit"] == e["unit"]
+                if spent:
+                    rule, on = nxt["detail"].split(": ")
+                    assert on == e["kind"], (e, nxt)
+                    allowed = (slow if e["unit"] == 4 else base)[e["kind"]] + bonus[rule][e["kind"]]
+                else:
+                    # a unit holding a buff that adds nothing to this kind of move keeps it
+                    held = holding.get(e["unit"])
+                    assert held is None or held not in bonus or bonus[held][e["kind"]] == 0, (e, held)
+                    allowed = (slow if e["unit"] == 4 else base)[e["kind"]]
+                if "difficult" in e["detail"]:
+                    allowed = min(allowed, 6)
+                assert e["allowance"] == pytest.approx(allowed), (e, nxt)
+                assert math.dist(e["from"], e["to"]) <= allowed + 1e-6
+            if e["kind"] == "recover":
+                # no unit of army 0 has a recovery of its own
+                prev = evs[i - 1]
+                assert prev["kind"] == "buff-used" and prev["detail"] == "Steadfast: recovery" and prev["unit"] == e["unit"], (e, prev)
+    assert used[("Rapid Advance", "advance")] > 0 and used[("Steadfast", "recovery")] > 0, used
+    assert sum(used[("Speed Boost", k)] for k in base) > 0 and sum(used[("Swift", k)] for k in base) > 0, used
 
 
 # ---- Effect::MoveAfterAttack -----------------------------------------------------------------
@@ -348,6 +630,9 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
         Unit.parse("Wolves [5] Q4+ D4+ | 100pts | Wolfborn, Hit & Run\n5x Claws (A2, AP(1))"),
         Unit.parse('Agents [3] Q3+ D4+ | 90pts | Inquisitorial Agent, Versatile Attack\n3x Rifle (24", A2)'),
         Unit.parse("Zealot [1] Q4+ D4+ | 60pts | Fanatic, Tough(3), Bounding\nHammer (A4, AP(1))"),
+        Unit.parse('Seers [3] Q4+ D4+ | 90pts | Infiltrate, Stealth Buff, Surprise Piercing Shot\n3x Rifle (24", A2)'),
+        Unit.parse('Rifles [5] Q4+ D5+ | 60pts | Rapid Ambush, Courage Buff, Regeneration Buff\n5x Rifle (24", A1)'),
+        Unit.parse('Jet [1] Q4+ D3+ | 150pts | Aircraft, Tough(6)\nStrafing Guns (24", A6, AP(1), Strafing)'),
     ]
     runs = []
     for threads in (1, 2):
@@ -361,5 +646,5 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
     traced = play(army, army[::-1], games=20, seed=12)
     check_invariants(traced, army, army[::-1])
     kinds = Counter(e["kind"] for _, e in events(traced))
-    for kind in ("place", "hit-and-run", "recover", "activate-again"):
+    for kind in ("place", "hit-and-run", "recover", "activate-again", "ambush", "buff", "buff-used"):
         assert kinds[kind] > 0, kinds

@@ -338,10 +338,10 @@ def test_unknown_rules_follows_the_edition_asked():
 
 def test_show_separates_played_unplayed_and_unknown_rules(capsys):
     with pytest.warns(UnknownRuleWarning):
-        units = [Unit.parse('X [1] Q4+ D4+ | Hive Bond, Strafing, Moonwalk, Tough(3)\nGun (24", A1, Shred, AP(1))')]
+        units = [Unit.parse('X [1] Q4+ D4+ | Hive Bond, Crossing Attack, Moonwalk, Tough(3)\nGun (24", A1, Shred, AP(1))')]
     assert rule_lines(units) == [
         "Army rules the engines play: Hive Bond, Shred",
-        "Army rules no engine plays (kept by name): Strafing (in game)",
+        "Army rules no engine plays (kept by name): Crossing Attack (in game)",
         "Unknown rules (kept by name; no engine plays them): Moonwalk",
     ]
     assert main(["show"]) == 0

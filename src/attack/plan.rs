@@ -30,6 +30,11 @@ pub struct Situation {
     /// options (Versatile Attack, Unpredictable Fighter, Versatile Defense); 0 when none.
     pub attacker_option: u8,
     pub target_option: u8,
+    /// Game: the attacker deployed by Ambush this round ([`Cond::Arrived`]).
+    pub arrived: bool,
+    /// Game: the attack made while moving through enemy units, "as if it was shooting"
+    /// (`melee` false): only weapons with [`Effect::OnlyMovingThrough`] attack, at any range.
+    pub moving_through: bool,
 }
 
 impl Situation {
@@ -60,6 +65,7 @@ impl Situation {
             Cond::Activated => !self.melee || self.charging,
             Cond::AttackerOption(i) => self.attacker_option == i,
             Cond::TargetOption(i) => self.target_option == i,
+            Cond::Arrived => self.arrived,
         }
     }
 
@@ -76,6 +82,8 @@ impl Situation {
             edition,
             attacker_option: 0,
             target_option: 0,
+            arrived: false,
+            moving_through: false,
         }
     }
 }
@@ -452,7 +460,11 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::RecoverOn(_)
             | Effect::Reposition { .. }
             | Effect::MoveAfterAttack { .. }
-            | Effect::ExtraActivation => {}
+            | Effect::ExtraActivation
+            | Effect::Ambush { .. }
+            | Effect::Buff(_)
+            | Effect::OnlyMovingThrough
+            | Effect::ArrivalHits { .. } => {}
         }
     }
     e
@@ -566,7 +578,16 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
 
 /// Whether a weapon may be used in this attack: melee weapons in melee; ranged weapons in
 /// range when shooting, the range cut by `range_penalty` (Aircraft).
+/// Weapons that attack only while moving through enemy units (Strafing: "This weapon may only
+/// be used in this way") attack then, and no other weapon does.
 fn usable(weapon: &Weapon, situation: &Situation, range_penalty: i32) -> bool {
+    let only_moving_through = weapon.rules.iter().any(|r| has_effect(situation.edition, r, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
+    if only_moving_through != situation.moving_through {
+        return false;
+    }
+    if situation.moving_through {
+        return !situation.melee;
+    }
     match weapon.range {
         None => situation.melee,
         Some(r) => !situation.melee && f64::from(r) - f64::from(range_penalty) >= situation.distance,

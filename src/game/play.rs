@@ -6,7 +6,8 @@
 //! policy's (`policy`).
 
 use super::policy::{self, Action};
-use super::prepare::{melee_flags, Prepared, UnitInfo};
+use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
+use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
@@ -15,7 +16,7 @@ use crate::attack::options::{self, Settled};
 use crate::attack::sample::{d6, roll_attack, roll_options};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
-use crate::melee::{Melee, Plans, Status};
+use crate::melee::{Melee, Plans, Status, Winner};
 use crate::morale::{self, MoraleTest};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,8 +34,6 @@ pub const SEIZE_RANGE: f64 = 3.0;
 pub const UNIT_GAP: f64 = 1.0;
 /// "If any model in a unit moves in or through difficult terrain ... may not move more than 6"".
 pub const DIFFICULT_MOVE: f64 = 6.0;
-/// "Ambush: ... may be deployed anywhere over 9" away from enemy units."
-pub const AMBUSH_GAP: f64 = 9.0;
 /// "Scout: ... may be deployed anywhere fully within 12" of their deployment zone."
 pub const SCOUT_DEPTH: f64 = 12.0;
 /// "the charging unit must move back by 1" (if possible)".
@@ -62,6 +61,9 @@ pub struct Live {
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
     pub extra_used: bool,
+    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`): 1 + its index
+    /// in `UnitInfo::buffed` (0: none).
+    pub buff: u8,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -141,6 +143,10 @@ pub struct ShotKey {
     visible: bool,
     limited_spent: bool,
     moved: bool,
+    /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
+    arrived: bool,
+    /// The target's buff that acts on this shot (`Live::buff`; 0: none).
+    buff: u8,
 }
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key).
@@ -496,6 +502,38 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// "Once per activation, before attacking, pick one friendly unit within 12", which gets X
+    /// once (next time the effect would apply)" (`Effect::Buff`): the policy picks the unit
+    /// (itself included) among those the rule would change and that hold no buff yet.
+    fn give_buff(&mut self, id: Id) {
+        let Some(rule) = self.info(id).tricks.buff else { return };
+        let Some((to, b)) = policy::buff_target(self, id, rule) else { return };
+        self.live_mut(to).buff = b as u8 + 1;
+        self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
+    }
+
+    /// The index of `id`'s buff in `UnitInfo::buffed` if it has one that acts on `used`.
+    pub fn buff_for(&self, id: Id, used: BuffUse) -> Option<usize> {
+        let b = usize::from(self.live(id).buff);
+        (b > 0 && self.info(id).buffed[b - 1].applies(used)).then(|| b - 1)
+    }
+
+    /// The unit's allocation with its buff `buff` (1 + index; 0: its own).
+    fn alloc_of(&self, id: Id, buff: u8) -> &'a Allocation {
+        let info = self.info(id);
+        if buff == 0 { &info.alloc } else { &info.buffed[usize::from(buff) - 1].alloc }
+    }
+
+    /// The buff has been used: the unit loses it.
+    fn spend_buff(&mut self, id: Id, on: &'static str) {
+        let b = usize::from(self.live(id).buff);
+        if b == 0 {
+            return;
+        }
+        self.live_mut(id).buff = 0;
+        self.event(|g| Event { detail: format!("{}: {on}", g.info(id).buffed[b - 1].rule), ..Event::of("buff-used", id, g.live(id).pos, g.live(id).pos) });
+    }
+
     /// "Once per round, units where all models have this rule may move by up to X" after
     /// shooting or being in melee" (Harassing, Guerrilla, Hit & Run and their Boosts): a move
     /// like any other (difficult terrain caps it at 6", dangerous terrain tests), where the
@@ -525,7 +563,28 @@ impl<'a> Game<'a> {
     /// How far `id` may move to charge `target`: its charge move less the target's
     /// `ChargePenalty` (Melee Shrouding: "Enemies get -3" movement when trying to charge").
     pub fn charge_reach(&self, id: Id, target: Id) -> f64 {
-        (self.info(id).movement.charge - self.info(target).tricks.charge_penalty).max(0.0)
+        (self.movement(id).charge - self.info(target).tricks.charge_penalty).max(0.0)
+    }
+
+    /// How `id` moves now: its rules' movement, and the inches of a buff it holds for its
+    /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
+    pub fn movement(&self, id: Id) -> Movement {
+        let mut m = self.info(id).movement;
+        let b = usize::from(self.live(id).buff);
+        if b > 0 && !m.aircraft && !m.hold_only {
+            let add = self.info(id).buffed[b - 1].moves();
+            m.advance = (m.advance + f64::from(add.advance)).max(0.0);
+            m.rush = (m.rush + f64::from(add.rush)).max(0.0);
+            m.charge = (m.charge + f64::from(add.charge)).max(0.0);
+        }
+        m
+    }
+
+    /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
+    fn spend_move_buff(&mut self, id: Id, kind: u8) {
+        if self.buff_for(id, BuffUse::Move(kind)).is_some() {
+            self.spend_buff(id, ["advance", "rush", "charge"][usize::from(kind)]);
+        }
     }
 
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
@@ -724,14 +783,72 @@ impl<'a> Game<'a> {
     /// "At the start of any round after the first, may be deployed anywhere over 9" away from
     /// enemy units. Players alternate in placing Ambushers, starting with the player that
     /// activates next."
+    /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     fn ambush(&mut self, first: usize) {
-        let waiting = [0, 1].map(|army| (0..self.units[army].len()).filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone).collect());
+        let round = self.round;
+        let waiting = [0, 1].map(|army| {
+            (0..self.units[army].len())
+                .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
+                .collect()
+        });
         for id in alternating(first, &waiting) {
             // nowhere to arrive: the unit waits for the next round
             if let Some(p) = policy::ambush_spot(self, id) {
                 self.live_mut(id).arrived = self.round;
                 self.place(id, p, "ambush");
+                self.arrival_hits(id);
             }
+        }
+    }
+
+    /// "Once deployed via this rule, roll X dice, for each 4+ one enemy unit within 3" takes 2
+    /// hits with AP(1)" (`Effect::ArrivalHits`: Surprise Attack): each success goes to the
+    /// enemy unit within reach that the policy picks; the hits are blocked as any hits (cover
+    /// does not count: they are not shooting). Outside any activation, they call for no morale test.
+    fn arrival_hits(&mut self, id: Id) {
+        let (dice, need, within, per, ap) = self.info(id).tricks.arrival_hits;
+        if dice == 0 {
+            return;
+        }
+        let near: Vec<Id> = self.on_table(1 - id.0).filter(|&e| self.gap(id, e) <= within + EPS).collect();
+        let rolls: Vec<u8> = (0..dice).map(|_| d6(&mut self.rng)).collect();
+        self.dice += u64::from(dice);
+        let successes = rolls.iter().filter(|&&r| r >= need).count() as u32;
+        self.event(|g| Event {
+            dice: u64::from(dice),
+            hits: successes,
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            detail: format!("rolled {}", rolls.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" ")),
+            ..Event::of("surprise", id, g.live(id).pos, g.live(id).pos)
+        });
+        if near.is_empty() {
+            return;
+        }
+        let situation = Situation::new(self.prep.edition, false, 0.0);
+        let rules = vec![crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }];
+        for _ in 0..successes {
+            let alive: Vec<Id> = near.iter().copied().filter(|&e| !self.live(e).gone).collect();
+            let Some(target) = policy::surprise_target(self, id.0, &alive) else { return };
+            let tinfo = self.info(target);
+            let group = Group { label: format!("{per} hits, AP({ap})"), kind: plan::GroupKind::AutomaticHits, dice: per, quality: 2, rules: rules.clone(), takedown: false, deadly: false };
+            let before = self.live(target).s;
+            let r = roll_attack(&tinfo.alloc, std::slice::from_ref(&group), before, &mut self.rng, |_, s| plan::die_model(&group, &situation, &tinfo.alloc.view(s, false)));
+            self.dice += r.dice;
+            self.live_mut(id).dealt += r.wounds;
+            let tl = self.live_mut(target);
+            tl.s = r.end;
+            tl.taken += r.wounds;
+            if tinfo.alloc.destroyed(r.end) {
+                tl.gone = true;
+            }
+            self.event(|g| Event {
+                dice: r.dice,
+                hits: r.hits,
+                wounds: r.wounds,
+                models_left: tinfo.alloc.alive(r.end),
+                detail: group.label.clone(),
+                ..Event::between("surprise-hits", id, target, g.live(id).pos, g.live(target).pos)
+            });
         }
     }
 
@@ -748,9 +865,7 @@ impl<'a> Game<'a> {
         self.extra_this_round = [0; 2];
         self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
         self.recover();
-        if self.round > 1 {
-            self.ambush(first);
-        }
+        self.ambush(first);
         let mut turn = first;
         let mut finished_first: Option<usize> = None;
         let mut done = [false; 2];
@@ -783,10 +898,22 @@ impl<'a> Game<'a> {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 let id = (army, u);
-                let on = self.info(id).tricks.recover_on;
-                if on == 0 || !self.live(id).on_table() || !self.live(id).shaken {
+                if !self.live(id).on_table() || !self.live(id).shaken {
                     continue;
                 }
+                // a buff for the recovery (Steadfast Buff) is used now, whether or not the
+                // unit has a recovery of its own
+                let own = self.info(id).tricks.recover_on;
+                let lent = self.buff_for(id, BuffUse::Recover).and_then(|b| self.info(id).buffed[b].recover_on());
+                if lent.is_some() {
+                    self.spend_buff(id, "recovery");
+                }
+                let on = match (own, lent) {
+                    (0, None) => continue,
+                    (0, Some(x)) => x,
+                    (x, None) => x,
+                    (x, Some(y)) => x.min(y),
+                };
                 let roll = d6(&mut self.rng);
                 self.dice += 1;
                 let recovered = roll >= on;
@@ -866,6 +993,8 @@ impl<'a> Game<'a> {
             }
         } else {
             self.place_on_activation(id);
+            self.give_buff(id);
+            let m = self.movement(id);
             let start = self.live(id).pos;
             match policy::decide(self, id) {
                 Action::Hold => {
@@ -876,11 +1005,17 @@ impl<'a> Game<'a> {
                 }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
+                    self.spend_move_buff(id, 0);
+                    self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
                         self.move_after_attack(id, false);
                     }
                 }
-                Action::Rush(path) => self.apply_move(id, path, "rush", m.rush),
+                Action::Rush(path) => {
+                    self.apply_move(id, path, "rush", m.rush);
+                    self.spend_move_buff(id, 1);
+                    self.strafe(id, start, path, &mut touched);
+                }
                 Action::Charge(target, path) => {
                     in_melee = true;
                     self.charge(id, target, path);
@@ -969,19 +1104,23 @@ impl<'a> Game<'a> {
 
     /// The morale test after wounds (not from melee), at the end of an activation.
     fn wound_morale(&mut self, id: Id, before: State) {
-        let info = self.info(id);
+        let buff = self.buff_for(id, BuffUse::Morale);
+        let alloc = self.alloc_of(id, buff.map_or(0, |b| b as u8 + 1));
         let live = self.live(id);
-        if live.gone || !morale::tests_after_shooting(&info.alloc, before, live.s, self.prep.edition) {
+        if live.gone || !morale::tests_after_shooting(alloc, before, live.s, self.prep.edition) {
             return;
         }
         let t = self.clock();
-        let test = MoraleTest::new(&info.alloc, live.s, live.shaken, self.prep.edition);
+        let test = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition);
         let passed = test.roll(|| d6(&mut self.rng));
+        if buff.is_some() {
+            self.spend_buff(id, "morale test");
+        }
         self.dice += 1;
         self.lap(t, |x| &mut x.dice);
         if !passed {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
-            let routs = morale::failure(&info.alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
+            let routs = morale::failure(alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
             if routs {
                 self.live_mut(id).gone = true;
             } else {
@@ -1016,6 +1155,8 @@ impl<'a> Game<'a> {
             visible: sight.visible,
             limited_spent: live.limited_spent,
             moved,
+            arrived: info.tricks.arrival_rules && live.arrived == self.round,
+            buff: self.buff_for(target, BuffUse::Shot(distance)).map_or(0, |b| b as u8 + 1),
         };
         if !self.cache.shots.contains_key(&key) {
             let plan = self.new_shot_plan(id, target, key);
@@ -1029,7 +1170,8 @@ impl<'a> Game<'a> {
     }
 
     fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey) -> ShotPlan {
-        let (info, tinfo) = (self.info(id), self.info(target));
+        let info = self.info(id);
+        let talloc = self.alloc_of(target, key.buff);
         let situation = Situation {
             melee: false,
             distance: f64::from(key.distance),
@@ -1041,31 +1183,33 @@ impl<'a> Game<'a> {
             edition: self.prep.edition,
             attacker_option: 0,
             target_option: 0,
+            arrived: key.arrived,
+            moving_through: false,
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
         let attacking = info.alloc.view(self.live(id).s, false).alive;
-        let fresh = tinfo.alloc.start();
+        let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
-        let settled = if info.tricks.options || tinfo.tricks.options {
-            options::settle(&attacking, &tinfo.alloc, fresh, &situation, Pick::Named(&names))
+        let settled = if info.tricks.options || self.info(target).tricks.options {
+            options::settle(&attacking, talloc, fresh, &situation, Pick::Named(&names))
         } else {
             vec![Settled { attacker: 0, target: 0, weight: 1.0 }]
         };
         let variants: Vec<(Situation, f64)> = settled.iter().map(|v| (Situation { attacker_option: v.attacker, target_option: v.target, ..situation }, v.weight)).collect();
         // options change rolls, not which weapons fire: the groups are those of any variant
-        let groups = plan::groups(&attacking, &tinfo.alloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
-        let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, &tinfo.alloc, fresh)).sum()).collect();
-        let models = vec![vec![vec![None; tinfo.alloc.state_count()]; groups.len()]; variants.len()];
+        let groups = plan::groups(&attacking, &talloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
+        let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, talloc, fresh)).sum()).collect();
+        let models = vec![vec![vec![None; talloc.state_count()]; groups.len()]; variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
         let keys = variants.iter().map(|(s, _)| [s.attacker_option, s.target_option]).collect();
-        let option_labels = if variants.len() > 1 || info.tricks.options || tinfo.tricks.options {
+        let option_labels = if variants.len() > 1 || info.tricks.options || self.info(target).tricks.options {
             variants
                 .iter()
                 .map(|(s, _)| {
                     let mine = options::describe(self.prep.edition, &attacking, true, false, true, s.attacker_option);
-                    let theirs = options::describe(self.prep.edition, &tinfo.alloc.view(fresh, false).alive, false, false, false, s.target_option);
+                    let theirs = options::describe(self.prep.edition, &talloc.view(fresh, false).alive, false, false, false, s.target_option);
                     [mine, theirs].into_iter().flatten().collect::<Vec<_>>().join("; ")
                 })
                 .collect()
@@ -1094,8 +1238,8 @@ impl<'a> Game<'a> {
                 touched.push((target, before));
             }
             let t = self.clock();
-            let tinfo = self.info(target);
             let key = volley.key;
+            let talloc = self.alloc_of(target, key.buff);
             let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
             // which way the shot is played: the attacker's option as settled for the first
             // target, the target's by its own pick or roll
@@ -1121,9 +1265,9 @@ impl<'a> Game<'a> {
                 let group = &plan.groups[gi];
                 limited |= group.rules.iter().any(|r| r.name == "Limited");
                 let models = &mut plan.models[vi][gi];
-                let r = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
-                    let model = || plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown));
-                    if cached { *models[tinfo.alloc.index(s)].get_or_insert_with(model) } else { model() }
+                let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
+                    let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
+                    if cached { *models[talloc.index(s)].get_or_insert_with(model) } else { model() }
                 });
                 state = r.end;
                 hits += r.hits;
@@ -1145,8 +1289,11 @@ impl<'a> Game<'a> {
             let tl = self.live_mut(target);
             tl.s = state;
             tl.taken += wounds;
-            if tinfo.alloc.destroyed(state) {
+            if talloc.destroyed(state) {
                 tl.gone = true;
+            }
+            if key.buff != 0 {
+                self.spend_buff(target, "shot");
             }
             self.event(|g| {
                 let labels = volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
@@ -1154,7 +1301,7 @@ impl<'a> Game<'a> {
                     dice,
                     hits,
                     wounds,
-                    models_left: tinfo.alloc.alive(state),
+                    models_left: talloc.alive(state),
                     detail: if options_played.is_empty() { labels } else { format!("{labels} [{options_played}]") },
                     ..Event::between("shoot", id, target, g.live(id).pos, g.live(target).pos)
                 }
@@ -1163,22 +1310,95 @@ impl<'a> Game<'a> {
         fired
     }
 
+    /// "Once per activation, when this model moves through enemy units, pick one of them and
+    /// attack it with this weapon as if it was shooting" (`Effect::OnlyMovingThrough`:
+    /// Strafing): after a move from `from` along `path` that crossed enemy units (the mover's
+    /// disc over theirs: Aircraft and Flying units move through units), the policy picks one
+    /// and the weapons that only attack so attack it, at Quality and with their rules as when
+    /// shooting, at no range.
+    fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Vec<(Id, State)>) {
+        if !self.info(id).strafing || self.live(id).gone {
+            return;
+        }
+        let r = self.info(id).radius;
+        let legs = match path.via {
+            Some(v) => [(from, v), (v, path.to)],
+            None => [(from, path.to), (path.to, path.to)],
+        };
+        let crossed: Vec<Id> = self
+            .on_table(1 - id.0)
+            .filter(|&e| {
+                let (p, er) = (self.live(e).pos, self.info(e).radius);
+                legs.iter().any(|&(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
+            })
+            .collect();
+        if crossed.is_empty() {
+            return;
+        }
+        let t = self.clock();
+        let situation = Situation { moving_through: true, ..Situation::new(self.prep.edition, false, 0.0) };
+        let attacking = self.info(id).alloc.view(self.live(id).s, false).alive;
+        let plans: Vec<(Id, Vec<Group>)> = crossed
+            .into_iter()
+            .map(|e| {
+                let talloc = &self.info(e).alloc;
+                (e, plan::groups(&attacking, &talloc.view(self.live(e).s, false).alive, &situation, Pick::All))
+            })
+            .filter(|(_, g)| !g.is_empty())
+            .collect();
+        let Some(target) = policy::strafe_target(self, id.0, &plans, &situation) else { return };
+        let groups = &plans.iter().find(|(e, _)| *e == target).expect("a crossed unit").1;
+        let tinfo = self.info(target);
+        let before = self.live(target).s;
+        if !touched.iter().any(|(t, _)| *t == target) {
+            touched.push((target, before));
+        }
+        let mut ordered: Vec<&Group> = groups.iter().collect();
+        ordered.sort_by_key(|g| g.priority());
+        let (mut state, mut hits, mut wounds, mut dice) = (before, 0, 0, 0);
+        for group in ordered {
+            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown)));
+            state = res.end;
+            hits += res.hits;
+            wounds += res.wounds;
+            dice += res.dice;
+        }
+        self.dice += dice;
+        self.lap(t, |x| &mut x.dice);
+        self.live_mut(id).dealt += wounds;
+        let tl = self.live_mut(target);
+        tl.s = state;
+        tl.taken += wounds;
+        if tinfo.alloc.destroyed(state) {
+            tl.gone = true;
+        }
+        let labels = groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
+        self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, g.live(target).pos) });
+    }
+
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
     /// melee sampler's own exchange; then "the charging unit must move back by 1"".
     fn charge(&mut self, id: Id, target: Id, path: Path) {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
         self.apply_move(id, path, "charge", self.charge_reach(id, target));
+        self.spend_move_buff(id, 2);
         if self.live(id).gone || self.live(target).gone {
             return;
         }
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
+        // buffs: the defender's against the charge, the charger's against the strike back,
+        // and either's for the morale test of the side that loses
+        let charge_distance = distance.max(path.length);
+        let uses = [(id, BuffUse::StruckBack), (target, BuffUse::Charged(charge_distance))]
+            .map(|(who, used)| (self.buff_for(who, used), self.buff_for(who, BuffUse::Morale)));
+        let [c_alloc, d_alloc] = [(id, uses[0]), (target, uses[1])].map(|(who, (a, m))| self.alloc_of(who, a.or(m).map_or(0, |b| b as u8 + 1)));
         let (cl, dl) = (self.live(id), self.live(target));
-        let c_state = c.alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
-        let d_state = d.alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
+        let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
+        let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
         let (c_s, d_s) = (cl.s, dl.s);
-        let mut melee = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &c_state, &d_state, true, distance.max(path.length), self.prep.edition)
+        let mut melee = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, true, charge_distance, self.prep.edition)
             .expect("states taken from the allocations themselves");
         // rules with options: one of the ways the melee is played (`Melee::variants`, settled
         // once per pair of units at full strength), rolled as the melee sampler rolls them
@@ -1212,6 +1432,14 @@ impl<'a> Game<'a> {
                 Status::Destroyed | Status::Routed => live.gone = true,
                 Status::Shaken => live.shaken = true,
                 Status::Unaffected => {}
+            }
+        }
+        for (k, who, lost) in [(0, id, x.winner == Winner::Defender), (1, target, x.winner == Winner::Charger)] {
+            let (attacked, morale) = uses[k];
+            if attacked.is_some() {
+                self.spend_buff(who, if k == 0 { "struck back" } else { "charged" });
+            } else if morale.is_some() && lost {
+                self.spend_buff(who, "morale test");
             }
         }
         self.event(|g| Event {

@@ -7,7 +7,7 @@
 //! where the expected points removed are highest. The random policy takes any legal action;
 //! the hold policy never moves and shoots like the default one.
 
-use super::play::{Game, Id, Path, ShotKey, AMBUSH_GAP, SEIZE_RANGE};
+use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
 use super::prepare::Role;
 use super::table::{Point, WIDTH};
 use super::PolicyKind;
@@ -94,7 +94,8 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     best.map(|(_, p)| p)
 }
 
-/// Where an Ambusher arrives: "anywhere over 9" away from enemy units" — the default policy
+/// Where an Ambusher arrives: "anywhere over 9" away from enemy units" (Infiltrate: "up to 1""
+/// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
 pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
     let r = g.info(id).radius;
@@ -109,7 +110,9 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
             let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=SEIZE_RANGE + r));
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        let far_enough = enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > AMBUSH_GAP);
+        // Ambush "over 9"" (Infiltrate "up to 1"": `spot_ok` keeps the 1" between units)
+        let over = g.info(id).movement.ambush_over;
+        let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > over);
         if !far_enough || !g.spot_ok(id, p, false) {
             continue;
         }
@@ -162,7 +165,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
 }
 
 fn random_action(g: &mut Game, id: Id) -> Action {
-    let m = g.info(id).movement;
+    let m = g.movement(id);
     let mut options = vec![Action::Hold];
     let from = g.live(id).pos;
     for (allowance, rush) in [(m.advance, false), (m.rush, true)] {
@@ -184,7 +187,7 @@ fn random_action(g: &mut Game, id: Id) -> Action {
 
 fn default_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let m = info.movement;
+    let m = g.movement(id);
     let pos = g.live(id).pos;
     let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
@@ -509,4 +512,107 @@ pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option
             None
         }
     }
+}
+
+/// "Once per activation, before attacking, pick one friendly unit within 12"" for a buff
+/// (`Effect::Buff`): among the friendly units within 12" (the unit itself included) that
+/// the rule would change and that hold no buff yet, the default policy picks the one with the
+/// most points left at stake: its points left times the enemy units that could shoot it
+/// (within their longest range plus an Advance) or charge it next. The random policy picks
+/// any of them; the hold policy gives none. `(unit, index in its UnitInfo::buffed)`.
+pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
+    if g.policy_kind(id.0) == PolicyKind::Hold {
+        return None;
+    }
+    let candidates: Vec<(Id, usize)> = g
+        .on_table(id.0)
+        .filter(|&f| g.live(f).buff == 0 && g.gap(id, f) <= BUFF_RANGE)
+        .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
+        // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
+        .filter(|&(f, b)| {
+            let (info, live) = (g.info(f), g.live(f));
+            let moves = info.buffed[b].moves();
+            let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
+            !for_moves || (!info.movement.hold_only && !info.movement.aircraft && (f == id || !live.activated))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..candidates.len());
+        return Some(candidates[i]);
+    }
+    let at_stake = |f: Id| {
+        let info = g.info(f);
+        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        let threats = enemies(g, id.0)
+            .filter(|&e| {
+                let (ei, gap) = (g.info(e), g.gap(e, f));
+                (ei.max_range > 0.0 && gap <= ei.max_range + ei.movement.advance) || (!ei.movement.hold_only && !ei.movement.aircraft && gap <= ei.movement.charge)
+            })
+            .count();
+        left * threats as f64
+    };
+    // buffs for moves: the melee units first (they charge), then the hybrid ones, by points;
+    // Steadfast's recovery: the Shaken units first, by points, then as a defensive buff
+    let for_moves = |f: Id, b: usize| {
+        let info = g.info(f);
+        let buff = &info.buffed[b];
+        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        if buff.recover_on().is_some() {
+            Some(if g.live(f).shaken { 1e9 + left } else { at_stake(f) })
+        } else if buff.for_moves() {
+            Some(left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 })
+        } else {
+            None
+        }
+    };
+    let mut best: Option<((Id, usize), f64)> = None;
+    for c in candidates {
+        let score = for_moves(c.0, c.1).unwrap_or_else(|| at_stake(c.0));
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((c, score));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+/// "pick one friendly unit within 12"".
+pub const BUFF_RANGE: f64 = 12.0;
+
+/// Which of the enemy units a move crossed a Strafing unit attacks (`plans`: each with the
+/// weapon groups that attack it): the default policy the one losing the most points in
+/// expectation, the random policy any; the hold policy never moves.
+pub fn strafe_target(g: &mut Game, army: usize, plans: &[(Id, Vec<crate::attack::plan::Group>)], situation: &crate::attack::plan::Situation) -> Option<Id> {
+    if plans.is_empty() {
+        return None;
+    }
+    if g.policy_kind(army) == PolicyKind::Random {
+        let i = g.rng.random_range(0..plans.len());
+        return Some(plans[i].0);
+    }
+    let mut best: Option<(Id, f64)> = None;
+    for (e, groups) in plans {
+        let info = g.info(*e);
+        let s = g.live(*e).s;
+        let value: f64 = groups.iter().map(|gr| crate::cost::features::group_expected_wounds(gr, situation, &info.alloc, s)).sum::<f64>() * info.points_per_wound();
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((*e, value));
+        }
+    }
+    best.map(|(e, _)| e)
+}
+
+/// Which enemy unit within reach takes a Surprise Attack's hits (`Effect::ArrivalHits`): the
+/// default policy the one with the most points per wound, the random policy any.
+pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
+    if near.is_empty() {
+        return None;
+    }
+    if g.policy_kind(army) == PolicyKind::Random {
+        let i = g.rng.random_range(0..near.len());
+        return Some(near[i]);
+    }
+    near.iter().copied().max_by(|a, b| g.info(*a).points_per_wound().total_cmp(&g.info(*b).points_per_wound()))
 }

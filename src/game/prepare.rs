@@ -35,7 +35,13 @@ pub struct Movement {
     /// "Flying: may move through units and terrain, and ignore terrain effects whilst moving."
     pub flying: bool,
     pub scout: bool,
+    /// [`Effect::Ambush`] (Ambush, Infiltrate, Rapid Ambush, Surprise Piercing Shot): the unit
+    /// waits in reserve.
     pub ambush: bool,
+    /// How far from enemy units it must arrive: over this many inches (0: only the 1"
+    /// between units), and the first round it may arrive.
+    pub ambush_over: f64,
+    pub ambush_from: u8,
 }
 
 /// The army-book rules of a unit the game plays outside the dice, read once from the rule
@@ -59,6 +65,129 @@ pub struct Tricks {
     pub extra_activation: bool,
     /// The unit has a rule with options ([`Effect::Options`]).
     pub options: bool,
+    /// Some rule of its models or weapons acts on the round it arrives by Ambush
+    /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
+    pub arrival_rules: bool,
+    /// [`Effect::Buff`]: the rule the unit gives a friendly unit once per activation (the
+    /// first, if it has several).
+    pub buff: Option<&'static str>,
+    /// [`Effect::ArrivalHits`]: (dice, need, within, hits, AP) on arriving by Ambush (dice 0: none).
+    pub arrival_hits: (u32, u8, f64, u32, u8),
+}
+
+/// What a buff is used on ("next time the effect would apply").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BuffUse {
+    /// The unit is shot at from this far.
+    Shot(f64),
+    /// The unit is charged from this far.
+    Charged(f64),
+    /// The unit charged and is struck back.
+    StruckBack,
+    /// The unit takes a morale test.
+    Morale,
+    /// The unit moves: Advance, Rush or Charge (0, 1, 2).
+    Move(u8),
+    /// The unit is Shaken at the beginning of the round.
+    Recover,
+}
+
+/// A rule a friendly unit may give this unit ([`Effect::Buff`]): the unit with it, and when
+/// it acts.
+#[derive(Debug, Clone)]
+pub struct Buffed {
+    pub rule: &'static str,
+    /// The unit's allocation with the rule on every model (the same states as the unit's own).
+    pub alloc: Allocation,
+    /// The rule's target-side and own entries, with the conditions of the entry that gives them.
+    entries: Vec<(Side, &'static [effects::Cond], &'static [effects::Cond], Effect)>,
+}
+
+impl Buffed {
+    /// Whether the rule would act on this use: an entry of the right side whose conditions on
+    /// the attack hold (others, such as Entrenched's "hasn't moved", are taken to hold).
+    pub fn applies(&self, used: BuffUse) -> bool {
+        use effects::Cond::*;
+        let (shot, charged, distance) = match used {
+            BuffUse::Shot(d) => (true, false, d),
+            BuffUse::Charged(d) => (false, true, d),
+            BuffUse::StruckBack => (false, false, 0.0),
+            BuffUse::Morale => {
+                return self.entries.iter().any(|(side, _, _, e)| *side == Side::Own && matches!(e, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_)));
+            }
+            BuffUse::Move(kind) => {
+                let m = self.moves();
+                return [m.advance, m.rush, m.charge][usize::from(kind.min(2))] != 0;
+            }
+            BuffUse::Recover => return self.recover_on().is_some(),
+        };
+        self.entries.iter().any(|(side, outer, conds, _)| {
+            *side == Side::Target
+                && outer.iter().chain(conds.iter()).all(|c| match c {
+                    Shooting => shot,
+                    Melee => !shot,
+                    Charging => charged,
+                    NotCharging => !charged,
+                    OverNine => distance > 9.0,
+                    NotOverNine => distance <= 9.0,
+                    WithinInches(x) => distance <= f64::from(*x),
+                    _ => true,
+                })
+        })
+    }
+}
+
+impl Buffed {
+    /// The inches the rule adds to each kind of move ([`Effect::Move`]: Speed Boost, Rapid Advance).
+    pub fn moves(&self) -> Moves {
+        let mut m = Moves { advance: 0, rush: 0, charge: 0 };
+        for (side, _, _, e) in &self.entries {
+            if let (Side::Own, Effect::Move(x)) = (side, e) {
+                (m.advance, m.rush, m.charge) = (m.advance + x.advance, m.rush + x.rush, m.charge + x.charge);
+            }
+        }
+        m
+    }
+
+    /// The face a Shaken unit recovers on ([`Effect::RecoverOn`]: Steadfast).
+    pub fn recover_on(&self) -> Option<u8> {
+        self.entries.iter().filter_map(|(side, _, _, e)| if let (Side::Own, Effect::RecoverOn(x)) = (side, e) { Some(*x) } else { None }).min()
+    }
+
+    /// Whether it acts on the unit's moves or recovery rather than on attacks and tests.
+    pub fn for_moves(&self) -> bool {
+        let m = self.moves();
+        m.advance != 0 || m.rush != 0 || m.charge != 0 || self.recover_on().is_some()
+    }
+}
+
+/// The rule `rule` given to a unit whose models are `runs`, if it would change anything:
+/// the unit lacks it, and its entries' conditions on the unit's own rules hold ("If all
+/// models in this unit have Self-Repair").
+fn buffed(alloc: &Allocation, rule: &'static str, edition: Edition) -> Option<Buffed> {
+    if all_have(&alloc.runs, rule) {
+        return None;
+    }
+    let mut runs = alloc.runs.clone();
+    for (m, _) in &mut runs {
+        m.rules.push(crate::rules::Rule { name: rule.to_string(), rating: None });
+    }
+    let mut entries = Vec::new();
+    effects::for_each_entry(edition, rule, &mut |outer, e| {
+        let unit_has = outer.iter().chain(e.conds).all(|c| match c {
+            effects::Cond::UnitHasAll(name) => all_have(&runs, name),
+            _ => true,
+        });
+        if unit_has && matches!(e.side, Side::Target | Side::Own) && !matches!(e.effect, Effect::Gets(_) | Effect::UnitGets(_)) {
+            entries.push((e.side, outer, e.conds, e.effect));
+        }
+    });
+    if entries.is_empty() {
+        return None;
+    }
+    let mut with = alloc.clone();
+    with.runs = runs;
+    Some(Buffed { rule, alloc: with, entries })
 }
 
 /// What the default policy makes of a unit, from its exact expected damage.
@@ -90,12 +219,16 @@ pub struct UnitInfo {
     /// Names of the unit's ranged weapons with Indirect, and of those with Limited.
     pub indirect: Vec<String>,
     pub limited: Vec<String>,
-    /// Names of all ranged weapons.
+    /// Names of all ranged weapons (not those of `strafing`).
     pub ranged: Vec<String>,
+    /// A weapon attacks while the unit moves through enemy units ([`Effect::OnlyMovingThrough`]: Strafing).
+    pub strafing: bool,
     pub role: Role,
     /// Each wound is ignored on this face or more (7: never): Regeneration, for wounds that
     /// are not from attacks (dangerous terrain).
     pub ignore_wound_on: u8,
+    /// The rules friendly units may give it ([`Effect::Buff`]) that would change something.
+    pub buffed: Vec<Buffed>,
 }
 
 impl UnitInfo {
@@ -187,7 +320,18 @@ fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
     m.strider = all_have(runs, "Strider");
     m.flying = all_have(runs, "Flying");
     m.scout = all_have(runs, "Scout");
-    m.ambush = all_have(runs, "Ambush");
+    // the nearest and the earliest of the Ambush entries in play (Ambush itself and the
+    // variants that count as having it: Infiltrate, Rapid Ambush, Surprise Piercing Shot)
+    for own in effects::own_effects(edition, &alive) {
+        if let Effect::Ambush { over, from_round } = own.effect {
+            if !m.ambush {
+                (m.ambush, m.ambush_over, m.ambush_from) = (true, f64::from(over), from_round);
+            } else {
+                m.ambush_over = m.ambush_over.min(f64::from(over));
+                m.ambush_from = m.ambush_from.min(from_round);
+            }
+        }
+    }
     m
 }
 
@@ -216,8 +360,18 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             }
             Effect::ExtraActivation => t.extra_activation = true,
             Effect::Options { .. } => t.options = true,
+            Effect::Buff(rule) => t.buff = t.buff.or(Some(rule)),
+            Effect::ArrivalHits { need, within, hits, ap } => {
+                t.arrival_hits = (own.rating.clamp(0, 100) as u32, need, f64::from(within), u32::from(hits), ap);
+            }
             _ => {}
         }
+    }
+    let names = runs.iter().flat_map(|(m, _)| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())));
+    for r in names {
+        effects::for_each_entry(edition, &r.name, &mut |outer, e| {
+            t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
+        });
     }
     for target in effects::unit_effects(edition, &alive, Side::Target) {
         if let Effect::ChargePenalty(x) = target.effect {
@@ -256,6 +410,17 @@ impl Prepared {
         let infos: Vec<Vec<UnitInfo>> = armies.iter().map(|units| units.iter().map(|u| Self::unit(u, edition)).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let mut prep = Prepared { armies: [a, b], charge_value: [Vec::new(), Vec::new()], melee_options: FxHashMap::default(), edition };
+        for army in &mut prep.armies {
+            let mut given: Vec<&'static str> = Vec::new();
+            for u in army.iter() {
+                if let Some(rule) = u.tricks.buff.filter(|r| !given.contains(r)) {
+                    given.push(rule);
+                }
+            }
+            for u in army.iter_mut() {
+                u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
+            }
+        }
         prep.melee_options = prep.melee_option_table();
         for side in 0..2 {
             prep.charge_value[side] = prep.charge_table(side);
@@ -270,7 +435,9 @@ impl Prepared {
     fn unit(unit: &Unit, edition: Edition) -> UnitInfo {
         let alloc = Allocation::new(unit, edition);
         let runs = &alloc.runs;
-        let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some());
+        // weapons that attack only while moving through enemy units (Strafing) do not shoot
+        let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
+        let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some() && !strafes(w));
         let names = |f: &dyn Fn(&crate::profile::Weapon) -> bool| {
             let mut out: Vec<String> = Vec::new();
             for w in ranged_weapons().filter(|w| f(w)) {
@@ -295,12 +462,14 @@ impl Prepared {
             movement: movement(runs, edition),
             tricks: tricks(runs, edition),
             unmodelled: unmodelled(runs, edition),
+            strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),
             limited: names(&|w| has(w, "Limited")),
             ranged: names(&|_| true),
             role: Role::Hybrid,
             ignore_wound_on,
+            buffed: Vec::new(),
             alloc,
         }
     }

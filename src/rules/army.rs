@@ -380,6 +380,21 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Precision Fighting Mark", &[attacker(&[Activated, Melee], HitModifier(Fixed(1)))]),
     def("Increased Shooting Range Mark", &[attacker(&[Activated, Shooting], RangeBonus(Fixed(6)))]),
     def("Increased Shooting Range Buff", &[attacker(&[Activated, Shooting], RangeBonus(Fixed(6)))]),
+    // --- Buffs for a friendly unit (the game): "Once per activation, before attacking, pick
+    // one friendly unit within 12", which gets X once (next time the effect would apply)."
+    def("Stealth Buff", &[own_any(Buff("Stealth"))]),
+    def("Regeneration Buff", &[own_any(Buff("Regeneration"))]),
+    def("Self-Repair Boost Buff", &[own_any(Buff("Self-Repair Boost"))]),
+    def("Guarded Buff", &[own_any(Buff("Guarded"))]),
+    def("Entrenched Buff", &[own_any(Buff("Entrenched"))]),
+    // "... which gets +1 to morale test rolls once": what Courage Aura gives its unit.
+    def("Courage Buff", &[own_any(Buff("Courage Aura"))]),
+    // "... which moves +2" when using Advance actions and +4" when using Rush/Charge actions once":
+    // what Speed Boost gives ("Moves +2" when using Advance, and +4" when using Rush/Charge").
+    def("Speed Buff", &[own_any(Buff("Speed Boost"))]),
+    def("Rapid Advance Buff", &[own_any(Buff("Rapid Advance"))]),
+    def("Steadfast Buff", &[own_any(Buff("Steadfast"))]),
+    def("Swift Buff", &[own_any(Buff("Swift"))]),
     // --- Movement (the game).
     def("Lustbound", &[own(NONE, moves(1, 3, 3))]),
     def("Highborn", PLUS_TWO_EVERY_MOVE),
@@ -394,6 +409,9 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Highborn Boost", &[own(&[UnitHasAll("Highborn")], moves(2, 2, 2))]),
     def("Scurry Boost", &[own(&[UnitHasAll("Scurry")], moves(2, 2, 2))]),
     def("Lustbound Boost", &[own(&[UnitHasAll("Lustbound")], moves(1, 3, 3))]),
+    // "Swift: This model may ignore the Slow rule.": Slow's -2"/-4"/-4" given back to a unit
+    // where all models have both (the unit moves as its slowest model).
+    def("Swift", &[own(&[UnitHasAll("Slow")], moves(2, 4, 4))]),
     // "Melee Shrouding: Enemies get -3" movement when trying to charge units where all models have this rule."
     def("Melee Shrouding", &[target(NONE, ChargePenalty(3))]),
     def("Wolfborn", BLINK_THREE),
@@ -412,6 +430,21 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Hit & Run Shooter", &[own(NONE, MoveAfterAttack { inches: 3, shooting: true, melee: false })]),
     def("Harassing Boost", &[own(&[UnitHasAll("Harassing")], MoveAfterAttack { inches: 6, shooting: true, melee: true })]),
     def("Guerrilla Boost", &[own(&[UnitHasAll("Guerrilla")], MoveAfterAttack { inches: 6, shooting: true, melee: true })]),
+    // --- Ambush and its variants (the game): "Counts as having Ambush" gets it, and the
+    // variant's own [`Ambush`] entry says how near and how early it may deploy.
+    // "Infiltrate: Counts as having Ambush, but may be deployed up to 1" away from enemy units."
+    def("Infiltrate", &[gets(NONE, "Ambush"), own(NONE, Ambush { over: 0, from_round: 2 })]),
+    // "Rapid Ambush: Counts as having Ambush, but may be deployed at the start of any round, including the first."
+    def("Rapid Ambush", &[gets(NONE, "Ambush"), own(NONE, Ambush { over: 9, from_round: 1 })]),
+    // "Surprise Piercing Shot: Counts as having Ambush, and gets AP(+2) when shooting on the round in which it deploys via this rule."
+    def("Surprise Piercing Shot", &[gets(NONE, "Ambush"), attacker(&[Shooting, Arrived], Ap(Fixed(2)))]),
+    // --- Attacks while moving (the game).
+    // "Strafing: Once per activation, when this model moves through enemy units, pick one of them
+    // and attack it with this weapon as if it was shooting. This weapon may only be used in this way."
+    def("Strafing", &[attacker(NONE, OnlyMovingThrough)]),
+    // "Surprise Attack(X): Counts as having Infiltrate. Once deployed via this rule, roll X dice, for
+    // each 4+ one enemy unit within 3" takes 2 hits with AP(1)."
+    def("Surprise Attack", &[gets(NONE, "Infiltrate"), own(NONE, ArrivalHits { need: 4, within: 3, hits: 2, ap: 1 })]),
     // --- Recovery and activations (the game).
     def("Battleborn", RECOVER_ON_FOUR),
     def("Honor Code", RECOVER_ON_FOUR),

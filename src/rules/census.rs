@@ -5,7 +5,7 @@
 //! engines that play it follow from its effects, so the census cannot claim more than the
 //! tables hold. Rules the tables lack are listed here with the reason.
 
-use super::effects::{self, Effect, Side};
+use super::effects::{self, Cond, Effect, Side};
 use crate::edition::Edition;
 
 /// An engine of the library.
@@ -68,7 +68,7 @@ const fn gap(name: &'static str, gap: Gap, reason: &'static str) -> (&'static st
 use Gap::{InGame, ListBuilding, Spells, Transport};
 
 const MARKERS: &str = "markers placed during a game and the bonuses they give are not tracked";
-const BUFF_OTHERS: &str = "a buff for another friendly unit: the game does not pick units to buff yet";
+const BUFF_NO_RULE: &str = "a buff giving a rule no engine plays yet";
 const MOVES_THROUGH: &str = "attacks made while moving through enemy units: moves do not pass through units";
 const NEW_UNITS: &str = "places new units during the game: armies do not grow yet";
 const TERRAIN_NEAR: &str = "needs most models within 1\" of terrain, which the game does not track";
@@ -87,14 +87,9 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Casting Buff", Spells, "casting spells is not modelled yet"),
     gap("Casting Debuff", Spells, "casting spells is not modelled yet"),
     gap("Transport", Transport, "embarked units are not modelled yet"),
-    gap("Strafing", InGame, MOVES_THROUGH),
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),
-    gap("Infiltrate", InGame, "Ambush within 1\" of enemies is not played yet"),
-    gap("Rapid Ambush", InGame, "Ambush in the first round is not played yet"),
-    gap("Surprise Piercing Shot", InGame, "an Ambush variant with AP on arrival: not played yet"),
-    gap("Surprise Attack", InGame, "an Ambush variant with hits on arrival: not played yet"),
     gap("Ambush Re-Deployment", InGame, "leaving the table to Ambush again is not played yet"),
     gap("Ambush Beacon", InGame, "Ambush near a friendly beacon is not played yet"),
     gap("Repel Ambushers", InGame, "a larger Ambush distance near this unit is not played yet"),
@@ -115,7 +110,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Instinctive", InGame, "a forced attack on the closest target with +1 to hit: not modelled yet"),
     gap("Quick Shot", InGame, "shooting after Rush is not played yet"),
     gap("Quick Shot Mark", InGame, "shooting after Rush is not played yet"),
-    gap("Swift", InGame, "ignoring Slow is not played yet"),
     gap("Speed Feat", InGame, "a once-per-game move bonus: not played yet"),
     gap("Protection Feat", InGame, "a once-per-game save on 4+: not played yet"),
     gap("Takedown Strike", InGame, "a once-per-game attack at Quality 2+: not played yet"),
@@ -145,17 +139,7 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Precision Target", InGame, MARKERS),
     gap("Piercing Spotter", InGame, MARKERS),
     gap("Precision Spotter", InGame, MARKERS),
-    gap("Stealth Buff", InGame, BUFF_OTHERS),
-    gap("Guarded Buff", InGame, BUFF_OTHERS),
-    gap("Regeneration Buff", InGame, BUFF_OTHERS),
-    gap("Courage Buff", InGame, BUFF_OTHERS),
-    gap("Steadfast Buff", InGame, BUFF_OTHERS),
-    gap("Swift Buff", InGame, BUFF_OTHERS),
-    gap("Entrenched Buff", InGame, BUFF_OTHERS),
-    gap("Rapid Advance Buff", InGame, BUFF_OTHERS),
-    gap("No Retreat Buff", InGame, BUFF_OTHERS),
-    gap("Self-Repair Boost Buff", InGame, BUFF_OTHERS),
-    gap("Speed Buff", InGame, BUFF_OTHERS),
+    gap("No Retreat Buff", InGame, BUFF_NO_RULE),
     gap("Defense Debuff", InGame, DEBUFF),
     gap("Precision Debuff", InGame, DEBUFF),
     gap("Morale Debuff", InGame, DEBUFF),
@@ -180,7 +164,7 @@ pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
 
 /// Core rules of v3.5 the game plays by name rather than through the rule tables (movement,
 /// deployment, allocation and weapon use).
-const CORE_3_5_GAME: &[&str] = &["Aircraft", "Ambush", "Artillery", "Fast", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Slow", "Strider"];
+const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Fast", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Slow", "Strider"];
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
@@ -201,7 +185,7 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
         (
             Side::Own,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation,
+            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_) | Effect::ArrivalHits { .. },
         ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],
@@ -217,13 +201,18 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
     let partly = PARTLY.iter().find(|(n, ..)| *n == name).map(|&(_, g, _, r)| (g, r));
     let mut engines: Vec<Engine> = Vec::new();
     let mut lent: Option<&'static str> = None;
-    effects::for_each_entry(edition, name, &mut |_, e| {
+    effects::for_each_entry(edition, name, &mut |outer, e| {
         if let Effect::UnitGets(other) = e.effect {
             if other != name {
                 lent = Some(other);
             }
         }
+        // an entry that needs a round of a game (Surprise Piercing Shot's arrival) acts only there
+        let game_only = e.conds.iter().chain(outer).any(|c| matches!(c, Cond::Arrived));
         for en in engines_of(&e.effect, e.side) {
+            if game_only && *en != Engine::Game {
+                continue;
+            }
             if !engines.contains(en) {
                 engines.push(*en);
             }

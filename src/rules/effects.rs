@@ -81,6 +81,9 @@ pub enum Cond {
     AttackerOption(u8),
     /// The option the attacked unit picked or rolled for its [`Effect::Options`] rule is this one.
     TargetOption(u8),
+    /// Game: the attacker was deployed by Ambush this round ("on the round in which it
+    /// deploys via this rule"); never in `attack()` and `melee()`, which play no rounds.
+    Arrived,
 }
 
 /// How much: a fixed number, or the rule's own rating (`AP(X)`).
@@ -231,6 +234,23 @@ pub enum Effect {
     MoveAfterAttack { inches: u8, shooting: bool, melee: bool },
     /// Own, game: once per game the unit may activate a second time in a round.
     ExtraActivation,
+    /// Own, game: the unit may be set aside before deployment and deployed at the start of
+    /// round `from_round` or later, over `over` inches away from enemy units (0: only the
+    /// rulebook's 1" between units). Ambush: over 9", from round 2; Infiltrate: 1"; Rapid
+    /// Ambush: from round 1. Several in play: the nearest and the earliest.
+    Ambush { over: u8, from_round: u8 },
+    /// Own, game: once per activation, before attacking, the unit gives one friendly unit
+    /// within 12" (itself included) this rule "once (next time the effect would apply)": the
+    /// receiver has it for its next attack taken, morale test or move the rule acts on, then
+    /// loses it (Stealth Buff, Regeneration Buff, Guarded Buff, Courage Buff, ...).
+    Buff(&'static str),
+    /// Attacker side, on a weapon: it attacks only "when this model moves through enemy
+    /// units ... as if it was shooting", never in a shooting or a melee (Strafing); see
+    /// [`crate::attack::plan::Situation::moving_through`].
+    OnlyMovingThrough,
+    /// Own, game: once deployed by Ambush, roll X dice (the rule's rating); for each `need`+
+    /// one enemy unit within `within` inches takes `hits` hits with AP(`ap`) (Surprise Attack).
+    ArrivalHits { need: u8, within: u8, hits: u8, ap: u8 },
 }
 
 /// One entry of a rule: where, when, what.
@@ -349,6 +369,10 @@ pub const CORE_3_5: &[RuleDef] = &[
     RuleDef { name: "Fast", effects: &[own(Move(Moves { advance: 2, rush: 4, charge: 4 }))] },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
     RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
+    // "Ambush: May be set aside before deployment. At the start of any round after the first,
+    // may be deployed anywhere over 9" away from enemy units." (The unit waits while any of its
+    // models lacks it: all models must have it.)
+    RuleDef { name: "Ambush", effects: &[own(Ambush { over: 9, from_round: 2 })] },
     // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
     // On a 4+ it counts as passed instead."
     RuleDef { name: "Fearless", effects: FEARLESS_ALL },
