@@ -16,6 +16,7 @@ points); without ``../shared`` the example army plays itself.
 from __future__ import annotations
 
 import argparse
+import warnings
 import random
 import sys
 import time
@@ -64,6 +65,8 @@ def main() -> int:
     print(f"Armies: {label}")
     for name, army in (("A", a), ("B", b)):
         print(f"  {name}: {len(army)} units, {sum(u.cost for u in army)} pts: " + ", ".join(u.name for u in army))
+    # the rules the game ignores are named once (the warm-up's warning), not once per run
+    warnings.simplefilter("once", UserWarning)
     oprstats.simulate(a, b, games=200, seed=0, progress=False)  # warm up
     rates = {}
     for threads in (1, 2):
