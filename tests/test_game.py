@@ -325,11 +325,17 @@ def test_mirror_match_is_even_and_summary_has_wilson_intervals():
     assert sum(v[0] for v in rates.values()) == pytest.approx(1.0)
     lo, hi = rates["a_wins"][1:]
     assert lo <= rates["a_wins"][0] <= hi
-    # a mirror match played paired is even: A's wins and B's wins differ by noise only
-    assert abs(rates["a_wins"][0] - rates["b_wins"][0]) < 0.08
+    # a mirror match played paired is an exact mirror: each pair's second game is its first
+    # with the sides swapped, so A's and B's wins are equal, not just close
+    assert r.mirror
+    w = r.winner.reshape(-1, 2)
+    assert (w[:, 0] == -w[:, 1]).all()
+    assert rates["a_wins"][0] == pytest.approx(rates["b_wins"][0])
     s = r.summary()
     assert list(s.index) == ["a_wins", "draws", "b_wins", "first_player_wins", "a_wins_going_first", "a_wins_going_second"]
-    assert s.loc["a_wins_going_first", "games"] + s.loc["a_wins_going_second", "games"] == len(r)
+    assert s.loc["a_wins_going_first", "n"] + s.loc["a_wins_going_second", "n"] == len(r)
+    assert s.loc["a_wins", "per"] == "pairs" and s.loc["a_wins", "n"] == 400
+    assert "exact mirror" in s.attrs["note"] and "mirror" in repr(r)
     frame = r.to_pandas()
     assert len(frame) == 800 and set(frame["first"]) == {"a", "b"}
     units = r.units()
@@ -475,3 +481,48 @@ def test_cli_simulates_the_example_army(capsys):
     assert main(["simulate", "--games", "50", "--quiet", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "50 games of Grimdark Future v3.5 (seed 3)" in out and "first_player_wins" in out and "Warden Squad" in out
+
+
+def test_paired_intervals_rest_on_pairs():
+    """Paired games share their dice streams: intervals are at the level of the pairs.
+    For a mirror, the first player's wins are alike in both games of a pair (the same game
+    with the sides swapped), so the interval is Wilson's over the pairs, not the games."""
+    from oprstats._game import paired_interval, wilson
+
+    r = oprstats.simulate(ARMY, ARMY, games=300, seed=5, paired=True, progress=False)
+    first_won = np.where(r.first == 0, r.winner == 1, r.winner == -1)
+    rate, lo, hi, m = paired_interval(first_won)
+    assert m == 300 and rate == pytest.approx(first_won.mean())
+    k = int(first_won.reshape(-1, 2).all(axis=1).sum())
+    assert (lo, hi) == pytest.approx(wilson(k, 300))  # pairs all-or-nothing: n_eff = pairs
+    assert r.first_player_effect()["first_player_wins"][1:] == pytest.approx((lo, hi))
+    # independent games in pairs: the interval is Wilson's over the games
+    rng = np.random.default_rng(0)
+    coin = rng.random(20_000) < 0.3
+    p, lo, hi, _ = paired_interval(coin)
+    assert (lo, hi) == pytest.approx(wilson(p * 20_000, 20_000), abs=2e-3)
+    # an unpaired run keeps Wilson over its games
+    single = oprstats.simulate(ARMY, ARMY, games=50, seed=5, progress=False)
+    assert single.summary().loc["a_wins", "per"] == "games" and single.summary().loc["a_wins", "n"] == 50
+
+
+def test_the_seed_of_a_result_replays_it():
+    first = oprstats.simulate(ARMY, ARMY, games=40, progress=False)  # fresh entropy
+    again = oprstats.simulate(ARMY, ARMY, games=40, seed=first.seed, progress=False)
+    assert isinstance(first.seed, int) and np.array_equal(first.winner, again.winner)
+    assert np.array_equal(first.points_left, again.points_left) and first.engine_seed == again.engine_seed
+    seq = np.random.SeedSequence(123)
+    r = oprstats.simulate(ARMY, ARMY, games=40, seed=seq, progress=False)
+    assert r.seed is seq
+    assert np.array_equal(oprstats.simulate(ARMY, ARMY, games=40, seed=r.seed, progress=False).winner, r.winner)
+
+
+def test_traces_name_the_units():
+    r = oprstats.simulate(ARMY, ARMY, games=2, seed=3, trace=True, progress=False)
+    names = {u.name for u in ARMY}
+    events = r.traces[0].events
+    deploys = [e for e in events if e["kind"] == "deploy"]
+    assert deploys and all(e["name"] in names for e in deploys)
+    shots = [e for e in events if e["target_name"] is not None]
+    assert shots and all(e["target_name"] in names for e in shots)
+    assert all(e["name"] is None for e in events if e["kind"] == "objective")

@@ -106,6 +106,26 @@ def wilson(successes: float, n: int, z: float = _Z95) -> Tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_interval(values: np.ndarray, z: float = _Z95) -> Tuple[float, float, float, int]:
+    """A rate over paired games (pair ``k`` is games ``2k`` and ``2k + 1``) with an interval
+    at the level of the pairs, which are independent where the two games of a pair are not:
+    ``(rate, low, high, pairs)``.
+
+    The interval is Wilson's with an effective number of games ``p(1-p) / var(pair mean) ×
+    pairs``, kept between the number of pairs (the two games of every pair always alike) and
+    the number of games (pairs no more alike than independent games): for independent games
+    it is Wilson's over the games. An incomplete last pair (an interrupted run) is dropped.
+    """
+    m = len(values) // 2
+    if m == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    means = np.asarray(values[: 2 * m], dtype=float).reshape(m, 2).mean(axis=1)
+    p = float(means.mean())
+    var = float(means.var(ddof=1)) if m > 1 else 0.0
+    n_eff = float(2 * m) if var == 0.0 else min(2.0 * m, max(float(m), p * (1 - p) * m / var))
+    return (p, *wilson(p * n_eff, n_eff, z), m)
+
+
 def _policy(value, field: str) -> Policy:
     if isinstance(value, Policy):
         return value
@@ -150,7 +170,7 @@ class GameResult:
     units with it carry: ``{rule: (share_a, share_b)}``.
     """
 
-    def __init__(self, raw: dict, prep, games: int, paired: bool, seed: int, interrupted: bool) -> None:
+    def __init__(self, raw: dict, prep, games: int, paired: bool, seed, engine_seed: int, interrupted: bool, mirror: bool) -> None:
         self.winner: np.ndarray = raw["winner"]
         self.first: np.ndarray = raw["first"]
         self.objectives: np.ndarray = raw["objectives"]
@@ -158,12 +178,21 @@ class GameResult:
         self.points_left: np.ndarray = raw["points_left"]
         self.games: int = games
         self.paired: bool = paired
-        self.seed: int = seed
+        self.seed = seed
+        """The seed to pass back to ``simulate`` to play the same games: the int or
+        ``SeedSequence`` given, or the fresh entropy drawn when ``seed=None``."""
+        self.engine_seed: int = engine_seed
+        """The 64-bit seed the engine's generators are derived from."""
+        self.mirror: bool = mirror
+        """Both armies are the same units. With ``paired=True`` each pair is then an exact
+        mirror (the second game is the first with the sides swapped), so army A's rates are
+        even by construction and only the first-player effect is informative."""
         self.interrupted: bool = interrupted
         """Whether the run was stopped early (Ctrl-C); the arrays hold the games played."""
         self.dice: int = int(raw["dice"])
         self.timers: dict = raw["timers"]
-        self.traces: list = [_Trace(t) for t in raw["traces"]]
+        names = [[u[0] for u in army] for army in prep.units()]
+        self.traces: list = [_Trace(t, names) for t in raw["traces"]]
         """Event logs of the games (only with ``trace=True``)."""
         self.violations: int = int(raw["violations"])
         self._units = raw["units"]
@@ -178,22 +207,27 @@ class GameResult:
         n = len(self.winner)
         return np.arange(n) // 2 if self.paired else np.arange(n)
 
+    def _rate(self, hits: np.ndarray) -> tuple:
+        """A rate with its 95% interval and what it rests on: Wilson's over the games, or over
+        the pairs when ``paired`` (see :func:`paired_interval`)."""
+        if self.paired:
+            rate, lo, hi, m = paired_interval(hits)
+            return rate, lo, hi, m, "pairs"
+        n, k = len(hits), int(np.count_nonzero(hits))
+        return (k / n if n else float("nan"), *wilson(k, n), n, "games")
+
     def rates(self) -> dict:
-        """Win, draw and loss rates of army A with Wilson 95% intervals: ``{name: (rate, low, high)}``."""
-        n = len(self.winner)
-        out = {}
-        for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1)):
-            k = int(np.count_nonzero(self.winner == value))
-            out[name] = (k / n if n else float("nan"), *wilson(k, n))
-        return out
+        """Win, draw and loss rates of army A with 95% intervals: ``{name: (rate, low, high)}``.
+        Intervals are Wilson's over the games, or at the level of the pairs when ``paired``
+        (the two games of a pair share their dice streams and are not independent)."""
+        return {name: self._rate(self.winner == value)[:3] for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1))}
 
     def first_player_effect(self) -> dict:
         """How much going first is worth: the first player's win rate (with its Wilson
         interval), and army A's win rate when it went first and when it went second."""
-        n = len(self.winner)
         first_won = np.where(self.first == 0, self.winner == 1, self.winner == -1)
-        k = int(np.count_nonzero(first_won))
-        out = {"first_player_wins": (k / n if n else float("nan"), *wilson(k, n))}
+        out = {"first_player_wins": self._rate(first_won)[:3]}
+        # one game of each pair has A first: these games are independent across pairs
         for label, mask in (("a_wins_going_first", self.first == 0), ("a_wins_going_second", self.first == 1)):
             m = int(np.count_nonzero(mask))
             w = int(np.count_nonzero(self.winner[mask] == 1))
@@ -202,15 +236,24 @@ class GameResult:
 
     def summary(self):
         """A table (pandas DataFrame) of the rates and the first-player effect, each with its
-        Wilson 95% interval and the number of games it rests on."""
+        95% interval, the number of independent samples it rests on (``n``) and what they are
+        (``per``: games, or pairs for a paired run's rates). A mirror match is said so in the
+        table's ``attrs["note"]``."""
         import pandas as pd
 
-        n = len(self.winner)
-        rows = [(name, rate, lo, hi, n) for name, (rate, lo, hi) in self.rates().items()]
-        counts = {"first_player_wins": n, "a_wins_going_first": int(np.count_nonzero(self.first == 0)),
-                  "a_wins_going_second": int(np.count_nonzero(self.first == 1))}
-        rows += [(name, rate, lo, hi, counts[name]) for name, (rate, lo, hi) in self.first_player_effect().items()]
-        return pd.DataFrame(rows, columns=["measure", "rate", "low", "high", "games"]).set_index("measure")
+        rows = []
+        for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1)):
+            rows.append((name, *self._rate(self.winner == value)))
+        first_won = np.where(self.first == 0, self.winner == 1, self.winner == -1)
+        rows.append(("first_player_wins", *self._rate(first_won)))
+        for name, (rate, lo, hi) in list(self.first_player_effect().items())[1:]:
+            mask = self.first == (0 if name.endswith("first") else 1)
+            rows.append((name, rate, lo, hi, int(np.count_nonzero(mask)), "games"))
+        frame = pd.DataFrame(rows, columns=["measure", "rate", "low", "high", "n", "per"]).set_index("measure")
+        if self.mirror:
+            frame.attrs["note"] = ("a mirror match: both armies are the same units"
+                                   + ("; each pair is an exact mirror, so A's rates are even by construction" if self.paired else ""))
+        return frame
 
     @property
     def unit_stats(self) -> dict:
@@ -260,7 +303,8 @@ class GameResult:
         ignored = ""
         if self.unmodelled:
             ignored = "; unmodelled: " + _unmodelled_text(self.unmodelled)
-        return (f"GameResult(games={len(self)}{', paired' if self.paired else ''}{extra}: A wins {ci(r['a_wins'])}, "
+        kind = (", paired" if self.paired else "") + (", mirror" if self.mirror else "")
+        return (f"GameResult(games={len(self)}{kind}{extra}: A wins {ci(r['a_wins'])}, "
                 f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}{ignored})")
 
 
@@ -272,16 +316,28 @@ def _unmodelled_text(unmodelled: dict) -> str:
 class _Trace:
     """One game's event log: ``terrain`` (:class:`TerrainPiece`), ``objectives`` ((x, y) of
     each marker) and ``events`` (dicts: round, kind, army, unit, target_army, target, from,
-    to, allowance, dice, hits, wounds, models_left, detail)."""
+    to, allowance, dice, hits, wounds, models_left, detail, and the units' ``name`` and
+    ``target_name``, or None where the event is not about a unit)."""
 
     __slots__ = ("terrain", "objectives", "events")
 
-    def __init__(self, raw: dict) -> None:
+    def __init__(self, raw: dict, names: Optional[list] = None) -> None:
         self.terrain = [TerrainPiece(*t) for t in raw["terrain"]]
         self.objectives = [tuple(p) for p in raw["objectives"]]
         keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "dice", "hits",
                 "wounds", "models_left", "detail")
         self.events = [dict(zip(keys, (*who, *where, *what))) for who, where, what in raw["events"]]
+        names = names or [[], []]
+
+        def name(army, unit):
+            ok = isinstance(army, int) and isinstance(unit, int) and 0 <= army < 2 and 0 <= unit < len(names[army])
+            return names[army][unit] if ok else None
+
+        for e in self.events:
+            # objective events carry a marker index and its owner, not a unit
+            unit_event = e["kind"] != "objective"
+            e["name"] = name(e["army"], e["unit"]) if unit_event else None
+            e["target_name"] = name(e["target_army"], e["target"]) if unit_event else None
 
     def positions(self, round: int) -> list:
         """The position events at the end of ``round`` (0: after deployment)."""
@@ -373,8 +429,12 @@ def simulate(
         except (TypeError, ValueError):
             raise TypeError("deployment: expected (positions of army A, positions of army B)") from None
         fixed = (_points(da, "deployment[0]"), _points(db, "deployment[1]"))
-    engine_seed = seed_to_u64(seed)
-    prep = _core._prepare_game(_units(army_a, "army_a"), _units(army_b, "army_b"), edition="3.5",
+    # the seed to pass back to play the same games again: fresh entropy is drawn here, not hidden
+    replay = np.random.SeedSequence().entropy if seed is None else seed
+    engine_seed = seed_to_u64(replay)
+    units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
+    mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
+    prep = _core._prepare_game(units_a, units_b, edition="3.5",
                                role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
     batch = max(64, min(4096, total // 20 or 1))
     parts = []
@@ -414,7 +474,7 @@ def simulate(
     if raw["violations"]:
         raise RuntimeError(f"simulate: the engine broke a rule of the game ({raw['violations']} times; first: "
                            f"{raw['first_violation']}); please report this as a bug")
-    return GameResult(raw, prep, int(games), bool(paired), engine_seed, interrupted)
+    return GameResult(raw, prep, int(games), bool(paired), replay, engine_seed, interrupted, mirror)
 
 
 def _merge(parts: list) -> dict:
