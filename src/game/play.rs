@@ -55,8 +55,11 @@ pub struct Live {
     pub reserve: bool,
     /// The round it arrived by Ambush (0: deployed as usual).
     pub arrived: u8,
-    /// A Limited weapon was fired ("may only be used once per game").
-    pub limited_spent: bool,
+    /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
+    /// `UnitInfo::limited`: Limited is spent weapon by weapon.
+    pub limited_spent: u32,
+    /// It took its dangerous terrain test in the current activation (one test per activation).
+    pub dangerous_tested: bool,
     /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
@@ -141,7 +144,7 @@ pub struct ShotKey {
     distance: u16,
     cover: bool,
     visible: bool,
-    limited_spent: bool,
+    limited_spent: u32,
     moved: bool,
     /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
     arrived: bool,
@@ -200,6 +203,9 @@ pub struct Game<'a> {
     dice: u64,
     violations: u64,
     first_violation: Option<String>,
+    /// Units wounded by dangerous terrain in the current activation, with their state before:
+    /// they test morale at its end like units wounded by shooting.
+    wounded_by_terrain: Vec<(Id, State)>,
 }
 
 impl<'a> Game<'a> {
@@ -238,6 +244,7 @@ impl<'a> Game<'a> {
             dice: 0,
             violations: 0,
             first_violation: None,
+            wounded_by_terrain: Vec::new(),
         }
     }
 
@@ -966,13 +973,19 @@ impl<'a> Game<'a> {
     /// One activation: "the player picks one action for the unit to take, and completes it."
     fn activate(&mut self, id: Id) {
         self.live_mut(id).activated = true;
+        // one dangerous terrain test per activation, for every unit: the test of a unit moved
+        // in another unit's activation (a move after melee) counts for that activation
+        for army in &mut self.units {
+            for live in army.iter_mut() {
+                live.dangerous_tested = false;
+            }
+        }
         // units whose wounds may call for a morale test at the end of the activation
         let mut touched: Vec<(Id, State)> = Vec::new();
         let m = self.info(id).movement;
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
         if !m.aircraft && self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(start) < self.info(id).radius) {
-            touched.push((id, self.live(id).s));
             self.dangerous_test(id);
         }
         if self.live(id).gone {
@@ -1028,7 +1041,13 @@ impl<'a> Game<'a> {
         }
         // "At the end of an activation in which a unit takes wounds that leave it with half or
         // less of its starting size ..., it must take a morale test." Units that were in melee
-        // compare wounds instead (done in the melee).
+        // compare wounds instead (done in the melee). Wounds from dangerous terrain count too,
+        // from the state before the first wound of the activation.
+        for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
+            if !touched.iter().any(|(t, _)| *t == who) {
+                touched.push((who, before));
+            }
+        }
         for (who, before) in touched {
             if in_melee && who == id {
                 continue;
@@ -1073,6 +1092,12 @@ impl<'a> Game<'a> {
     /// then the unit takes one automatic wound": every model of the unit tests, one wound per
     /// 1 rolled; Regeneration may ignore them as it ignores any wound.
     fn dangerous_test(&mut self, id: Id) {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": once per activation, however it got there
+        if self.live(id).dangerous_tested {
+            return;
+        }
+        self.live_mut(id).dangerous_tested = true;
         let t = self.clock();
         let info = self.info(id);
         let s = self.live(id).s;
@@ -1087,6 +1112,9 @@ impl<'a> Game<'a> {
         }
         self.dice += u64::from(dice);
         let end = info.alloc.apply(s, wounds, 1);
+        if wounds > 0 && !self.wounded_by_terrain.iter().any(|(w, _)| *w == id) {
+            self.wounded_by_terrain.push((id, s));
+        }
         let live = self.live_mut(id);
         live.s = end;
         live.taken += wounds;
@@ -1187,7 +1215,8 @@ impl<'a> Game<'a> {
             moving_through: false,
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
-        let names: Vec<String> = pool.iter().filter(|n| !(key.limited_spent && info.limited.contains(n))).cloned().collect();
+        let spent = |n: &String| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && key.limited_spent & (1 << i) != 0);
+        let names: Vec<String> = pool.iter().filter(|n| !spent(n)).cloned().collect();
         let attacking = info.alloc.view(self.live(id).s, false).alive;
         let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
@@ -1240,6 +1269,7 @@ impl<'a> Game<'a> {
             let t = self.clock();
             let key = volley.key;
             let talloc = self.alloc_of(target, key.buff);
+            let prep = self.prep;
             let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
             // which way the shot is played: the attacker's option as settled for the first
             // target, the target's by its own pick or roll
@@ -1260,10 +1290,17 @@ impl<'a> Game<'a> {
             let cached = situation == plan.variants[vi].0;
             let mut state = before;
             let (mut hits, mut wounds, mut dice) = (0, 0, 0);
-            let mut limited = false;
+            // Limited weapons fired in this volley, by their bit in `UnitInfo::limited`
+            let mut limited = 0u32;
             for &gi in &volley.groups {
                 let group = &plan.groups[gi];
-                limited |= group.rules.iter().any(|r| r.name == "Limited");
+                if group.rules.iter().any(|r| r.name == "Limited") {
+                    // a group's label is its weapon's profile, "Name (...)", and names hold no '('
+                    let name = group.label.split(" (").next().unwrap_or("");
+                    if let Some(i) = prep.armies[id.0][id.1].limited.iter().position(|l| l == name).filter(|i| *i < 32) {
+                        limited |= 1 << i;
+                    }
+                }
                 let models = &mut plan.models[vi][gi];
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
                     let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
@@ -1282,9 +1319,7 @@ impl<'a> Game<'a> {
             };
             self.dice += dice;
             self.lap(t, |x| &mut x.dice);
-            if limited {
-                self.live_mut(id).limited_spent = true;
-            }
+            self.live_mut(id).limited_spent |= limited;
             self.live_mut(id).dealt += wounds;
             let tl = self.live_mut(target);
             tl.s = state;
@@ -1647,6 +1682,69 @@ mod tests {
             let path = g.plan_move((0, u), Point::new(from.x, 40.0), allowance).unwrap();
             assert!((path.length - allowance).abs() < 1e-9 && (path.to.distance(from) - allowance).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn dangerous_terrain_is_tested_once_per_activation_and_its_wounds_call_for_morale() {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it must
+        // take a dangerous terrain test." One test per activation, however it got there.
+        let field = Piece::new("minefield", 0.0, 0.0, 72.0, 48.0, Kinds { dangerous: true, ..Kinds::default() }).unwrap();
+        let p = prep(&["Mob [20] Q6+ D6+\n20x Club (A1)"], &[GRUNTS]);
+        let c = config(vec![field], vec![], vec![Point::new(36.0, 5.0)], vec![Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        for _ in 0..40 {
+            g.activate((0, 0));
+            let tests = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "dangerous").count();
+            assert!(tests <= 1, "{tests} tests in one activation");
+            g.trace.as_mut().unwrap().clear();
+            if g.live((0, 0)).gone || g.live((0, 0)).shaken {
+                break;
+            }
+            g.live_mut((0, 0)).activated = false;
+        }
+        // "At the end of an activation in which a unit takes wounds that leave it with half or
+        // less of its starting size ..., it must take a morale test": wounds from terrain too.
+        let mut g = placed(&p, &c, &mut cache);
+        let half = g.info((0, 0)).alloc.apply(g.live((0, 0)).s, 9, 1);
+        g.live_mut((0, 0)).s = half;
+        let mut tested = false;
+        for _ in 0..200 {
+            g.activate((0, 0));
+            let events = g.trace.as_ref().unwrap();
+            let wounded = events.iter().any(|e| e.kind == "dangerous" && e.wounds > 0);
+            let morale = events.iter().any(|e| e.kind == "morale");
+            assert!(!wounded || morale || g.live((0, 0)).gone, "terrain wounds at half strength without a morale test");
+            tested |= wounded && morale;
+            g.trace.as_mut().unwrap().clear();
+            if g.live((0, 0)).gone {
+                break;
+            }
+            let live = g.live_mut((0, 0));
+            (live.activated, live.shaken) = (false, false);
+        }
+        assert!(tested);
+    }
+
+    #[test]
+    fn limited_is_spent_weapon_by_weapon() {
+        // "Limited: May only be used once per game." (per weapon: firing one Limited weapon
+        // leaves the unit's other Limited weapons ready)
+        let p = prep(&["Team [1] Q4+ D4+\nRocket (24\", A1, Limited), Flamer (24\", A2, Limited)"], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 20.0)], vec![Point::new(36.0, 34.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let labels = |g: &mut Game| {
+            let sight = g.sight((0, 0), (1, 0));
+            let key = g.shot_key((0, 0), (1, 0), sight, false);
+            key.map(|k| g.plan(&k).groups.iter().map(|gr| gr.label.split(" (").next().unwrap().to_string()).collect::<Vec<_>>()).unwrap_or_default()
+        };
+        assert_eq!(labels(&mut g), ["Rocket", "Flamer"]);
+        let rocket = g.info((0, 0)).limited.iter().position(|n| n == "Rocket").unwrap();
+        g.live_mut((0, 0)).limited_spent |= 1 << rocket;
+        assert_eq!(labels(&mut g), ["Flamer"]);
+        g.live_mut((0, 0)).limited_spent = u32::MAX;
+        assert!(labels(&mut g).is_empty());
     }
 
     #[test]
