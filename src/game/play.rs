@@ -1201,18 +1201,10 @@ impl<'a> Game<'a> {
         let info = self.info(id);
         let talloc = self.alloc_of(target, key.buff);
         let situation = Situation {
-            melee: false,
-            distance: f64::from(key.distance),
-            charging: false,
             cover: key.cover,
             moved: key.moved,
-            target_moved: false,
-            fatigued: false,
-            edition: self.prep.edition,
-            attacker_option: 0,
-            target_option: 0,
             arrived: key.arrived,
-            moving_through: false,
+            ..Situation::new(self.prep.edition, false, f64::from(key.distance))
         };
         let pool = if key.visible { &info.ranged } else { &info.indirect };
         let spent = |n: &String| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && key.limited_spent & (1 << i) != 0);

@@ -34,7 +34,7 @@ pub fn _attack<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let situation = Situation { melee, distance, charging, cover, moved, target_moved, fatigued, edition: self::edition(edition)?, attacker_option: 0, target_option: 0, arrived: false, moving_through: false };
+    let situation = Situation { charging, cover, moved, target_moved, fatigued, ..Situation::new(self::edition(edition)?, melee, distance) };
     let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?;
     let out = PyDict::new(py);
     // kills (by this attack) always spans 0..=models left at the start, so `remaining` is its mirror image

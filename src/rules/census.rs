@@ -7,6 +7,8 @@
 
 use super::effects::{self, Cond, Effect, Side};
 use crate::edition::Edition;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// An engine of the library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -195,6 +197,25 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
 
 /// The census entry of a rule name, or `None` for a name neither the edition nor the books define.
 pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
+    match indexed(edition, name) {
+        Some(c) => Some(c.clone()),
+        None => derive(edition, name),
+    }
+}
+
+/// The census of every name the library knows, worked out once per process: the engines ask
+/// it for every rule of every unit they are given (the unmodelled lists of every result).
+fn indexed(edition: Edition, name: &str) -> Option<&'static Coverage> {
+    static INDEX: OnceLock<Vec<FxHashMap<&'static str, Coverage>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        Edition::ALL.iter().map(|&e| known_names(e).into_iter().filter_map(|n| derive(e, n).map(|c| (n, c))).collect()).collect()
+    });
+    let i = Edition::ALL.iter().position(|e| *e == edition)?;
+    index[i].get(name)
+}
+
+/// The census entry of a rule name, worked out from the tables.
+fn derive(edition: Edition, name: &str) -> Option<Coverage> {
     if let Some(&(_, g, reason)) = NOT_MODELLED.iter().find(|(n, ..)| *n == name) {
         return Some(Coverage { engines: Vec::new(), gap: Some((g, reason)) });
     }
@@ -220,7 +241,7 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
     });
     // An aura plays what it lends.
     if let Some(other) = lent {
-        let inner = coverage(edition, other)?;
+        let inner = derive(edition, other)?;
         for en in inner.engines {
             if !engines.contains(&en) {
                 engines.push(en);
@@ -264,8 +285,9 @@ pub fn ignored_by(edition: Edition, name: &str, engine: Engine) -> bool {
     if let Some((_, _, engines, _)) = PARTLY.iter().find(|(n, ..)| *n == name) {
         return engines.contains(&engine);
     }
-    match coverage(edition, name) {
-        None => true,
-        Some(c) => c.engines.is_empty() && c.gap.is_some_and(|(g, _)| g.in_game()),
+    let ignored = |c: &Coverage| c.engines.is_empty() && c.gap.is_some_and(|(g, _)| g.in_game());
+    match indexed(edition, name) {
+        Some(c) => ignored(c),
+        None => derive(edition, name).is_none_or(|c| ignored(&c)),
     }
 }
