@@ -274,9 +274,14 @@ impl<'a> Game<'a> {
         if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, DEPTH - y) }
     }
 
+    /// The radius of the disc that holds `id`'s models now, centred on `Live::pos`.
+    pub fn radius(&self, id: Id) -> f64 {
+        self.info(id).radius
+    }
+
     /// Edge-to-edge distance between two units.
     pub fn gap(&self, a: Id, b: Id) -> f64 {
-        (self.live(a).pos.distance(self.live(b).pos) - self.info(a).radius - self.info(b).radius).max(0.0)
+        (self.live(a).pos.distance(self.live(b).pos) - self.radius(a) - self.radius(b)).max(0.0)
     }
 
     fn clock(&self) -> Option<Instant> {
@@ -314,7 +319,7 @@ impl<'a> Game<'a> {
     /// "Aircraft ignore all units and terrain when moving and stopping."
     pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
         let info = self.info(id);
-        let r = info.radius;
+        let r = self.radius(id);
         if p.x < r - EPS || p.x > WIDTH - r + EPS || p.y < r - EPS || p.y > DEPTH - r + EPS {
             return false;
         }
@@ -330,7 +335,7 @@ impl<'a> Game<'a> {
                 if other == id || self.info(other).movement.aircraft {
                     continue;
                 }
-                if p.distance(self.live(other).pos) < r + self.info(other).radius + gap - EPS {
+                if p.distance(self.live(other).pos) < r + self.radius(other) + gap - EPS {
                     return false;
                 }
             }
@@ -346,7 +351,7 @@ impl<'a> Game<'a> {
         if info.movement.flying || info.movement.aircraft {
             return true;
         }
-        let r = info.radius;
+        let r = self.radius(id);
         if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, r - EPS)) {
             return false;
         }
@@ -355,7 +360,7 @@ impl<'a> Game<'a> {
                 if other == id || self.info(other).movement.aircraft {
                     continue;
                 }
-                if self.live(other).pos.distance_to_segment(a, b) < r + self.info(other).radius - EPS {
+                if self.live(other).pos.distance_to_segment(a, b) < r + self.radius(other) - EPS {
                     return false;
                 }
             }
@@ -370,7 +375,7 @@ impl<'a> Game<'a> {
         if m.flying || m.aircraft {
             return (false, false);
         }
-        let r = self.info(id).radius;
+        let r = self.radius(id);
         let mut out = (false, false);
         for t in &self.terrain {
             let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
@@ -601,7 +606,7 @@ impl<'a> Game<'a> {
             return None;
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
-        let contact = self.info(id).radius + self.info(target).radius;
+        let contact = self.radius(id) + self.radius(target);
         // the point in base contact with the target on the side facing `p`
         let contact_from = |p: Point| if p.distance(at) <= contact { p } else { at.towards(p, contact) };
         let mut legs: Vec<(Option<Point>, Point)> = vec![(None, contact_from(from))];
@@ -609,7 +614,7 @@ impl<'a> Game<'a> {
         let len = dx.hypot(dy).max(EPS);
         let mid = Point::new((from.x + at.x) / 2.0, (from.y + at.y) / 2.0);
         for k in [1.0, -1.0, 2.0, -2.0] {
-            let off = k * (self.info(id).radius + 2.0);
+            let off = k * (self.radius(id) + 2.0);
             let via = Point::new(mid.x - dy / len * off, mid.y + dx / len * off);
             legs.push((Some(via), contact_from(via)));
         }
@@ -641,7 +646,7 @@ impl<'a> Game<'a> {
         if info.movement.flying {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, info.radius - EPS)) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, self.radius(id) - EPS)) {
             return false;
         }
         for army in 0..2 {
@@ -649,7 +654,7 @@ impl<'a> Game<'a> {
                 if other == id || self.info(other).movement.aircraft {
                     continue;
                 }
-                let room = info.radius + self.info(other).radius - if other == target { 1e-3 } else { EPS };
+                let room = self.radius(id) + self.radius(other) - if other == target { 1e-3 } else { EPS };
                 if self.live(other).pos.distance_to_segment(a, b) < room {
                     return false;
                 }
@@ -692,7 +697,7 @@ impl<'a> Game<'a> {
                 if other == a || other == b || self.info(other).movement.aircraft {
                     continue;
                 }
-                let r = self.info(other).radius;
+                let r = self.radius(other);
                 let d = self.live(other).pos.distance_to_segment(pa, pb);
                 if d < 0.5 * r {
                     return Sight { visible: false, cover: false, cover_inside: false };
@@ -985,7 +990,7 @@ impl<'a> Game<'a> {
         let m = self.info(id).movement;
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
-        if !m.aircraft && self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(start) < self.info(id).radius) {
+        if !m.aircraft && self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(start) < self.radius(id)) {
             self.dangerous_test(id);
         }
         if self.live(id).gone {
@@ -1347,7 +1352,7 @@ impl<'a> Game<'a> {
         if !self.info(id).strafing || self.live(id).gone {
             return;
         }
-        let r = self.info(id).radius;
+        let r = self.radius(id);
         let legs = match path.via {
             Some(v) => [(from, v), (v, path.to)],
             None => [(from, path.to), (path.to, path.to)],
@@ -1355,7 +1360,7 @@ impl<'a> Game<'a> {
         let crossed: Vec<Id> = self
             .on_table(1 - id.0)
             .filter(|&e| {
-                let (p, er) = (self.live(e).pos, self.info(e).radius);
+                let (p, er) = (self.live(e).pos, self.radius(e));
                 legs.iter().any(|&(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
             })
             .collect();
@@ -1508,7 +1513,7 @@ impl<'a> Game<'a> {
             let mut near: Vec<Id> = Vec::new();
             for army in 0..2 {
                 for id in self.on_table(army) {
-                    if self.can_seize(id) && self.live(id).pos.distance(marker) - self.info(id).radius <= SEIZE_RANGE {
+                    if self.can_seize(id) && self.live(id).pos.distance(marker) - self.radius(id) <= SEIZE_RANGE {
                         present[army] = true;
                         near.push(id);
                     }

@@ -66,7 +66,7 @@ fn to_objective(g: &Game, p: Point) -> f64 {
 /// nearest an objective and away from friends; the random one anywhere. `None`: no room.
 pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let info = g.info(id);
-    let r = info.radius;
+    let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let far = (depth - r).max(r);
     let mut best: Option<(f64, Point)> = None;
@@ -98,7 +98,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
 /// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
 pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
-    let r = g.info(id).radius;
+    let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
     let mut best: Option<(f64, Point)> = None;
@@ -112,7 +112,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
         };
         // Ambush "over 9"" (Infiltrate "up to 1"": `spot_ok` keeps the 1" between units)
         let over = g.info(id).movement.ambush_over;
-        let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.info(e).radius > over);
+        let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over);
         if !far_enough || !g.spot_ok(id, p, false) {
             continue;
         }
@@ -132,7 +132,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
     let (info, from) = (g.info(id), g.live(id).pos);
-    let room = [WIDTH - info.radius - from.x, from.x - info.radius];
+    let room = [WIDTH - g.radius(id) - from.x, from.x - g.radius(id)];
     let possible: Vec<usize> = (0..2).filter(|&i| room[i] >= 30.0).collect();
     let dir = match possible.len() {
         0 => return None,
@@ -207,7 +207,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
         }
     }
     // hold an objective the unit stands on when no friend does
-    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.info(who).radius <= SEIZE_RANGE;
+    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
     if policy.hold_objectives > 0.0 {
         for i in 0..g.objectives.len() {
             let o = g.objectives[i];
@@ -246,7 +246,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
         Role::Melee => {
             let towards_enemy = enemy.map(|(e, d)| {
                 let at = g.live(e).pos;
-                (at.towards(pos, info.radius + g.info(e).radius + 1.5), d)
+                (at.towards(pos, g.radius(id) + g.radius(e) + 1.5), d)
             });
             let goal = match (goal_objective, towards_enemy) {
                 (Some((i, d)), Some((_, de))) if d <= policy.objective_weight * de => {
@@ -266,7 +266,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
             Some((i, d)) => {
                 g.claimed[i][id.0] = true;
                 let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
-                let close = d <= m.advance + SEIZE_RANGE + info.radius;
+                let close = d <= m.advance + SEIZE_RANGE + g.radius(id);
                 go(g, g.objectives[i], !(close || target_in_reach))
             }
             None => match enemy {
@@ -408,14 +408,14 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
             return (g.gap(id, e) > g.charge_reach(id, e)).then(|| g.live(e).pos);
         }
     }
-    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.info(who).radius <= SEIZE_RANGE;
+    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
     if policy.hold_objectives > 0.0 && g.objectives.iter().any(|&o| near(g, id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o))) {
         return None;
     }
     let objective = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos)));
     let enemy = nearest_enemy(g, id);
     match (info.role, objective, enemy) {
-        (_, Some(o), _) if o.distance(pos) - info.radius <= SEIZE_RANGE => None,
+        (_, Some(o), _) if o.distance(pos) - g.radius(id) <= SEIZE_RANGE => None,
         (Role::Melee, Some(o), Some((e, de))) if o.distance(pos) > policy.objective_weight * de => Some(g.live(e).pos),
         (_, Some(o), _) => Some(o),
         (Role::Melee, None, Some((e, _))) => Some(g.live(e).pos),
@@ -442,14 +442,14 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
         PolicyKind::Default => {}
     }
     let pos = g.live(id).pos;
-    let r = g.info(id).radius;
+    let r = g.radius(id);
     let penalty = g.info(id).tricks.charge_penalty;
     let threats: Vec<(Point, f64, f64)> = enemies(g, id.0)
         .filter(|&e| {
             let (info, live) = (g.info(e), g.live(e));
             info.role != Role::Shooting && !info.movement.aircraft && !info.movement.hold_only && !live.shaken
         })
-        .map(|e| (g.live(e).pos, g.info(e).radius + (g.info(e).movement.charge - penalty).max(0.0), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
+        .map(|e| (g.live(e).pos, g.radius(e) + (g.info(e).movement.charge - penalty).max(0.0), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
         .filter(|t| t.2 > 0.0)
         .collect();
     let held: Vec<Point> = g.objectives.iter().copied().filter(|o| o.distance(pos) - r <= SEIZE_RANGE).collect();
