@@ -3,6 +3,7 @@
 //! the expected outcome of every possible charge).
 
 use crate::attack::allocation::{Allocation, State};
+use super::formation::{base_radius, Formation};
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
 use crate::edition::Edition;
@@ -207,8 +208,12 @@ pub struct UnitInfo {
     pub models: u32,
     /// Wounds to destroy the whole unit (Σ Tough).
     pub wounds: u32,
-    /// The disc the unit stands on (see `footprint`).
+    /// The disc the full unit stands on (`formation.radius()`).
     pub radius: f64,
+    /// Where each model stands in the unit, in removal order.
+    pub formation: Formation,
+    /// The run of `alloc.runs` each slot of `formation` belongs to.
+    pub slot_run: Vec<usize>,
     pub movement: Movement,
     pub tricks: Tricks,
     /// Rules of the unit (its models' and their weapons', auras lent) the game does not
@@ -276,26 +281,6 @@ fn all_have(runs: &[(Model, u32)], name: &str) -> bool {
 
 fn any_has(runs: &[(Model, u32)], name: &str) -> bool {
     runs.iter().any(|(m, _)| m.rules.iter().any(|r| r.name == name))
-}
-
-/// A unit's footprint as one disc: the base of its largest model (by Tough: 25mm infantry,
-/// 40mm for Tough(3), 60mm monsters for Tough(6)+, 100mm for Tough(12)+ vehicles) and, for
-/// several models, the area of their bases with half an inch between them.
-pub fn footprint(runs: &[(Model, u32)]) -> f64 {
-    let tough = runs.iter().map(|(m, _)| m.tough).max().unwrap_or(1);
-    let base = match tough {
-        0..=2 => 1.0,
-        3..=5 => 1.6,
-        6..=11 => 2.4,
-        _ => 4.0,
-    };
-    let models: u32 = runs.iter().map(|(_, n)| n).sum();
-    if models <= 1 {
-        base / 2.0
-    } else {
-        let spacing = base + 0.5;
-        (f64::from(models) * spacing * spacing / std::f64::consts::PI).sqrt()
-    }
 }
 
 fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
@@ -453,12 +438,16 @@ impl Prepared {
         let start = alloc.start();
         let ignore_wound_on = crate::attack::plan::die_model(&plain, &situation(edition, false, 0.0), &alloc.view(start, false)).ignore_on;
         let wounds = runs.iter().map(|(m, n)| m.tough * n).sum();
+        let slot_run: Vec<usize> = runs.iter().enumerate().flat_map(|(i, (_, n))| std::iter::repeat_n(i, *n as usize)).collect();
+        let formation = Formation::new(&slot_run.iter().map(|&i| base_radius(runs[i].0.tough)).collect::<Vec<f64>>(), alloc.hero.is_some());
         UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
             models: alloc.len(),
             wounds,
-            radius: footprint(runs),
+            radius: formation.radius(),
+            formation,
+            slot_run,
             movement: movement(runs, edition),
             tricks: tricks(runs, edition),
             unmodelled: unmodelled(runs, edition),

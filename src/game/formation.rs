@@ -1,0 +1,247 @@
+//! Where a unit's models stand: each model on its own round base, in a formation that keeps
+//! the guide's coherency, with casualties taken from the back.
+//!
+//! gf-3.5: "All models in a unit must always stay within 1" of at least one other model, and
+//! must stay within 9" of all other models (or as close as possible), forming an
+//! uninterrupted chain of models in 1" coherency with each other"; "The defending player may
+//! remove models from the target in any order, keeping unit coherency in mind."
+//!
+//! A formation is laid out once per unit, front first: the model removed last stands at the
+//! front centre, and each next model is placed `SPACING` from one already placed, as near the
+//! front and as wide as it can. Removal then goes from the back (the reverse of placement),
+//! so every model left is still chained to the front model through models placed before it:
+//! coherency holds for every number of casualties by construction. The formation faces the
+//! enemy's table edge (players keep their line towards the enemy).
+
+/// Inches between neighbouring bases: within the 1" coherency with room to spare.
+pub const SPACING: f64 = 0.5;
+/// "must stay within 1" of at least one other model".
+pub const COHERENCY: f64 = 1.0;
+/// "must stay within 9" of all other models (or as close as possible)".
+pub const COHERENCY_SPREAD: f64 = 9.0;
+
+/// A model's base radius in inches, by its Tough: the guide's "Infantry: ... 20mm/32mm round
+/// bases", "Large Infantry: ... 40mm/50mm", "Monsters: ... 60mm", "Large Walkers: ... 120mm
+/// oval" (25mm infantry, 40mm for Tough(3), 60mm for Tough(6), 100mm for Tough(12) and up).
+pub fn base_radius(tough: u32) -> f64 {
+    let diameter = match tough {
+        0..=2 => 1.0,
+        3..=5 => 1.6,
+        6..=11 => 2.4,
+        _ => 4.0,
+    };
+    diameter / 2.0
+}
+
+/// One model's place relative to the formation's origin (the front model), `+y` towards the
+/// enemy, and its base radius.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Slot {
+    pub x: f64,
+    pub y: f64,
+    pub r: f64,
+}
+
+/// The smallest-found disc holding some of the models: its centre relative to the origin and
+/// its radius.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Hull {
+    pub x: f64,
+    pub y: f64,
+    pub r: f64,
+}
+
+/// A unit's formation: a slot per model in removal order (slot 0 is removed first), and the
+/// disc holding the models left after each number of removals.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Formation {
+    pub slots: Vec<Slot>,
+    /// `hulls[k][h]`: after the first `k` models are removed, and (`h = 1`) with the last
+    /// slot's model (a joined hero) also dead out of order.
+    hulls: Vec<[Hull; 2]>,
+}
+
+impl Formation {
+    /// The formation of models with these base radii, in removal order; `joined_hero`: the
+    /// last is a joined hero, which may die out of order (Takedown picks it), so it stands
+    /// beside the front model and no other model chains through it.
+    pub fn new(bases: &[f64], joined_hero: bool) -> Formation {
+        let n = bases.len();
+        let mut slots = vec![Slot::default(); n];
+        let mut placed: Vec<Slot> = Vec::with_capacity(n);
+        // placement order: the front model first (the last to be removed), then the hero
+        // beside it if any, then the others from front to back
+        let order: Vec<usize> = if joined_hero && n >= 2 { [n - 2, n - 1].into_iter().chain((0..n - 2).rev()).collect() } else { (0..n).rev().collect() };
+        let hero_at = (joined_hero && n >= 2).then_some(1);
+        for i in order {
+            let r = bases[i];
+            let slot = if placed.is_empty() { Slot { x: 0.0, y: 0.0, r } } else { next_spot(&placed, r, hero_at) };
+            placed.push(slot);
+            slots[i] = slot;
+        }
+        let hulls = (0..=n).map(|k| [hull(&slots, k, false), hull(&slots, k, true)]).collect();
+        Formation { slots, hulls }
+    }
+
+    /// The disc of the models left when the first `k` are removed (`hero_dead`: the last
+    /// slot's model too).
+    pub fn hull(&self, k: u32, hero_dead: bool) -> Hull {
+        let k = (k as usize).min(self.hulls.len().saturating_sub(1));
+        self.hulls.get(k).map_or(Hull::default(), |h| h[usize::from(hero_dead)])
+    }
+
+    /// The slots of the models left.
+    pub fn alive(&self, k: u32, hero_dead: bool) -> impl Iterator<Item = (usize, &Slot)> + '_ {
+        let last = self.slots.len().saturating_sub(1);
+        self.slots.iter().enumerate().skip(k as usize).filter(move |(i, _)| !(hero_dead && *i == last))
+    }
+
+    /// The full unit's disc radius.
+    pub fn radius(&self) -> f64 {
+        self.hull(0, false).r
+    }
+}
+
+/// The free spot for a base of radius `r` touching (at `SPACING`) a placed model, nearest
+/// the front and preferring width over depth; never touching only `leaf` (the index in
+/// `placed` of a model no other may chain through).
+fn next_spot(placed: &[Slot], r: f64, leaf: Option<usize>) -> Slot {
+    const DIRECTIONS: usize = 24;
+    let mut best: Option<(f64, Slot)> = None;
+    for (j, p) in placed.iter().enumerate() {
+        if leaf == Some(j) {
+            continue;
+        }
+        let d = p.r + r + SPACING;
+        for k in 0..DIRECTIONS {
+            let a = (k as f64) * std::f64::consts::TAU / DIRECTIONS as f64;
+            let c = Slot { x: p.x + d * a.cos(), y: p.y + d * a.sin(), r };
+            // keep the 1" chain: at SPACING from `p`, and no nearer than SPACING to any other
+            if placed.iter().any(|q| (q.x - c.x).hypot(q.y - c.y) < q.r + r + SPACING - 1e-9) {
+                continue;
+            }
+            // ranks behind the front are cheaper than models ahead of it; width cheaper than depth
+            let depth = if c.y > 1e-9 { 3.0 * c.y } else { -c.y };
+            let score = (0.85 * c.x).hypot(depth);
+            if best.is_none_or(|(b, _)| score < b - 1e-12) {
+                best = Some((score, c));
+            }
+        }
+    }
+    best.map(|(_, s)| s).expect("a spot around the placed models is always free")
+}
+
+/// The disc holding the slots left: centred on their bounding box.
+fn hull(slots: &[Slot], k: usize, hero_dead: bool) -> Hull {
+    let last = slots.len().saturating_sub(1);
+    let left: Vec<&Slot> = slots.iter().enumerate().skip(k).filter(|(i, _)| !(hero_dead && *i == last)).map(|(_, s)| s).collect();
+    if left.is_empty() {
+        return Hull::default();
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for s in &left {
+        x0 = x0.min(s.x - s.r);
+        y0 = y0.min(s.y - s.r);
+        x1 = x1.max(s.x + s.r);
+        y1 = y1.max(s.y + s.r);
+    }
+    let (x, y) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    let r = left.iter().map(|s| (s.x - x).hypot(s.y - y) + s.r).fold(0.0, f64::max);
+    Hull { x, y, r }
+}
+
+/// Whether models (centre and radius) are in coherency as the guide says: a chain in which
+/// each link is within `COHERENCY` edge to edge, and every two within `spread` (the guide's
+/// 9", "or as close as possible": callers pass what the unit can do).
+pub fn coherent(models: &[(f64, f64, f64)], spread: f64) -> bool {
+    let n = models.len();
+    if n <= 1 {
+        return true;
+    }
+    let gap = |a: usize, b: usize| (models[a].0 - models[b].0).hypot(models[a].1 - models[b].1) - models[a].2 - models[b].2;
+    let mut reached = vec![false; n];
+    let mut stack = vec![0];
+    reached[0] = true;
+    while let Some(a) = stack.pop() {
+        for b in 0..n {
+            if !reached[b] && gap(a, b) <= COHERENCY + 1e-9 {
+                reached[b] = true;
+                stack.push(b);
+            }
+        }
+    }
+    reached.iter().all(|&r| r) && (0..n).all(|a| (a + 1..n).all(|b| gap(a, b) <= spread + 1e-9))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn models_left(f: &Formation, k: u32, hero_dead: bool) -> Vec<(f64, f64, f64)> {
+        f.alive(k, hero_dead).map(|(_, s)| (s.x, s.y, s.r)).collect()
+    }
+
+    #[test]
+    fn every_number_of_casualties_keeps_coherency() {
+        // "All models in a unit must always stay within 1" of at least one other model ...
+        // forming an uninterrupted chain"; "remove models ... keeping unit coherency in mind"
+        let mixes: Vec<Vec<f64>> = vec![
+            vec![0.5; 1],
+            vec![0.5; 5],
+            vec![0.5; 10],
+            vec![0.5; 20],
+            [vec![0.5; 19], vec![0.8]].concat(),
+            [vec![0.8; 3], vec![1.2]].concat(),
+            [vec![0.5; 9], vec![0.8; 3], vec![0.5]].concat(),
+            vec![2.0; 3],
+            vec![0.5; 40],
+        ];
+        for (bases, joined) in mixes.into_iter().flat_map(|b| [(b.clone(), false), (b, true)]) {
+            let f = Formation::new(&bases, joined);
+            for k in 0..=bases.len() as u32 {
+                for hero_dead in [false, true] {
+                    if hero_dead && (k as usize + 1 >= bases.len() || !joined) {
+                        continue;
+                    }
+                    let left = models_left(&f, k, hero_dead);
+                    assert!(coherent(&left, f64::INFINITY), "chain broken: {} models, {k} removed", bases.len());
+                    // "within 9" of all other models (or as close as possible)": 20 infantry fit
+                    if bases.len() <= 20 {
+                        assert!(coherent(&left, COHERENCY_SPREAD), "spread over 9\": {} models", bases.len());
+                    }
+                    // the hull holds every model left
+                    let h = f.hull(k, hero_dead);
+                    for (x, y, r) in &left {
+                        assert!((x - h.x).hypot(y - h.y) + r <= h.r + 1e-9);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bases_do_not_overlap_and_casualties_leave_from_the_back() {
+        let bases = [vec![0.5; 14], vec![0.8]].concat();
+        let f = Formation::new(&bases, true);
+        for (i, a) in f.slots.iter().enumerate() {
+            for b in &f.slots[i + 1..] {
+                assert!((a.x - b.x).hypot(a.y - b.y) >= a.r + b.r + SPACING - 1e-9);
+            }
+        }
+        // the last models removed (the front model and a joined hero beside it) stand in front
+        let top = f.slots.iter().map(|s| s.y).fold(f64::NEG_INFINITY, f64::max);
+        assert!(f.slots[13].y >= top - 0.5 && f.slots[14].y >= top - 0.5, "{:?}", f.slots);
+        // the disc shrinks with the models: one model left is its own base
+        assert!(f.hull(14, false).r == 0.8 && f.radius() > 2.0);
+        assert!(f.hull(15, false).r == 0.0);
+    }
+
+    #[test]
+    fn a_unit_of_twenty_stands_in_a_compact_line() {
+        // a 20-model infantry unit: about 4" deep or less and wider than deep
+        let f = Formation::new(&[0.5; 20], false);
+        let (x0, x1) = f.slots.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.x), b.max(s.x)));
+        let (y0, y1) = f.slots.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.y), b.max(s.y)));
+        assert!(x1 - x0 > y1 - y0 && y1 - y0 <= 4.5, "{}x{}", x1 - x0, y1 - y0);
+    }
+}
