@@ -250,8 +250,11 @@ def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
             assert rnd >= first_round[u], e
             arrived[u] = rnd
             # enemy units stand where the last round (or the deployment) left them
-            gaps = [math.dist(p["to"], e["to"]) - info[0][u][3] - info[1][p["unit"]][3]
-                    for p in trace.positions(rnd - 1) if p["army"] == 1 and p["detail"] != "gone"]
+            # (from the closest models: "When measuring the distance between two units you
+            # always measure from/to the closest model in each unit")
+            gaps = [math.dist((x, y), (ex, ey)) - r - er
+                    for p in trace.positions(rnd - 1) if p["army"] == 1 and p["detail"] != "gone"
+                    for x, y, r in p["models"] for ex, ey, er in e["models"]]
             gap = min(gaps)
             if u == 0:
                 assert gap >= 1 - 1e-6, e

@@ -630,6 +630,33 @@ impl Pick<'_> {
     }
 }
 
+/// The weapons of `model` (with their index) that may be used in this attack.
+fn usable_by<'m>(model: &'m Model, model_rules: &[&Rule], view: &TargetView, situation: &Situation, pick: Pick) -> impl Iterator<Item = (usize, &'m Weapon)> {
+    let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
+    // Darkborn: "+3" range when shooting"
+    let range_bonus: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, view)
+        .into_iter()
+        .map(|(r, e)| if let Effect::RangeBonus(a) = e { amount(a, r) } else { 0 })
+        .sum();
+    let usable: Vec<usize> = model
+        .weapons
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| pick.takes(w, model_rules, situation.edition) && usable(w, situation, range_penalty(w, model_rules, situation, view) - range_bonus))
+        .map(|(i, _)| i)
+        .collect();
+    usable.into_iter().map(move |i| (i, &model.weapons[i]))
+}
+
+/// Which of `model`'s weapons may be used in this attack on `target` (bit `i`:
+/// `model.weapons[i]`; weapons past the 64th count with the 64th), as [`groups`] decides:
+/// the game asks it model by model, each at its own distance.
+pub fn usable_weapons(model: &Model, target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> u64 {
+    let view = TargetView { alive: target.to_vec(), defense: 0, stunned: false };
+    let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
+    usable_by(model, &model_rules, &view, situation, pick).fold(0u64, |m, (i, _)| m | 1 << i.min(63))
+}
+
 /// The weapon groups of an attack by the `attacker`'s models (runs of identical models) on
 /// the `target`'s, in resolution order. Models that share a weapon and a profile (Quality and
 /// attack rules) are one group.
@@ -641,16 +668,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
     for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
-        // Darkborn: "+3" range when shooting"
-        let range_bonus: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
-            .into_iter()
-            .map(|(r, e)| if let Effect::RangeBonus(a) = e { amount(a, r) } else { 0 })
-            .sum();
-        let weapons: Vec<&Weapon> = model
-            .weapons
-            .iter()
-            .filter(|w| pick.takes(w, &model_rules, situation.edition) && usable(w, situation, range_penalty(w, &model_rules, situation, &view) - range_bonus))
-            .collect();
+        let weapons: Vec<&Weapon> = usable_by(model, &model_rules, &view, situation, pick).map(|(_, w)| w).collect();
         // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.
         let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
             .into_iter()

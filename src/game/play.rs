@@ -58,8 +58,9 @@ pub struct Live {
     /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
     /// `UnitInfo::limited`: Limited is spent weapon by weapon.
     pub limited_spent: u32,
-    /// It took its dangerous terrain test in the current activation (one test per activation).
-    pub dangerous_tested: bool,
+    /// The models (bit per formation slot; slots past 63 share the last bit) that took their
+    /// dangerous terrain test in the current activation: one test per model per activation.
+    pub dangerous_tested: u64,
     /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
@@ -97,6 +98,11 @@ pub struct Event {
     pub wounds: u32,
     pub models_left: u32,
     pub detail: String,
+    /// Position and move events: each model of the unit left, (x, y, base radius), where
+    /// it stands after the event.
+    pub models: Vec<(f64, f64, f64)>,
+    /// Charge events: the target's models, as `models`.
+    pub target_models: Vec<(f64, f64, f64)>,
 }
 
 impl Event {
@@ -130,6 +136,8 @@ pub struct ShotPlan {
     option_labels: Vec<String>,
     /// Die models by (variant, group, target state), found as the dice need them.
     models: Vec<Vec<Vec<Option<DieModel>>>>,
+    /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
+    firing: Vec<(usize, u64, u32)>,
 }
 
 /// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
@@ -139,7 +147,8 @@ pub struct ShotPlan {
 pub struct ShotKey {
     army: u8,
     unit: u16,
-    alive: (u32, bool),
+    /// Which models fire which weapons (`Game::firing`), hashed.
+    firing: u64,
     target: u16,
     distance: u16,
     cover: bool,
@@ -152,10 +161,25 @@ pub struct ShotKey {
     buff: u8,
 }
 
-/// Shot plans by key, kept across the games of a chunk (they are pure functions of the key).
+/// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
+/// and the last distance found between each two units.
 #[derive(Default)]
 pub struct Cache {
     shots: FxHashMap<ShotKey, ShotPlan>,
+    gaps: std::cell::RefCell<Vec<GapEntry>>,
+    /// Which weapons of a model may fire (`plan::usable_weapons`), by (shooter, its run,
+    /// target, the target's models left, whole inches, moved, arrived).
+    usable: FxHashMap<(Id, usize, Id, (u32, bool), u16, bool, bool), u64>,
+}
+
+/// A distance between the closest models of two units, and what it was found for: it holds
+/// while neither unit moves nor loses models (the facing is the game's seating).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct GapEntry {
+    at: [Point; 2],
+    keys: [(u32, bool); 2],
+    facing: f64,
+    gap: f64,
 }
 
 /// What one unit sees of another.
@@ -206,6 +230,11 @@ pub struct Game<'a> {
     /// Units wounded by dangerous terrain in the current activation, with their state before:
     /// they test morale at its end like units wounded by shooting.
     wounded_by_terrain: Vec<(Id, State)>,
+    /// Per model of the last unit `sight` was asked for: (slot, distance to the closest
+    /// target model in sight, to the closest at all); `seen_for` says for which pair and
+    /// positions.
+    seen: Vec<(usize, f64, f64)>,
+    seen_for: Option<(Id, Id, [Point; 2], [(u32, bool); 2])>,
 }
 
 impl<'a> Game<'a> {
@@ -245,6 +274,8 @@ impl<'a> Game<'a> {
             violations: 0,
             first_violation: None,
             wounded_by_terrain: Vec::new(),
+            seen: Vec::new(),
+            seen_for: None,
         }
     }
 
@@ -274,14 +305,91 @@ impl<'a> Game<'a> {
         if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, DEPTH - y) }
     }
 
-    /// The radius of the disc that holds `id`'s models now, centred on `Live::pos`.
-    pub fn radius(&self, id: Id) -> f64 {
-        self.info(id).radius
+    /// What decides which of `id`'s models are left (`Allocation::alive_key`).
+    fn formation_key(&self, id: Id) -> (u32, bool) {
+        self.info(id).alloc.alive_key(self.live(id).s)
     }
 
-    /// Edge-to-edge distance between two units.
+    /// The radius of the disc that holds `id`'s models now, centred on `Live::pos`: it
+    /// shrinks as models are removed.
+    pub fn radius(&self, id: Id) -> f64 {
+        let (k, hero_dead) = self.formation_key(id);
+        self.info(id).formation.hull(k, hero_dead).r
+    }
+
+    /// +1 for the army on the `y = 0` edge (its formations face `+y`, the enemy), else -1.
+    fn facing(&self, army: usize) -> f64 {
+        if self.seat[0] == army { 1.0 } else { -1.0 }
+    }
+
+    /// `id`'s models on the table now: each one's slot in the formation, centre and base radius.
+    pub fn models(&self, id: Id) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
+        let info = self.info(id);
+        let (k, hero_dead) = self.formation_key(id);
+        let h = info.formation.hull(k, hero_dead);
+        let (f, pos) = (self.facing(id.0), self.live(id).pos);
+        info.formation.alive(k, hero_dead).map(move |(i, s)| (i, Point::new(pos.x + f * (s.x - h.x), pos.y + f * (s.y - h.y)), s.r))
+    }
+
+    /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
+    /// disc, which shrinks to hold them, is re-centred on them.
+    fn set_state(&mut self, id: Id, s: State) {
+        let alloc = &self.info(id).alloc;
+        let (old, new) = (alloc.alive_key(self.live(id).s), alloc.alive_key(s));
+        if old != new && !alloc.destroyed(s) {
+            let f = &self.info(id).formation;
+            let (a, b) = (f.hull(old.0, old.1), f.hull(new.0, new.1));
+            let dir = self.facing(id.0);
+            let live = self.live_mut(id);
+            live.pos = Point::new(live.pos.x + dir * (b.x - a.x), live.pos.y + dir * (b.y - a.y));
+        }
+        self.live_mut(id).s = s;
+    }
+
+    /// Edge-to-edge distance between two units: "When measuring the distance between two
+    /// units you always measure from/to the closest model in each unit."
     pub fn gap(&self, a: Id, b: Id) -> f64 {
-        (self.live(a).pos.distance(self.live(b).pos) - self.radius(a) - self.radius(b)).max(0.0)
+        let (pa, pb) = (self.live(a).pos, self.live(b).pos);
+        let (ra, rb) = (self.radius(a), self.radius(b));
+        let (ia, ib) = (self.info(a), self.info(b));
+        // one model each: the discs are the bases
+        if ia.alloc.alive(self.live(a).s) <= 1 && ib.alloc.alive(self.live(b).s) <= 1 {
+            return (pa.distance(pb) - ra - rb).max(0.0);
+        }
+        let n0 = self.prep.armies[0].len();
+        let flat = |id: Id| if id.0 == 0 { id.1 } else { n0 + id.1 };
+        let n = n0 + self.prep.armies[1].len();
+        let (lo, hi) = if flat(a) <= flat(b) { (a, b) } else { (b, a) };
+        let slot = flat(lo) * n + flat(hi);
+        let wanted = GapEntry { at: [self.live(lo).pos, self.live(hi).pos], keys: [self.formation_key(lo), self.formation_key(hi)], facing: self.facing(0), gap: 0.0 };
+        {
+            let mut gaps = self.cache.gaps.borrow_mut();
+            if gaps.len() != n * n {
+                gaps.clear();
+                gaps.resize(n * n, GapEntry { gap: f64::NAN, ..GapEntry::default() });
+            }
+            let e = gaps[slot];
+            if !e.gap.is_nan() && (GapEntry { gap: 0.0, ..e }) == wanted {
+                return e.gap;
+            }
+        }
+        // closest pair of models; a model whose distance to the other unit's disc is already
+        // no better than the best pair cannot do better
+        let mut best = f64::INFINITY;
+        for (_, p, r) in self.models(a) {
+            if p.distance(pb) - r - rb >= best {
+                continue;
+            }
+            for (_, q, s) in self.models(b) {
+                let d = p.distance(q) - r - s;
+                if d < best {
+                    best = d;
+                }
+            }
+        }
+        let gap = best.max(0.0);
+        self.cache.gaps.borrow_mut()[slot] = GapEntry { gap, ..wanted };
+        gap
     }
 
     fn clock(&self) -> Option<Instant> {
@@ -335,12 +443,72 @@ impl<'a> Game<'a> {
                 if other == id || self.info(other).movement.aircraft {
                     continue;
                 }
+                // the discs overlap: the models themselves decide ("Models may never be within
+                // 1" of models from other units, unless they are taking a Charge action")
                 if p.distance(self.live(other).pos) < r + self.radius(other) + gap - EPS {
-                    return false;
+                    let close = self.models_at(id, p).any(|(_, q, rq)| self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS));
+                    if close {
+                        return false;
+                    }
                 }
             }
         }
         true
+    }
+
+    /// `id`'s models as they would stand with the unit's disc centred on `p`.
+    pub fn models_at(&self, id: Id, p: Point) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
+        let pos = self.live(id).pos;
+        self.models(id).map(move |(i, q, r)| (i, Point::new(q.x + p.x - pos.x, q.y + p.y - pos.y), r))
+    }
+
+    /// The closest pair of models of `id` standing at `p` and of `other` where it stands:
+    /// their distance, and the centres of the two models.
+    fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
+        let mut best = (f64::INFINITY, p, self.live(other).pos);
+        for (_, q, r) in self.models_at(id, p) {
+            for (_, o, ro) in self.models(other) {
+                let d = q.distance(o) - r - ro;
+                if d < best.0 {
+                    best = (d, q, o);
+                }
+            }
+        }
+        best
+    }
+
+    /// A charge path's last step: from its end (where the discs touch) on towards the
+    /// target's closest model until it is in base contact with the closest of the charger's
+    /// ("Charging models must move ... to get into base contact with an enemy model from the
+    /// target unit, or as close as possible"), within `budget` more inches and only onto
+    /// spots it may take. Moving the closest pair together by their gap brings no other pair
+    /// closer than that gap, so no model overlaps.
+    fn close_in(&self, id: Id, target: Id, path: Path, budget: f64) -> Path {
+        let mut out = path;
+        for _ in 0..3 {
+            let (gap, ours, theirs) = self.closest_pair_at(id, out.to, target);
+            let left = budget - (out.length - path.length);
+            if gap <= 1e-6 || left <= 1e-6 {
+                break;
+            }
+            let len = ours.distance(theirs).max(EPS);
+            let mut step = gap.min(left);
+            let mut moved = false;
+            for _ in 0..4 {
+                let to = Point::new(out.to.x + (theirs.x - ours.x) * step / len, out.to.y + (theirs.y - ours.y) * step / len);
+                if self.spot_ok(id, to, true) {
+                    out.length += step;
+                    out.to = to;
+                    moved = true;
+                    break;
+                }
+                step /= 2.0;
+            }
+            if !moved {
+                break;
+            }
+        }
+        out
     }
 
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
@@ -477,7 +645,13 @@ impl<'a> Game<'a> {
         if !self.spot_ok(id, to, false) {
             self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", to.x, to.y));
         }
-        self.event(|g| Event { allowance, models_left: g.info(id).alloc.alive(g.live(id).s), detail: when.into(), ..Event::of("place", id, from, to) });
+        self.event(|g| Event {
+            allowance,
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            detail: when.into(),
+            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+            ..Event::of("place", id, from, to)
+        });
     }
 
     /// "After this model is deployed, it may be placed anywhere fully within X" of its
@@ -663,51 +837,83 @@ impl<'a> Game<'a> {
         true
     }
 
-    /// Line of sight and cover from `a` to `b`, centre to centre: blocking terrain the line
-    /// crosses blocks it unless either unit stands in the piece ("can see into and out of
-    /// forests, but not through them"); another unit blocks when the line passes through the
-    /// middle half of its footprint and gives cover when it passes its edge ("models can't see
-    /// through the perimeter of other units ... they are sight blockers that can provide
-    /// other units with cover").
+    /// Line of sight and cover from `a` to `b`, model by model. "If at least one model in the
+    /// unit has line of sight to an enemy model ... then that enemy is a valid target";
+    /// blocking terrain a line crosses blocks it unless either model stands in the piece
+    /// ("can see into and out of forests, but not through them"); "Models can't see through
+    /// solid obstacles, including the perimeter of other units" (another unit's disc), "but
+    /// they can always see through friendly models from their own unit". Cover: "If the
+    /// majority of models in a unit are fully inside a piece of cover terrain or behind a
+    /// sight blocker". Each shooting model's distance to the closest target model it sees
+    /// (and to the closest at all, for Indirect) is kept for `shot_key`.
     pub fn sight(&mut self, a: Id, b: Id) -> Sight {
         let t = self.clock();
-        let out = self.find_sight(a, b);
+        let mut seen = std::mem::take(&mut self.seen);
+        let out = self.look(a, b, &mut seen);
+        self.seen = seen;
+        self.seen_for = Some(self.pair_key(a, b));
         self.lap(t, |x| &mut x.line_of_sight);
         out
     }
 
-    fn find_sight(&self, a: Id, b: Id) -> Sight {
+    /// What `seen` was worked out for: both units, where they stand and their models left.
+    fn pair_key(&self, a: Id, b: Id) -> (Id, Id, [Point; 2], [(u32, bool); 2]) {
+        (a, b, [self.live(a).pos, self.live(b).pos], [self.formation_key(a), self.formation_key(b)])
+    }
+
+    /// `sight`'s work: fills `seen` with (slot, distance to the closest target model in
+    /// sight or infinity, distance to the closest target model) per model of `a`.
+    fn look(&self, a: Id, b: Id, seen: &mut Vec<(usize, f64, f64)>) -> Sight {
+        seen.clear();
         let (pa, pb) = (self.live(a).pos, self.live(b).pos);
-        let mut sight = Sight { visible: true, cover: false, cover_inside: false };
-        for t in &self.terrain {
-            if !(t.kinds.blocking || t.kinds.cover) || !t.crossed(pa, pb, 0.0) {
-                continue;
-            }
-            let (in_a, in_b) = (t.contains(pa), t.contains(pb));
-            if t.kinds.blocking && !in_a && !in_b {
-                return Sight { visible: false, cover: false, cover_inside: false };
-            }
-            if t.kinds.cover && (in_b || !in_a) {
-                sight.cover = true;
-                sight.cover_inside |= in_b;
-            }
-        }
+        let reach = self.radius(a).max(self.radius(b));
+        // only what crosses the band joining the two units' discs can stand between their models
+        let pieces: Vec<&Piece> = self.terrain.iter().filter(|t| (t.kinds.blocking || t.kinds.cover) && t.crossed(pa, pb, reach)).collect();
+        let mut blockers: Vec<(Point, f64)> = Vec::new();
         for army in 0..2 {
             for other in self.on_table(army) {
-                if other == a || other == b || self.info(other).movement.aircraft {
-                    continue;
-                }
-                let r = self.radius(other);
-                let d = self.live(other).pos.distance_to_segment(pa, pb);
-                if d < 0.5 * r {
-                    return Sight { visible: false, cover: false, cover_inside: false };
-                }
-                if d < r {
-                    sight.cover = true;
+                if other != a && other != b && !self.info(other).movement.aircraft {
+                    let (c, r) = (self.live(other).pos, self.radius(other));
+                    if c.distance_to_segment(pa, pb) < reach + r {
+                        blockers.push((c, r));
+                    }
                 }
             }
         }
-        sight
+        let blocked = |p: Point, q: Point| {
+            pieces.iter().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
+                || blockers.iter().any(|&(c, r)| c.distance(p) > r && c.distance(q) > r && c.distance_to_segment(p, q) < r)
+        };
+        let clear = pieces.is_empty() && blockers.is_empty();
+        let targets: Vec<(Point, f64)> = self.models(b).map(|(_, q, r)| (q, r)).collect();
+        // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
+        // shooting unit (the centre of its disc); a model no shooter sees is behind one too
+        let (mut covered, mut inside) = (0usize, 0usize);
+        if !clear {
+            for &(q, _) in &targets {
+                if pieces.iter().any(|t| t.kinds.cover && t.contains(q)) {
+                    inside += 1;
+                    covered += 1;
+                } else if blocked(pa, q) || pieces.iter().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
+                    covered += 1;
+                }
+            }
+        }
+        let mut visible = false;
+        for (slot, p, r) in self.models(a) {
+            let (mut in_sight, mut any) = (f64::INFINITY, f64::INFINITY);
+            for &(q, s) in &targets {
+                let d = p.distance(q) - r - s;
+                any = any.min(d);
+                if d < in_sight && (clear || !blocked(p, q)) {
+                    in_sight = d;
+                }
+            }
+            visible |= in_sight.is_finite();
+            seen.push((slot, in_sight.max(0.0), any.max(0.0)));
+        }
+        let n = targets.len();
+        Sight { visible, cover: 2 * covered > n, cover_inside: 2 * inside > n }
     }
 
     // ---- the game ---------------------------------------------------------------------
@@ -733,7 +939,7 @@ impl<'a> Game<'a> {
         if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
             self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
         }
-        self.event(|g| Event { models_left: g.info(id).models, ..Event::of(kind, id, from, p) });
+        self.event(|g| Event { models_left: g.info(id).models, models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(), ..Event::of(kind, id, from, p) });
     }
 
     /// "the winner must start deploying their army first ... places one unit fully within 12"
@@ -847,8 +1053,8 @@ impl<'a> Game<'a> {
             let r = roll_attack(&tinfo.alloc, std::slice::from_ref(&group), before, &mut self.rng, |_, s| plan::die_model(&group, &situation, &tinfo.alloc.view(s, false)));
             self.dice += r.dice;
             self.live_mut(id).dealt += r.wounds;
+            self.set_state(target, r.end);
             let tl = self.live_mut(target);
-            tl.s = r.end;
             tl.taken += r.wounds;
             if tinfo.alloc.destroyed(r.end) {
                 tl.gone = true;
@@ -982,7 +1188,7 @@ impl<'a> Game<'a> {
         // in another unit's activation (a move after melee) counts for that activation
         for army in &mut self.units {
             for live in army.iter_mut() {
-                live.dangerous_tested = false;
+                live.dangerous_tested = 0;
             }
         }
         // units whose wounds may call for a morale test at the end of the activation
@@ -990,8 +1196,9 @@ impl<'a> Game<'a> {
         let m = self.info(id).movement;
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
-        if !m.aircraft && self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(start) < self.radius(id)) {
-            self.dangerous_test(id);
+        if !m.aircraft {
+            let inside = self.models(id).filter(|&(_, q, r)| self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(q) < r)).fold(0u64, |m, (i, _, _)| m | 1 << i.min(63));
+            self.dangerous_test(id, inside);
         }
         if self.live(id).gone {
             return;
@@ -1073,6 +1280,8 @@ impl<'a> Game<'a> {
         if path.length > limit + EPS || (from.distance(path.to) > path.length + EPS) {
             self.violation(|| format!("unit {id:?} moved {:.3}\" with {limit}\" allowed", path.length));
         }
+        // "If a model moves in or through dangerous terrain": the models whose own paths touch it
+        let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
         self.live_mut(id).pos = path.to;
         if !self.spot_ok(id, path.to, kind == "charge") {
             self.violation(|| format!("unit {id:?} ended a {kind} at ({:.2}, {:.2}), where it may not stand", path.to.x, path.to.y));
@@ -1086,27 +1295,46 @@ impl<'a> Game<'a> {
                 (false, true) => format!("{note}, difficult"),
                 (false, false) => note.into(),
             },
+            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
             ..Event::of(kind, id, from, path.to)
         });
-        if path.dangerous {
-            self.dangerous_test(id);
+        self.dangerous_test(id, crossing);
+    }
+
+    /// The models of `id` (bits by formation slot) whose bases, moving with the unit from
+    /// `from` along `path`, touch dangerous terrain ("Flying ... may move through units and
+    /// terrain": `path.dangerous` already says whether any of them does).
+    fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
+        let legs: Vec<(Point, Point)> = match path.via {
+            Some(v) => vec![(from, v), (v, path.to)],
+            None => vec![(from, path.to)],
+        };
+        let shift = |p: Point, o: Point| Point::new(p.x + o.x, p.y + o.y);
+        let mut out = 0u64;
+        for (i, q, r) in self.models(id) {
+            let o = Point::new(q.x - from.x, q.y - from.y);
+            if self.terrain.iter().any(|t| t.kinds.dangerous && legs.iter().any(|&(a, b)| t.crossed(shift(a, o), shift(b, o), r))) {
+                out |= 1 << i.min(63);
+            }
         }
+        out
     }
 
     /// "roll one die (or as many dice as the model's Tough value), and if the result is 1,
     /// then the unit takes one automatic wound": every model of the unit tests, one wound per
     /// 1 rolled; Regeneration may ignore them as it ignores any wound.
-    fn dangerous_test(&mut self, id: Id) {
+    fn dangerous_test(&mut self, id: Id, models: u64) {
         // "If a model moves in or through dangerous terrain, or is activated in it, then it
-        // must take a dangerous terrain test": once per activation, however it got there
-        if self.live(id).dangerous_tested {
+        // must take a dangerous terrain test": once per model per activation, however it got there
+        let testing = models & !self.live(id).dangerous_tested;
+        if testing == 0 {
             return;
         }
-        self.live_mut(id).dangerous_tested = true;
+        self.live_mut(id).dangerous_tested |= testing;
         let t = self.clock();
         let info = self.info(id);
         let s = self.live(id).s;
-        let dice: u32 = info.alloc.view(s, false).alive.iter().map(|(m, n)| m.tough.max(1) * n).sum();
+        let dice: u32 = self.models(id).filter(|(i, _, _)| testing & (1 << (*i).min(63)) != 0).map(|(i, _, _)| info.alloc.runs[info.slot_run[i]].0.tough.max(1)).sum();
         let ignore_on = info.ignore_wound_on;
         let mut wounds = 0;
         for _ in 0..dice {
@@ -1120,8 +1348,8 @@ impl<'a> Game<'a> {
         if wounds > 0 && !self.wounded_by_terrain.iter().any(|(w, _)| *w == id) {
             self.wounded_by_terrain.push((id, s));
         }
+        self.set_state(id, end);
         let live = self.live_mut(id);
-        live.s = end;
         live.taken += wounds;
         if info.alloc.destroyed(end) {
             live.gone = true;
@@ -1168,41 +1396,118 @@ impl<'a> Game<'a> {
     }
 
     /// The key of `id`'s shot at `target` from where both stand now, its plan made and
-    /// cached; `None` when no weapon can fire at it.
+    /// cached; `None` when no weapon can fire at it. "All models in a unit with line of sight
+    /// to the target, and that have a weapon that is within range of it, may fire at it":
+    /// each model fires the weapons in range of the closest target model it sees (Indirect
+    /// weapons: the closest at all).
     pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
-        let (info, live) = (self.info(id), self.live(id));
         let distance = self.gap(id, target).ceil();
-        if distance > f64::from(u16::MAX) || (!sight.visible && info.indirect.is_empty()) {
+        if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty()) {
             return None;
         }
+        if self.seen_for != Some(self.pair_key(id, target)) {
+            self.sight(id, target);
+        }
+        let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
+        let firing = self.firing(id, target, moved, arrived);
+        if firing.is_empty() {
+            return None;
+        }
+        let live = self.live(id);
         // Indirect "ignores cover from sight obstructions": out of sight only Indirect
         // weapons fire, and only the cover of the terrain the target stands in counts
         let cover = if sight.visible { sight.cover } else { sight.cover_inside };
         let key = ShotKey {
             army: id.0 as u8,
             unit: id.1 as u16,
-            alive: info.alloc.alive_key(live.s),
+            firing: rustc_hash::FxBuildHasher.hash_one(&firing),
             target: target.1 as u16,
             distance: distance as u16,
             cover,
             visible: sight.visible,
             limited_spent: live.limited_spent,
             moved,
-            arrived: info.tricks.arrival_rules && live.arrived == self.round,
+            arrived,
             buff: self.buff_for(target, BuffUse::Shot(distance)).map_or(0, |b| b as u8 + 1),
         };
-        if !self.cache.shots.contains_key(&key) {
-            let plan = self.new_shot_plan(id, target, key);
+        // the hash is checked against the models it stands for: a collision rebuilds the plan
+        if self.cache.shots.get(&key).is_none_or(|p| p.firing != firing) {
+            let plan = self.new_shot_plan(id, target, key, firing);
             self.cache.shots.insert(key, plan);
         }
         (!self.cache.shots[&key].groups.is_empty()).then_some(key)
+    }
+
+    /// Which models of `id` fire which weapons at `target` (from `seen`): (run of the
+    /// allocation, weapons of its model as bits, models), sorted.
+    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool) -> Vec<(usize, u64, u32)> {
+        let info = self.info(id);
+        let live = self.live(id);
+        let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
+        // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
+        let masks: Vec<(u64, u64)> = info
+            .alloc
+            .runs
+            .iter()
+            .map(|(m, _)| {
+                m.weapons.iter().enumerate().fold((0u64, 0u64), |(all, indirect), (i, w)| {
+                    let bit = 1u64 << i.min(63);
+                    let shoots = w.range.is_some() && info.ranged.contains(&w.name) && !spent(&w.name);
+                    let is_indirect = shoots && info.indirect.contains(&w.name);
+                    (all | if shoots { bit } else { 0 }, indirect | if is_indirect { bit } else { 0 })
+                })
+            })
+            .collect();
+        let tkey = self.formation_key(target);
+        let mut out: Vec<(usize, u64, u32)> = Vec::new();
+        let seen = std::mem::take(&mut self.seen);
+        for &(slot, in_sight, any) in &seen {
+            let run = info.slot_run[slot];
+            let (shoots, indirect) = masks[run];
+            if shoots == 0 {
+                continue;
+            }
+            let mut mask = 0;
+            if in_sight.is_finite() {
+                mask |= self.usable(id, run, target, tkey, in_sight, moved, arrived) & shoots;
+            }
+            if indirect != 0 {
+                mask |= self.usable(id, run, target, tkey, any, moved, arrived) & indirect;
+            }
+            if mask != 0 {
+                match out.iter_mut().find(|(r, m, _)| *r == run && *m == mask) {
+                    Some(e) => e.2 += 1,
+                    None => out.push((run, mask, 1)),
+                }
+            }
+        }
+        self.seen = seen;
+        out.sort_unstable();
+        out
+    }
+
+    /// The weapons of a model of `id`'s run `run` that may fire at `target` from `distance`
+    /// inches (`plan::usable_weapons`, which knows range bonuses and penalties), cached.
+    #[allow(clippy::too_many_arguments)]
+    fn usable(&mut self, id: Id, run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
+        let inches = distance.ceil().min(f64::from(u16::MAX)) as u16;
+        let key = (id, run, target, tkey, inches, moved, arrived);
+        if let Some(&m) = self.cache.usable.get(&key) {
+            return m;
+        }
+        let situation = Situation { moved, arrived, ..Situation::new(self.prep.edition, false, f64::from(inches)) };
+        let talloc = &self.info(target).alloc;
+        let alive = talloc.view(self.live(target).s, false).alive;
+        let m = plan::usable_weapons(&self.info(id).alloc.runs[run].0, &alive, &situation, Pick::All);
+        self.cache.usable.insert(key, m);
+        m
     }
 
     pub fn plan(&self, key: &ShotKey) -> &ShotPlan {
         &self.cache.shots[key]
     }
 
-    fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey) -> ShotPlan {
+    fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey, firing: Vec<(usize, u64, u32)>) -> ShotPlan {
         let info = self.info(id);
         let talloc = self.alloc_of(target, key.buff);
         let situation = Situation {
@@ -1211,21 +1516,28 @@ impl<'a> Game<'a> {
             arrived: key.arrived,
             ..Situation::new(self.prep.edition, false, f64::from(key.distance))
         };
-        let pool = if key.visible { &info.ranged } else { &info.indirect };
-        let spent = |n: &String| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && key.limited_spent & (1 << i) != 0);
-        let names: Vec<String> = pool.iter().filter(|n| !spent(n)).cloned().collect();
-        let attacking = info.alloc.view(self.live(id).s, false).alive;
+        // the firing models, each with the weapons it fires
+        let owned: Vec<(crate::profile::Model, u32)> = firing
+            .iter()
+            .map(|&(run, mask, n)| {
+                let mut m = info.alloc.runs[run].0.clone();
+                m.weapons = m.weapons.iter().enumerate().filter(|(i, _)| mask & (1 << (*i).min(63)) != 0).map(|(_, w)| w.clone()).collect();
+                (m, n)
+            })
+            .collect();
+        let attacking: Vec<(&crate::profile::Model, u32)> = owned.iter().map(|(m, n)| (m, *n)).collect();
+        let names = &info.ranged;
         let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
         let settled = if info.tricks.options || self.info(target).tricks.options {
-            options::settle(&attacking, talloc, fresh, &situation, Pick::Named(&names))
+            options::settle(&attacking, talloc, fresh, &situation, Pick::Named(names))
         } else {
             vec![Settled { attacker: 0, target: 0, weight: 1.0 }]
         };
         let variants: Vec<(Situation, f64)> = settled.iter().map(|v| (Situation { attacker_option: v.attacker, target_option: v.target, ..situation }, v.weight)).collect();
         // options change rolls, not which weapons fire: the groups are those of any variant
-        let groups = plan::groups(&attacking, &talloc.view(fresh, false).alive, &variants[0].0, Pick::Named(&names));
+        let groups = plan::groups(&attacking, &talloc.view(fresh, false).alive, &variants[0].0, Pick::Named(names));
         let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, talloc, fresh)).sum()).collect();
         let models = vec![vec![vec![None; talloc.state_count()]; groups.len()]; variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
@@ -1242,7 +1554,7 @@ impl<'a> Game<'a> {
         } else {
             vec![String::new()]
         };
-        ShotPlan { groups, labels, situation, expected, variants, keys, option_labels, models }
+        ShotPlan { groups, labels, situation, expected, variants, keys, option_labels, models, firing }
     }
 
     /// Shooting: the policy picks up to two targets and which weapon groups fire at each
@@ -1318,8 +1630,8 @@ impl<'a> Game<'a> {
             self.lap(t, |x| &mut x.dice);
             self.live_mut(id).limited_spent |= limited;
             self.live_mut(id).dealt += wounds;
+            self.set_state(target, state);
             let tl = self.live_mut(target);
-            tl.s = state;
             tl.taken += wounds;
             if talloc.destroyed(state) {
                 tl.gone = true;
@@ -1382,6 +1694,7 @@ impl<'a> Game<'a> {
         let groups = &plans.iter().find(|(e, _)| *e == target).expect("a crossed unit").1;
         let tinfo = self.info(target);
         let before = self.live(target).s;
+        let target_at = self.live(target).pos;
         if !touched.iter().any(|(t, _)| *t == target) {
             touched.push((target, before));
         }
@@ -1398,14 +1711,14 @@ impl<'a> Game<'a> {
         self.dice += dice;
         self.lap(t, |x| &mut x.dice);
         self.live_mut(id).dealt += wounds;
+        self.set_state(target, state);
         let tl = self.live_mut(target);
-        tl.s = state;
         tl.taken += wounds;
         if tinfo.alloc.destroyed(state) {
             tl.gone = true;
         }
         let labels = groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
-        self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, g.live(target).pos) });
+        self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, target_at) });
     }
 
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
@@ -1413,7 +1726,16 @@ impl<'a> Game<'a> {
     fn charge(&mut self, id: Id, target: Id, path: Path) {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
-        self.apply_move(id, path, "charge", self.charge_reach(id, target));
+        let reach = self.charge_reach(id, target);
+        let cap = if path.difficult { reach.min(DIFFICULT_MOVE) } else { reach };
+        let path = self.close_in(id, target, path, cap - path.length);
+        self.apply_move(id, path, "charge", reach);
+        if self.trace.is_some() {
+            let theirs: Vec<(f64, f64, f64)> = self.models(target).map(|(_, q, r)| (q.x, q.y, r)).collect();
+            if let Some(e) = self.trace.as_mut().and_then(|t| t.iter_mut().rev().find(|e| e.kind == "charge")) {
+                e.target_models = theirs;
+            }
+        }
         self.spend_move_buff(id, 2);
         if self.live(id).gone || self.live(target).gone {
             return;
@@ -1455,8 +1777,8 @@ impl<'a> Game<'a> {
         self.dice += x.dice;
         self.lap(t, |x| &mut x.dice);
         for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
+            self.set_state(who, end);
             let live = self.live_mut(who);
-            live.s = end;
             live.fatigued = true;
             live.dealt += dealt;
             live.taken += taken;
@@ -1513,7 +1835,8 @@ impl<'a> Game<'a> {
             let mut near: Vec<Id> = Vec::new();
             for army in 0..2 {
                 for id in self.on_table(army) {
-                    if self.can_seize(id) && self.live(id).pos.distance(marker) - self.radius(id) <= SEIZE_RANGE {
+                    // "within 3" of a marker": from its closest model
+                    if self.can_seize(id) && self.models(id).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE) {
                         present[army] = true;
                         near.push(id);
                     }
@@ -1564,6 +1887,7 @@ impl<'a> Game<'a> {
                 self.event(|g| Event {
                     models_left: if live.gone { 0 } else { g.info(id).alloc.alive(live.s) },
                     detail: status.into(),
+                    models: if live.on_table() { g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect() } else { Vec::new() },
                     ..Event::of("position", (army, u), live.pos, live.pos)
                 });
             }
@@ -1787,15 +2111,26 @@ mod tests {
         let c = config(vec![], vec![marker], vec![Point::new(36.0, 24.0 - r - 2.9), Point::new(5.0, 5.0)], vec![Point::new(60.0, 44.0)]);
         let mut cache = Cache::default();
         let mut g = placed(&p, &c, &mut cache);
+        // "within 3"" is measured from the unit's closest model, not its footprint's edge
+        let closest = |g: &Game, id: Id| g.models(id).map(|(_, q, r)| q.distance(marker) - r).fold(f64::INFINITY, f64::min);
+        let put = |g: &mut Game, id: Id, side: f64, inches: f64| {
+            g.live_mut(id).pos = Point::new(36.0, 24.0 + side * (r + inches));
+            for _ in 0..5 {
+                let off = closest(g, id) - inches;
+                g.live_mut(id).pos.y -= side * off;
+            }
+            assert!((closest(g, id) - inches).abs() < 1e-6);
+        };
+        put(&mut g, (0, 0), -1.0, 2.9);
         g.score_round();
         assert_eq!(g.owner, [0], "seized within 3\"");
-        g.live_mut((1, 0)).pos = Point::new(36.0, 24.0 + r + 2.9);
+        put(&mut g, (1, 0), 1.0, 2.9);
         g.score_round();
         assert_eq!(g.owner, [-1], "contested: neutral again");
         g.live_mut((1, 0)).shaken = true;
         g.score_round();
         assert_eq!(g.owner, [0], "a Shaken unit can't contest");
-        g.live_mut((0, 0)).pos = Point::new(36.0, 24.0 - r - 3.1);
+        put(&mut g, (0, 0), -1.0, 3.1);
         g.live_mut((1, 0)).pos = Point::new(60.0, 44.0);
         g.score_round();
         assert_eq!(g.owner, [0], "kept when the unit moves away");
