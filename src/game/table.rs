@@ -270,3 +270,90 @@ mod tests {
         }
     }
 }
+
+/// Figures of the standard table over many seeds, for the docs and the audit (run with
+/// `cargo test --release --lib game::table::figures -- --ignored --nocapture`).
+#[cfg(test)]
+mod figures {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Distance from `p` to the nearest piece (infinite on an empty table).
+    fn nearest(t: &[Piece], p: Point) -> f64 {
+        t.iter().map(|q| q.distance_to(p)).fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    #[ignore]
+    fn standard_table_figures() {
+        let seeds = 2000u64;
+        let start = std::time::Instant::now();
+        let mut total = 0usize;
+        for seed in 0..20_000u64 {
+            total += standard_terrain(&mut Xoshiro256PlusPlus::seed_from_u64(seed)).len();
+        }
+        let per_table = start.elapsed().as_secs_f64() / 20_000.0;
+        let (mut coverage, mut pieces, mut near6, mut clear_long, mut clear_short, mut widest) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0f64);
+        for seed in 0..seeds {
+            let t = standard_terrain(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            pieces += t.len() as f64;
+            coverage += t.iter().map(Piece::area).sum::<f64>() / (WIDTH * DEPTH);
+            // area within 6" of a piece, on a 0.5" grid of cell centres
+            let (mut n, mut within) = (0, 0);
+            for i in 0..144 {
+                for j in 0..96 {
+                    n += 1;
+                    within += usize::from(nearest(&t, Point::new(0.25 + 0.5 * i as f64, 0.25 + 0.5 * j as f64)) <= 6.0);
+                }
+            }
+            near6 += within as f64 / n as f64;
+            // the widest empty disc fully on the table (centres on a 0.5" grid)
+            let mut r = 0.0f64;
+            for i in 0..=144 {
+                for j in 0..=96 {
+                    let p = Point::new(0.5 * i as f64, 0.5 * j as f64);
+                    let edge = p.x.min(WIDTH - p.x).min(p.y).min(DEPTH - p.y);
+                    r = r.max(nearest(&t, p).min(edge));
+                }
+            }
+            widest += 2.0 * r;
+            let blocking: Vec<&Piece> = t.iter().filter(|p| p.kinds.blocking).collect();
+            let (long, short) = sampled_clear_lines(&blocking);
+            clear_long += long;
+            clear_short += short;
+        }
+        let k = seeds as f64;
+        println!(
+            "{seeds} tables: {:.1} pieces, coverage {:.1}%, area within 6\" of a piece {:.1}%, widest empty disc {:.1}\" (mean), \
+             clear long-edge lines {:.2}%, clear short-edge lines {:.2}%, {:.2} us per table ({total} pieces timed)",
+            pieces / k,
+            100.0 * coverage / k,
+            100.0 * near6 / k,
+            widest / k,
+            100.0 * clear_long / k,
+            100.0 * clear_short / k,
+            per_table * 1e6
+        );
+    }
+
+    /// Shares of straight lines that miss every blocking piece: long edge to long edge
+    /// (ends on a 1" grid of the two long edges) and short edge to short edge.
+    fn sampled_clear_lines(blocking: &[&Piece]) -> (f64, f64) {
+        let share = |from: &dyn Fn(f64) -> Point, to: &dyn Fn(f64) -> Point, len: f64| {
+            let steps = len as usize;
+            let (mut n, mut clear) = (0, 0);
+            for i in 0..=steps {
+                for j in 0..=steps {
+                    let (a, b) = (from(i as f64), to(j as f64));
+                    n += 1;
+                    clear += usize::from(!blocking.iter().any(|p| p.crossed(a, b, -1e-9)));
+                }
+            }
+            clear as f64 / n as f64
+        };
+        (
+            share(&|x| Point::new(x, 0.0), &|x| Point::new(x, DEPTH), WIDTH),
+            share(&|y| Point::new(0.0, y), &|y| Point::new(WIDTH, y), DEPTH),
+        )
+    }
+}
