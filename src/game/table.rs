@@ -682,6 +682,54 @@ mod tests {
         );
     }
 
+    /// Games on standard tables: games per second on one thread, how often the first player
+    /// wins, and the share of shots whose line crosses cover terrain (from 100 traced games).
+    /// Run with `cargo test --release --lib game::table -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn games_on_standard_tables() {
+        use crate::edition::Edition;
+        use crate::game::prepare::Prepared;
+        use crate::game::{simulate, Config, Policy, Terrain};
+        use crate::profile::Unit;
+        let army = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+        let a = army(&["Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Snipers [5] Q4+ D5+\n5x Sniper Rifle (30\", A1, AP(1))", "Brutes [3] Q4+ D4+ | Tough(3), Furious\n3x Claws (A3, AP(1))"]);
+        let b = army(&["Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Brutes [3] Q4+ D4+ | Tough(3), Furious\n3x Claws (A3, AP(1))"]);
+        let prep = Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let mut config = Config {
+            seed: 11,
+            terrain: Terrain::Standard,
+            objectives: None,
+            policies: [Policy::DEFAULT; 2],
+            deployment: None,
+            first: None,
+            paired: false,
+            rounds: 4,
+            trace: false,
+            profile: false,
+        };
+        let games = 4000;
+        let start = std::time::Instant::now();
+        let out = simulate(&prep, &config, 0, games, Some(1)).unwrap();
+        let rate = games as f64 / start.elapsed().as_secs_f64();
+        let first_wins = out.records.iter().filter(|r| r.winner == if r.first == 0 { 1 } else { -1 }).count();
+        config.trace = true;
+        let traced = simulate(&prep, &config, 0, 100, Some(1)).unwrap();
+        let (mut shots, mut covered) = (0, 0);
+        for t in &traced.traces {
+            for e in t.events.iter().filter(|e| e.kind == "shoot") {
+                shots += 1;
+                covered += usize::from(t.terrain.iter().any(|p| p.kinds.cover && p.crossed(e.from, e.to, 0.0) && (p.contains(e.to) || !p.contains(e.from))));
+            }
+        }
+        println!(
+            "{games} games: {rate:.0} games/s on 1 thread, first player won {:.1}%, draws {:.1}%; {shots} shots in 100 games, {:.1}% through or into cover terrain",
+            100.0 * first_wins as f64 / games as f64,
+            100.0 * out.records.iter().filter(|r| r.winner == 0).count() as f64 / games as f64,
+            100.0 * covered as f64 / shots.max(1) as f64
+        );
+    }
+
     /// Shares of straight lines that enter no blocking piece: long edge to long edge (ends on
     /// a 1" grid of both long edges) and short edge to short edge (the table's own edges left out).
     fn sampled_clear_lines(t: &[Piece]) -> (f64, f64) {
