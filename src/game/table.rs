@@ -647,10 +647,17 @@ mod tests {
         let seeds = 2000u64;
         let (mut coverage, mut pieces, mut near6, mut clear_long, mut clear_short, mut widest) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0f64);
         let (mut tables_long, mut tables_short) = (0, 0);
+        let (mut least_cover, mut most_cover, mut widest_gap) = (1.0f64, 0.0f64, 0.0f64);
         for seed in 0..seeds {
             let t = table(seed);
             pieces += t.len() as f64;
-            coverage += t.iter().map(Piece::area).sum::<f64>() / (WIDTH * DEPTH);
+            let share = t.iter().map(Piece::area).sum::<f64>() / (WIDTH * DEPTH);
+            coverage += share;
+            (least_cover, most_cover) = (least_cover.min(share), most_cover.max(share));
+            for a in &t {
+                let closest = t.iter().filter(|b| !std::ptr::eq(a, *b)).map(|b| gap(a, b)).fold(f64::INFINITY, f64::min);
+                widest_gap = widest_gap.max(closest);
+            }
             // area within 6" of a piece, on a 0.5" grid of cell centres
             let (mut n, mut within) = (0, 0);
             for i in 0..144 {
@@ -679,6 +686,11 @@ mod tests {
             100.0 * clear_long / k,
             100.0 * clear_short / k,
             per_table * 1e6
+        );
+        println!(
+            "coverage from {:.1}% to {:.1}%; the farthest any piece stands from its nearest: {widest_gap:.1}\"",
+            100.0 * least_cover,
+            100.0 * most_cover
         );
     }
 
