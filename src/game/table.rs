@@ -171,13 +171,13 @@ const HALF: [(&str, Kinds, f64, f64); 6] = [
 /// "make sure that there are gaps of at least 6" between terrain, so [large units] can fit
 /// through": kept between every two pieces, except between two pieces of the central line of
 /// sight band, which large units cross through (its forests and ruins are not impassable).
-pub const LARGE_UNIT_GAP: f64 = 6.0;
+const LARGE_UNIT_GAP: f64 = 6.0;
 /// "no gaps bigger than 12" between different terrain pieces".
-pub const MAX_GAP: f64 = 12.0;
+const MAX_GAP: f64 = 12.0;
 /// The largest side of a piece: "can be as large as 12"x12"".
-pub const MAX_SIDE: f64 = 12.0;
+const MAX_SIDE: f64 = 12.0;
 /// Pieces in the central band (forests and ruins, alternately low and high across the table).
-pub const BAND_PIECES: usize = 9;
+const BAND_PIECES: usize = 9;
 /// The band's two rows are this far apart (inches), and two pieces of a row at least
 /// `BAND_ROW_GAP.0` apart: narrow gaps, the price of blocking every line (see `standard_terrain`).
 const BAND_CORRIDOR: (f64, f64) = (2.0, 2.5);
@@ -197,16 +197,16 @@ const COVERAGE_AIM: f64 = 0.26;
 /// How it meets "TERRAIN SETUP GUIDELINES" (docs/game-table.md gives the readings):
 /// - "you can't draw clear line of sight from edge to edge across the table": no straight
 ///   line from a point of one long edge to a point of the other misses every blocking piece,
-///   not even one grazing a corner. The band's pieces alternate between a low row (top at
+///   and none gets by grazing a corner either. The band's pieces alternate between a low row (top at
 ///   `y = c`) and a high row (bottom at `y = c + d`), each overlapping the next by `o > 1.5 d`
 ///   along the table, the first touching the left edge and the last the right. A line that
 ///   misses them must slip along the corridor between two overlapping pieces, moving `o`
 ///   across while rising at most `d`, flatter than 72" across for 48" up, which no line from
 ///   one long edge to the other is. Lines along the table (short edge to short edge) are not
-///   blocked: units at the same depth see each other past the band.
+///   blocked: units at about the same depth may still see each other.
 /// - "gaps of at least 6" between terrain": every two pieces are 6" apart or more, except two
-///   pieces of the band (2" to 3"), which large units cross through, not round.
-/// - "no gaps bigger than 12"": each row of 6 pieces keeps 6" to 12" between neighbours; no
+///   pieces of the band (2" or more), which large units cross through, not round.
+/// - "no gaps bigger than 12"": each row of 6 pieces keeps 6" to 11.2" between neighbours; no
 ///   open disc 12" across fits on the table (checked in tests on a 0.5" grid).
 /// - at least 25% of the table covered, pieces of 1" to 3" (barricades) or 4" to 12".
 pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
