@@ -509,6 +509,39 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_search_finds_every_sampled_clear_line() {
+        // random walls: whenever a line of the 1" grid of ends is clear, the exact search must
+        // find one too (it may find more: lines between the grid's ends)
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mut open_tables, mut closed_tables) = (0, 0);
+        for _ in 0..300 {
+            let walls: Vec<Piece> = (0..rng.random_range(4..=14))
+                .map(|_| {
+                    let (w, h) = (rng.random_range(2.0..=14.0), rng.random_range(2.0..=14.0));
+                    let (x, y) = (rng.random_range(0.0..=WIDTH - w), rng.random_range(0.0..=DEPTH - h));
+                    Piece::new("wall", x, y, x + w, y + h, BUILDING).unwrap()
+                })
+                .collect();
+            let (long, short) = sampled_clear_lines(&walls);
+            for (sampled, along_long) in [(long, true), (short, false)] {
+                let exact = clear_line(&walls, along_long);
+                assert!(sampled == 0.0 || exact.is_some(), "{walls:?}");
+                if let Some((a, b)) = exact {
+                    assert!(walls.iter().all(|p| !p.crossed(a, b, -1e-6)), "{a:?} {b:?} enters a wall");
+                    open_tables += 1;
+                } else {
+                    closed_tables += 1;
+                }
+            }
+        }
+        assert!(open_tables > 0, "{open_tables} open, {closed_tables} closed");
+        // and on standard tables, closed across exactly, no sampled line gets across either
+        for seed in 0..50 {
+            assert_eq!(sampled_clear_lines(&table(seed)).0, 0.0, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn the_standard_table_follows_the_guidelines() {
         for seed in 0..SEEDS {
             let t = table(seed);
