@@ -233,7 +233,7 @@ def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
     ]
     # Defense 2+: a hit wounds on a 1 only (1/6), with AP(2) on a 1-3 (1/2)
     knights = [Unit.parse('Knights [5] Q4+ D2+ | 100pts\n5x Rifle (24", A1)') for _ in range(3)]
-    r = play(army, knights, games=60, seed=12)
+    r = play(army, knights, games=100, seed=12)
     check_invariants(r, army, knights)
     info, _ = prep_info(army, knights)
     first_round = {0: 2, 1: 1, 2: 2, 3: 2}
@@ -556,7 +556,7 @@ def test_versatile_attack_shots_pick_ap_or_hit_and_unpredictable_shots_roll_them
         Unit.parse('Veterans [5] Q4+ D4+ | 100pts | Versatile Attack\n5x Rifle (24", A2)'),
         Unit.parse('Wild Guns [5] Q4+ D4+ | 100pts | Unpredictable Shooter\n5x Rifle (24", A2)'),
     ]
-    r = play(army, TARGETS, games=60, seed=8, policy_a="hold")
+    r = play(army, TARGETS, games=100, seed=8, policy_a="hold")
     picks = Counter()
     for _, e in events(r, "shoot", army=0):
         label = e["detail"].split("[")[-1].rstrip("]")
