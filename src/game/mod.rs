@@ -283,13 +283,15 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
     let run = || {
         (0..chunks)
             .into_par_iter()
-            .map(|c| {
+            // the caches (shot plans, distances) are pure functions of their keys, so a worker
+            // keeps its own across chunks: results do not depend on which worker plays a game
+            .map_init(play::Cache::default, |cache, c| {
+                cache.trim();
                 let start = first + c * CHUNK;
                 let end = (start + CHUNK).min(first + count);
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
-                let mut cache = play::Cache::default();
                 for g in start..end {
-                    Game::new(prep, config, g, &mut cache).play(&mut out);
+                    Game::new(prep, config, g, cache).play(&mut out);
                 }
                 out
             })

@@ -53,6 +53,11 @@ pub struct Live {
     pub gone: bool,
     /// Set aside to Ambush and not yet on the table.
     pub reserve: bool,
+    /// The radius of the disc holding the models left (`Game::radius`), which models are
+    /// left (`Allocation::alive_key`) and how many: kept up to date by `Game::set_state`.
+    pub radius: f64,
+    pub key: (u32, bool),
+    pub left: u32,
     /// The round it arrived by Ambush (0: deployed as usual).
     pub arrived: u8,
     /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
@@ -172,6 +177,21 @@ pub struct Cache {
     usable: FxHashMap<(Id, usize, Id, (u32, bool), u16, bool, bool), u64>,
 }
 
+impl Cache {
+    /// Entries a cache keeps at most; past that it starts afresh (its entries are pure
+    /// functions of their keys, so this changes no result, only memory).
+    const LIMIT: usize = 20_000;
+
+    pub fn trim(&mut self) {
+        if self.shots.len() > Self::LIMIT {
+            self.shots.clear();
+        }
+        if self.usable.len() > 8 * Self::LIMIT {
+            self.usable.clear();
+        }
+    }
+}
+
 /// A distance between the closest models of two units, and what it was found for: it holds
 /// while neither unit moves nor loses models (the facing is the game's seating).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -252,7 +272,7 @@ impl<'a> Game<'a> {
             Terrain::Fixed(pieces) => pieces.clone(),
         };
         let objectives = config.objectives.clone().unwrap_or_else(|| table::place_objectives(&mut rng, &terrain));
-        let units = [0, 1].map(|a| vec![Live::default(); prep.armies[a].len()]);
+        let units = [0, 1].map(|a| prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), ..Live::default() }).collect());
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
         Game {
             prep,
@@ -307,14 +327,13 @@ impl<'a> Game<'a> {
 
     /// What decides which of `id`'s models are left (`Allocation::alive_key`).
     fn formation_key(&self, id: Id) -> (u32, bool) {
-        self.info(id).alloc.alive_key(self.live(id).s)
+        self.live(id).key
     }
 
     /// The radius of the disc that holds `id`'s models now, centred on `Live::pos`: it
     /// shrinks as models are removed.
     pub fn radius(&self, id: Id) -> f64 {
-        let (k, hero_dead) = self.formation_key(id);
-        self.info(id).formation.hull(k, hero_dead).r
+        self.live(id).radius
     }
 
     /// +1 for the army on the `y = 0` edge (its formations face `+y`, the enemy), else -1.
@@ -335,15 +354,20 @@ impl<'a> Game<'a> {
     /// disc, which shrinks to hold them, is re-centred on them.
     fn set_state(&mut self, id: Id, s: State) {
         let alloc = &self.info(id).alloc;
-        let (old, new) = (alloc.alive_key(self.live(id).s), alloc.alive_key(s));
+        let (old, new) = (self.live(id).key, alloc.alive_key(s));
         if old != new && !alloc.destroyed(s) {
             let f = &self.info(id).formation;
             let (a, b) = (f.hull(old.0, old.1), f.hull(new.0, new.1));
             let dir = self.facing(id.0);
             let live = self.live_mut(id);
             live.pos = Point::new(live.pos.x + dir * (b.x - a.x), live.pos.y + dir * (b.y - a.y));
+            live.radius = b.r;
+            live.key = new;
         }
-        self.live_mut(id).s = s;
+        let left = alloc.alive(s);
+        let live = self.live_mut(id);
+        live.s = s;
+        live.left = left;
     }
 
     /// Edge-to-edge distance between two units: "When measuring the distance between two
@@ -351,9 +375,8 @@ impl<'a> Game<'a> {
     pub fn gap(&self, a: Id, b: Id) -> f64 {
         let (pa, pb) = (self.live(a).pos, self.live(b).pos);
         let (ra, rb) = (self.radius(a), self.radius(b));
-        let (ia, ib) = (self.info(a), self.info(b));
         // one model each: the discs are the bases
-        if ia.alloc.alive(self.live(a).s) <= 1 && ib.alloc.alive(self.live(b).s) <= 1 {
+        if self.live(a).left <= 1 && self.live(b).left <= 1 {
             return (pa.distance(pb) - ra - rb).max(0.0);
         }
         let n0 = self.prep.armies[0].len();
@@ -373,21 +396,7 @@ impl<'a> Game<'a> {
                 return e.gap;
             }
         }
-        // closest pair of models; a model whose distance to the other unit's disc is already
-        // no better than the best pair cannot do better
-        let mut best = f64::INFINITY;
-        for (_, p, r) in self.models(a) {
-            if p.distance(pb) - r - rb >= best {
-                continue;
-            }
-            for (_, q, s) in self.models(b) {
-                let d = p.distance(q) - r - s;
-                if d < best {
-                    best = d;
-                }
-            }
-        }
-        let gap = best.max(0.0);
+        let gap = closest_pair(self.models(a).map(|(_, p, r)| (p, r)), pb, rb, || self.models(b).map(|(_, q, s)| (q, s))).max(0.0);
         self.cache.gaps.borrow_mut()[slot] = GapEntry { gap, ..wanted };
         gap
     }
@@ -1934,6 +1943,46 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The distance between the closest two models of two units, edge to edge (negative when
+/// bases overlap): `ours` (centre, radius), the other unit's disc (`centre`, `radius`) and
+/// its models. Our models are tried nearest the other disc first, so that those whose
+/// distance to the disc is no better than the best pair found are skipped; the inner loop
+/// compares squared distances.
+fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Point, f64)>, centre: Point, radius: f64, theirs: impl Fn() -> I) -> f64 {
+    const ON_STACK: usize = 64;
+    let mut near = [(0.0f64, Point::default(), 0.0f64); ON_STACK];
+    let mut n = 0;
+    let mut best = f64::INFINITY;
+    let scan = |p: Point, r: f64, best: &mut f64| {
+        for (q, s) in theirs() {
+            let reach = *best + r + s;
+            let (dx, dy) = (p.x - q.x, p.y - q.y);
+            let d2 = dx * dx + dy * dy;
+            if reach <= 0.0 || d2 < reach * reach {
+                *best = best.min(d2.sqrt() - r - s);
+            }
+        }
+    };
+    for (p, r) in ours {
+        let bound = p.distance(centre) - r - radius;
+        if n < ON_STACK {
+            near[n] = (bound, p, r);
+            n += 1;
+        } else if bound < best {
+            scan(p, r, &mut best);
+        }
+    }
+    let near = &mut near[..n];
+    near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    for &(bound, p, r) in near.iter() {
+        if bound >= best {
+            break;
+        }
+        scan(p, r, &mut best);
+    }
+    best
+}
+
 /// The order in which two players place units one at a time, alternating from `first`
 /// ("the players continue alternating in placing one unit each"); a player with none left
 /// lets the other go on.
@@ -2028,7 +2077,7 @@ mod tests {
         // less of its starting size ..., it must take a morale test": wounds from terrain too.
         let mut g = placed(&p, &c, &mut cache);
         let half = g.info((0, 0)).alloc.apply(g.live((0, 0)).s, 9, 1);
-        g.live_mut((0, 0)).s = half;
+        g.set_state((0, 0), half);
         let mut tested = false;
         for _ in 0..200 {
             g.activate((0, 0));
