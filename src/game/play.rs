@@ -1649,7 +1649,17 @@ impl<'a> Game<'a> {
                 self.spend_buff(target, "shot");
             }
             self.event(|g| {
-                let labels = volley.groups.iter().map(|&gi| g.cache.shots[&key].groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
+                let plan = &g.cache.shots[&key];
+                let mut labels = volley.groups.iter().map(|&gi| plan.groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
+                // what a player would say of the shot: models out of range or sight, cover
+                let firing: u32 = plan.firing.iter().map(|f| f.2).sum();
+                let left = g.live(id).left;
+                if firing < left {
+                    labels.push_str(&format!("; {firing} of {left} models fire"));
+                }
+                if key.cover {
+                    labels.push_str("; target in cover");
+                }
                 Event {
                     dice,
                     hits,
