@@ -2010,6 +2010,10 @@ fn alternating(first: usize, lists: &[Vec<usize>; 2]) -> Vec<Id> {
 }
 
 #[cfg(test)]
+#[path = "models_on_the_table_tests.rs"]
+mod models_on_the_table_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::edition::Edition;

@@ -1,0 +1,169 @@
+//! The rules that measure and look model by model, each quoting the guide.
+
+use super::*;
+use crate::edition::Edition;
+use crate::game::table::Kinds;
+use crate::game::Policy;
+use crate::profile::Unit;
+
+fn prep(a: &[&str], b: &[&str]) -> Prepared {
+    let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+    let (a, b) = (parse(a), parse(b));
+    Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+}
+
+fn config(terrain: Vec<Piece>, a: Vec<Point>, b: Vec<Point>) -> Config {
+    Config {
+        seed: 7,
+        terrain: Terrain::Fixed(terrain),
+        objectives: Some(vec![]),
+        policies: [Policy::DEFAULT; 2],
+        deployment: Some([a, b]),
+        first: Some(0),
+        paired: false,
+        rounds: 4,
+        trace: false,
+        profile: false,
+    }
+}
+
+fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
+    let mut g = Game::new(prep, config, 0, cache);
+    g.deploy();
+    g.round = 1;
+    g
+}
+
+const RIFLES: &str = "Rifles [10] Q4+ D5+\n10x Rifle (24\", A1)";
+const TARGET: &str = "Target [5] Q4+ D4+";
+
+/// Moves `id` along `y` until its closest model is `inches` from `other`'s closest model.
+fn put_at(g: &mut Game, id: Id, other: Id, inches: f64) {
+    for _ in 0..20 {
+        let off = g.gap(id, other) - inches;
+        let side = if g.live(other).pos.y > g.live(id).pos.y { 1.0 } else { -1.0 };
+        g.live_mut(id).pos.y += side * off;
+    }
+    assert!((g.gap(id, other) - inches).abs() < 1e-6);
+}
+
+#[test]
+fn distances_are_measured_between_the_closest_models() {
+    // "When measuring the distance between two units you always measure from/to the closest
+    // model in each unit."
+    let p = prep(&[RIFLES], &[TARGET]);
+    let c = config(vec![], vec![Point::new(20.0, 10.0)], vec![Point::new(31.0, 30.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    for (dx, dy) in [(0.0, 0.0), (3.0, -4.0), (-9.0, 2.0), (14.0, 7.0)] {
+        g.live_mut((1, 0)).pos = Point::new(31.0 + dx, 30.0 + dy);
+        let brute = g.models((0, 0)).flat_map(|(_, a, ra)| g.models((1, 0)).map(move |(_, b, rb)| a.distance(b) - ra - rb).collect::<Vec<_>>()).fold(f64::INFINITY, f64::min);
+        assert!((g.gap((0, 0), (1, 0)) - brute.max(0.0)).abs() < 1e-9);
+        // the discs' gap is never more than the models' (the disc holds every model)
+        assert!(g.live((0, 0)).pos.distance(g.live((1, 0)).pos) - g.radius((0, 0)) - g.radius((1, 0)) <= brute + 1e-9);
+    }
+}
+
+#[test]
+fn only_the_models_in_range_fire() {
+    // "All models in a unit with line of sight to the target, and that have a weapon that is
+    // within range of it, may fire at it."
+    let p = prep(&[RIFLES], &[TARGET]);
+    let c = config(vec![], vec![Point::new(36.0, 6.0)], vec![Point::new(36.0, 40.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let firing = |g: &mut Game| {
+        let sight = g.sight((0, 0), (1, 0));
+        g.shot_key((0, 0), (1, 0), sight, false).map_or(0, |k| g.plan(&k).firing.iter().map(|f| f.2).sum::<u32>())
+    };
+    put_at(&mut g, (0, 0), (1, 0), 12.0);
+    assert_eq!(firing(&mut g), 10, "all in range at 12\"");
+    // the closest models at 23.5": the models of the back ranks are over 24" away
+    put_at(&mut g, (0, 0), (1, 0), 23.5);
+    let brute = g.models((0, 0)).filter(|&(_, a, ra)| g.models((1, 0)).any(|(_, b, rb)| (a.distance(b) - ra - rb).ceil() <= 24.0)).count() as u32;
+    assert!(brute > 0 && brute < 10, "{brute}");
+    assert_eq!(firing(&mut g), brute);
+    put_at(&mut g, (0, 0), (1, 0), 24.5);
+    assert_eq!(firing(&mut g), 0, "out of range");
+}
+
+#[test]
+fn only_the_models_that_see_the_target_fire() {
+    // "If at least one model in the unit has line of sight to an enemy model ... then that enemy
+    // is a valid target"; "Models can't see through solid obstacles"
+    let wall = Kinds { blocking: true, impassable: true, ..Kinds::default() };
+    // a building hides the target from the left half of the shooting unit
+    let p = prep(&[RIFLES], &[TARGET]);
+    let c = config(vec![Piece::new("building", 20.0, 18.0, 35.5, 22.0, wall).unwrap()], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let sight = g.sight((0, 0), (1, 0));
+    assert!(sight.visible);
+    let seeing = g.seen.iter().filter(|s| s.1.is_finite()).count();
+    let key = g.shot_key((0, 0), (1, 0), sight, false).expect("some models see it");
+    let firing: u32 = g.plan(&key).firing.iter().map(|f| f.2).sum();
+    assert!(seeing > 0 && seeing < 10 && firing as usize == seeing, "{seeing} see, {firing} fire");
+}
+
+#[test]
+fn cover_needs_most_of_the_models_inside_or_behind() {
+    // "If the majority of models in a unit are fully inside a piece of cover terrain or behind
+    // a sight blocker ..., they get +1 to Defense rolls when blocking hits from shooting attacks."
+    let field = Kinds { cover: true, difficult: true, ..Kinds::default() };
+    let p = prep(&[RIFLES], &[TARGET]);
+    for (x1, covered) in [(60.0, true), (36.0, true), (35.0, false)] {
+        // a field over the target: all of it, three of its five models, or one
+        let c = config(vec![Piece::new("field", 20.0, 28.0, x1, 34.0, field).unwrap()], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 31.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let inside = g.models((1, 0)).filter(|&(_, q, _)| q.x <= x1 && q.y >= 28.0 && q.y <= 34.0).count();
+        let sight = g.sight((0, 0), (1, 0));
+        assert_eq!(sight.cover, 2 * inside > 5, "{inside} of 5 inside");
+        assert_eq!(sight.cover, covered);
+    }
+}
+
+#[test]
+fn markers_are_held_from_the_closest_model() {
+    // "if a unit is within 3" of a marker whilst no enemies are, then it counts as being seized";
+    // a unit of one model left seizes from its own base, not from its full unit's footprint
+    let p = prep(&[RIFLES], &[TARGET]);
+    let mut c = config(vec![], vec![Point::new(36.0, 6.0)], vec![Point::new(60.0, 44.0)]);
+    c.objectives = Some(vec![Point::new(36.0, 24.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let full = g.radius((0, 0));
+    let one_left = g.info((0, 0)).alloc.apply(State::default(), 9, 1);
+    g.set_state((0, 0), one_left);
+    assert!(g.radius((0, 0)) < full / 2.0, "the disc shrinks to the models left");
+    let last = g.models((0, 0)).next().unwrap();
+    // the last model 3.5" from the marker: not seized, though the full disc would reach it
+    let shift = Point::new(36.0 - last.1.x, 24.0 - 3.5 - last.2 - last.1.y);
+    let pos = g.live((0, 0)).pos;
+    g.live_mut((0, 0)).pos = Point::new(pos.x + shift.x, pos.y + shift.y);
+    g.score_round();
+    assert_eq!(g.owner, [-1]);
+    let pos = g.live((0, 0)).pos;
+    g.live_mut((0, 0)).pos = Point::new(pos.x, pos.y + 1.0);
+    g.score_round();
+    assert_eq!(g.owner, [0]);
+}
+
+#[test]
+fn dangerous_terrain_tests_the_models_that_cross_it() {
+    // "If a model moves in or through dangerous terrain, or is activated in it, then it must
+    // take a dangerous terrain test."
+    let mines = Kinds { dangerous: true, ..Kinds::default() };
+    let p = prep(&[RIFLES], &[TARGET]);
+    // a narrow minefield across the path of the unit's right-hand models only
+    let c = config(vec![Piece::new("minefield", 36.7, 14.0, 50.0, 15.0, mines).unwrap()], vec![Point::new(36.0, 8.0)], vec![Point::new(36.0, 44.0)]);
+    let mut cache = Cache::default();
+    let g = placed(&p, &c, &mut cache);
+    let from = g.live((0, 0)).pos;
+    let path = Path { to: Point::new(from.x, from.y + 10.0), via: None, length: 10.0, difficult: false, dangerous: true };
+    let mask = g.models_through_dangerous((0, 0), from, &path);
+    let crossing: Vec<usize> = g.models((0, 0)).filter(|&(_, q, r)| q.x + r > 36.7).map(|(i, _, _)| i).collect();
+    assert!(!crossing.is_empty() && crossing.len() < 10);
+    assert_eq!(mask.count_ones() as usize, crossing.len());
+    assert!(crossing.iter().all(|i| mask & (1 << i) != 0));
+}
