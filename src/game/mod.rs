@@ -11,6 +11,7 @@
 //! Geometry is abstracted where the rulebook allows it and written down in `docs/game.md`:
 //! a unit is a disc, terrain pieces are rectangles.
 
+pub mod paths;
 pub mod play;
 pub mod policy;
 pub mod prepare;

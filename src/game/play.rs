@@ -5,6 +5,7 @@
 //! The rules live here; the choices (which unit, which action, which target) are the
 //! policy's (`policy`).
 
+use super::paths::{self, Bends, Goal, Paths, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
 use super::policy::{self, Action};
 use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
 use crate::attack::allocation::Allocation;
@@ -168,14 +169,33 @@ pub struct Sight {
     pub cover_inside: bool,
 }
 
-/// A move's path: straight, or through one waypoint.
+/// A move's path: from where the unit stands through the bends of `via` to `to` (found by
+/// `paths`: the shortest way round what the unit may not cross).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Path {
     pub to: Point,
-    pub via: Option<Point>,
+    /// The bends before `to`, in order (none: a straight move).
+    pub via: Bends,
     pub length: f64,
     pub difficult: bool,
     pub dangerous: bool,
+}
+
+impl Path {
+    /// A straight move over no terrain that matters (an Aircraft's).
+    pub fn straight(to: Point, length: f64) -> Path {
+        Path { to, via: Bends::NONE, length, difficult: false, dangerous: false }
+    }
+
+    /// The legs of the path, starting from `from` (where the unit stood).
+    pub fn legs(&self, from: Point) -> impl Iterator<Item = (Point, Point)> + '_ {
+        let mut at = from;
+        self.via.as_slice().iter().copied().chain(std::iter::once(self.to)).map(move |p| {
+            let leg = (at, p);
+            at = p;
+            leg
+        })
+    }
 }
 
 pub struct Game<'a> {
@@ -345,14 +365,15 @@ impl<'a> Game<'a> {
 
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
     /// units ("may never move through other models or units ... even if they are taking a
-    /// Charge action"); Flying "may move through units and terrain".
+    /// Charge action"); Flying "may move through units and terrain". The disc sweeps a
+    /// rectangle's rounded corners, not its bounding square.
     pub fn path_ok(&self, id: Id, a: Point, b: Point) -> bool {
         let info = self.info(id);
         if info.movement.flying || info.movement.aircraft {
             return true;
         }
         let r = self.radius(id);
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, r - EPS)) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::segment_to_piece(a, b, t) < r - EPS) {
             return false;
         }
         for army in 0..2 {
@@ -379,7 +400,7 @@ impl<'a> Game<'a> {
         let mut out = (false, false);
         for t in &self.terrain {
             let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
-            if matters && t.crossed(a, b, r) {
+            if matters && paths::segment_to_piece(a, b, t) < r {
                 out.0 |= t.kinds.difficult && !m.strider;
                 out.1 |= t.kinds.dangerous;
             }
@@ -387,9 +408,50 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// Difficult and dangerous terrain touched along a path from `from`.
+    fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
+        let mut at = from;
+        let mut out = (false, false);
+        for p in via.as_slice().iter().copied().chain(std::iter::once(to)) {
+            let (d, x) = self.terrain_on_path(id, at, p);
+            out = (out.0 | d, out.1 | x);
+            at = p;
+        }
+        out
+    }
+
+    /// The obstacles of `id`'s next move or charge (into `target`): impassable terrain and
+    /// other units' discs (1" wider when `gap` says so: "may never be within 1" of models from
+    /// other units, unless they are taking a Charge action"), and the difficult and dangerous
+    /// pieces a search may choose to go round. Aircraft are no obstacle ("ignore all units").
+    fn fill_obstacles(&self, paths: &mut Paths, id: Id, from: Point, target: Option<Id>, gap: f64) {
+        let r = self.radius(id);
+        let strider = self.info(id).movement.strider;
+        paths.reset(Point::new(r, r), Point::new(WIDTH - r, DEPTH - r));
+        for t in &self.terrain {
+            let class = if t.kinds.impassable {
+                IMPASSABLE
+            } else {
+                (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
+            };
+            if class != 0 {
+                paths.add_piece(t, r + MARGIN, class, from);
+            }
+        }
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other == id || Some(other) == target || self.info(other).movement.aircraft {
+                    continue;
+                }
+                let touching = r + self.radius(other) + MARGIN;
+                paths.add_disc(self.live(other).pos, touching + gap, touching, UNIT, from);
+            }
+        }
+    }
+
     /// A path for `id` towards `goal`, covering at most `allowance` (at most 6" if it touches
-    /// difficult terrain): straight if it can, else the heading that ends nearest the goal.
-    /// `None` when no move gets nearer.
+    /// difficult terrain): the first `allowance` of the shortest route there, round what it
+    /// may not cross. `None` when no move gets nearer.
     pub fn plan_move(&mut self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
         let t = self.clock();
         let out = self.find_move(id, goal, allowance);
@@ -397,41 +459,124 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// The route through difficult terrain is capped at 6" ("If any model in a unit moves in
+    /// or through difficult terrain at any point of its move, then all models in the unit may
+    /// not move more than 6""): so the search also tries the route round it, and the route
+    /// that stops short of it, and keeps the move that leaves the unit nearest its goal along
+    /// its route. Dangerous terrain counts `DANGEROUS_DETOUR` inches against a move.
     fn find_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
-        const TURNS: [f64; 9] = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2];
         let from = self.live(id).pos;
-        let to_goal = from.distance(goal);
-        if to_goal < 0.05 || allowance <= 0.0 {
+        if from.distance(goal) < 0.05 || allowance <= 0.0 {
             return None;
         }
-        let base = (goal.y - from.y).atan2(goal.x - from.x);
-        let mut best: Option<(f64, Path)> = None;
-        for turn in TURNS {
-            let (sin, cos) = (base + turn).sin_cos();
-            let want = allowance.min(to_goal);
-            for share in [1.0, 0.6, 0.3] {
-                let mut len = want * share;
-                let mut to = Point::new(from.x + cos * len, from.y + sin * len);
-                let (mut difficult, mut dangerous) = self.terrain_on_path(id, from, to);
-                if difficult && len > DIFFICULT_MOVE {
-                    len = DIFFICULT_MOVE;
-                    to = Point::new(from.x + cos * len, from.y + sin * len);
-                    (difficult, dangerous) = self.terrain_on_path(id, from, to);
+        let m = self.info(id).movement;
+        if m.flying || m.aircraft {
+            return self.flying_move(id, goal, allowance);
+        }
+        paths::with_scratch(|paths| {
+            self.fill_obstacles(paths, id, from, None, UNIT_GAP);
+            let goal = paths.push_out(goal, IMPASSABLE | UNIT);
+            let mut masks = [IMPASSABLE | UNIT; 4];
+            let (mut count, mut next) = (1, 0);
+            let mut best: Option<(f64, Path)> = None;
+            while next < count {
+                let mask = masks[next];
+                next += 1;
+                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY) else { continue };
+                let route = &paths.route;
+                let beyond = route.last().map_or(0.0, |end| end.distance(goal));
+                let mut consider = |path: Option<Path>| {
+                    let Some(p) = path else { return };
+                    let score = full - p.length + beyond + if p.dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                    if p.length >= 0.05 && best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                        best = Some((score, p));
+                    }
+                };
+                consider(self.walk_route(id, route, allowance));
+                // where the route first meets terrain that would cost something on this move
+                let kinds = if allowance > DIFFICULT_MOVE { DIFFICULT | DANGEROUS } else { DANGEROUS };
+                let Some((at, touched)) = self.first_touch(id, route, allowance, kinds) else { continue };
+                if at > 0.06 {
+                    consider(self.walk_route(id, route, at - 0.01));
                 }
-                if !self.spot_ok(id, to, false) || !self.path_ok(id, from, to) {
+                let wider = mask | touched;
+                if count < masks.len() && !masks[..count].contains(&wider) {
+                    masks[count] = wider;
+                    count += 1;
+                }
+            }
+            best.map(|(_, p)| p)
+        })
+        .flatten()
+    }
+
+    /// The first `inches` of `route` as a move of `id`, capped at 6" if it touches difficult
+    /// terrain, and shortened (half an inch at a time) until it ends where the unit may stand.
+    fn walk_route(&self, id: Id, route: &[Point], inches: f64) -> Option<Path> {
+        let from = *route.first()?;
+        let mut inches = inches;
+        for _ in 0..12 {
+            let (via, to, length) = paths::walk(route, inches);
+            let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
+            if difficult && length > DIFFICULT_MOVE + EPS {
+                inches = DIFFICULT_MOVE;
+                continue;
+            }
+            if length < 0.05 {
+                return None;
+            }
+            if self.spot_ok(id, to, false) {
+                return Some(Path { to, via, length, difficult, dangerous });
+            }
+            inches = length - 0.5;
+        }
+        None
+    }
+
+    /// How far along `route` (within `within` inches) `id`'s disc first touches terrain of the
+    /// `kinds` (`DIFFICULT`, `DANGEROUS`) that matter to it, and which kinds it touches there
+    /// or later on that stretch.
+    fn first_touch(&self, id: Id, route: &[Point], within: f64, kinds: u8) -> Option<(f64, u8)> {
+        let r = self.radius(id);
+        let strider = self.info(id).movement.strider;
+        let (mut done, mut first, mut touched) = (0.0, f64::INFINITY, 0u8);
+        for w in route.windows(2) {
+            if done >= within {
+                break;
+            }
+            let leg = w[0].distance(w[1]);
+            let end = if done + leg > within { w[0].towards(w[1], within - done) } else { w[1] };
+            for t in &self.terrain {
+                let class = (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 };
+                if class & kinds == 0 || t.kinds.impassable {
                     continue;
                 }
-                let left = to.distance(goal);
-                if best.as_ref().is_none_or(|(b, _)| left < *b - EPS) {
-                    best = Some((left, Path { to, via: None, length: len, difficult, dangerous }));
+                if let Some(s) = paths::first_touch(w[0], end, r, t) {
+                    first = first.min(done + s * w[0].distance(end));
+                    touched |= class & kinds;
                 }
-                break;
             }
-            if best.as_ref().is_some_and(|(left, _)| *left < 0.05) {
-                break;
-            }
+            done += leg;
         }
-        best.filter(|(left, _)| *left < to_goal - 0.1).map(|(_, p)| p)
+        (touched != 0).then_some((first, touched))
+    }
+
+    /// A Flying or Aircraft move: straight ("may move through units and terrain"), stopping
+    /// short where the unit may not stand.
+    fn flying_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
+        let from = self.live(id).pos;
+        let r = self.radius(id);
+        let goal = Point::new(goal.x.clamp(r, WIDTH - r), goal.y.clamp(r, DEPTH - r));
+        let mut length = allowance.min(from.distance(goal));
+        while length >= 0.05 {
+            let to = from.towards(goal, length);
+            if self.spot_ok(id, to, false) {
+                let (difficult, dangerous) = self.terrain_on_path(id, from, to);
+                return Some(Path { to, via: Bends::NONE, length, difficult, dangerous });
+            }
+            length -= 0.5;
+        }
+        None
     }
 
     /// A spot for `id` at most `inches` from where it stands (its models "anywhere fully
@@ -563,8 +708,8 @@ impl<'a> Game<'a> {
     }
 
     /// The path of a charge of `id` into `target`: up to the charge distance (6" through
-    /// difficult terrain) into base contact, straight or around one obstacle ("Charge moves
-    /// don't have to be in a straight line"). `None`: not a valid target.
+    /// difficult terrain) into base contact, the shortest way round what it may not cross
+    /// ("Charge moves don't have to be in a straight line"). `None`: not a valid target.
     pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
         let t = self.clock();
         let out = self.find_charge(id, target);
@@ -599,6 +744,13 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// "Charging models must move by up to 12" to get into base contact with an enemy model
+    /// from the target unit ... (charge moves don't have to be in a straight line)": the
+    /// shortest route to any point in contact with the target, round impassable terrain and
+    /// through no other unit (touching them is allowed: "may ignore the 1" distance
+    /// restriction"), within the charge allowance (6" if it touches difficult terrain; then
+    /// the route round the difficult terrain is tried too). Dangerous terrain is avoided when
+    /// the way round is at most `DANGEROUS_DETOUR` longer and still within reach.
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
         let m = self.info(id).movement;
         let reach = self.charge_reach(id, target);
@@ -607,37 +759,46 @@ impl<'a> Game<'a> {
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
         let contact = self.radius(id) + self.radius(target);
-        // the point in base contact with the target on the side facing `p`
-        let contact_from = |p: Point| if p.distance(at) <= contact { p } else { at.towards(p, contact) };
-        let mut legs: Vec<(Option<Point>, Point)> = vec![(None, contact_from(from))];
-        let (dx, dy) = (at.x - from.x, at.y - from.y);
-        let len = dx.hypot(dy).max(EPS);
-        let mid = Point::new((from.x + at.x) / 2.0, (from.y + at.y) / 2.0);
-        for k in [1.0, -1.0, 2.0, -2.0] {
-            let off = k * (self.radius(id) + 2.0);
-            let via = Point::new(mid.x - dy / len * off, mid.y + dx / len * off);
-            legs.push((Some(via), contact_from(via)));
+        if m.flying {
+            let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
+            let length = from.distance(to);
+            return (length <= reach + EPS && self.spot_ok(id, to, true)).then_some(Path { to, via: Bends::NONE, length, difficult: false, dangerous: false });
         }
-        for (via, to) in legs {
-            let points: Vec<Point> = [Some(from), via, Some(to)].into_iter().flatten().collect();
-            let length: f64 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
-            let (mut difficult, mut dangerous) = (false, false);
-            let mut ok = self.spot_ok(id, to, true);
-            for w in points.windows(2) {
-                if !ok {
-                    break;
+        paths::with_scratch(|paths| {
+            self.fill_obstacles(paths, id, from, Some(target), 0.0);
+            let goal = Goal::Contact { centre: at, contact };
+            let mut masks = [IMPASSABLE | UNIT; 4];
+            let (mut count, mut next) = (1, 0);
+            let mut best: Option<(f64, Path)> = None;
+            while next < count {
+                let mask = masks[next];
+                next += 1;
+                let Some(length) = paths.shortest(from, goal, mask, reach) else { continue };
+                let route = &paths.route;
+                let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
+                let mut via = Bends::NONE;
+                for &p in &route[1..route.len() - 1] {
+                    via.push(p);
                 }
-                ok = self.path_ok_charging(id, target, w[0], w[1]);
-                let (d, x) = self.terrain_on_path(id, w[0], w[1]);
-                difficult |= d;
-                dangerous |= x;
+                let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
+                let allowed = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
+                let path = Path { to, via, length, difficult, dangerous };
+                if length <= allowed + EPS && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok_charging(id, target, a, b)) {
+                    let score = length + if dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                    if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                        best = Some((score, path));
+                    }
+                }
+                let touched = (if difficult && length > allowed + EPS { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
+                let wider = mask | touched;
+                if touched != 0 && count < masks.len() && !masks[..count].contains(&wider) {
+                    masks[count] = wider;
+                    count += 1;
+                }
             }
-            let allowance = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
-            if ok && length <= allowance + EPS {
-                return Some(Path { to, via, length, difficult, dangerous });
-            }
-        }
-        None
+            best.map(|(_, p)| p)
+        })
+        .flatten()
     }
 
     /// `path_ok`, where the charge's target may be touched at the end of the path.
@@ -646,7 +807,7 @@ impl<'a> Game<'a> {
         if info.movement.flying {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, self.radius(id) - EPS)) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::segment_to_piece(a, b, t) < self.radius(id) - EPS) {
             return false;
         }
         for army in 0..2 {
@@ -1353,15 +1514,11 @@ impl<'a> Game<'a> {
             return;
         }
         let r = self.radius(id);
-        let legs = match path.via {
-            Some(v) => [(from, v), (v, path.to)],
-            None => [(from, path.to), (path.to, path.to)],
-        };
         let crossed: Vec<Id> = self
             .on_table(1 - id.0)
             .filter(|&e| {
                 let (p, er) = (self.live(e).pos, self.radius(e));
-                legs.iter().any(|&(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
+                path.legs(from).any(|(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
             })
             .collect();
         if crossed.is_empty() {

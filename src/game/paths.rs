@@ -1,0 +1,530 @@
+//! Path finding for moves and charges: the shortest way for a unit's disc round impassable
+//! terrain and other units, and, when it pays, round difficult and dangerous terrain.
+//!
+//! gf-3.5: "Units may not move through impassable terrain"; "may never move through other
+//! models or units"; "Models may never be within 1" of models from other units, unless they
+//! are taking a Charge action"; "(charge moves don't have to be in a straight line)".
+//!
+//! Design: the unit is a disc of radius `r`, so its centre must keep out of every obstacle
+//! grown by `r` (a rectangle grows into a rounded rectangle, another unit's disc into a disc
+//! of the summed radii, plus 1" when not charging). Each grown shape is replaced by the
+//! octagon that circumscribes it (two vertices per rounded corner): a path round the octagon
+//! is always legal, and at most 5.4% longer than the arc it replaces (`4 tan(pi/8)` against
+//! `pi/2` for a quarter turn). Shortest paths among convex polygons bend only at their
+//! vertices, so A* runs on a visibility graph of the octagons' corners, with the straight-line
+//! distance to the goal as its heuristic.
+//!
+//! Speed comes from two things. Obstacles are discovered lazily: the search starts with no
+//! obstacle at all (the straight line), checks the path it found against every obstacle,
+//! adds the ones it crosses and searches again, until the path is clear; most queries end
+//! after the first check, and the others search among the few obstacles in the way. And from a
+//! point, only the two corners of an octagon seen tangentially can start a shortest path
+//! round it. Everything lives in a scratch space reused by every query of a thread (no
+//! allocation per query once warm); the terrain's octagons depend on the unit's radius, so
+//! they are rebuilt per query (a few dozen multiplications each).
+
+use super::table::{Piece, Point};
+use std::cell::RefCell;
+
+/// Bends a `Path` keeps (a move of 24" or less rarely needs more than three).
+pub const MAX_BENDS: usize = 8;
+/// How many inches further from its goal a move accepts to end up, or how many inches longer
+/// a charge accepts to be, to keep out of dangerous terrain. A dangerous terrain test costs a
+/// model one wound in six (per Tough point), which the default policy values at about a
+/// few inches of movement; 3" keeps units out of minefields when the way round is short and
+/// lets them through when it is long.
+pub const DANGEROUS_DETOUR: f64 = 3.0;
+/// Extra room every obstacle is grown by, so that a path that hugs it passes the game's own
+/// checks (which allow 1e-6).
+pub const MARGIN: f64 = 1e-3;
+
+/// Obstacle classes, as bits of a mask: which ones a search keeps out of.
+pub const IMPASSABLE: u8 = 1;
+pub const UNIT: u8 = 2;
+pub const DIFFICULT: u8 = 4;
+pub const DANGEROUS: u8 = 8;
+
+const SIDES: usize = 8;
+/// Obstacles one search may have to go round before it gives up (a table holds at most
+/// 200 pieces and 200 units; paths that wind round more are not worth the time).
+const MAX_ACTIVE: usize = 64;
+/// Tolerance of the orientation tests, in square inches: touching is not crossing.
+const TOL: f64 = 1e-9;
+/// tan(pi/8): the circumscribed octagon's corner offset, in radii.
+const TAN: f64 = 0.414_213_562_373_095_1;
+/// The octagon's vertices round a corner centre, in radii, counter-clockwise from the right;
+/// vertices 0-1 belong to the top-right corner, 2-3 top-left, 4-5 bottom-left, 6-7 bottom-right.
+const OFFSETS: [(f64, f64); SIDES] = [(1.0, TAN), (TAN, 1.0), (-TAN, 1.0), (-1.0, TAN), (-1.0, -TAN), (-TAN, -1.0), (TAN, -1.0), (1.0, -TAN)];
+
+/// The bends of a path, before its end point: a small array, so a `Path` stays `Copy`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bends {
+    len: u8,
+    points: [Point; MAX_BENDS],
+}
+
+impl Bends {
+    pub const NONE: Bends = Bends { len: 0, points: [Point { x: 0.0, y: 0.0 }; MAX_BENDS] };
+
+    pub fn as_slice(&self) -> &[Point] {
+        &self.points[..usize::from(self.len)]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a bend; `false` when full.
+    pub fn push(&mut self, p: Point) -> bool {
+        if usize::from(self.len) >= MAX_BENDS {
+            return false;
+        }
+        self.points[usize::from(self.len)] = p;
+        self.len += 1;
+        true
+    }
+}
+
+fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
+    ax * by - ay * bx
+}
+
+/// A convex octagon, counter-clockwise, with its bounding box and class.
+#[derive(Debug, Clone, Copy)]
+struct Octagon {
+    v: [Point; SIDES],
+    lo: Point,
+    hi: Point,
+    class: u8,
+}
+
+impl Octagon {
+    /// The octagon round the rectangle `x0..x1 x y0..y1` grown by `grow` (a disc when the
+    /// rectangle is a point).
+    fn new(x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) -> Octagon {
+        let corners = [(x1, y1), (x1, y1), (x0, y1), (x0, y1), (x0, y0), (x0, y0), (x1, y0), (x1, y0)];
+        let mut v = [Point::default(); SIDES];
+        for j in 0..SIDES {
+            v[j] = Point::new(corners[j].0 + OFFSETS[j].0 * grow, corners[j].1 + OFFSETS[j].1 * grow);
+        }
+        Octagon { v, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
+    }
+
+    /// Strictly inside (on the boundary is outside).
+    fn contains(&self, p: Point) -> bool {
+        if p.x <= self.lo.x || p.x >= self.hi.x || p.y <= self.lo.y || p.y >= self.hi.y {
+            return false;
+        }
+        (0..SIDES).all(|j| {
+            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
+            cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y) > TOL
+        })
+    }
+
+    /// Whether the segment `a`–`b` passes through the inside (running along an edge or
+    /// touching a vertex does not): no separating axis among the edges' and the segment's.
+    fn blocks(&self, a: Point, b: Point) -> bool {
+        if a.x.max(b.x) <= self.lo.x || a.x.min(b.x) >= self.hi.x || a.y.max(b.y) <= self.lo.y || a.y.min(b.y) >= self.hi.y {
+            return false;
+        }
+        for j in 0..SIDES {
+            let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
+            let (ex, ey) = (q.x - p.x, q.y - p.y);
+            if cross(ex, ey, a.x - p.x, a.y - p.y) <= TOL && cross(ex, ey, b.x - p.x, b.y - p.y) <= TOL {
+                return false;
+            }
+        }
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let (mut left, mut right) = (false, false);
+        for v in &self.v {
+            let s = cross(dx, dy, v.x - a.x, v.y - a.y);
+            left |= s > TOL;
+            right |= s < -TOL;
+        }
+        left && right
+    }
+
+    /// Whether a shortest path from `p` may bend round vertex `j` (both its neighbours on the
+    /// same side of the line from `p`: the line touches the octagon there).
+    fn tangent_from(&self, p: Point, j: usize) -> bool {
+        let (v, prev, next) = (self.v[j], self.v[(j + SIDES - 1) % SIDES], self.v[(j + 1) % SIDES]);
+        let (dx, dy) = (v.x - p.x, v.y - p.y);
+        let s1 = cross(dx, dy, prev.x - p.x, prev.y - p.y);
+        let s2 = cross(dx, dy, next.x - p.x, next.y - p.y);
+        (s1 >= -TOL && s2 >= -TOL) || (s1 <= TOL && s2 <= TOL)
+    }
+
+    /// The nearest point of the boundary to `p`, nudged out by `MARGIN`.
+    fn nearest_outside(&self, p: Point) -> Point {
+        let mut best = (f64::INFINITY, p);
+        for j in 0..SIDES {
+            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
+            let (ex, ey) = (b.x - a.x, b.y - a.y);
+            let len2 = ex * ex + ey * ey;
+            if len2 <= 0.0 {
+                continue;
+            }
+            let t = (((p.x - a.x) * ex + (p.y - a.y) * ey) / len2).clamp(0.0, 1.0);
+            let q = Point::new(a.x + t * ex, a.y + t * ey);
+            let d = q.distance(p);
+            if d < best.0 {
+                // outward normal of a counter-clockwise edge: (ey, -ex)
+                let len = len2.sqrt();
+                best = (d, Point::new(q.x + ey / len * MARGIN * 2.0, q.y - ex / len * MARGIN * 2.0));
+            }
+        }
+        best.1
+    }
+}
+
+/// Where a search ends.
+#[derive(Debug, Clone, Copy)]
+pub enum Goal {
+    /// A point (moves): when it cannot be reached, the search ends at the reachable corner
+    /// nearest it.
+    Point(Point),
+    /// Base contact with a disc (charges): the centre at `contact` from `centre`.
+    Contact { centre: Point, contact: f64 },
+}
+
+impl Goal {
+    /// A lower bound of the way left from `p` (A*'s heuristic).
+    fn left(&self, p: Point) -> f64 {
+        match *self {
+            Goal::Point(g) => p.distance(g),
+            Goal::Contact { centre, contact } => (p.distance(centre) - contact).max(0.0),
+        }
+    }
+}
+
+/// The scratch space of the searches: the obstacles of one query and the search's arrays.
+#[derive(Default)]
+pub struct Paths {
+    octagons: Vec<Octagon>,
+    /// Indices of the obstacles the current search goes round.
+    active: Vec<usize>,
+    is_active: Vec<bool>,
+    cost: Vec<f64>,
+    parent: Vec<u32>,
+    /// 0: not reached, 1: open, 2: closed.
+    state: Vec<u8>,
+    /// The last route found: the start, the bends, the end.
+    pub route: Vec<Point>,
+    /// Where the centre may go (the table less the unit's radius).
+    lo: Point,
+    hi: Point,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Paths> = RefCell::new(Paths::default());
+}
+
+/// Runs `f` with this thread's scratch space (`None` if it is already in use, which the game
+/// never does: a query does not start another).
+pub fn with_scratch<T>(f: impl FnOnce(&mut Paths) -> T) -> Option<T> {
+    SCRATCH.with(|cell| cell.try_borrow_mut().ok().map(|mut p| f(&mut p)))
+}
+
+impl Paths {
+    /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
+    pub fn reset(&mut self, lo: Point, hi: Point) {
+        self.octagons.clear();
+        self.lo = lo;
+        self.hi = hi;
+    }
+
+    pub fn in_bounds(&self, p: Point) -> bool {
+        p.x >= self.lo.x - 1e-9 && p.x <= self.hi.x + 1e-9 && p.y >= self.lo.y - 1e-9 && p.y <= self.hi.y + 1e-9
+    }
+
+    pub fn clamp(&self, p: Point) -> Point {
+        Point::new(p.x.clamp(self.lo.x, self.hi.x.max(self.lo.x)), p.y.clamp(self.lo.y, self.hi.y.max(self.lo.y)))
+    }
+
+    /// A terrain piece grown by `grow`, unless `from` is inside it (a unit already in a piece
+    /// of difficult terrain cannot keep out of it: it is left out).
+    pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
+        let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
+        if !o.contains(from) {
+            self.octagons.push(o);
+        }
+    }
+
+    /// Another unit's disc grown to `radius` (the unit's own radius, its and 1" if the mover
+    /// keeps its distance). A mover already nearer than that (after a melee) keeps at least
+    /// out of `inner`, or out of whatever disc does not hold it.
+    pub fn add_disc(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
+        for r in [radius, inner, from.distance(at) / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
+            if r <= 0.0 {
+                return;
+            }
+            let o = Octagon::new(at.x, at.y, at.x, at.y, r, class);
+            if !o.contains(from) {
+                self.octagons.push(o);
+                return;
+            }
+        }
+    }
+
+    /// `p`, or the nearest point outside the obstacles of `mask` that hold it (a goal inside
+    /// a unit or a building: the search aims at its edge), kept on the table.
+    pub fn push_out(&self, p: Point, mask: u8) -> Point {
+        let mut p = self.clamp(p);
+        for _ in 0..4 {
+            let Some(o) = self.octagons.iter().find(|o| o.class & mask != 0 && o.contains(p)) else { break };
+            p = self.clamp(o.nearest_outside(p));
+        }
+        p
+    }
+
+    /// Whether a segment crosses any obstacle of `mask` (all of them, not only the active ones).
+    pub fn crosses(&self, a: Point, b: Point, mask: u8) -> bool {
+        self.octagons.iter().any(|o| o.class & mask != 0 && o.blocks(a, b))
+    }
+
+    fn clear(&self, a: Point, b: Point) -> bool {
+        self.active.iter().all(|&i| !self.octagons[i].blocks(a, b))
+    }
+
+    fn node_point(&self, from: Point, node: usize) -> Point {
+        if node == 0 { from } else { self.octagons[self.active[(node - 1) / SIDES]].v[(node - 1) % SIDES] }
+    }
+
+    /// Where the last leg from `p` ends: the goal, or the contact point facing `p` (moved
+    /// along the circle onto the table if it falls off it).
+    fn end_from(&self, p: Point, goal: Goal) -> Option<Point> {
+        match goal {
+            Goal::Point(g) => Some(g),
+            Goal::Contact { centre, contact } => {
+                if p.distance(centre) <= contact {
+                    return Some(p);
+                }
+                let q = centre.towards(p, contact);
+                if self.in_bounds(q) {
+                    return Some(q);
+                }
+                // off the table: the contact point nearest it that is on the table
+                let c = self.clamp(q);
+                let d = c.distance(centre);
+                if d == 0.0 {
+                    return None;
+                }
+                let q = Point::new(centre.x + (c.x - centre.x) * contact / d, centre.y + (c.y - centre.y) * contact / d);
+                self.in_bounds(q).then_some(q)
+            }
+        }
+    }
+
+    /// The shortest route from `from` to `goal` keeping out of the obstacles of `mask`, no
+    /// longer than `limit`: its length, with the route in `self.route`. For a point goal that
+    /// cannot be reached, the route to the reachable corner nearest it. `None`: no route.
+    pub fn shortest(&mut self, from: Point, goal: Goal, mask: u8, limit: f64) -> Option<f64> {
+        self.active.clear();
+        self.is_active.clear();
+        self.is_active.resize(self.octagons.len(), false);
+        loop {
+            let length = self.search(from, goal, limit)?;
+            let mut added = false;
+            for w in 0..self.route.len().saturating_sub(1) {
+                let (a, b) = (self.route[w], self.route[w + 1]);
+                for i in 0..self.octagons.len() {
+                    if !self.is_active[i] && self.octagons[i].class & mask != 0 && self.octagons[i].blocks(a, b) {
+                        self.is_active[i] = true;
+                        self.active.push(i);
+                        added = true;
+                    }
+                }
+            }
+            if !added {
+                return Some(length);
+            }
+            if self.active.len() > MAX_ACTIVE {
+                return None;
+            }
+        }
+    }
+
+    /// A* over the active obstacles' corners (node 0 is `from`; node `1 + 8a + j` is vertex
+    /// `j` of active obstacle `a`).
+    fn search(&mut self, from: Point, goal: Goal, limit: f64) -> Option<f64> {
+        let nodes = 1 + SIDES * self.active.len();
+        self.cost.clear();
+        self.cost.resize(nodes, f64::INFINITY);
+        self.parent.clear();
+        self.parent.resize(nodes, u32::MAX);
+        self.state.clear();
+        self.state.resize(nodes, 0);
+        self.cost[0] = 0.0;
+        self.state[0] = 1;
+        let mut best = (f64::INFINITY, 0usize, from);
+        // the reached node nearest the goal (for a goal out of reach)
+        let mut nearest = (goal.left(from), 0usize);
+        loop {
+            let mut pick: Option<(f64, usize)> = None;
+            for n in 0..nodes {
+                if self.state[n] == 1 {
+                    let f = self.cost[n] + goal.left(self.node_point(from, n));
+                    if pick.is_none_or(|(b, _)| f < b) {
+                        pick = Some((f, n));
+                    }
+                }
+            }
+            let Some((f, u)) = pick else { break };
+            if f >= best.0 {
+                break;
+            }
+            self.state[u] = 2;
+            let p = self.node_point(from, u);
+            let g = self.cost[u];
+            let left = goal.left(p);
+            if left < nearest.0 - 1e-9 {
+                nearest = (left, u);
+            }
+            if let Some(q) = self.end_from(p, goal) {
+                let c = g + p.distance(q);
+                if c < best.0 && c <= limit + 1e-9 && self.in_bounds(q) && self.clear(p, q) {
+                    best = (c, u, q);
+                }
+            }
+            let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
+            for a in 0..self.active.len() {
+                let o = &self.octagons[self.active[a]];
+                for j in 0..SIDES {
+                    let n = 1 + a * SIDES + j;
+                    if self.state[n] == 2 {
+                        continue;
+                    }
+                    let candidate = match own {
+                        Some((oa, oj)) if oa == a => j == (oj + 1) % SIDES || j == (oj + SIDES - 1) % SIDES,
+                        _ => o.tangent_from(p, j),
+                    };
+                    let q = o.v[j];
+                    if !candidate || !self.in_bounds(q) {
+                        continue;
+                    }
+                    if let Goal::Contact { centre, contact } = goal {
+                        // a leg that would run into the target ends where it first touches it
+                        if centre.distance_to_segment(p, q) < contact - 1e-9 {
+                            if let Some(x) = entry(p, q, centre, contact) {
+                                let c = g + p.distance(x);
+                                if c < best.0 && c <= limit + 1e-9 && self.in_bounds(x) && self.clear(p, x) {
+                                    best = (c, u, x);
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                    let c = g + p.distance(q);
+                    if c >= self.cost[n] || c + goal.left(q) > limit + 1e-9 || !self.clear(p, q) {
+                        continue;
+                    }
+                    self.cost[n] = c;
+                    self.parent[n] = u as u32;
+                    self.state[n] = 1;
+                }
+            }
+        }
+        let (length, last, end) = if best.0.is_finite() {
+            best
+        } else if matches!(goal, Goal::Point(_)) {
+            (self.cost[nearest.1], nearest.1, self.node_point(from, nearest.1))
+        } else {
+            return None;
+        };
+        self.route.clear();
+        self.route.push(end);
+        let mut n = last;
+        while n != 0 {
+            self.route.push(self.node_point(from, n));
+            n = self.parent[n] as usize;
+        }
+        self.route.push(from);
+        self.route.reverse();
+        if best.0.is_finite() || last != 0 {
+            Some(length)
+        } else {
+            // the start is the nearest point: a route of no length
+            self.route.truncate(1);
+            Some(0.0)
+        }
+    }
+}
+
+/// Where the segment `p`–`q` first comes within `radius` of `centre` (`p` outside).
+fn entry(p: Point, q: Point, centre: Point, radius: f64) -> Option<Point> {
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    let (fx, fy) = (p.x - centre.x, p.y - centre.y);
+    let a = dx * dx + dy * dy;
+    let b = 2.0 * (fx * dx + fy * dy);
+    let c = fx * fx + fy * fy - radius * radius;
+    let disc = b * b - 4.0 * a * c;
+    if a <= 0.0 || disc < 0.0 {
+        return None;
+    }
+    let t = (-b - disc.sqrt()) / (2.0 * a);
+    (0.0..=1.0).contains(&t).then(|| Point::new(p.x + t * dx, p.y + t * dy))
+}
+
+/// The first `inches` of `route`: its bends, end and length. Stops at the last bend that fits
+/// when the route bends more than `MAX_BENDS` times before that.
+pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
+    let mut bends = Bends::NONE;
+    let Some(&start) = route.first() else { return (bends, Point::default(), 0.0) };
+    let (mut at, mut done) = (start, 0.0);
+    let last = route.len() - 1;
+    for i in 0..last {
+        let (a, b) = (route[i], route[i + 1]);
+        let leg = a.distance(b);
+        if done + leg >= inches {
+            let end = a.towards(b, (inches - done).max(0.0));
+            return (bends, end, done + a.distance(end));
+        }
+        done += leg;
+        at = b;
+        // a bend that does not fit ends the walk there
+        if i + 1 < last && !bends.push(b) {
+            return (bends, b, done);
+        }
+    }
+    (bends, at, done)
+}
+
+/// Distance from the segment `a`–`b` to a piece (0 if it crosses it).
+pub fn segment_to_piece(a: Point, b: Point, t: &Piece) -> f64 {
+    if t.crossed(a, b, 0.0) {
+        return 0.0;
+    }
+    let corners = [Point::new(t.x0, t.y0), Point::new(t.x1, t.y0), Point::new(t.x0, t.y1), Point::new(t.x1, t.y1)];
+    let mut d = t.distance_to(a).min(t.distance_to(b));
+    for c in corners {
+        d = d.min(c.distance_to_segment(a, b));
+    }
+    d
+}
+
+/// How far along `a`–`b` (a share from 0 to 1) a disc of radius `r` first touches the piece,
+/// if it does: the distance to the piece along the segment is convex, so its lowest point is
+/// found by ternary search and the first touch by bisection before it.
+pub fn first_touch(a: Point, b: Point, r: f64, t: &Piece) -> Option<f64> {
+    let at = |s: f64| t.distance_to(Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s));
+    if at(0.0) < r {
+        return Some(0.0);
+    }
+    if segment_to_piece(a, b, t) >= r {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if at(m1) < at(m2) { hi = m2 } else { lo = m1 }
+    }
+    let (mut lo, mut hi) = (0.0, (lo + hi) / 2.0);
+    if at(hi) >= r {
+        return None;
+    }
+    for _ in 0..50 {
+        let m = (lo + hi) / 2.0;
+        if at(m) < r { hi = m } else { lo = m }
+    }
+    Some(lo)
+}
