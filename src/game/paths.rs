@@ -110,6 +110,32 @@ impl Octagon {
         Octagon { v, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
     }
 
+    /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
+    /// in the direction of `from` when `from` lies in that corner's quarter: a point outside
+    /// the grown rectangle but inside `new`'s octagon (the 8% a corner sticks out) is then
+    /// outside this one.
+    fn facing(x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8, from: Point) -> Octagon {
+        let corners = [(x1, y1), (x0, y1), (x0, y0), (x1, y0)];
+        let mut v = [Point::default(); SIDES];
+        let (mut lo, mut hi) = (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for (q, &(cx, cy)) in corners.iter().enumerate() {
+            let start = q as f64 * std::f64::consts::FRAC_PI_2;
+            let mut toward = (from.y - cy).atan2(from.x - cx) - start;
+            toward = toward.rem_euclid(std::f64::consts::TAU);
+            let phi = if toward > 0.01 && toward < std::f64::consts::FRAC_PI_2 - 0.01 { toward } else { std::f64::consts::FRAC_PI_4 };
+            // vertices where the tangents at `start`, `start + phi` and `start + 90°` meet
+            for (k, (a, b)) in [(0.0, phi), (phi, std::f64::consts::FRAC_PI_2)].into_iter().enumerate() {
+                let mid = start + (a + b) / 2.0;
+                let d = grow / ((b - a) / 2.0).cos();
+                let p = Point::new(cx + d * mid.cos(), cy + d * mid.sin());
+                v[2 * q + k] = p;
+                lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+                hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+            }
+        }
+        Octagon { v, lo, hi, class }
+    }
+
     /// Strictly inside (on the boundary is outside).
     fn contains(&self, p: Point) -> bool {
         if p.x <= self.lo.x || p.x >= self.hi.x || p.y <= self.lo.y || p.y >= self.hi.y {
@@ -247,6 +273,11 @@ impl Paths {
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
             self.octagons.push(o);
+        } else if t.distance_to(from) >= grow {
+            let o = Octagon::facing(t.x0, t.y0, t.x1, t.y1, grow, class, from);
+            if !o.contains(from) {
+                self.octagons.push(o);
+            }
         }
     }
 
@@ -254,7 +285,8 @@ impl Paths {
     /// keeps its distance). A mover already nearer than that (after a melee) keeps at least
     /// out of `inner`, or out of whatever disc does not hold it.
     pub fn add_disc(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
-        for r in [radius, inner, from.distance(at) / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
+        let d = from.distance(at);
+        for r in [radius, inner, d / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
             if r <= 0.0 {
                 return;
             }
@@ -262,6 +294,13 @@ impl Paths {
             if !o.contains(from) {
                 self.octagons.push(o);
                 return;
+            }
+            if d >= r {
+                let o = Octagon::facing(at.x, at.y, at.x, at.y, r, class, from);
+                if !o.contains(from) {
+                    self.octagons.push(o);
+                    return;
+                }
             }
         }
     }
@@ -679,6 +718,30 @@ mod tests {
         }
         eprintln!("{compared} routes compared with the grid: route / grid from {:.4} to {:.4}; {unreached} reachable only on the grid", worst.0, worst.1);
         assert!(compared >= 30 && unreached <= 3, "{compared} compared, {unreached} reachable only on the grid");
+    }
+
+    #[test]
+    fn a_start_near_a_corner_keeps_its_obstacle() {
+        // 1.05" from a unit whose 1" gap would hold it in the plain octagon's corner
+        let at = Point::new(30.0, 30.0);
+        let from = Point::new(30.0 + 2.05 * 0.9, 30.0 + 2.05 * (1.0f64 - 0.81).sqrt());
+        let plain = Octagon::new(at.x, at.y, at.x, at.y, 2.0, UNIT);
+        assert!(plain.contains(from));
+        let mut paths = Paths::default();
+        paths.reset(Point::new(0.0, 0.0), Point::new(WIDTH, DEPTH));
+        paths.add_disc(at, 2.0, 1.0, UNIT, from);
+        assert_eq!(paths.octagons.len(), 1);
+        let o = paths.octagons[0];
+        assert!(!o.contains(from));
+        for k in 0..64 {
+            let a = f64::from(k) / 64.0 * std::f64::consts::TAU;
+            assert!(o.contains(Point::new(at.x + 1.999 * a.cos(), at.y + 1.999 * a.sin())), "it still holds the whole disc");
+        }
+        let building = Piece::new("b", 10.0, 10.0, 14.0, 14.0, Kinds::default()).unwrap();
+        let from = Point::new(14.0 + 0.72, 14.0 + 0.72);
+        paths.add_piece(&building, 1.0, IMPASSABLE, from);
+        assert_eq!(paths.octagons.len(), 2);
+        assert!(!paths.octagons[1].contains(from) && paths.octagons[1].contains(Point::new(14.0 + 0.7, 14.0 + 0.7)));
     }
 
     #[test]

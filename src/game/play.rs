@@ -1790,6 +1790,7 @@ mod tests {
     use crate::game::table::Kinds;
     use crate::game::{Policy, UnitTotals};
     use crate::profile::Unit;
+    use rand::SeedableRng;
 
     fn prep(a: &[&str], b: &[&str]) -> Prepared {
         let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
@@ -1914,6 +1915,230 @@ mod tests {
         assert!(path.difficult && path.length <= DIFFICULT_MOVE + 1e-9);
         let path = g.plan_move((0, 1), Point::new(40.0, 40.0), 12.0).unwrap();
         assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9, "Strider: \"May ignore the effects of difficult terrain\"");
+    }
+
+    const HERO: &str = "Hero [1] Q4+ D4+\nSword (A3)";
+    const MOB: &str = "Mob [20] Q6+ D6+\n20x Club (A1)";
+
+    fn building(x0: f64, y0: f64, x1: f64, y1: f64) -> Piece {
+        Piece::new("building", x0, y0, x1, y1, Kinds { blocking: true, impassable: true, ..Kinds::default() }).unwrap()
+    }
+
+    /// Checks `id`'s path point by point (every 0.05"): on the table, off impassable terrain,
+    /// through no other unit and, unless charging (`target`), 1" from them (from units it did
+    /// not start within 1" of); its length the sum of its legs.
+    fn assert_legal(g: &Game, id: Id, path: &Path, target: Option<Id>) {
+        let (from, r) = (g.live(id).pos, g.radius(id));
+        let mut total = 0.0;
+        for (a, b) in path.legs(from) {
+            let leg = a.distance(b);
+            total += leg;
+            let n = ((leg / 0.05).ceil() as usize).max(1);
+            for k in 0..=n {
+                let p = a.towards(b, leg * k as f64 / n as f64);
+                assert!(p.x >= r - 1e-6 && p.x <= WIDTH - r + 1e-6 && p.y >= r - 1e-6 && p.y <= DEPTH - r + 1e-6, "off the table at {p:?}");
+                for t in g.terrain.iter().filter(|t| t.kinds.impassable) {
+                    assert!(t.distance_to(p) >= r - 1e-6, "{id:?} through {:?} at {p:?}: {path:?}", t.name);
+                }
+                for army in 0..2 {
+                    for o in g.on_table(army).filter(|&o| o != id) {
+                        let (at, touching) = (g.live(o).pos, r + g.radius(o));
+                        let gap = if target.is_none() && from.distance(at) >= touching + UNIT_GAP - 1e-6 { UNIT_GAP } else { 0.0 };
+                        assert!(p.distance(at) >= touching + gap - 1e-6, "{id:?} within {:.3}\" of {o:?} at {p:?}: {path:?}", p.distance(at) - touching);
+                    }
+                }
+            }
+        }
+        assert!((total - path.length).abs() < 1e-6, "length {} for legs of {total}", path.length);
+    }
+
+    #[test]
+    fn a_unit_between_buildings_finds_the_way_round() {
+        // "Units may not move through impassable terrain": a unit in a pocket between three
+        // buildings, open behind it, walks out and round them to its goal.
+        let pocket = vec![building(20.0, 10.0, 24.0, 34.0), building(36.0, 10.0, 40.0, 34.0), building(20.0, 30.0, 40.0, 34.0)];
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        let c = config(pocket, vec![], vec![Point::new(30.0, 25.0)], vec![Point::new(66.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let goal = Point::new(30.0, 42.0);
+        let mut moves = 0;
+        while g.live((0, 0)).pos.distance(goal) > 0.01 {
+            let path = g.plan_move((0, 0), goal, 12.0).expect("a way out");
+            assert_legal(&g, (0, 0), &path, None);
+            let left = g.live((0, 0)).pos.distance(goal);
+            assert!(path.length > 12.0 - 1e-9 || (path.to.distance(goal) < 0.01 && path.length <= 12.0 + 1e-9), "a move of {} with {left}\" to go", path.length);
+            g.live_mut((0, 0)).pos = path.to;
+            moves += 1;
+            assert!(moves <= 6, "still {left}\" away");
+        }
+        // out of the pocket (about 16"), round a building's corner (about 30") and up (about 13")
+        assert!((4..=6).contains(&moves), "{moves} moves");
+    }
+
+    #[test]
+    fn a_detour_beats_a_minefield_when_it_is_cheap() {
+        // "If a model moves in or through dangerous terrain ... must take a dangerous terrain
+        // test": a small minefield in the way is gone round (the detour costs less than
+        // `DANGEROUS_DETOUR`); one across the table is crossed.
+        let mines = |x0, x1| Piece::new("minefield", x0, 18.0, x1, 21.0, Kinds { dangerous: true, ..Kinds::default() }).unwrap();
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        for (field, round) in [(mines(29.0, 31.0), true), (mines(0.0, 72.0), false)] {
+            let c = config(vec![field], vec![], vec![Point::new(30.0, 10.0)], vec![Point::new(66.0, 44.0)]);
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
+            assert_legal(&g, (0, 0), &path, None);
+            assert_eq!(path.dangerous, !round, "{path:?}");
+            assert!((path.length - 12.0).abs() < 1e-9);
+            if round {
+                assert!(!path.via.is_empty(), "round the minefield: {path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn difficult_terrain_is_gone_round_when_that_goes_further() {
+        // "If any model in a unit moves in or through difficult terrain at any point of its
+        // move, then all models in the unit may not move more than 6"": with 12" to go, going
+        // round a small forest beats crossing it; with 6", crossing costs nothing.
+        let forest = Piece::new("forest", 28.0, 14.0, 32.0, 18.0, Kinds { difficult: true, cover: true, blocking: true, ..Kinds::default() }).unwrap();
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        let c = config(vec![forest], vec![], vec![Point::new(30.0, 8.0)], vec![Point::new(66.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
+        assert_legal(&g, (0, 0), &path, None);
+        assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9 && !path.via.is_empty(), "{path:?}");
+        let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 6.0).unwrap();
+        assert!(path.via.is_empty() && (path.length - 6.0).abs() < 1e-9, "straight on: {path:?}");
+    }
+
+    #[test]
+    fn charges_go_round_obstacles_into_base_contact() {
+        // "Charging models must move by up to 12" to get into base contact with an enemy model
+        // from the target unit ... (charge moves don't have to be in a straight line)"; "If at
+        // least one model in the unit is within charge distance of one model from the target
+        // unit, and has a clear path to reach it, then that enemy is a valid target."
+        let p = prep(&[HERO, GRUNTS], &[MOB]);
+        let (rh, rm) = (p.armies[0][0].radius, p.armies[1][0].radius);
+        let contact = rh + rm;
+        // a wall between the hero and the mob
+        let wall = building(26.0, 12.0, 34.0, 13.0);
+        let at = Point::new(30.0, 14.0 + rm);
+        let c = config(vec![wall], vec![], vec![Point::new(30.0, 11.5 - rh), Point::new(60.0, 5.0)], vec![at]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.charge_path((0, 0), (1, 0)).expect("round the wall");
+        assert_legal(&g, (0, 0), &path, Some((1, 0)));
+        assert!(!path.via.is_empty() && path.length <= 12.0 + 1e-9 && (path.to.distance(at) - contact).abs() < 1e-6, "{path:?}");
+        // a friendly unit in the straight line: "may never move through other models or units"
+        let c = config(vec![], vec![], vec![Point::new(30.0, 20.0 - contact - 6.0), Point::new(30.0, 20.0 - rm - 3.0)], vec![Point::new(30.0, 20.0)]);
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.charge_path((0, 0), (1, 0)).expect("round the friend");
+        assert_legal(&g, (0, 0), &path, Some((1, 0)));
+        assert!(!path.via.is_empty() && (path.to.distance(Point::new(30.0, 20.0)) - contact).abs() < 1e-6, "{path:?}");
+    }
+
+    #[test]
+    fn paths_never_cross_impassable_terrain_or_other_units() {
+        // "Units may not move through impassable terrain"; "may never move through other models
+        // or units"; "Models may never be within 1" of models from other units, unless they are
+        // taking a Charge action". Standard tables, units scattered over them, moves towards
+        // random points and charges at every enemy in reach.
+        let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, "Striders [5] Q5+ D5+ | Strider"], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO]);
+        let (mut moves, mut full, mut charges) = (0, 0, 0);
+        for seed in 0..30 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+            let mut g = placed(&p, &c, &mut cache);
+            for army in 0..2 {
+                for u in 0..6 {
+                    let id = (army, u);
+                    for _ in 0..5 {
+                        let goal = Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH));
+                        let allowance = if rng.random_bool(0.5) { 6.0 } else { 12.0 };
+                        let Some(path) = g.plan_move(id, goal, allowance) else { continue };
+                        assert_legal(&g, id, &path, None);
+                        assert!(path.length <= if path.difficult { DIFFICULT_MOVE } else { allowance } + 1e-9);
+                        assert!(g.spot_ok(id, path.to, false));
+                        assert_eq!(g.terrain_on_legs(id, g.live(id).pos, &path.via, path.to), (path.difficult, path.dangerous));
+                        moves += 1;
+                        full += usize::from(path.length > 0.5 * allowance);
+                    }
+                    for e in 0..6 {
+                        if let Some(path) = g.charge_path(id, (1 - army, e)) {
+                            assert_legal(&g, id, &path, Some((1 - army, e)));
+                            assert!(path.length <= if path.difficult { DIFFICULT_MOVE } else { 12.0 } + 1e-9 && g.spot_ok(id, path.to, true));
+                            assert!(path.to.distance(g.live((1 - army, e)).pos) <= g.radius(id) + g.radius((1 - army, e)) + 1e-6);
+                            charges += 1;
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{moves} moves ({full} over half their allowance), {charges} charges checked");
+        assert!(moves > 1000 && charges > 20);
+    }
+
+    /// A standard table (from `rng`) with the armies of `p` at random spots where they may stand.
+    fn scattered(p: &Prepared, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Config {
+        let terrain = table::standard_terrain(rng);
+        let mut spots: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+        let mut placed: Vec<(Point, f64)> = Vec::new();
+        for army in 0..2 {
+            for info in &p.armies[army] {
+                let r = info.radius;
+                for _ in 0..10_000 {
+                    let q = Point::new(rng.random_range(r..WIDTH - r), rng.random_range(r..DEPTH - r));
+                    if terrain.iter().all(|t| !t.kinds.impassable || t.distance_to(q) >= r) && placed.iter().all(|(o, ro)| o.distance(q) >= r + ro + UNIT_GAP) {
+                        spots[army].push(q);
+                        placed.push((q, r));
+                        break;
+                    }
+                }
+            }
+        }
+        let [a, b] = spots;
+        config(terrain, vec![], a, b)
+    }
+
+    /// Time per query of `plan_move` and `charge_path` on scattered standard tables (run with
+    /// `cargo test --release --lib game::play::tests::path_query_time -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn path_query_time() {
+        let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO, GRUNTS, HERO, MOB, GRUNTS]);
+        let (mut move_time, mut moves, mut charge_time, mut charges) = (0.0, 0u64, 0.0, 0u64);
+        for seed in 0..200 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+            let g = placed(&p, &c, &mut cache);
+            let goals: Vec<Point> = (0..20).map(|_| Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH))).collect();
+            let t = Instant::now();
+            for army in 0..2 {
+                for u in 0..10 {
+                    for &goal in &goals {
+                        std::hint::black_box(g.find_move((army, u), goal, 12.0));
+                        moves += 1;
+                    }
+                }
+            }
+            move_time += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            for army in 0..2 {
+                for u in 0..10 {
+                    for e in 0..10 {
+                        if g.gap((army, u), (1 - army, e)) <= 12.0 {
+                            std::hint::black_box(g.find_charge((army, u), (1 - army, e)));
+                            charges += 1;
+                        }
+                    }
+                }
+            }
+            charge_time += t.elapsed().as_secs_f64();
+        }
+        eprintln!("plan_move: {:.2} us per query ({moves}); charge_path: {:.2} us per query ({charges} within reach)", move_time / moves as f64 * 1e6, charge_time / charges.max(1) as f64 * 1e6);
     }
 
     #[test]
