@@ -85,6 +85,12 @@ impl Bends {
     }
 }
 
+/// Distance between two points: `sqrt`, not `hypot` (whose care for overflow costs a third of
+/// a search's time).
+fn dist(a: Point, b: Point) -> f64 {
+    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).sqrt()
+}
+
 fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
@@ -217,8 +223,8 @@ impl Goal {
     /// A lower bound of the way left from `p` (A*'s heuristic).
     fn left(&self, p: Point) -> f64 {
         match *self {
-            Goal::Point(g) => p.distance(g),
-            Goal::Contact { centre, contact } => (p.distance(centre) - contact).max(0.0),
+            Goal::Point(g) => dist(p, g),
+            Goal::Contact { centre, contact } => (dist(p, centre) - contact).max(0.0),
         }
     }
 }
@@ -231,6 +237,8 @@ pub struct Paths {
     active: Vec<usize>,
     is_active: Vec<bool>,
     cost: Vec<f64>,
+    /// Cost so far plus the heuristic (A*'s f).
+    estimate: Vec<f64>,
     parent: Vec<u32>,
     /// 0: not reached, 1: open, 2: closed.
     state: Vec<u8>,
@@ -357,15 +365,36 @@ impl Paths {
     /// The shortest route from `from` to `goal` keeping out of the obstacles of `mask`, no
     /// longer than `limit`: its length, with the route in `self.route`. For a point goal that
     /// cannot be reached, the route to the reachable corner nearest it. `None`: no route.
-    pub fn shortest(&mut self, from: Point, goal: Goal, mask: u8, limit: f64) -> Option<f64> {
-        self.active.clear();
-        self.is_active.clear();
-        self.is_active.resize(self.octagons.len(), false);
+    ///
+    /// Only the route's first `horizon` inches are sure to be clear (obstacles further on are
+    /// not looked for: a move re-plans at its next activation, and a far obstacle rarely
+    /// changes the way the first inches go). `again`: start from the obstacles the last
+    /// search found (a search with a wider `mask` from the same point).
+    pub fn shortest(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
+        if again && self.is_active.len() == self.octagons.len() {
+            let (octagons, is_active) = (&self.octagons, &mut self.is_active);
+            self.active.retain(|&i| {
+                let keep = octagons[i].class & mask != 0;
+                is_active[i] = keep;
+                keep
+            });
+        } else {
+            self.active.clear();
+            self.is_active.clear();
+            self.is_active.resize(self.octagons.len(), false);
+        }
         loop {
             let length = self.search(from, goal, limit)?;
             let mut added = false;
+            let mut done = 0.0;
             for w in 0..self.route.len().saturating_sub(1) {
+                if done >= horizon {
+                    break;
+                }
                 let (a, b) = (self.route[w], self.route[w + 1]);
+                let leg = dist(a, b);
+                let b = if done + leg > horizon { a.towards(b, horizon - done) } else { b };
+                done += leg;
                 for i in 0..self.octagons.len() {
                     if !self.is_active[i] && self.octagons[i].class & mask != 0 && self.octagons[i].blocks(a, b) {
                         self.is_active[i] = true;
@@ -393,7 +422,10 @@ impl Paths {
         self.parent.resize(nodes, u32::MAX);
         self.state.clear();
         self.state.resize(nodes, 0);
+        self.estimate.clear();
+        self.estimate.resize(nodes, f64::INFINITY);
         self.cost[0] = 0.0;
+        self.estimate[0] = goal.left(from);
         self.state[0] = 1;
         let mut best = (f64::INFINITY, 0usize, from);
         // the reached node nearest the goal (for a goal out of reach)
@@ -402,7 +434,7 @@ impl Paths {
             let mut pick: Option<(f64, usize)> = None;
             for n in 0..nodes {
                 if self.state[n] == 1 {
-                    let f = self.cost[n] + goal.left(self.node_point(from, n));
+                    let f = self.estimate[n];
                     if pick.is_none_or(|(b, _)| f < b) {
                         pick = Some((f, n));
                     }
@@ -420,7 +452,7 @@ impl Paths {
                 nearest = (left, u);
             }
             if let Some(q) = self.end_from(p, goal) {
-                let c = g + p.distance(q);
+                let c = g + dist(p, q);
                 if c < best.0 && c <= limit + 1e-9 && self.in_bounds(q) && self.clear(p, q) {
                     best = (c, u, q);
                 }
@@ -445,7 +477,7 @@ impl Paths {
                         // a leg that would run into the target ends where it first touches it
                         if centre.distance_to_segment(p, q) < contact - 1e-9 {
                             if let Some(x) = entry(p, q, centre, contact) {
-                                let c = g + p.distance(x);
+                                let c = g + dist(p, x);
                                 if c < best.0 && c <= limit + 1e-9 && self.in_bounds(x) && self.clear(p, x) {
                                     best = (c, u, x);
                                 }
@@ -453,11 +485,16 @@ impl Paths {
                             continue;
                         }
                     }
-                    let c = g + p.distance(q);
-                    if c >= self.cost[n] || c + goal.left(q) > limit + 1e-9 || !self.clear(p, q) {
+                    let c = g + dist(p, q);
+                    if c >= self.cost[n] {
+                        continue;
+                    }
+                    let f = c + goal.left(q);
+                    if f > limit + 1e-9 || f >= best.0 || !self.clear(p, q) {
                         continue;
                     }
                     self.cost[n] = c;
+                    self.estimate[n] = f;
                     self.parent[n] = u as u32;
                     self.state[n] = 1;
                 }
@@ -687,7 +724,7 @@ mod tests {
             let table = Table::random(&mut rng);
             let (from, to) = (random_free(&table, &mut rng, step), random_free(&table, &mut rng, step));
             let mut paths = table.paths(from);
-            let Some(length) = paths.shortest(from, Goal::Point(to), IMPASSABLE | UNIT, f64::INFINITY) else { panic!("a route of some kind") };
+            let Some(length) = paths.shortest(from, Goal::Point(to), IMPASSABLE | UNIT, f64::INFINITY, f64::INFINITY, false) else { panic!("a route of some kind") };
             let route = paths.route.clone();
             let walked: f64 = route.windows(2).map(|w| w[0].distance(w[1])).sum();
             assert!((walked - length).abs() < 1e-9);
@@ -765,9 +802,9 @@ mod tests {
         let wall = Piece::new("wall", 27.0, 12.0, 33.0, 13.0, Kinds { impassable: true, ..Kinds::default() }).unwrap();
         paths.add_piece(&wall, r + MARGIN, IMPASSABLE, from);
         let target = Point::new(30.0, 16.0);
-        let length = paths.shortest(from, Goal::Contact { centre: target, contact: 2.0 }, IMPASSABLE, 12.0).expect("round the wall");
+        let length = paths.shortest(from, Goal::Contact { centre: target, contact: 2.0 }, IMPASSABLE, 12.0, f64::INFINITY, false).expect("round the wall");
         let end = *paths.route.last().unwrap();
         assert!((end.distance(target) - 2.0).abs() < 1e-9 && paths.route.len() >= 3 && length <= 12.0);
-        assert!(paths.shortest(from, Goal::Contact { centre: target, contact: 2.0 }, IMPASSABLE, 6.0).is_none(), "too far round");
+        assert!(paths.shortest(from, Goal::Contact { centre: target, contact: 2.0 }, IMPASSABLE, 6.0, f64::INFINITY, false).is_none(), "too far round");
     }
 }

@@ -40,6 +40,9 @@ pub const SCOUT_DEPTH: f64 = 12.0;
 /// "the charging unit must move back by 1" (if possible)".
 pub const CONSOLIDATION_BACK: f64 = 1.0;
 const EPS: f64 = 1e-6;
+/// How far beyond a move's allowance its route is checked against obstacles (further on, a
+/// route may run through them: the next move re-plans).
+pub const LOOKAHEAD: f64 = 6.0;
 
 /// A unit during a game.
 #[derive(Debug, Clone, Default)]
@@ -482,7 +485,7 @@ impl<'a> Game<'a> {
             while next < count {
                 let mask = masks[next];
                 next += 1;
-                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY) else { continue };
+                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY, allowance + LOOKAHEAD, next > 1) else { continue };
                 let route = &paths.route;
                 let beyond = route.last().map_or(0.0, |end| end.distance(goal));
                 let mut consider = |path: Option<Path>| {
@@ -773,7 +776,7 @@ impl<'a> Game<'a> {
             while next < count {
                 let mask = masks[next];
                 next += 1;
-                let Some(length) = paths.shortest(from, goal, mask, reach) else { continue };
+                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, next > 1) else { continue };
                 let route = &paths.route;
                 let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
                 let mut via = Bends::NONE;
@@ -2105,40 +2108,54 @@ mod tests {
 
     /// Time per query of `plan_move` and `charge_path` on scattered standard tables (run with
     /// `cargo test --release --lib game::play::tests::path_query_time -- --ignored --nocapture`).
+    /// Each table's queries run three times and the fastest counts (the machine is shared).
     #[test]
     #[ignore]
     fn path_query_time() {
         let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO, GRUNTS, HERO, MOB, GRUNTS]);
-        let (mut move_time, mut moves, mut charge_time, mut charges) = (0.0, 0u64, 0.0, 0u64);
+        let (mut move_time, mut moves, mut charge_time, mut charges, mut clear) = (0.0, 0u64, 0.0, 0u64, 0u64);
         for seed in 0..200 {
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
             let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
             let g = placed(&p, &c, &mut cache);
             let goals: Vec<Point> = (0..20).map(|_| Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH))).collect();
-            let t = Instant::now();
-            for army in 0..2 {
-                for u in 0..10 {
-                    for &goal in &goals {
-                        std::hint::black_box(g.find_move((army, u), goal, 12.0));
-                        moves += 1;
-                    }
-                }
-            }
-            move_time += t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            for army in 0..2 {
-                for u in 0..10 {
-                    for e in 0..10 {
-                        if g.gap((army, u), (1 - army, e)) <= 12.0 {
-                            std::hint::black_box(g.find_charge((army, u), (1 - army, e)));
-                            charges += 1;
+            let (mut fastest_moves, mut fastest_charges) = (f64::INFINITY, f64::INFINITY);
+            for rep in 0..3 {
+                let t = Instant::now();
+                for army in 0..2 {
+                    for u in 0..10 {
+                        for &goal in &goals {
+                            let path = std::hint::black_box(g.find_move((army, u), goal, 12.0));
+                            if rep == 0 {
+                                moves += 1;
+                                clear += u64::from(path.is_some_and(|p| p.via.is_empty()));
+                            }
                         }
                     }
                 }
+                fastest_moves = fastest_moves.min(t.elapsed().as_secs_f64());
+                let t = Instant::now();
+                for army in 0..2 {
+                    for u in 0..10 {
+                        for e in 0..10 {
+                            if g.gap((army, u), (1 - army, e)) <= 12.0 {
+                                std::hint::black_box(g.find_charge((army, u), (1 - army, e)));
+                                charges += u64::from(rep == 0);
+                            }
+                        }
+                    }
+                }
+                fastest_charges = fastest_charges.min(t.elapsed().as_secs_f64());
             }
-            charge_time += t.elapsed().as_secs_f64();
+            move_time += fastest_moves;
+            charge_time += fastest_charges;
         }
-        eprintln!("plan_move: {:.2} us per query ({moves}); charge_path: {:.2} us per query ({charges} within reach)", move_time / moves as f64 * 1e6, charge_time / charges.max(1) as f64 * 1e6);
+        eprintln!(
+            "plan_move: {:.2} us per query ({moves} towards random points, {:.0}% straight); charge_path: {:.2} us per query ({charges} within reach)",
+            move_time / moves as f64 * 1e6,
+            clear as f64 / moves as f64 * 100.0,
+            charge_time / charges.max(1) as f64 * 1e6
+        );
     }
 
     #[test]
