@@ -565,44 +565,70 @@ pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
     (bends, at, done)
 }
 
-/// Distance from the segment `a`–`b` to a piece (0 if it crosses it).
-pub fn segment_to_piece(a: Point, b: Point, t: &Piece) -> f64 {
-    if t.crossed(a, b, 0.0) {
-        return 0.0;
+/// Whether a disc of radius `r` moving along `a`–`b` overlaps the piece at some point
+/// (coming within `r` of it; touching at exactly `r` does not count).
+pub fn sweeps(a: Point, b: Point, r: f64, t: &Piece) -> bool {
+    if a.x.max(b.x) <= t.x0 - r || a.x.min(b.x) >= t.x1 + r || a.y.max(b.y) <= t.y0 - r || a.y.min(b.y) >= t.y1 + r {
+        return false;
     }
-    let corners = [Point::new(t.x0, t.y0), Point::new(t.x1, t.y0), Point::new(t.x0, t.y1), Point::new(t.x1, t.y1)];
-    let mut d = t.distance_to(a).min(t.distance_to(b));
-    for c in corners {
-        d = d.min(c.distance_to_segment(a, b));
-    }
-    d
+    first_touch(a, b, r, t).is_some()
 }
 
-/// How far along `a`–`b` (a share from 0 to 1) a disc of radius `r` first touches the piece,
-/// if it does: the distance to the piece along the segment is convex, so its lowest point is
-/// found by ternary search and the first touch by bisection before it.
+/// How far along `a`–`b` (a share from 0 to 1) a disc of radius `r` first overlaps the
+/// piece, if it does: where the segment enters the piece grown by `r` (two crossing
+/// rectangles and four corner discs), exactly.
 pub fn first_touch(a: Point, b: Point, r: f64, t: &Piece) -> Option<f64> {
-    let at = |s: f64| t.distance_to(Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s));
-    if at(0.0) < r {
+    let mut first = f64::INFINITY;
+    for (x0, y0, x1, y1) in [(t.x0 - r, t.y0, t.x1 + r, t.y1), (t.x0, t.y0 - r, t.x1, t.y1 + r)] {
+        if let Some(s) = enters_box(a, b, x0, y0, x1, y1) {
+            first = first.min(s);
+        }
+    }
+    for (cx, cy) in [(t.x0, t.y0), (t.x1, t.y0), (t.x0, t.y1), (t.x1, t.y1)] {
+        if let Some(s) = enters_disc(a, b, Point::new(cx, cy), r) {
+            first = first.min(s);
+        }
+    }
+    first.is_finite().then_some(first)
+}
+
+/// Liang–Barsky: where the segment first is strictly inside the box, if it ever is.
+fn enters_box(a: Point, b: Point, x0: f64, y0: f64, x1: f64, y1: f64) -> Option<f64> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [(-dx, a.x - x0), (dx, x1 - a.x), (-dy, a.y - y0), (dy, y1 - a.y)] {
+        if p == 0.0 {
+            if q <= 0.0 {
+                return None;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    (t0 < t1).then_some(t0)
+}
+
+/// Where the segment first is strictly inside the disc, if it ever is.
+fn enters_disc(a: Point, b: Point, centre: Point, radius: f64) -> Option<f64> {
+    let (fx, fy) = (a.x - centre.x, a.y - centre.y);
+    let c = fx * fx + fy * fy - radius * radius;
+    if c < 0.0 {
         return Some(0.0);
     }
-    if segment_to_piece(a, b, t) >= r {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let qa = dx * dx + dy * dy;
+    let qb = 2.0 * (fx * dx + fy * dy);
+    let disc = qb * qb - 4.0 * qa * c;
+    if qa <= 0.0 || disc <= 0.0 {
         return None;
     }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..60 {
-        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
-        if at(m1) < at(m2) { hi = m2 } else { lo = m1 }
-    }
-    let (mut lo, mut hi) = (0.0, (lo + hi) / 2.0);
-    if at(hi) >= r {
-        return None;
-    }
-    for _ in 0..50 {
-        let m = (lo + hi) / 2.0;
-        if at(m) < r { hi = m } else { lo = m }
-    }
-    Some(lo)
+    let s = (-qb - disc.sqrt()) / (2.0 * qa);
+    (0.0..1.0).contains(&s).then_some(s)
 }
 
 #[cfg(test)]
@@ -779,6 +805,26 @@ mod tests {
         paths.add_piece(&building, 1.0, IMPASSABLE, from);
         assert_eq!(paths.octagons.len(), 2);
         assert!(!paths.octagons[1].contains(from) && paths.octagons[1].contains(Point::new(14.0 + 0.7, 14.0 + 0.7)));
+    }
+
+    #[test]
+    fn first_touch_is_where_sampled_points_first_come_near() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let piece = Piece::new("forest", 30.0, 20.0, 36.0, 24.0, Kinds::default()).unwrap();
+        for _ in 0..2000 {
+            let a = Point::new(rng.random_range(20.0..46.0), rng.random_range(10.0..34.0));
+            let b = Point::new(rng.random_range(20.0..46.0), rng.random_range(10.0..34.0));
+            let r = rng.random_range(0.3..3.0);
+            let sampled = (0..=2000).map(|k| f64::from(k) / 2000.0).find(|&s| piece.distance_to(Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s)) < r);
+            match (first_touch(a, b, r, &piece), sampled) {
+                (Some(s), Some(t)) => assert!(s <= t + 1e-9 && t - s <= 1.0 / 2000.0 + 1e-9, "{s} against {t}"),
+                (None, None) => {}
+                // a graze thinner than the sampling
+                (Some(s), None) => assert!(piece.distance_to(Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s)) < r + 1e-9),
+                (None, Some(t)) => panic!("missed a touch at {t}"),
+            }
+            assert_eq!(sweeps(a, b, r, &piece), first_touch(a, b, r, &piece).is_some());
+        }
     }
 
     #[test]

@@ -376,7 +376,7 @@ impl<'a> Game<'a> {
             return true;
         }
         let r = self.radius(id);
-        if self.terrain.iter().any(|t| t.kinds.impassable && paths::segment_to_piece(a, b, t) < r - EPS) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
         for army in 0..2 {
@@ -403,7 +403,7 @@ impl<'a> Game<'a> {
         let mut out = (false, false);
         for t in &self.terrain {
             let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
-            if matters && paths::segment_to_piece(a, b, t) < r {
+            if matters && paths::sweeps(a, b, r, t) {
                 out.0 |= t.kinds.difficult && !m.strider;
                 out.1 |= t.kinds.dangerous;
             }
@@ -810,7 +810,7 @@ impl<'a> Game<'a> {
         if info.movement.flying {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && paths::segment_to_piece(a, b, t) < self.radius(id) - EPS) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, self.radius(id) - EPS, t)) {
             return false;
         }
         for army in 0..2 {
