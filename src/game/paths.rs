@@ -99,6 +99,8 @@ fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
 #[derive(Debug, Clone, Copy)]
 struct Octagon {
     v: [Point; SIDES],
+    /// A point inside (the vertices' mean).
+    mid: Point,
     lo: Point,
     hi: Point,
     class: u8,
@@ -113,7 +115,7 @@ impl Octagon {
         for j in 0..SIDES {
             v[j] = Point::new(corners[j].0 + OFFSETS[j].0 * grow, corners[j].1 + OFFSETS[j].1 * grow);
         }
-        Octagon { v, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
+        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
     }
 
     /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
@@ -139,7 +141,8 @@ impl Octagon {
                 hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
             }
         }
-        Octagon { v, lo, hi, class }
+        let mid = Point::new(v.iter().map(|p| p.x).sum::<f64>() / SIDES as f64, v.iter().map(|p| p.y).sum::<f64>() / SIDES as f64);
+        Octagon { v, mid, lo, hi, class }
     }
 
     /// Strictly inside (on the boundary is outside).
@@ -451,9 +454,23 @@ impl Paths {
             if left < nearest.0 - 1e-9 {
                 nearest = (left, u);
             }
+            // a shortest path bends round a corner only towards its obstacle (it is taut): the
+            // legs leaving `p` must turn to the side the obstacle of `p` lies on
+            let bend = (u > 0).then(|| {
+                let before = self.node_point(from, self.parent[u] as usize);
+                let (dx, dy) = (p.x - before.x, p.y - before.y);
+                let mid = self.octagons[self.active[(u - 1) / SIDES]].mid;
+                (dx, dy, cross(dx, dy, mid.x - p.x, mid.y - p.y))
+            });
+            let taut = |q: Point| {
+                bend.is_none_or(|(dx, dy, side)| {
+                    let turn = cross(dx, dy, q.x - p.x, q.y - p.y);
+                    turn * side >= 0.0 || turn.abs() <= TOL
+                })
+            };
             if let Some(q) = self.end_from(p, goal) {
                 let c = g + dist(p, q);
-                if c < best.0 && c <= limit + 1e-9 && self.in_bounds(q) && self.clear(p, q) {
+                if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) && self.clear(p, q) {
                     best = (c, u, q);
                 }
             }
@@ -470,7 +487,7 @@ impl Paths {
                         _ => o.tangent_from(p, j),
                     };
                     let q = o.v[j];
-                    if !candidate || !self.in_bounds(q) {
+                    if !candidate || !taut(q) || !self.in_bounds(q) {
                         continue;
                     }
                     if let Goal::Contact { centre, contact } = goal {
