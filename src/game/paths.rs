@@ -91,6 +91,24 @@ fn dist(a: Point, b: Point) -> f64 {
     ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).sqrt()
 }
 
+/// The point `d` from `a` towards `b` (`b` itself if nearer), as `Point::towards` with `sqrt`.
+fn toward(a: Point, b: Point, d: f64) -> Point {
+    let len = dist(a, b);
+    if len <= d || len == 0.0 {
+        return b;
+    }
+    Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len)
+}
+
+/// Squared distance from `p` to the segment `a`–`b`.
+fn segment_distance2(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0) };
+    let (ex, ey) = (a.x + t * dx - p.x, a.y + t * dy - p.y);
+    ex * ex + ey * ey
+}
+
 fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
@@ -101,6 +119,9 @@ struct Octagon {
     v: [Point; SIDES],
     /// A point inside (the vertices' mean).
     mid: Point,
+    /// For a disc's octagon, the disc's radius (the octagon lies between it and 1.0824 times
+    /// it): most segments are settled by their distance to `mid`. 0 for a rectangle's.
+    round: f64,
     lo: Point,
     hi: Point,
     class: u8,
@@ -115,7 +136,8 @@ impl Octagon {
         for j in 0..SIDES {
             v[j] = Point::new(corners[j].0 + OFFSETS[j].0 * grow, corners[j].1 + OFFSETS[j].1 * grow);
         }
-        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
+        let round = if x0 == x1 && y0 == y1 { grow } else { 0.0 };
+        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
     }
 
     /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
@@ -142,7 +164,8 @@ impl Octagon {
             }
         }
         let mid = Point::new(v.iter().map(|p| p.x).sum::<f64>() / SIDES as f64, v.iter().map(|p| p.y).sum::<f64>() / SIDES as f64);
-        Octagon { v, mid, lo, hi, class }
+        // (a facing octagon's corners stick out further: no shortcut)
+        Octagon { v, mid, round: 0.0, lo, hi, class }
     }
 
     /// Strictly inside (on the boundary is outside).
@@ -156,11 +179,29 @@ impl Octagon {
         })
     }
 
+    /// Whether the segment's bounding box misses the octagon's (most do: checked inline
+    /// before `blocks`).
+    #[inline(always)]
+    fn apart(&self, a: Point, b: Point) -> bool {
+        a.x.max(b.x) <= self.lo.x || a.x.min(b.x) >= self.hi.x || a.y.max(b.y) <= self.lo.y || a.y.min(b.y) >= self.hi.y
+    }
+
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
     /// touching a vertex does not): no separating axis among the edges' and the segment's.
     fn blocks(&self, a: Point, b: Point) -> bool {
-        if a.x.max(b.x) <= self.lo.x || a.x.min(b.x) >= self.hi.x || a.y.max(b.y) <= self.lo.y || a.y.min(b.y) >= self.hi.y {
+        if self.apart(a, b) {
             return false;
+        }
+        if self.round > 0.0 {
+            // outside the circumscribed circle: clear; inside the inscribed one: blocked
+            let d2 = segment_distance2(self.mid, a, b);
+            let inner = self.round * (1.0 - 1e-9);
+            if d2 >= self.round * self.round * (1.0 + TAN * TAN) {
+                return false;
+            }
+            if d2 < inner * inner {
+                return true;
+            }
         }
         for j in 0..SIDES {
             let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
@@ -247,6 +288,8 @@ pub struct Paths {
     state: Vec<u8>,
     /// The last route found: the start, the bends, the end.
     pub route: Vec<Point>,
+    /// Legs of this query found clear of every obstacle of a mask.
+    clear_legs: Vec<(Point, Point, u8)>,
     /// Where the centre may go (the table less the unit's radius).
     lo: Point,
     hi: Point,
@@ -259,13 +302,30 @@ thread_local! {
 /// Runs `f` with this thread's scratch space (`None` if it is already in use, which the game
 /// never does: a query does not start another).
 pub fn with_scratch<T>(f: impl FnOnce(&mut Paths) -> T) -> Option<T> {
-    SCRATCH.with(|cell| cell.try_borrow_mut().ok().map(|mut p| f(&mut p)))
+    #[cfg(test)]
+    QUERIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    #[cfg(test)]
+    let t = std::time::Instant::now();
+    let out = SCRATCH.with(|cell| cell.try_borrow_mut().ok().map(|mut p| f(&mut p)));
+    #[cfg(test)]
+    NANOS.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+    out
 }
+
+/// Queries made, and the time spent in them and in `shortest` (for the timing tests).
+#[cfg(test)]
+pub static QUERIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+#[cfg(test)]
+pub static NANOS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+#[cfg(test)]
+pub static SHORTEST_NANOS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 
 impl Paths {
     /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
+        self.clear_legs.clear();
         self.lo = lo;
         self.hi = hi;
     }
@@ -332,8 +392,25 @@ impl Paths {
         self.octagons.iter().any(|o| o.class & mask != 0 && o.blocks(a, b))
     }
 
+    /// Adds the obstacles of `mask` the segment crosses to the search's; whether there were any.
+    fn activate_blockers(&mut self, a: Point, b: Point, mask: u8) -> bool {
+        let mut added = false;
+        for i in 0..self.octagons.len() {
+            let o = &self.octagons[i];
+            if !self.is_active[i] && o.class & mask != 0 && !o.apart(a, b) && o.blocks(a, b) {
+                self.is_active[i] = true;
+                self.active.push(i);
+                added = true;
+            }
+        }
+        added
+    }
+
     fn clear(&self, a: Point, b: Point) -> bool {
-        self.active.iter().all(|&i| !self.octagons[i].blocks(a, b))
+        self.active.iter().all(|&i| {
+            let o = &self.octagons[i];
+            o.apart(a, b) || !o.blocks(a, b)
+        })
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
@@ -346,16 +423,16 @@ impl Paths {
         match goal {
             Goal::Point(g) => Some(g),
             Goal::Contact { centre, contact } => {
-                if p.distance(centre) <= contact {
+                if dist(p, centre) <= contact {
                     return Some(p);
                 }
-                let q = centre.towards(p, contact);
+                let q = toward(centre, p, contact);
                 if self.in_bounds(q) {
                     return Some(q);
                 }
                 // off the table: the contact point nearest it that is on the table
                 let c = self.clamp(q);
-                let d = c.distance(centre);
+                let d = dist(c, centre);
                 if d == 0.0 {
                     return None;
                 }
@@ -374,6 +451,15 @@ impl Paths {
     /// changes the way the first inches go). `again`: start from the obstacles the last
     /// search found (a search with a wider `mask` from the same point).
     pub fn shortest(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
+        #[cfg(test)]
+        let t = std::time::Instant::now();
+        let out = self.shortest_(from, goal, mask, limit, horizon, again);
+        #[cfg(test)]
+        SHORTEST_NANOS.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        out
+    }
+
+    fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
         if again && self.is_active.len() == self.octagons.len() {
             let (octagons, is_active) = (&self.octagons, &mut self.is_active);
             self.active.retain(|&i| {
@@ -391,19 +477,43 @@ impl Paths {
             let mut added = false;
             let mut done = 0.0;
             for w in 0..self.route.len().saturating_sub(1) {
-                if done >= horizon {
+                // beyond the horizon, impassable terrain still counts (buildings make the
+                // dead ends a route must see coming; units will have moved)
+                let mask = if done >= horizon { mask & IMPASSABLE } else { mask };
+                if mask == 0 {
                     break;
                 }
                 let (a, b) = (self.route[w], self.route[w + 1]);
                 let leg = dist(a, b);
-                let b = if done + leg > horizon { a.towards(b, horizon - done) } else { b };
-                done += leg;
-                for i in 0..self.octagons.len() {
-                    if !self.is_active[i] && self.octagons[i].class & mask != 0 && self.octagons[i].blocks(a, b) {
-                        self.is_active[i] = true;
-                        self.active.push(i);
-                        added = true;
+                let (b, mask) = if done < horizon && done + leg > horizon {
+                    // the leg's far part: impassable terrain only
+                    let cut = toward(a, b, horizon - done);
+                    if mask & IMPASSABLE != 0 {
+                        added |= self.activate_blockers(cut, b, IMPASSABLE);
                     }
+                    (cut, mask)
+                } else {
+                    (b, mask)
+                };
+                done += leg;
+                // a leg found clear of every obstacle of a mask stays clear in this query
+                if self.clear_legs.iter().any(|&(p, q, m)| p == a && q == b && m & mask == mask) {
+                    continue;
+                }
+                let mut blocked = false;
+                for i in 0..self.octagons.len() {
+                    let o = &self.octagons[i];
+                    if o.class & mask != 0 && !o.apart(a, b) && o.blocks(a, b) {
+                        blocked = true;
+                        if !self.is_active[i] {
+                            self.is_active[i] = true;
+                            self.active.push(i);
+                            added = true;
+                        }
+                    }
+                }
+                if !blocked && self.clear_legs.len() < 64 {
+                    self.clear_legs.push((a, b, mask));
                 }
             }
             if !added {
@@ -492,7 +602,7 @@ impl Paths {
                     }
                     if let Goal::Contact { centre, contact } = goal {
                         // a leg that would run into the target ends where it first touches it
-                        if centre.distance_to_segment(p, q) < contact - 1e-9 {
+                        if segment_distance2(centre, p, q) < (contact - 1e-9) * (contact - 1e-9) {
                             if let Some(x) = entry(p, q, centre, contact) {
                                 let c = g + dist(p, x);
                                 if c < best.0 && c <= limit + 1e-9 && self.in_bounds(x) && self.clear(p, x) {
@@ -567,10 +677,10 @@ pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
     let last = route.len() - 1;
     for i in 0..last {
         let (a, b) = (route[i], route[i + 1]);
-        let leg = a.distance(b);
+        let leg = dist(a, b);
         if done + leg >= inches {
-            let end = a.towards(b, (inches - done).max(0.0));
-            return (bends, end, done + a.distance(end));
+            let end = toward(a, b, (inches - done).max(0.0));
+            return (bends, end, done + dist(a, end));
         }
         done += leg;
         at = b;
