@@ -444,7 +444,10 @@ impl<'a> Game<'a> {
                 paths.add_piece(t, r + MARGIN, class, from);
             }
         }
-        for army in 0..2 {
+        // the mover's own army first: the obstacles' order (which settles ties between
+        // equally short routes) must not depend on which army is A, or a paired mirror match
+        // would not be an exact mirror
+        for army in [id.0, 1 - id.0] {
             for other in self.on_table(army) {
                 if other == id || Some(other) == target || self.info(other).movement.aircraft {
                     continue;
