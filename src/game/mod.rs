@@ -8,10 +8,12 @@
 //! paired games), and games are tallied in game order, so a seeded run gives the same
 //! results whatever the number of threads or how the run is split into batches.
 //!
-//! Geometry is abstracted where the rulebook allows it and written down in `docs/game.md`:
-//! a unit is a disc, terrain pieces are rectangles.
+//! Each model stands on its own base in its unit's formation (`formation`); moves follow
+//! shortest paths round terrain and units (`paths`); terrain pieces are rectangles. What is
+//! abstracted is written down in `docs/game.md`.
 
 pub mod formation;
+pub mod paths;
 pub mod play;
 pub mod policy;
 pub mod prepare;

@@ -160,7 +160,7 @@ fn dangerous_terrain_tests_the_models_that_cross_it() {
     let mut cache = Cache::default();
     let g = placed(&p, &c, &mut cache);
     let from = g.live((0, 0)).pos;
-    let path = Path { to: Point::new(from.x, from.y + 10.0), via: None, length: 10.0, difficult: false, dangerous: true };
+    let path = Path { dangerous: true, ..Path::straight(Point::new(from.x, from.y + 10.0), 10.0) };
     let mask = g.models_through_dangerous((0, 0), from, &path);
     let crossing: Vec<usize> = g.models((0, 0)).filter(|&(_, q, r)| q.x + r > 36.7).map(|(i, _, _)| i).collect();
     assert!(!crossing.is_empty() && crossing.len() < 10);

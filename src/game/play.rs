@@ -5,6 +5,7 @@
 //! The rules live here; the choices (which unit, which action, which target) are the
 //! policy's (`policy`).
 
+use super::paths::{self, Bends, Goal, Paths, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
 use super::policy::{self, Action};
 use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
 use crate::attack::allocation::Allocation;
@@ -39,6 +40,12 @@ pub const SCOUT_DEPTH: f64 = 12.0;
 /// "the charging unit must move back by 1" (if possible)".
 pub const CONSOLIDATION_BACK: f64 = 1.0;
 const EPS: f64 = 1e-6;
+/// How far beyond a move's allowance its route is checked against units, difficult and
+/// dangerous terrain (further on, a route may run through them: they will have moved, or the
+/// next move re-plans); impassable terrain is checked all the way (the dead ends a route must
+/// see coming). 0: a search's cost grows fast with the obstacles it goes round, and looking
+/// 6" further made path queries in games about a third slower.
+pub const LOOKAHEAD: f64 = 0.0;
 
 /// A unit during a game.
 #[derive(Debug, Clone, Default)]
@@ -212,14 +219,33 @@ pub struct Sight {
     pub cover_inside: bool,
 }
 
-/// A move's path: straight, or through one waypoint.
+/// A move's path: from where the unit stands through the bends of `via` to `to` (found by
+/// `paths`: the shortest way round what the unit may not cross).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Path {
     pub to: Point,
-    pub via: Option<Point>,
+    /// The bends before `to`, in order (none: a straight move).
+    pub via: Bends,
     pub length: f64,
     pub difficult: bool,
     pub dangerous: bool,
+}
+
+impl Path {
+    /// A straight move over no terrain that matters (an Aircraft's).
+    pub fn straight(to: Point, length: f64) -> Path {
+        Path { to, via: Bends::NONE, length, difficult: false, dangerous: false }
+    }
+
+    /// The legs of the path, starting from `from` (where the unit stood).
+    pub fn legs(&self, from: Point) -> impl Iterator<Item = (Point, Point)> + '_ {
+        let mut at = from;
+        self.via.as_slice().iter().copied().chain(std::iter::once(self.to)).map(move |p| {
+            let leg = (at, p);
+            at = p;
+            leg
+        })
+    }
 }
 
 pub struct Game<'a> {
@@ -522,14 +548,15 @@ impl<'a> Game<'a> {
 
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
     /// units ("may never move through other models or units ... even if they are taking a
-    /// Charge action"); Flying "may move through units and terrain".
+    /// Charge action"); Flying "may move through units and terrain". The disc sweeps a
+    /// rectangle's rounded corners, not its bounding square.
     pub fn path_ok(&self, id: Id, a: Point, b: Point) -> bool {
         let info = self.info(id);
         if info.movement.flying || info.movement.aircraft {
             return true;
         }
         let r = self.radius(id);
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, r - EPS)) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
         for army in 0..2 {
@@ -556,7 +583,7 @@ impl<'a> Game<'a> {
         let mut out = (false, false);
         for t in &self.terrain {
             let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
-            if matters && t.crossed(a, b, r) {
+            if matters && paths::sweeps(a, b, r, t) {
                 out.0 |= t.kinds.difficult && !m.strider;
                 out.1 |= t.kinds.dangerous;
             }
@@ -564,9 +591,53 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// Difficult and dangerous terrain touched along a path from `from`.
+    fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
+        let mut at = from;
+        let mut out = (false, false);
+        for p in via.as_slice().iter().copied().chain(std::iter::once(to)) {
+            let (d, x) = self.terrain_on_path(id, at, p);
+            out = (out.0 | d, out.1 | x);
+            at = p;
+        }
+        out
+    }
+
+    /// The obstacles of `id`'s next move or charge (into `target`): impassable terrain and
+    /// other units' discs (1" wider when `gap` says so: "may never be within 1" of models from
+    /// other units, unless they are taking a Charge action"), and the difficult and dangerous
+    /// pieces a search may choose to go round. Aircraft are no obstacle ("ignore all units").
+    fn fill_obstacles(&self, paths: &mut Paths, id: Id, from: Point, target: Option<Id>, gap: f64) {
+        let r = self.radius(id);
+        let strider = self.info(id).movement.strider;
+        paths.reset(Point::new(r, r), Point::new(WIDTH - r, DEPTH - r));
+        for t in &self.terrain {
+            let class = if t.kinds.impassable {
+                IMPASSABLE
+            } else {
+                (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
+            };
+            if class != 0 {
+                paths.add_piece(t, r + MARGIN, class, from);
+            }
+        }
+        // the mover's own army first: the obstacles' order (which settles ties between
+        // equally short routes) must not depend on which army is A, or a paired mirror match
+        // would not be an exact mirror
+        for army in [id.0, 1 - id.0] {
+            for other in self.on_table(army) {
+                if other == id || Some(other) == target || self.info(other).movement.aircraft {
+                    continue;
+                }
+                let touching = r + self.radius(other) + MARGIN;
+                paths.add_disc(self.live(other).pos, touching + gap, touching, UNIT, from);
+            }
+        }
+    }
+
     /// A path for `id` towards `goal`, covering at most `allowance` (at most 6" if it touches
-    /// difficult terrain): straight if it can, else the heading that ends nearest the goal.
-    /// `None` when no move gets nearer.
+    /// difficult terrain): the first `allowance` of the shortest route there, round what it
+    /// may not cross. `None` when no move gets nearer.
     pub fn plan_move(&mut self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
         let t = self.clock();
         let out = self.find_move(id, goal, allowance);
@@ -574,41 +645,124 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// The route through difficult terrain is capped at 6" ("If any model in a unit moves in
+    /// or through difficult terrain at any point of its move, then all models in the unit may
+    /// not move more than 6""): so the search also tries the route round it, and the route
+    /// that stops short of it, and keeps the move that leaves the unit nearest its goal along
+    /// its route. Dangerous terrain counts `DANGEROUS_DETOUR` inches against a move.
     fn find_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
-        const TURNS: [f64; 9] = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2];
         let from = self.live(id).pos;
-        let to_goal = from.distance(goal);
-        if to_goal < 0.05 || allowance <= 0.0 {
+        if from.distance(goal) < 0.05 || allowance <= 0.0 {
             return None;
         }
-        let base = (goal.y - from.y).atan2(goal.x - from.x);
-        let mut best: Option<(f64, Path)> = None;
-        for turn in TURNS {
-            let (sin, cos) = (base + turn).sin_cos();
-            let want = allowance.min(to_goal);
-            for share in [1.0, 0.6, 0.3] {
-                let mut len = want * share;
-                let mut to = Point::new(from.x + cos * len, from.y + sin * len);
-                let (mut difficult, mut dangerous) = self.terrain_on_path(id, from, to);
-                if difficult && len > DIFFICULT_MOVE {
-                    len = DIFFICULT_MOVE;
-                    to = Point::new(from.x + cos * len, from.y + sin * len);
-                    (difficult, dangerous) = self.terrain_on_path(id, from, to);
+        let m = self.info(id).movement;
+        if m.flying || m.aircraft {
+            return self.flying_move(id, goal, allowance);
+        }
+        paths::with_scratch(|paths| {
+            self.fill_obstacles(paths, id, from, None, UNIT_GAP);
+            let goal = paths.push_out(goal, IMPASSABLE | UNIT);
+            let mut masks = [IMPASSABLE | UNIT; 4];
+            let (mut count, mut next) = (1, 0);
+            let mut best: Option<(f64, Path)> = None;
+            while next < count {
+                let mask = masks[next];
+                next += 1;
+                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY, allowance + LOOKAHEAD, next > 1) else { continue };
+                let route = &paths.route;
+                let beyond = route.last().map_or(0.0, |end| end.distance(goal));
+                let mut consider = |path: Option<Path>| {
+                    let Some(p) = path else { return };
+                    let score = full - p.length + beyond + if p.dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                    if p.length >= 0.05 && best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                        best = Some((score, p));
+                    }
+                };
+                consider(self.walk_route(id, route, allowance));
+                // where the route first meets terrain that would cost something on this move
+                let kinds = if allowance > DIFFICULT_MOVE { DIFFICULT | DANGEROUS } else { DANGEROUS };
+                let Some((at, touched)) = self.first_touch(id, route, allowance, kinds) else { continue };
+                if at > 0.06 {
+                    consider(self.walk_route(id, route, at - 0.01));
                 }
-                if !self.spot_ok(id, to, false) || !self.path_ok(id, from, to) {
+                let wider = mask | touched;
+                if count < masks.len() && !masks[..count].contains(&wider) {
+                    masks[count] = wider;
+                    count += 1;
+                }
+            }
+            best.map(|(_, p)| p)
+        })
+        .flatten()
+    }
+
+    /// The first `inches` of `route` as a move of `id`, capped at 6" if it touches difficult
+    /// terrain, and shortened (half an inch at a time) until it ends where the unit may stand.
+    fn walk_route(&self, id: Id, route: &[Point], inches: f64) -> Option<Path> {
+        let from = *route.first()?;
+        let mut inches = inches;
+        for _ in 0..12 {
+            let (via, to, length) = paths::walk(route, inches);
+            let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
+            if difficult && length > DIFFICULT_MOVE + EPS {
+                inches = DIFFICULT_MOVE;
+                continue;
+            }
+            if length < 0.05 {
+                return None;
+            }
+            if self.spot_ok(id, to, false) {
+                return Some(Path { to, via, length, difficult, dangerous });
+            }
+            inches = length - 0.5;
+        }
+        None
+    }
+
+    /// How far along `route` (within `within` inches) `id`'s disc first touches terrain of the
+    /// `kinds` (`DIFFICULT`, `DANGEROUS`) that matter to it, and which kinds it touches there
+    /// or later on that stretch.
+    fn first_touch(&self, id: Id, route: &[Point], within: f64, kinds: u8) -> Option<(f64, u8)> {
+        let r = self.radius(id);
+        let strider = self.info(id).movement.strider;
+        let (mut done, mut first, mut touched) = (0.0, f64::INFINITY, 0u8);
+        for w in route.windows(2) {
+            if done >= within {
+                break;
+            }
+            let leg = w[0].distance(w[1]);
+            let end = if done + leg > within { w[0].towards(w[1], within - done) } else { w[1] };
+            for t in &self.terrain {
+                let class = (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 };
+                if class & kinds == 0 || t.kinds.impassable {
                     continue;
                 }
-                let left = to.distance(goal);
-                if best.as_ref().is_none_or(|(b, _)| left < *b - EPS) {
-                    best = Some((left, Path { to, via: None, length: len, difficult, dangerous }));
+                if let Some(s) = paths::first_touch(w[0], end, r, t) {
+                    first = first.min(done + s * w[0].distance(end));
+                    touched |= class & kinds;
                 }
-                break;
             }
-            if best.as_ref().is_some_and(|(left, _)| *left < 0.05) {
-                break;
-            }
+            done += leg;
         }
-        best.filter(|(left, _)| *left < to_goal - 0.1).map(|(_, p)| p)
+        (touched != 0).then_some((first, touched))
+    }
+
+    /// A Flying or Aircraft move: straight ("may move through units and terrain"), stopping
+    /// short where the unit may not stand.
+    fn flying_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
+        let from = self.live(id).pos;
+        let r = self.radius(id);
+        let goal = Point::new(goal.x.clamp(r, WIDTH - r), goal.y.clamp(r, DEPTH - r));
+        let mut length = allowance.min(from.distance(goal));
+        while length >= 0.05 {
+            let to = from.towards(goal, length);
+            if self.spot_ok(id, to, false) {
+                let (difficult, dangerous) = self.terrain_on_path(id, from, to);
+                return Some(Path { to, via: Bends::NONE, length, difficult, dangerous });
+            }
+            length -= 0.5;
+        }
+        None
     }
 
     /// A spot for `id` at most `inches` from where it stands (its models "anywhere fully
@@ -746,8 +900,8 @@ impl<'a> Game<'a> {
     }
 
     /// The path of a charge of `id` into `target`: up to the charge distance (6" through
-    /// difficult terrain) into base contact, straight or around one obstacle ("Charge moves
-    /// don't have to be in a straight line"). `None`: not a valid target.
+    /// difficult terrain) into base contact, the shortest way round what it may not cross
+    /// ("Charge moves don't have to be in a straight line"). `None`: not a valid target.
     pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
         let t = self.clock();
         let out = self.find_charge(id, target);
@@ -782,6 +936,13 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// "Charging models must move by up to 12" to get into base contact with an enemy model
+    /// from the target unit ... (charge moves don't have to be in a straight line)": the
+    /// shortest route to any point in contact with the target, round impassable terrain and
+    /// through no other unit (touching them is allowed: "may ignore the 1" distance
+    /// restriction"), within the charge allowance (6" if it touches difficult terrain; then
+    /// the route round the difficult terrain is tried too). Dangerous terrain is avoided when
+    /// the way round is at most `DANGEROUS_DETOUR` longer and still within reach.
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
         let m = self.info(id).movement;
         let reach = self.charge_reach(id, target);
@@ -790,37 +951,46 @@ impl<'a> Game<'a> {
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
         let contact = self.radius(id) + self.radius(target);
-        // the point in base contact with the target on the side facing `p`
-        let contact_from = |p: Point| if p.distance(at) <= contact { p } else { at.towards(p, contact) };
-        let mut legs: Vec<(Option<Point>, Point)> = vec![(None, contact_from(from))];
-        let (dx, dy) = (at.x - from.x, at.y - from.y);
-        let len = dx.hypot(dy).max(EPS);
-        let mid = Point::new((from.x + at.x) / 2.0, (from.y + at.y) / 2.0);
-        for k in [1.0, -1.0, 2.0, -2.0] {
-            let off = k * (self.radius(id) + 2.0);
-            let via = Point::new(mid.x - dy / len * off, mid.y + dx / len * off);
-            legs.push((Some(via), contact_from(via)));
+        if m.flying {
+            let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
+            let length = from.distance(to);
+            return (length <= reach + EPS && self.spot_ok(id, to, true)).then_some(Path { to, via: Bends::NONE, length, difficult: false, dangerous: false });
         }
-        for (via, to) in legs {
-            let points: Vec<Point> = [Some(from), via, Some(to)].into_iter().flatten().collect();
-            let length: f64 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
-            let (mut difficult, mut dangerous) = (false, false);
-            let mut ok = self.spot_ok(id, to, true);
-            for w in points.windows(2) {
-                if !ok {
-                    break;
+        paths::with_scratch(|paths| {
+            self.fill_obstacles(paths, id, from, Some(target), 0.0);
+            let goal = Goal::Contact { centre: at, contact };
+            let mut masks = [IMPASSABLE | UNIT; 4];
+            let (mut count, mut next) = (1, 0);
+            let mut best: Option<(f64, Path)> = None;
+            while next < count {
+                let mask = masks[next];
+                next += 1;
+                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, next > 1) else { continue };
+                let route = &paths.route;
+                let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
+                let mut via = Bends::NONE;
+                for &p in &route[1..route.len() - 1] {
+                    via.push(p);
                 }
-                ok = self.path_ok_charging(id, target, w[0], w[1]);
-                let (d, x) = self.terrain_on_path(id, w[0], w[1]);
-                difficult |= d;
-                dangerous |= x;
+                let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
+                let allowed = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
+                let path = Path { to, via, length, difficult, dangerous };
+                if length <= allowed + EPS && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok_charging(id, target, a, b)) {
+                    let score = length + if dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                    if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                        best = Some((score, path));
+                    }
+                }
+                let touched = (if difficult && length > allowed + EPS { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
+                let wider = mask | touched;
+                if touched != 0 && count < masks.len() && !masks[..count].contains(&wider) {
+                    masks[count] = wider;
+                    count += 1;
+                }
             }
-            let allowance = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
-            if ok && length <= allowance + EPS {
-                return Some(Path { to, via, length, difficult, dangerous });
-            }
-        }
-        None
+            best.map(|(_, p)| p)
+        })
+        .flatten()
     }
 
     /// `path_ok`, where the charge's target may be touched at the end of the path.
@@ -829,7 +999,7 @@ impl<'a> Game<'a> {
         if info.movement.flying {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.crossed(a, b, self.radius(id) - EPS)) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, self.radius(id) - EPS, t)) {
             return false;
         }
         for army in 0..2 {
@@ -1314,10 +1484,7 @@ impl<'a> Game<'a> {
     /// `from` along `path`, touch dangerous terrain ("Flying ... may move through units and
     /// terrain": `path.dangerous` already says whether any of them does).
     fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
-        let legs: Vec<(Point, Point)> = match path.via {
-            Some(v) => vec![(from, v), (v, path.to)],
-            None => vec![(from, path.to)],
-        };
+        let legs: Vec<(Point, Point)> = path.legs(from).collect();
         let shift = |p: Point, o: Point| Point::new(p.x + o.x, p.y + o.y);
         let mut out = 0u64;
         for (i, q, r) in self.models(id) {
@@ -1684,15 +1851,11 @@ impl<'a> Game<'a> {
             return;
         }
         let r = self.radius(id);
-        let legs = match path.via {
-            Some(v) => [(from, v), (v, path.to)],
-            None => [(from, path.to), (path.to, path.to)],
-        };
         let crossed: Vec<Id> = self
             .on_table(1 - id.0)
             .filter(|&e| {
                 let (p, er) = (self.live(e).pos, self.radius(e));
-                legs.iter().any(|&(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
+                path.legs(from).any(|(a, b)| p.distance_to_segment(a, b) < er + r - EPS)
             })
             .collect();
         if crossed.is_empty() {
@@ -2020,6 +2183,7 @@ mod tests {
     use crate::game::table::Kinds;
     use crate::game::{Policy, UnitTotals};
     use crate::profile::Unit;
+    use rand::SeedableRng;
 
     fn prep(a: &[&str], b: &[&str]) -> Prepared {
         let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
@@ -2144,6 +2308,269 @@ mod tests {
         assert!(path.difficult && path.length <= DIFFICULT_MOVE + 1e-9);
         let path = g.plan_move((0, 1), Point::new(40.0, 40.0), 12.0).unwrap();
         assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9, "Strider: \"May ignore the effects of difficult terrain\"");
+    }
+
+    const HERO: &str = "Hero [1] Q4+ D4+\nSword (A3)";
+    const MOB: &str = "Mob [20] Q6+ D6+\n20x Club (A1)";
+
+    fn building(x0: f64, y0: f64, x1: f64, y1: f64) -> Piece {
+        Piece::new("building", x0, y0, x1, y1, Kinds { blocking: true, impassable: true, ..Kinds::default() }).unwrap()
+    }
+
+    /// Checks `id`'s path point by point (every 0.05"): on the table, off impassable terrain,
+    /// through no other unit and, unless charging (`target`), 1" from them (from units it did
+    /// not start within 1" of); its length the sum of its legs.
+    fn assert_legal(g: &Game, id: Id, path: &Path, target: Option<Id>) {
+        let (from, r) = (g.live(id).pos, g.radius(id));
+        let mut total = 0.0;
+        for (a, b) in path.legs(from) {
+            let leg = a.distance(b);
+            total += leg;
+            let n = ((leg / 0.05).ceil() as usize).max(1);
+            for k in 0..=n {
+                let p = a.towards(b, leg * k as f64 / n as f64);
+                assert!(p.x >= r - 1e-6 && p.x <= WIDTH - r + 1e-6 && p.y >= r - 1e-6 && p.y <= DEPTH - r + 1e-6, "off the table at {p:?}");
+                for t in g.terrain.iter().filter(|t| t.kinds.impassable) {
+                    assert!(t.distance_to(p) >= r - 1e-6, "{id:?} through {:?} at {p:?}: {path:?}", t.name);
+                }
+                for army in 0..2 {
+                    for o in g.on_table(army).filter(|&o| o != id) {
+                        let (at, touching) = (g.live(o).pos, r + g.radius(o));
+                        let gap = if target.is_none() && from.distance(at) >= touching + UNIT_GAP - 1e-6 { UNIT_GAP } else { 0.0 };
+                        assert!(p.distance(at) >= touching + gap - 1e-6, "{id:?} within {:.3}\" of {o:?} at {p:?}: {path:?}", p.distance(at) - touching);
+                    }
+                }
+            }
+        }
+        assert!((total - path.length).abs() < 1e-6, "length {} for legs of {total}", path.length);
+    }
+
+    #[test]
+    fn a_unit_between_buildings_finds_the_way_round() {
+        // "Units may not move through impassable terrain": a unit in a pocket between three
+        // buildings, open behind it, walks out and round them to its goal.
+        let pocket = vec![building(20.0, 10.0, 24.0, 34.0), building(36.0, 10.0, 40.0, 34.0), building(20.0, 30.0, 40.0, 34.0)];
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        let c = config(pocket, vec![], vec![Point::new(30.0, 25.0)], vec![Point::new(66.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let goal = Point::new(30.0, 42.0);
+        let mut moves = 0;
+        while g.live((0, 0)).pos.distance(goal) > 0.01 {
+            let path = g.plan_move((0, 0), goal, 12.0).expect("a way out");
+            assert_legal(&g, (0, 0), &path, None);
+            let left = g.live((0, 0)).pos.distance(goal);
+            assert!(path.length > 12.0 - 1e-9 || (path.to.distance(goal) < 0.01 && path.length <= 12.0 + 1e-9), "a move of {} with {left}\" to go", path.length);
+            g.live_mut((0, 0)).pos = path.to;
+            moves += 1;
+            assert!(moves <= 6, "still {left}\" away");
+        }
+        // out of the pocket (about 16"), round a building's corner (about 30") and up (about 13")
+        assert!((4..=6).contains(&moves), "{moves} moves");
+    }
+
+    #[test]
+    fn a_detour_beats_a_minefield_when_it_is_cheap() {
+        // "If a model moves in or through dangerous terrain ... must take a dangerous terrain
+        // test": a small minefield in the way is gone round (the detour costs less than
+        // `DANGEROUS_DETOUR`); one across the table is crossed.
+        let mines = |x0, x1| Piece::new("minefield", x0, 18.0, x1, 21.0, Kinds { dangerous: true, ..Kinds::default() }).unwrap();
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        for (field, round) in [(mines(29.0, 31.0), true), (mines(0.0, 72.0), false)] {
+            let c = config(vec![field], vec![], vec![Point::new(30.0, 10.0)], vec![Point::new(66.0, 44.0)]);
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
+            assert_legal(&g, (0, 0), &path, None);
+            assert_eq!(path.dangerous, !round, "{path:?}");
+            assert!((path.length - 12.0).abs() < 1e-9);
+            if round {
+                assert!(!path.via.is_empty(), "round the minefield: {path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn difficult_terrain_is_gone_round_when_that_goes_further() {
+        // "If any model in a unit moves in or through difficult terrain at any point of its
+        // move, then all models in the unit may not move more than 6"": with 12" to go, going
+        // round a small forest beats crossing it; with 6", crossing costs nothing.
+        let forest = Piece::new("forest", 28.0, 14.0, 32.0, 18.0, Kinds { difficult: true, cover: true, blocking: true, ..Kinds::default() }).unwrap();
+        let p = prep(&[GRUNTS], &[GRUNTS]);
+        let c = config(vec![forest], vec![], vec![Point::new(30.0, 8.0)], vec![Point::new(66.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
+        assert_legal(&g, (0, 0), &path, None);
+        assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9 && !path.via.is_empty(), "{path:?}");
+        let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 6.0).unwrap();
+        assert!(path.via.is_empty() && (path.length - 6.0).abs() < 1e-9, "straight on: {path:?}");
+    }
+
+    #[test]
+    fn charges_go_round_obstacles_into_base_contact() {
+        // "Charging models must move by up to 12" to get into base contact with an enemy model
+        // from the target unit ... (charge moves don't have to be in a straight line)"; "If at
+        // least one model in the unit is within charge distance of one model from the target
+        // unit, and has a clear path to reach it, then that enemy is a valid target."
+        let p = prep(&[HERO, GRUNTS], &[MOB]);
+        let (rh, rm) = (p.armies[0][0].radius, p.armies[1][0].radius);
+        let contact = rh + rm;
+        // a wall between the hero and the mob
+        let wall = building(26.0, 12.0, 34.0, 13.0);
+        let at = Point::new(30.0, 14.0 + rm);
+        let c = config(vec![wall], vec![], vec![Point::new(30.0, 11.5 - rh), Point::new(60.0, 5.0)], vec![at]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.charge_path((0, 0), (1, 0)).expect("round the wall");
+        assert_legal(&g, (0, 0), &path, Some((1, 0)));
+        assert!(!path.via.is_empty() && path.length <= 12.0 + 1e-9 && (path.to.distance(at) - contact).abs() < 1e-6, "{path:?}");
+        // a friendly unit in the straight line: "may never move through other models or units"
+        let c = config(vec![], vec![], vec![Point::new(30.0, 20.0 - contact - 6.0), Point::new(30.0, 20.0 - rm - 3.0)], vec![Point::new(30.0, 20.0)]);
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.charge_path((0, 0), (1, 0)).expect("round the friend");
+        assert_legal(&g, (0, 0), &path, Some((1, 0)));
+        assert!(!path.via.is_empty() && (path.to.distance(Point::new(30.0, 20.0)) - contact).abs() < 1e-6, "{path:?}");
+    }
+
+    #[test]
+    fn paths_never_cross_impassable_terrain_or_other_units() {
+        // "Units may not move through impassable terrain"; "may never move through other models
+        // or units"; "Models may never be within 1" of models from other units, unless they are
+        // taking a Charge action". Standard tables, units scattered over them, moves towards
+        // random points and charges at every enemy in reach.
+        let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, "Striders [5] Q5+ D5+ | Strider"], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO]);
+        let (mut moves, mut full, mut charges) = (0, 0, 0);
+        for seed in 0..30 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+            let mut g = placed(&p, &c, &mut cache);
+            for army in 0..2 {
+                for u in 0..6 {
+                    let id = (army, u);
+                    for _ in 0..5 {
+                        let goal = Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH));
+                        let allowance = if rng.random_bool(0.5) { 6.0 } else { 12.0 };
+                        let Some(path) = g.plan_move(id, goal, allowance) else { continue };
+                        assert_legal(&g, id, &path, None);
+                        assert!(path.length <= if path.difficult { DIFFICULT_MOVE } else { allowance } + 1e-9);
+                        assert!(g.spot_ok(id, path.to, false));
+                        assert_eq!(g.terrain_on_legs(id, g.live(id).pos, &path.via, path.to), (path.difficult, path.dangerous));
+                        moves += 1;
+                        full += usize::from(path.length > 0.5 * allowance);
+                    }
+                    for e in 0..6 {
+                        if let Some(path) = g.charge_path(id, (1 - army, e)) {
+                            assert_legal(&g, id, &path, Some((1 - army, e)));
+                            assert!(path.length <= if path.difficult { DIFFICULT_MOVE } else { 12.0 } + 1e-9 && g.spot_ok(id, path.to, true));
+                            assert!(path.to.distance(g.live((1 - army, e)).pos) <= g.radius(id) + g.radius((1 - army, e)) + 1e-6);
+                            charges += 1;
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{moves} moves ({full} over half their allowance), {charges} charges checked");
+        assert!(moves > 1000 && charges > 20);
+    }
+
+    /// A standard table (from `rng`) with the armies of `p` at random spots where they may stand.
+    fn scattered(p: &Prepared, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Config {
+        let terrain = table::standard_terrain(rng);
+        let mut spots: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+        let mut placed: Vec<(Point, f64)> = Vec::new();
+        for army in 0..2 {
+            for info in &p.armies[army] {
+                let r = info.radius;
+                for _ in 0..10_000 {
+                    let q = Point::new(rng.random_range(r..WIDTH - r), rng.random_range(r..DEPTH - r));
+                    if terrain.iter().all(|t| !t.kinds.impassable || t.distance_to(q) >= r) && placed.iter().all(|(o, ro)| o.distance(q) >= r + ro + UNIT_GAP) {
+                        spots[army].push(q);
+                        placed.push((q, r));
+                        break;
+                    }
+                }
+            }
+        }
+        let [a, b] = spots;
+        config(terrain, vec![], a, b)
+    }
+
+    /// Time per query of `plan_move` and `charge_path` on scattered standard tables (run with
+    /// `cargo test --release --lib game::play::tests::path_query_time -- --ignored --nocapture`).
+    /// Each table's queries run three times and the fastest counts (the machine is shared).
+    #[test]
+    #[ignore]
+    fn path_query_time() {
+        let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO, GRUNTS, HERO, MOB, GRUNTS]);
+        let (mut move_time, mut moves, mut charge_time, mut charges, mut clear) = (0.0, 0u64, 0.0, 0u64, 0u64);
+        for seed in 0..200 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+            let g = placed(&p, &c, &mut cache);
+            let goals: Vec<Point> = (0..20).map(|_| Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH))).collect();
+            let (mut fastest_moves, mut fastest_charges) = (f64::INFINITY, f64::INFINITY);
+            for rep in 0..3 {
+                let t = Instant::now();
+                for army in 0..2 {
+                    for u in 0..10 {
+                        for &goal in &goals {
+                            let path = std::hint::black_box(g.find_move((army, u), goal, 12.0));
+                            if rep == 0 {
+                                moves += 1;
+                                clear += u64::from(path.is_some_and(|p| p.via.is_empty()));
+                            }
+                        }
+                    }
+                }
+                fastest_moves = fastest_moves.min(t.elapsed().as_secs_f64());
+                let t = Instant::now();
+                for army in 0..2 {
+                    for u in 0..10 {
+                        for e in 0..10 {
+                            if g.gap((army, u), (1 - army, e)) <= 12.0 {
+                                std::hint::black_box(g.find_charge((army, u), (1 - army, e)));
+                                charges += u64::from(rep == 0);
+                            }
+                        }
+                    }
+                }
+                fastest_charges = fastest_charges.min(t.elapsed().as_secs_f64());
+            }
+            move_time += fastest_moves;
+            charge_time += fastest_charges;
+        }
+        eprintln!(
+            "plan_move: {:.2} us per query ({moves} towards random points, {:.0}% straight); charge_path: {:.2} us per query ({charges} within reach)",
+            move_time / moves as f64 * 1e6,
+            clear as f64 / moves as f64 * 100.0,
+            charge_time / charges.max(1) as f64 * 1e6
+        );
+    }
+
+    /// Time per path query in whole games on standard tables (1 thread, timers on; run with
+    /// `cargo test --release --lib game::play::tests::path_queries_in_games -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn path_queries_in_games() {
+        let a = [GRUNTS, HERO, MOB, GRUNTS, "Bikes [3] Q4+ D4+ | Fast\nSword (A2)", MOB, GRUNTS, HERO, "Striders [5] Q5+ D5+ | Strider\n5x Rifle (24\", A1)", GRUNTS];
+        let p = prep(&a, &a);
+        let c = Config { terrain: Terrain::Standard, objectives: None, deployment: None, trace: false, profile: true, ..config(vec![], vec![], vec![], vec![]) };
+        let games = 400;
+        // (other tests running at the same time add theirs: run this one alone)
+        let before = paths::QUERIES.load(std::sync::atomic::Ordering::Relaxed);
+        let out = crate::game::simulate(&p, &c, 0, games, Some(1)).unwrap();
+        let queries = paths::QUERIES.load(std::sync::atomic::Ordering::Relaxed) - before;
+        let t = out.timers;
+        eprintln!("inside the queries: {:.2} us each, {:.2} in shortest", paths::NANOS.load(std::sync::atomic::Ordering::Relaxed) as f64 / queries as f64 / 1e3, paths::SHORTEST_NANOS.load(std::sync::atomic::Ordering::Relaxed) as f64 / queries as f64 / 1e3);
+        eprintln!(
+            "{games} games: {:.0} us per game, movement {:.0}% ({:.0} us per game); {} path queries per game, {:.2} us each (movement time over path queries)",
+            t.total / games as f64 * 1e6,
+            t.movement / t.total * 100.0,
+            t.movement / games as f64 * 1e6,
+            queries / games,
+            t.movement / queries.max(1) as f64 * 1e6
+        );
     }
 
     #[test]

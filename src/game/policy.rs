@@ -147,7 +147,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
     };
     let length = info.movement.advance.min(room[dir]);
     let to = Point::new(from.x + if dir == 0 { length } else { -length }, from.y);
-    Some(Path { to, via: None, length, difficult: false, dangerous: false })
+    Some(Path::straight(to, length))
 }
 
 /// The action of a unit that is not Shaken.
