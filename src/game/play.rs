@@ -162,6 +162,8 @@ pub struct ShotKey {
     /// Which models fire which weapons (`Game::firing`), hashed.
     firing: u64,
     target: u16,
+    /// The smallest distance of the class the unit's distance falls in between the rules'
+    /// marks (`UnitInfo::distance_marks`): the plan is the same for every distance of it.
     distance: u16,
     cover: bool,
     visible: bool,
@@ -1589,6 +1591,11 @@ impl<'a> Game<'a> {
         if firing.is_empty() {
             return None;
         }
+        // the plan needs the distance only where a rule tells distances apart (which models
+        // reach the target is in `firing`): the smallest distance of its class between two
+        // marks stands for it, so every weapon in range stays in range
+        let marks = self.info(id).distance_marks.iter().chain(&self.info(target).distance_marks);
+        let class = marks.copied().filter(|&m| f64::from(m) < distance).max().map_or(0, |m| m + 1);
         let live = self.live(id);
         // Indirect "ignores cover from sight obstructions": out of sight only Indirect
         // weapons fire, and only the cover of the terrain the target stands in counts
@@ -1598,7 +1605,7 @@ impl<'a> Game<'a> {
             unit: id.1 as u16,
             firing: rustc_hash::FxBuildHasher.hash_one(&firing),
             target: target.1 as u16,
-            distance: distance as u16,
+            distance: class,
             cover,
             visible: sight.visible,
             limited_spent: live.limited_spent,

@@ -214,6 +214,9 @@ pub struct UnitInfo {
     pub formation: Formation,
     /// The run of `alloc.runs` each slot of `formation` belongs to.
     pub slot_run: Vec<usize>,
+    /// The whole inches at which its rules (its models' and weapons') tell distances apart:
+    /// "over 9"" and each "within X"" (`distance_marks`).
+    pub distance_marks: Vec<u16>,
     pub movement: Movement,
     pub tricks: Tricks,
     /// Rules of the unit (its models' and their weapons', auras lent) the game does not
@@ -281,6 +284,25 @@ fn all_have(runs: &[(Model, u32)], name: &str) -> bool {
 
 fn any_has(runs: &[(Model, u32)], name: &str) -> bool {
     runs.iter().any(|(m, _)| m.rules.iter().any(|r| r.name == name))
+}
+
+/// The distances its rules tell apart: 9 ("over 9"") and each `Cond::WithinInches`, sorted.
+fn distance_marks(runs: &[(Model, u32)], edition: Edition) -> Vec<u16> {
+    let mut out = vec![9u16];
+    for (m, _) in runs {
+        for r in m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())) {
+            effects::for_each_entry(edition, &r.name, &mut |outer, e| {
+                for c in outer.iter().chain(e.conds) {
+                    if let effects::Cond::WithinInches(x) = c {
+                        out.push(u16::from(*x));
+                    }
+                }
+            });
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
@@ -439,6 +461,7 @@ impl Prepared {
         let ignore_wound_on = crate::attack::plan::die_model(&plain, &situation(edition, false, 0.0), &alloc.view(start, false)).ignore_on;
         let wounds = runs.iter().map(|(m, n)| m.tough * n).sum();
         let slot_run: Vec<usize> = runs.iter().enumerate().flat_map(|(i, (_, n))| std::iter::repeat_n(i, *n as usize)).collect();
+        let distance_marks = distance_marks(runs, edition);
         let formation = Formation::new(&slot_run.iter().map(|&i| base_radius(runs[i].0.tough)).collect::<Vec<f64>>(), alloc.hero.is_some());
         UnitInfo {
             name: unit.name().to_string(),
@@ -448,6 +471,7 @@ impl Prepared {
             radius: formation.radius(),
             formation,
             slot_run,
+            distance_marks,
             movement: movement(runs, edition),
             tricks: tricks(runs, edition),
             unmodelled: unmodelled(runs, edition),
