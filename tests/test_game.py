@@ -441,8 +441,11 @@ def test_plot_game_draws_every_round(traced):
 
     axes = plot.game(traced, 3)
     visible = [ax for ax in axes if ax.get_visible()]
-    assert len(visible) == 5 and visible[0].get_title() == "after deployment"
-    assert len(visible[1].patches) > len(traced.traces[3].terrain)
+    assert [ax.get_title() for ax in visible] == ["after deployment"] + [f"end of round {r}" for r in range(1, 5)]
+    # the table, the terrain, the markers' circles and one base per model on the table
+    trace = traced.traces[3]
+    models = sum(len(e["models"]) for e in trace.positions(1) if e["detail"] not in ("gone", "reserve"))
+    assert len(visible[1].patches) == 1 + len(trace.terrain) + len(trace.objectives) + models
     with pytest.raises(ValueError, match="game: must be the index"):
         plot.game(traced, 99)
     untraced = oprstats.simulate(ARMY, ARMY, games=2, seed=1, progress=False)

@@ -149,8 +149,9 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
     """Draws a traced game (``simulate(..., trace=True)``) round by round: the 72" x 48" table,
     its terrain (grey: impassable buildings; green: forests and walls that block sight; light
     grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
-    them, and each unit's footprint (army A blue, army B red; pale: Shaken; dashed: arrived by
-    Ambush this round), with the moves made during the round as arrows.
+    them, and each unit's models on their bases, labelled with the unit's index (army A blue,
+    army B red; pale: Shaken; dashed: arrived by Ambush this round), with the moves made
+    during the round as arrows.
 
     ``rounds``: which snapshots to draw (0 is the table after deployment); all by default.
     Returns the array of axes.
@@ -196,11 +197,14 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
             if e["detail"] in ("gone", "reserve"):
                 continue
             army, unit = e["army"], e["unit"]
-            radius = info[army][unit][3]
             pale = e["detail"] == "shaken"
-            ax.add_patch(Circle(e["to"], radius, facecolor=_ARMY_COLOURS[army], alpha=0.3 if pale else 0.75,
-                                edgecolor="black", linestyle="--" if e["detail"] == "arrived" else "-"))
-            ax.text(*e["to"], str(unit), ha="center", va="center", fontsize=7, color="white")
+            # each model on its own base; older traces without models: the unit's disc
+            bases = e.get("models") or [(*e["to"], info[army][unit][3])]
+            for x, y, base in bases:
+                ax.add_patch(Circle((x, y), base, facecolor=_ARMY_COLOURS[army], alpha=0.3 if pale else 0.75, linewidth=0.4,
+                                    edgecolor="black", linestyle="--" if e["detail"] == "arrived" else "-"))
+            top = max(y + base for _, y, base in bases)
+            ax.text(e["to"][0], top + 0.4, str(unit), ha="center", va="bottom", fontsize=6, color=_ARMY_COLOURS[army])
         ax.set_xlim(-1, 73)
         ax.set_ylim(-1, 49)
         ax.set_aspect("equal")
