@@ -11,6 +11,7 @@
 //! Geometry is abstracted where the rulebook allows it and written down in `docs/game.md`:
 //! a unit is a disc, terrain pieces are rectangles.
 
+pub mod ai;
 pub mod play;
 pub mod policy;
 pub mod prepare;
@@ -48,8 +49,12 @@ pub enum Terrain {
 /// How a side picks its actions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PolicyKind {
-    /// Plays by the rules' priorities (see `policy`).
+    /// Plays to win (see `ai`): charges, targets, activation order, deployment, Aircraft
+    /// headings and strike backs valued in expected points from the units' current states.
     Default,
+    /// The earlier default, kept as it played: charges valued once on fresh units by models
+    /// killed, the nearest unit first, Aircraft along the long axis, always striking back.
+    Greedy,
     /// Any legal action, uniformly.
     Random,
     /// Never moves; shoots the best target (a scripted gun line).
@@ -71,13 +76,46 @@ pub struct Policy {
     /// A unit whose shooting damage is this many times its melee damage is a shooter (and
     /// the other way round a melee unit); in between it is a hybrid.
     pub role_ratio: f64,
+    /// Default policy: what a marker the unit alone holds is worth, in multiples of the
+    /// unit's own points, when a charge would pull it off (markers win games; 0: ignore).
+    pub marker_value: f64,
+    /// Default policy: the share of a unit's points left that being Shaken costs it (it
+    /// stays idle and can't hold markers), in charge and strike-back values.
+    pub shaken_weight: f64,
+    /// Default policy: how much the points a unit stands to lose to enemy charges and shots
+    /// count towards activating it early, against what its own best action is worth.
+    pub threat_weight: f64,
+    /// Default policy: the share of a defender's own best charge it gives up by striking back
+    /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
+    pub fatigue_weight: f64,
 }
 
 impl Policy {
-    pub const DEFAULT: Policy = Policy { kind: PolicyKind::Default, objective_weight: 1.5, charge_margin: 0.0, hold_objectives: 1.0, role_ratio: 2.0 };
+    pub const DEFAULT: Policy = Policy {
+        kind: PolicyKind::Default,
+        objective_weight: 1.5,
+        charge_margin: 0.0,
+        hold_objectives: 1.0,
+        role_ratio: 2.0,
+        marker_value: 0.5,
+        shaken_weight: 0.3,
+        threat_weight: 0.5,
+        fatigue_weight: 0.5,
+    };
+    /// Today's earlier default, kept playable for comparison.
+    pub const GREEDY: Policy = Policy { kind: PolicyKind::Greedy, ..Policy::DEFAULT };
 
     pub fn check(&self, field: &str) -> Result<()> {
-        for (name, v) in [("objective_weight", self.objective_weight), ("charge_margin", self.charge_margin), ("hold_objectives", self.hold_objectives), ("role_ratio", self.role_ratio)] {
+        for (name, v) in [
+            ("objective_weight", self.objective_weight),
+            ("charge_margin", self.charge_margin),
+            ("hold_objectives", self.hold_objectives),
+            ("role_ratio", self.role_ratio),
+            ("marker_value", self.marker_value),
+            ("shaken_weight", self.shaken_weight),
+            ("threat_weight", self.threat_weight),
+            ("fatigue_weight", self.fatigue_weight),
+        ] {
             if !v.is_finite() || !(0.0..=100.0).contains(&v) {
                 return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));
             }
