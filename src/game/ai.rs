@@ -39,13 +39,37 @@ pub struct Estimate {
     pub defender_stake: f64,
 }
 
-/// The standard normal distribution function (Abramowitz and Stegun 7.1.26, error < 1.5e-7).
-fn normal_cdf(x: f64) -> f64 {
-    let z = x.abs() / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * z);
-    let poly = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
-    let erf = 1.0 - poly * (-z * z).exp();
-    if x >= 0.0 { 0.5 * (1.0 + erf) } else { 0.5 * (1.0 - erf) }
+/// Poisson probabilities of 0, 1, ... wounds with mean `mean`, up to where they vanish.
+fn poisson(mean: f64) -> Vec<f64> {
+    let mean = mean.max(0.0);
+    let top = (mean + 6.0 * mean.sqrt() + 6.0).ceil().min(200.0) as usize;
+    let mut out = Vec::with_capacity(top + 1);
+    let mut p = (-mean).exp();
+    for k in 0..=top {
+        out.push(p);
+        p *= mean / (k as f64 + 1.0);
+    }
+    out
+}
+
+/// The chances the charger wins and loses melee resolution: "Sum the total number of wounds
+/// that each unit caused, and compare the two" (Fear added), each side's wounds a Poisson
+/// count — ties are common when few wounds are dealt, which a normal margin would miss.
+fn resolution(dealt: f64, taken: f64, fear: f64) -> (f64, f64) {
+    let (c, b) = (poisson(dealt), poisson(taken));
+    let fear = fear.round() as i64;
+    let (mut wins, mut loses) = (0.0, 0.0);
+    for (i, pc) in c.iter().enumerate() {
+        for (j, pb) in b.iter().enumerate() {
+            let margin = i as i64 + fear - j as i64;
+            if margin > 0 {
+                wins += pc * pb;
+            } else if margin < 0 {
+                loses += pc * pb;
+            }
+        }
+    }
+    (wins, loses)
 }
 
 /// What failing a melee morale test costs a unit with `left` wounds of `wounds`: "if the test
@@ -97,7 +121,7 @@ pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
 /// The charge's value with or without the defender striking back: each phase's expected
 /// wounds scaled by the striker's wounds left after the blows before it, capped at what is
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
-/// read as a normal margin, and the loser's test. Without a strike back, "it must only take
+/// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
 /// a morale test if it suffered at least one wound" (a Poisson chance).
 fn estimate(g: &Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
@@ -117,9 +141,7 @@ fn estimate(g: &Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds), p_fail(g, c, (cs.0, false, cs.2)));
     let (charger_wins, defender_wins) = if strike_back {
-        let margin = dealt - taken + x.fear;
-        let spread = (dealt + taken + 1.0).sqrt();
-        (normal_cdf(margin / spread), normal_cdf(-margin / spread))
+        resolution(dealt, taken, x.fear)
     } else {
         (1.0 - (-dealt).exp(), 0.0)
     };
@@ -146,7 +168,8 @@ pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
         fatigue = g.config.policies[d.0].fatigue_weight * best;
     }
     // the defender's view: it loses what the charger gains
-    -without.value > -with.value - fatigue + 1e-9
+    let declines = -without.value > -with.value - fatigue + 1e-9;
+    !declines
 }
 
 /// The points one activation's shooting is worth now (what `policy::shots` would fire).
@@ -161,6 +184,63 @@ pub fn shot_value(g: &mut Game, id: Id, moved: bool) -> f64 {
             (v.groups.iter().filter_map(|&i| expected.get(i)).sum::<f64>() * t.points_per_wound()).min(worth)
         })
         .sum()
+}
+
+/// What one marker is worth, in points: `marker_value` times the army's average unit.
+fn marker_points(g: &Game, army: usize) -> f64 {
+    let units = &g.prep.armies[army];
+    g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
+}
+
+/// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
+fn removal_chance(g: &Game, e: Id, dealt: f64) -> f64 {
+    let left = g.info(e).wounds_left(g.live(e).s) as usize;
+    let p = poisson(dealt);
+    1.0 - p.iter().take(left).sum::<f64>()
+}
+
+/// The default policy's move in the last round: a unit off the markers rushes onto the
+/// nearest marker within reach that its side does not hold or that an enemy contests
+/// ("the player that controls most markers wins"), instead of shooting; `None` otherwise.
+pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
+    if g.round < g.config.rounds || !g.can_seize(id) {
+        return None;
+    }
+    let (pos, r) = (g.live(id).pos, g.radius(id));
+    let on = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    if g.objectives.iter().any(|&o| on(g, id, o)) {
+        return None;
+    }
+    let rush = g.movement(id).rush;
+    let mut wanted: Vec<(f64, usize)> = (0..g.objectives.len())
+        .filter(|&i| {
+            let o = g.objectives[i];
+            let mine = g.owner[i] == id.0 as i8;
+            let contested = g.on_table(1 - id.0).any(|e| g.can_seize(e) && on(g, e, o));
+            let friend = g.on_table(id.0).any(|f| f != id && g.can_seize(f) && on(g, f, o));
+            (!mine || contested) && !friend && !g.claimed[i][id.0]
+        })
+        .map(|i| (g.objectives[i].distance(pos) - r - SEIZE_RANGE, i))
+        .filter(|(d, _)| *d <= rush)
+        .collect();
+    wanted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (_, i) in wanted {
+        let o = g.objectives[i];
+        if let Some(path) = g.plan_move(id, o, rush) {
+            if path.to.distance(o) - r <= SEIZE_RANGE {
+                g.claimed[i][id.0] = true;
+                return Some(Action::Rush(path));
+            }
+        }
+    }
+    None
+}
+
+/// What `wounds` expected wounds on `e` are worth for the markers: when `e` stands on one,
+/// the marker's points times the chance the wounds destroy it.
+pub fn marker_bonus(g: &Game, army: usize, e: Id, wounds: f64) -> f64 {
+    let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+    if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
 }
 
 /// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
@@ -181,12 +261,23 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     let fraction = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
     let floor = policy.charge_margin * info.cost * fraction;
     let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(id, e) <= g.charge_reach(id, e)).collect();
+    let marker = marker_points(g, id.0);
+    let last_round = g.round >= g.config.rounds;
     let mut options: Vec<(f64, Id)> = Vec::new();
     for e in in_reach {
         let est = charge_estimate(g, id, e);
         // no charge into a unit it can't hurt
-        if est.dealt > 0.05 && est.value > floor {
-            options.push((est.value, e));
+        if est.dealt <= 0.05 {
+            continue;
+        }
+        // a unit on a marker that is removed, Routed or Shaken no longer holds or contests
+        // it; in the last round only the markers count ("the player that controls most
+        // markers wins")
+        let removes = est.defender_fails.max(removal_chance(g, e, est.dealt));
+        let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+        let value = if last_round { 0.0 } else { est.value } + if on_marker { removes * marker } else { 0.0 };
+        if value > floor {
+            options.push((value, e));
         }
     }
     if options.is_empty() {
@@ -194,7 +285,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     }
     options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let shooting = if info.ranged.is_empty() { 0.0 } else { shot_value(g, id, false) };
-    let marker = held_alone(g, id);
+    let held = held_alone(g, id);
     let r = g.radius(id);
     for (value, e) in options {
         if value <= shooting {
@@ -202,8 +293,8 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         }
         let Some(path) = g.charge_path(id, e) else { continue };
         // the charger ends 1" back from its target ("must move back by 1"")
-        let leaves = marker.is_some_and(|o| path.to.distance(o) - r + 1.0 > SEIZE_RANGE);
-        if leaves && value - shooting <= policy.marker_value * info.cost {
+        let leaves = held.is_some_and(|o| path.to.distance(o) - r + 1.0 > SEIZE_RANGE);
+        if leaves && value - shooting <= marker {
             continue;
         }
         return Some(Action::Charge(e, path));
@@ -371,4 +462,170 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
         }
     }
     best.map(|(_, p)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::Edition;
+    use crate::game::play::Cache;
+    use crate::game::prepare::Prepared;
+    use crate::game::table::{Kinds, Piece};
+    use crate::game::{Config, Policy, PolicyKind, Terrain};
+    use crate::profile::Unit;
+
+    fn prep(a: &[&str], b: &[&str]) -> Prepared {
+        let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+        let (a, b) = (parse(a), parse(b));
+        Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+    }
+
+    fn config(terrain: Vec<Piece>, kind: PolicyKind) -> Config {
+        let policy = Policy { kind, ..Policy::DEFAULT };
+        Config {
+            seed: 7,
+            terrain: Terrain::Fixed(terrain),
+            objectives: Some(vec![Point::new(60.0, 44.0)]),
+            policies: [policy; 2],
+            deployment: None,
+            first: Some(0),
+            paired: false,
+            rounds: 4,
+            trace: false,
+            profile: false,
+        }
+    }
+
+    /// A game in round 1 with every unit at the given spot.
+    fn game<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache, spots: [&[Point]; 2]) -> Game<'a> {
+        let mut g = Game::new(prep, config, 0, cache);
+        for army in 0..2 {
+            for (u, p) in spots[army].iter().enumerate() {
+                g.units[army][u].pos = *p;
+            }
+        }
+        g.round = 1;
+        g
+    }
+
+    const TANK: &str = "Battle Tank [1] Q4+ D2+ | 300pts | Tough(12)";
+
+    #[test]
+    fn a_charge_counts_wounds_on_a_vehicle_it_does_not_destroy() {
+        // Tough(12): the hammers wound it but destroy it in few games; the greedy table counts
+        // only models killed, the default policy points per wound times the wounds
+        let p = prep(&["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"], &[TANK]);
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
+        let e = charge_estimate(&mut g, (0, 0), (1, 0));
+        let tank = &p.armies[1][0];
+        assert!(e.dealt > 3.0 && e.dealt < 12.0, "{e:?}");
+        assert!((e.value - e.dealt * tank.points_per_wound()).abs() < 1e-6 + e.defender_fails * e.defender_stake, "{e:?}");
+        assert!(e.value > 0.0);
+        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 0), _))));
+    }
+
+    #[test]
+    fn no_charge_into_a_unit_it_cannot_hurt() {
+        // a unit without melee weapons deals no wounds, whatever it is worth
+        let p = prep(&["Gunners [5] Q4+ D4+ | 100pts\n5x Rifle (24\", A1)"], &["Target [1] Q6+ D6+ | 50pts"]);
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
+        assert_eq!(charge_estimate(&mut g, (0, 0), (1, 0)).dealt, 0.0);
+        assert!(charge_action(&mut g, (0, 0)).is_none());
+    }
+
+    #[test]
+    fn the_next_target_is_tried_when_the_best_has_no_path() {
+        // the tank (worth more per wound) is walled in by impassable terrain: "no unit may
+        // stand in or move through it"; the grunts are charged instead
+        let p = prep(&["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"], &["Officer [1] Q4+ D4+ | 200pts | Tough(6)", "Grunts [5] Q5+ D5+ | 60pts"]);
+        let wall = Kinds { impassable: true, ..Kinds::default() };
+        let walls = vec![
+            Piece::new("w", 24.0, 30.0, 36.0, 31.0, wall).unwrap(),
+            Piece::new("e", 24.0, 41.0, 36.0, 42.0, wall).unwrap(),
+            Piece::new("s", 24.0, 30.0, 25.0, 42.0, wall).unwrap(),
+            Piece::new("n", 35.0, 30.0, 36.0, 42.0, wall).unwrap(),
+        ];
+        let c = config(walls, PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 22.0)], &[Point::new(30.0, 36.0), Point::new(40.0, 24.0)]]);
+        let (best, next) = (charge_estimate(&mut g, (0, 0), (1, 0)), charge_estimate(&mut g, (0, 0), (1, 1)));
+        assert!(best.value > next.value && next.value > 0.0, "{best:?} {next:?}");
+        assert!(g.gap((0, 0), (1, 0)) <= g.charge_reach((0, 0), (1, 0)));
+        assert!(g.charge_path((0, 0), (1, 0)).is_none());
+        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 1), _))));
+    }
+
+    #[test]
+    fn aircraft_fly_off_the_long_axis_when_that_is_better() {
+        // "May only use Advance actions, moving in a straight line": any heading; the target
+        // is out of the cannon's range at the end of a move along the long edge
+        let p = prep(&["Jet [1] Q4+ D4+ | Aircraft, Tough(6)\nCannon (18\", A4)"], &["Grunts [5] Q5+ D5+"]);
+        let spots: [&[Point]; 2] = [&[Point::new(6.0, 6.0)], &[Point::new(36.0, 38.0)]];
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        let path = aircraft_path(&mut g, (0, 0)).unwrap();
+        assert!(path.length >= AIRCRAFT_MIN && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
+        assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
+        let greedy = config(Vec::new(), PolicyKind::Greedy);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &greedy, &mut cache, spots);
+        assert_eq!(policy::aircraft_path(&mut g, (0, 0)).unwrap().to.y, 6.0);
+    }
+
+    #[test]
+    fn deployment_never_stands_in_dangerous_terrain() {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": most of the zone is a minefield
+        let p = prep(&["Grunts [5] Q5+ D5+", "Tank [1] Q4+ D2+ | Tough(12)"], &["Grunts [5] Q5+ D5+"]);
+        let mines = Kinds { dangerous: true, ..Kinds::default() };
+        let field = vec![Piece::new("minefield", 0.0, 0.0, 48.0, 12.0, mines).unwrap()];
+        let c = config(field, PolicyKind::Default);
+        for seed in 0..40 {
+            let mut cache = Cache::default();
+            let mut g = Game::new(&p, &c, seed, &mut cache);
+            for army in 0..2 {
+                for live in g.units[army].iter_mut() {
+                    live.gone = true;
+                }
+            }
+            let army = g.seat[0];
+            for u in 0..2 {
+                g.units[army][u].gone = false;
+                let spot = policy::deployment_spot(&mut g, (army, u), 12.0).unwrap_or_else(|| panic!("seed {seed} unit {u}: no room right of the minefield"));
+                assert!(!in_dangerous(&g, (army, u), spot), "seed {seed}: {spot:?}");
+                g.units[army][u].pos = spot;
+            }
+        }
+    }
+
+    #[test]
+    fn a_defender_declines_to_strike_back_when_the_rule_makes_that_better() {
+        // "if a unit didn't strike back in melee, then it must only take a morale test if it
+        // suffered at least one wound": against Fear(3) ("counts as having dealt +X wounds
+        // when checking who won melee") a defender that barely scratches the charger loses
+        // whenever it strikes back, but mostly takes no wound and no test when it doesn't
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)"], &["Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)"]);
+        let spots: [&[Point]; 2] = [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]];
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        assert!(!strikes_back(&mut g, (0, 0), (1, 0)));
+        assert!(!policy::strike_back(&mut g, (0, 0), (1, 0)));
+        // a defender that wins its melee strikes back
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts\n5x Claw (A1)"], &["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"]);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        assert!(strikes_back(&mut g, (0, 0), (1, 0)));
+        // the greedy policy always strikes back
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)"], &["Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)"]);
+        let greedy = config(Vec::new(), PolicyKind::Greedy);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &greedy, &mut cache, spots);
+        assert!(policy::strike_back(&mut g, (0, 0), (1, 0)));
+    }
 }

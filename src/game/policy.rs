@@ -171,7 +171,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         _ if m.hold_only => Action::Hold,
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
-        PolicyKind::Default => super::ai::charge_action(g, id).unwrap_or_else(|| movement_action(g, id)),
+        PolicyKind::Default => super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).unwrap_or_else(|| movement_action(g, id)),
     }
 }
 
@@ -330,7 +330,9 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
         return vec![all(&options[i])];
     }
     let single = |o: &(Id, ShotKey, Vec<f64>, f64)| o.2.iter().sum::<f64>().min(o.3);
-    let best = (0..options.len()).max_by(|&a, &b| single(&options[a]).total_cmp(&single(&options[b]))).unwrap();
+    // the default policy also counts the marker a target may stop holding or contesting
+    let bonus: Vec<f64> = if g.policy_kind(id.0) == PolicyKind::Default { options.iter().map(|o| super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound())).collect() } else { vec![0.0; options.len()] };
+    let best = (0..options.len()).max_by(|&a, &b| (single(&options[a]) + bonus[a]).total_cmp(&(single(&options[b]) + bonus[b]))).unwrap();
     let mut chosen = vec![all(&options[best])];
     let best_value = single(&options[best]);
     if options[best].2.len() >= 2 {
