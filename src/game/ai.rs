@@ -9,20 +9,26 @@
 //! from the table `Prepared::fresh_exchange`.
 
 use super::play::{Game, Id, Path, SEIZE_RANGE};
-use super::policy::{self, Action};
+use super::policy::Action;
 use super::prepare::{exchange, Exchange, Role};
 use super::table::{Point, DEPTH, WIDTH};
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
 use rustc_hash::FxHashMap;
 
+/// Entries a memo keeps at most (it starts again when full).
+const MEMO_LIMIT: usize = 200_000;
+
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
 type Side = (State, bool, bool);
 
-/// Charge estimates of damaged units, by (charger, its state, target, its state, over 9").
+/// What the valuations of damaged units need, kept across the games of a chunk: the
+/// expected wounds of a charge by (charger, its state, target, its state, over 9"), and the
+/// chance of failing a morale test by (unit, state, Shaken).
 #[derive(Default)]
 pub struct Memo {
-    charges: FxHashMap<(Id, Side, Id, Side, bool), Estimate>,
+    exchanges: FxHashMap<(Id, Side, Id, Side, bool), Exchange>,
+    fails: FxHashMap<(Id, State, bool), f64>,
 }
 
 /// What a charge is worth to the charger, in expected points.
@@ -57,17 +63,19 @@ fn poisson(mean: f64) -> Vec<f64> {
 /// count — ties are common when few wounds are dealt, which a normal margin would miss.
 fn resolution(dealt: f64, taken: f64, fear: f64) -> (f64, f64) {
     let (c, b) = (poisson(dealt), poisson(taken));
+    // at_least[k]: the chance the charger deals k wounds or more
+    let mut at_least = vec![0.0; c.len() + 1];
+    for k in (0..c.len()).rev() {
+        at_least[k] = at_least[k + 1] + c[k];
+    }
+    let tail = |k: i64| if k <= 0 { 1.0 } else { at_least.get(k as usize).copied().unwrap_or(0.0) };
     let fear = fear.round() as i64;
     let (mut wins, mut loses) = (0.0, 0.0);
-    for (i, pc) in c.iter().enumerate() {
-        for (j, pb) in b.iter().enumerate() {
-            let margin = i as i64 + fear - j as i64;
-            if margin > 0 {
-                wins += pc * pb;
-            } else if margin < 0 {
-                loses += pc * pb;
-            }
-        }
+    for (j, pb) in b.iter().enumerate() {
+        // the charger wins with i + fear > j, loses with i + fear < j
+        let need = j as i64 - fear;
+        wins += pb * tail(need + 1);
+        loses += pb * (1.0 - tail(need));
     }
     (wins, loses)
 }
@@ -85,8 +93,9 @@ fn side_of(g: &Game, id: Id) -> Side {
     (l.s, l.shaken, l.fatigued)
 }
 
-/// The expected wounds of `c` charging `d` as they stand (a fresh pair from the table).
-fn exchange_now(g: &Game, c: Id, d: Id, far: bool) -> Exchange {
+/// The expected wounds of `c` charging `d` as they stand (a fresh pair from the table,
+/// others from the memo).
+fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let fresh = (State::default(), false, false);
     if cs == fresh && ds == fresh {
@@ -94,28 +103,39 @@ fn exchange_now(g: &Game, c: Id, d: Id, far: bool) -> Exchange {
             return x[usize::from(far)];
         }
     }
+    let key = (c, cs, d, ds, far);
+    if let Some(x) = g.memo().exchanges.get(&key) {
+        return *x;
+    }
+    if g.memo().exchanges.len() >= MEMO_LIMIT {
+        g.memo().exchanges.clear();
+    }
     let (ci, di) = (g.info(c), g.info(d));
-    let (Some(cu), Some(du)) = (ci.alloc.unit_state(cs.0, false, cs.2), di.alloc.unit_state(ds.0, ds.1, ds.2)) else {
-        return Exchange::default();
+    let x = match (ci.alloc.unit_state(cs.0, false, cs.2), di.alloc.unit_state(ds.0, ds.1, ds.2)) {
+        (Some(cu), Some(du)) => exchange(ci, cu, di, du, far, g.prep.edition),
+        _ => Exchange::default(),
     };
-    exchange(ci, cu, di, du, far, g.prep.edition)
+    g.memo().exchanges.insert(key, x);
+    x
 }
 
-/// The chance a unit in state `side` fails a morale test.
-fn p_fail(g: &Game, id: Id, side: Side) -> f64 {
-    1.0 - MoraleTest::new(&g.info(id).alloc, side.0, side.1, g.prep.edition).p_pass()
+/// The chance a unit in state `s` (Shaken or not) fails a morale test.
+fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
+    if let Some(p) = g.memo().fails.get(&(id, s, shaken)) {
+        return *p;
+    }
+    let p = 1.0 - MoraleTest::new(&g.info(id).alloc, s, shaken, g.prep.edition).p_pass();
+    if g.memo().fails.len() >= MEMO_LIMIT {
+        g.memo().fails.clear();
+    }
+    g.memo().fails.insert((id, s, shaken), p);
+    p
 }
 
-/// What `c` charging `d` now is worth to `c` (cached by both states).
+/// What `c` charging `d` now is worth to `c`.
 pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
     let far = g.gap(c, d) > 9.0;
-    let key = (c, side_of(g, c), d, side_of(g, d), far);
-    if let Some(e) = g.memo().charges.get(&key) {
-        return *e;
-    }
-    let e = estimate(g, c, d, far, true);
-    g.memo().charges.insert(key, e);
-    e
+    estimate(g, c, d, far, true)
 }
 
 /// The charge's value with or without the defender striking back: each phase's expected
@@ -123,7 +143,7 @@ pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
 /// a morale test if it suffered at least one wound" (a Poisson chance).
-fn estimate(g: &Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+fn estimate(g: &mut Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let (c_left, d_left) = (f64::from(ci.wounds_left(cs.0)), f64::from(di.wounds_left(ds.0)));
@@ -139,7 +159,7 @@ fn estimate(g: &Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let weight = g.config.policies[c.0].shaken_weight;
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
-    let (d_fail, c_fail) = (p_fail(g, d, ds), p_fail(g, c, (cs.0, false, cs.2)));
+    let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
     let (charger_wins, defender_wins) = if strike_back {
         resolution(dealt, taken, x.fear)
     } else {
@@ -170,20 +190,6 @@ pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
     // the defender's view: it loses what the charger gains
     let declines = -without.value > -with.value - fatigue + 1e-9;
     !declines
-}
-
-/// The points one activation's shooting is worth now (what `policy::shots` would fire).
-pub fn shot_value(g: &mut Game, id: Id, moved: bool) -> f64 {
-    let volleys = policy::shots(g, id, moved);
-    volleys
-        .iter()
-        .map(|v| {
-            let t = g.info(v.target);
-            let worth = t.points_per_wound() * f64::from(t.wounds_left(g.live(v.target).s));
-            let expected = &g.plan(&v.key).expected;
-            (v.groups.iter().filter_map(|&i| expected.get(i)).sum::<f64>() * t.points_per_wound()).min(worth)
-        })
-        .sum()
 }
 
 /// What one marker is worth, in points: `marker_value` times the army's average unit.
@@ -243,6 +249,25 @@ pub fn marker_bonus(g: &Game, army: usize, e: Id, wounds: f64) -> f64 {
     if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
 }
 
+/// A quick read of the best volley `id` could fire after moving `reach` inches: the table's
+/// fresh expected points (`Prepared::shot_value`) scaled by what is left of it, at most what
+/// is left of the target, for enemies within range (sight not checked).
+fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
+    let info = g.info(id);
+    if info.max_range <= 0.0 {
+        return 0.0;
+    }
+    let mine = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let mut best: f64 = 0.0;
+    for e in g.on_table(1 - id.0) {
+        if g.gap(id, e) <= info.max_range + reach {
+            let worth = g.info(e).points_per_wound() * f64::from(g.info(e).wounds_left(g.live(e).s));
+            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
+        }
+    }
+    best
+}
+
 /// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
 fn held_alone(g: &Game, id: Id) -> Option<Point> {
     let near = |who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
@@ -284,7 +309,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         return None;
     }
     options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let shooting = if info.ranged.is_empty() { 0.0 } else { shot_value(g, id, false) };
+    let shooting = quick_shot_value(g, id, 0.0);
     let held = held_alone(g, id);
     let r = g.radius(id);
     for (value, e) in options {
@@ -302,47 +327,47 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     None
 }
 
-/// How much activating `id` now is worth: its best charge or volley in reach (a quick read
-/// from the tables, scaled by what is left of it), plus `threat_weight` times the points
-/// enemies in reach stand to take from it.
-fn activation_value(g: &mut Game, id: Id) -> f64 {
+/// How much activating `id` now is worth, and the gap to the nearest enemy on the ground:
+/// its best charge or volley in reach, a quick read from the fresh tables scaled by what is
+/// left of each side (it is asked for every ready unit at every pick, so each enemy's gap
+/// is measured once), plus `threat_weight` times the points enemies in reach stand to take
+/// from it.
+fn activation_value(g: &Game, id: Id) -> (f64, f64) {
     let (info, live) = (g.info(id), g.live(id));
-    let shaken = live.shaken;
-    let share = |g: &Game, who: Id| f64::from(g.info(who).wounds_left(g.live(who).s)) / f64::from(g.info(who).wounds.max(1));
-    let mine = share(g, id);
+    let share = |who: Id| f64::from(g.info(who).wounds_left(g.live(who).s)) / f64::from(g.info(who).wounds.max(1));
+    let mine = share(id);
     let reach = if info.movement.hold_only { 0.0 } else { info.movement.advance };
-    let mut best: f64 = 0.0;
-    let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
-    for &e in &enemies {
+    let charges = !info.movement.hold_only && !info.movement.aircraft && !live.shaken;
+    let threat_weight = g.config.policies[id.0].threat_weight;
+    let (mut best, mut threat, mut nearest): (f64, f64, f64) = (0.0, 0.0, f64::INFINITY);
+    for e in g.on_table(1 - id.0) {
+        let (ei, el) = (g.info(e), g.live(e));
         let gap = g.gap(id, e);
-        if info.max_range > 0.0 && gap <= info.max_range + reach {
-            let worth = g.info(e).points_per_wound() * f64::from(g.info(e).wounds_left(g.live(e).s));
-            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
+        if !ei.movement.aircraft {
+            nearest = nearest.min(gap);
         }
-    }
-    if !info.movement.hold_only && !info.movement.aircraft && !shaken {
-        for &e in &enemies {
-            if !g.info(e).movement.aircraft && g.gap(id, e) <= g.charge_reach(id, e) {
-                best = best.max(charge_estimate(g, id, e).value);
+        let theirs = share(e);
+        let left = ei.points_per_wound() * f64::from(ei.wounds_left(el.s));
+        if info.max_range > 0.0 && gap <= info.max_range + reach {
+            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
+        }
+        // the charge reach as `Game::charge_reach` has it: the unit's charge less the
+        // target's penalty (a buff for moves aside)
+        if charges && !ei.movement.aircraft && gap <= (info.movement.charge - ei.tricks.charge_penalty).max(0.0) {
+            let x = g.prep.fresh_exchange[id.0][id.1][e.1][usize::from(gap > 9.0)];
+            best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * theirs * info.points_per_wound());
+        }
+        if threat_weight > 0.0 && !el.shaken {
+            if ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
+                threat += g.prep.shot_value[e.0][e.1][id.1] * theirs * mine;
+            }
+            if !ei.movement.hold_only && !ei.movement.aircraft && !info.movement.aircraft && gap <= ei.movement.charge {
+                let x = g.prep.fresh_exchange[e.0][e.1][id.1][usize::from(gap > 9.0)];
+                threat += (x.charge * theirs * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound()).max(0.0);
             }
         }
     }
-    let mut threat = 0.0;
-    for &e in &enemies {
-        let (ei, el) = (g.info(e), g.live(e));
-        if el.shaken {
-            continue;
-        }
-        let gap = g.gap(e, id);
-        if ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
-            threat += g.prep.shot_value[e.0][e.1][id.1] * share(g, e) * mine;
-        }
-        if !ei.movement.hold_only && !ei.movement.aircraft && !info.movement.aircraft && gap <= ei.movement.charge {
-            let x = g.prep.fresh_exchange[e.0][e.1][id.1][usize::from(gap > 9.0)];
-            threat += (x.charge * share(g, e) * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound()).max(0.0);
-        }
-    }
-    best + g.config.policies[id.0].threat_weight * threat
+    (best + threat_weight * threat, nearest)
 }
 
 /// Which ready unit the default policy activates: the one whose activation is worth most
@@ -353,9 +378,8 @@ pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
     for &u in ready {
         let id = (army, u);
         let shaken = g.live(id).shaken;
-        let value = if shaken { 0.0 } else { activation_value(g, id) };
-        let near = g.on_table(1 - army).filter(|&e| !g.info(e).movement.aircraft).map(|e| g.gap(id, e)).fold(f64::INFINITY, f64::min);
-        let key = (!shaken, value, -near);
+        let (value, near) = activation_value(g, id);
+        let key = (!shaken, if shaken { 0.0 } else { value }, -near);
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
             best = Some((key, u));
@@ -437,7 +461,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
-    for _ in 0..80 {
+    for _ in 0..60 {
         let x = g.rng.random_range(r..=WIDTH - r);
         let y = match info.role {
             Role::Shooting if !needs_front => g.rng.random_range(r..=far),
@@ -457,7 +481,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
             best = Some((score, p));
         }
         valid += 1;
-        if valid >= 16 {
+        if valid >= 12 {
             break;
         }
     }
@@ -469,6 +493,7 @@ mod tests {
     use super::*;
     use crate::edition::Edition;
     use crate::game::play::Cache;
+    use crate::game::policy;
     use crate::game::prepare::Prepared;
     use crate::game::table::{Kinds, Piece};
     use crate::game::{Config, Policy, PolicyKind, Terrain};

@@ -315,6 +315,11 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
     Ok(())
 }
 
+thread_local! {
+    /// The default policy's memo of the last preparation this thread played, by its id.
+    static MEMO: std::cell::RefCell<(u64, ai::Memo)> = std::cell::RefCell::new((u64::MAX, ai::Memo::default()));
+}
+
 /// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
 /// rayon's pool, else a pool of that size.
 pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, threads: Option<usize>) -> Result<Output> {
@@ -328,9 +333,18 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
                 let end = (start + CHUNK).min(first + count);
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
                 let mut cache = play::Cache::default();
+                // the default policy's memo depends on the armies only: each thread keeps it
+                // from chunk to chunk of the same preparation
+                MEMO.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.0 == prep.id {
+                        cache.memo = std::mem::take(&mut m.1);
+                    }
+                });
                 for g in start..end {
                     Game::new(prep, config, g, &mut cache).play(&mut out);
                 }
+                MEMO.with(|m| *m.borrow_mut() = (prep.id, std::mem::take(&mut cache.memo)));
                 out
             })
             .collect::<Vec<Output>>()

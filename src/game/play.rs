@@ -156,8 +156,9 @@ pub struct ShotKey {
 #[derive(Default)]
 pub struct Cache {
     shots: FxHashMap<ShotKey, ShotPlan>,
-    /// The default policy's charge values of damaged units.
-    memo: super::ai::Memo,
+    /// The default policy's valuations of damaged units (kept by each thread across chunks
+    /// of the same run, see `simulate`).
+    pub memo: super::ai::Memo,
 }
 
 /// What one unit sees of another.

@@ -270,7 +270,12 @@ pub struct Prepared {
     /// from): the default policy's quick read of who threatens whom.
     pub shot_value: [Vec<Vec<f64>>; 2],
     pub edition: Edition,
+    /// Tells one preparation from another (for memos kept across chunks of a run).
+    pub id: u64,
 }
+
+/// The next `Prepared::id`.
+static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Expected wounds of one charge, phase by phase (`crate::melee::Phase`), from the
 /// expected-wounds helper rather than the exact melee (a hundred times faster): what the
@@ -288,29 +293,40 @@ pub struct Exchange {
 }
 
 /// The expected wounds of `charger` in state `cs` charging `defender` in `ds` (`far`: from
-/// over 9"), each phase from the side's models left at the start, and the Fear margin.
+/// over 9"), each phase from the side's models left at the start, and the Fear margin: the
+/// phases as `Melee` plays them (`Melee::situation`, `Melee::groups`, `Melee::fear`), without
+/// building a `Melee` (no copy of either unit).
 pub fn exchange(charger: &UnitInfo, cs: UnitState, defender: &UnitInfo, ds: UnitState, far: bool, edition: Edition) -> Exchange {
-    let Ok(m) = Melee::from_allocations(charger.alloc.clone(), defender.alloc.clone(), &cs, &ds, true, if far { 12.0 } else { 6.0 }, edition) else {
+    use crate::attack::plan::{groups, Pick};
+    let (Ok(c_start), Ok(d_start)) = (charger.alloc.state_of("charger_state", &cs), defender.alloc.state_of("defender_state", &ds)) else {
         return Exchange::default();
     };
-    let expected = |phase: crate::melee::Phase| {
-        let (a, t) = m.sides(phase);
-        let (sa, st) = if phase == crate::melee::Phase::Charge { (m.charger_start, m.defender_start) } else { (m.defender_start, m.charger_start) };
-        if a.destroyed(sa) || t.destroyed(st) {
-            return 0.0;
-        }
-        let situation = m.situation(phase);
-        m.groups(phase, sa, st).iter().map(|g| crate::cost::features::group_expected_wounds(g, &situation, t, st)).sum::<f64>()
+    if charger.alloc.destroyed(c_start) || defender.alloc.destroyed(d_start) {
+        return Exchange::default();
+    }
+    let (c_alive, d_alive) = (charger.alloc.view(c_start, false).alive, defender.alloc.view(d_start, false).alive);
+    let base = Situation { charging: false, ..Situation::new(edition, true, 0.0) };
+    let charge = Situation { distance: if far { 12.0 } else { 6.0 }, charging: true, fatigued: cs.fatigued, ..base };
+    let back = Situation { fatigued: ds.fatigued || ds.shaken, ..base };
+    let sum = |attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, t_alloc: &Allocation, st: State| {
+        groups(attacker, target, situation, pick).iter().map(|g| crate::cost::features::group_expected_wounds(g, situation, t_alloc, st)).sum::<f64>()
     };
-    let fear = |alloc: &Allocation, s: State| {
-        let f = m.fear(alloc, s);
-        f.fixed as f64 + f64::from(f.dice) * (f64::from(f.sides) + 1.0) / 2.0
+    let fear = |alive: &[(&Model, u32)]| {
+        let mut total = 0.0;
+        for own in effects::own_effects(edition, alive) {
+            match own.effect {
+                Effect::ResolutionWounds(_) => total += (own.rating * i64::from(own.models)) as f64,
+                Effect::ResolutionWoundsRolled(sides) => total += (f64::from(sides) + 1.0) / 2.0,
+                _ => {}
+            }
+        }
+        total
     };
     Exchange {
-        counter: expected(crate::melee::Phase::Counter),
-        charge: expected(crate::melee::Phase::Charge),
-        strike_back: expected(crate::melee::Phase::StrikeBack),
-        fear: fear(&m.charger, m.charger_start) - fear(&m.defender, m.defender_start),
+        counter: sum(&d_alive, &c_alive, &back, Pick::StrikingFirst(true), &charger.alloc, c_start),
+        charge: sum(&c_alive, &d_alive, &charge, Pick::All, &defender.alloc, d_start),
+        strike_back: sum(&d_alive, &c_alive, &back, Pick::StrikingFirst(false), &charger.alloc, c_start),
+        fear: fear(&c_alive) - fear(&d_alive),
     }
 }
 
@@ -466,6 +482,7 @@ impl Prepared {
             fresh_exchange: [Vec::new(), Vec::new()],
             shot_value: [Vec::new(), Vec::new()],
             edition,
+            id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for army in &mut prep.armies {
             let mut given: Vec<&'static str> = Vec::new();
