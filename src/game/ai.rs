@@ -409,7 +409,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
         // how far the heading stays on the table
         let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
         let fits = room(from.x, dx, WIDTH).min(room(from.y, dy, DEPTH));
-        if !(fits >= AIRCRAFT_MIN) {
+        if fits.is_nan() || fits < AIRCRAFT_MIN {
             continue;
         }
         let length = info.movement.advance.min(fits);
@@ -435,6 +435,32 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
         }
     }
     best.map(|(_, p)| p)
+}
+
+/// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,
+/// then it must take a dangerous terrain test": one test per activation, taken already) with
+/// an Advance, staying within 3" of the marker it stands on, if any; `None` when it is not in
+/// dangerous terrain or finds no such spot.
+pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
+    let (pos, r) = (g.live(id).pos, g.radius(id));
+    if g.info(id).movement.aircraft || !in_dangerous(g, id, pos) {
+        return None;
+    }
+    let marker = g.objectives.iter().copied().find(|&o| pos.distance(o) - r <= SEIZE_RANGE);
+    let advance = g.movement(id).advance;
+    let mut best: Option<(f64, Path)> = None;
+    for k in 0..16 {
+        let a = f64::from(k) * std::f64::consts::TAU / 16.0;
+        for step in [2.0, 4.0, advance] {
+            let goal = Point::new(pos.x + step * a.cos(), pos.y + step * a.sin());
+            let Some(path) = g.plan_move(id, goal, advance) else { continue };
+            let keeps = marker.is_none_or(|o| path.to.distance(o) - r <= SEIZE_RANGE);
+            if keeps && !in_dangerous(g, id, path.to) && best.as_ref().is_none_or(|(l, _)| path.length < *l) {
+                best = Some((path.length, path));
+            }
+        }
+    }
+    best.map(|(_, path)| Action::Advance(path))
 }
 
 /// Whether a unit standing at `p` would be in dangerous terrain.
@@ -653,4 +679,20 @@ mod tests {
         let mut g = game(&p, &greedy, &mut cache, spots);
         assert!(policy::strike_back(&mut g, (0, 0), (1, 0)));
     }
+    #[test]
+    fn a_unit_on_a_marker_steps_out_of_dangerous_terrain_and_keeps_the_marker() {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": standing still there tests every activation
+        let p = prep(&["Grunts [5] Q5+ D5+ | 60pts"], &["Grunts [5] Q5+ D5+ | 60pts"]);
+        let mines = Kinds { dangerous: true, ..Kinds::default() };
+        let mut c = config(vec![Piece::new("minefield", 57.0, 42.0, 63.0, 48.0, mines).unwrap()], PolicyKind::Default);
+        c.objectives = Some(vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 44.0)], &[Point::new(10.0, 5.0)]]);
+        assert!(in_dangerous(&g, (0, 0), g.live((0, 0)).pos));
+        let Some(Action::Advance(path)) = leave_danger(&mut g, (0, 0)) else { panic!("stays in the minefield") };
+        assert!(!in_dangerous(&g, (0, 0), path.to));
+        assert!(path.to.distance(Point::new(60.0, 44.0)) - g.radius((0, 0)) <= SEIZE_RANGE);
+    }
 }
+

@@ -171,7 +171,16 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         _ if m.hold_only => Action::Hold,
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
-        PolicyKind::Default => super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).unwrap_or_else(|| movement_action(g, id)),
+        PolicyKind::Default => {
+            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)) {
+                return action;
+            }
+            // a unit that would stand still in dangerous terrain steps out of it
+            match movement_action(g, id) {
+                Action::Hold => super::ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                action => action,
+            }
+        }
     }
 }
 
