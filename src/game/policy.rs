@@ -1,11 +1,14 @@
 //! The players: which unit to activate, which action it takes, where it goes and what it
 //! shoots. The rules of the game stay in `play`; a policy only chooses among legal options.
 //!
-//! The default policy plays by the rules' priorities: it reads each unit's role from its
-//! exact expected damage (`prepare::Role`), charges when the exact melee favours the charger,
-//! holds objectives it stands on, goes for objectives that are not its side's, and shoots
-//! where the expected points removed are highest. The random policy takes any legal action;
-//! the hold policy never moves and shoots like the default one.
+//! The greedy policy (the earlier default) plays by the rules' priorities: it reads each
+//! unit's role from its exact expected damage (`prepare::Role`), charges when the exact melee
+//! on fresh units favours the charger, holds objectives it stands on, goes for objectives that
+//! are not its side's, and shoots where the expected points removed are highest. The default
+//! policy plays the same way except where `ai` values its options from the units' current
+//! states (charges, activation order, the last round, Aircraft, deployment, strike backs).
+//! The random policy takes any legal action; the hold policy never moves and shoots like the
+//! default one.
 
 use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
 use super::prepare::Role;
