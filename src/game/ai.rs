@@ -14,6 +14,7 @@ use super::prepare::{exchange, Exchange, Role};
 use super::table::{Point, DEPTH, WIDTH};
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
+use crate::state::UnitState;
 use rustc_hash::FxHashMap;
 
 /// Entries a memo keeps at most (it starts again when full).
@@ -22,12 +23,13 @@ const MEMO_LIMIT: usize = 200_000;
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
 type Side = (State, bool, bool);
 
-/// What the valuations of damaged units need, kept across the games of a chunk: the
-/// expected wounds of a charge by (charger, its state, target, its state, over 9"), and the
-/// chance of failing a morale test by (unit, state, Shaken).
+/// What the valuations need beyond the fresh tables, kept by each thread across the chunks
+/// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
+/// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
+/// lost, Shaken).
 #[derive(Default)]
 pub struct Memo {
-    exchanges: FxHashMap<(Id, Side, Id, Side, bool), Exchange>,
+    exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
     fails: FxHashMap<(Id, State, bool), f64>,
 }
 
@@ -93,34 +95,43 @@ fn side_of(g: &Game, id: Id) -> Side {
     (l.s, l.shaken, l.fatigued)
 }
 
-/// The expected wounds of `c` charging `d` as they stand (a fresh pair from the table,
-/// others from the memo).
+/// The expected wounds of `c` charging `d` as they stand: the full-strength exchange for the
+/// pair's fatigue (the fresh table, or the memo: a fatigued charger and a fatigued or Shaken
+/// defender "only hit on unmodified rolls of 6"), each side's blows scaled by its share of
+/// models left (`estimate` caps them at the wounds left). Cheap enough for every decision;
+/// rules that change with the models left are read at full strength.
 fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
-    let (cs, ds) = (side_of(g, c), side_of(g, d));
-    let fresh = (State::default(), false, false);
-    if cs == fresh && ds == fresh {
-        if let Some(x) = g.prep.fresh_exchange[c.0].get(c.1).and_then(|row| row.get(d.1)) {
-            return x[usize::from(far)];
-        }
-    }
-    let key = (c, cs, d, ds, far);
-    if let Some(x) = g.memo().exchanges.get(&key) {
-        return *x;
-    }
-    if g.memo().exchanges.len() >= MEMO_LIMIT {
-        g.memo().exchanges.clear();
-    }
+    let (cl, dl) = (g.live(c), g.live(d));
+    let (c_tired, d_tired) = (cl.fatigued, dl.fatigued || dl.shaken);
     let (ci, di) = (g.info(c), g.info(d));
-    let x = match (ci.alloc.unit_state(cs.0, false, cs.2), di.alloc.unit_state(ds.0, ds.1, ds.2)) {
-        (Some(cu), Some(du)) => exchange(ci, cu, di, du, far, g.prep.edition),
-        _ => Exchange::default(),
+    let alive = |info: &super::prepare::UnitInfo, s: State| f64::from(info.alloc.alive(s)) / f64::from(info.models.max(1));
+    let (c_share, d_share) = (alive(ci, cl.s), alive(di, dl.s));
+    let full = if !c_tired && !d_tired {
+        g.prep.fresh_exchange[c.0].get(c.1).and_then(|row| row.get(d.1)).map(|x| x[usize::from(far)])
+    } else {
+        None
     };
-    g.memo().exchanges.insert(key, x);
-    x
+    let full = match full {
+        Some(x) => x,
+        None => {
+            let key = (c, c_tired, d, d_tired, far);
+            match g.memo().exchanges.get(&key) {
+                Some(x) => *x,
+                None => {
+                    let x = exchange(ci, UnitState { fatigued: c_tired, ..UnitState::FRESH }, di, UnitState { fatigued: d_tired, ..UnitState::FRESH }, far, g.prep.edition);
+                    g.memo().exchanges.insert(key, x);
+                    x
+                }
+            }
+        }
+    };
+    Exchange { counter: full.counter * d_share, charge: full.charge * c_share, strike_back: full.strike_back * d_share, fear: full.fear }
 }
 
 /// The chance a unit in state `s` (Shaken or not) fails a morale test.
 fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
+    // the test reads the models left (their Quality and rules)
+    let s = State { k: s.k, ..State::default() };
     if let Some(p) = g.memo().fails.get(&(id, s, shaken)) {
         return *p;
     }
@@ -332,9 +343,9 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
 /// left of each side (it is asked for every ready unit at every pick, so each enemy's gap
 /// is measured once), plus `threat_weight` times the points enemies in reach stand to take
 /// from it.
-fn activation_value(g: &Game, id: Id) -> (f64, f64) {
+fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
     let (info, live) = (g.info(id), g.live(id));
-    let share = |who: Id| f64::from(g.info(who).wounds_left(g.live(who).s)) / f64::from(g.info(who).wounds.max(1));
+    let share = |who: Id| left[who.0][who.1] / f64::from(g.info(who).wounds.max(1));
     let mine = share(id);
     let reach = if info.movement.hold_only { 0.0 } else { info.movement.advance };
     let charges = !info.movement.hold_only && !info.movement.aircraft && !live.shaken;
@@ -347,7 +358,7 @@ fn activation_value(g: &Game, id: Id) -> (f64, f64) {
             nearest = nearest.min(gap);
         }
         let theirs = share(e);
-        let left = ei.points_per_wound() * f64::from(ei.wounds_left(el.s));
+        let left = ei.points_per_wound() * left[e.0][e.1];
         if info.max_range > 0.0 && gap <= info.max_range + reach {
             best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
         }
@@ -374,11 +385,13 @@ fn activation_value(g: &Game, id: Id) -> (f64, f64) {
 /// now (its best action, or what it stands to lose by waiting), nearest the enemy on ties;
 /// Shaken units last (they only stand idle).
 pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
+    // wounds left, worked out once per pick (each is a walk of the unit's removal order)
+    let left = [0, 1].map(|a| (0..g.units[a].len()).map(|u| if g.live((a, u)).on_table() { f64::from(g.info((a, u)).wounds_left(g.live((a, u)).s)) } else { 0.0 }).collect::<Vec<f64>>());
     let mut best: Option<((bool, f64, f64), usize)> = None;
     for &u in ready {
         let id = (army, u);
         let shaken = g.live(id).shaken;
-        let (value, near) = activation_value(g, id);
+        let (value, near) = activation_value(g, id, &left);
         let key = (!shaken, if shaken { 0.0 } else { value }, -near);
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
