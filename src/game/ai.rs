@@ -47,33 +47,38 @@ pub struct Estimate {
     pub defender_stake: f64,
 }
 
-/// Poisson probabilities of 0, 1, ... wounds with mean `mean`, up to where they vanish.
-fn poisson(mean: f64) -> Vec<f64> {
+/// Wounds a Poisson count is followed to (the chance of more is negligible for the means
+/// a melee reaches; beyond, the tail is left out).
+const POISSON_TOP: usize = 96;
+
+/// Poisson probabilities of 0, 1, ... wounds with mean `mean` into `out`, up to where they
+/// vanish: how many were written.
+fn poisson(mean: f64, out: &mut [f64; POISSON_TOP]) -> usize {
     let mean = mean.max(0.0);
-    let top = (mean + 6.0 * mean.sqrt() + 6.0).ceil().min(200.0) as usize;
-    let mut out = Vec::with_capacity(top + 1);
+    let top = ((mean + 6.0 * mean.sqrt() + 6.0).ceil() as usize).min(POISSON_TOP);
     let mut p = (-mean).exp();
-    for k in 0..=top {
-        out.push(p);
+    for (k, slot) in out.iter_mut().enumerate().take(top) {
+        *slot = p;
         p *= mean / (k as f64 + 1.0);
     }
-    out
+    top
 }
 
 /// The chances the charger wins and loses melee resolution: "Sum the total number of wounds
 /// that each unit caused, and compare the two" (Fear added), each side's wounds a Poisson
 /// count — ties are common when few wounds are dealt, which a normal margin would miss.
 fn resolution(dealt: f64, taken: f64, fear: f64) -> (f64, f64) {
-    let (c, b) = (poisson(dealt), poisson(taken));
+    let (mut c, mut b) = ([0.0; POISSON_TOP], [0.0; POISSON_TOP]);
+    let (nc, nb) = (poisson(dealt, &mut c), poisson(taken, &mut b));
     // at_least[k]: the chance the charger deals k wounds or more
-    let mut at_least = vec![0.0; c.len() + 1];
-    for k in (0..c.len()).rev() {
+    let mut at_least = [0.0; POISSON_TOP + 1];
+    for k in (0..nc).rev() {
         at_least[k] = at_least[k + 1] + c[k];
     }
     let tail = |k: i64| if k <= 0 { 1.0 } else { at_least.get(k as usize).copied().unwrap_or(0.0) };
     let fear = fear.round() as i64;
     let (mut wins, mut loses) = (0.0, 0.0);
-    for (j, pb) in b.iter().enumerate() {
+    for (j, pb) in b.iter().enumerate().take(nb) {
         // the charger wins with i + fear > j, loses with i + fear < j
         let need = j as i64 - fear;
         wins += pb * tail(need + 1);
@@ -212,8 +217,9 @@ fn marker_points(g: &Game, army: usize) -> f64 {
 /// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
 fn removal_chance(g: &Game, e: Id, dealt: f64) -> f64 {
     let left = g.info(e).wounds_left(g.live(e).s) as usize;
-    let p = poisson(dealt);
-    1.0 - p.iter().take(left).sum::<f64>()
+    let mut p = [0.0; POISSON_TOP];
+    let n = poisson(dealt, &mut p);
+    (1.0 - p.iter().take(n.min(left)).sum::<f64>()).max(0.0)
 }
 
 /// The default policy's move in the last round: a unit off the markers rushes onto the
