@@ -404,7 +404,7 @@ pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
             best = Some((key, u));
         }
     }
-    best.map_or(ready[0], |(_, u)| u)
+    best.map_or_else(|| ready.first().copied().unwrap_or(0), |(_, u)| u)
 }
 
 /// Headings an Aircraft may take: every 15 degrees.
