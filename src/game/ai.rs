@@ -31,6 +31,22 @@ type Side = (State, bool, bool);
 pub struct Memo {
     exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
     fails: FxHashMap<(Id, State, bool), f64>,
+    /// Wounds left by (unit, state): `UnitInfo::wounds_left` walks the removal order.
+    left: FxHashMap<(Id, State), f64>,
+}
+
+/// The wounds `id` has left now (memoised by state).
+fn wounds_left(g: &mut Game, id: Id) -> f64 {
+    let s = g.live(id).s;
+    if let Some(w) = g.memo().left.get(&(id, s)) {
+        return *w;
+    }
+    let w = f64::from(g.info(id).wounds_left(s));
+    if g.memo().left.len() >= MEMO_LIMIT {
+        g.memo().left.clear();
+    }
+    g.memo().left.insert((id, s), w);
+    w
 }
 
 /// What a charge is worth to the charger, in expected points.
@@ -215,8 +231,8 @@ fn marker_points(g: &Game, army: usize) -> f64 {
 }
 
 /// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
-fn removal_chance(g: &Game, e: Id, dealt: f64) -> f64 {
-    let left = g.info(e).wounds_left(g.live(e).s) as usize;
+fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
+    let left = wounds_left(g, e) as usize;
     let mut p = [0.0; POISSON_TOP];
     let n = poisson(dealt, &mut p);
     (1.0 - p.iter().take(n.min(left)).sum::<f64>()).max(0.0)
@@ -261,7 +277,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
 
 /// What `wounds` expected wounds on `e` are worth for the markers: when `e` stands on one,
 /// the marker's points times the chance the wounds destroy it.
-pub fn marker_bonus(g: &Game, army: usize, e: Id, wounds: f64) -> f64 {
+pub fn marker_bonus(g: &mut Game, army: usize, e: Id, wounds: f64) -> f64 {
     let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
     if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
 }
@@ -391,8 +407,16 @@ fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
 /// now (its best action, or what it stands to lose by waiting), nearest the enemy on ties;
 /// Shaken units last (they only stand idle).
 pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
+    if ready.len() <= 1 {
+        return ready.first().copied().unwrap_or(0);
+    }
     // wounds left, worked out once per pick (each is a walk of the unit's removal order)
-    let left = [0, 1].map(|a| (0..g.units[a].len()).map(|u| if g.live((a, u)).on_table() { f64::from(g.info((a, u)).wounds_left(g.live((a, u)).s)) } else { 0.0 }).collect::<Vec<f64>>());
+    let mut left: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (a, out) in left.iter_mut().enumerate() {
+        for u in 0..g.units[a].len() {
+            out.push(if g.live((a, u)).on_table() { wounds_left(g, (a, u)) } else { 0.0 });
+        }
+    }
     let mut best: Option<((bool, f64, f64), usize)> = None;
     for &u in ready {
         let id = (army, u);
@@ -468,9 +492,9 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
     let marker = g.objectives.iter().copied().find(|&o| pos.distance(o) - r <= SEIZE_RANGE);
     let advance = g.movement(id).advance;
     let mut best: Option<(f64, Path)> = None;
-    for k in 0..16 {
-        let a = f64::from(k) * std::f64::consts::TAU / 16.0;
-        for step in [2.0, 4.0, advance] {
+    for k in 0..8 {
+        let a = f64::from(k) * std::f64::consts::TAU / 8.0;
+        for step in [4.0, advance] {
             let goal = Point::new(pos.x + step * a.cos(), pos.y + step * a.sin());
             let Some(path) = g.plan_move(id, goal, advance) else { continue };
             let keeps = marker.is_none_or(|o| path.to.distance(o) - r <= SEIZE_RANGE);
