@@ -2,11 +2,12 @@
 //! an Aircraft heading is worth in expected points, from the units as they stand now.
 //!
 //! Charges are valued from both units' current states (models and wounds left, Shaken,
-//! fatigue) with the expected-wounds helper (`prepare::exchange`), wounds counted in points
-//! both ways (a wound on a surviving vehicle is worth its points per wound), plus the chance
-//! that the loser of the melee fails its test (a Rout takes what is left, Shaken a share of
-//! it). Values of damaged units are kept in a memo by both units' states; fresh ones come
-//! from the table `Prepared::fresh_exchange`.
+//! fatigue) with the expected-wounds helper (`prepare::exchange`): the pair's expected wounds
+//! at full strength for their fatigue (the fresh table `Prepared::fresh_exchange`, or a memo
+//! for fatigued and Shaken units), each side's blows scaled by its share of models left and
+//! capped at what the other has left; wounds counted in points both ways (a wound on a
+//! surviving vehicle is worth its points per wound), plus the chance that the loser of the
+//! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
 use super::play::{Game, Id, Path, SEIZE_RANGE};
 use super::policy::Action;
