@@ -29,17 +29,33 @@ TABLE = (72.0, 48.0)
 class Policy:
     """How an army chooses its actions.
 
-    ``kind``: ``"default"`` (plays by the rules' priorities), ``"random"`` (any legal action)
-    or ``"hold"`` (never moves, shoots the best target: a scripted gun line). The weights tune
-    the default policy:
+    ``kind``: ``"default"`` (plays to win: charges, targets, activation order, deployment,
+    Aircraft headings and strike backs valued in expected points from the units' current
+    states), ``"greedy"`` (the earlier default, kept as it played: charges valued once on
+    fresh units by models killed, the nearest unit first, Aircraft along the long axis, always
+    striking back), ``"random"`` (any legal action) or ``"hold"`` (never moves, shoots the best
+    target: a scripted gun line). The weights tune the default and greedy policies:
 
     - ``objective_weight``: a melee unit goes for an objective rather than the nearest enemy
       when the objective is at most this many times as far (1.5);
-    - ``charge_margin``: it charges when the exact melee's expected points margin (points the
-      defender loses less points the charger loses) is above this share of its points (0);
+    - ``charge_margin``: it charges when the expected points margin (points the defender loses
+      less points the charger loses) is above this share of its points (0);
     - ``hold_objectives``: above 0, a unit stays on an objective no friend is holding (1);
     - ``role_ratio``: a unit whose exact expected shooting damage is this many times its melee
       damage is a shooter, and the other way round a melee unit; in between a hybrid (2).
+
+    and the default policy only:
+
+    - ``marker_value``: what a marker is worth, in multiples of the army's average unit
+      points: when a charge would pull the only unit holding it off, and when a charge may
+      remove or Shake an enemy on one (1; 0 ignores markers);
+    - ``shaken_weight``: the share of a unit's points left that being Shaken costs it, in
+      charge and strike-back values (0.3);
+    - ``threat_weight``: how much the points a unit stands to lose to enemy charges and shots
+      count towards activating it early, and against an Aircraft's heading (0: ordering by
+      the unit's own best action alone won more games against the greedy policy);
+    - ``fatigue_weight``: the share of its own best charge a defender that has not activated
+      gives up by striking back fatigued (0.5).
     """
 
     kind: str = "default"
@@ -47,10 +63,14 @@ class Policy:
     charge_margin: float = 0.0
     hold_objectives: float = 1.0
     role_ratio: float = 2.0
+    marker_value: float = 1.0
+    shaken_weight: float = 0.3
+    threat_weight: float = 0.0
+    fatigue_weight: float = 0.5
 
     def __post_init__(self) -> None:
-        if self.kind not in ("default", "random", "hold"):
-            raise ValueError(f'Policy.kind: must be "default", "random" or "hold" (got {self.kind!r})')
+        if self.kind not in _POLICY_KINDS:
+            raise ValueError(f'Policy.kind: must be "default", "greedy", "random" or "hold" (got {self.kind!r})')
         for f in fields(self)[1:]:
             v = getattr(self, f.name)
             if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v) or not 0 <= v <= 100:
@@ -59,7 +79,10 @@ class Policy:
             raise ValueError(f"Policy.role_ratio: must be at least 1 (got {self.role_ratio!r})")
 
     def _tuple(self) -> tuple:
-        return (self.kind, float(self.objective_weight), float(self.charge_margin), float(self.hold_objectives), float(self.role_ratio))
+        return (self.kind, *(float(getattr(self, f.name)) for f in fields(self)[1:]))
+
+
+_POLICY_KINDS = ("default", "greedy", "random", "hold")
 
 
 @dataclass(frozen=True)
@@ -130,8 +153,8 @@ def _policy(value, field: str) -> Policy:
     if isinstance(value, Policy):
         return value
     if isinstance(value, str):
-        if value not in ("default", "random", "hold"):
-            raise ValueError(f'{field}: must be "default", "random", "hold" or a Policy (got {value!r})')
+        if value not in _POLICY_KINDS:
+            raise ValueError(f'{field}: must be "default", "greedy", "random", "hold" or a Policy (got {value!r})')
         return Policy(kind=value)
     raise TypeError(f"{field}: expected a str or a Policy, got {type(value).__name__}")
 
@@ -376,7 +399,7 @@ def simulate(
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
     ``threads``. ``terrain``: ``"standard"`` (a new table of 16 pieces for each game, by the
     rulebook's guidelines), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
-    ``policy_a``, ``policy_b``: ``"default"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
+    ``policy_a``, ``policy_b``: ``"default"``, ``"greedy"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
     ``paired``: plays every game twice, on the same dice streams, with the armies' sides and
     the first player swapped (``2 * games`` games in all: pair ``k`` is games ``2k`` and
     ``2k + 1``). ``trace``: keep every game's event log (at most 100 games), for

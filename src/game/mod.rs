@@ -12,6 +12,7 @@
 //! shortest paths round terrain and units (`paths`); terrain pieces are rectangles. What is
 //! abstracted is written down in `docs/game.md`.
 
+pub mod ai;
 pub mod formation;
 pub mod paths;
 pub mod play;
@@ -51,8 +52,12 @@ pub enum Terrain {
 /// How a side picks its actions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PolicyKind {
-    /// Plays by the rules' priorities (see `policy`).
+    /// Plays to win (see `ai`): charges, targets, activation order, deployment, Aircraft
+    /// headings and strike backs valued in expected points from the units' current states.
     Default,
+    /// The earlier default, kept as it played: charges valued once on fresh units by models
+    /// killed, the nearest unit first, Aircraft along the long axis, always striking back.
+    Greedy,
     /// Any legal action, uniformly.
     Random,
     /// Never moves; shoots the best target (a scripted gun line).
@@ -74,13 +79,49 @@ pub struct Policy {
     /// A unit whose shooting damage is this many times its melee damage is a shooter (and
     /// the other way round a melee unit); in between it is a hybrid.
     pub role_ratio: f64,
+    /// Default policy: what a marker is worth, in multiples of the army's average unit
+    /// points: when a charge would pull the only unit holding it off, and when a charge may
+    /// remove or Shake an enemy on one (markers win games; 0: ignore them).
+    pub marker_value: f64,
+    /// Default policy: the share of a unit's points left that being Shaken costs it (it
+    /// stays idle and can't hold markers), in charge and strike-back values.
+    pub shaken_weight: f64,
+    /// Default policy: how much the points a unit stands to lose to enemy charges and shots
+    /// count towards activating it early (against what its own best action is worth), and
+    /// against an Aircraft heading in range of enemy guns. 0 by default: in paired games
+    /// against the greedy policy, ordering by the unit's own best action alone won more.
+    pub threat_weight: f64,
+    /// Default policy: the share of a defender's own best charge it gives up by striking back
+    /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
+    pub fatigue_weight: f64,
 }
 
 impl Policy {
-    pub const DEFAULT: Policy = Policy { kind: PolicyKind::Default, objective_weight: 1.5, charge_margin: 0.0, hold_objectives: 1.0, role_ratio: 2.0 };
+    pub const DEFAULT: Policy = Policy {
+        kind: PolicyKind::Default,
+        objective_weight: 1.5,
+        charge_margin: 0.0,
+        hold_objectives: 1.0,
+        role_ratio: 2.0,
+        marker_value: 1.0,
+        shaken_weight: 0.3,
+        threat_weight: 0.0,
+        fatigue_weight: 0.5,
+    };
+    /// Today's earlier default, kept playable for comparison.
+    pub const GREEDY: Policy = Policy { kind: PolicyKind::Greedy, ..Policy::DEFAULT };
 
     pub fn check(&self, field: &str) -> Result<()> {
-        for (name, v) in [("objective_weight", self.objective_weight), ("charge_margin", self.charge_margin), ("hold_objectives", self.hold_objectives), ("role_ratio", self.role_ratio)] {
+        for (name, v) in [
+            ("objective_weight", self.objective_weight),
+            ("charge_margin", self.charge_margin),
+            ("hold_objectives", self.hold_objectives),
+            ("role_ratio", self.role_ratio),
+            ("marker_value", self.marker_value),
+            ("shaken_weight", self.shaken_weight),
+            ("threat_weight", self.threat_weight),
+            ("fatigue_weight", self.fatigue_weight),
+        ] {
             if !v.is_finite() || !(0.0..=100.0).contains(&v) {
                 return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));
             }
@@ -277,6 +318,11 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
     Ok(())
 }
 
+thread_local! {
+    /// The default policy's memo of the last preparation this thread played, by its id.
+    static MEMO: std::cell::RefCell<(u64, ai::Memo)> = std::cell::RefCell::new((u64::MAX, ai::Memo::default()));
+}
+
 /// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
 /// rayon's pool, else a pool of that size.
 pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, threads: Option<usize>) -> Result<Output> {
@@ -292,9 +338,18 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
                 let start = first + c * CHUNK;
                 let end = (start + CHUNK).min(first + count);
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
+                // the default policy's memo depends on the armies only: each thread keeps it
+                // from chunk to chunk, and from call to call, of the same preparation
+                MEMO.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.0 == prep.id {
+                        cache.memo = std::mem::take(&mut m.1);
+                    }
+                });
                 for g in start..end {
                     Game::new(prep, config, g, cache).play(&mut out);
                 }
+                MEMO.with(|m| *m.borrow_mut() = (prep.id, std::mem::take(&mut cache.memo)));
                 out
             })
             .collect::<Vec<Output>>()

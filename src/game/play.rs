@@ -184,6 +184,9 @@ pub struct Cache {
     /// Which weapons of a model may fire (`plan::usable_weapons`), by (shooter, its run,
     /// target, the target's models left, whole inches, moved, arrived).
     usable: FxHashMap<(Id, usize, Id, (u32, bool), u16, bool, bool), u64>,
+    /// The default policy's valuations of damaged units (kept by each thread across chunks
+    /// of the same run, see `simulate`).
+    pub memo: super::ai::Memo,
 }
 
 impl Cache {
@@ -337,6 +340,11 @@ impl<'a> Game<'a> {
 
     fn live_mut(&mut self, id: Id) -> &mut Live {
         &mut self.units[id.0][id.1]
+    }
+
+    /// The default policy's memo, kept across the games of a chunk.
+    pub fn memo(&mut self) -> &mut super::ai::Memo {
+        &mut self.cache.memo
     }
 
     pub fn policy_kind(&self, army: usize) -> PolicyKind {
@@ -1941,7 +1949,9 @@ impl<'a> Game<'a> {
         let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
         let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
         let (c_s, d_s) = (cl.s, dl.s);
-        let mut melee = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, true, charge_distance, self.prep.edition)
+        // "the defending unit may choose to strike back ..., but doesn't have to"
+        let strike_back = policy::strike_back(self, id, target);
+        let mut melee = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
             .expect("states taken from the allocations themselves");
         // rules with options: one of the ways the melee is played (`Melee::variants`, settled
         // once per pair of units at full strength), rolled as the melee sampler rolls them
@@ -1961,14 +1971,22 @@ impl<'a> Game<'a> {
             options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
         }
         let mut plans = Plans::new(&melee);
-        let x = roll_exchange(&melee, &mut plans, &mut self.rng);
+        let mut x = roll_exchange(&melee, &mut plans, &mut self.rng);
+        // "if a unit didn't strike back in melee, then it must only take a morale test if it
+        // suffered at least one wound" (the charger's Fear alone does not make it lose)
+        if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
+            x.winner = Winner::Tie;
+            x.failed = false;
+        }
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
         self.dice += x.dice;
         self.lap(t, |x| &mut x.dice);
         for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
             self.set_state(who, end);
             let live = self.live_mut(who);
-            live.fatigued = true;
+            // "After attacking in melee for the first time during a round, either by charging
+            // or by striking back": a defender that did not strike back is not fatigued
+            live.fatigued |= who == id || strike_back;
             live.dealt += dealt;
             live.taken += taken;
             match status {
@@ -1991,7 +2009,7 @@ impl<'a> Game<'a> {
             hits: x.by_defender,
             models_left: g.info(target).alloc.alive(x.defender),
             detail: if options_played.is_empty() {
-                format!("winner={:?} charger={:?} defender={:?}", x.winner, statuses[0], statuses[1])
+                format!("winner={:?} charger={:?} defender={:?}{}", x.winner, statuses[0], statuses[1], if strike_back { "" } else { " (no strike back)" })
             } else {
                 format!("winner={:?} charger={:?} defender={:?} [{options_played}]", x.winner, statuses[0], statuses[1])
             },

@@ -1,11 +1,14 @@
 //! The players: which unit to activate, which action it takes, where it goes and what it
 //! shoots. The rules of the game stay in `play`; a policy only chooses among legal options.
 //!
-//! The default policy plays by the rules' priorities: it reads each unit's role from its
-//! exact expected damage (`prepare::Role`), charges when the exact melee favours the charger,
-//! holds objectives it stands on, goes for objectives that are not its side's, and shoots
-//! where the expected points removed are highest. The random policy takes any legal action;
-//! the hold policy never moves and shoots like the default one.
+//! The greedy policy (the earlier default) plays by the rules' priorities: it reads each
+//! unit's role from its exact expected damage (`prepare::Role`), charges when the exact melee
+//! on fresh units favours the charger, holds objectives it stands on, goes for objectives that
+//! are not its side's, and shoots where the expected points removed are highest. The default
+//! policy plays the same way except where `ai` values its options from the units' current
+//! states (charges, activation order, the last round, Aircraft, deployment, strike backs).
+//! The random policy takes any legal action; the hold policy never moves and shoots like the
+//! default one.
 
 use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
 use super::prepare::Role;
@@ -44,9 +47,13 @@ fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
 /// last; the random one picks any.
 pub fn pick_unit(g: &mut Game, army: usize) -> usize {
     let ready: Vec<usize> = g.on_table(army).filter(|&id| !g.live(id).activated).map(|(_, u)| u).collect();
-    if g.policy_kind(army) == PolicyKind::Random {
-        let i = g.rng.random_range(0..ready.len());
-        return ready[i];
+    match g.policy_kind(army) {
+        PolicyKind::Random => {
+            let i = g.rng.random_range(0..ready.len());
+            return ready[i];
+        }
+        PolicyKind::Default => return super::ai::pick_unit(g, &ready, army),
+        PolicyKind::Greedy | PolicyKind::Hold => {}
     }
     let urgency = |u: usize| {
         let id = (army, u);
@@ -65,6 +72,9 @@ fn to_objective(g: &Game, p: Point) -> f64 {
 /// default policy puts melee units at the front of the zone and shooters anywhere in it,
 /// nearest an objective and away from friends; the random one anywhere. `None`: no room.
 pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
+    if g.policy_kind(id.0) == PolicyKind::Default {
+        return super::ai::deployment_spot(g, id, depth);
+    }
     let info = g.info(id);
     let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
@@ -131,6 +141,9 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
 /// the long edges, towards the side with room for the full move ("can't move into the table
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
+    if g.policy_kind(id.0) == PolicyKind::Default {
+        return super::ai::aircraft_path(g, id);
+    }
     let (info, from) = (g.info(id), g.live(id).pos);
     let room = [WIDTH - g.radius(id) - from.x, from.x - g.radius(id)];
     let possible: Vec<usize> = (0..2).filter(|&i| room[i] >= 30.0).collect();
@@ -160,7 +173,17 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         PolicyKind::Hold => Action::Hold,
         _ if m.hold_only => Action::Hold,
         PolicyKind::Random => random_action(g, id),
-        PolicyKind::Default => default_action(g, id),
+        PolicyKind::Greedy => default_action(g, id),
+        PolicyKind::Default => {
+            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)) {
+                return action;
+            }
+            // a unit that would stand still in dangerous terrain steps out of it
+            match movement_action(g, id) {
+                Action::Hold => super::ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                action => action,
+            }
+        }
     }
 }
 
@@ -185,10 +208,9 @@ fn random_action(g: &mut Game, id: Id) -> Action {
     options[i]
 }
 
+/// The greedy policy's action: its charge, else the default move.
 fn default_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let m = g.movement(id);
-    let pos = g.live(id).pos;
     let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
     if info.role != Role::Shooting {
@@ -206,6 +228,15 @@ fn default_action(g: &mut Game, id: Id) -> Action {
             }
         }
     }
+    movement_action(g, id)
+}
+
+/// Holding a marker, or moving towards markers and enemies (both the greedy and the default
+/// policy, once they have decided not to charge).
+fn movement_action(g: &mut Game, id: Id) -> Action {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    let m = g.movement(id);
+    let pos = g.live(id).pos;
     // hold an objective the unit stands on when no friend does
     let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
     if policy.hold_objectives > 0.0 {
@@ -311,7 +342,9 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
         return vec![all(&options[i])];
     }
     let single = |o: &(Id, ShotKey, Vec<f64>, f64)| o.2.iter().sum::<f64>().min(o.3);
-    let best = (0..options.len()).max_by(|&a, &b| single(&options[a]).total_cmp(&single(&options[b]))).unwrap();
+    // the default policy also counts the marker a target may stop holding or contesting
+    let bonus: Vec<f64> = if g.policy_kind(id.0) == PolicyKind::Default { options.iter().map(|o| super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound())).collect() } else { vec![0.0; options.len()] };
+    let best = (0..options.len()).max_by(|&a, &b| (single(&options[a]) + bonus[a]).total_cmp(&(single(&options[b]) + bonus[b]))).unwrap();
     let mut chosen = vec![all(&options[best])];
     let best_value = single(&options[best]);
     if options[best].2.len() >= 2 {
@@ -368,7 +401,7 @@ pub fn placement_after_deployment(g: &mut Game, id: Id, inches: f64) -> Option<P
             }
             random_goal(g, id, inches)
         }
-        PolicyKind::Default => {
+        PolicyKind::Default | PolicyKind::Greedy => {
             let pos = g.live(id).pos;
             g.objectives.iter().copied().min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos))).unwrap_or(Point::new(WIDTH / 2.0, super::table::DEPTH / 2.0))
         }
@@ -388,7 +421,7 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
         PolicyKind::Random => {
             return if g.rng.random_bool(0.5) { None } else { Some(random_goal(g, id, reach)) };
         }
-        PolicyKind::Default => {}
+        PolicyKind::Default | PolicyKind::Greedy => {}
     }
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     if info.movement.hold_only || info.movement.aircraft {
@@ -439,7 +472,7 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
             let goal = random_goal(g, id, inches);
             return g.plan_move(id, goal, inches);
         }
-        PolicyKind::Default => {}
+        PolicyKind::Default | PolicyKind::Greedy => {}
     }
     let pos = g.live(id).pos;
     let r = g.radius(id);
@@ -491,7 +524,7 @@ pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option
             let i = g.rng.random_range(0..eligible.len());
             Some(eligible[i])
         }
-        PolicyKind::Default => {
+        PolicyKind::Default | PolicyKind::Greedy => {
             let mut order: Vec<(f64, usize)> = eligible.iter().map(|&u| (nearest_enemy(g, (army, u)).map_or(f64::INFINITY, |(_, d)| d), u)).collect();
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let policy = g.config.policies[army];
@@ -576,6 +609,16 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         }
     }
     best.map(|(c, _)| c)
+}
+
+/// Whether the defender `d` strikes back at the charger `c`: "the defending unit may choose
+/// to strike back ..., but doesn't have to". The greedy, random and hold policies always
+/// do; the default one declines when that is worth more (`ai::strikes_back`).
+pub fn strike_back(g: &mut Game, c: Id, d: Id) -> bool {
+    match g.policy_kind(d.0) {
+        PolicyKind::Default => super::ai::strikes_back(g, c, d),
+        _ => true,
+    }
 }
 
 /// "pick one friendly unit within 12"".

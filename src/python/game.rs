@@ -88,17 +88,29 @@ pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'
 /// A terrain piece as Python hands it over: (name, x0, y0, x1, y1, blocking, cover,
 /// difficult, dangerous, impassable).
 pub type PieceTuple = (String, f64, f64, f64, f64, bool, bool, bool, bool, bool);
-/// A policy: (kind, objective_weight, charge_margin, hold_objectives, role_ratio).
-pub type PolicyTuple = (String, f64, f64, f64, f64);
+/// A policy: (kind, objective_weight, charge_margin, hold_objectives, role_ratio,
+/// marker_value, shaken_weight, threat_weight, fatigue_weight).
+pub type PolicyTuple = (String, f64, f64, f64, f64, f64, f64, f64, f64);
 
 fn policy(t: &PolicyTuple, field: &str) -> PyResult<Policy> {
     let kind = match t.0.as_str() {
         "default" => PolicyKind::Default,
+        "greedy" => PolicyKind::Greedy,
         "random" => PolicyKind::Random,
         "hold" => PolicyKind::Hold,
-        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"random\", \"hold\" or a Policy").into()),
+        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"greedy\", \"random\", \"hold\" or a Policy").into()),
     };
-    Ok(Policy { kind, objective_weight: t.1, charge_margin: t.2, hold_objectives: t.3, role_ratio: t.4 })
+    Ok(Policy {
+        kind,
+        objective_weight: t.1,
+        charge_margin: t.2,
+        hold_objectives: t.3,
+        role_ratio: t.4,
+        marker_value: t.5,
+        shaken_weight: t.6,
+        threat_weight: t.7,
+        fatigue_weight: t.8,
+    })
 }
 
 fn piece_tuple(p: &Piece) -> PieceTuple {

@@ -1,0 +1,744 @@
+//! The default policy's judgement: what a charge, a volley, a strike back, an activation or
+//! an Aircraft heading is worth in expected points, from the units as they stand now.
+//!
+//! Charges are valued from both units' current states (models and wounds left, Shaken,
+//! fatigue) with the expected-wounds helper (`prepare::exchange`): the pair's expected wounds
+//! at full strength for their fatigue (the fresh table `Prepared::fresh_exchange`, or a memo
+//! for fatigued and Shaken units), each side's blows scaled by its share of models left and
+//! capped at what the other has left; wounds counted in points both ways (a wound on a
+//! surviving vehicle is worth its points per wound), plus the chance that the loser of the
+//! melee fails its test (a Rout takes what is left, Shaken a share of it).
+
+use super::play::{Game, Id, Path, SEIZE_RANGE};
+use super::policy::Action;
+use super::prepare::{exchange, Exchange, Role};
+use super::table::{Point, DEPTH, WIDTH};
+use crate::attack::allocation::State;
+use crate::morale::MoraleTest;
+use crate::state::UnitState;
+use rustc_hash::FxHashMap;
+
+/// Entries a memo keeps at most (it starts again when full).
+const MEMO_LIMIT: usize = 200_000;
+
+/// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
+type Side = (State, bool, bool);
+
+/// What the valuations need beyond the fresh tables, kept by each thread across the chunks
+/// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
+/// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
+/// lost, Shaken).
+#[derive(Default)]
+pub struct Memo {
+    exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
+    fails: FxHashMap<(Id, State, bool), f64>,
+    /// Wounds left by (unit, state): `UnitInfo::wounds_left` walks the removal order.
+    left: FxHashMap<(Id, State), f64>,
+}
+
+/// The wounds `id` has left now (memoised by state).
+fn wounds_left(g: &mut Game, id: Id) -> f64 {
+    let s = g.live(id).s;
+    if let Some(w) = g.memo().left.get(&(id, s)) {
+        return *w;
+    }
+    let w = f64::from(g.info(id).wounds_left(s));
+    if g.memo().left.len() >= MEMO_LIMIT {
+        g.memo().left.clear();
+    }
+    g.memo().left.insert((id, s), w);
+    w
+}
+
+/// What a charge is worth to the charger, in expected points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Estimate {
+    /// Points the defender loses less points the charger loses, with the loser's morale.
+    pub value: f64,
+    /// Expected wounds the charger deals (0: it can't hurt the target).
+    pub dealt: f64,
+    /// Expected wounds it takes from the Counter strike and the strike back.
+    pub taken: f64,
+    /// The chance the defender fails a morale test, and the points that failing costs it.
+    pub defender_fails: f64,
+    pub defender_stake: f64,
+}
+
+/// Wounds a Poisson count is followed to (the chance of more is negligible for the means
+/// a melee reaches; beyond, the tail is left out).
+const POISSON_TOP: usize = 96;
+
+/// Poisson probabilities of 0, 1, ... wounds with mean `mean` into `out`, up to where they
+/// vanish: how many were written.
+fn poisson(mean: f64, out: &mut [f64; POISSON_TOP]) -> usize {
+    let mean = mean.max(0.0);
+    let top = ((mean + 6.0 * mean.sqrt() + 6.0).ceil() as usize).min(POISSON_TOP);
+    let mut p = (-mean).exp();
+    for (k, slot) in out.iter_mut().enumerate().take(top) {
+        *slot = p;
+        p *= mean / (k as f64 + 1.0);
+    }
+    top
+}
+
+/// The chances the charger wins and loses melee resolution: "Sum the total number of wounds
+/// that each unit caused, and compare the two" (Fear added), each side's wounds a Poisson
+/// count — ties are common when few wounds are dealt, which a normal margin would miss.
+fn resolution(dealt: f64, taken: f64, fear: f64) -> (f64, f64) {
+    let (mut c, mut b) = ([0.0; POISSON_TOP], [0.0; POISSON_TOP]);
+    let (nc, nb) = (poisson(dealt, &mut c), poisson(taken, &mut b));
+    // at_least[k]: the chance the charger deals k wounds or more
+    let mut at_least = [0.0; POISSON_TOP + 1];
+    for k in (0..nc).rev() {
+        at_least[k] = at_least[k + 1] + c[k];
+    }
+    let tail = |k: i64| if k <= 0 { 1.0 } else { at_least.get(k as usize).copied().unwrap_or(0.0) };
+    let fear = fear.round() as i64;
+    let (mut wins, mut loses) = (0.0, 0.0);
+    for (j, pb) in b.iter().enumerate().take(nb) {
+        // the charger wins with i + fear > j, loses with i + fear < j
+        let need = j as i64 - fear;
+        wins += pb * tail(need + 1);
+        loses += pb * (1.0 - tail(need));
+    }
+    (wins, loses)
+}
+
+/// What failing a melee morale test costs a unit with `left` wounds of `wounds`: "if the test
+/// is failed, and the unit only has half or less of its starting size ... then the unit
+/// Routs" (all its points left), else it is Shaken (`shaken_weight` of them).
+fn failure_stake(left: f64, wounds: f64, per_wound: f64, shaken_weight: f64) -> f64 {
+    let points = left.max(0.0) * per_wound;
+    if left <= wounds / 2.0 { points } else { shaken_weight * points }
+}
+
+fn side_of(g: &Game, id: Id) -> Side {
+    let l = g.live(id);
+    (l.s, l.shaken, l.fatigued)
+}
+
+/// The expected wounds of `c` charging `d` as they stand: the full-strength exchange for the
+/// pair's fatigue (the fresh table, or the memo: a fatigued charger and a fatigued or Shaken
+/// defender "only hit on unmodified rolls of 6"), each side's blows scaled by its share of
+/// models left (`estimate` caps them at the wounds left). Cheap enough for every decision;
+/// rules that change with the models left are read at full strength.
+fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
+    let (cl, dl) = (g.live(c), g.live(d));
+    let (c_tired, d_tired) = (cl.fatigued, dl.fatigued || dl.shaken);
+    let (ci, di) = (g.info(c), g.info(d));
+    let alive = |info: &super::prepare::UnitInfo, s: State| f64::from(info.alloc.alive(s)) / f64::from(info.models.max(1));
+    let (c_share, d_share) = (alive(ci, cl.s), alive(di, dl.s));
+    let full = if !c_tired && !d_tired {
+        g.prep.fresh_exchange[c.0].get(c.1).and_then(|row| row.get(d.1)).map(|x| x[usize::from(far)])
+    } else {
+        None
+    };
+    let full = match full {
+        Some(x) => x,
+        None => {
+            let key = (c, c_tired, d, d_tired, far);
+            match g.memo().exchanges.get(&key) {
+                Some(x) => *x,
+                None => {
+                    let x = exchange(ci, UnitState { fatigued: c_tired, ..UnitState::FRESH }, di, UnitState { fatigued: d_tired, ..UnitState::FRESH }, far, g.prep.edition);
+                    g.memo().exchanges.insert(key, x);
+                    x
+                }
+            }
+        }
+    };
+    Exchange { counter: full.counter * d_share, charge: full.charge * c_share, strike_back: full.strike_back * d_share, fear: full.fear }
+}
+
+/// The chance a unit in state `s` (Shaken or not) fails a morale test.
+fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
+    // the test reads the models left (their Quality and rules)
+    let s = State { k: s.k, ..State::default() };
+    if let Some(p) = g.memo().fails.get(&(id, s, shaken)) {
+        return *p;
+    }
+    let p = 1.0 - MoraleTest::new(&g.info(id).alloc, s, shaken, g.prep.edition).p_pass();
+    if g.memo().fails.len() >= MEMO_LIMIT {
+        g.memo().fails.clear();
+    }
+    g.memo().fails.insert((id, s, shaken), p);
+    p
+}
+
+/// What `c` charging `d` now is worth to `c`.
+pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
+    let far = g.gap(c, d) > 9.0;
+    estimate(g, c, d, far, true)
+}
+
+/// The charge's value with or without the defender striking back: each phase's expected
+/// wounds scaled by the striker's wounds left after the blows before it, capped at what is
+/// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
+/// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
+/// a morale test if it suffered at least one wound" (a Poisson chance).
+fn estimate(g: &mut Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+    let (ci, di) = (g.info(c), g.info(d));
+    let (cs, ds) = (side_of(g, c), side_of(g, d));
+    let (c_left, d_left) = (f64::from(ci.wounds_left(cs.0)), f64::from(di.wounds_left(ds.0)));
+    if c_left <= 0.0 || d_left <= 0.0 {
+        return Estimate::default();
+    }
+    let x = exchange_now(g, c, d, far);
+    let counter = if strike_back { x.counter.min(c_left) } else { 0.0 };
+    let dealt = (x.charge * (1.0 - counter / c_left)).min(d_left);
+    let back = if strike_back { (x.strike_back * (1.0 - dealt / d_left)).min(c_left - counter) } else { 0.0 };
+    let taken = counter + back;
+    let (c_ppw, d_ppw) = (ci.points_per_wound(), di.points_per_wound());
+    let weight = g.config.policies[c.0].shaken_weight;
+    let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
+    let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
+    let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
+    let (charger_wins, defender_wins) = if strike_back {
+        resolution(dealt, taken, x.fear)
+    } else {
+        (1.0 - (-dealt).exp(), 0.0)
+    };
+    let value = dealt * d_ppw - taken * c_ppw + charger_wins * d_fail * d_stake - defender_wins * c_fail * c_stake;
+    Estimate { value, dealt, taken, defender_fails: charger_wins * d_fail, defender_stake: d_stake }
+}
+
+/// Whether the defender `d` strikes back at `c`: "the defending unit may choose to strike
+/// back ..., but doesn't have to", and "if a unit didn't strike back in melee, then it must
+/// only take a morale test if it suffered at least one wound". It declines only when that
+/// is worth more in expectation: the points it would deal and the test it would avoid by
+/// winning, against the test it takes anyway and the fatigue that spoils its own charge
+/// later this round ("After attacking in melee for the first time during a round, either by
+/// charging or by striking back, units only hit on unmodified rolls of 6").
+pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
+    let far = g.gap(c, d) > 9.0;
+    let with = estimate(g, c, d, far, true);
+    let without = estimate(g, c, d, far, false);
+    let mut fatigue = 0.0;
+    let (di, dl) = (g.info(d), g.live(d));
+    if !dl.activated && !dl.shaken && !dl.fatigued && !di.movement.hold_only && di.role != Role::Shooting {
+        let targets: Vec<Id> = g.on_table(c.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(d, e) <= g.charge_reach(d, e) + 1.0).collect();
+        let best = targets.into_iter().map(|e| charge_estimate(g, d, e).value).fold(0.0, f64::max);
+        fatigue = g.config.policies[d.0].fatigue_weight * best;
+    }
+    // the defender's view: it loses what the charger gains
+    let declines = -without.value > -with.value - fatigue + 1e-9;
+    !declines
+}
+
+/// What one marker is worth, in points: `marker_value` times the army's average unit.
+fn marker_points(g: &Game, army: usize) -> f64 {
+    let units = &g.prep.armies[army];
+    g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
+}
+
+/// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
+fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
+    let left = wounds_left(g, e) as usize;
+    let mut p = [0.0; POISSON_TOP];
+    let n = poisson(dealt, &mut p);
+    (1.0 - p.iter().take(n.min(left)).sum::<f64>()).max(0.0)
+}
+
+/// The default policy's move in the last round: a unit off the markers rushes onto the
+/// nearest marker within reach that its side does not hold or that an enemy contests
+/// ("the player that controls most markers wins"), instead of shooting; `None` otherwise.
+pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
+    if g.round < g.config.rounds || !g.can_seize(id) {
+        return None;
+    }
+    let (pos, r) = (g.live(id).pos, g.radius(id));
+    let on = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    if g.objectives.iter().any(|&o| on(g, id, o)) {
+        return None;
+    }
+    let rush = g.movement(id).rush;
+    let mut wanted: Vec<(f64, usize)> = (0..g.objectives.len())
+        .filter(|&i| {
+            let o = g.objectives[i];
+            let mine = g.owner[i] == id.0 as i8;
+            let contested = g.on_table(1 - id.0).any(|e| g.can_seize(e) && on(g, e, o));
+            let friend = g.on_table(id.0).any(|f| f != id && g.can_seize(f) && on(g, f, o));
+            (!mine || contested) && !friend && !g.claimed[i][id.0]
+        })
+        .map(|i| (g.objectives[i].distance(pos) - r - SEIZE_RANGE, i))
+        .filter(|(d, _)| *d <= rush)
+        .collect();
+    wanted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (_, i) in wanted {
+        let o = g.objectives[i];
+        if let Some(path) = g.plan_move(id, o, rush) {
+            if path.to.distance(o) - r <= SEIZE_RANGE {
+                g.claimed[i][id.0] = true;
+                return Some(Action::Rush(path));
+            }
+        }
+    }
+    None
+}
+
+/// What `wounds` expected wounds on `e` are worth for the markers: when `e` stands on one,
+/// the marker's points times the chance the wounds destroy it.
+pub fn marker_bonus(g: &mut Game, army: usize, e: Id, wounds: f64) -> f64 {
+    let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+    if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
+}
+
+/// A quick read of the best volley `id` could fire after moving `reach` inches: the table's
+/// fresh expected points (`Prepared::shot_value`) scaled by what is left of it, at most what
+/// is left of the target, for enemies within range (sight not checked).
+fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
+    let info = g.info(id);
+    if info.max_range <= 0.0 {
+        return 0.0;
+    }
+    let mine = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let mut best: f64 = 0.0;
+    for e in g.on_table(1 - id.0) {
+        if g.gap(id, e) <= info.max_range + reach {
+            let worth = g.info(e).points_per_wound() * f64::from(g.info(e).wounds_left(g.live(e).s));
+            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
+        }
+    }
+    best
+}
+
+/// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
+fn held_alone(g: &Game, id: Id) -> Option<Point> {
+    let near = |who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    g.objectives.iter().copied().find(|&o| near(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(f, o)))
+}
+
+/// The default policy's charge, if one is worth more than the unit's other options: targets
+/// in reach valued from both units' states, tried best first until one has a path; charged
+/// only when worth more than the charge margin, than shooting this activation (a unit that
+/// charges doesn't shoot), and, off a marker it alone holds, than the marker.
+pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    if info.movement.hold_only || info.movement.aircraft {
+        return None;
+    }
+    let fraction = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let floor = policy.charge_margin * info.cost * fraction;
+    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(id, e) <= g.charge_reach(id, e)).collect();
+    let marker = marker_points(g, id.0);
+    let last_round = g.round >= g.config.rounds;
+    let mut options: Vec<(f64, Id)> = Vec::new();
+    for e in in_reach {
+        let est = charge_estimate(g, id, e);
+        // no charge into a unit it can't hurt
+        if est.dealt <= 0.05 {
+            continue;
+        }
+        // a unit on a marker that is removed, Routed or Shaken no longer holds or contests
+        // it; in the last round only the markers count ("the player that controls most
+        // markers wins")
+        let removes = est.defender_fails.max(removal_chance(g, e, est.dealt));
+        let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+        let value = if last_round { 0.0 } else { est.value } + if on_marker { removes * marker } else { 0.0 };
+        if value > floor {
+            options.push((value, e));
+        }
+    }
+    if options.is_empty() {
+        return None;
+    }
+    options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let shooting = quick_shot_value(g, id, 0.0);
+    let held = held_alone(g, id);
+    let r = g.radius(id);
+    for (value, e) in options {
+        if value <= shooting {
+            break;
+        }
+        let Some(path) = g.charge_path(id, e) else { continue };
+        // the charger ends 1" back from its target ("must move back by 1"")
+        let leaves = held.is_some_and(|o| path.to.distance(o) - r + 1.0 > SEIZE_RANGE);
+        if leaves && value - shooting <= marker {
+            continue;
+        }
+        return Some(Action::Charge(e, path));
+    }
+    None
+}
+
+/// How much activating `id` now is worth, and the gap to the nearest enemy on the ground:
+/// its best charge or volley in reach, a quick read from the fresh tables scaled by what is
+/// left of each side (it is asked for every ready unit at every pick, so each enemy's gap
+/// is measured once), plus `threat_weight` times the points enemies in reach stand to take
+/// from it.
+fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
+    let (info, live) = (g.info(id), g.live(id));
+    let share = |who: Id| left[who.0][who.1] / f64::from(g.info(who).wounds.max(1));
+    let mine = share(id);
+    let reach = if info.movement.hold_only { 0.0 } else { info.movement.advance };
+    let charges = !info.movement.hold_only && !info.movement.aircraft && !live.shaken;
+    let threat_weight = g.config.policies[id.0].threat_weight;
+    let (mut best, mut threat, mut nearest): (f64, f64, f64) = (0.0, 0.0, f64::INFINITY);
+    for e in g.on_table(1 - id.0) {
+        let (ei, el) = (g.info(e), g.live(e));
+        let gap = g.gap(id, e);
+        if !ei.movement.aircraft {
+            nearest = nearest.min(gap);
+        }
+        let theirs = share(e);
+        let left = ei.points_per_wound() * left[e.0][e.1];
+        if info.max_range > 0.0 && gap <= info.max_range + reach {
+            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
+        }
+        // the charge reach as `Game::charge_reach` has it: the unit's charge less the
+        // target's penalty (a buff for moves aside)
+        if charges && !ei.movement.aircraft && gap <= (info.movement.charge - ei.tricks.charge_penalty).max(0.0) {
+            let x = g.prep.fresh_exchange[id.0][id.1][e.1][usize::from(gap > 9.0)];
+            best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * theirs * info.points_per_wound());
+        }
+        if threat_weight > 0.0 && !el.shaken {
+            if ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
+                threat += g.prep.shot_value[e.0][e.1][id.1] * theirs * mine;
+            }
+            if !ei.movement.hold_only && !ei.movement.aircraft && !info.movement.aircraft && gap <= ei.movement.charge {
+                let x = g.prep.fresh_exchange[e.0][e.1][id.1][usize::from(gap > 9.0)];
+                threat += (x.charge * theirs * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound()).max(0.0);
+            }
+        }
+    }
+    (best + threat_weight * threat, nearest)
+}
+
+/// Which ready unit the default policy activates: the one whose activation is worth most
+/// now (its best action, or what it stands to lose by waiting), nearest the enemy on ties;
+/// Shaken units last (they only stand idle).
+pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
+    if ready.len() <= 1 {
+        return ready.first().copied().unwrap_or(0);
+    }
+    // wounds left, worked out once per pick (each is a walk of the unit's removal order)
+    let mut left: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (a, out) in left.iter_mut().enumerate() {
+        for u in 0..g.units[a].len() {
+            out.push(if g.live((a, u)).on_table() { wounds_left(g, (a, u)) } else { 0.0 });
+        }
+    }
+    let mut best: Option<((bool, f64, f64), usize)> = None;
+    for &u in ready {
+        let id = (army, u);
+        let shaken = g.live(id).shaken;
+        let (value, near) = activation_value(g, id, &left);
+        let key = (!shaken, if shaken { 0.0 } else { value }, -near);
+        let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
+        if best.is_none_or(|(b, _)| better(key, b)) {
+            best = Some((key, u));
+        }
+    }
+    best.map_or_else(|| ready.first().copied().unwrap_or(0), |(_, u)| u)
+}
+
+/// Headings an Aircraft may take: every 15 degrees.
+const HEADINGS: u32 = 24;
+/// "adding 30" to its total move ... can't move into the table edges to move less than 30"".
+const AIRCRAFT_MIN: f64 = 30.0;
+
+/// An Aircraft's move: "May only use Advance actions, moving in a straight line" — any
+/// heading on which the move (at least 30") fits on the table, the one whose end point is
+/// worth most: the best volley in range of it, less `threat_weight` times what enemy
+/// shooters in range of it would take.
+pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
+    let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
+    let policy = g.config.policies[id.0];
+    let mine = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
+    let mut best: Option<(f64, Path)> = None;
+    for k in 0..HEADINGS {
+        let a = f64::from(k) * std::f64::consts::TAU / f64::from(HEADINGS);
+        let (dx, dy) = (a.cos(), a.sin());
+        // how far the heading stays on the table
+        let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
+        let fits = room(from.x, dx, WIDTH).min(room(from.y, dy, DEPTH));
+        if fits.is_nan() || fits < AIRCRAFT_MIN {
+            continue;
+        }
+        let length = info.movement.advance.min(fits);
+        let to = Point::new(from.x + dx * length, from.y + dy * length);
+        let mut volley: f64 = 0.0;
+        let mut threat = 0.0;
+        for &e in &enemies {
+            let (ei, el) = (g.info(e), g.live(e));
+            let gap = (to.distance(el.pos) - r - g.radius(e)).max(0.0);
+            if info.max_range > 0.0 && gap <= info.max_range {
+                let worth = ei.points_per_wound() * f64::from(ei.wounds_left(el.s));
+                volley = volley.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
+            }
+            if !el.shaken && ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
+                threat += g.prep.shot_value[e.0][e.1][id.1];
+            }
+        }
+        // a small pull to the table's middle keeps later headings open
+        let centre = to.distance(Point::new(WIDTH / 2.0, DEPTH / 2.0));
+        let score = volley - policy.threat_weight * threat - 0.01 * centre;
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, Path::straight(to, length)));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,
+/// then it must take a dangerous terrain test": one test per activation, taken already) with
+/// an Advance, staying within 3" of the marker it stands on, if any; `None` when it is not in
+/// dangerous terrain or finds no such spot.
+pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
+    let pos = g.live(id).pos;
+    if g.info(id).movement.aircraft || !in_dangerous(g, id, pos) {
+        return None;
+    }
+    // "within 3" of a marker", from the closest model
+    let near = |g: &Game, p: Point, o: Point| g.models_at(id, p).any(|(_, q, rq)| q.distance(o) - rq <= SEIZE_RANGE);
+    let marker = g.objectives.iter().copied().find(|&o| near(g, pos, o));
+    let advance = g.movement(id).advance;
+    let mut best: Option<(f64, Path)> = None;
+    for k in 0..8 {
+        let a = f64::from(k) * std::f64::consts::TAU / 8.0;
+        for step in [2.0, 4.0, advance] {
+            let goal = Point::new(pos.x + step * a.cos(), pos.y + step * a.sin());
+            let Some(path) = g.plan_move(id, goal, advance) else { continue };
+            let keeps = marker.is_none_or(|o| near(g, path.to, o));
+            if keeps && !in_dangerous(g, id, path.to) && best.as_ref().is_none_or(|(l, _)| path.length < *l) {
+                best = Some((path.length, path));
+            }
+        }
+    }
+    best.map(|(_, path)| Action::Advance(path))
+}
+
+/// Whether a model of a unit standing at `p` would be in dangerous terrain.
+pub fn in_dangerous(g: &Game, id: Id, p: Point) -> bool {
+    let r = g.radius(id);
+    g.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(p) < r && g.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq))
+}
+
+/// Where `id` deploys (within `depth` of its edge): never in dangerous terrain; melee units
+/// at the front of the zone; shooters as far forward as their range needs to fire in the
+/// first rounds (Artillery and short guns at the front, long guns anywhere); cheap units
+/// nearest the markers; valuable units a little behind the screen of those placed before
+/// them; away from friends.
+pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
+    use rand::RngExt;
+    let info = g.info(id);
+    let r = g.radius(id);
+    let far = (depth - r).max(r);
+    let army = &g.prep.armies[id.0];
+    let mean = army.iter().map(|u| u.cost).sum::<f64>() / army.len().max(1) as f64;
+    let cheap = info.cost <= mean;
+    // the gap to the enemy's zone from the front of ours
+    let no_mans_land = DEPTH - 2.0 * super::table::DEPLOY_DEPTH;
+    let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
+    let mut best: Option<(f64, Point)> = None;
+    let mut valid = 0;
+    for _ in 0..60 {
+        let x = g.rng.random_range(r..=WIDTH - r);
+        let y = match info.role {
+            Role::Shooting if !needs_front => g.rng.random_range(r..=far),
+            _ => (far - g.rng.random_range(0.0..=3.0)).max(r),
+        };
+        let p = g.from_edge(id.0, x, y);
+        if !g.spot_ok(id, p, false) || in_dangerous(g, id, p) {
+            continue;
+        }
+        let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
+        let objective = g.objectives.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+        let objective = if objective.is_finite() { objective } else { 0.0 };
+        // a valuable non-melee unit prefers a friend placed between it and the enemy
+        let screened = !cheap && info.role != Role::Melee && g.on_table(id.0).any(|f| f != id && (g.live(f).pos.x - p.x).abs() < 6.0 && g.from_edge(id.0, g.live(f).pos.x, g.live(f).pos.y).y > y);
+        let score = objective * if cheap { 1.5 } else { 1.0 } + 6.0 * crowd - if screened { 6.0 } else { 0.0 };
+        if best.is_none_or(|(b, _)| score < b) {
+            best = Some((score, p));
+        }
+        valid += 1;
+        if valid >= 12 {
+            break;
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::Edition;
+    use crate::game::play::Cache;
+    use crate::game::policy;
+    use crate::game::prepare::Prepared;
+    use crate::game::table::{Kinds, Piece};
+    use crate::game::{Config, Policy, PolicyKind, Terrain};
+    use crate::profile::Unit;
+
+    fn prep(a: &[&str], b: &[&str]) -> Prepared {
+        let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+        let (a, b) = (parse(a), parse(b));
+        Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+    }
+
+    fn config(terrain: Vec<Piece>, kind: PolicyKind) -> Config {
+        let policy = Policy { kind, ..Policy::DEFAULT };
+        Config {
+            seed: 7,
+            terrain: Terrain::Fixed(terrain),
+            objectives: Some(vec![Point::new(60.0, 44.0)]),
+            policies: [policy; 2],
+            deployment: None,
+            first: Some(0),
+            paired: false,
+            rounds: 4,
+            trace: false,
+            profile: false,
+        }
+    }
+
+    /// A game in round 1 with every unit at the given spot.
+    fn game<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache, spots: [&[Point]; 2]) -> Game<'a> {
+        let mut g = Game::new(prep, config, 0, cache);
+        for army in 0..2 {
+            for (u, p) in spots[army].iter().enumerate() {
+                g.units[army][u].pos = *p;
+            }
+        }
+        g.round = 1;
+        g
+    }
+
+    const TANK: &str = "Battle Tank [1] Q4+ D2+ | 300pts | Tough(12)";
+
+    #[test]
+    fn a_charge_counts_wounds_on_a_vehicle_it_does_not_destroy() {
+        // Tough(12): the hammers wound it but destroy it in few games; the greedy table counts
+        // only models killed, the default policy points per wound times the wounds
+        let p = prep(&["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"], &[TANK]);
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
+        let e = charge_estimate(&mut g, (0, 0), (1, 0));
+        let tank = &p.armies[1][0];
+        assert!(e.dealt > 3.0 && e.dealt < 12.0, "{e:?}");
+        assert!((e.value - e.dealt * tank.points_per_wound()).abs() < 1e-6 + e.defender_fails * e.defender_stake, "{e:?}");
+        assert!(e.value > 0.0);
+        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 0), _))));
+    }
+
+    #[test]
+    fn no_charge_into_a_unit_it_cannot_hurt() {
+        // a unit without melee weapons deals no wounds, whatever it is worth
+        let p = prep(&["Gunners [5] Q4+ D4+ | 100pts\n5x Rifle (24\", A1)"], &["Target [1] Q6+ D6+ | 50pts"]);
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
+        assert_eq!(charge_estimate(&mut g, (0, 0), (1, 0)).dealt, 0.0);
+        assert!(charge_action(&mut g, (0, 0)).is_none());
+    }
+
+    #[test]
+    fn the_next_target_is_tried_when_the_best_has_no_path() {
+        // the tank (worth more per wound) is walled in by impassable terrain: "no unit may
+        // stand in or move through it"; the grunts are charged instead
+        let p = prep(&["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"], &["Officer [1] Q4+ D4+ | 200pts | Tough(6)", "Grunts [5] Q5+ D5+ | 60pts"]);
+        let wall = Kinds { impassable: true, ..Kinds::default() };
+        let walls = vec![
+            Piece::new("w", 24.0, 30.0, 36.0, 31.0, wall).unwrap(),
+            Piece::new("e", 24.0, 41.0, 36.0, 42.0, wall).unwrap(),
+            Piece::new("s", 24.0, 30.0, 25.0, 42.0, wall).unwrap(),
+            Piece::new("n", 35.0, 30.0, 36.0, 42.0, wall).unwrap(),
+        ];
+        let c = config(walls, PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 22.0)], &[Point::new(30.0, 36.0), Point::new(40.0, 24.0)]]);
+        let (best, next) = (charge_estimate(&mut g, (0, 0), (1, 0)), charge_estimate(&mut g, (0, 0), (1, 1)));
+        assert!(best.value > next.value && next.value > 0.0, "{best:?} {next:?}");
+        assert!(g.gap((0, 0), (1, 0)) <= g.charge_reach((0, 0), (1, 0)));
+        assert!(g.charge_path((0, 0), (1, 0)).is_none());
+        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 1), _))));
+    }
+
+    #[test]
+    fn aircraft_fly_off_the_long_axis_when_that_is_better() {
+        // "May only use Advance actions, moving in a straight line": any heading; the target
+        // is out of the cannon's range at the end of a move along the long edge
+        let p = prep(&["Jet [1] Q4+ D4+ | Aircraft, Tough(6)\nCannon (18\", A4)"], &["Grunts [5] Q5+ D5+"]);
+        let spots: [&[Point]; 2] = [&[Point::new(6.0, 6.0)], &[Point::new(36.0, 38.0)]];
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        let path = aircraft_path(&mut g, (0, 0)).unwrap();
+        assert!(path.length >= AIRCRAFT_MIN && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
+        assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
+        let greedy = config(Vec::new(), PolicyKind::Greedy);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &greedy, &mut cache, spots);
+        assert_eq!(policy::aircraft_path(&mut g, (0, 0)).unwrap().to.y, 6.0);
+    }
+
+    #[test]
+    fn deployment_never_stands_in_dangerous_terrain() {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": most of the zone is a minefield
+        let p = prep(&["Grunts [5] Q5+ D5+", "Tank [1] Q4+ D2+ | Tough(12)"], &["Grunts [5] Q5+ D5+"]);
+        let mines = Kinds { dangerous: true, ..Kinds::default() };
+        let field = vec![Piece::new("minefield", 0.0, 0.0, 48.0, 12.0, mines).unwrap()];
+        let c = config(field, PolicyKind::Default);
+        for seed in 0..40 {
+            let mut cache = Cache::default();
+            let mut g = Game::new(&p, &c, seed, &mut cache);
+            for army in 0..2 {
+                for live in g.units[army].iter_mut() {
+                    live.gone = true;
+                }
+            }
+            let army = g.seat[0];
+            for u in 0..2 {
+                g.units[army][u].gone = false;
+                let spot = policy::deployment_spot(&mut g, (army, u), 12.0).unwrap_or_else(|| panic!("seed {seed} unit {u}: no room right of the minefield"));
+                assert!(!in_dangerous(&g, (army, u), spot), "seed {seed}: {spot:?}");
+                g.units[army][u].pos = spot;
+            }
+        }
+    }
+
+    #[test]
+    fn a_defender_declines_to_strike_back_when_the_rule_makes_that_better() {
+        // "if a unit didn't strike back in melee, then it must only take a morale test if it
+        // suffered at least one wound": against Fear(3) ("counts as having dealt +X wounds
+        // when checking who won melee") a defender that barely scratches the charger loses
+        // whenever it strikes back, but mostly takes no wound and no test when it doesn't
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)"], &["Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)"]);
+        let spots: [&[Point]; 2] = [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]];
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        assert!(!strikes_back(&mut g, (0, 0), (1, 0)));
+        assert!(!policy::strike_back(&mut g, (0, 0), (1, 0)));
+        // a defender that wins its melee strikes back
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts\n5x Claw (A1)"], &["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"]);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, spots);
+        assert!(strikes_back(&mut g, (0, 0), (1, 0)));
+        // the greedy policy always strikes back
+        let p = prep(&["Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)"], &["Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)"]);
+        let greedy = config(Vec::new(), PolicyKind::Greedy);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &greedy, &mut cache, spots);
+        assert!(policy::strike_back(&mut g, (0, 0), (1, 0)));
+    }
+    #[test]
+    fn a_unit_on_a_marker_steps_out_of_dangerous_terrain_and_keeps_the_marker() {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": standing still there tests every activation
+        let p = prep(&["Grunts [5] Q5+ D5+ | 60pts"], &["Grunts [5] Q5+ D5+ | 60pts"]);
+        let mines = Kinds { dangerous: true, ..Kinds::default() };
+        let mut c = config(vec![Piece::new("minefield", 57.0, 42.0, 63.0, 48.0, mines).unwrap()], PolicyKind::Default);
+        c.objectives = Some(vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 44.0)], &[Point::new(10.0, 5.0)]]);
+        assert!(in_dangerous(&g, (0, 0), g.live((0, 0)).pos));
+        let Some(Action::Advance(path)) = leave_danger(&mut g, (0, 0)) else { panic!("stays in the minefield") };
+        assert!(!in_dangerous(&g, (0, 0), path.to));
+        assert!(g.models_at((0, 0), path.to).any(|(_, q, r)| q.distance(Point::new(60.0, 44.0)) - r <= SEIZE_RANGE));
+    }
+}
+
