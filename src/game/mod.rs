@@ -319,8 +319,11 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
 }
 
 thread_local! {
-    /// The default policy's memo of the last preparation this thread played, by its id.
-    static MEMO: std::cell::RefCell<(u64, ai::Memo)> = std::cell::RefCell::new((u64::MAX, ai::Memo::default()));
+    /// The caches (shot plans, distances, the default policy's memo) of the last preparation
+    /// this thread played, by its id: they are pure functions of their keys and of the
+    /// armies, so a thread keeps them from chunk to chunk and from call to call, and results
+    /// do not depend on which thread plays a game.
+    static CACHE: std::cell::RefCell<(u64, play::Cache)> = std::cell::RefCell::new((u64::MAX, play::Cache::default()));
 }
 
 /// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
@@ -331,25 +334,19 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
     let run = || {
         (0..chunks)
             .into_par_iter()
-            // the caches (shot plans, distances) are pure functions of their keys, so a worker
-            // keeps its own across chunks: results do not depend on which worker plays a game
-            .map_init(play::Cache::default, |cache, c| {
-                cache.trim();
+            .map(|c| {
                 let start = first + c * CHUNK;
                 let end = (start + CHUNK).min(first + count);
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
-                // the default policy's memo depends on the armies only: each thread keeps it
-                // from chunk to chunk, and from call to call, of the same preparation
-                MEMO.with(|m| {
-                    let mut m = m.borrow_mut();
-                    if m.0 == prep.id {
-                        cache.memo = std::mem::take(&mut m.1);
-                    }
+                let mut cache = CACHE.with(|k| {
+                    let mut k = k.borrow_mut();
+                    if k.0 == prep.id { std::mem::take(&mut k.1) } else { play::Cache::default() }
                 });
+                cache.trim();
                 for g in start..end {
-                    Game::new(prep, config, g, cache).play(&mut out);
+                    Game::new(prep, config, g, &mut cache).play(&mut out);
                 }
-                MEMO.with(|m| *m.borrow_mut() = (prep.id, std::mem::take(&mut cache.memo)));
+                CACHE.with(|k| *k.borrow_mut() = (prep.id, cache));
                 out
             })
             .collect::<Vec<Output>>()
