@@ -376,7 +376,9 @@ fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
     let (mut best, mut threat, mut nearest): (f64, f64, f64) = (0.0, 0.0, f64::INFINITY);
     for e in g.on_table(1 - id.0) {
         let (ei, el) = (g.info(e), g.live(e));
-        let gap = g.gap(id, e);
+        // an ordering, asked for every ready unit at every activation: the discs' distance
+        // (at most the closest models') is enough
+        let gap = g.disc_gap(id, e);
         if !ei.movement.aircraft {
             nearest = nearest.min(gap);
         }
