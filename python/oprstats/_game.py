@@ -397,8 +397,8 @@ def simulate(
     ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`) or a sequence of
     :class:`Unit` (a book's units, or units built in Python). ``seed``: an int, a
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
-    ``threads``. ``terrain``: ``"standard"`` (a new table of 16 pieces for each game, by the
-    rulebook's guidelines), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
+    ``threads``. ``terrain``: ``"standard"`` (a new table of 21 pieces for each game, by the
+    rulebook's terrain setup guidelines: docs/game-table.md), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
     ``policy_a``, ``policy_b``: ``"default"``, ``"greedy"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
     ``paired``: plays every game twice, on the same dice streams, with the armies' sides and
     the first player swapped (``2 * games`` games in all: pair ``k`` is games ``2k`` and
@@ -411,8 +411,9 @@ def simulate(
     ``"standard"``), and ``first`` (``"a"`` or ``"b"``: who goes first, else the roll-off;
     paired runs swap it in the second game of each pair).
 
-    The geometry is abstracted as ``docs/game.md`` writes down: units are discs, terrain
-    pieces rectangles.
+    Each model stands on its own base in its unit's formation; distances are between the
+    closest models, each model fires what reaches a target model it sees, and moves follow
+    shortest paths. What stays abstracted is written down in ``docs/game.md``.
     """
     if edition not in ("3.5", "v3.5"):
         raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
