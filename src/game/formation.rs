@@ -163,9 +163,9 @@ pub fn coherent(models: &[(f64, f64, f64)], spread: f64) -> bool {
     let mut stack = vec![0];
     reached[0] = true;
     while let Some(a) = stack.pop() {
-        for b in 0..n {
-            if !reached[b] && gap(a, b) <= COHERENCY + 1e-9 {
-                reached[b] = true;
+        for (b, seen) in reached.iter_mut().enumerate() {
+            if !*seen && gap(a, b) <= COHERENCY + 1e-9 {
+                *seen = true;
                 stack.push(b);
             }
         }

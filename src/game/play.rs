@@ -183,7 +183,7 @@ pub struct Cache {
     gaps: std::cell::RefCell<Vec<GapEntry>>,
     /// Which weapons of a model may fire (`plan::usable_weapons`), by (shooter, its run,
     /// target, the target's models left, whole inches, moved, arrived).
-    usable: FxHashMap<(Id, usize, Id, (u32, bool), u16, bool, bool), u64>,
+    usable: FxHashMap<UsableKey, u64>,
     /// The default policy's valuations of damaged units (kept by each thread across chunks
     /// of the same run, see `simulate`).
     pub memo: super::ai::Memo,
@@ -213,6 +213,12 @@ struct GapEntry {
     facing: f64,
     gap: f64,
 }
+
+/// (shooter, its run, target, the target's models left, whole inches, moved, arrived).
+type UsableKey = (Id, usize, Id, (u32, bool), u16, bool, bool);
+
+/// Two units, where they stand and which of their models are left.
+type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
 
 /// What one unit sees of another.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -285,7 +291,7 @@ pub struct Game<'a> {
     /// target model in sight, to the closest at all); `seen_for` says for which pair and
     /// positions.
     seen: Vec<(usize, f64, f64)>,
-    seen_for: Option<(Id, Id, [Point; 2], [(u32, bool); 2])>,
+    seen_for: Option<PairKey>,
 }
 
 impl<'a> Game<'a> {
@@ -1052,7 +1058,7 @@ impl<'a> Game<'a> {
     }
 
     /// What `seen` was worked out for: both units, where they stand and their models left.
-    fn pair_key(&self, a: Id, b: Id) -> (Id, Id, [Point; 2], [(u32, bool); 2]) {
+    fn pair_key(&self, a: Id, b: Id) -> PairKey {
         (a, b, [self.live(a).pos, self.live(b).pos], [self.formation_key(a), self.formation_key(b)])
     }
 
