@@ -565,19 +565,13 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edition::Edition;
     use crate::game::play::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;
     use crate::game::table::{Kinds, Piece};
     use crate::game::{Config, Policy, PolicyKind, Terrain};
-    use crate::profile::Unit;
 
-    fn prep(a: &[&str], b: &[&str]) -> Prepared {
-        let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
-        let (a, b) = (parse(a), parse(b));
-        Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
-    }
+    use crate::game::test_support::prep;
 
     fn config(terrain: Vec<Piece>, kind: PolicyKind) -> Config {
         let policy = Policy { kind, ..Policy::DEFAULT };

@@ -14,6 +14,8 @@
 
 pub mod ai;
 pub mod formation;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod paths;
 pub mod play;
 pub mod policy;

@@ -1,16 +1,10 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
 use super::*;
-use crate::edition::Edition;
 use crate::game::table::Kinds;
+use crate::game::test_support::prep;
 use crate::game::Policy;
-use crate::profile::Unit;
 
-fn prep(a: &[&str], b: &[&str]) -> Prepared {
-    let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
-    let (a, b) = (parse(a), parse(b));
-    Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
-}
 
 fn config(terrain: Vec<Piece>, a: Vec<Point>, b: Vec<Point>) -> Config {
     Config {

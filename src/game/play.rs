@@ -2222,11 +2222,7 @@ mod tests {
     use crate::profile::Unit;
     use rand::SeedableRng;
 
-    fn prep(a: &[&str], b: &[&str]) -> Prepared {
-        let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
-        let (a, b) = (parse(a), parse(b));
-        Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
-    }
+    use crate::game::test_support::prep;
 
     fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec<Point>) -> Config {
         Config {
