@@ -112,17 +112,20 @@ def check_invariants(result, army_a, army_b):
                 assert e["allowance"] <= (9 if e["kind"] == "place" else 6) + 1e-9, (g, e)
                 if "difficult" in e["detail"]:
                     assert e["allowance"] <= 6 + 1e-9, (g, e)
-            # units at full strength stand on their full disc (later, position events check each model)
+            # deployments: every model on the table and off impassable terrain; deployed within
+            # 12" ("fully within 12" of their table edge"), Scouts within 24"
             if e["kind"] in ("deploy", "scout", "ambush") and e.get("detail") not in ("gone", "reserve"):
-                x, y = e["to"]
-                r = info[e["army"]][e["unit"]][3]
-                assert r - 1e-6 <= x <= 72 - r + 1e-6 and r - 1e-6 <= y <= 48 - r + 1e-6, (g, e)
                 aircraft = "Aircraft" in {ru for m in armies[e["army"]][e["unit"]].models for ru in m.rules}
-                for t in trace.terrain:
-                    if t.impassable and not aircraft:
-                        dx = max(t.x0 - x, 0, x - t.x1)
-                        dy = max(t.y0 - y, 0, y - t.y1)
-                        assert math.hypot(dx, dy) >= r - 1e-6, (g, e, t)
+                for x, y, r in e["models"]:
+                    assert r - 1e-6 <= x <= 72 - r + 1e-6 and r - 1e-6 <= y <= 48 - r + 1e-6, (g, e)
+                    for t in trace.terrain:
+                        if t.impassable and not aircraft:
+                            dx, dy = max(t.x0 - x, 0, x - t.x1), max(t.y0 - y, 0, y - t.y1)
+                            assert math.hypot(dx, dy) >= r - 1e-6, (g, e, t)
+                if e["kind"] in ("deploy", "scout"):
+                    depth = 12 if e["kind"] == "deploy" else 24
+                    edges = [(y + r, 48 - y + r) for x, y, r in e["models"]]
+                    assert min(max(a for a, _ in edges), max(b for _, b in edges)) <= depth + 1e-6, (g, e)
         # every model on the table, off impassable terrain, and in coherency: "All models in a
         # unit must always stay within 1" of at least one other model ... forming an
         # uninterrupted chain of models in 1" coherency with each other"

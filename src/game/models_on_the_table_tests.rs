@@ -161,3 +161,22 @@ fn dangerous_terrain_tests_the_models_that_cross_it() {
     assert_eq!(mask.count_ones() as usize, crossing.len());
     assert!(crossing.iter().all(|i| mask & (1 << i) != 0));
 }
+
+#[test]
+fn a_crowded_army_still_deploys_every_unit() {
+    // "places one unit fully within 12" of their table edge": when the policy's samples find
+    // no room, any legal spot in the zone is taken; a unit is lost only when none is left
+    let army: Vec<&str> = vec![RIFLES; 16];
+    let p = prep(&army, &[TARGET]);
+    let mut c = config(vec![], vec![], vec![]);
+    c.deployment = None;
+    let mut cache = Cache::default();
+    let g = placed(&p, &c, &mut cache);
+    let edge = g.from_edge(0, 0.0, 0.0).y;
+    for u in 0..16 {
+        assert!(!g.live((0, u)).gone, "unit {u} was not deployed");
+        for (_, q, r) in g.models((0, u)) {
+            assert!((q.y - edge).abs() + r <= DEPLOY_DEPTH + 1e-6 && (q.y - edge).abs() >= r - 1e-6, "unit {u} outside the zone");
+        }
+    }
+}

@@ -485,13 +485,16 @@ impl<'a> Game<'a> {
     pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
         let info = self.info(id);
         let r = self.radius(id);
-        if p.x < r - EPS || p.x > WIDTH - r + EPS || p.y < r - EPS || p.y > DEPTH - r + EPS {
+        // the disc first; where it does not settle it, the models themselves
+        if (p.x < r - EPS || p.x > WIDTH - r + EPS || p.y < r - EPS || p.y > DEPTH - r + EPS)
+            && self.models_at(id, p).any(|(_, q, rq)| q.x < rq - EPS || q.x > WIDTH - rq + EPS || q.y < rq - EPS || q.y > DEPTH - rq + EPS)
+        {
             return false;
         }
         if info.movement.aircraft {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.distance_to(p) < r - EPS) {
+        if self.terrain.iter().any(|t| t.kinds.impassable && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS)) {
             return false;
         }
         let gap = if charging { 0.0 } else { UNIT_GAP };
@@ -511,6 +514,37 @@ impl<'a> Game<'a> {
             }
         }
         true
+    }
+
+    /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
+    /// zone, on a half-inch grid (deployment's fallback when the policy's samples find none);
+    /// off dangerous terrain if it can be.
+    fn any_spot(&self, id: Id, depth: f64) -> Option<Point> {
+        const STEP: f64 = 0.5;
+        let mut fallback = None;
+        let rows = (depth / STEP).floor() as usize;
+        let cols = (WIDTH / STEP).floor() as usize;
+        // "fully within 12"": every model, from the edge
+        let edge = self.from_edge(id.0, 0.0, 0.0).y;
+        let pos = self.live(id).pos;
+        let (back, front) = self.models(id).fold((f64::INFINITY, f64::NEG_INFINITY), |(b, f), (_, q, rq)| {
+            let y = (q.y - pos.y) * if edge == 0.0 { 1.0 } else { -1.0 };
+            (b.min(y - rq), f.max(y + rq))
+        });
+        for row in (0..=rows).rev() {
+            for col in 0..=cols {
+                let p = self.from_edge(id.0, col as f64 * STEP, row as f64 * STEP);
+                let y = row as f64 * STEP;
+                if y + back < -EPS || y + front > depth + EPS || !self.spot_ok(id, p, false) {
+                    continue;
+                }
+                if self.models_at(id, p).all(|(_, q, rq)| self.terrain.iter().all(|t| !t.kinds.dangerous || t.distance_to(q) >= rq)) {
+                    return Some(p);
+                }
+                fallback = fallback.or(Some(p));
+            }
+        }
+        fallback
     }
 
     /// `id`'s models as they would stand with the unit's disc centred on `p`.
@@ -1184,15 +1218,20 @@ impl<'a> Game<'a> {
             for id in alternating(self.seat[0], &lists) {
                 self.units[id.0][id.1].gone = false;
                 let t = self.clock();
-                let spot = policy::deployment_spot(self, id, depth);
+                // the policy samples spots; when it finds none, any legal spot in the zone
+                let spot = policy::deployment_spot(self, id, depth).or_else(|| self.any_spot(id, depth));
                 self.lap(t, |x| &mut x.movement);
                 match spot {
                     Some(p) => {
                         self.place(id, p, kind);
                         self.place_after_deployment(id);
                     }
-                    // no room at all: the unit cannot be deployed and counts as lost
-                    None => self.live_mut(id).gone = true,
+                    // no room at all (every half inch of the zone tried): the unit cannot
+                    // be deployed and counts as lost, and the trace says so
+                    None => {
+                        self.live_mut(id).gone = true;
+                        self.event(|_| Event { detail: "no room to deploy".into(), ..Event::of("lost", id, Point::default(), Point::default()) });
+                    }
                 }
             }
         }
