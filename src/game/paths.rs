@@ -299,6 +299,38 @@ thread_local! {
     static SCRATCH: RefCell<Paths> = RefCell::new(Paths::default());
 }
 
+/// The obstacle classes a search keeps out of, widened as its routes touch terrain that
+/// would cost something (difficult, dangerous): each set of classes is searched once, four
+/// at most.
+pub struct Widening {
+    masks: [u8; 4],
+    count: usize,
+    next: usize,
+}
+
+impl Widening {
+    pub fn new(first: u8) -> Widening {
+        Widening { masks: [first; 4], count: 1, next: 0 }
+    }
+
+    /// The next set of classes to search, and whether it is not the first (the search may
+    /// start from the obstacles the last one found).
+    pub fn next(&mut self) -> Option<(u8, bool)> {
+        (self.next < self.count).then(|| {
+            self.next += 1;
+            (self.masks[self.next - 1], self.next > 1)
+        })
+    }
+
+    /// Searches `mask` too, unless it was searched or the queue is full.
+    pub fn widen(&mut self, mask: u8) {
+        if self.count < self.masks.len() && !self.masks[..self.count].contains(&mask) {
+            self.masks[self.count] = mask;
+            self.count += 1;
+        }
+    }
+}
+
 /// Runs `f` with this thread's scratch space (`None` if it is already in use, which the game
 /// never does: a query does not start another).
 pub fn with_scratch<T>(f: impl FnOnce(&mut Paths) -> T) -> Option<T> {

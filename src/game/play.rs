@@ -5,7 +5,7 @@
 //! The rules live here; the choices (which unit, which action, which target) are the
 //! policy's (`policy`).
 
-use super::paths::{self, Bends, Goal, Paths, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
+use super::paths::{self, Bends, Goal, Paths, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
 use super::policy::{self, Action};
 use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
 use crate::attack::allocation::Allocation;
@@ -444,7 +444,7 @@ impl<'a> Game<'a> {
                 return e.gap;
             }
         }
-        let gap = closest_pair(self.models(a).map(|(_, p, r)| (p, r)), pb, rb, || self.models(b).map(|(_, q, s)| (q, s))).max(0.0);
+        let gap = closest_pair(self.models(a).map(|(_, p, r)| (p, r)), pb, rb, || self.models(b).map(|(_, q, s)| (q, s))).0.max(0.0);
         self.cache.gaps.borrow_mut()[slot] = GapEntry { gap, ..wanted };
         gap
     }
@@ -556,16 +556,7 @@ impl<'a> Game<'a> {
     /// The closest pair of models of `id` standing at `p` and of `other` where it stands:
     /// their distance, and the centres of the two models.
     fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
-        let mut best = (f64::INFINITY, p, self.live(other).pos);
-        for (_, q, r) in self.models_at(id, p) {
-            for (_, o, ro) in self.models(other) {
-                let d = q.distance(o) - r - ro;
-                if d < best.0 {
-                    best = (d, q, o);
-                }
-            }
-        }
-        best
+        closest_pair(self.models_at(id, p).map(|(_, q, r)| (q, r)), self.live(other).pos, self.radius(other), || self.models(other).map(|(_, o, ro)| (o, ro)))
     }
 
     /// A charge path's last step: from its end (where the discs touch) on towards the
@@ -605,8 +596,9 @@ impl<'a> Game<'a> {
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
     /// units ("may never move through other models or units ... even if they are taking a
     /// Charge action"); Flying "may move through units and terrain". The disc sweeps a
-    /// rectangle's rounded corners, not its bounding square.
-    pub fn path_ok(&self, id: Id, a: Point, b: Point) -> bool {
+    /// rectangle's rounded corners, not its bounding square. A charge's `target` may be
+    /// touched at the end of the path.
+    pub fn path_ok(&self, id: Id, a: Point, b: Point, target: Option<Id>) -> bool {
         let info = self.info(id);
         if info.movement.flying || info.movement.aircraft {
             return true;
@@ -620,7 +612,8 @@ impl<'a> Game<'a> {
                 if other == id || self.info(other).movement.aircraft {
                     continue;
                 }
-                if self.live(other).pos.distance_to_segment(a, b) < r + self.radius(other) - EPS {
+                let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
+                if self.live(other).pos.distance_to_segment(a, b) < room {
                     return false;
                 }
             }
@@ -718,13 +711,10 @@ impl<'a> Game<'a> {
         paths::with_scratch(|paths| {
             self.fill_obstacles(paths, id, from, None, UNIT_GAP);
             let goal = paths.push_out(goal, IMPASSABLE | UNIT);
-            let mut masks = [IMPASSABLE | UNIT; 4];
-            let (mut count, mut next) = (1, 0);
+            let mut masks = Widening::new(IMPASSABLE | UNIT);
             let mut best: Option<(f64, Path)> = None;
-            while next < count {
-                let mask = masks[next];
-                next += 1;
-                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY, allowance + LOOKAHEAD, next > 1) else { continue };
+            while let Some((mask, again)) = masks.next() {
+                let Some(full) = paths.shortest(from, Goal::Point(goal), mask, f64::INFINITY, allowance + LOOKAHEAD, again) else { continue };
                 let route = &paths.route;
                 let beyond = route.last().map_or(0.0, |end| end.distance(goal));
                 let mut consider = |path: Option<Path>| {
@@ -741,11 +731,7 @@ impl<'a> Game<'a> {
                 if at > 0.06 {
                     consider(self.walk_route(id, route, at - 0.01));
                 }
-                let wider = mask | touched;
-                if count < masks.len() && !masks[..count].contains(&wider) {
-                    masks[count] = wider;
-                    count += 1;
-                }
+                masks.widen(mask | touched);
             }
             best.map(|(_, p)| p)
         })
@@ -1015,13 +1001,10 @@ impl<'a> Game<'a> {
         paths::with_scratch(|paths| {
             self.fill_obstacles(paths, id, from, Some(target), 0.0);
             let goal = Goal::Contact { centre: at, contact };
-            let mut masks = [IMPASSABLE | UNIT; 4];
-            let (mut count, mut next) = (1, 0);
+            let mut masks = Widening::new(IMPASSABLE | UNIT);
             let mut best: Option<(f64, Path)> = None;
-            while next < count {
-                let mask = masks[next];
-                next += 1;
-                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, next > 1) else { continue };
+            while let Some((mask, again)) = masks.next() {
+                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, again) else { continue };
                 let route = &paths.route;
                 let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
                 let mut via = Bends::NONE;
@@ -1031,45 +1014,18 @@ impl<'a> Game<'a> {
                 let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
                 let allowed = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
                 let path = Path { to, via, length, difficult, dangerous };
-                if length <= allowed + EPS && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok_charging(id, target, a, b)) {
+                if length <= allowed + EPS && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
                     let score = length + if dangerous { DANGEROUS_DETOUR } else { 0.0 };
                     if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
                         best = Some((score, path));
                     }
                 }
                 let touched = (if difficult && length > allowed + EPS { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
-                let wider = mask | touched;
-                if touched != 0 && count < masks.len() && !masks[..count].contains(&wider) {
-                    masks[count] = wider;
-                    count += 1;
-                }
+                masks.widen(mask | touched);
             }
             best.map(|(_, p)| p)
         })
         .flatten()
-    }
-
-    /// `path_ok`, where the charge's target may be touched at the end of the path.
-    fn path_ok_charging(&self, id: Id, target: Id, a: Point, b: Point) -> bool {
-        let info = self.info(id);
-        if info.movement.flying {
-            return true;
-        }
-        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, self.radius(id) - EPS, t)) {
-            return false;
-        }
-        for army in 0..2 {
-            for other in self.on_table(army) {
-                if other == id || self.info(other).movement.aircraft {
-                    continue;
-                }
-                let room = self.radius(id) + self.radius(other) - if other == target { 1e-3 } else { EPS };
-                if self.live(other).pos.distance_to_segment(a, b) < room {
-                    return false;
-                }
-            }
-        }
-        true
     }
 
     /// Line of sight and cover from `a` to `b`, model by model. "If at least one model in the
@@ -2070,7 +2026,7 @@ impl<'a> Game<'a> {
             let (at, from) = (self.live(target).pos, self.live(id).pos);
             let d = from.distance(at).max(EPS);
             let back = Point::new(from.x + (from.x - at.x) / d * CONSOLIDATION_BACK, from.y + (from.y - at.y) / d * CONSOLIDATION_BACK);
-            if self.spot_ok(id, back, true) && self.path_ok(id, from, back) {
+            if self.spot_ok(id, back, true) && self.path_ok(id, from, back, None) {
                 self.live_mut(id).pos = back;
                 self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
             }
@@ -2192,23 +2148,26 @@ impl<'a> Game<'a> {
     }
 }
 
-/// The distance between the closest two models of two units, edge to edge (negative when
-/// bases overlap): `ours` (centre, radius), the other unit's disc (`centre`, `radius`) and
-/// its models. Our models are tried nearest the other disc first, so that those whose
-/// distance to the disc is no better than the best pair found are skipped; the inner loop
-/// compares squared distances.
-fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Point, f64)>, centre: Point, radius: f64, theirs: impl Fn() -> I) -> f64 {
+/// The closest two models of two units: their distance edge to edge (negative when bases
+/// overlap) and their centres. `ours` (centre, radius), the other unit's disc (`centre`,
+/// `radius`) and its models. Our models are tried nearest the other disc first, so that those
+/// whose distance to the disc is no better than the best pair found are skipped; the inner
+/// loop compares squared distances.
+fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Point, f64)>, centre: Point, radius: f64, theirs: impl Fn() -> I) -> (f64, Point, Point) {
     const ON_STACK: usize = 64;
     let mut near = [(0.0f64, Point::default(), 0.0f64); ON_STACK];
     let mut n = 0;
-    let mut best = f64::INFINITY;
-    let scan = |p: Point, r: f64, best: &mut f64| {
+    let mut best = (f64::INFINITY, Point::default(), centre);
+    let scan = |p: Point, r: f64, best: &mut (f64, Point, Point)| {
         for (q, s) in theirs() {
-            let reach = *best + r + s;
+            let reach = best.0 + r + s;
             let (dx, dy) = (p.x - q.x, p.y - q.y);
             let d2 = dx * dx + dy * dy;
             if reach <= 0.0 || d2 < reach * reach {
-                *best = best.min(d2.sqrt() - r - s);
+                let d = d2.sqrt() - r - s;
+                if d < best.0 {
+                    *best = (d, p, q);
+                }
             }
         }
     };
@@ -2217,14 +2176,14 @@ fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Po
         if n < ON_STACK {
             near[n] = (bound, p, r);
             n += 1;
-        } else if bound < best {
+        } else if bound < best.0 {
             scan(p, r, &mut best);
         }
     }
     let near = &mut near[..n];
     near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     for &(bound, p, r) in near.iter() {
-        if bound >= best {
+        if bound >= best.0 {
             break;
         }
         scan(p, r, &mut best);
