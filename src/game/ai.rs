@@ -32,22 +32,6 @@ type Side = (State, bool, bool);
 pub struct Memo {
     exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
     fails: FxHashMap<(Id, State, bool), f64>,
-    /// Wounds left by (unit, state): `UnitInfo::wounds_left` walks the removal order.
-    left: FxHashMap<(Id, State), f64>,
-}
-
-/// The wounds `id` has left now (memoised by state).
-fn wounds_left(g: &mut Game, id: Id) -> f64 {
-    let s = g.live(id).s;
-    if let Some(w) = g.memo().left.get(&(id, s)) {
-        return *w;
-    }
-    let w = f64::from(g.info(id).wounds_left(s));
-    if g.memo().left.len() >= MEMO_LIMIT {
-        g.memo().left.clear();
-    }
-    g.memo().left.insert((id, s), w);
-    w
 }
 
 /// What a charge is worth to the charger, in expected points.
@@ -233,7 +217,7 @@ fn marker_points(g: &Game, army: usize) -> f64 {
 
 /// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
 fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
-    let left = wounds_left(g, e) as usize;
+    let left = g.live(e).wounds_left as usize;
     let mut p = [0.0; POISSON_TOP];
     let n = poisson(dealt, &mut p);
     (1.0 - p.iter().take(n.min(left)).sum::<f64>()).max(0.0)
@@ -291,11 +275,11 @@ fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
     if info.max_range <= 0.0 {
         return 0.0;
     }
-    let mine = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let mine = g.wound_share(id);
     let mut best: f64 = 0.0;
     for e in g.on_table(1 - id.0) {
         if g.gap(id, e) <= info.max_range + reach {
-            let worth = g.info(e).points_per_wound() * f64::from(g.info(e).wounds_left(g.live(e).s));
+            let worth = g.points_left(e);
             best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
         }
     }
@@ -317,7 +301,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     if info.movement.hold_only || info.movement.aircraft {
         return None;
     }
-    let fraction = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let fraction = g.wound_share(id);
     let floor = policy.charge_margin * info.cost * fraction;
     let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(id, e) <= g.charge_reach(id, e)).collect();
     let marker = marker_points(g, id.0);
@@ -366,10 +350,9 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
 /// left of each side (it is asked for every ready unit at every pick, so each enemy's gap
 /// is measured once), plus `threat_weight` times the points enemies in reach stand to take
 /// from it.
-fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
+fn activation_value(g: &Game, id: Id) -> (f64, f64) {
     let (info, live) = (g.info(id), g.live(id));
-    let share = |who: Id| left[who.0][who.1] / f64::from(g.info(who).wounds.max(1));
-    let mine = share(id);
+    let mine = g.wound_share(id);
     let reach = if info.movement.hold_only { 0.0 } else { info.movement.advance };
     let charges = !info.movement.hold_only && !info.movement.aircraft && !live.shaken;
     let threat_weight = g.config.policies[id.0].threat_weight;
@@ -382,8 +365,8 @@ fn activation_value(g: &Game, id: Id, left: &[Vec<f64>; 2]) -> (f64, f64) {
         if !ei.movement.aircraft {
             nearest = nearest.min(gap);
         }
-        let theirs = share(e);
-        let left = ei.points_per_wound() * left[e.0][e.1];
+        let theirs = g.wound_share(e);
+        let left = g.points_left(e);
         if info.max_range > 0.0 && gap <= info.max_range + reach {
             best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
         }
@@ -413,18 +396,11 @@ pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
     if ready.len() <= 1 {
         return ready.first().copied().unwrap_or(0);
     }
-    // wounds left, worked out once per pick (each is a walk of the unit's removal order)
-    let mut left: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for (a, out) in left.iter_mut().enumerate() {
-        for u in 0..g.units[a].len() {
-            out.push(if g.live((a, u)).on_table() { wounds_left(g, (a, u)) } else { 0.0 });
-        }
-    }
     let mut best: Option<((bool, f64, f64), usize)> = None;
     for &u in ready {
         let id = (army, u);
         let shaken = g.live(id).shaken;
-        let (value, near) = activation_value(g, id, &left);
+        let (value, near) = activation_value(g, id);
         let key = (!shaken, if shaken { 0.0 } else { value }, -near);
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
@@ -446,7 +422,7 @@ const AIRCRAFT_MIN: f64 = 30.0;
 pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
     let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
     let policy = g.config.policies[id.0];
-    let mine = f64::from(info.wounds_left(g.live(id).s)) / f64::from(info.wounds.max(1));
+    let mine = g.wound_share(id);
     let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
     let mut best: Option<(f64, Path)> = None;
     for k in 0..HEADINGS {
@@ -466,7 +442,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
             let (ei, el) = (g.info(e), g.live(e));
             let gap = (to.distance(el.pos) - r - g.radius(e)).max(0.0);
             if info.max_range > 0.0 && gap <= info.max_range {
-                let worth = ei.points_per_wound() * f64::from(ei.wounds_left(el.s));
+                let worth = g.points_left(e);
                 volley = volley.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
             }
             if !el.shaken && ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {

@@ -65,6 +65,8 @@ pub struct Live {
     pub radius: f64,
     pub key: (u32, bool),
     pub left: u32,
+    /// Wounds left (`UnitInfo::wounds_left`, which walks the removal order).
+    pub wounds_left: u32,
     /// The round it arrived by Ambush (0: deployed as usual).
     pub arrived: u8,
     /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
@@ -309,7 +311,7 @@ impl<'a> Game<'a> {
             Terrain::Fixed(pieces) => pieces.clone(),
         };
         let objectives = config.objectives.clone().unwrap_or_else(|| table::place_objectives(&mut rng, &terrain));
-        let units = [0, 1].map(|a| prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), ..Live::default() }).collect());
+        let units = [0, 1].map(|a| prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }).collect());
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
         Game {
             prep,
@@ -378,6 +380,16 @@ impl<'a> Game<'a> {
         self.live(id).radius
     }
 
+    /// The share of `id`'s wounds it has left.
+    pub fn wound_share(&self, id: Id) -> f64 {
+        f64::from(self.live(id).wounds_left) / f64::from(self.info(id).wounds.max(1))
+    }
+
+    /// What is left of `id`, in points: its points per wound times its wounds left.
+    pub fn points_left(&self, id: Id) -> f64 {
+        self.info(id).points_per_wound() * f64::from(self.live(id).wounds_left)
+    }
+
     /// +1 for the army on the `y = 0` edge (its formations face `+y`, the enemy), else -1.
     fn facing(&self, army: usize) -> f64 {
         if self.seat[0] == army { 1.0 } else { -1.0 }
@@ -406,10 +418,11 @@ impl<'a> Game<'a> {
             live.radius = b.r;
             live.key = new;
         }
-        let left = alloc.alive(s);
+        let (left, wounds_left) = (alloc.alive(s), self.info(id).wounds_left(s));
         let live = self.live_mut(id);
         live.s = s;
         live.left = left;
+        live.wounds_left = wounds_left;
     }
 
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
@@ -2132,7 +2145,7 @@ impl<'a> Game<'a> {
                     continue;
                 }
                 record.models_left[army] += info.alloc.alive(live.s);
-                record.points_left[army] += info.cost * f64::from(info.wounds_left(live.s)) / f64::from(info.wounds.max(1));
+                record.points_left[army] += info.cost * f64::from(live.wounds_left) / f64::from(info.wounds.max(1));
             }
         }
         if let Some(events) = self.trace.take() {

@@ -329,7 +329,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
         let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
         let t = g.info(e);
         let per_wound = t.points_per_wound();
-        let worth = per_wound * f64::from(t.wounds_left(g.live(e).s));
+        let worth = per_wound * f64::from(g.live(e).wounds_left);
         let values = g.plan(&key).expected.iter().map(|w| w * per_wound).collect();
         options.push((e, key, values, worth));
     }
@@ -578,7 +578,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
     }
     let at_stake = |f: Id| {
         let info = g.info(f);
-        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        let left = info.cost * g.wound_share(f);
         let threats = enemies(g, id.0)
             .filter(|&e| {
                 let (ei, gap) = (g.info(e), g.gap(e, f));
@@ -592,7 +592,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
     let for_moves = |f: Id, b: usize| {
         let info = g.info(f);
         let buff = &info.buffed[b];
-        let left = info.cost * f64::from(info.wounds_left(g.live(f).s)) / f64::from(info.wounds.max(1));
+        let left = info.cost * g.wound_share(f);
         if buff.recover_on().is_some() {
             Some(if g.live(f).shaken { 1e9 + left } else { at_stake(f) })
         } else if buff.for_moves() {
