@@ -646,7 +646,7 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
     for field in ("winner", "first", "objectives", "models_left", "points_left"):
         assert (getattr(a, field) == getattr(b, field)).all(), field
     assert a.violations == 0
-    traced = play(army, army[::-1], games=20, seed=12)
+    traced = play(army, army[::-1], games=40, seed=12)
     check_invariants(traced, army, army[::-1])
     kinds = Counter(e["kind"] for _, e in events(traced))
     for kind in ("place", "hit-and-run", "recover", "activate-again", "ambush", "buff", "buff-used"):

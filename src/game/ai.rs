@@ -231,7 +231,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
         return None;
     }
     let (pos, r) = (g.live(id).pos, g.radius(id));
-    let on = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    let on = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
     if g.objectives.iter().any(|&o| on(g, id, o)) {
         return None;
     }
@@ -251,7 +251,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
     for (_, i) in wanted {
         let o = g.objectives[i];
         if let Some(path) = g.plan_move(id, o, rush) {
-            if path.to.distance(o) - r <= SEIZE_RANGE {
+            if g.near_marker_at(id, path.to, o) {
                 g.claimed[i][id.0] = true;
                 return Some(Action::Rush(path));
             }
@@ -263,7 +263,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
 /// What `wounds` expected wounds on `e` are worth for the markers: when `e` stands on one,
 /// the marker's points times the chance the wounds destroy it.
 pub fn marker_bonus(g: &mut Game, army: usize, e: Id, wounds: f64) -> f64 {
-    let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+    let on_marker = g.on_marker(e);
     if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
 }
 
@@ -288,8 +288,7 @@ fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
 
 /// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
 fn held_alone(g: &Game, id: Id) -> Option<Point> {
-    let near = |who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
-    g.objectives.iter().copied().find(|&o| near(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(f, o)))
+    g.objectives.iter().copied().find(|&o| g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && g.near_marker(f, o)))
 }
 
 /// The default policy's charge, if one is worth more than the unit's other options: targets
@@ -317,7 +316,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         // it; in the last round only the markers count ("the player that controls most
         // markers wins")
         let removes = est.defender_fails.max(removal_chance(g, e, est.dealt));
-        let on_marker = g.can_seize(e) && g.objectives.iter().any(|&o| g.live(e).pos.distance(o) - g.radius(e) <= SEIZE_RANGE);
+        let on_marker = g.on_marker(e);
         let value = if last_round { 0.0 } else { est.value } + if on_marker { removes * marker } else { 0.0 };
         if value > floor {
             options.push((value, e));
@@ -468,8 +467,7 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
     if g.info(id).movement.aircraft || !in_dangerous(g, id, pos) {
         return None;
     }
-    // "within 3" of a marker", from the closest model
-    let near = |g: &Game, p: Point, o: Point| g.models_at(id, p).any(|(_, q, rq)| q.distance(o) - rq <= SEIZE_RANGE);
+    let near = |g: &Game, p: Point, o: Point| g.near_marker_at(id, p, o);
     let marker = g.objectives.iter().copied().find(|&o| near(g, pos, o));
     let advance = g.movement(id).advance;
     let mut best: Option<(f64, Path)> = None;

@@ -560,6 +560,22 @@ impl<'a> Game<'a> {
         fallback
     }
 
+    /// "within 3" of a marker", from the closest of `id`'s models as they would stand with
+    /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
+    pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
+        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE)
+    }
+
+    /// `near_marker_at` where `id` stands.
+    pub fn near_marker(&self, id: Id, marker: Point) -> bool {
+        self.near_marker_at(id, self.live(id).pos, marker)
+    }
+
+    /// Whether `id` may seize and stands within 3" of some marker.
+    pub fn on_marker(&self, id: Id) -> bool {
+        self.can_seize(id) && self.objectives.iter().any(|&o| self.near_marker(id, o))
+    }
+
     /// `id`'s models as they would stand with the unit's disc centred on `p`.
     pub fn models_at(&self, id: Id, p: Point) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
         let pos = self.live(id).pos;
@@ -2062,8 +2078,7 @@ impl<'a> Game<'a> {
             let mut near: Vec<Id> = Vec::new();
             for army in 0..2 {
                 for id in self.on_table(army) {
-                    // "within 3" of a marker": from its closest model
-                    if self.can_seize(id) && self.models(id).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE) {
+                    if self.can_seize(id) && self.near_marker(id, marker) {
                         present[army] = true;
                         near.push(id);
                     }

@@ -238,7 +238,7 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     let m = g.movement(id);
     let pos = g.live(id).pos;
     // hold an objective the unit stands on when no friend does
-    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    let near = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
     if policy.hold_objectives > 0.0 {
         for i in 0..g.objectives.len() {
             let o = g.objectives[i];
@@ -441,14 +441,14 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
             return (g.gap(id, e) > g.charge_reach(id, e)).then(|| g.live(e).pos);
         }
     }
-    let near = |g: &Game, who: Id, o: Point| g.live(who).pos.distance(o) - g.radius(who) <= SEIZE_RANGE;
+    let near = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
     if policy.hold_objectives > 0.0 && g.objectives.iter().any(|&o| near(g, id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o))) {
         return None;
     }
     let objective = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos)));
     let enemy = nearest_enemy(g, id);
     match (info.role, objective, enemy) {
-        (_, Some(o), _) if o.distance(pos) - g.radius(id) <= SEIZE_RANGE => None,
+        (_, Some(o), _) if g.near_marker(id, o) => None,
         (Role::Melee, Some(o), Some((e, de))) if o.distance(pos) > policy.objective_weight * de => Some(g.live(e).pos),
         (_, Some(o), _) => Some(o),
         (Role::Melee, None, Some((e, _))) => Some(g.live(e).pos),
@@ -485,22 +485,22 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
         .map(|e| (g.live(e).pos, g.radius(e) + (g.info(e).movement.charge - penalty).max(0.0), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
         .filter(|t| t.2 > 0.0)
         .collect();
-    let held: Vec<Point> = g.objectives.iter().copied().filter(|o| o.distance(pos) - r <= SEIZE_RANGE).collect();
+    let held: Vec<Point> = g.objectives.iter().copied().filter(|&o| g.near_marker(id, o)).collect();
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
-    let score = |p: Point| {
-        let leaves = held.iter().any(|o| o.distance(p) - r > SEIZE_RANGE);
+    let score = |g: &Game, p: Point| {
+        let leaves = held.iter().any(|&o| !g.near_marker_at(id, p, o));
         let threat: f64 = threats.iter().filter(|(at, reach, _)| p.distance(*at) - r <= *reach).map(|t| t.2).sum();
         let objective = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
         (u8::from(leaves), threat, if objective.is_finite() { objective } else { 0.0 })
     };
     let better = |a: (u8, f64, f64), b: (u8, f64, f64)| a.0 < b.0 || (a.0 == b.0 && (a.1 < b.1 - 1e-9 || (a.1 <= b.1 + 1e-9 && a.2 < b.2 - 0.5)));
-    let mut best: (Option<Path>, (u8, f64, f64)) = (None, score(pos));
+    let mut best: (Option<Path>, (u8, f64, f64)) = (None, score(g, pos));
     for k in 0..8 {
         let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
         for len in [inches, inches / 2.0] {
             let goal = Point::new(pos.x + len * a.cos(), pos.y + len * a.sin());
             if let Some(path) = g.plan_move(id, goal, inches) {
-                let s = score(path.to);
+                let s = score(g, path.to);
                 if better(s, best.1) {
                     best = (Some(path), s);
                 }
