@@ -207,6 +207,8 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
     // Die models by (variant, group, state), found once per chunk.
     let mut models: Vec<Vec<Vec<Option<DieModel>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
     let killed_before = alloc.kills(attack.start);
+    // The morale test by end state, found once per chunk (the target's Shaken is the attack's).
+    let mut tests: Vec<Option<MoraleTest>> = vec![None; alloc.state_count()];
     for _ in 0..samples {
         let vi = roll_variant(&attack.variants, &mut rng);
         let variant = &attack.variants[vi];
@@ -222,7 +224,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         let mut shaken = before.shaken;
         if !situation.melee && morale::tests_after_shooting(alloc, attack.start, r.end, situation.edition) {
             counts.morale_tests += 1;
-            let test = MoraleTest::new(alloc, r.end, before.shaken, situation.edition);
+            let test = *tests[alloc.index(r.end)].get_or_insert_with(|| MoraleTest::new(alloc, r.end, before.shaken, situation.edition));
             if !test.roll(|| d6(&mut rng)) {
                 shaken = true;
             }

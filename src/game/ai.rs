@@ -369,9 +369,7 @@ fn activation_value(g: &Game, id: Id) -> (f64, f64) {
         if info.max_range > 0.0 && gap <= info.max_range + reach {
             best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
         }
-        // the charge reach as `Game::charge_reach` has it: the unit's charge less the
-        // target's penalty (a buff for moves aside)
-        if charges && !ei.movement.aircraft && gap <= (info.movement.charge - ei.tricks.charge_penalty).max(0.0) {
+        if charges && !ei.movement.aircraft && gap <= g.charge_reach(id, e) {
             let x = g.prep.fresh_exchange[id.0][id.1][e.1][usize::from(gap > 9.0)];
             best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * theirs * info.points_per_wound());
         }

@@ -85,21 +85,6 @@ impl Bends {
     }
 }
 
-/// Distance between two points: `sqrt`, not `hypot` (whose care for overflow costs a third of
-/// a search's time).
-fn dist(a: Point, b: Point) -> f64 {
-    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).sqrt()
-}
-
-/// The point `d` from `a` towards `b` (`b` itself if nearer), as `Point::towards` with `sqrt`.
-fn toward(a: Point, b: Point, d: f64) -> Point {
-    let len = dist(a, b);
-    if len <= d || len == 0.0 {
-        return b;
-    }
-    Point::new(a.x + (b.x - a.x) * d / len, a.y + (b.y - a.y) * d / len)
-}
-
 /// Squared distance from `p` to the segment `a`–`b`.
 fn segment_distance2(p: Point, a: Point, b: Point) -> f64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
@@ -267,8 +252,8 @@ impl Goal {
     /// A lower bound of the way left from `p` (A*'s heuristic).
     fn left(&self, p: Point) -> f64 {
         match *self {
-            Goal::Point(g) => dist(p, g),
-            Goal::Contact { centre, contact } => (dist(p, centre) - contact).max(0.0),
+            Goal::Point(g) => p.distance(g),
+            Goal::Contact { centre, contact } => (p.distance(centre) - contact).max(0.0),
         }
     }
 }
@@ -455,16 +440,16 @@ impl Paths {
         match goal {
             Goal::Point(g) => Some(g),
             Goal::Contact { centre, contact } => {
-                if dist(p, centre) <= contact {
+                if p.distance(centre) <= contact {
                     return Some(p);
                 }
-                let q = toward(centre, p, contact);
+                let q = centre.towards(p, contact);
                 if self.in_bounds(q) {
                     return Some(q);
                 }
                 // off the table: the contact point nearest it that is on the table
                 let c = self.clamp(q);
-                let d = dist(c, centre);
+                let d = c.distance(centre);
                 if d == 0.0 {
                     return None;
                 }
@@ -516,10 +501,10 @@ impl Paths {
                     break;
                 }
                 let (a, b) = (self.route[w], self.route[w + 1]);
-                let leg = dist(a, b);
+                let leg = a.distance(b);
                 let (b, mask) = if done < horizon && done + leg > horizon {
                     // the leg's far part: impassable terrain only
-                    let cut = toward(a, b, horizon - done);
+                    let cut = a.towards(b, horizon - done);
                     if mask & IMPASSABLE != 0 {
                         added |= self.activate_blockers(cut, b, IMPASSABLE);
                     }
@@ -611,7 +596,7 @@ impl Paths {
                 })
             };
             if let Some(q) = self.end_from(p, goal) {
-                let c = g + dist(p, q);
+                let c = g + p.distance(q);
                 if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) && self.clear(p, q) {
                     best = (c, u, q);
                 }
@@ -636,7 +621,7 @@ impl Paths {
                         // a leg that would run into the target ends where it first touches it
                         if segment_distance2(centre, p, q) < (contact - 1e-9) * (contact - 1e-9) {
                             if let Some(x) = entry(p, q, centre, contact) {
-                                let c = g + dist(p, x);
+                                let c = g + p.distance(x);
                                 if c < best.0 && c <= limit + 1e-9 && self.in_bounds(x) && self.clear(p, x) {
                                     best = (c, u, x);
                                 }
@@ -644,7 +629,7 @@ impl Paths {
                             continue;
                         }
                     }
-                    let c = g + dist(p, q);
+                    let c = g + p.distance(q);
                     if c >= self.cost[n] {
                         continue;
                     }
@@ -709,10 +694,10 @@ pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
     let last = route.len() - 1;
     for i in 0..last {
         let (a, b) = (route[i], route[i + 1]);
-        let leg = dist(a, b);
+        let leg = a.distance(b);
         if done + leg >= inches {
-            let end = toward(a, b, (inches - done).max(0.0));
-            return (bends, end, done + dist(a, end));
+            let end = a.towards(b, (inches - done).max(0.0));
+            return (bends, end, done + a.distance(end));
         }
         done += leg;
         at = b;

@@ -1847,7 +1847,10 @@ impl<'a> Game<'a> {
                 wounds += r.wounds;
                 dice += r.dice;
             }
-            let options_played = if cached {
+            // what the trace says of the options played (only for a trace)
+            let options_played = if self.trace.is_none() {
+                String::new()
+            } else if cached {
                 plan.option_labels[vi].clone()
             } else {
                 let attacking = self.info(id).alloc.view(self.live(id).s, false).alive;
@@ -1997,6 +2000,8 @@ impl<'a> Game<'a> {
             if let Some(keys) = self.prep.melee_options.get(&(id.0, id.1, target.1, flags)) {
                 melee.options = keys[roll_options(keys, &mut self.rng)];
             }
+        }
+        if (c.tricks.options || d.tricks.options) && self.trace.is_some() {
             let edition = self.prep.edition;
             // the charger is the unit taking its activation; the defender only strikes back
             let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8, activated: bool| {

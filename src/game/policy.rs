@@ -476,13 +476,12 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
     }
     let pos = g.live(id).pos;
     let r = g.radius(id);
-    let penalty = g.info(id).tricks.charge_penalty;
     let threats: Vec<(Point, f64, f64)> = enemies(g, id.0)
         .filter(|&e| {
             let (info, live) = (g.info(e), g.live(e));
             info.role != Role::Shooting && !info.movement.aircraft && !info.movement.hold_only && !live.shaken
         })
-        .map(|e| (g.live(e).pos, g.radius(e) + (g.info(e).movement.charge - penalty).max(0.0), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
+        .map(|e| (g.live(e).pos, g.radius(e) + g.charge_reach(e, id), g.prep.charge_value[e.0][e.1][id.1].max(0.0)))
         .filter(|t| t.2 > 0.0)
         .collect();
     let held: Vec<Point> = g.objectives.iter().copied().filter(|&o| g.near_marker(id, o)).collect();

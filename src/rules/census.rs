@@ -165,8 +165,8 @@ pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
 ];
 
 /// Core rules of v3.5 the game plays by name rather than through the rule tables (movement,
-/// deployment, allocation and weapon use).
-const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Fast", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Slow", "Strider"];
+/// deployment, allocation and weapon use; Fast and Slow are `Effect::Move` rows).
+const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
