@@ -100,6 +100,13 @@ pub fn add_at(v: &mut Vec<f64>, i: usize, p: f64) {
     v[i] += p;
 }
 
+/// Adds `w` times the distribution `v` into `acc` (a mixture's term), growing it as needed.
+pub fn add_scaled(acc: &mut Vec<f64>, v: &[f64], w: f64) {
+    for (i, x) in v.iter().enumerate() {
+        add_at(acc, i, w * x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,3 +22,17 @@ pub struct UnitState {
 impl UnitState {
     pub const FRESH: UnitState = UnitState { lost: 0, wounds: 0, hero_wounds: 0, shaken: false, fatigued: false };
 }
+
+/// The mixture of several distributions of end states with these weights: equal states
+/// merged, sorted.
+pub fn mix_ends<'a>(parts: impl Iterator<Item = (&'a [(UnitState, f64)], f64)>) -> Vec<(UnitState, f64)> {
+    let mut ends: rustc_hash::FxHashMap<UnitState, f64> = rustc_hash::FxHashMap::default();
+    for (part, w) in parts {
+        for (st, p) in part {
+            *ends.entry(*st).or_insert(0.0) += w * p;
+        }
+    }
+    let mut out: Vec<(UnitState, f64)> = ends.into_iter().collect();
+    out.sort_unstable_by_key(|(st, _)| *st);
+    out
+}

@@ -37,28 +37,15 @@ impl Stages {
         if parts.len() == 1 {
             return parts.pop().map(|(s, _)| s).unwrap_or_else(|| unreachable!());
         }
-        let add = |acc: &mut Vec<f64>, v: &[f64], w: f64| {
-            if acc.len() < v.len() {
-                acc.resize(v.len(), 0.0);
-            }
-            for (a, x) in acc.iter_mut().zip(v) {
-                *a += w * x;
-            }
-        };
         let mut out = Stages { hits: Vec::new(), unblocked: Vec::new(), wounds: Vec::new(), kills: Vec::new(), p_morale_test: 0.0, ends: Vec::new() };
-        let mut ends: FxHashMap<UnitState, f64> = FxHashMap::default();
         for (s, w) in &parts {
-            add(&mut out.hits, &s.hits, *w);
-            add(&mut out.unblocked, &s.unblocked, *w);
-            add(&mut out.wounds, &s.wounds, *w);
-            add(&mut out.kills, &s.kills, *w);
+            dice::add_scaled(&mut out.hits, &s.hits, *w);
+            dice::add_scaled(&mut out.unblocked, &s.unblocked, *w);
+            dice::add_scaled(&mut out.wounds, &s.wounds, *w);
+            dice::add_scaled(&mut out.kills, &s.kills, *w);
             out.p_morale_test += w * s.p_morale_test;
-            for (st, p) in &s.ends {
-                *ends.entry(*st).or_insert(0.0) += w * p;
-            }
         }
-        out.ends = ends.into_iter().collect();
-        out.ends.sort_unstable_by_key(|(k, _)| *k);
+        out.ends = crate::state::mix_ends(parts.iter().map(|(s, w)| (s.ends.as_slice(), *w)));
         out
     }
 }

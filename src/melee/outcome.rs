@@ -4,7 +4,7 @@
 
 use super::{Melee, Winner};
 use crate::attack::allocation::State;
-use crate::dice::add_at;
+use crate::dice::{add_at, add_scaled};
 use crate::state::UnitState;
 use rustc_hash::FxHashMap;
 
@@ -35,13 +35,7 @@ impl Outcome {
         if parts.len() == 1 {
             return parts.pop().map(|(o, _)| o).unwrap_or_default();
         }
-        let add = |acc: &mut Vec<f64>, v: &[f64], w: f64| {
-            for (i, q) in v.iter().enumerate() {
-                add_at(acc, i, w * q);
-            }
-        };
         let mut out = Outcome { sizes: parts[0].0.sizes, left: vec![0.0; parts[0].0.left.len()], ..Outcome::default() };
-        let mut ends: [FxHashMap<UnitState, f64>; 2] = Default::default();
         for (o, w) in &parts {
             for i in 0..3 {
                 out.winner[i] += w * o.winner[i];
@@ -50,19 +44,12 @@ impl Outcome {
                 for k in 0..4 {
                     out.status[side][k] += w * o.status[side][k];
                 }
-                add(&mut out.wounds[side], &o.wounds[side], *w);
-                add(&mut out.lost[side], &o.lost[side], *w);
-                for (st, q) in &o.ends[side] {
-                    *ends[side].entry(*st).or_insert(0.0) += w * q;
-                }
+                add_scaled(&mut out.wounds[side], &o.wounds[side], *w);
+                add_scaled(&mut out.lost[side], &o.lost[side], *w);
             }
-            add(&mut out.left, &o.left, *w);
+            add_scaled(&mut out.left, &o.left, *w);
         }
-        out.ends = ends.map(|e| {
-            let mut v: Vec<(UnitState, f64)> = e.into_iter().collect();
-            v.sort_unstable_by_key(|(st, _)| *st);
-            v
-        });
+        out.ends = [0, 1].map(|side| crate::state::mix_ends(parts.iter().map(|(o, w)| (o.ends[side].as_slice(), *w))));
         out
     }
 }
@@ -113,11 +100,8 @@ impl Tallies {
             for k in 0..4 {
                 self.status[side][k] += o.status[side][k];
             }
-            for (mine, theirs) in [(&mut self.wounds[side], &o.wounds[side]), (&mut self.lost[side], &o.lost[side])] {
-                for (i, q) in theirs.iter().enumerate() {
-                    add_at(mine, i, *q);
-                }
-            }
+            add_scaled(&mut self.wounds[side], &o.wounds[side], 1.0);
+            add_scaled(&mut self.lost[side], &o.lost[side], 1.0);
             for (st, q) in &o.ends[side] {
                 *self.ends[side].entry(*st).or_insert(0.0) += q;
             }
