@@ -211,7 +211,7 @@ fn random_action(g: &mut Game, id: Id) -> Action {
 /// The greedy policy's action: its charge, else the default move.
 fn default_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
+    let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
     if info.role != Role::Shooting {
         let mut best: Option<(f64, Id)> = None;
@@ -343,8 +343,9 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
     }
     let single = |o: &(Id, ShotKey, Vec<f64>, f64)| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
-    let bonus: Vec<f64> = if g.policy_kind(id.0) == PolicyKind::Default { options.iter().map(|o| super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound())).collect() } else { vec![0.0; options.len()] };
-    let best = (0..options.len()).max_by(|&a, &b| (single(&options[a]) + bonus[a]).total_cmp(&(single(&options[b]) + bonus[b]))).unwrap();
+    let default = g.policy_kind(id.0) == PolicyKind::Default;
+    let score: Vec<f64> = options.iter().map(|o| single(o) + if default { super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+    let best = (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap();
     let mut chosen = vec![all(&options[best])];
     let best_value = single(&options[best]);
     if options[best].2.len() >= 2 {
@@ -429,7 +430,7 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
     }
     let pos = g.live(id).pos;
     if info.role != Role::Shooting {
-        let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
+        let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
         let mut best: Option<(f64, Id)> = None;
         for e in enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft) {
             let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
@@ -527,14 +528,14 @@ pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option
             let mut order: Vec<(f64, usize)> = eligible.iter().map(|&u| (nearest_enemy(g, (army, u)).map_or(f64::INFINITY, |(_, d)| d), u)).collect();
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let policy = g.config.policies[army];
+            let targets: Vec<Id> = enemies(g, army).collect();
             for (_, u) in order {
                 let id = (army, u);
                 let info = g.info(id);
                 if info.movement.aircraft || info.movement.hold_only && info.ranged.is_empty() {
                     continue;
                 }
-                let alive_share = f64::from(info.alloc.alive(g.live(id).s)) / f64::from(info.models.max(1));
-                let targets: Vec<Id> = enemies(g, army).collect();
+                let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
                 let charge = info.role != Role::Shooting
                     && targets.iter().any(|&e| g.prep.charge_value[army][u][e.1] * alive_share > policy.charge_margin * info.cost && g.charge_path(id, e).is_some());
                 if charge || !shots(g, id, false).is_empty() {
