@@ -631,21 +631,18 @@ impl Pick<'_> {
 }
 
 /// The weapons of `model` (with their index) that may be used in this attack.
-fn usable_by<'m>(model: &'m Model, model_rules: &[&Rule], view: &TargetView, situation: &Situation, pick: Pick) -> impl Iterator<Item = (usize, &'m Weapon)> {
+fn usable_by<'m: 'a, 'a>(model: &'m Model, model_rules: &'a [&'a Rule], view: &'a TargetView, situation: &'a Situation, pick: Pick<'a>) -> impl Iterator<Item = (usize, &'m Weapon)> + 'a {
     let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
     // Darkborn: "+3" range when shooting"
     let range_bonus: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, view)
         .into_iter()
         .map(|(r, e)| if let Effect::RangeBonus(a) = e { amount(a, r) } else { 0 })
         .sum();
-    let usable: Vec<usize> = model
+    model
         .weapons
         .iter()
         .enumerate()
-        .filter(|(_, w)| pick.takes(w, model_rules, situation.edition) && usable(w, situation, range_penalty(w, model_rules, situation, view) - range_bonus))
-        .map(|(i, _)| i)
-        .collect();
-    usable.into_iter().map(move |i| (i, &model.weapons[i]))
+        .filter(move |(_, w)| pick.takes(w, model_rules, situation.edition) && usable(w, situation, range_penalty(w, model_rules, situation, view) - range_bonus))
 }
 
 /// Which of `model`'s weapons may be used in this attack on `target` (bit `i`:
