@@ -563,7 +563,8 @@ impl<'a> Game<'a> {
     /// "within 3" of a marker", from the closest of `id`'s models as they would stand with
     /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
     pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
-        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE)
+        // the disc holds the models: beyond 3" of it, no model is within 3"
+        p.distance(marker) - self.radius(id) <= SEIZE_RANGE && self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE)
     }
 
     /// `near_marker_at` where `id` stands.
