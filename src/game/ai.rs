@@ -200,7 +200,7 @@ pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
     let mut fatigue = 0.0;
     let (di, dl) = (g.info(d), g.live(d));
     if !dl.activated && !dl.shaken && !dl.fatigued && !di.movement.hold_only && di.role != Role::Shooting {
-        let targets: Vec<Id> = g.on_table(c.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(d, e) <= g.charge_reach(d, e) + 1.0).collect();
+        let targets: Vec<Id> = g.on_table(c.0).filter(|&e| !g.info(e).movement.aircraft && g.within(d, e, g.charge_reach(d, e) + 1.0)).collect();
         let best = targets.into_iter().map(|e| charge_estimate(g, d, e).value).fold(0.0, f64::max);
         fatigue = g.config.policies[d.0].fatigue_weight * best;
     }
@@ -278,7 +278,7 @@ fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
     let mine = g.wound_share(id);
     let mut best: f64 = 0.0;
     for e in g.on_table(1 - id.0) {
-        if g.gap(id, e) <= info.max_range + reach {
+        if g.within(id, e, info.max_range + reach) {
             let worth = g.points_left(e);
             best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
         }
@@ -302,7 +302,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     }
     let fraction = g.wound_share(id);
     let floor = policy.charge_margin * info.cost * fraction;
-    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.gap(id, e) <= g.charge_reach(id, e)).collect();
+    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
     let marker = marker_points(g, id.0);
     let last_round = g.round >= g.config.rounds;
     let mut options: Vec<(f64, Id)> = Vec::new();
@@ -344,42 +344,83 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     None
 }
 
+/// What `activation_value` reads of an enemy, gathered once per pick (every ready unit is
+/// weighed against every enemy at every pick).
+struct Foe {
+    unit: usize,
+    pos: Point,
+    radius: f64,
+    aircraft: bool,
+    shaken: bool,
+    /// Its share of wounds left, and its points left.
+    share: f64,
+    left: f64,
+    per_wound: f64,
+    /// Its reach with its guns (0: none) and with a charge (negative: it doesn't charge).
+    shoots_within: f64,
+    charges_within: f64,
+    charge_penalty: f64,
+}
+
+fn foes(g: &Game, army: usize) -> Vec<Foe> {
+    g.on_table(1 - army)
+        .map(|e| {
+            let (ei, el) = (g.info(e), g.live(e));
+            let m = ei.movement;
+            Foe {
+                unit: e.1,
+                pos: el.pos,
+                radius: g.radius(e),
+                aircraft: m.aircraft,
+                shaken: el.shaken,
+                share: g.wound_share(e),
+                left: g.points_left(e),
+                per_wound: ei.points_per_wound(),
+                shoots_within: if ei.max_range > 0.0 { ei.max_range + if m.hold_only { 0.0 } else { m.advance } } else { 0.0 },
+                charges_within: if m.hold_only || m.aircraft { -1.0 } else { m.charge },
+                charge_penalty: ei.tricks.charge_penalty,
+            }
+        })
+        .collect()
+}
+
 /// How much activating `id` now is worth, and the gap to the nearest enemy on the ground:
 /// its best charge or volley in reach, a quick read from the fresh tables scaled by what is
-/// left of each side (it is asked for every ready unit at every pick, so each enemy's gap
-/// is measured once), plus `threat_weight` times the points enemies in reach stand to take
-/// from it.
-fn activation_value(g: &Game, id: Id) -> (f64, f64) {
+/// left of each side (it is asked for every ready unit at every pick, so the enemies are
+/// read once per pick), plus `threat_weight` times the points enemies in reach stand to
+/// take from it.
+fn activation_value(g: &Game, id: Id, foes: &[Foe]) -> (f64, f64) {
     let (info, live) = (g.info(id), g.live(id));
+    let (pos, radius) = (live.pos, g.radius(id));
     let mine = g.wound_share(id);
     let reach = if info.movement.hold_only { 0.0 } else { info.movement.advance };
     let charges = !info.movement.hold_only && !info.movement.aircraft && !live.shaken;
+    let charge = g.movement(id).charge;
     let threat_weight = g.config.policies[id.0].threat_weight;
+    let (shots, exchanges) = (&g.prep.shot_value[id.0][id.1], &g.prep.fresh_exchange[id.0][id.1]);
+    let (their_shots, their_exchanges) = (&g.prep.shot_value[1 - id.0], &g.prep.fresh_exchange[1 - id.0]);
     let (mut best, mut threat, mut nearest): (f64, f64, f64) = (0.0, 0.0, f64::INFINITY);
-    for e in g.on_table(1 - id.0) {
-        let (ei, el) = (g.info(e), g.live(e));
+    for foe in foes {
         // an ordering, asked for every ready unit at every activation: the discs' distance
         // (at most the closest models') is enough
-        let gap = g.disc_gap(id, e);
-        if !ei.movement.aircraft {
+        let gap = (pos.distance(foe.pos) - radius - foe.radius).max(0.0);
+        if !foe.aircraft {
             nearest = nearest.min(gap);
         }
-        let theirs = g.wound_share(e);
-        let left = g.points_left(e);
         if info.max_range > 0.0 && gap <= info.max_range + reach {
-            best = best.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(left));
+            best = best.max((shots[foe.unit] * mine).min(foe.left));
         }
-        if charges && !ei.movement.aircraft && gap <= g.charge_reach(id, e) {
-            let x = g.prep.fresh_exchange[id.0][id.1][e.1][usize::from(gap > 9.0)];
-            best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * theirs * info.points_per_wound());
+        if charges && !foe.aircraft && gap <= (charge - foe.charge_penalty).max(0.0) {
+            let x = exchanges[foe.unit][usize::from(gap > 9.0)];
+            best = best.max((x.charge * mine * foe.per_wound).min(foe.left) - (x.counter + x.strike_back) * foe.share * info.points_per_wound());
         }
-        if threat_weight > 0.0 && !el.shaken {
-            if ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
-                threat += g.prep.shot_value[e.0][e.1][id.1] * theirs * mine;
+        if threat_weight > 0.0 && !foe.shaken {
+            if foe.shoots_within > 0.0 && gap <= foe.shoots_within {
+                threat += their_shots[foe.unit][id.1] * foe.share * mine;
             }
-            if !ei.movement.hold_only && !ei.movement.aircraft && !info.movement.aircraft && gap <= ei.movement.charge {
-                let x = g.prep.fresh_exchange[e.0][e.1][id.1][usize::from(gap > 9.0)];
-                threat += (x.charge * theirs * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound()).max(0.0);
+            if foe.charges_within >= 0.0 && !info.movement.aircraft && gap <= foe.charges_within {
+                let x = their_exchanges[foe.unit][id.1][usize::from(gap > 9.0)];
+                threat += (x.charge * foe.share * info.points_per_wound() - (x.counter + x.strike_back) * mine * foe.per_wound).max(0.0);
             }
         }
     }
@@ -393,11 +434,12 @@ pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
     if ready.len() <= 1 {
         return ready.first().copied().unwrap_or(0);
     }
+    let foes = foes(g, army);
     let mut best: Option<((bool, f64, f64), usize)> = None;
     for &u in ready {
         let id = (army, u);
         let shaken = g.live(id).shaken;
-        let (value, near) = activation_value(g, id);
+        let (value, near) = activation_value(g, id, &foes);
         let key = (!shaken, if shaken { 0.0 } else { value }, -near);
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {

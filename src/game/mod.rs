@@ -353,7 +353,7 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
             })
             .collect::<Vec<Output>>()
     };
-    let parts = match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+    let parts = match threads.map(crate::pools::pool) {
         Some(Ok(pool)) => pool.install(run),
         Some(Err(e)) => return Err(Error::invalid("threads", threads.unwrap(), e.to_string())),
         None => run(),

@@ -98,6 +98,29 @@ fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
 
+/// A bounding box (and the class of the obstacle it bounds).
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    lo: Point,
+    hi: Point,
+    class: u8,
+}
+
+impl Bounds {
+    fn of(a: Point, b: Point) -> Bounds {
+        let (lx, hx) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+        let (ly, hy) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+        Bounds { lo: Point::new(lx, ly), hi: Point::new(hx, hy), class: 0 }
+    }
+
+    /// Whether the open boxes overlap (a segment's box that only touches an octagon's is
+    /// `Octagon::apart` from it).
+    #[inline(always)]
+    fn meets(&self, seg: &Bounds) -> bool {
+        seg.hi.x > self.lo.x && seg.lo.x < self.hi.x && seg.hi.y > self.lo.y && seg.lo.y < self.hi.y
+    }
+}
+
 /// A convex octagon, counter-clockwise, with its bounding box and class.
 #[derive(Debug, Clone, Copy)]
 struct Octagon {
@@ -109,6 +132,11 @@ struct Octagon {
     round: f64,
     lo: Point,
     hi: Point,
+    /// For `new`'s octagons, whose edges run at 0, 45, 90 and 135 degrees: the ranges of
+    /// `x + y` and `x - y` over it. With `lo`–`hi` these are the four slabs whose intersection
+    /// it is, so a segment is tested against its edges with four interval tests.
+    /// `None` for `facing`'s octagons.
+    slabs: Option<[f64; 4]>,
     class: u8,
 }
 
@@ -122,7 +150,11 @@ impl Octagon {
             v[j] = Point::new(corners[j].0 + OFFSETS[j].0 * grow, corners[j].1 + OFFSETS[j].1 * grow);
         }
         let round = if x0 == x1 && y0 == y1 { grow } else { 0.0 };
-        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class }
+        // the diagonal edges' offsets: a vertex such as (x1 + grow, y1 + grow tan) has x + y
+        // = x1 + y1 + grow (1 + tan)
+        let out = grow * (1.0 + TAN);
+        let slabs = Some([x0 + y0 - out, x1 + y1 + out, x0 - y1 - out, x1 - y0 + out]);
+        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), slabs, class }
     }
 
     /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
@@ -150,7 +182,7 @@ impl Octagon {
         }
         let mid = Point::new(v.iter().map(|p| p.x).sum::<f64>() / SIDES as f64, v.iter().map(|p| p.y).sum::<f64>() / SIDES as f64);
         // (a facing octagon's corners stick out further: no shortcut)
-        Octagon { v, mid, round: 0.0, lo, hi, class }
+        Octagon { v, mid, round: 0.0, lo, hi, slabs: None, class }
     }
 
     /// Strictly inside (on the boundary is outside).
@@ -168,7 +200,7 @@ impl Octagon {
     /// before `blocks`).
     #[inline(always)]
     fn apart(&self, a: Point, b: Point) -> bool {
-        a.x.max(b.x) <= self.lo.x || a.x.min(b.x) >= self.hi.x || a.y.max(b.y) <= self.lo.y || a.y.min(b.y) >= self.hi.y
+        (a.x <= self.lo.x && b.x <= self.lo.x) || (a.x >= self.hi.x && b.x >= self.hi.x) || (a.y <= self.lo.y && b.y <= self.lo.y) || (a.y >= self.hi.y && b.y >= self.hi.y)
     }
 
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
@@ -188,11 +220,19 @@ impl Octagon {
                 return true;
             }
         }
-        for j in 0..SIDES {
-            let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
-            let (ex, ey) = (q.x - p.x, q.y - p.y);
-            if cross(ex, ey, a.x - p.x, a.y - p.y) <= TOL && cross(ex, ey, b.x - p.x, b.y - p.y) <= TOL {
+        if let Some([s0, s1, d0, d1]) = self.slabs {
+            // the diagonal edges (the straight ones were `apart`'s)
+            let (sa, sb, da, db) = (a.x + a.y, b.x + b.y, a.x - a.y, b.x - b.y);
+            if sa.max(sb) <= s0 + TOL || sa.min(sb) >= s1 - TOL || da.max(db) <= d0 + TOL || da.min(db) >= d1 - TOL {
                 return false;
+            }
+        } else {
+            for j in 0..SIDES {
+                let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
+                let (ex, ey) = (q.x - p.x, q.y - p.y);
+                if cross(ex, ey, a.x - p.x, a.y - p.y) <= TOL && cross(ex, ey, b.x - p.x, b.y - p.y) <= TOL {
+                    return false;
+                }
             }
         }
         let (dx, dy) = (b.x - a.x, b.y - a.y);
@@ -205,14 +245,24 @@ impl Octagon {
         left && right
     }
 
-    /// Whether a shortest path from `p` may bend round vertex `j` (both its neighbours on the
-    /// same side of the line from `p`: the line touches the octagon there).
-    fn tangent_from(&self, p: Point, j: usize) -> bool {
-        let (v, prev, next) = (self.v[j], self.v[(j + SIDES - 1) % SIDES], self.v[(j + 1) % SIDES]);
-        let (dx, dy) = (v.x - p.x, v.y - p.y);
-        let s1 = cross(dx, dy, prev.x - p.x, prev.y - p.y);
-        let s2 = cross(dx, dy, next.x - p.x, next.y - p.y);
-        (s1 >= -TOL && s2 >= -TOL) || (s1 <= TOL && s2 <= TOL)
+    /// The vertices round which a shortest path from `p` may bend, as bits: those whose two
+    /// neighbours lie on the same side of the line from `p` (the line touches the octagon
+    /// there). Vertex `j`'s neighbours are on the sides `p` sees edges `j - 1` and `j` from,
+    /// so one cross product per edge settles all eight.
+    fn tangents_from(&self, p: Point) -> u8 {
+        let mut side = [0.0; SIDES];
+        for (j, s) in side.iter_mut().enumerate() {
+            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
+            *s = cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y);
+        }
+        let mut bits = 0u8;
+        for j in 0..SIDES {
+            let (before, after) = (side[(j + SIDES - 1) % SIDES], side[j]);
+            if (before <= TOL && after >= -TOL) || (before >= -TOL && after <= TOL) {
+                bits |= 1 << j;
+            }
+        }
+        bits
     }
 
     /// The nearest point of the boundary to `p`, nudged out by `MARGIN`.
@@ -262,6 +312,9 @@ impl Goal {
 #[derive(Default)]
 pub struct Paths {
     octagons: Vec<Octagon>,
+    /// Each octagon's bounding box and class, apart: a segment is first tested against
+    /// every obstacle's box, and these stay in a few cache lines.
+    boxes: Vec<Bounds>,
     /// Indices of the obstacles the current search goes round.
     active: Vec<usize>,
     is_active: Vec<bool>,
@@ -342,9 +395,15 @@ impl Paths {
     /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
+        self.boxes.clear();
         self.clear_legs.clear();
         self.lo = lo;
         self.hi = hi;
+    }
+
+    fn push(&mut self, o: Octagon) {
+        self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
+        self.octagons.push(o);
     }
 
     pub fn in_bounds(&self, p: Point) -> bool {
@@ -360,11 +419,11 @@ impl Paths {
     pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
-            self.octagons.push(o);
+            self.push(o);
         } else if t.distance_to(from) >= grow {
             let o = Octagon::facing(t.x0, t.y0, t.x1, t.y1, grow, class, from);
             if !o.contains(from) {
-                self.octagons.push(o);
+                self.push(o);
             }
         }
     }
@@ -380,13 +439,13 @@ impl Paths {
             }
             let o = Octagon::new(at.x, at.y, at.x, at.y, r, class);
             if !o.contains(from) {
-                self.octagons.push(o);
+                self.push(o);
                 return;
             }
             if d >= r {
                 let o = Octagon::facing(at.x, at.y, at.x, at.y, r, class, from);
                 if !o.contains(from) {
-                    self.octagons.push(o);
+                    self.push(o);
                     return;
                 }
             }
@@ -406,15 +465,17 @@ impl Paths {
 
     /// Whether a segment crosses any obstacle of `mask` (all of them, not only the active ones).
     pub fn crosses(&self, a: Point, b: Point, mask: u8) -> bool {
-        self.octagons.iter().any(|o| o.class & mask != 0 && o.blocks(a, b))
+        let seg = Bounds::of(a, b);
+        self.boxes.iter().zip(&self.octagons).any(|(x, o)| x.class & mask != 0 && x.meets(&seg) && o.blocks(a, b))
     }
 
     /// Adds the obstacles of `mask` the segment crosses to the search's; whether there were any.
     fn activate_blockers(&mut self, a: Point, b: Point, mask: u8) -> bool {
         let mut added = false;
+        let seg = Bounds::of(a, b);
         for i in 0..self.octagons.len() {
-            let o = &self.octagons[i];
-            if !self.is_active[i] && o.class & mask != 0 && !o.apart(a, b) && o.blocks(a, b) {
+            let x = &self.boxes[i];
+            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.octagons[i].blocks(a, b) {
                 self.is_active[i] = true;
                 self.active.push(i);
                 added = true;
@@ -424,10 +485,8 @@ impl Paths {
     }
 
     fn clear(&self, a: Point, b: Point) -> bool {
-        self.active.iter().all(|&i| {
-            let o = &self.octagons[i];
-            o.apart(a, b) || !o.blocks(a, b)
-        })
+        let seg = Bounds::of(a, b);
+        self.active.iter().all(|&i| !self.boxes[i].meets(&seg) || !self.octagons[i].blocks(a, b))
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
@@ -518,9 +577,10 @@ impl Paths {
                     continue;
                 }
                 let mut blocked = false;
+                let seg = Bounds::of(a, b);
                 for i in 0..self.octagons.len() {
-                    let o = &self.octagons[i];
-                    if o.class & mask != 0 && !o.apart(a, b) && o.blocks(a, b) {
+                    let x = &self.boxes[i];
+                    if x.class & mask != 0 && x.meets(&seg) && self.octagons[i].blocks(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
                             self.is_active[i] = true;
@@ -604,17 +664,18 @@ impl Paths {
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
             for a in 0..self.active.len() {
                 let o = &self.octagons[self.active[a]];
+                let candidates = match own {
+                    Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
+                    _ => o.tangents_from(p),
+                };
                 for j in 0..SIDES {
                     let n = 1 + a * SIDES + j;
-                    if self.state[n] == 2 {
+                    let candidate = candidates & (1 << j) != 0;
+                    if !candidate || self.state[n] == 2 {
                         continue;
                     }
-                    let candidate = match own {
-                        Some((oa, oj)) if oa == a => j == (oj + 1) % SIDES || j == (oj + SIDES - 1) % SIDES,
-                        _ => o.tangent_from(p, j),
-                    };
                     let q = o.v[j];
-                    if !candidate || !taut(q) || !self.in_bounds(q) {
+                    if !taut(q) || !self.in_bounds(q) {
                         continue;
                     }
                     if let Goal::Contact { centre, contact } = goal {

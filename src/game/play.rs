@@ -427,6 +427,7 @@ impl<'a> Game<'a> {
 
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
     /// hold the models) and much cheaper, for the policy's quick orderings.
+    #[inline]
     pub fn disc_gap(&self, a: Id, b: Id) -> f64 {
         (self.live(a).pos.distance(self.live(b).pos) - self.radius(a) - self.radius(b)).max(0.0)
     }
@@ -460,6 +461,12 @@ impl<'a> Game<'a> {
         let gap = closest_pair(self.models(a).map(|(_, p, r)| (p, r)), pb, rb, || self.models(b).map(|(_, q, s)| (q, s))).0.max(0.0);
         self.cache.gaps.borrow_mut()[slot] = GapEntry { gap, ..wanted };
         gap
+    }
+
+    /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
+    /// discs when they are further apart than that (the discs hold the models).
+    pub fn within(&self, a: Id, b: Id, d: f64) -> bool {
+        self.disc_gap(a, b) <= d && self.gap(a, b) <= d
     }
 
     fn clock(&self) -> Option<Instant> {
@@ -1018,7 +1025,7 @@ impl<'a> Game<'a> {
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
         let m = self.info(id).movement;
         let reach = self.charge_reach(id, target);
-        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || self.gap(id, target) > reach {
+        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || !self.within(id, target, reach) {
             return None;
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
@@ -1254,7 +1261,7 @@ impl<'a> Game<'a> {
         if dice == 0 {
             return;
         }
-        let near: Vec<Id> = self.on_table(1 - id.0).filter(|&e| self.gap(id, e) <= within + EPS).collect();
+        let near: Vec<Id> = self.on_table(1 - id.0).filter(|&e| self.within(id, e, within + EPS)).collect();
         let rolls: Vec<u8> = (0..dice).map(|_| d6(&mut self.rng)).collect();
         self.dice += u64::from(dice);
         let successes = rolls.iter().filter(|&&r| r >= need).count() as u32;

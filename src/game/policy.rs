@@ -39,7 +39,18 @@ fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
 
 /// The nearest enemy on the ground (Aircraft can't be charged, and no one walks to them).
 fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
-    enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (e, g.gap(id, e))).min_by(|a, b| a.1.total_cmp(&b.1))
+    // the discs' gap is at most the models': an enemy whose disc is no nearer than the best
+    // so far is not measured
+    let mut best: Option<(Id, f64)> = None;
+    for e in enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft) {
+        if best.is_none_or(|(_, b)| g.disc_gap(id, e) < b) {
+            let d = g.gap(id, e);
+            if best.is_none_or(|(_, b)| d < b) {
+                best = Some((e, d));
+            }
+        }
+    }
+    best
 }
 
 /// Which of `army`'s units that have not activated goes next: the default policy sends the
@@ -215,7 +226,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
     // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
     if info.role != Role::Shooting {
         let mut best: Option<(f64, Id)> = None;
-        let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= g.charge_reach(id, e)).collect();
+        let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, g.charge_reach(id, e))).collect();
         for e in candidates {
             let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
             if value > policy.charge_margin * info.cost && best.is_none_or(|(b, _)| value > b) {
@@ -323,7 +334,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
     }
     // (target, key, value of each group, what the target is worth now)
     let mut options: Vec<(Id, ShotKey, Vec<f64>, f64)> = Vec::new();
-    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.gap(id, e) <= info.max_range).collect();
+    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, info.max_range)).collect();
     for e in candidates {
         let sight = g.sight(id, e);
         let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
@@ -434,7 +445,7 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
         let mut best: Option<(f64, Id)> = None;
         for e in enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft) {
             let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
-            if value > policy.charge_margin * info.cost && g.gap(id, e) <= g.charge_reach(id, e) + reach && best.is_none_or(|(b, _)| value > b) {
+            if value > policy.charge_margin * info.cost && g.within(id, e, g.charge_reach(id, e) + reach) && best.is_none_or(|(b, _)| value > b) {
                 best = Some((value, e));
             }
         }
@@ -559,7 +570,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
     }
     let candidates: Vec<(Id, usize)> = g
         .on_table(id.0)
-        .filter(|&f| g.live(f).buff == 0 && g.gap(id, f) <= BUFF_RANGE)
+        .filter(|&f| g.live(f).buff == 0 && g.within(id, f, BUFF_RANGE))
         .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
         // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
         .filter(|&(f, b)| {
@@ -581,8 +592,8 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         let left = info.cost * g.wound_share(f);
         let threats = enemies(g, id.0)
             .filter(|&e| {
-                let (ei, gap) = (g.info(e), g.gap(e, f));
-                (ei.max_range > 0.0 && gap <= ei.max_range + ei.movement.advance) || (!ei.movement.hold_only && !ei.movement.aircraft && gap <= ei.movement.charge)
+                let ei = g.info(e);
+                (ei.max_range > 0.0 && g.within(e, f, ei.max_range + ei.movement.advance)) || (!ei.movement.hold_only && !ei.movement.aircraft && g.within(e, f, ei.movement.charge))
             })
             .count();
         left * threats as f64
