@@ -17,7 +17,7 @@ use crate::attack::options::{self, Settled};
 use crate::attack::sample::{d6, roll_attack, roll_options};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
-use crate::melee::{Melee, Plans, Status, Winner};
+use crate::melee::{Found, Melee, Plans, Status, Winner};
 use crate::morale::{self, MoraleTest};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -189,6 +189,24 @@ pub struct Cache {
     /// The default policy's valuations of damaged units (kept by each thread across chunks
     /// of the same run, see `simulate`).
     pub memo: super::ai::Memo,
+    /// Melees between the same units in the same circumstances, with the groups, die models,
+    /// Fear and morale tests found for them (`melee::Found`): only where they start changes.
+    melees: FxHashMap<MeleeKey, (Melee, Found)>,
+}
+
+/// What a melee's plans depend on beyond the models left on each side: the two units and
+/// the allocation each fights with (0: its own, else 1 + its buff's), fatigue and Shaken,
+/// the defender's models left at the start (the charge's target), whether it strikes back,
+/// the charge distance's class between the rules' marks, and the options played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct MeleeKey {
+    charger: (Id, u8),
+    defender: (Id, u8),
+    flags: [bool; 3],
+    defender_alive: (u32, bool),
+    strike_back: bool,
+    distance: u16,
+    options: [u8; 2],
 }
 
 impl Cache {
@@ -202,6 +220,9 @@ impl Cache {
         }
         if self.usable.len() > 8 * Self::LIMIT {
             self.usable.clear();
+        }
+        if self.melees.len() > Self::LIMIT / 10 {
+            self.melees.clear();
         }
     }
 }
@@ -1991,24 +2012,51 @@ impl<'a> Game<'a> {
         let charge_distance = distance.max(path.length);
         let uses = [(id, BuffUse::StruckBack), (target, BuffUse::Charged(charge_distance))]
             .map(|(who, used)| (self.buff_for(who, used), self.buff_for(who, BuffUse::Morale)));
-        let [c_alloc, d_alloc] = [(id, uses[0]), (target, uses[1])].map(|(who, (a, m))| self.alloc_of(who, a.or(m).map_or(0, |b| b as u8 + 1)));
+        let buffs = [uses[0], uses[1]].map(|(a, m)| a.or(m).map_or(0, |b| b as u8 + 1));
+        let [c_alloc, d_alloc] = [(id, buffs[0]), (target, buffs[1])].map(|(who, b)| self.alloc_of(who, b));
         let (cl, dl) = (self.live(id), self.live(target));
         let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
         let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
         let (c_s, d_s) = (cl.s, dl.s);
         // "the defending unit may choose to strike back ..., but doesn't have to"
         let strike_back = policy::strike_back(self, id, target);
-        let mut melee = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
-            .expect("states taken from the allocations themselves");
         // rules with options: one of the ways the melee is played (`Melee::variants`, settled
         // once per pair of units at full strength), rolled as the melee sampler rolls them
+        let mut options = [0, 0];
         let mut options_played = String::new();
         if c.tricks.options || d.tricks.options {
-            let flags = melee_flags(melee.distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
+            let flags = melee_flags(charge_distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
             if let Some(keys) = self.prep.melee_options.get(&(id.0, id.1, target.1, flags)) {
-                melee.options = keys[roll_options(keys, &mut self.rng)];
+                options = keys[roll_options(keys, &mut self.rng)];
             }
         }
+        // the same melee as an earlier one but for where it starts: its plans are kept
+        let marks = c.distance_marks.iter().chain(&d.distance_marks);
+        let key = MeleeKey {
+            charger: (id, buffs[0]),
+            defender: (target, buffs[1]),
+            flags: [c_state.fatigued, d_state.fatigued, d_state.shaken],
+            defender_alive: d_alloc.alive_key(d_s),
+            strike_back,
+            distance: marks.copied().filter(|&m| f64::from(m) < charge_distance).max().map_or(0, |m| m + 1),
+            options,
+        };
+        let (mut melee, found) = match self.cache.melees.remove(&key) {
+            Some((mut melee, found)) => {
+                melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
+                melee.defender_start = melee.defender.state_of("defender_state", &d_state).expect("a state of the allocation itself");
+                melee.charger_before = c_state;
+                melee.defender_before = d_state;
+                melee.distance = charge_distance;
+                (melee, found)
+            }
+            None => {
+                let m = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
+                    .expect("states taken from the allocations themselves");
+                (m, Found::default())
+            }
+        };
+        melee.options = options;
         if (c.tricks.options || d.tricks.options) && self.trace.is_some() {
             let edition = self.prep.edition;
             // the charger is the unit taking its activation; the defender only strikes back
@@ -2019,8 +2067,9 @@ impl<'a> Game<'a> {
             let sides = [("charger", describe(&c.alloc, c_s, melee.options[0], true)), ("defender", describe(&d.alloc, d_s, melee.options[1], false))];
             options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
         }
-        let mut plans = Plans::new(&melee);
+        let mut plans = Plans::with(&melee, found);
         let mut x = roll_exchange(&melee, &mut plans, &mut self.rng);
+        let found = plans.into_found();
         // "if a unit didn't strike back in melee, then it must only take a morale test if it
         // suffered at least one wound" (the charger's Fear alone does not make it lose)
         if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
@@ -2028,6 +2077,7 @@ impl<'a> Game<'a> {
             x.failed = false;
         }
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
+        self.cache.melees.insert(key, (melee, found));
         self.dice += x.dice;
         self.lap(t, |x| &mut x.dice);
         for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {

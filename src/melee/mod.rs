@@ -382,6 +382,14 @@ pub struct PhaseGroups {
 /// target's state.
 pub struct Plans<'m> {
     melee: &'m Melee,
+    found: Found,
+}
+
+/// What [`Plans`] has found, apart from the melee: a game keeps it from one charge to the
+/// next between the same units in the same circumstances (everything here depends on the
+/// models left and the situation of each phase, not on where the melee starts).
+#[derive(Default)]
+pub struct Found {
     groups: HashMap<(Phase, (u32, bool)), Rc<PhaseGroups>>,
     /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
@@ -397,29 +405,31 @@ pub struct Plans<'m> {
 
 impl<'m> Plans<'m> {
     pub fn new(melee: &'m Melee) -> Plans<'m> {
-        Plans {
-            melee,
-            groups: HashMap::default(),
-            templates: Default::default(),
-            models: Default::default(),
-            fear: Default::default(),
-            fear_margins: HashMap::default(),
-            tests: Default::default(),
-        }
+        Plans::with(melee, Found::default())
+    }
+
+    /// Plans that start from what was found for the same melee before.
+    pub fn with(melee: &'m Melee, found: Found) -> Plans<'m> {
+        Plans { melee, found }
+    }
+
+    /// What these plans have found, to start the next ones from.
+    pub fn into_found(self) -> Found {
+        self.found
     }
 
     /// The morale test `who` takes in state `s` (see [`Melee::morale_test`]).
     pub fn morale_test(&mut self, who: Winner, s: State) -> MoraleTest {
         let m = self.melee;
         let (alloc, _) = m.side(who);
-        *self.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
+        *self.found.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
     }
 
     /// The Fear of each side, with the sides in `c` and `d`.
     pub fn fear(&mut self, c: State, d: State) -> [Fear; 2] {
         let m = self.melee;
-        let fc = *self.fear[0].entry(m.charger.alive_key(c)).or_insert_with(|| m.fear(&m.charger, c));
-        let fd = *self.fear[1].entry(m.defender.alive_key(d)).or_insert_with(|| m.fear(&m.defender, d));
+        let fc = *self.found.fear[0].entry(m.charger.alive_key(c)).or_insert_with(|| m.fear(&m.charger, c));
+        let fd = *self.found.fear[1].entry(m.defender.alive_key(d)).or_insert_with(|| m.fear(&m.defender, d));
         [fc, fd]
     }
 
@@ -427,7 +437,7 @@ impl<'m> Plans<'m> {
     /// dice: [`Fear::roll`]).
     pub fn fear_margin(&mut self, c: State, d: State) -> Rc<Vec<(i64, f64)>> {
         let key = (self.melee.charger.alive_key(c), self.melee.defender.alive_key(d));
-        if let Some(p) = self.fear_margins.get(&key) {
+        if let Some(p) = self.found.fear_margins.get(&key) {
             return p.clone();
         }
         let [fc, fd] = self.fear(c, d);
@@ -448,7 +458,7 @@ impl<'m> Plans<'m> {
             }
         }
         let pmf = Rc::new(pmf);
-        self.fear_margins.insert(key, pmf.clone());
+        self.found.fear_margins.insert(key, pmf.clone());
         pmf
     }
 
@@ -457,13 +467,13 @@ impl<'m> Plans<'m> {
     pub fn groups(&mut self, phase: Phase, attacker: State, target: State) -> Rc<PhaseGroups> {
         let (a, _) = self.melee.sides(phase);
         let key = (phase, a.alive_key(attacker));
-        if let Some(g) = self.groups.get(&key) {
+        if let Some(g) = self.found.groups.get(&key) {
             return g.clone();
         }
         let groups = self.melee.groups(phase, attacker, target);
         let mut templates_of = Vec::with_capacity(groups.len());
         for g in &groups {
-            let templates = &mut self.templates[phase as usize];
+            let templates = &mut self.found.templates[phase as usize];
             // a die model depends on the group's kind, Quality and rules, not its dice or label
             let found = templates.iter().position(|t| t.kind == g.kind && t.quality == g.quality && t.rules == g.rules);
             let id = found.unwrap_or_else(|| {
@@ -473,14 +483,14 @@ impl<'m> Plans<'m> {
             templates_of.push(id);
         }
         let out = Rc::new(PhaseGroups { groups, templates: templates_of });
-        self.groups.insert(key, out.clone());
+        self.found.groups.insert(key, out.clone());
         out
     }
 
     /// How a die of group profile `template` of `phase` is judged against the target in `s`.
     pub fn die_model(&mut self, phase: Phase, template: usize, s: State) -> DieModel {
         let (_, target) = self.melee.sides(phase);
-        let per_phase = &mut self.models[phase as usize];
+        let per_phase = &mut self.found.models[phase as usize];
         if per_phase.len() <= template {
             per_phase.resize(template + 1, Vec::new());
         }
@@ -488,7 +498,7 @@ impl<'m> Plans<'m> {
         if slots.is_empty() {
             slots.resize(target.state_count(), None);
         }
-        let group = &self.templates[phase as usize][template];
+        let group = &self.found.templates[phase as usize][template];
         *slots[target.index(s)].get_or_insert_with(|| die_model(group, &self.melee.situation(phase), &target.view(s, group.takedown)))
     }
 }
