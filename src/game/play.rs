@@ -240,6 +240,13 @@ struct GapEntry {
 /// (shooter, its run, target, the target's models left, whole inches, moved, arrived).
 type UsableKey = (Id, usize, Id, (u32, bool), u16, bool, bool);
 
+/// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
+/// touch the piece only then): a test cheaper than `Piece::distance_to`.
+#[inline]
+fn near_box(t: &Piece, p: Point, r: f64) -> bool {
+    p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r
+}
+
 /// Two units, where they stand and which of their models are left.
 type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
 
@@ -535,7 +542,8 @@ impl<'a> Game<'a> {
         if info.movement.aircraft {
             return true;
         }
-        if self.terrain.iter().any(|t| t.kinds.impassable && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS)) {
+        // (each test is first settled, where it can be, by boxes and squared distances)
+        if self.terrain.iter().any(|t| t.kinds.impassable && near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS)) {
             return false;
         }
         let gap = if charging { 0.0 } else { UNIT_GAP };
@@ -546,7 +554,9 @@ impl<'a> Game<'a> {
                 }
                 // the discs overlap: the models themselves decide ("Models may never be within
                 // 1" of models from other units, unless they are taking a Charge action")
-                if p.distance(self.live(other).pos) < r + self.radius(other) + gap - EPS {
+                let (at, reach) = (self.live(other).pos, r + self.radius(other) + gap);
+                let (dx, dy) = (p.x - at.x, p.y - at.y);
+                if dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS {
                     let close = self.models_at(id, p).any(|(_, q, rq)| self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS));
                     if close {
                         return false;
@@ -834,7 +844,7 @@ impl<'a> Game<'a> {
             let end = if done + leg > within { w[0].towards(w[1], within - done) } else { w[1] };
             for t in &self.terrain {
                 let class = (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 };
-                if class & kinds == 0 || t.kinds.impassable {
+                if class & kinds == 0 || t.kinds.impassable || !paths::sweeps(w[0], end, r, t) {
                     continue;
                 }
                 if let Some(s) = paths::first_touch(w[0], end, r, t) {
