@@ -141,6 +141,9 @@ struct Octagon {
 }
 
 impl Octagon {
+    /// A stand-in for an octagon not built yet (`Paths::pending`).
+    const PENDING: Octagon = Octagon { v: [Point { x: 0.0, y: 0.0 }; SIDES], mid: Point { x: 0.0, y: 0.0 }, round: 0.0, lo: Point { x: 0.0, y: 0.0 }, hi: Point { x: 0.0, y: 0.0 }, slabs: None, class: 0 };
+
     /// The octagon round the rectangle `x0..x1 x y0..y1` grown by `grow` (a disc when the
     /// rectangle is a point).
     fn new(x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) -> Octagon {
@@ -312,6 +315,10 @@ impl Goal {
 #[derive(Default)]
 pub struct Paths {
     octagons: Vec<Octagon>,
+    /// For an obstacle not built yet, what `Octagon::new` builds it from (the rectangle and
+    /// its growth): most obstacles of a query are never near its routes, so they are built
+    /// only when a segment meets their box.
+    pending: Vec<Option<[f64; 5]>>,
     /// Each octagon's bounding box and class, apart: a segment is first tested against
     /// every obstacle's box, and these stay in a few cache lines.
     boxes: Vec<Bounds>,
@@ -395,6 +402,7 @@ impl Paths {
     /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
+        self.pending.clear();
         self.boxes.clear();
         self.clear_legs.clear();
         self.lo = lo;
@@ -404,6 +412,22 @@ impl Paths {
     fn push(&mut self, o: Octagon) {
         self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
         self.octagons.push(o);
+        self.pending.push(None);
+    }
+
+    /// `Octagon::new`'s octagon, to be built when first needed (its box is known now).
+    fn push_later(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) {
+        self.boxes.push(Bounds { lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class });
+        self.octagons.push(Octagon::PENDING);
+        self.pending.push(Some([x0, y0, x1, y1, grow]));
+    }
+
+    /// Obstacle `i`, built if it was not yet.
+    fn built(&mut self, i: usize) -> &Octagon {
+        if let Some([x0, y0, x1, y1, grow]) = self.pending[i].take() {
+            self.octagons[i] = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
+        }
+        &self.octagons[i]
     }
 
     pub fn in_bounds(&self, p: Point) -> bool {
@@ -417,6 +441,11 @@ impl Paths {
     /// A terrain piece grown by `grow`, unless `from` is inside it (a unit already in a piece
     /// of difficult terrain cannot keep out of it: it is left out).
     pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
+        // a start outside the octagon's box is outside the octagon
+        if from.x <= t.x0 - grow || from.x >= t.x1 + grow || from.y <= t.y0 - grow || from.y >= t.y1 + grow {
+            self.push_later(t.x0, t.y0, t.x1, t.y1, grow, class);
+            return;
+        }
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
             self.push(o);
@@ -432,6 +461,10 @@ impl Paths {
     /// keeps its distance). A mover already nearer than that (after a melee) keeps at least
     /// out of `inner`, or out of whatever disc does not hold it.
     pub fn add_disc(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
+        if radius > 0.0 && (from.x <= at.x - radius || from.x >= at.x + radius || from.y <= at.y - radius || from.y >= at.y + radius) {
+            self.push_later(at.x, at.y, at.x, at.y, radius, class);
+            return;
+        }
         let d = from.distance(at);
         for r in [radius, inner, d / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
             if r <= 0.0 {
@@ -454,19 +487,26 @@ impl Paths {
 
     /// `p`, or the nearest point outside the obstacles of `mask` that hold it (a goal inside
     /// a unit or a building: the search aims at its edge), kept on the table.
-    pub fn push_out(&self, p: Point, mask: u8) -> Point {
+    pub fn push_out(&mut self, p: Point, mask: u8) -> Point {
         let mut p = self.clamp(p);
         for _ in 0..4 {
-            let Some(o) = self.octagons.iter().find(|o| o.class & mask != 0 && o.contains(p)) else { break };
-            p = self.clamp(o.nearest_outside(p));
+            let holder = (0..self.octagons.len()).find(|&i| {
+                let x = self.boxes[i];
+                x.class & mask != 0 && p.x > x.lo.x && p.x < x.hi.x && p.y > x.lo.y && p.y < x.hi.y && self.built(i).contains(p)
+            });
+            let Some(i) = holder else { break };
+            p = self.clamp(self.octagons[i].nearest_outside(p));
         }
         p
     }
 
     /// Whether a segment crosses any obstacle of `mask` (all of them, not only the active ones).
-    pub fn crosses(&self, a: Point, b: Point, mask: u8) -> bool {
+    pub fn crosses(&mut self, a: Point, b: Point, mask: u8) -> bool {
         let seg = Bounds::of(a, b);
-        self.boxes.iter().zip(&self.octagons).any(|(x, o)| x.class & mask != 0 && x.meets(&seg) && o.blocks(a, b))
+        (0..self.octagons.len()).any(|i| {
+            let x = self.boxes[i];
+            x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b)
+        })
     }
 
     /// Adds the obstacles of `mask` the segment crosses to the search's; whether there were any.
@@ -474,8 +514,8 @@ impl Paths {
         let mut added = false;
         let seg = Bounds::of(a, b);
         for i in 0..self.octagons.len() {
-            let x = &self.boxes[i];
-            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.octagons[i].blocks(a, b) {
+            let x = self.boxes[i];
+            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
                 self.is_active[i] = true;
                 self.active.push(i);
                 added = true;
@@ -579,8 +619,8 @@ impl Paths {
                 let mut blocked = false;
                 let seg = Bounds::of(a, b);
                 for i in 0..self.octagons.len() {
-                    let x = &self.boxes[i];
-                    if x.class & mask != 0 && x.meets(&seg) && self.octagons[i].blocks(a, b) {
+                    let x = self.boxes[i];
+                    if x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
                             self.is_active[i] = true;
