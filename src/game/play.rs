@@ -247,6 +247,14 @@ fn near_box(t: &Piece, p: Point, r: f64) -> bool {
     p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r
 }
 
+/// `Game::look`'s working lists.
+#[derive(Default)]
+struct Looking {
+    pieces: Vec<usize>,
+    blockers: Vec<(Point, f64)>,
+    targets: Vec<(Point, f64)>,
+}
+
 /// Two units, where they stand and which of their models are left.
 type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
 
@@ -322,6 +330,9 @@ pub struct Game<'a> {
     /// positions.
     seen: Vec<(usize, f64, f64)>,
     seen_for: Option<PairKey>,
+    /// `look`'s working lists (the pieces and units between the two units, the target's
+    /// models), kept to save their allocations.
+    looking: Looking,
 }
 
 impl<'a> Game<'a> {
@@ -363,6 +374,7 @@ impl<'a> Game<'a> {
             wounded_by_terrain: Vec::new(),
             seen: Vec::new(),
             seen_for: None,
+            looking: Looking::default(),
         }
     }
 
@@ -1108,8 +1120,10 @@ impl<'a> Game<'a> {
     pub fn sight(&mut self, a: Id, b: Id) -> Sight {
         let t = self.clock();
         let mut seen = std::mem::take(&mut self.seen);
-        let out = self.look(a, b, &mut seen);
+        let mut looking = std::mem::take(&mut self.looking);
+        let out = self.look(a, b, &mut seen, &mut looking);
         self.seen = seen;
+        self.looking = looking;
         self.seen_for = Some(self.pair_key(a, b));
         self.lap(t, |x| &mut x.line_of_sight);
         out
@@ -1122,38 +1136,47 @@ impl<'a> Game<'a> {
 
     /// `sight`'s work: fills `seen` with (slot, distance to the closest target model in
     /// sight or infinity, distance to the closest target model) per model of `a`.
-    fn look(&self, a: Id, b: Id, seen: &mut Vec<(usize, f64, f64)>) -> Sight {
+    fn look(&self, a: Id, b: Id, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
         seen.clear();
         let (pa, pb) = (self.live(a).pos, self.live(b).pos);
         let reach = self.radius(a).max(self.radius(b));
-        // only what crosses the band joining the two units' discs can stand between their models
-        let pieces: Vec<&Piece> = self.terrain.iter().filter(|t| (t.kinds.blocking || t.kinds.cover) && t.crossed(pa, pb, reach)).collect();
-        let mut blockers: Vec<(Point, f64)> = Vec::new();
+        // only what crosses the band joining the two units' discs can stand between their
+        // models (the band's box settles most pieces and units first)
+        let (lo, hi) = (Point::new(pa.x.min(pb.x) - reach, pa.y.min(pb.y) - reach), Point::new(pa.x.max(pb.x) + reach, pa.y.max(pb.y) + reach));
+        let Looking { pieces, blockers, targets } = looking;
+        pieces.clear();
+        pieces.extend(self.terrain.iter().enumerate().filter(|(_, t)| (t.kinds.blocking || t.kinds.cover) && t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)).map(|(i, _)| i));
+        blockers.clear();
         for army in 0..2 {
             for other in self.on_table(army) {
                 if other != a && other != b && !self.info(other).movement.aircraft {
                     let (c, r) = (self.live(other).pos, self.radius(other));
-                    if c.distance_to_segment(pa, pb) < reach + r {
+                    let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
+                    if near && c.distance_to_segment(pa, pb) < reach + r {
                         blockers.push((c, r));
                     }
                 }
             }
         }
+        let terrain = &self.terrain;
+        let (pieces, blockers) = (|| pieces.iter().map(|&i| &terrain[i]), &*blockers);
         let blocked = |p: Point, q: Point| {
-            pieces.iter().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
+            pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
                 || blockers.iter().any(|&(c, r)| c.distance(p) > r && c.distance(q) > r && c.distance_to_segment(p, q) < r)
         };
-        let clear = pieces.is_empty() && blockers.is_empty();
-        let targets: Vec<(Point, f64)> = self.models(b).map(|(_, q, r)| (q, r)).collect();
+        let clear = pieces().next().is_none() && blockers.is_empty();
+        targets.clear();
+        targets.extend(self.models(b).map(|(_, q, r)| (q, r)));
+        let targets = &*targets;
         // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
         // shooting unit (the centre of its disc); a model no shooter sees is behind one too
         let (mut covered, mut inside) = (0usize, 0usize);
         if !clear {
-            for &(q, _) in &targets {
-                if pieces.iter().any(|t| t.kinds.cover && t.contains(q)) {
+            for &(q, _) in targets {
+                if pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if blocked(pa, q) || pieces.iter().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
+                } else if blocked(pa, q) || pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
                     covered += 1;
                 }
             }
@@ -1161,7 +1184,7 @@ impl<'a> Game<'a> {
         let mut visible = false;
         for (slot, p, r) in self.models(a) {
             let (mut in_sight, mut any) = (f64::INFINITY, f64::INFINITY);
-            for &(q, s) in &targets {
+            for &(q, s) in targets {
                 let d = p.distance(q) - r - s;
                 any = any.min(d);
                 if d < in_sight && (clear || !blocked(p, q)) {
