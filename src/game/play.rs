@@ -569,7 +569,10 @@ impl<'a> Game<'a> {
                 let (at, reach) = (self.live(other).pos, r + self.radius(other) + gap);
                 let (dx, dy) = (p.x - at.x, p.y - at.y);
                 if dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS {
-                    let close = self.models_at(id, p).any(|(_, q, rq)| self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS));
+                    // only models of ours that come that near the other's disc (which holds
+                    // its models' bases) can come that near one of its models
+                    let ro_disc = self.radius(other);
+                    let close = self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS));
                     if close {
                         return false;
                     }
