@@ -24,3 +24,16 @@ pub fn pool(n: usize) -> Result<Arc<ThreadPool>, rayon::ThreadPoolBuildError> {
     }
     Ok(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_of_a_size_is_built_once() {
+        let (a, b) = (pool(5).unwrap(), pool(5).unwrap());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.current_num_threads(), 5);
+        assert!(!Arc::ptr_eq(&a, &pool(6).unwrap()));
+    }
+}

@@ -648,6 +648,15 @@ def test_games_with_every_primitive_are_reproducible_whatever_the_threads():
     assert a.violations == 0
     traced = play(army, army[::-1], games=40, seed=12)
     check_invariants(traced, army, army[::-1])
+    # each thread of a kept pool keeps its caches (shot plans, distances, the policy's
+    # valuations, melees' plans) from call to call: a run played on warm caches (the second,
+    # on a pool of a size no other test uses) equals the same run on cold ones
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        cold, warm = (oprstats.simulate(army, army[::-1], games=300, seed=12, threads=3, progress=False) for _ in range(2))
+    for field in ("winner", "first", "objectives", "models_left", "points_left"):
+        assert (getattr(cold, field) == getattr(warm, field)).all(), field
+        assert (getattr(cold, field) == getattr(a, field)).all(), field
     kinds = Counter(e["kind"] for _, e in events(traced))
     for kind in ("place", "hit-and-run", "recover", "activate-again", "ambush", "buff", "buff-used"):
         assert kinds[kind] > 0, kinds
