@@ -885,6 +885,37 @@ mod tests {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
+    /// The octagon tests by slabs and by tangent bits say what the tests they replace (an
+    /// edge-by-edge separating axis, two cross products per vertex) say, on random octagons
+    /// and segments (a segment within the tolerance of an edge may differ: none here).
+    #[test]
+    fn slab_and_tangent_tests_match_the_edge_by_edge_ones() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut blocked, mut tangents) = (0, 0);
+        for _ in 0..20_000 {
+            let (x0, y0) = (rng.random_range(0.0..60.0), rng.random_range(0.0..40.0));
+            let (w, h) = if rng.random_bool(0.3) { (0.0, 0.0) } else { (rng.random_range(0.5..10.0), rng.random_range(0.5..10.0)) };
+            let o = Octagon::new(x0, y0, x0 + w, y0 + h, rng.random_range(0.1..4.0), IMPASSABLE);
+            let general = Octagon { slabs: None, ..o };
+            let mut point = || Point::new(rng.random_range(-5.0..80.0), rng.random_range(-5.0..55.0));
+            let (a, b, p) = (point(), point(), point());
+            assert_eq!(o.blocks(a, b), general.blocks(a, b), "{o:?} {a:?} {b:?}");
+            blocked += usize::from(o.blocks(a, b));
+            let bits = o.tangents_from(p);
+            tangents += bits.count_ones();
+            for j in 0..SIDES {
+                let (v, prev, next) = (o.v[j], o.v[(j + SIDES - 1) % SIDES], o.v[(j + 1) % SIDES]);
+                let (dx, dy) = (v.x - p.x, v.y - p.y);
+                let (s1, s2) = (cross(dx, dy, prev.x - p.x, prev.y - p.y), cross(dx, dy, next.x - p.x, next.y - p.y));
+                let tangent = (s1 >= -TOL && s2 >= -TOL) || (s1 <= TOL && s2 <= TOL);
+                assert_eq!(bits & (1 << j) != 0, tangent, "vertex {j} of {o:?} from {p:?}");
+            }
+        }
+        // both answers were tried many times
+        assert!(blocked > 1_000 && blocked < 19_000, "{blocked}");
+        assert!(tangents > 20_000, "{tangents}");
+    }
+
     /// A random table: impassable pieces and other units' discs (already grown by the mover's
     /// radius and the 1" gap), for a mover of radius `r`.
     struct Table {
