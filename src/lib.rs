@@ -17,6 +17,8 @@ pub mod notation;
 pub mod profile;
 pub mod rules;
 pub mod state;
+pub mod stop;
+pub mod pool;
 
 #[cfg(feature = "python")]
 mod python;
