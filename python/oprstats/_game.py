@@ -10,7 +10,7 @@ from typing import Iterable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._attack import SeedLike, seed_to_u64
+from ._attack import SeedLike, check_threads, seed_to_u64
 from ._editions import DEFAULT_EDITION
 
 _INTS = (int, np.integer)
@@ -427,8 +427,7 @@ def simulate(
         raise ValueError(f"games: at most {MAX_GAMES:,} games in one call (got {total:,})")
     if trace and total > MAX_TRACED_GAMES:
         raise ValueError(f"games: trace=True keeps every event of every game, so at most {MAX_TRACED_GAMES} games (got {total})")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
-        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    check_threads(threads)
     if isinstance(rounds, bool) or not isinstance(rounds, _INTS) or not 1 <= rounds <= 20:
         raise ValueError(f"rounds: must be a whole number from 1 to 20 (got {rounds!r})")
     if first not in (None, "a", "b"):
