@@ -271,14 +271,18 @@ def test_threads_are_bounded():
 
 
 def test_thread_pools_are_kept_between_calls():
-    import threading
+    """The threads of a `threads=5` pool are the same ones call after call (a pool per call
+    would start new ones and let these end)."""
     a, t = unit('S [1] Q4+ D4+\nGun (24", A1)'), unit("T [1] Q4+ D4+")
-    oprstats.attack(a, t, method="sample", samples=10_000, threads=3, seed=1)
-    before = threading.active_count(), len(os.listdir(f"/proc/{os.getpid()}/task"))
+    tasks = lambda: set(os.listdir(f"/proc/{os.getpid()}/task"))
+    before = tasks()
+    oprstats.attack(a, t, method="sample", samples=10_000, threads=5, seed=1)
+    time.sleep(0.2)
+    pool = tasks() - before
     for _ in range(20):
-        oprstats.attack(a, t, method="sample", samples=10_000, threads=3, seed=1)
-    after = len(os.listdir(f"/proc/{os.getpid()}/task"))
-    assert after <= before[1] + 1  # no new pool per call (the call's own worker thread comes and goes)
+        oprstats.attack(a, t, method="sample", samples=10_000, threads=5, seed=1)
+    time.sleep(0.2)
+    assert len(pool) >= 3 and pool <= tasks()
 
 
 # 9. Pickling keeps the values themselves
