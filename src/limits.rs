@@ -54,3 +54,7 @@ pub const MAX_JSON_DEPTH: usize = 128;
 /// Target states × weapon groups of one sampled attack: the sampler keeps a die model for
 /// each (about 40 bytes, per thread).
 pub const MAX_SAMPLER_CELLS: u64 = 1 << 21;
+/// Games × units of one `simulate` call (both armies' units, paired games counted twice):
+/// what a run's time grows with. 10^7 games of 100-unit armies; real runs are 10^3 to 10^6
+/// games of 10 to 40 units.
+pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;

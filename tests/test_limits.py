@@ -258,6 +258,17 @@ def test_ctrl_c_during_the_first_engine_call_is_a_keyboard_interrupt():
     assert "PanicException" not in r.stderr
 
 
+def test_ctrl_c_stops_a_long_simulation_promptly():
+    code = ("import warnings; warnings.simplefilter('ignore'); "
+            "r = oprstats.simulate(oprstats.examples.example_army(), oprstats.examples.example_army(), games=1_000_000, "
+            "seed=1, progress=False); print('returned', round(time.perf_counter() - start, 3), r.interrupted, len(r.winner))")
+    r = _interrupt_after(code, 2.0)
+    assert r.returncode == 0, r.stderr[-2000:]
+    words = r.stdout.split()
+    assert words[0] == "returned" and words[2] == "True", r.stdout + r.stderr[-2000:]
+    assert float(words[1]) < 2.0 + 3.0
+
+
 # 8. threads=
 
 

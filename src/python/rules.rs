@@ -88,5 +88,6 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_THREADS", MAX_THREADS as u64),
         ("MAX_GAMES", crate::game::MAX_GAMES),
         ("MAX_GAME_UNITS", crate::game::MAX_UNITS as u64),
+        ("MAX_UNIT_GAMES", MAX_UNIT_GAMES),
     ]
 }
