@@ -400,6 +400,13 @@ def test_refusals_are_immediate_whatever_the_request():
     refused(lambda: oprstats.melee(unit("S [1000] Q4+ D4+ | Tough(1000)\n1000x Sword (A1)"), big), r"limit")
 
 
+def test_an_efficiency_curve_is_refused_before_any_attack_is_computed():
+    """Each attack alone is accepted (0.4 s); fifty of them are refused at once, not after
+    twenty seconds of the first ones."""
+    squad = unit('S [300] Q4+ D4+ | 3000pts\n300x Gun (24", A1), 300x Las (24", A1, AP(1))')
+    refused(lambda: oprstats.efficiency_curve(squad, tough=list(range(1, 11))), r"efficiency work in steps .* is over the limit")
+
+
 def test_sampled_dice_are_bounded():
     horde = unit('S [1000] Q4+ D4+\n1000x Gun (24", A5)')
     refused(lambda: oprstats.attack(horde, unit("T [1] Q4+ D4+"), method="sample", samples=10**8),

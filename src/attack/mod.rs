@@ -138,15 +138,19 @@ impl Attack {
     }
 
     /// Refuses an attack too large for the exact engine (memory, work, dice after
-    /// multipliers), before anything is built; the sampler takes it.
-    pub fn check_exact(&self) -> Result<()> {
+    /// multipliers), before anything is built; the sampler takes it. Gives the estimated
+    /// work, for callers that run many attacks.
+    pub fn check_exact(&self) -> Result<u64> {
         let states = self.allocation.state_count() as u64;
         budget::check_states("target", states)?;
+        let mut work = 0u64;
         for v in &self.variants {
             let dms = v.groups.iter().map(|g| (g, plan::die_model(g, &v.situation, &self.allocation.view(self.start, g.takedown))));
-            budget::of_groups(dms, v.groups.len() > 1, v.groups.len() == 1, states).check("attack")?;
+            let b = budget::of_groups(dms, v.groups.len() > 1, v.groups.len() == 1, states);
+            b.check("attack")?;
+            work = work.saturating_add(b.work);
         }
-        Ok(())
+        Ok(work)
     }
 
     /// The most hits one roll of the attack can produce (dice after multipliers): what one

@@ -1,7 +1,7 @@
 //! Army books, their upgrade options, and army lists, as read-only Python objects.
 
 use super::convert::{edition, int_in, type_name};
-use super::errors::{report_unknown, type_error};
+use super::errors::{report_unknown, run, type_error};
 use super::profile::{from_state, to_state, PyUnit, PyWeapon};
 use crate::edition::Edition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
@@ -313,10 +313,12 @@ impl PyArmy {
 #[pyo3(signature = (text, edition=None, strict=None))]
 pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, strict: Option<bool>) -> PyResult<PyArmyBook> {
     let edition = edition.map(self::edition).transpose()?;
-    let (inner, unknown) = py.detach(|| ArmyBook::from_json(text, edition).map(|b| {
-        let unknown = b.unknown_rules();
-        (b, unknown)
-    }))?;
+    let (inner, unknown) = run(py, |_| {
+        ArmyBook::from_json(text, edition).map(|b| {
+            let unknown = b.unknown_rules();
+            Some((b, unknown))
+        })
+    })?;
     if !unknown.is_empty() {
         report_unknown(py, &[names::summary(&format!("army book {}", inner.name), &unknown)], strict, 2)?;
     }
@@ -330,7 +332,7 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 #[pyo3(signature = (text, edition="3.5", strict=None, defined=Vec::new()))]
 pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, defined: Vec<String>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
-    let inner = py.detach(|| Army::parse(text, edition))?;
+    let inner = run(py, |_| Army::parse(text, edition).map(Some))?;
     let unknown = inner.unknown_rules(edition, &defined);
     if !unknown.is_empty() {
         let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };
