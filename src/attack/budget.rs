@@ -131,3 +131,57 @@ pub fn check_sampler_states(field: &str, states: u64, groups: u64) -> Result<()>
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::attack::plan::Situation;
+    use crate::attack::Attack;
+    use crate::edition::Edition;
+    use crate::error::Error;
+    use crate::profile::Unit;
+    use crate::state::UnitState;
+
+    fn attack(attacker: &str, target: &str, edition: Edition) -> crate::Result<Attack> {
+        let (a, t) = (Unit::parse(attacker, edition).unwrap(), Unit::parse(target, edition).unwrap());
+        Attack::new(&a, &t, Situation::new(edition, false, 12.0), None, &UnitState::FRESH, &UnitState::FRESH)
+    }
+
+    fn refused_for(result: crate::Result<u64>) -> String {
+        match result {
+            Err(Error::Limit { field, .. }) => field,
+            other => panic!("expected a limit, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn real_sized_attacks_pass() {
+        let a = attack("S [20] Q4+ D4+\n20x Gun (24\", A2, AP(1)), 2x Mortar (24\", A1, Blast(6)), Las (24\", A1, Deadly(3))", "T [20] Q4+ D4+ | Tough(3)", Edition::V3_5).unwrap();
+        assert!(a.check_exact().unwrap() < crate::limits::MAX_EXACT_WORK / 1000);
+    }
+
+    #[test]
+    fn what_costs_time_and_memory_is_refused() {
+        let two_groups = attack("S [1000] Q4+ D4+\n1000x Gun (24\", A1), 1000x Las (24\", A1, AP(1))", "T [10] Q4+ D4+", Edition::V3_5).unwrap();
+        assert!(refused_for(two_groups.check_exact()).contains("work"));
+        let blast = attack("S [101] Q4+ D4+\n101x Mortar (24\", A1, Blast(100))", "T [200] Q4+ D4+", Edition::V3_5).unwrap();
+        assert!(refused_for(blast.check_exact()).contains("after Blast"));
+        let one_die = attack("S [1] Q4+ D4+\nMortar (24\", A1, Blast(1000))", "T [1000] Q4+ D4+ | Regeneration", Edition::V2).unwrap();
+        assert!(refused_for(one_die.check_exact()).contains("one die"));
+        let (big, hero) = (Unit::parse("B [999] Q4+ D4+ | Tough(1000)", Edition::V2).unwrap(), Unit::parse("H [1] Q4+ D4+ | Hero, Tough(1000)", Edition::V2).unwrap());
+        let target = big.join(&hero, Edition::V2).unwrap();
+        let gun = Unit::parse("S [1] Q4+ D4+\nGun (24\", A1), Las (24\", A1, AP(1))", Edition::V2).unwrap();
+        let states = Attack::new(&gun, &target, Situation::new(Edition::V2, false, 12.0), None, &UnitState::FRESH, &UnitState::FRESH).unwrap();
+        assert!(refused_for(states.check_exact()).contains("target states"));
+    }
+
+    #[test]
+    fn dice_past_32_bits_stay_over_the_limit() {
+        let guns: Vec<String> = (0..5).map(|i| format!("1000x Gun{i} (24\", A1000)")).collect();
+        let text = format!("S [1000] Q4+ D4+\n{}", guns.join(", "));
+        match attack(&text, "T [1] Q4+ D4+", Edition::V3_5) {
+            Err(Error::Limit { value, .. }) => assert!(value.parse::<u64>().unwrap() > u64::from(u32::MAX) / 1000),
+            Err(other) => panic!("expected the dice limit, got {other}"),
+            Ok(_) => panic!("4,294,968,000 dice were accepted"),
+        }
+    }
+}

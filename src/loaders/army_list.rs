@@ -101,3 +101,18 @@ fn parse_title(line: &str) -> (String, Option<String>, Option<String>, Option<u3
     }
     (inner[..name_end].trim().to_string(), game, version, limit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_are_counted_before_they_are_made() {
+        let line = "1000x Grunts [10] Q5+ D5+ | 60pts\n10x Rifle (24\", A1)\n\n";
+        assert_eq!(Army::parse(line, Edition::V3_5).unwrap().units.len(), 1000);
+        match Army::parse(&line.repeat(2), Edition::V3_5) {
+            Err(Error::Limit { value, .. }) => assert_eq!(value, "2000"),
+            other => panic!("expected the units limit, got {other:?}"),
+        }
+    }
+}

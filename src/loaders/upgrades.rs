@@ -157,4 +157,20 @@ mod tests {
         let shields = &variants[2];
         assert!(shields.unit.main().all_have("Shielded"));
     }
+
+    #[test]
+    fn an_upgrade_over_a_limit_is_an_error_naming_it() {
+        let mut book = ArmyBook::from_json(include_str!("../../python/oprstats/data/example-book.json"), Some(Edition::V3_5)).unwrap();
+        // "Replace one Line Rifle" gives a weapon of 1000 copies for each of 5 replaced
+        let section = book.packages.iter_mut().flat_map(|p| p.sections.iter_mut()).find(|s| s.label == "Replace one Line Rifle").unwrap();
+        section.affects = Some(Selector::Exactly(5));
+        for gain in &mut section.options[0].gains {
+            if let Gain::Weapon(w) = gain {
+                *w = w.with_count(1000);
+            }
+        }
+        let squad = book.unit("Warden Squad").unwrap().clone();
+        let error = book.variants(&squad).unwrap_err().to_string();
+        assert!(error.contains("Warden Squad") && error.contains("weapon count 5000 is over the limit of 1000"), "{error}");
+    }
 }
