@@ -1,5 +1,5 @@
 //! `Weapon`, `Unit` and `Model`: immutable Python values around the core profiles. They
-//! compare and hash by value, print in the rulebook notation and pickle through it.
+//! compare and hash by value, print in the rulebook notation and pickle their fields.
 
 use super::convert::{edition, int_in, strings, type_name};
 use super::errors::{report_unknown, type_error};
@@ -77,12 +77,12 @@ fn value_reduce<'py, T: ProfileValue>(slf: &Bound<'py, T>) -> PyResult<Reduced<'
     let py = slf.py();
     let rebuild = py.import("oprstats._core")?.getattr(T::REBUILD)?;
     let me = slf.get();
-    let (text, edition) = (to_state(me.core())?, me.edition().key());
+    let (state, edition) = (to_state(me.core())?, me.edition().key());
     let args = if me.defined().is_empty() {
-        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
+        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
     } else {
         let defined = PyTuple::new(py, me.defined())?.into_any();
-        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
+        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
     };
     Ok((rebuild, args))
 }
