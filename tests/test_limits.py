@@ -5,17 +5,15 @@ regression fails the test instead of taking the test run down. Limits: docs/limi
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import pickle
-import signal
+import re
 import subprocess
 import sys
 import textwrap
 import time
 
-import numpy as np
 import pytest
 
 import oprstats
@@ -49,6 +47,24 @@ def refused(call, pattern: str, exc=ValueError) -> float:
     took = time.perf_counter() - start
     assert took < FAST, f"refused only after {took:.3f} s"
     return took
+
+
+def refused_capped(calls: dict) -> dict:
+    """Runs each call (an expression; `U` is Unit.parse) in one capped subprocess, for
+    requests whose failure was a hang or an abort: gives by name the seconds until it was
+    refused and the message. A call that is accepted fails the test, and one that runs away
+    hits the time limit."""
+    code = "import json, time\nU = Unit.parse\nout = {}\n"
+    for name, call in calls.items():
+        code += (f"start = time.perf_counter()\ntry:\n    {call}\n    out[{name!r}] = 'accepted'\n"
+                 f"except ValueError as e:\n    out[{name!r}] = (time.perf_counter() - start, str(e))\n")
+    r = capped(code + "print(json.dumps(out))", seconds=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.splitlines()[-1])
+    for name, result in out.items():
+        assert result != "accepted", f"{name} was accepted"
+        assert result[0] < FAST, f"{name} was refused only after {result[0]:.3f} s"
+    return {name: message for name, (_, message) in out.items()}
 
 
 def unit(text: str, edition: str = "3.5") -> Unit:
@@ -138,20 +154,20 @@ def test_a_v2_target_of_a_billion_states_is_refused_and_does_not_abort():
 # 4. Exact work is bounded: dice after multipliers, and the cost of several groups
 
 
-def test_two_groups_of_a_thousand_dice_are_refused_at_once():
-    shooter = unit('S [1000] Q4+ D4+\n1000x Gun (24", A1), 1000x Las (24", A1, AP(1))')
-    refused(lambda: oprstats.attack(shooter, unit("T [10] Q4+ D4+")), r"attack work in steps.*use method=\"sample\"")
-
-
-def test_blast_counts_as_the_hits_it_deals():
-    mortars = unit('S [101] Q4+ D4+\n101x Mortar (24", A1, Blast(100))')
-    refused(lambda: oprstats.attack(mortars, unit("T [200] Q4+ D4+")), r"after Blast and other multipliers")
-
-
-def test_one_blast_die_against_regeneration_is_refused_in_v2():
-    mortar = unit('S [1] Q4+ D4+\nMortar (24", A1, Blast(1000))', "2")
-    horde = unit("T [1000] Q4+ D4+ | Regeneration", "2")
-    refused(lambda: oprstats.attack(mortar, horde, edition="2"), r"hits of one die after Blast")
+def test_exact_work_is_refused_before_it_starts():
+    """Two groups of 1,000 dice ran 36 s (the cost grows with dice³); 101 Blast(100) dice
+    used 2.3 GiB past 45 s; one v2 Blast(1000) die against Regeneration hung."""
+    two_groups = 'S [1000] Q4+ D4+\n1000x Gun (24", A1), 1000x Las (24", A1, AP(1))'
+    mortars = 'S [101] Q4+ D4+\n101x Mortar (24", A1, Blast(100))'
+    mortar = 'S [1] Q4+ D4+\nMortar (24", A1, Blast(1000))'
+    found = refused_capped({
+        "two groups": f"oprstats.attack(U({two_groups!r}), U('T [10] Q4+ D4+'))",
+        "blast": f"oprstats.attack(U({mortars!r}), U('T [200] Q4+ D4+'))",
+        "v2 blast": f"oprstats.attack(U({mortar!r}, edition='2'), U('T [1000] Q4+ D4+ | Regeneration', edition='2'), edition='2')",
+    })
+    assert re.search(r"attack work in steps.*use method=\"sample\"", found["two groups"])
+    assert "hits after Blast and other multipliers" in found["blast"]
+    assert "hits of one die after Blast" in found["v2 blast"]
 
 
 def test_the_largest_accepted_exact_attacks_finish_quickly():
@@ -391,26 +407,23 @@ def test_efficiency_curve_refuses_a_fraction_of_tough():
 
 def test_refusals_are_immediate_whatever_the_request():
     """The slowest refusal reported took 14.6 s of work before saying no: every limit is
-    checked before the work starts."""
-    big = unit("T [1000] Q4+ D4+ | Tough(1000)")
-    horde = unit('S [1000] Q4+ D4+\n1000x Gun (24", A5), 1000x Las (24", A5, AP(1))')
-    refused(lambda: oprstats.attack(horde, big), r"limit")
-    refused(lambda: oprstats.melee(horde, big), r"limit")
-    refused(lambda: oprstats.attack(horde, big, method="sample", samples=10**8), r"limit")
-    refused(lambda: oprstats.melee(unit("S [1000] Q4+ D4+ | Tough(1000)\n1000x Sword (A1)"), big), r"limit")
-
-
-def test_an_efficiency_curve_is_refused_before_any_attack_is_computed():
-    """Each attack alone is accepted (0.4 s); fifty of them are refused at once, not after
-    twenty seconds of the first ones."""
-    squad = unit('S [300] Q4+ D4+ | 3000pts\n300x Gun (24", A1), 300x Las (24", A1, AP(1))')
-    refused(lambda: oprstats.efficiency_curve(squad, tough=list(range(1, 11))), r"efficiency work in steps .* is over the limit")
-
-
-def test_sampled_dice_are_bounded():
-    horde = unit('S [1000] Q4+ D4+\n1000x Gun (24", A5)')
-    refused(lambda: oprstats.attack(horde, unit("T [1] Q4+ D4+"), method="sample", samples=10**8),
-            r"sampled dice \(samples × hits per sample.*\): 500000000000 is over the limit of 10000000000")
+    checked before the work starts (efficiency's fifty attacks, each accepted alone, too)."""
+    big = "T [1000] Q4+ D4+ | Tough(1000)"
+    horde = 'S [1000] Q4+ D4+\n1000x Gun (24", A5), 1000x Las (24", A5, AP(1))'
+    tough_horde = "S [1000] Q4+ D4+ | Tough(1000)\n1000x Sword (A1)"
+    squad = 'S [300] Q4+ D4+ | 3000pts\n300x Gun (24", A1), 300x Las (24", A1, AP(1))'
+    gunline = 'S [1000] Q4+ D4+\n1000x Gun (24", A5)'
+    found = refused_capped({
+        "attack": f"oprstats.attack(U({horde!r}), U({big!r}))",
+        "melee": f"oprstats.melee(U({horde!r}), U({big!r}))",
+        "sampled attack": f"oprstats.attack(U({horde!r}), U({big!r}), method='sample', samples=10**8)",
+        "melee of states": f"oprstats.melee(U({tough_horde!r}), U({big!r}))",
+        "efficiency": f"oprstats.efficiency_curve(U({squad!r}), tough=list(range(1, 11)))",
+        "sampled dice": f"oprstats.attack(U({gunline!r}), U('T [1] Q4+ D4+'), method='sample', samples=10**8)",
+    })
+    assert all("limit" in message for message in found.values())
+    assert re.search(r"efficiency work in steps .* is over the limit", found["efficiency"])
+    assert "sampled dice (samples × hits per sample after Blast and other multipliers): 500000000000 is over the limit of 10000000000" in found["sampled dice"]
 
 
 def test_the_limits_are_documented_in_one_place():
