@@ -38,9 +38,14 @@ pub const MAX_EXACT_HITS_PER_DIE: u64 = 100;
 /// States of the target in one exact attack (models × Tough × a joined hero's Tough): the
 /// engine keeps a distribution per state.
 pub const MAX_EXACT_STATES: u64 = 250_000;
-/// The exact engine's work in elementary steps (the joint distributions of several weapon
-/// groups cost dice³; the state propagation states × wounds × hits): about 10 seconds.
+/// The exact engine's work in elementary steps, as `attack::budget` estimates it (the joint
+/// distributions of several weapon groups cost dice³; the state propagation states × wounds
+/// × hits). The estimate is an upper bound: the largest accepted requests take 1 to 4 s.
 pub const MAX_EXACT_WORK: u64 = 30_000_000_000;
+/// State pairs × hits (after multipliers) of all the steps of one exact melee: each pair
+/// carries distributions as long as the hits. 240,000 pairs × 4,000 hits took three minutes;
+/// at this limit the largest melees take a few seconds.
+pub const MAX_EXACT_MELEE_WORK: u64 = 50_000_000;
 /// Cells of memory one exact computation may hold at once (8 bytes each): 1 GiB.
 pub const MAX_EXACT_CELLS: u64 = 1 << 27;
 /// Samples one sampled attack or melee takes.

@@ -413,6 +413,9 @@ def test_refusals_are_immediate_whatever_the_request():
     tough_horde = "S [1000] Q4+ D4+ | Tough(1000)\n1000x Sword (A1)"
     squad = 'S [300] Q4+ D4+ | 3000pts\n300x Gun (24", A1), 300x Las (24", A1, AP(1))'
     gunline = 'S [1000] Q4+ D4+\n1000x Gun (24", A5)'
+    # accepted before: 241,000 state pairs (under that limit), 3 minutes of work
+    swords = 'S [300] Q4+ D4+\n300x Sword (A5, Deadly(3)), 300x Axe (A3, AP(2))'
+    spears = 'T [800] Q4+ D4+\n800x Sword (A1), 800x Spear (A1, Counter)'
     found = refused_capped({
         "attack": f"oprstats.attack(U({horde!r}), U({big!r}))",
         "melee": f"oprstats.melee(U({horde!r}), U({big!r}))",
@@ -420,7 +423,9 @@ def test_refusals_are_immediate_whatever_the_request():
         "melee of states": f"oprstats.melee(U({tough_horde!r}), U({big!r}))",
         "efficiency": f"oprstats.efficiency_curve(U({squad!r}), tough=list(range(1, 11)))",
         "sampled dice": f"oprstats.attack(U({gunline!r}), U('T [1] Q4+ D4+'), method='sample', samples=10**8)",
+        "long melee": f"oprstats.melee(U({swords!r}), U({spears!r}))",
     })
+    assert "exact melee state pairs × hits" in found["long melee"]
     assert all("limit" in message for message in found.values())
     assert re.search(r"efficiency work in steps .* is over the limit", found["efficiency"])
     assert "sampled dice (samples × hits per sample after Blast and other multipliers): 500000000000 is over the limit of 10000000000" in found["sampled dice"]

@@ -19,6 +19,7 @@ use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
 use crate::attack::exact::group_expected_wounds;
 use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
+use crate::limits::MAX_EXACT_MELEE_WORK;
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::morale::{self, Failure, MoraleTest};
@@ -31,7 +32,8 @@ use std::rc::Rc;
 
 /// The exact engine refuses melees whose pairs of unit states exceed this (300 one-wound
 /// models against 300 Tough(3) ones, about 270,000 pairs, take some 10 s; real units are
-/// far below: 20 models, or one Tough(24) model).
+/// far below: 20 models, or one Tough(24) model). Pairs × hits is held to
+/// `limits::MAX_EXACT_MELEE_WORK` too, since many dice make each pair dear.
 pub const MAX_EXACT_STATE_PAIRS: u64 = 250_000;
 
 /// The steps of a melee in which dice are rolled.
@@ -157,10 +159,19 @@ impl Melee {
                 MAX_EXACT_STATE_PAIRS,
             ));
         }
+        let mut hits = 0u64;
         for (phase, groups, situation, target, start) in self.phase_groups() {
             let states = target.state_count() as u64;
             let dms = groups.iter().map(|g| (g, die_model(g, &situation, &target.view(start, g.takedown))));
-            budget::of_groups(dms, false, false, states).check(&format!("{} melee", phase.side()))?;
+            let b = budget::of_groups(dms, false, false, states);
+            b.check(&format!("{} melee", phase.side()))?;
+            hits = hits.saturating_add(b.hits);
+        }
+        // every pair of states carries distributions as long as the hits, and each step
+        // convolves them with the next step's: what the exact melee's time grows with
+        let work = pairs.saturating_mul(hits.max(1));
+        if work > MAX_EXACT_MELEE_WORK {
+            return Err(Error::limit("exact melee state pairs × hits of all its steps (use method=\"sample\")", work, MAX_EXACT_MELEE_WORK));
         }
         Ok(())
     }

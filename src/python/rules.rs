@@ -80,6 +80,7 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_EXACT_HITS_PER_DIE", MAX_EXACT_HITS_PER_DIE),
         ("MAX_EXACT_STATES", MAX_EXACT_STATES),
         ("MAX_EXACT_STATE_PAIRS", crate::melee::MAX_EXACT_STATE_PAIRS),
+        ("MAX_EXACT_MELEE_WORK", MAX_EXACT_MELEE_WORK),
         ("MAX_EXACT_WORK", MAX_EXACT_WORK),
         ("MAX_EXACT_CELLS", MAX_EXACT_CELLS),
         ("MAX_SAMPLES", MAX_SAMPLES),
