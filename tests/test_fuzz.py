@@ -220,3 +220,59 @@ def test_fuzz_melee(p):
         check_pmf(side.wounds_caused.pmf)
         fates = [side.p_destroyed, side.p_routed, side.p_shaken, side.p_unaffected]
         assert all(-1e-12 <= f <= 1 + 1e-12 for f in fates if f is not None)
+
+
+# The cost of large requests: random units up to the profile limits, every edition, attack
+# and melee. Each request is refused at once or finishes in seconds, within a memory cap;
+# it runs in a child process, so a runaway fails the test on its time limit.
+COST_PROBE = r'''
+import random, resource, sys, time, warnings
+cap = 2 * 2**30
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+import oprstats
+warnings.simplefilter("ignore")
+U = oprstats.Unit.parse
+rng = random.Random(int(sys.argv[1]))
+RULES = ["AP(1)", "AP(4)", "Blast(3)", "Blast(20)", "Deadly(3)", "Deadly(6)", "Rending", "Poison", "Bane", "Shred",
+         "Relentless", "Counter", "Lance"]
+
+def unit(name, melee):
+    n = rng.choice([1, 5, 20, 60, 150, 400, 1000])
+    tough = rng.choice([1, 1, 3, 6, 24, 200])
+    rules = ([f"Tough({tough})"] if tough > 1 else []) + rng.sample(["Regeneration", "Fear(1)", "Impact(3)", "Furious"], rng.randint(0, 2))
+    weapons = []
+    for g in range(rng.randint(1, 3)):
+        extra = "".join(", " + r for r in rng.sample(RULES, rng.randint(0, 3)))
+        weapons.append(f'{n}x W{g} ({"" if melee else "24#, "}A{rng.choice([1, 2, 3, 5, 10])}{extra})'.replace("#", chr(34)))
+    return f"{name} [{n}] Q4+ D{rng.randint(2, 6)}+" + (" | " + ", ".join(rules) if rules else "") + "\n" + ", ".join(weapons)
+
+worst = [0.0, 0.0]
+for trial in range(int(sys.argv[2])):
+    edition = rng.choice(["3.5", "3.4.1", "2", "firefight-3.2"])
+    melee = rng.random() < 0.5
+    try:
+        a, t = U(unit("S", melee), edition=edition), U(unit("T", True), edition=edition)
+    except ValueError:
+        continue
+    call = oprstats.melee if melee and rng.random() < 0.5 else oprstats.attack
+    kwargs = {} if call is oprstats.melee else {"melee": melee, "charging": melee}
+    start = time.perf_counter()
+    try:
+        call(a, t, edition=edition, **kwargs)
+        worst[0] = max(worst[0], time.perf_counter() - start)
+    except ValueError:
+        worst[1] = max(worst[1], time.perf_counter() - start)
+print(worst[0], worst[1])
+'''
+
+
+def test_fuzz_cost_of_large_requests():
+    import subprocess
+    import sys
+
+    trials = max(3, EXAMPLES // 50)
+    r = subprocess.run([sys.executable, "-c", COST_PROBE, str(EXAMPLES), str(trials)], capture_output=True, text=True,
+                       timeout=30 + 10 * trials, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    accepted, refused = map(float, r.stdout.split())
+    assert accepted < 10.0 and refused < 0.1, (accepted, refused)
