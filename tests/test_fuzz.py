@@ -1,5 +1,6 @@
-"""Fuzz harnesses kept in the repository (hypothesis-based: `cargo fuzz` needs a nightly
-toolchain and atheris does not install on current Pythons; see docs/limits.md).
+"""Fuzz harnesses kept in the repository, hypothesis-based so that they run wherever the
+tests run (the coverage-guided counterpart, with atheris, is tests/fuzz_atheris.py; see
+docs/limits.md).
 
 Each parser (`Weapon.parse`, `Unit.parse`, `load_army_list`, `load_army_book`) gets inputs
 made by mutating the example data, and each engine entry point (`attack`, `melee`, exact
