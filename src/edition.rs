@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub enum Edition {
     /// Grimdark Future v3.5 (beginner's guide 2024): the current edition and the default.
     #[default]

@@ -18,6 +18,8 @@ pub mod pools;
 pub mod profile;
 pub mod rules;
 pub mod state;
+pub mod stop;
+pub mod pool;
 
 #[cfg(feature = "python")]
 mod python;

@@ -20,3 +20,46 @@ pub const MAX_TEXT: usize = 1 << 20;
 pub const MAX_JSON: usize = 64 << 20;
 /// Characters of a name (unit, weapon, rule).
 pub const MAX_NAME: usize = 200;
+
+// What the engines may be asked to compute. Each is checked before any work starts, so a
+// request over it is refused at once (see docs/limits.md, which lists them all).
+
+/// Units one army list may hold after its `Nx` copies are expanded (the real maximum is
+/// about 40 in a 4,000-point list).
+pub const MAX_ARMY_UNITS: usize = 1_000;
+/// Attack dice one exact computation takes (all groups together, Impact included).
+pub const MAX_EXACT_DICE: u64 = 5_000;
+/// Hits one exact computation can produce: dice after the multipliers (Blast, hits on 6s,
+/// extra dice), since the distributions are as long as this.
+pub const MAX_EXACT_HITS: u64 = 5_000;
+/// Hits one die can deal in the exact engine: its outcomes are enumerated face by face,
+/// a cost that grows with the fourth power of this.
+pub const MAX_EXACT_HITS_PER_DIE: u64 = 100;
+/// States of the target in one exact attack (models × Tough × a joined hero's Tough): the
+/// engine keeps a distribution per state.
+pub const MAX_EXACT_STATES: u64 = 250_000;
+/// The exact engine's work in elementary steps, as `attack::budget` estimates it (the joint
+/// distributions of several weapon groups cost dice³; the state propagation states × wounds
+/// × hits). The estimate is an upper bound: the largest accepted requests take 1 to 4 s.
+pub const MAX_EXACT_WORK: u64 = 30_000_000_000;
+/// State pairs × hits (after multipliers) of all the steps of one exact melee: each pair
+/// carries distributions as long as the hits. 240,000 pairs × 4,000 hits took three minutes;
+/// at this limit the largest melees take a few seconds.
+pub const MAX_EXACT_MELEE_WORK: u64 = 50_000_000;
+/// Cells of memory one exact computation may hold at once (8 bytes each): 1 GiB.
+pub const MAX_EXACT_CELLS: u64 = 1 << 27;
+/// Samples one sampled attack or melee takes.
+pub const MAX_SAMPLES: u64 = 100_000_000;
+/// Dice rolled by one sampled call (samples × dice per sample): about a minute and a half.
+pub const MAX_SAMPLED_DICE: u64 = 10_000_000_000;
+/// Threads of a `threads=` pool (pools are built once per size and kept).
+pub const MAX_THREADS: usize = 256;
+/// Nesting depth of army book JSON (serde_json's own limit; real books nest 8 deep).
+pub const MAX_JSON_DEPTH: usize = 128;
+/// Target states × weapon groups of one sampled attack: the sampler keeps a die model for
+/// each (about 40 bytes, per thread).
+pub const MAX_SAMPLER_CELLS: u64 = 1 << 21;
+/// Games × units of one `simulate` call (both armies' units, paired games counted twice):
+/// what a run's time grows with. 10^7 games of 100-unit armies; real runs are 10^3 to 10^6
+/// games of 10 to 40 units.
+pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;

@@ -208,11 +208,13 @@ def _firefight_states(groups: list, target: OTarget, start=(0, 0, False), shooti
     """Firefight: {(k, markers, stunned, hits, unblocked, wounds): p}. "each wound kills one
     model, until only one last model remains. Only the last model then accumulates wound
     markers and rolls": d6 + markers (+ Fear) >= 5 + Tough is Knocked Out, else Stunned.
-    A Stunned model hit by shooting is Knocked Out, or takes one wound if it has fewer
-    markers than its Tough."""
+    A Stunned model hit by shooting is Knocked Out, or, with Tough(X) ("Models with this
+    special rule"), takes one wound if it has fewer markers than X. (The oracle's models
+    have the Tough rule when their Tough is over 1.)"""
     models = target.models
     n = len(models)
     tough = models[-1].tough
+    has_tough = tough > 1
     states = {(*start, 0, 0, 0): 1.0}
 
     def check(out, k, w, stunned, H, U, W, p, bonus):
@@ -240,7 +242,7 @@ def _firefight_states(groups: list, target: OTarget, start=(0, 0, False), shooti
                     # every hit, blocked or not: Knocked Out, or one wound below Tough
                     w2, out_ = w, False
                     for _ in range(h):
-                        if w2 >= tough:
+                        if w2 >= tough or not has_tough:
                             out_ = True
                             break
                         w2 += 1

@@ -425,9 +425,9 @@ def test_interrupting_returns_the_games_played(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(_core, "_simulate", flaky)
-    with pytest.warns(RuntimeWarning, match="interrupted after 64 of 200 games"):
+    with pytest.warns(RuntimeWarning, match="interrupted after 16 of 200 games"):
         r = oprstats.simulate(ARMY, ARMY, games=200, seed=1, progress=False)
-    assert r.interrupted and len(r) == 64
+    assert r.interrupted and len(r) == 16
 
 
 def test_progress_bar_runs(capsys):

@@ -19,14 +19,29 @@ _REALS = (int, float, np.integer, np.floating)
 _INTS = (int, np.integer)
 
 
+# The library's limits (docs/limits.md), by name.
+LIMITS = dict(_core._limits())
+
+
+def check_threads(threads) -> None:
+    """``threads=``: None (all cores) or 1 to the limit; pools of each size are kept."""
+    if threads is None:
+        return
+    if isinstance(threads, bool) or not isinstance(threads, _INTS):
+        raise TypeError(f"threads: expected None or an int, got {type(threads).__name__}")
+    if not 1 <= threads <= LIMITS["MAX_THREADS"]:
+        raise ValueError(f"threads: must be None or from 1 to {LIMITS['MAX_THREADS']} (got {threads!r})")
+
+
 def check_run_args(method, samples, threads) -> None:
     """The arguments every engine call shares."""
     if method not in ("exact", "sample"):
         raise ValueError(f'method: must be "exact" or "sample" (got {method!r})')
-    if isinstance(samples, bool) or not isinstance(samples, _INTS) or samples < 1:
-        raise ValueError(f"samples: must be a whole number of at least 1 (got {samples!r})")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
-        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    if isinstance(samples, bool) or not isinstance(samples, _INTS):
+        raise TypeError(f"samples: expected an int, got {type(samples).__name__}")
+    if not 1 <= samples <= LIMITS["MAX_SAMPLES"]:
+        raise ValueError(f"samples: must be from 1 to {LIMITS['MAX_SAMPLES']} (got {samples!r})")
+    check_threads(threads)
 
 
 def seed_to_u64(seed: SeedLike) -> int:

@@ -193,6 +193,22 @@ class EfficiencyCurve:
         return f"<EfficiencyCurve of {self.unit}: {self.measure} per 100 pts, {self.mode}, {self.values.shape}>"
 
 
+def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
+    """A sequence of whole numbers in ``[low, high]``: ``2.9`` is refused, not read as 2."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name}: expected a sequence of whole numbers, got {type(values).__name__}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name}: expected whole numbers, got {v!r} ({type(v).__name__})")
+        if not low <= v <= high:
+            raise ValueError(f"{name}: must be from {low} to {high} (got {v})")
+        out.append(int(v))
+        if len(out) > 1_000:
+            raise ValueError(f"{name}: at most 1000 values (got more)")
+    return out
+
+
 def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
                      mode: str = 'shooting 12"', measure: str = "wounds", edition: str = DEFAULT_EDITION,
                      cost: Optional[float] = None) -> EfficiencyCurve:
@@ -204,8 +220,8 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     if not isinstance(mode, str):
         raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
     _modes([mode])
-    ds = [int(d) for d in defense]
-    ts = [int(t) for t in tough]
+    ds = _whole_numbers(defense, "defense", 2, 6)
+    ts = _whole_numbers(tough, "tough", 1, dict(_core._limits())["MAX_RATING"])
     if not ds or not ts:
         raise ValueError("defense and tough: give at least one value each")
     if len(ds) * len(ts) > 1_000:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from dataclasses import dataclass, fields
 from typing import Iterable, Optional, Sequence, Tuple, Union
@@ -10,7 +11,7 @@ from typing import Iterable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._attack import SeedLike, seed_to_u64
+from ._attack import LIMITS, SeedLike, check_threads, seed_to_u64
 from ._editions import DEFAULT_EDITION
 
 _INTS = (int, np.integer)
@@ -19,6 +20,8 @@ _REALS = (int, float, np.integer, np.floating)
 _Z95 = 1.959963984540054
 #: Games a single call plays at most (the core's limit).
 MAX_GAMES = 100_000_000
+# Seconds a batch of games lasts (after the first): how long Ctrl-C may wait.
+BATCH_SECONDS = 0.5
 #: Games that may keep their event log.
 MAX_TRACED_GAMES = 100
 #: The table in inches: x along the long edges, y from the first player's edge.
@@ -427,8 +430,7 @@ def simulate(
         raise ValueError(f"games: at most {MAX_GAMES:,} games in one call (got {total:,})")
     if trace and total > MAX_TRACED_GAMES:
         raise ValueError(f"games: trace=True keeps every event of every game, so at most {MAX_TRACED_GAMES} games (got {total})")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, _INTS) or threads < 1):
-        raise ValueError(f"threads: must be None or a whole number of at least 1 (got {threads!r})")
+    check_threads(threads)
     if isinstance(rounds, bool) or not isinstance(rounds, _INTS) or not 1 <= rounds <= 20:
         raise ValueError(f"rounds: must be a whole number from 1 to 20 (got {rounds!r})")
     if first not in (None, "a", "b"):
@@ -462,7 +464,13 @@ def simulate(
     mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
     prep = _core._prepare_game(units_a, units_b, edition="3.5",
                                role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
-    batch = max(64, min(4096, total // 20 or 1))
+    played = total * (len(units_a) + len(units_b))
+    if played > LIMITS["MAX_UNIT_GAMES"]:
+        raise ValueError(f"games x units: {total:,} games of {len(units_a) + len(units_b)} units is {played:,} unit-games, "
+                         f"over the limit of {LIMITS['MAX_UNIT_GAMES']:,} this library accepts")
+    # The first batch is small and measures the pace; later ones last about half a second,
+    # so Ctrl-C (seen when a batch ends) stops a run promptly whatever the armies' size.
+    batch = min(16, total)
     parts = []
     interrupted = False
     bar = None
@@ -472,6 +480,7 @@ def simulate(
         bar = tqdm(total=total, unit="game", desc="simulate")
     try:
         done = 0
+        started = time.perf_counter()
         while done < total:
             n = min(batch, total - done)
             parts.append(_core._simulate(
@@ -482,6 +491,9 @@ def simulate(
             done += n
             if bar is not None:
                 bar.update(n)
+            pace = n / max(time.perf_counter() - started, 1e-3)
+            batch = max(16, min(4096, int(pace * BATCH_SECONDS)))
+            started = time.perf_counter()
     except KeyboardInterrupt:
         interrupted = True
         warnings.warn(f"simulate: interrupted after {sum(len(p['winner']) for p in parts)} of {total} games; "

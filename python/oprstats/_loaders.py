@@ -28,6 +28,9 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
             text = json.dumps(source)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"source: the dict is not JSON data ({exc})") from None
+        except RecursionError:
+            raise ValueError(f"source: the dict is nested deeper than the {dict(_core._limits())['MAX_JSON_DEPTH']} "
+                             "levels an army book may have") from None
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as f:
             text = f.read()

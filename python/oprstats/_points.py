@@ -248,6 +248,11 @@ def _training_units(items: Iterable[Any], variants: bool, edition: Optional[str]
     return units, is_variant, source
 
 
+def _cost_model(weights: Mapping[str, float], edition: str, info: Mapping[str, Any]) -> "CostModel":
+    """Unpickles a CostModel (see ``CostModel.__reduce__``)."""
+    return CostModel(weights, edition=edition, info=info)
+
+
 class CostModel:
     """Points from profiles: ``CostModel.default()`` is the model fitted to the official
     v3.5.1 books that ships with the package; ``CostModel.fit(books)`` learns a new one.
@@ -284,6 +289,10 @@ class CostModel:
     def info(self) -> Mapping[str, Any]:
         """How the model was fitted (data, settings, accuracy)."""
         return self._info
+
+    def __reduce__(self):
+        # the fields themselves: a MappingProxyType does not pickle
+        return (_cost_model, (dict(self._weights), self._edition, dict(self._info)))
 
     def __repr__(self) -> str:
         return (f"<CostModel for {self._edition}: {len(self._weights)} weights, fitted on {self._info.get('units', '?')} units "

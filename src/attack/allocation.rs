@@ -370,11 +370,17 @@ impl Allocation {
     /// Firefight: "If Stunned models take any hits from shooting, or are charged again, then
     /// they are Knocked Out immediately"; Tough(X): "they take one wound instead of being
     /// Knocked Out, unless they already have X or more wounds". So `n` such hits Knock Out a
-    /// model that would pass X markers; otherwise each is a marker, checked as usual.
+    /// model without Tough, or a Tough one that would pass X markers; otherwise each is a
+    /// marker, checked as usual.
     pub fn hit_while_stunned(&self, s: State, n: u32, bonus: u32) -> Landing {
-        let (_, tough) = self.last();
-        if !s.stunned || self.destroyed(s) {
+        let (last, tough) = self.last();
+        if !s.stunned || self.destroyed(s) || n == 0 {
             return Landing::At(s);
+        }
+        // the exception is Tough(X)'s ("Models with this special rule"): without it, a model
+        // with one wound is not Tough(1) here but Knocked Out
+        if !self.model_at(last).rules.iter().any(|r| r.name == "Tough") {
+            return Landing::At(self.destroyed_state());
         }
         let w = s.w.saturating_add(n);
         if w > tough {

@@ -133,6 +133,20 @@ pub fn die_outcomes(dm: &DieModel) -> Vec<Outcome> {
     merged
 }
 
+/// The mean wounds of one attack die, by linearity over its faces: what the mean of
+/// [`die_outcomes`] is, at a cost that does not grow with the hits a die deals.
+pub fn die_mean_wounds(dm: &DieModel) -> f64 {
+    let mean = |six: bool| hit_outcomes(dm, six).iter().map(|&((_, w), p)| f64::from(w) * p).sum::<f64>();
+    let (normal, six) = (mean(false), mean(true));
+    let extra = if dm.extra_die_on_six { die_mean_wounds(&DieModel { extra_die_on_six: false, ..*dm }) } else { 0.0 };
+    let mut total = 0.0;
+    for face in 1..=6u8 {
+        let (sixes, others) = dm.hits_from(face);
+        total += f64::from(sixes) * six + f64::from(others) * normal + if dm.rolls_extra_die(face) { extra } else { 0.0 };
+    }
+    total / 6.0
+}
+
 /// Expected wounds (after Regeneration and the like, Deadly counted up to the Tough of the
 /// model it hits) of all of `attacker`'s usable weapons on the fresh `target`.
 pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allocation, situation: &Situation) -> f64 {
@@ -147,7 +161,12 @@ pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allo
 pub fn group_expected_wounds(group: &Group, situation: &Situation, target: &Allocation, s: State) -> f64 {
     let view = target.view(s, group.takedown);
     let dm = die_model(group, situation, &view);
-    let per_die: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
+    let per_die = if dm.max_hits() <= crate::limits::MAX_EXACT_HITS_PER_DIE {
+        die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum()
+    } else {
+        // enumerating a die of this many hits would take hours; its mean needs no enumeration
+        die_mean_wounds(&dm)
+    };
     let tough = view.alive.first().map_or(1, |(m, _)| m.tough);
     f64::from(group.dice) * per_die * f64::from(dm.deadly.min(tough.max(1)))
 }
@@ -256,13 +275,19 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
 /// Every stage of an attack by `groups` (in resolution order) on the target in `alloc`, from
 /// its state `start` (`before` says whether it was Shaken or fatigued).
 pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation, start: State, before: &UnitState) -> Stages {
+    stages_from(alloc, groups, situation, start, start, before)
+}
+
+/// [`stages`] of an attack that begins in `start` although the target was in `origin` (a
+/// Firefight charge Knocked Out or wounded a Stunned target first): kills count from `origin`.
+pub fn stages_from(alloc: &Allocation, groups: &[Group], situation: &Situation, origin: State, start: State, before: &UnitState) -> Stages {
     let (hits, unblocked, wounds, ends) = propagate(alloc, groups, situation, start);
-    let killed_before = alloc.kills(start);
+    let killed_before = alloc.kills(origin);
     let mut kills = Vec::new();
     for &(s, p) in &ends {
         add_at(&mut kills, (alloc.kills(s) - killed_before) as usize, p);
     }
-    let (p_morale_test, end_states) = morale_after(alloc, situation, start, before, &ends);
+    let (p_morale_test, end_states) = morale_after(alloc, situation, origin, before, &ends);
     Stages { hits, unblocked, wounds, kills, p_morale_test, ends: end_states }
 }
 
@@ -451,6 +476,17 @@ mod tests {
         let o = die_outcomes(&plain(4, 5));
         let p_wound: f64 = o.iter().filter(|(k, _)| k.2 == 1).map(|(_, p)| p).sum();
         assert!((p_wound - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_mean_of_a_die_needs_no_enumeration() {
+        let mut dm = plain(4, 5);
+        dm.multiplier = 3;
+        dm.extra_hits_on_six = 1;
+        dm.extra_die_on_six = true;
+        dm.extra_wounds_block_one = 1;
+        let enumerated: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
+        assert!((die_mean_wounds(&dm) - enumerated).abs() < 1e-12);
     }
 
     #[test]

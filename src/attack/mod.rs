@@ -2,6 +2,7 @@
 //! engines over the same semantics: exact distributions and a literal dice sampler.
 
 pub mod allocation;
+pub mod budget;
 pub mod exact;
 pub mod options;
 pub mod plan;
@@ -15,10 +16,8 @@ use crate::state::UnitState;
 use allocation::{Allocation, State};
 use plan::{Group, Pick, Situation};
 
-/// Attack dice a single exact computation takes at most (all groups together).
-pub const MAX_EXACT_DICE: u32 = 5_000;
-/// Samples one call takes at most.
-pub const MAX_SAMPLES: u64 = 100_000_000;
+pub use crate::limits::{MAX_EXACT_DICE, MAX_SAMPLES};
+use crate::limits::MAX_SAMPLED_DICE;
 
 /// An attack ready to compute: who, on whom, with which groups, in which situation.
 pub struct Attack {
@@ -97,7 +96,7 @@ impl Attack {
             let situation = Situation { attacker_option: s.attacker, target_option: s.target, ..situation };
             let groups = plan::groups(&attacking, &targeted, &situation, pick);
             let total: u64 = groups.iter().map(|g| u64::from(g.dice)).sum();
-            if total > u64::from(MAX_EXACT_DICE) {
+            if total > MAX_EXACT_DICE {
                 return Err(Error::limit("attack dice", total, MAX_EXACT_DICE));
             }
             variants.push(Variant { situation, groups, weight: s.weight });
@@ -116,18 +115,91 @@ impl Attack {
 
     /// The exact distributions: for options, the mixture of every way the attack is played.
     pub fn exact(&self) -> exact::Stages {
-        let parts: Vec<(exact::Stages, f64)> = self
-            .variants
-            .iter()
-            .map(|v| (exact::stages(&self.allocation, &v.groups, &v.situation, self.start, &self.target_state), v.weight))
-            .collect();
+        let mut charged: Vec<(State, f64)> = Vec::new();
+        self.allocation.landings(self.charged(), |s, p| charged.push((s, p)));
+        let mut parts: Vec<(exact::Stages, f64)> = Vec::new();
+        for v in &self.variants {
+            for &(start, p) in &charged {
+                parts.push((exact::stages_from(&self.allocation, &v.groups, &v.situation, self.start, start, &self.target_state), v.weight * p));
+            }
+        }
         exact::Stages::mix(parts)
     }
 
-    pub fn sample(&self, samples: u64, seed: u64, threads: Option<usize>) -> Result<sample::Counts> {
-        if samples == 0 || samples > MAX_SAMPLES {
-            return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
+    /// Firefight: "If Stunned models ... are charged again, then they are Knocked Out
+    /// immediately" (Tough: one wound instead): where a charge leaves the target before any
+    /// blow, as in `melee()`. Elsewhere nowhere new.
+    pub fn charged(&self) -> allocation::Landing {
+        if self.situation.melee && self.situation.charging {
+            self.allocation.hit_while_stunned(self.start, 1, 0)
+        } else {
+            allocation::Landing::At(self.start)
         }
-        Ok(sample::sample(self, samples, seed, threads))
     }
+
+    /// Refuses an attack too large for the exact engine (memory, work, dice after
+    /// multipliers), before anything is built; the sampler takes it. Gives the estimated
+    /// work, for callers that run many attacks.
+    pub fn check_exact(&self) -> Result<u64> {
+        let states = self.allocation.state_count() as u64;
+        budget::check_states("target", states)?;
+        let mut work = 0u64;
+        for v in &self.variants {
+            let dms = v.groups.iter().map(|g| (g, plan::die_model(g, &v.situation, &self.allocation.view(self.start, g.takedown))));
+            let b = budget::of_groups(dms, v.groups.len() > 1, v.groups.len() == 1, states);
+            b.check("attack")?;
+            work = work.saturating_add(b.work);
+        }
+        Ok(work)
+    }
+
+    /// The most hits one roll of the attack can produce (dice after multipliers): what one
+    /// sample costs.
+    pub fn hits_per_sample(&self) -> u64 {
+        let view = |g: &Group| self.allocation.view(self.start, g.takedown);
+        self.variants
+            .iter()
+            .map(|v| v.groups.iter().map(|g| u64::from(g.dice).saturating_mul(plan::die_model(g, &v.situation, &view(g)).max_hits().max(1))).fold(0u64, u64::saturating_add))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Rolls the attack; `stop` is polled between chunks (set it to return early, with `None`).
+    pub fn sample(&self, samples: u64, seed: u64, threads: Option<usize>, stop: &crate::stop::Stop) -> Result<Option<sample::Counts>> {
+        check_samples(samples, self.hits_per_sample())?;
+        // the sampler keeps a die model per group and target state
+        let groups = self.variants.iter().map(|v| v.groups.len() as u64).sum::<u64>();
+        budget::check_sampler_states("target", self.allocation.state_count() as u64, groups)?;
+        crate::pool::check_threads(threads)?;
+        sample::sample(self, samples, seed, threads, stop)
+    }
+}
+
+/// Refuses a unit whose attack rolls more dice than any engine takes: shooting at a target
+/// in range of every weapon, or charging with its Impact dice. A game rolls these dice in
+/// every activation, and prepares an exact melee for every charge.
+pub fn check_attack_dice(unit: &Unit, edition: crate::Edition, field: &str) -> Result<()> {
+    let order = Allocation::new(unit, edition);
+    let models = order.view(order.start(), false).alive;
+    for melee in [false, true] {
+        let situation = Situation { charging: melee, ..Situation::new(edition, melee, 0.0) };
+        let dice = plan::groups(&models, &[], &situation, Pick::All).iter().map(|g| u64::from(g.dice)).fold(0u64, u64::saturating_add);
+        if dice > MAX_EXACT_DICE {
+            let what = if melee { "melee dice, Impact included" } else { "shooting dice" };
+            return Err(Error::limit(format!("{field} {what}"), dice, MAX_EXACT_DICE));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a sampled call whose dice (samples × hits per sample) are over the limit.
+pub fn check_samples(samples: u64, hits_per_sample: u64) -> Result<()> {
+    if samples == 0 || samples > MAX_SAMPLES {
+        return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
+    }
+    let dice = samples.saturating_mul(hits_per_sample.max(1));
+    if dice > MAX_SAMPLED_DICE {
+        return Err(Error::limit("sampled dice (samples × hits per sample after Blast and other multipliers)", dice, MAX_SAMPLED_DICE));
+    }
+    Ok(())
 }

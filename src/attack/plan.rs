@@ -515,7 +515,7 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
     let block_need = clamp_need(defense + ap - defense_mod);
     let block_need_six = clamp_need(defense + ap_six - defense_mod);
     let blast = if a.blast > 0 { (a.blast as u32).min(alive).max(1) } else { 1 };
-    let multiplier = blast * a.multiply_hits.clamp(1, 1000) as u32;
+    let multiplier = blast.saturating_mul(a.multiply_hits.clamp(1, 1000) as u32);
     let deadly = a.deadly.max(1) as u32;
     // Firefight (the only wound model with Stunned states): "If Stunned models take any hits
     // from shooting ... they are Knocked Out immediately (without needing to check wounds)":
@@ -677,11 +677,12 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
             None
         };
         for (wi, weapon) in weapons.iter().enumerate() {
-            let per_model = weapon.attacks * weapon.count + if Some(wi) == chosen { extra.max(0) as u32 } else { 0 };
-            let dice = per_model * copies;
+            // sums saturate: a total past u32::MAX stays over every dice limit instead of wrapping
+            let per_model = weapon.attacks.saturating_mul(weapon.count).saturating_add(if Some(wi) == chosen { extra.max(0) as u32 } else { 0 });
+            let dice = per_model.saturating_mul(copies);
             let found = keys.iter().position(|(w, q, r)| *q == model.quality && w.same_profile(weapon) && *r == model_rules);
             if let Some(i) = found {
-                out[i].dice += dice;
+                out[i].dice = out[i].dice.saturating_add(dice);
                 continue;
             }
             let mut rules: Vec<Rule> = weapon.rules.clone();
@@ -712,13 +713,13 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
         for &(m, n) in attacker {
             for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.name == x), situation, &view) {
                 match e {
-                    Effect::ImpactDice(a) => impact[0] += i64::from(amount(a, r)) * i64::from(n),
-                    Effect::ImpactHits(a) => impact[1] += i64::from(amount(a, r)) * i64::from(n),
+                    Effect::ImpactDice(a) => impact[0] = impact[0].saturating_add(i64::from(amount(a, r)).saturating_mul(i64::from(n))),
+                    Effect::ImpactHits(a) => impact[1] = impact[1].saturating_add(i64::from(amount(a, r)).saturating_mul(i64::from(n))),
                     Effect::ImpactAp(a) => impact_ap = impact_ap.max(amount(a, r)),
                     Effect::MeleeDice { amount: a, need, ap, wounds } => {
-                        let x = i64::from(amount(a, r).max(0)) * i64::from(n);
+                        let x = i64::from(amount(a, r).max(0)).saturating_mul(i64::from(n));
                         match dice.iter_mut().find(|(k, _)| *k == (need, ap, wounds)) {
-                            Some((_, total)) => *total += x,
+                            Some((_, total)) => *total = total.saturating_add(x),
                             None => dice.push(((need, ap, wounds), x)),
                         }
                     }
@@ -748,16 +749,16 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
                     .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
                     .max()
                     .unwrap_or(0);
-                i64::from(per_model) * i64::from(n)
+                i64::from(per_model).saturating_mul(i64::from(n))
             })
-            .sum();
+            .fold(0i64, i64::saturating_add);
         let impact_kind = GroupKind::Impact { ap: impact_ap.clamp(0, 6) as u8 };
-        for (kind, total) in [(impact_kind, impact[0] - reduction), (GroupKind::AutomaticHits, impact[1])] {
+        for (kind, total) in [(impact_kind, impact[0].saturating_sub(reduction)), (GroupKind::AutomaticHits, impact[1])] {
             if total > 0 {
                 out.push(Group {
                     label: format!("Impact({total})"),
                     kind,
-                    dice: total as u32,
+                    dice: u32::try_from(total).unwrap_or(u32::MAX),
                     quality: 2,
                     rules: Vec::new(),
                     takedown: false,

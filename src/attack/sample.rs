@@ -7,7 +7,9 @@
 use super::allocation::{Allocation, State};
 use super::plan::{die_model, DieModel, Group};
 use super::{Attack, Variant};
+use crate::error::Result;
 use crate::morale::{self, MoraleTest};
+use crate::stop::Stop;
 use crate::state::UnitState;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -213,7 +215,9 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         let vi = roll_variant(&attack.variants, &mut rng);
         let variant = &attack.variants[vi];
         let (groups, models) = (&variant.groups, &mut models[vi]);
-        let r = roll_attack(alloc, groups, attack.start, &mut rng, |gi, s| {
+        // Firefight: a charge Knocks Out (or wounds) a Stunned target before any blow
+        let start = alloc.roll(attack.charged(), || d6(&mut rng));
+        let r = roll_attack(alloc, groups, start, &mut rng, |gi, s| {
             *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
         });
         counts.dice += r.dice;
@@ -240,32 +244,43 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
 /// Chunks run at once between merges: bounds the memory tallies take, whatever `samples`.
 const BATCH: u64 = 64;
 
-/// Runs `work(chunk index, samples in it)` over `samples` in chunks, on rayon's pool or a pool
-/// of `threads`, and folds the parts into `total` in chunk order (so the result does not
-/// depend on the threads).
-pub fn in_chunks<T: Send>(samples: u64, threads: Option<usize>, total: &mut T, work: impl Fn(u64, u64) -> T + Sync + Send, merge: impl Fn(&mut T, &T) + Send + Sync) {
+/// Runs `work(chunk index, samples in it)` over `samples` in chunks, on rayon's pool or the
+/// kept pool of `threads`, and folds the parts into `total` in chunk order (so the result
+/// does not depend on the threads). `stop` is polled before each chunk: gives false when it
+/// was set and the run stopped early.
+pub fn in_chunks<T: Send>(
+    samples: u64,
+    threads: Option<usize>,
+    stop: &Stop,
+    total: &mut T,
+    work: impl Fn(u64, u64) -> T + Sync + Send,
+    merge: impl Fn(&mut T, &T) + Send + Sync,
+) -> Result<bool> {
     let chunks = samples.div_ceil(CHUNK);
     let size = |i: u64| if i + 1 == chunks { samples - i * CHUNK } else { CHUNK };
-    let mut all = || {
+    let all = || {
         let mut start = 0;
         while start < chunks {
             let end = (start + BATCH).min(chunks);
-            let parts: Vec<T> = (start..end).into_par_iter().map(|i| work(i, size(i))).collect();
-            for part in &parts {
+            // each chunk looks at `stop` first, so a stop waits for one chunk, not a batch
+            let parts: Vec<Option<T>> = (start..end).into_par_iter().map(|i| (!stop.is_set()).then(|| work(i, size(i)))).collect();
+            if parts.iter().any(Option::is_none) {
+                return false;
+            }
+            for part in parts.iter().flatten() {
                 merge(total, part);
             }
             start = end;
         }
+        true
     };
-    match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
-        Some(Ok(pool)) => pool.install(all),
-        _ => all(),
-    }
+    crate::pool::install(threads, all)
 }
 
-/// Rolls the attack `samples` times. `threads`: `None` for rayon's pool, else a pool of that size.
-pub fn sample(attack: &Attack, samples: u64, seed: u64, threads: Option<usize>) -> Counts {
+/// Rolls the attack `samples` times on rayon's pool or the kept pool of `threads`; `None`
+/// when `stop` was set before the end.
+pub fn sample(attack: &Attack, samples: u64, seed: u64, threads: Option<usize>, stop: &Stop) -> Result<Option<Counts>> {
     let mut total = Counts::default();
-    in_chunks(samples, threads, &mut total, |i, n| run_chunk(attack, seed, i, n), Counts::merge);
-    total
+    let done = in_chunks(samples, threads, stop, &mut total, |i, n| run_chunk(attack, seed, i, n), Counts::merge)?;
+    Ok(done.then_some(total))
 }

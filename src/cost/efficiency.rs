@@ -7,6 +7,7 @@ use crate::attack::plan::Situation;
 use crate::attack::Attack;
 use crate::edition::Edition;
 use crate::error::{Error, Result};
+use crate::limits::MAX_EXACT_WORK;
 use crate::profile::Unit;
 use crate::state::UnitState;
 
@@ -52,22 +53,34 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
         return Err(Error::limit("targets", targets.len(), MAX_TARGETS));
     }
     let n = modes.len() * targets.len();
-    let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
+    // every attack is built and checked before any is computed: a refusal comes at once
+    let mut attacks = Vec::with_capacity(n);
+    let mut work = 0u64;
     for mode in modes {
         for (target, cover) in targets {
             let attack = Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
-            if attack.groups.is_empty() {
-                out.wounds.push(0.0);
-                out.kills.push(0.0);
-                out.destroyed.push(0.0);
-                continue;
+            if !attack.groups.is_empty() {
+                work = work.saturating_add(attack.check_exact()?);
             }
-            let stages = attack.exact();
-            let mean = |pmf: &[f64]| pmf.iter().enumerate().map(|(i, p)| i as f64 * p).sum::<f64>();
-            out.wounds.push(mean(&stages.wounds));
-            out.kills.push(mean(&stages.kills));
-            out.destroyed.push(stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0));
+            attacks.push(attack);
         }
+    }
+    if work > MAX_EXACT_WORK {
+        return Err(Error::limit("efficiency work in steps (every target × mode together; fewer targets)", work, MAX_EXACT_WORK));
+    }
+    let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
+    for attack in attacks {
+        if attack.groups.is_empty() {
+            out.wounds.push(0.0);
+            out.kills.push(0.0);
+            out.destroyed.push(0.0);
+            continue;
+        }
+        let stages = attack.exact();
+        let mean = |pmf: &[f64]| pmf.iter().enumerate().map(|(i, p)| i as f64 * p).sum::<f64>();
+        out.wounds.push(mean(&stages.wounds));
+        out.kills.push(mean(&stages.kills));
+        out.destroyed.push(stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0));
     }
     Ok(out)
 }
@@ -77,12 +90,20 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
 /// expected wounds of one activation of the attacker, times the attacker's points.
 pub fn durability(unit: &Unit, edition: Edition) -> Result<Vec<(&'static str, u32, f64)>> {
     let total: f64 = unit.model_runs().iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
-    let mut out = Vec::with_capacity(ATTACKERS.len());
+    let mut attacks = Vec::with_capacity(ATTACKERS.len());
+    let mut work = 0u64;
     for reference in ATTACKERS {
         let attacker = reference.unit(edition)?;
-        let cost = attacker.cost().unwrap_or(100);
         let mode = if reference.melee { MODES[2] } else { MODES[0] };
         let attack = Attack::new(&attacker, unit, mode.situation(false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
+        work = work.saturating_add(attack.check_exact()?);
+        attacks.push((reference, attacker.cost().unwrap_or(100), attack));
+    }
+    if work > MAX_EXACT_WORK {
+        return Err(Error::limit("durability work in steps (every reference attacker together)", work, MAX_EXACT_WORK));
+    }
+    let mut out = Vec::with_capacity(ATTACKERS.len());
+    for (reference, cost, attack) in attacks {
         let stages = attack.exact();
         let wounds: f64 = stages.wounds.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
         let points = if wounds > 0.0 { f64::from(cost) * total / wounds } else { f64::INFINITY };

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 /// A rule an army book defines in its `specialRules` (army and weapon rules such as
 /// "Hive Bond" or "Shred"), with its rules text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RuleDefinition {
     pub name: String,
     pub description: String,
@@ -24,7 +24,7 @@ pub struct RuleDefinition {
 
 /// A spell an army book defines in its `spells`: its name, its value in spell tokens
 /// (`threshold`) and its effect text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpellDefinition {
     pub name: String,
     pub tokens: Option<i64>,
@@ -32,7 +32,7 @@ pub struct SpellDefinition {
 }
 
 /// How many models or copies a section applies to (`affects`/`select` in the JSON).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Selector {
     All,
     Any,
@@ -41,7 +41,7 @@ pub enum Selector {
 }
 
 /// What an upgrade option gives.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Gain {
     Weapon(Weapon),
     Rule(UnitRule),
@@ -49,7 +49,7 @@ pub enum Gain {
     Item { name: String, count: u32, rules: Vec<Rule>, weapons: Vec<Weapon> },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UpgradeOption {
     pub uid: String,
     pub label: String,
@@ -60,7 +60,7 @@ pub struct UpgradeOption {
     pub gains: Vec<Gain>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UpgradeSection {
     pub uid: String,
     pub label: String,
@@ -73,7 +73,7 @@ pub struct UpgradeSection {
     pub options: Vec<UpgradeOption>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UpgradePackage {
     pub uid: String,
     pub hint: String,
@@ -82,7 +82,7 @@ pub struct UpgradePackage {
 
 /// A unit as its army book lists it: the profile with its default loadout and the book's
 /// bookkeeping (id, upgrade packages, the unit it is a sub-faction copy of).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BookUnit {
     pub id: String,
     pub unit: Unit,
@@ -91,7 +91,7 @@ pub struct BookUnit {
     pub synced_from: Option<(String, String)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ArmyBook {
     pub uid: String,
     pub name: String,

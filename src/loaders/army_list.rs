@@ -12,11 +12,12 @@
 
 use crate::edition::Edition;
 use crate::error::{Error, Result};
+use crate::limits::MAX_ARMY_UNITS;
 use crate::notation;
 use crate::profile::unit::{assemble, read_blocks, Unit};
 use crate::rules::names::{NameCheck, Unknown};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Army {
     pub name: String,
     /// Game system code from the title (`GF`, `GFF`), if given.
@@ -36,8 +37,14 @@ impl Army {
             Some(t) => parse_title(t),
             None => (String::new(), None, None, None),
         };
-        let mut units = Vec::new();
-        for (copies, _, unit) in assemble(read_blocks(text, edition)?, text, edition)? {
+        let blocks = assemble(read_blocks(text, edition)?, text, edition)?;
+        // counted before any copy is made: `1000x` on every line of a long list is millions of units
+        let total = blocks.iter().map(|(copies, _, _)| u64::from(*copies)).sum::<u64>();
+        if total > MAX_ARMY_UNITS as u64 {
+            return Err(Error::limit("army list units (after the Nx copies)", total, MAX_ARMY_UNITS));
+        }
+        let mut units = Vec::with_capacity(total as usize);
+        for (copies, _, unit) in blocks {
             for _ in 0..copies {
                 units.push(unit.clone());
             }
@@ -93,4 +100,19 @@ fn parse_title(line: &str) -> (String, Option<String>, Option<String>, Option<u3
         }
     }
     (inner[..name_end].trim().to_string(), game, version, limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_are_counted_before_they_are_made() {
+        let line = "1000x Grunts [10] Q5+ D5+ | 60pts\n10x Rifle (24\", A1)\n\n";
+        assert_eq!(Army::parse(line, Edition::V3_5).unwrap().units.len(), 1000);
+        match Army::parse(&line.repeat(2), Edition::V3_5) {
+            Err(Error::Limit { value, .. }) => assert_eq!(value, "2000"),
+            other => panic!("expected the units limit, got {other:?}"),
+        }
+    }
 }

@@ -11,6 +11,7 @@
 
 use super::army_forge::{ArmyBook, BookUnit, Gain, Selector};
 use crate::profile::unit::{Item, UnitRule};
+use crate::error::Result;
 use crate::profile::{ModelGroup, Unit, Weapon};
 
 /// A loadout with one option taken.
@@ -24,21 +25,25 @@ pub struct Variant {
 }
 
 impl ArmyBook {
-    /// Every single-option loadout of `unit` that fits its default loadout.
-    pub fn variants(&self, unit: &BookUnit) -> Vec<Variant> {
+    /// Every single-option loadout of `unit` that fits its default loadout. A loadout that
+    /// breaks the checks every unit passes (a limit, a rating) is an error naming the option,
+    /// as typing that unit would be.
+    pub fn variants(&self, unit: &BookUnit) -> Result<Vec<Variant>> {
         let mut out = Vec::new();
-        let Some(base_cost) = unit.unit.cost() else { return out };
+        let Some(base_cost) = unit.unit.cost() else { return Ok(out) };
         for o in self.options_for(unit) {
             let group = unit.unit.main();
             let Some(mut g) = apply(group, &o.section.variant, &o.section.targets, o.section.affects, &o.option.gains) else { continue };
-            let cost = i64::from(base_cost) + o.cost;
+            let cost = i64::from(base_cost).saturating_add(o.cost);
             if cost <= 0 || cost > crate::limits::MAX_COST {
                 continue;
             }
             g.cost = Some(cost as u32);
-            out.push(Variant { label: format!("{}: {}", o.section.label, o.option.label), unit: Unit::single(g), option_cost: o.cost });
+            let label = format!("{}: {}", o.section.label, o.option.label);
+            g.check(self.edition).map_err(|e| e.at(&format!("unit {} (id {}) with upgrade {label:?}", unit.unit.name(), unit.id)))?;
+            out.push(Variant { label, unit: Unit::single(g), option_cost: o.cost });
         }
-        out
+        Ok(out)
     }
 }
 
@@ -76,16 +81,18 @@ fn apply(group: &ModelGroup, variant: &str, targets: &[String], affects: Option<
         _ => return None,
     };
     let everyone = copies >= size;
+    // counts saturate: a product past u32::MAX stays over the weapon count limit the group's
+    // checks refuse, instead of wrapping to a small number
     for gain in gains {
         match gain {
-            Gain::Weapon(w) => add_weapon(&mut g, w.with_count(w.count * copies)),
+            Gain::Weapon(w) => add_weapon(&mut g, w.with_count(w.count.saturating_mul(copies))),
             Gain::Rule(r) => g.rules.push(UnitRule { rule: r.rule.clone(), models: (!everyone).then_some(copies) }),
             Gain::Item { name, count, rules, weapons } => {
                 for w in weapons {
-                    add_weapon(&mut g, w.with_count(w.count * copies));
+                    add_weapon(&mut g, w.with_count(w.count.saturating_mul(copies)));
                 }
                 if !rules.is_empty() {
-                    g.items.push(Item { name: name.clone(), count: (count * copies).min(size), rules: rules.clone() });
+                    g.items.push(Item { name: name.clone(), count: count.saturating_mul(copies).min(size), rules: rules.clone() });
                 }
             }
         }
@@ -95,9 +102,10 @@ fn apply(group: &ModelGroup, variant: &str, targets: &[String], affects: Option<
 
 /// Copies of a weapon (or models with an item) of this name in the group.
 fn held(g: &ModelGroup, name: &str) -> Option<u32> {
-    let weapons: u32 = g.weapons.iter().filter(|w| w.name == name).map(|w| w.count).sum();
-    let items: u32 = g.items.iter().filter(|i| i.name == name).map(|i| i.count).sum();
-    (weapons + items > 0).then_some(weapons + items)
+    let weapons = g.weapons.iter().filter(|w| w.name == name).map(|w| w.count).fold(0u32, u32::saturating_add);
+    let items = g.items.iter().filter(|i| i.name == name).map(|i| i.count).fold(0u32, u32::saturating_add);
+    let held = weapons.saturating_add(items);
+    (held > 0).then_some(held)
 }
 
 /// Removes `n` copies of the named weapon or item; `None` if there are fewer.
@@ -126,7 +134,7 @@ fn add_weapon(g: &mut ModelGroup, w: Weapon) {
         return;
     }
     match g.weapons.iter_mut().find(|x| x.same_profile(&w)) {
-        Some(x) => *x = x.with_count(x.count + w.count),
+        Some(x) => *x = x.with_count(x.count.saturating_add(w.count)),
         None => g.weapons.push(w),
     }
 }
@@ -140,7 +148,7 @@ mod tests {
     fn loadouts_of_the_example_book() {
         let book = ArmyBook::from_json(include_str!("../../python/oprstats/data/example-book.json"), Some(Edition::V3_5)).unwrap();
         let squad = book.unit("Warden Squad").unwrap();
-        let variants = book.variants(squad);
+        let variants = book.variants(squad).unwrap();
         assert_eq!(variants.len(), 3);
         let one = &variants[0];
         assert_eq!(one.unit.cost(), Some(125));
@@ -148,5 +156,21 @@ mod tests {
         assert!(counts.contains(&("Line Rifle".to_string(), 4)) && counts.contains(&("Plasma Lance".to_string(), 1)));
         let shields = &variants[2];
         assert!(shields.unit.main().all_have("Shielded"));
+    }
+
+    #[test]
+    fn an_upgrade_over_a_limit_is_an_error_naming_it() {
+        let mut book = ArmyBook::from_json(include_str!("../../python/oprstats/data/example-book.json"), Some(Edition::V3_5)).unwrap();
+        // "Replace one Line Rifle" gives a weapon of 1000 copies for each of 5 replaced
+        let section = book.packages.iter_mut().flat_map(|p| p.sections.iter_mut()).find(|s| s.label == "Replace one Line Rifle").unwrap();
+        section.affects = Some(Selector::Exactly(5));
+        for gain in &mut section.options[0].gains {
+            if let Gain::Weapon(w) = gain {
+                *w = w.with_count(1000);
+            }
+        }
+        let squad = book.unit("Warden Squad").unwrap().clone();
+        let error = book.variants(&squad).unwrap_err().to_string();
+        assert!(error.contains("Warden Squad") && error.contains("weapon count 5000 is over the limit of 1000"), "{error}");
     }
 }

@@ -18,7 +18,8 @@ pub mod sample;
 use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
 use crate::attack::exact::group_expected_wounds;
-use crate::attack::{check_situation, options, MAX_EXACT_DICE};
+use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
+use crate::limits::MAX_EXACT_MELEE_WORK;
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::morale::{self, Failure, MoraleTest};
@@ -31,7 +32,8 @@ use std::rc::Rc;
 
 /// The exact engine refuses melees whose pairs of unit states exceed this (300 one-wound
 /// models against 300 Tough(3) ones, about 270,000 pairs, take some 10 s; real units are
-/// far below: 20 models, or one Tough(24) model).
+/// far below: 20 models, or one Tough(24) model). Pairs × hits is held to
+/// `limits::MAX_EXACT_MELEE_WORK` too, since many dice make each pair dear.
 pub const MAX_EXACT_STATE_PAIRS: u64 = 250_000;
 
 /// The steps of a melee in which dice are rolled.
@@ -43,6 +45,13 @@ pub enum Phase {
     Charge = 1,
     /// The defender's other weapons, with its survivors.
     StrikeBack = 2,
+}
+
+impl Phase {
+    /// Which side rolls the dice of this step, for messages.
+    fn side(self) -> &'static str {
+        if self == Phase::Charge { "charger" } else { "defender" }
+    }
 }
 
 /// Who won the melee.
@@ -100,14 +109,9 @@ impl Melee {
         }
         let mut m = Melee::from_allocations(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)?;
         m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition, Engine::Melee);
-        for (phase, attacker, target, side) in [
-            (Phase::Charge, m.charger_start, m.defender_start, "charger"),
-            (Phase::Counter, m.defender_start, m.charger_start, "defender"),
-            (Phase::StrikeBack, m.defender_start, m.charger_start, "defender"),
-        ] {
-            let dice: u64 = m.groups(phase, attacker, target).iter().map(|g| u64::from(g.dice)).sum();
-            if dice > u64::from(MAX_EXACT_DICE) {
-                return Err(Error::limit(format!("{side} melee dice"), dice, MAX_EXACT_DICE));
+        for (phase, dice) in m.phase_dice() {
+            if dice > MAX_EXACT_DICE {
+                return Err(Error::limit(format!("{} melee dice", phase.side()), dice, MAX_EXACT_DICE));
             }
         }
         Ok(m)
@@ -145,7 +149,9 @@ impl Melee {
 
     /// Refuses a melee too big for the exact engine (the sampler takes any).
     pub fn check_exact(&self) -> Result<()> {
-        let pairs = self.charger.state_count() as u64 * self.defender.state_count() as u64;
+        budget::check_states("charger", self.charger.state_count() as u64)?;
+        budget::check_states("defender", self.defender.state_count() as u64)?;
+        let pairs = (self.charger.state_count() as u64).saturating_mul(self.defender.state_count() as u64);
         if pairs > MAX_EXACT_STATE_PAIRS {
             return Err(Error::limit(
                 "exact melee state pairs (wounds the charger can take × wounds the defender can take; use method=\"sample\")",
@@ -153,7 +159,49 @@ impl Melee {
                 MAX_EXACT_STATE_PAIRS,
             ));
         }
+        let mut hits = 0u64;
+        for (phase, groups, situation, target, start) in self.phase_groups() {
+            let states = target.state_count() as u64;
+            let dms = groups.iter().map(|g| (g, die_model(g, &situation, &target.view(start, g.takedown))));
+            let b = budget::of_groups(dms, false, false, states);
+            b.check(&format!("{} melee", phase.side()))?;
+            hits = hits.saturating_add(b.hits);
+        }
+        // every pair of states carries distributions as long as the hits, and each step
+        // convolves them with the next step's: what the exact melee's time grows with
+        let work = pairs.saturating_mul(hits.max(1));
+        if work > MAX_EXACT_MELEE_WORK {
+            return Err(Error::limit("exact melee state pairs × hits of all its steps (use method=\"sample\")", work, MAX_EXACT_MELEE_WORK));
+        }
         Ok(())
+    }
+
+    /// Each phase's weapon groups from the fresh start, with its situation and its target's
+    /// removal order and start.
+    fn phase_groups(&self) -> Vec<(Phase, Vec<Group>, Situation, &Allocation, State)> {
+        [Phase::Charge, Phase::Counter, Phase::StrikeBack]
+            .into_iter()
+            .map(|phase| {
+                let (attacker, target) = if phase == Phase::Charge { (self.charger_start, self.defender_start) } else { (self.defender_start, self.charger_start) };
+                let (_, t) = self.sides(phase);
+                (phase, self.groups(phase, attacker, target), self.situation(phase), t, target)
+            })
+            .collect()
+    }
+
+    /// Dice each phase rolls from the fresh start (sums saturate).
+    fn phase_dice(&self) -> Vec<(Phase, u64)> {
+        self.phase_groups().into_iter().map(|(phase, groups, ..)| (phase, groups.iter().map(|g| u64::from(g.dice)).fold(0u64, u64::saturating_add))).collect()
+    }
+
+    /// The most hits one sampled exchange can produce (dice after multipliers).
+    pub fn hits_per_sample(&self) -> u64 {
+        self.phase_groups()
+            .into_iter()
+            .flat_map(|(_, groups, situation, target, start)| {
+                groups.into_iter().map(move |g| u64::from(g.dice).saturating_mul(die_model(&g, &situation, &target.view(start, g.takedown)).max_hits().max(1)))
+            })
+            .fold(0u64, u64::saturating_add)
     }
 
     /// Every way this melee is played by the options the units' rules settle on (Versatile

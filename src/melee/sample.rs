@@ -6,8 +6,9 @@ use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
 use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack, roll_options};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use crate::attack::MAX_SAMPLES;
-use crate::error::{Error, Result};
+use crate::attack::check_samples;
+use crate::error::Result;
+use crate::stop::Stop;
 
 /// Tallies over sampled exchanges: each exchange adds weight 1.
 #[derive(Debug, Clone, Default)]
@@ -101,13 +102,21 @@ fn run_chunk(variants: &[(Melee, f64)], seed: u64, chunk: u64, samples: u64) -> 
     t
 }
 
-/// Rolls the melee `samples` times. `threads`: `None` for rayon's pool, else a pool of that size.
+/// Rolls the melee `samples` times. `threads`: `None` for rayon's pool, else the kept pool
+/// of that size.
 pub fn sample(m: &Melee, samples: u64, seed: u64, threads: Option<usize>) -> Result<Tally> {
-    if samples == 0 || samples > MAX_SAMPLES {
-        return Err(Error::invalid("samples", samples, format!("must be from 1 to {MAX_SAMPLES}")));
-    }
+    sample_until(m, samples, seed, threads, &Stop::new()).map(|t| t.unwrap_or_default())
+}
+
+/// [`sample`], polling `stop` between chunks: `None` when it was set before the end.
+pub fn sample_until(m: &Melee, samples: u64, seed: u64, threads: Option<usize>, stop: &Stop) -> Result<Option<Tally>> {
+    check_samples(samples, m.hits_per_sample())?;
+    // the sampler keeps die models per phase and target state
+    crate::attack::budget::check_sampler_states("charger", m.charger.state_count() as u64, 3)?;
+    crate::attack::budget::check_sampler_states("defender", m.defender.state_count() as u64, 3)?;
+    crate::pool::check_threads(threads)?;
     let variants = m.variants();
     let mut total = Tally::default();
-    in_chunks(samples, threads, &mut total, |i, n| run_chunk(&variants, seed, i, n), Tally::merge);
-    Ok(total)
+    let done = in_chunks(samples, threads, stop, &mut total, |i, n| run_chunk(&variants, seed, i, n), Tally::merge)?;
+    Ok(done.then_some(total))
 }

@@ -22,14 +22,14 @@ use std::hash::{Hash, Hasher};
 use super::weapon::Weapon;
 
 /// A unit rule, on every model (`models == None`) or on some of them (`5x Scout`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct UnitRule {
     pub rule: Rule,
     pub models: Option<u32>,
 }
 
 /// Equipment that gives rules to some models: `1x Brood Leader(Pheromones)`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     pub name: String,
     pub count: u32,
@@ -37,7 +37,7 @@ pub struct Item {
 }
 
 /// Models that share one profile line. Rules, items and weapons compare as sets.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct ModelGroup {
     pub name: String,
     pub size: u32,
@@ -65,7 +65,7 @@ pub struct Model {
 }
 
 /// A unit on the table: the unit's own models and any joined hero.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     /// `groups[0]` is the unit; later groups are heroes that joined it.
     pub groups: Vec<ModelGroup>,
@@ -212,11 +212,20 @@ impl ModelGroup {
             }
         }
         for weapon in &weapons {
-            for rule in &weapon.rules {
-                rule.check(edition)?;
-            }
+            weapon.check(edition)?;
         }
         Ok(ModelGroup { name, size, quality, defense, rules, items, weapons, cost })
+    }
+
+    /// The checks of [`ModelGroup::new`], for a group built another way (an upgrade applied,
+    /// a value unpickled).
+    pub fn check(&self, edition: Edition) -> Result<()> {
+        let g = self.clone();
+        let checked = ModelGroup::new(&g.name, g.size, g.quality, g.defense, g.rules, g.items, g.weapons, g.cost, edition)?;
+        if checked.name != self.name {
+            return Err(Error::invalid("unit name", format!("{:?}", self.name), "may not have leading or trailing spaces"));
+        }
+        Ok(())
     }
 
     /// Every rule of the group with the number of models that have it.
@@ -377,6 +386,21 @@ impl Unit {
     }
 
     /// The unit's own profile (not a joined hero's).
+    /// The checks every unit passes, for a unit built another way than `new` or `parse`
+    /// (unpickled).
+    pub fn check(&self, edition: Edition) -> Result<()> {
+        if self.groups.is_empty() {
+            return Err(Error::invalid("unit", "no model groups", "a unit has at least one"));
+        }
+        for group in &self.groups {
+            group.check(edition)?;
+        }
+        if self.size() > MAX_MODELS {
+            return Err(Error::limit("size", self.size(), MAX_MODELS));
+        }
+        Ok(())
+    }
+
     pub fn main(&self) -> &ModelGroup {
         &self.groups[0]
     }

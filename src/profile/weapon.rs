@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Weapon {
     pub name: String,
     /// Inches; `None` for a melee weapon.
@@ -22,7 +22,17 @@ pub struct Weapon {
 
 impl Weapon {
     pub fn new(name: &str, range: Option<u32>, attacks: u32, count: u32, rules: Vec<Rule>, edition: Edition) -> Result<Weapon> {
-        let name = check_name("weapon name", name)?;
+        let weapon = Weapon { name: check_name("weapon name", name)?, range, attacks, count, rules };
+        weapon.check(edition)?;
+        Ok(weapon)
+    }
+
+    /// The checks every weapon passes, however it was built (typed, parsed, read from a book,
+    /// multiplied by an upgrade, unpickled).
+    pub fn check(&self, edition: Edition) -> Result<()> {
+        let Weapon { name, range, attacks, count, rules } = self;
+        let (range, attacks, count) = (*range, *attacks, *count);
+        check_name("weapon name", name)?;
         if range == Some(0) {
             return Err(Error::invalid("weapon range", 0, "must be at least 1 inch; melee weapons have no range (None)"));
         }
@@ -40,10 +50,10 @@ impl Weapon {
         if count > MAX_WEAPON_COUNT {
             return Err(Error::limit("weapon count", count, MAX_WEAPON_COUNT));
         }
-        for rule in &rules {
+        for rule in rules {
             rule.check(edition)?;
         }
-        Ok(Weapon { name, range, attacks, count, rules })
+        Ok(())
     }
 
     /// Parses the rulebook notation, e.g. `2x Heavy Rifle (24", A1, AP(1))` or `CCW (A1)`.

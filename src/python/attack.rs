@@ -2,6 +2,7 @@
 //! hands the distributions to Python as numpy arrays without copying.
 
 use super::convert::edition;
+use super::errors::run;
 use super::profile::PyUnit;
 use crate::attack::plan::Situation;
 use super::melee::{ends_arrays, unit_state, StateTuple};
@@ -50,7 +51,8 @@ pub fn _attack<'py>(
     out.set_item("wound_effects", attack.allocation.wounds == crate::rules::effects::WoundModel::WoundEffects)?;
     match method {
         "exact" => {
-            let stages = py.detach(|| attack.exact());
+            attack.check_exact()?;
+            let stages = run(py, |_| Ok(Some(attack.exact())))?;
             out.set_item("hits", stages.hits.into_pyarray(py))?;
             out.set_item("unblocked", stages.unblocked.into_pyarray(py))?;
             out.set_item("wounds", stages.wounds.into_pyarray(py))?;
@@ -60,7 +62,7 @@ pub fn _attack<'py>(
             out.set_item("samples", py.None())?;
         }
         "sample" => {
-            let counts = py.detach(|| attack.sample(samples, seed, threads))?;
+            let counts = run(py, |stop| attack.sample(samples, seed, threads, stop))?;
             let n = counts.samples as f64;
             let pmf = |v: Vec<u64>| v.into_iter().map(|c| c as f64 / n).collect::<Vec<f64>>();
             out.set_item("hits", pmf(counts.hits).into_pyarray(py))?;

@@ -1,8 +1,8 @@
 //! Army books, their upgrade options, and army lists, as read-only Python objects.
 
-use super::convert::{edition, type_name};
-use super::errors::{report_unknown, type_error};
-use super::profile::{PyUnit, PyWeapon};
+use super::convert::{edition, int_in, type_name};
+use super::errors::{report_unknown, run, type_error};
+use super::profile::{from_state, to_state, PyUnit, PyWeapon};
 use crate::edition::Edition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
 use crate::rules::{catalog, names};
@@ -189,10 +189,10 @@ impl PyArmyBook {
 
     /// The unit's loadouts with one upgrade option taken, priced officially: `(label, unit,
     /// option cost)`; the unit's `cost` is the default cost plus the option's. Options that
-    /// do not fit the default loadout are left out.
+    /// do not fit the default loadout are left out; one that breaks a unit's checks is an error.
     fn variants(&self, unit: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PyUnit, i64)>> {
         let book_unit = self.find(unit)?;
-        Ok(self.inner.variants(book_unit).into_iter().map(|v| (v.label, self.unit_value(v.unit), v.option_cost)).collect())
+        Ok(self.inner.variants(book_unit)?.into_iter().map(|v| (v.label, self.unit_value(v.unit), v.option_cost)).collect())
     }
 
     fn __len__(&self) -> usize {
@@ -205,6 +205,12 @@ impl PyArmyBook {
 
     fn __repr__(&self) -> String {
         format!("ArmyBook({:?}, version={:?}, units={})", self.inner.name, self.inner.version, self.inner.units.len())
+    }
+
+    /// Pickles the book's fields themselves (rebuilt by `_army_book_from_state`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let rebuild = slf.py().import("oprstats._core")?.getattr("_army_book_from_state")?;
+        Ok((rebuild, (to_state(&slf.get().inner)?,)))
     }
 }
 
@@ -221,7 +227,11 @@ pub struct PyArmy {
 impl PyArmy {
     #[new]
     #[pyo3(signature = (units, *, name="", points_limit=None))]
-    fn new(units: &Bound<'_, PyAny>, name: &str, points_limit: Option<u32>) -> PyResult<Self> {
+    fn new(units: &Bound<'_, PyAny>, name: &str, points_limit: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let points_limit = match points_limit.filter(|p| !p.is_none()) {
+            Some(p) => Some(int_in(p, "points_limit", 0, crate::limits::MAX_COST)? as u32),
+            None => None,
+        };
         let iter = units.try_iter().map_err(|_| type_error("units", "a sequence of Unit", &type_name(units)))?;
         let mut list = Vec::new();
         let mut edition = Edition::default();
@@ -230,6 +240,9 @@ impl PyArmy {
             let item = item?;
             let u = item.cast::<PyUnit>().map_err(|_| type_error("units item", "a Unit", &type_name(&item)))?;
             edition = u.get().edition;
+            if list.len() >= crate::limits::MAX_ARMY_UNITS {
+                return Err(crate::Error::limit("units", "more units", crate::limits::MAX_ARMY_UNITS).into());
+            }
             list.push(u.get().inner.clone());
             defined.extend(u.get().defined.iter().filter(|n| !defined.contains(n)).cloned().collect::<Vec<_>>());
         }
@@ -283,6 +296,14 @@ impl PyArmy {
     fn __repr__(&self) -> String {
         format!("Army({:?}, units={}, points={})", self.inner.name, self.inner.units.len(), self.inner.points())
     }
+
+    /// Pickles the list's fields themselves (rebuilt by `_army_from_state`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, Vec<String>))> {
+        let rebuild = slf.py().import("oprstats._core")?.getattr("_army_from_state")?;
+        let me = slf.get();
+        Ok((rebuild, (to_state(&me.inner)?, me.edition.key(), me.defined.to_vec())))
+    }
 }
 
 /// Reads an army book from JSON text (the Python wrapper handles paths and dicts). Rule
@@ -292,10 +313,12 @@ impl PyArmy {
 #[pyo3(signature = (text, edition=None, strict=None))]
 pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, strict: Option<bool>) -> PyResult<PyArmyBook> {
     let edition = edition.map(self::edition).transpose()?;
-    let (inner, unknown) = py.detach(|| ArmyBook::from_json(text, edition).map(|b| {
-        let unknown = b.unknown_rules();
-        (b, unknown)
-    }))?;
+    let (inner, unknown) = run(py, |_| {
+        ArmyBook::from_json(text, edition).map(|b| {
+            let unknown = b.unknown_rules();
+            Some((b, unknown))
+        })
+    })?;
     if !unknown.is_empty() {
         report_unknown(py, &[names::summary(&format!("army book {}", inner.name), &unknown)], strict, 2)?;
     }
@@ -309,13 +332,35 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 #[pyo3(signature = (text, edition="3.5", strict=None, defined=Vec::new()))]
 pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, defined: Vec<String>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
-    let inner = py.detach(|| Army::parse(text, edition))?;
+    let inner = run(py, |_| Army::parse(text, edition).map(Some))?;
     let unknown = inner.unknown_rules(edition, &defined);
     if !unknown.is_empty() {
         let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };
         report_unknown(py, &[names::summary(&source, &unknown)], strict, 2)?;
     }
     Ok(PyArmy { inner, edition, defined: defined.into() })
+}
+
+/// Pickle support: an army list from its fields, each unit checked as every unit is.
+#[pyfunction]
+pub fn _army_from_state(state: &str, edition: &str, defined: Vec<String>) -> PyResult<PyArmy> {
+    let edition = self::edition(edition)?;
+    let inner: Army = from_state(state, "Army")?;
+    for unit in &inner.units {
+        unit.check(edition)?;
+    }
+    Ok(PyArmy { inner, edition, defined: defined.into() })
+}
+
+/// Pickle support: an army book from its fields, each unit checked as every unit is.
+#[pyfunction]
+pub fn _army_book_from_state(state: &str) -> PyResult<PyArmyBook> {
+    let inner: ArmyBook = from_state(state, "ArmyBook")?;
+    for b in &inner.units {
+        b.unit.check(inner.edition)?;
+    }
+    let defined = inner.defined_names().into();
+    Ok(PyArmyBook { inner, defined })
 }
 
 /// `(key, title, rulebook file)` of every edition, the default first.

@@ -1,9 +1,12 @@
 //! The one place where core errors become Python exceptions: every core error is a bad
-//! value, so it is a `ValueError` carrying the core's message (field, value, position).
+//! value, so it is a `ValueError` carrying the core's message (field, value, position); a
+//! panic of the core is a `RuntimeError`, Ctrl-C during engine work a `KeyboardInterrupt`
+//! (see [`run`]).
 //! Rule names nobody defines are reported here too: a warning, or a `ValueError` when strict.
 
 use crate::error::Error;
-use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
+use crate::stop::Stop;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::PyErr;
 use std::ffi::CString;
@@ -58,3 +61,61 @@ pub fn report_unknown(py: Python<'_>, messages: &[String], strict: Option<bool>,
     }
     Ok(())
 }
+
+/// Runs engine work with the GIL released, on a worker thread, while this thread checks for
+/// Ctrl-C (Python runs signal handlers only on its main thread, holding the GIL). On Ctrl-C
+/// `stop` is set, so a sampler returns at its next chunk (`Ok(None)`), and the
+/// `KeyboardInterrupt` is raised once the work has returned. Signals are checked again
+/// before returning, so a Ctrl-C that lands at the end is a `KeyboardInterrupt` here rather
+/// than a failure in the first numpy call that follows. A panic in the core (an overflow
+/// check) becomes a `RuntimeError` naming it, never an abort.
+pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::Result<Option<T>> + Send) -> PyResult<T> {
+    let stop = Stop::new();
+    let (outcome, interrupt) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel();
+            let stop = &stop;
+            scope.spawn(move || {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)));
+                let _ = done.send(outcome);
+            });
+            let mut interrupt: Option<PyErr> = None;
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Ok(outcome) => return (outcome, interrupt),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if interrupt.is_none() {
+                            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                                stop.set();
+                                interrupt = Some(e);
+                            }
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        unreachable!("the worker sends its outcome before it ends")
+                    }
+                }
+            }
+        })
+    });
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
+    py.check_signals()?;
+    match outcome {
+        Ok(Ok(Some(value))) => Ok(value),
+        Ok(Ok(None)) => Err(PyKeyboardInterrupt::new_err("interrupted")),
+        Ok(Err(error)) => Err(error.into()),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(PyRuntimeError::new_err(format!("oprstats: internal error in the core ({message}); this is a bug, please report it with the call that caused it")))
+        }
+    }
+}
+
+/// How often a running engine call looks for Ctrl-C.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);

@@ -2,7 +2,7 @@
 //! released and hands per-game results to Python as numpy arrays without copying.
 
 use super::convert::{edition, type_name};
-use super::errors::type_error;
+use super::errors::{run, type_error};
 use super::profile::PyUnit;
 use crate::game::play::Event;
 use crate::game::prepare::{Prepared, Role};
@@ -66,6 +66,7 @@ fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResul
         if unit.edition != edition {
             return Err(crate::Error::invalid(format!("{field}[{i}]"), unit.inner.name(), format!("is a {} unit; this game plays {}", unit.edition.key(), edition.key())).into());
         }
+        crate::attack::check_attack_dice(&unit.inner, edition, &format!("{field}[{i}]"))?;
         out.push(unit.inner.clone());
     }
     Ok(out)
@@ -81,7 +82,7 @@ pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'
             return Err(crate::Error::invalid(field, r, "must be a finite number from 1 to 100").into());
         }
     }
-    let prep = py.detach(|| Prepared::new([&a, &b], edition, [role_ratio.0, role_ratio.1]))?;
+    let prep = run(py, |_| Prepared::new([&a, &b], edition, [role_ratio.0, role_ratio.1]).map(Some))?;
     Ok(PyGamePrep { inner: Arc::new(prep) })
 }
 
@@ -173,7 +174,9 @@ pub fn _simulate<'py>(
         profile,
     };
     let prep = self::Arc::clone(&prep.inner);
-    let out = py.detach(|| game::simulate(&prep, &config, first_game, games, threads))?;
+    crate::pool::check_threads(threads)?;
+    // the kept pool of `threads` runs the games (the game itself is given none to build)
+    let out = run(py, |_| crate::pool::install(threads, || game::simulate(&prep, &config, first_game, games, None))?.map(Some))?;
     let d = PyDict::new(py);
     let n = out.records.len();
     d.set_item("winner", out.records.iter().map(|r| r.winner).collect::<Vec<i8>>().into_pyarray(py))?;

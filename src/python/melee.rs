@@ -2,6 +2,7 @@
 //! released, hand the distributions to Python as numpy arrays without copying.
 
 use super::convert::edition;
+use super::errors::run;
 use super::profile::PyUnit;
 use crate::attack::allocation::Allocation;
 use crate::melee::outcome::Outcome;
@@ -80,12 +81,12 @@ pub fn _melee<'py>(
     match method {
         "exact" => {
             m.check_exact()?;
-            let o = py.detach(|| melee::exact::exact(&m));
+            let o = run(py, |_| Ok(Some(melee::exact::exact(&m))))?;
             outcome_dict(py, o, &out)?;
             out.set_item("samples", py.None())?;
         }
         "sample" => {
-            let tally = py.detach(|| melee::sample::sample(&m, samples, seed, threads))?;
+            let tally = run(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
             out.set_item("samples", tally.samples)?;
             out.set_item("dice", tally.dice)?;
             outcome_dict(py, tally.outcome(&m), &out)?;

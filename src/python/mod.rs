@@ -25,9 +25,14 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<book::PyArmy>()?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_unit_from_text, m)?)?;
+    m.add_function(wrap_pyfunction!(profile::_weapon_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(profile::_unit_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_army_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_army_book_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_book_json, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_limits, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_known_rule_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_rule_census, m)?)?;

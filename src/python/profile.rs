@@ -1,5 +1,5 @@
 //! `Weapon`, `Unit` and `Model`: immutable Python values around the core profiles. They
-//! compare and hash by value, print in the rulebook notation and pickle through it.
+//! compare and hash by value, print in the rulebook notation and pickle their fields.
 
 use super::convert::{edition, int_in, strings, type_name};
 use super::errors::{report_unknown, type_error};
@@ -24,9 +24,10 @@ fn hash_of<T: Hash>(value: &T) -> u64 {
 }
 
 /// What `Weapon` and `Unit` share as Python values: equality by the core value, and pickling
-/// through the notation (rebuilt by `REBUILD` under the edition the value was made for).
+/// of the value's fields themselves (as JSON: the notation would not give back every value
+/// exactly), rebuilt and checked by `REBUILD` under the edition the value was made for.
 trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
-    type Core: PartialEq + std::fmt::Display;
+    type Core: PartialEq + std::fmt::Display + serde::Serialize;
     const REBUILD: &'static str;
     fn core(&self) -> &Self::Core;
     fn edition(&self) -> Edition;
@@ -38,7 +39,7 @@ trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync
 
 impl ProfileValue for PyWeapon {
     type Core = Weapon;
-    const REBUILD: &'static str = "_weapon_from_text";
+    const REBUILD: &'static str = "_weapon_from_state";
     fn core(&self) -> &Weapon {
         &self.inner
     }
@@ -49,7 +50,7 @@ impl ProfileValue for PyWeapon {
 
 impl ProfileValue for PyUnit {
     type Core = Unit;
-    const REBUILD: &'static str = "_unit_from_text";
+    const REBUILD: &'static str = "_unit_from_state";
     fn core(&self) -> &Unit {
         &self.inner
     }
@@ -76,14 +77,24 @@ fn value_reduce<'py, T: ProfileValue>(slf: &Bound<'py, T>) -> PyResult<Reduced<'
     let py = slf.py();
     let rebuild = py.import("oprstats._core")?.getattr(T::REBUILD)?;
     let me = slf.get();
-    let (text, edition) = (me.core().to_string(), me.edition().key());
+    let (state, edition) = (to_state(me.core())?, me.edition().key());
     let args = if me.defined().is_empty() {
-        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
+        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
     } else {
         let defined = PyTuple::new(py, me.defined())?.into_any();
-        PyTuple::new(py, [text.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
+        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
     };
     Ok((rebuild, args))
+}
+
+/// A value's fields as JSON, for pickling.
+pub fn to_state<T: serde::Serialize>(value: &T) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("oprstats: cannot pickle: {e}")))
+}
+
+/// A value back from its pickled fields; `what` names it in errors.
+pub fn from_state<T: serde::de::DeserializeOwned>(state: &str, what: &str) -> PyResult<T> {
+    serde_json::from_str(state).map_err(|e| crate::Error::invalid(format!("pickled {what}"), "its state", e.to_string()).into())
 }
 
 /// Reports what a check found, one message per unknown name (see [`report_unknown`]).
@@ -226,7 +237,16 @@ impl PyWeapon {
     }
 }
 
-/// Pickle support: rebuilds a weapon from its notation under the edition it was made for.
+/// Pickle support: rebuilds a weapon from its fields, with the checks every weapon passes.
+#[pyfunction]
+pub fn _weapon_from_state(state: &str, edition: &str) -> PyResult<PyWeapon> {
+    let edition = self::edition(edition)?;
+    let inner: Weapon = from_state(state, "Weapon")?;
+    inner.check(edition)?;
+    Ok(PyWeapon { inner, edition })
+}
+
+/// Pickle support of earlier versions: rebuilds a weapon from its notation.
 #[pyfunction]
 pub fn _weapon_from_text(text: &str, edition: &str) -> PyResult<PyWeapon> {
     let edition = self::edition(edition)?;
@@ -555,8 +575,18 @@ impl PyUnit {
     }
 }
 
-/// Pickle support: rebuilds a unit from its notation under the edition it was made for,
-/// with the rule names its book defines (checked when it was first made: no report).
+/// Pickle support: rebuilds a unit from its fields, with the checks every unit passes and
+/// the rule names its book defines (reported when it was first made: no report).
+#[pyfunction]
+#[pyo3(signature = (state, edition, defined=Vec::new()))]
+pub fn _unit_from_state(state: &str, edition: &str, defined: Vec<String>) -> PyResult<PyUnit> {
+    let edition = self::edition(edition)?;
+    let inner: Unit = from_state(state, "Unit")?;
+    inner.check(edition)?;
+    Ok(PyUnit::with_defined(inner, edition, defined.into()))
+}
+
+/// Pickle support of earlier versions: rebuilds a unit from its notation.
 #[pyfunction]
 #[pyo3(signature = (text, edition, defined=Vec::new()))]
 pub fn _unit_from_text(text: &str, edition: &str, defined: Vec<String>) -> PyResult<PyUnit> {

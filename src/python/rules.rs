@@ -57,3 +57,38 @@ pub fn _set_strict(strict: bool) -> bool {
 pub fn _get_strict() -> bool {
     strict_default()
 }
+
+/// Every limit of `crate::limits` by name (docs/limits.md explains each), for the wrappers'
+/// own checks and the tests.
+#[pyfunction]
+pub fn _limits() -> Vec<(&'static str, u64)> {
+    use crate::limits::*;
+    vec![
+        ("MAX_MODELS", u64::from(MAX_MODELS)),
+        ("MAX_ATTACKS", u64::from(MAX_ATTACKS)),
+        ("MAX_WEAPON_COUNT", u64::from(MAX_WEAPON_COUNT)),
+        ("MAX_RATING", MAX_RATING as u64),
+        ("MAX_RANGE", u64::from(MAX_RANGE)),
+        ("MAX_COST", MAX_COST as u64),
+        ("MAX_TEXT", MAX_TEXT as u64),
+        ("MAX_JSON", MAX_JSON as u64),
+        ("MAX_JSON_DEPTH", MAX_JSON_DEPTH as u64),
+        ("MAX_NAME", MAX_NAME as u64),
+        ("MAX_ARMY_UNITS", MAX_ARMY_UNITS as u64),
+        ("MAX_EXACT_DICE", MAX_EXACT_DICE),
+        ("MAX_EXACT_HITS", MAX_EXACT_HITS),
+        ("MAX_EXACT_HITS_PER_DIE", MAX_EXACT_HITS_PER_DIE),
+        ("MAX_EXACT_STATES", MAX_EXACT_STATES),
+        ("MAX_EXACT_STATE_PAIRS", crate::melee::MAX_EXACT_STATE_PAIRS),
+        ("MAX_EXACT_MELEE_WORK", MAX_EXACT_MELEE_WORK),
+        ("MAX_EXACT_WORK", MAX_EXACT_WORK),
+        ("MAX_EXACT_CELLS", MAX_EXACT_CELLS),
+        ("MAX_SAMPLES", MAX_SAMPLES),
+        ("MAX_SAMPLED_DICE", MAX_SAMPLED_DICE),
+        ("MAX_SAMPLER_CELLS", MAX_SAMPLER_CELLS),
+        ("MAX_THREADS", MAX_THREADS as u64),
+        ("MAX_GAMES", crate::game::MAX_GAMES),
+        ("MAX_GAME_UNITS", crate::game::MAX_UNITS as u64),
+        ("MAX_UNIT_GAMES", MAX_UNIT_GAMES),
+    ]
+}

@@ -18,7 +18,7 @@ pub use catalog::{RuleSpec, Scope};
 
 /// The value in a rule's brackets. Core `(X)` rules take a whole number; army-book rules
 /// sometimes take text (`Spawn(Spores [5])`), which is kept as written.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Rating {
     Number(i64),
     Text(String),
@@ -55,7 +55,7 @@ impl Rating {
 }
 
 /// One special rule on a profile.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     pub name: String,
     pub rating: Option<Rating>,
@@ -85,7 +85,8 @@ impl Rule {
 
     pub fn check(&self, edition: Edition) -> Result<()> {
         if let Some(Rating::Number(n)) = &self.rating {
-            if n.abs() > MAX_RATING {
+            // unsigned_abs: `abs` of i64::MIN overflows (and wraps to itself in release builds)
+            if n.unsigned_abs() > MAX_RATING.unsigned_abs() {
                 return Err(Error::limit(format!("rating of {}", self.name), n, MAX_RATING));
             }
         }
