@@ -14,7 +14,6 @@ pub mod loaders;
 pub mod melee;
 pub mod morale;
 pub mod notation;
-pub mod pools;
 pub mod profile;
 pub mod rules;
 pub mod state;

@@ -1,5 +1,7 @@
 //! Thread pools for `threads=`: one per size, built on first use and kept, so a loop of
-//! calls does not start (and tear down) threads each time.
+//! calls does not start (and tear down) threads each time, and each thread keeps its
+//! thread-local caches (the game's shot plans, distances, policy memo and melee plans)
+//! across the batches Python plays a long run in.
 
 use crate::error::{Error, Result};
 use crate::limits::MAX_THREADS;

@@ -353,11 +353,8 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
             })
             .collect::<Vec<Output>>()
     };
-    let parts = match threads.map(crate::pools::pool) {
-        Some(Ok(pool)) => pool.install(run),
-        Some(Err(e)) => return Err(Error::invalid("threads", threads.unwrap(), e.to_string())),
-        None => run(),
-    };
+    // the kept pool of that size: its threads keep their caches from call to call
+    let parts = crate::pool::install(threads, run)?;
     let mut total = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
     for part in parts {
         total.merge(part);

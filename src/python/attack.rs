@@ -2,7 +2,7 @@
 //! hands the distributions to Python as numpy arrays without copying.
 
 use super::convert::edition;
-use super::errors::run;
+use super::errors::{run, run_stoppable};
 use super::profile::PyUnit;
 use crate::attack::plan::Situation;
 use super::melee::{ends_arrays, unit_state, StateTuple};
@@ -62,7 +62,7 @@ pub fn _attack<'py>(
             out.set_item("samples", py.None())?;
         }
         "sample" => {
-            let counts = run(py, |stop| attack.sample(samples, seed, threads, stop))?;
+            let counts = run_stoppable(py, |stop| attack.sample(samples, seed, threads, stop))?;
             let n = counts.samples as f64;
             let pmf = |v: Vec<u64>| v.into_iter().map(|c| c as f64 / n).collect::<Vec<f64>>();
             out.set_item("hits", pmf(counts.hits).into_pyarray(py))?;

@@ -62,14 +62,26 @@ pub fn report_unknown(py: Python<'_>, messages: &[String], strict: Option<bool>,
     Ok(())
 }
 
-/// Runs engine work with the GIL released, on a worker thread, while this thread checks for
-/// Ctrl-C (Python runs signal handlers only on its main thread, holding the GIL). On Ctrl-C
-/// `stop` is set, so a sampler returns at its next chunk (`Ok(None)`), and the
-/// `KeyboardInterrupt` is raised once the work has returned. Signals are checked again
-/// before returning, so a Ctrl-C that lands at the end is a `KeyboardInterrupt` here rather
-/// than a failure in the first numpy call that follows. A panic in the core (an overflow
-/// check) becomes a `RuntimeError` naming it, never an abort.
+/// Runs engine work that does not poll `Stop` (the exact engines, loaders, pricing, one
+/// batch of games: the limits keep each to seconds) on this thread with the GIL released.
+/// A Ctrl-C during it is a `KeyboardInterrupt` as soon as it returns: signals are checked
+/// before anything else, so it is never a failure in the first numpy call that follows. A
+/// panic in the core (an overflow check) becomes a `RuntimeError` naming it, never an abort.
+/// Watching for Ctrl-C from another thread would not stop such work any sooner, and would
+/// cost a thread per call (several times a small `attack()`).
 pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::Result<Option<T>> + Send) -> PyResult<T> {
+    let stop = Stop::new();
+    let outcome = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&stop))));
+    py.check_signals()?;
+    finish(outcome)
+}
+
+/// Runs engine work that polls `stop` (the samplers, which may run for minutes) with the GIL
+/// released, on a worker thread, while this thread checks for Ctrl-C every `SIGNAL_POLL`
+/// (Python runs signal handlers only on its main thread, holding the GIL). On Ctrl-C `stop`
+/// is set, so the sampler returns at its next chunk (`Ok(None)`), and the
+/// `KeyboardInterrupt` is raised once the work has returned.
+pub fn run_stoppable<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::Result<Option<T>> + Send) -> PyResult<T> {
     let stop = Stop::new();
     let (outcome, interrupt) = py.detach(|| {
         std::thread::scope(|scope| {
@@ -102,6 +114,12 @@ pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::Result<Op
         return Err(e);
     }
     py.check_signals()?;
+    finish(outcome)
+}
+
+/// The value of engine work, its error as a Python exception, `None` (stopped) as a
+/// `KeyboardInterrupt`, a panic as a `RuntimeError`.
+fn finish<T>(outcome: std::thread::Result<crate::Result<Option<T>>>) -> PyResult<T> {
     match outcome {
         Ok(Ok(Some(value))) => Ok(value),
         Ok(Ok(None)) => Err(PyKeyboardInterrupt::new_err("interrupted")),

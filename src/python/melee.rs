@@ -2,7 +2,7 @@
 //! released, hand the distributions to Python as numpy arrays without copying.
 
 use super::convert::edition;
-use super::errors::run;
+use super::errors::{run, run_stoppable};
 use super::profile::PyUnit;
 use crate::attack::allocation::Allocation;
 use crate::melee::outcome::Outcome;
@@ -86,7 +86,7 @@ pub fn _melee<'py>(
             out.set_item("samples", py.None())?;
         }
         "sample" => {
-            let tally = run(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
+            let tally = run_stoppable(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
             out.set_item("samples", tally.samples)?;
             out.set_item("dice", tally.dice)?;
             outcome_dict(py, tally.outcome(&m), &out)?;
