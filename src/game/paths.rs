@@ -525,8 +525,14 @@ impl Paths {
     }
 
     fn clear(&self, a: Point, b: Point) -> bool {
+        self.clear_but(a, b, usize::MAX)
+    }
+
+    /// `clear`, but for active obstacle `skip`, which the segment is known not to enter (it
+    /// ends at one of its vertices seen tangentially, or runs along one of its edges).
+    fn clear_but(&self, a: Point, b: Point, skip: usize) -> bool {
         let seg = Bounds::of(a, b);
-        self.active.iter().all(|&i| !self.boxes[i].meets(&seg) || !self.octagons[i].blocks(a, b))
+        self.active.iter().enumerate().all(|(k, &i)| k == skip || !self.boxes[i].meets(&seg) || !self.octagons[i].blocks(a, b))
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
@@ -735,7 +741,7 @@ impl Paths {
                         continue;
                     }
                     let f = c + goal.left(q);
-                    if f > limit + 1e-9 || f >= best.0 || !self.clear(p, q) {
+                    if f > limit + 1e-9 || f >= best.0 || !self.clear_but(p, q, a) {
                         continue;
                     }
                     self.cost[n] = c;
