@@ -549,6 +549,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
+    let others = g.others_on_ground(id);
     for _ in 0..60 {
         let x = g.rng.random_range(r..=WIDTH - r);
         let y = match info.role {
@@ -556,7 +557,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
             _ => (far - g.rng.random_range(0.0..=3.0)).max(r),
         };
         let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok(id, p, false) || in_dangerous(g, id, p) {
+        if !g.spot_ok_among(id, p, false, &others) || in_dangerous(g, id, p) {
             continue;
         }
         let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;

@@ -543,6 +543,45 @@ impl<'a> Game<'a> {
     /// units (`charging`: touching is allowed, "may ignore the 1" distance restriction").
     /// "Aircraft ignore all units and terrain when moving and stopping."
     pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
+        if !self.spot_ok_on_table(id, p) {
+            return false;
+        }
+        if self.info(id).movement.aircraft {
+            return true;
+        }
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other != id && !self.info(other).movement.aircraft && self.clashes(id, p, charging, (other, self.live(other).pos, self.radius(other))) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The units `id` must keep away from, and where they stand (their discs): every unit on
+    /// the table but itself and Aircraft ("Aircraft ignore all units"; no one keeps away from
+    /// them).
+    pub fn others_on_ground(&self, id: Id) -> Vec<(Id, Point, f64)> {
+        let mut out = Vec::new();
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other != id && !self.info(other).movement.aircraft {
+                    out.push((other, self.live(other).pos, self.radius(other)));
+                }
+            }
+        }
+        out
+    }
+
+    /// `spot_ok` against the units `others` (from `others_on_ground`: a caller that tries many
+    /// spots gathers them once).
+    pub fn spot_ok_among(&self, id: Id, p: Point, charging: bool, others: &[(Id, Point, f64)]) -> bool {
+        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.iter().any(|&o| self.clashes(id, p, charging, o)))
+    }
+
+    /// `spot_ok`'s tests of the table: its edges and impassable terrain.
+    fn spot_ok_on_table(&self, id: Id, p: Point) -> bool {
         let info = self.info(id);
         let r = self.radius(id);
         // the disc first; where it does not settle it, the models themselves
@@ -555,31 +594,22 @@ impl<'a> Game<'a> {
             return true;
         }
         // (each test is first settled, where it can be, by boxes and squared distances)
-        if self.terrain.iter().any(|t| t.kinds.impassable && near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS)) {
-            return false;
-        }
+        !self.terrain.iter().any(|t| t.kinds.impassable && near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS))
+    }
+
+    /// Whether `id` standing at `p` comes too near `other` (standing at `at`, its disc of
+    /// radius `ro_disc`): "Models may never be within 1" of models from other units, unless
+    /// they are taking a Charge action" (`charging`: touching is allowed). The discs settle
+    /// it when they keep that far apart; else the models themselves.
+    fn clashes(&self, id: Id, p: Point, charging: bool, (other, at, ro_disc): (Id, Point, f64)) -> bool {
         let gap = if charging { 0.0 } else { UNIT_GAP };
-        for army in 0..2 {
-            for other in self.on_table(army) {
-                if other == id || self.info(other).movement.aircraft {
-                    continue;
-                }
-                // the discs overlap: the models themselves decide ("Models may never be within
-                // 1" of models from other units, unless they are taking a Charge action")
-                let (at, reach) = (self.live(other).pos, r + self.radius(other) + gap);
-                let (dx, dy) = (p.x - at.x, p.y - at.y);
-                if dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS {
-                    // only models of ours that come that near the other's disc (which holds
-                    // its models' bases) can come that near one of its models
-                    let ro_disc = self.radius(other);
-                    let close = self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS));
-                    if close {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        let reach = self.radius(id) + ro_disc + gap;
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        // only models of ours that come that near the other's disc (which holds its models'
+        // bases) can come that near one of its models
+        dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6)
+            && p.distance(at) < reach - EPS
+            && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS))
     }
 
     /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
@@ -597,11 +627,12 @@ impl<'a> Game<'a> {
             let y = (q.y - pos.y) * if edge == 0.0 { 1.0 } else { -1.0 };
             (b.min(y - rq), f.max(y + rq))
         });
+        let others = self.others_on_ground(id);
         for row in (0..=rows).rev() {
             for col in 0..=cols {
                 let p = self.from_edge(id.0, col as f64 * STEP, row as f64 * STEP);
                 let y = row as f64 * STEP;
-                if y + back < -EPS || y + front > depth + EPS || !self.spot_ok(id, p, false) {
+                if y + back < -EPS || y + front > depth + EPS || !self.spot_ok_among(id, p, false, &others) {
                     continue;
                 }
                 if self.models_at(id, p).all(|(_, q, rq)| self.terrain.iter().all(|t| !t.kinds.dangerous || t.distance_to(q) >= rq)) {

@@ -92,11 +92,12 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let far = (depth - r).max(r);
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
+    let others = g.others_on_ground(id);
     for _ in 0..60 {
         let x = g.rng.random_range(r..=WIDTH - r);
         let y = if random || info.role == Role::Shooting { g.rng.random_range(r..=far) } else { (far - g.rng.random_range(0.0..=2.0)).max(r) };
         let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok(id, p, false) {
+        if !g.spot_ok_among(id, p, false, &others) {
             continue;
         }
         if random {
@@ -123,6 +124,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
     let mut best: Option<(f64, Point)> = None;
+    let others = g.others_on_ground(id);
     for attempt in 0..60 {
         let p = if random || wanted.is_empty() || attempt >= 40 {
             Point::new(g.rng.random_range(r..=WIDTH - r), g.rng.random_range(r..=super::table::DEPTH - r))
@@ -134,7 +136,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
         // Ambush "over 9"" (Infiltrate "up to 1"": `spot_ok` keeps the 1" between units)
         let over = g.info(id).movement.ambush_over;
         let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over);
-        if !far_enough || !g.spot_ok(id, p, false) {
+        if !far_enough || !g.spot_ok_among(id, p, false, &others) {
             continue;
         }
         if random {
