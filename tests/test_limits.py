@@ -274,6 +274,17 @@ def test_ctrl_c_during_the_first_engine_call_is_a_keyboard_interrupt():
     assert "PanicException" not in r.stderr
 
 
+def test_ctrl_c_during_an_exact_attack_is_a_keyboard_interrupt_when_it_returns():
+    """Exact work runs on the calling thread (a watcher thread per call cost a small attack()
+    several times its own time) and does not stop midway, but the limits keep it to seconds:
+    the Ctrl-C is a KeyboardInterrupt as soon as it returns, before any numpy call."""
+    r = _interrupt_after("oprstats.attack(Unit.parse('S [400] Q4+ D4+\\n400x Gun (24\", A1), 400x Las (24\", A1, AP(1))'), "
+                         "Unit.parse('T [10] Q4+ D4+'))", 0.2)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith("interrupted"), r.stdout + r.stderr[-2000:]
+    assert "PanicException" not in r.stderr
+
+
 def test_ctrl_c_stops_a_long_simulation_promptly():
     code = ("import warnings; warnings.simplefilter('ignore'); "
             "r = oprstats.simulate(oprstats.examples.example_army(), oprstats.examples.example_army(), games=1_000_000, "
