@@ -528,7 +528,7 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
 /// Whether a model of a unit standing at `p` would be in dangerous terrain.
 pub fn in_dangerous(g: &Game, id: Id, p: Point) -> bool {
     let r = g.radius(id);
-    g.terrain.iter().any(|t| t.kinds.dangerous && p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r && t.distance_to(p) < r && g.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq))
+    g.dangerous_pieces().any(|t| p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r && t.distance_to(p) < r && g.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq))
 }
 
 /// Where `id` deploys (within `depth` of its edge): never in dangerous terrain; melee units

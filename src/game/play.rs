@@ -247,6 +247,21 @@ fn near_box(t: &Piece, p: Point, r: f64) -> bool {
     p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r
 }
 
+/// Indices of the pieces of each kind (`Game::by_kind`).
+#[derive(Default)]
+struct PiecesByKind {
+    impassable: Vec<usize>,
+    dangerous: Vec<usize>,
+    sight: Vec<usize>,
+}
+
+impl PiecesByKind {
+    fn of(terrain: &[Piece]) -> PiecesByKind {
+        let which = |f: fn(&Piece) -> bool| terrain.iter().enumerate().filter(|(_, t)| f(t)).map(|(i, _)| i).collect();
+        PiecesByKind { impassable: which(|t| t.kinds.impassable), dangerous: which(|t| t.kinds.dangerous), sight: which(|t| t.kinds.blocking || t.kinds.cover) }
+    }
+}
+
 /// `Game::look`'s working lists.
 #[derive(Default)]
 struct Looking {
@@ -303,6 +318,9 @@ pub struct Game<'a> {
     cache: &'a mut Cache,
     pub rng: Xoshiro256PlusPlus,
     pub terrain: Vec<Piece>,
+    /// Which pieces are impassable, dangerous, or block sight or give cover: the tests run
+    /// thousands of times a game look only at these.
+    by_kind: PiecesByKind,
     pub objectives: Vec<Point>,
     /// Controller of each marker: an army, or -1.
     pub owner: Vec<i8>,
@@ -359,6 +377,7 @@ impl<'a> Game<'a> {
             rng,
             owner: vec![-1; objectives.len()],
             claimed: vec![[false; 2]; objectives.len()],
+            by_kind: PiecesByKind::of(&terrain),
             terrain,
             objectives,
             units,
@@ -503,6 +522,16 @@ impl<'a> Game<'a> {
         gap
     }
 
+    /// The impassable pieces.
+    pub fn impassable_pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
+        self.by_kind.impassable.iter().map(|&i| &self.terrain[i])
+    }
+
+    /// The dangerous pieces.
+    pub fn dangerous_pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
+        self.by_kind.dangerous.iter().map(|&i| &self.terrain[i])
+    }
+
     /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
     /// discs when they are further apart than that (the discs hold the models).
     pub fn within(&self, a: Id, b: Id, d: f64) -> bool {
@@ -594,7 +623,7 @@ impl<'a> Game<'a> {
             return true;
         }
         // (each test is first settled, where it can be, by boxes and squared distances)
-        !self.terrain.iter().any(|t| t.kinds.impassable && near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS))
+        !self.impassable_pieces().any(|t| near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS))
     }
 
     /// Whether `id` standing at `p` comes too near `other` (standing at `at`, its disc of
@@ -718,7 +747,7 @@ impl<'a> Game<'a> {
             return true;
         }
         let r = self.radius(id);
-        if self.terrain.iter().any(|t| t.kinds.impassable && paths::sweeps(a, b, r - EPS, t)) {
+        if self.impassable_pieces().any(|t| paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
         for army in 0..2 {
@@ -1179,7 +1208,10 @@ impl<'a> Game<'a> {
         let (lo, hi) = (Point::new(pa.x.min(pb.x) - reach, pa.y.min(pb.y) - reach), Point::new(pa.x.max(pb.x) + reach, pa.y.max(pb.y) + reach));
         let Looking { pieces, blockers, targets } = looking;
         pieces.clear();
-        pieces.extend(self.terrain.iter().enumerate().filter(|(_, t)| (t.kinds.blocking || t.kinds.cover) && t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)).map(|(i, _)| i));
+        pieces.extend(self.by_kind.sight.iter().copied().filter(|&i| {
+            let t = &self.terrain[i];
+            t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)
+        }));
         blockers.clear();
         for army in 0..2 {
             for other in self.on_table(army) {
