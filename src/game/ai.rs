@@ -504,7 +504,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
 /// dangerous terrain or finds no such spot.
 pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
     let pos = g.live(id).pos;
-    if g.info(id).movement.aircraft || !in_dangerous(g, id, pos) {
+    if g.info(id).movement.aircraft || !g.in_dangerous(id, pos) {
         return None;
     }
     let near = |g: &Game, p: Point, o: Point| g.near_marker_at(id, p, o);
@@ -517,18 +517,12 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
             let goal = Point::new(pos.x + step * a.cos(), pos.y + step * a.sin());
             let Some(path) = g.plan_move(id, goal, advance) else { continue };
             let keeps = marker.is_none_or(|o| near(g, path.to, o));
-            if keeps && !in_dangerous(g, id, path.to) && best.as_ref().is_none_or(|(l, _)| path.length < *l) {
+            if keeps && !g.in_dangerous(id, path.to) && best.as_ref().is_none_or(|(l, _)| path.length < *l) {
                 best = Some((path.length, path));
             }
         }
     }
     best.map(|(_, path)| Action::Advance(path))
-}
-
-/// Whether a model of a unit standing at `p` would be in dangerous terrain.
-pub fn in_dangerous(g: &Game, id: Id, p: Point) -> bool {
-    let r = g.radius(id);
-    g.dangerous_pieces().any(|t| p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r && t.distance_to(p) < r && g.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq))
 }
 
 /// Where `id` deploys (within `depth` of its edge): never in dangerous terrain; melee units
@@ -557,7 +551,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
             _ => (far - g.rng.random_range(0.0..=3.0)).max(r),
         };
         let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok_among(id, p, false, &others) || in_dangerous(g, id, p) {
+        if !g.spot_ok_among(id, p, false, &others) || g.in_dangerous(id, p) {
             continue;
         }
         let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
@@ -705,7 +699,7 @@ mod tests {
             for u in 0..2 {
                 g.units[army][u].gone = false;
                 let spot = policy::deployment_spot(&mut g, (army, u), 12.0).unwrap_or_else(|| panic!("seed {seed} unit {u}: no room right of the minefield"));
-                assert!(!in_dangerous(&g, (army, u), spot), "seed {seed}: {spot:?}");
+                assert!(!g.in_dangerous((army, u), spot), "seed {seed}: {spot:?}");
                 g.units[army][u].pos = spot;
             }
         }
@@ -746,9 +740,9 @@ mod tests {
         c.objectives = Some(vec![Point::new(60.0, 44.0)]);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 44.0)], &[Point::new(10.0, 5.0)]]);
-        assert!(in_dangerous(&g, (0, 0), g.live((0, 0)).pos));
+        assert!(g.in_dangerous((0, 0), g.live((0, 0)).pos));
         let Some(Action::Advance(path)) = leave_danger(&mut g, (0, 0)) else { panic!("stays in the minefield") };
-        assert!(!in_dangerous(&g, (0, 0), path.to));
+        assert!(!g.in_dangerous((0, 0), path.to));
         assert!(g.models_at((0, 0), path.to).any(|(_, q, r)| q.distance(Point::new(60.0, 44.0)) - r <= SEIZE_RANGE));
     }
 }

@@ -203,7 +203,7 @@ impl Octagon {
     /// before `blocks`).
     #[inline(always)]
     fn apart(&self, a: Point, b: Point) -> bool {
-        (a.x <= self.lo.x && b.x <= self.lo.x) || (a.x >= self.hi.x && b.x >= self.hi.x) || (a.y <= self.lo.y && b.y <= self.lo.y) || (a.y >= self.hi.y && b.y >= self.hi.y)
+        !Bounds { lo: self.lo, hi: self.hi, class: self.class }.meets(&Bounds::of(a, b))
     }
 
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
@@ -498,15 +498,6 @@ impl Paths {
             p = self.clamp(self.octagons[i].nearest_outside(p));
         }
         p
-    }
-
-    /// Whether a segment crosses any obstacle of `mask` (all of them, not only the active ones).
-    pub fn crosses(&mut self, a: Point, b: Point, mask: u8) -> bool {
-        let seg = Bounds::of(a, b);
-        (0..self.octagons.len()).any(|i| {
-            let x = self.boxes[i];
-            x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b)
-        })
     }
 
     /// Adds the obstacles of `mask` the segment crosses to the search's; whether there were any.

@@ -247,6 +247,28 @@ fn near_box(t: &Piece, p: Point, r: f64) -> bool {
     p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r
 }
 
+/// The bit of `index` in a set of formation slots or weapons (indices past 63 share the last
+/// bit).
+fn bit(index: usize) -> u64 {
+    1 << index.min(63)
+}
+
+/// Which distance class `d` falls in between the marks the two units' rules tell apart
+/// (`UnitInfo::distance_marks`): 0 up to the smallest mark, then one more past each. Every
+/// distance of a class plays the same (a rule's "over 9"" or "within X"" reads alike).
+fn distance_class(a: &UnitInfo, b: &UnitInfo, d: f64) -> u16 {
+    a.distance_marks.iter().chain(&b.distance_marks).copied().filter(|&m| f64::from(m) < d).max().map_or(0, |m| m + 1)
+}
+
+/// The costly kinds (`DIFFICULT`, `DANGEROUS`) a piece is to a unit (Strider ignores
+/// difficult terrain); impassable pieces are `IMPASSABLE` alone.
+fn terrain_class(t: &Piece, strider: bool) -> u8 {
+    if t.kinds.impassable {
+        return IMPASSABLE;
+    }
+    (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
+}
+
 /// Indices of the pieces of each kind (`Game::by_kind`).
 #[derive(Default)]
 struct PiecesByKind {
@@ -532,6 +554,25 @@ impl<'a> Game<'a> {
         self.by_kind.dangerous.iter().map(|&i| &self.terrain[i])
     }
 
+    /// The models of `id` (bits by formation slot) whose bases touch dangerous terrain with
+    /// the unit's disc centred on `p` ("If a model moves in or through dangerous terrain, or
+    /// is activated in it"); a piece out of reach of the disc touches none of them.
+    pub fn models_in_dangerous_at(&self, id: Id, p: Point) -> u64 {
+        let r = self.radius(id);
+        let mut out = 0;
+        for t in self.dangerous_pieces() {
+            if near_box(t, p, r) && t.distance_to(p) < r {
+                out |= self.models_at(id, p).filter(|&(_, q, rq)| t.distance_to(q) < rq).fold(0, |m, (i, _, _)| m | bit(i));
+            }
+        }
+        out
+    }
+
+    /// Whether any of `id`'s models would touch dangerous terrain with its disc centred on `p`.
+    pub fn in_dangerous(&self, id: Id, p: Point) -> bool {
+        self.models_in_dangerous_at(id, p) != 0
+    }
+
     /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
     /// discs when they are further apart than that (the discs hold the models).
     pub fn within(&self, a: Id, b: Id, d: f64) -> bool {
@@ -664,7 +705,7 @@ impl<'a> Game<'a> {
                 if y + back < -EPS || y + front > depth + EPS || !self.spot_ok_among(id, p, false, &others) {
                     continue;
                 }
-                if self.models_at(id, p).all(|(_, q, rq)| self.terrain.iter().all(|t| !t.kinds.dangerous || t.distance_to(q) >= rq)) {
+                if self.models_in_dangerous_at(id, p) == 0 {
                     return Some(p);
                 }
                 fallback = fallback.or(Some(p));
@@ -804,11 +845,7 @@ impl<'a> Game<'a> {
         let strider = self.info(id).movement.strider;
         paths.reset(Point::new(r, r), Point::new(WIDTH - r, DEPTH - r));
         for t in &self.terrain {
-            let class = if t.kinds.impassable {
-                IMPASSABLE
-            } else {
-                (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
-            };
+            let class = terrain_class(t, strider);
             if class != 0 {
                 paths.add_piece(t, r + MARGIN, class, from);
             }
@@ -918,8 +955,8 @@ impl<'a> Game<'a> {
             let leg = w[0].distance(w[1]);
             let end = if done + leg > within { w[0].towards(w[1], within - done) } else { w[1] };
             for t in &self.terrain {
-                let class = (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 };
-                if class & kinds == 0 || t.kinds.impassable || !paths::sweeps(w[0], end, r, t) {
+                let class = terrain_class(t, strider);
+                if class & kinds == 0 || !paths::sweeps(w[0], end, r, t) {
                     continue;
                 }
                 if let Some(s) = paths::first_touch(w[0], end, r, t) {
@@ -1550,7 +1587,7 @@ impl<'a> Game<'a> {
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
         if !m.aircraft {
-            let inside = self.models(id).filter(|&(_, q, r)| self.terrain.iter().any(|t| t.kinds.dangerous && t.distance_to(q) < r)).fold(0u64, |m, (i, _, _)| m | 1 << i.min(63));
+            let inside = self.models_in_dangerous_at(id, start);
             self.dangerous_test(id, inside);
         }
         if self.live(id).gone {
@@ -1663,8 +1700,8 @@ impl<'a> Game<'a> {
         let mut out = 0u64;
         for (i, q, r) in self.models(id) {
             let o = Point::new(q.x - from.x, q.y - from.y);
-            if self.terrain.iter().any(|t| t.kinds.dangerous && legs.iter().any(|&(a, b)| t.crossed(shift(a, o), shift(b, o), r))) {
-                out |= 1 << i.min(63);
+            if self.dangerous_pieces().any(|t| legs.iter().any(|&(a, b)| t.crossed(shift(a, o), shift(b, o), r))) {
+                out |= bit(i);
             }
         }
         out
@@ -1684,7 +1721,7 @@ impl<'a> Game<'a> {
         let t = self.clock();
         let info = self.info(id);
         let s = self.live(id).s;
-        let dice: u32 = self.models(id).filter(|(i, _, _)| testing & (1 << (*i).min(63)) != 0).map(|(i, _, _)| info.alloc.runs[info.slot_run[i]].0.tough.max(1)).sum();
+        let dice: u32 = self.models(id).filter(|&(i, _, _)| testing & bit(i) != 0).map(|(i, _, _)| info.alloc.runs[info.slot_run[i]].0.tough.max(1)).sum();
         let ignore_on = info.ignore_wound_on;
         let mut wounds = 0;
         for _ in 0..dice {
@@ -1766,8 +1803,7 @@ impl<'a> Game<'a> {
         // the plan needs the distance only where a rule tells distances apart (which models
         // reach the target is in `firing`): the smallest distance of its class between two
         // marks stands for it, so every weapon in range stays in range
-        let marks = self.info(id).distance_marks.iter().chain(&self.info(target).distance_marks);
-        let class = marks.copied().filter(|&m| f64::from(m) < distance).max().map_or(0, |m| m + 1);
+        let class = distance_class(self.info(id), self.info(target), distance);
         let live = self.live(id);
         // Indirect "ignores cover from sight obstructions": out of sight only Indirect
         // weapons fire, and only the cover of the terrain the target stands in counts
@@ -1806,10 +1842,10 @@ impl<'a> Game<'a> {
             .iter()
             .map(|(m, _)| {
                 m.weapons.iter().enumerate().fold((0u64, 0u64), |(all, indirect), (i, w)| {
-                    let bit = 1u64 << i.min(63);
+                    let b = bit(i);
                     let shoots = w.range.is_some() && info.ranged.contains(&w.name) && !spent(&w.name);
                     let is_indirect = shoots && info.indirect.contains(&w.name);
-                    (all | if shoots { bit } else { 0 }, indirect | if is_indirect { bit } else { 0 })
+                    (all | if shoots { b } else { 0 }, indirect | if is_indirect { b } else { 0 })
                 })
             })
             .collect();
@@ -1876,7 +1912,7 @@ impl<'a> Game<'a> {
             .iter()
             .map(|&(run, mask, n)| {
                 let mut m = info.alloc.runs[run].0.clone();
-                m.weapons = m.weapons.iter().enumerate().filter(|(i, _)| mask & (1 << (*i).min(63)) != 0).map(|(_, w)| w.clone()).collect();
+                m.weapons = m.weapons.iter().enumerate().filter(|&(i, _)| mask & bit(i) != 0).map(|(_, w)| w.clone()).collect();
                 (m, n)
             })
             .collect();
@@ -2130,14 +2166,13 @@ impl<'a> Game<'a> {
             }
         }
         // the same melee as an earlier one but for where it starts: its plans are kept
-        let marks = c.distance_marks.iter().chain(&d.distance_marks);
         let key = MeleeKey {
             charger: (id, buffs[0]),
             defender: (target, buffs[1]),
             flags: [c_state.fatigued, d_state.fatigued, d_state.shaken],
             defender_alive: d_alloc.alive_key(d_s),
             strike_back,
-            distance: marks.copied().filter(|&m| f64::from(m) < charge_distance).max().map_or(0, |m| m + 1),
+            distance: distance_class(c, d, charge_distance),
             options,
         };
         let (mut melee, found) = match self.cache.melees.remove(&key) {
@@ -2322,7 +2357,7 @@ impl<'a> Game<'a> {
                     continue;
                 }
                 record.models_left[army] += info.alloc.alive(live.s);
-                record.points_left[army] += info.cost * f64::from(live.wounds_left) / f64::from(info.wounds.max(1));
+                record.points_left[army] += self.points_left((army, u));
             }
         }
         if let Some(events) = self.trace.take() {
