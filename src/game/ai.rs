@@ -27,11 +27,11 @@ type Side = (State, bool, bool);
 /// What the valuations need beyond the fresh tables, kept by each thread across the chunks
 /// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
 /// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
-/// lost, Shaken).
+/// left, Shaken).
 #[derive(Default)]
 pub struct Memo {
     exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
-    fails: FxHashMap<(Id, State, bool), f64>,
+    fails: FxHashMap<(Id, (u32, bool), bool), f64>,
 }
 
 /// What a charge is worth to the charger, in expected points.
@@ -136,16 +136,17 @@ fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
 
 /// The chance a unit in state `s` (Shaken or not) fails a morale test.
 fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
-    // the test reads the models left (their Quality and rules)
-    let s = State { k: s.k, ..State::default() };
-    if let Some(p) = g.memo().fails.get(&(id, s, shaken)) {
+    // the test reads the models left (their Quality and rules), a joined Hero among them or
+    // not (`Allocation::alive_key`)
+    let key = (id, g.info(id).alloc.alive_key(s), shaken);
+    if let Some(p) = g.memo().fails.get(&key) {
         return *p;
     }
     let p = 1.0 - MoraleTest::new(&g.info(id).alloc, s, shaken, g.prep.edition).p_pass();
     if g.memo().fails.len() >= MEMO_LIMIT {
         g.memo().fails.clear();
     }
-    g.memo().fails.insert((id, s, shaken), p);
+    g.memo().fails.insert(key, p);
     p
 }
 
@@ -703,6 +704,31 @@ mod tests {
                 g.units[army][u].pos = spot;
             }
         }
+    }
+
+    #[test]
+    fn the_morale_memo_tells_a_unit_from_the_same_unit_without_its_hero() {
+        use crate::edition::Edition;
+        use crate::profile::Unit;
+        // a Takedown can kill a joined Hero before the models in front of it: the test then
+        // reads the models left without it (here the Q3+ Hero whose Quality the unit used)
+        let body = Unit::parse("Grunts [5] Q5+ D5+", Edition::V3_5).unwrap();
+        let hero = Unit::parse("Captain [1] Q3+ D4+ | Hero, Tough(3)", Edition::V3_5).unwrap();
+        let joined = body.join(&hero, Edition::V3_5).unwrap();
+        let foe = Unit::parse("Grunts [5] Q5+ D5+", Edition::V3_5).unwrap();
+        let p = Prepared::new([&[joined], &[foe]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let c = config(Vec::new(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 40.0)]]);
+        let alloc = &p.armies[0][0].alloc;
+        let with_hero = State::default();
+        let without = alloc.state_of("s", &UnitState { hero_wounds: 3, ..UnitState::FRESH }).unwrap();
+        assert_ne!(alloc.alive_key(with_hero), alloc.alive_key(without));
+        let fails = [with_hero, without].map(|s| p_fail(&mut g, (0, 0), s, false));
+        for (s, got) in [with_hero, without].into_iter().zip(fails) {
+            assert!((got - (1.0 - MoraleTest::new(alloc, s, false, Edition::V3_5).p_pass())).abs() < 1e-12, "{s:?}");
+        }
+        assert!(fails[1] > fails[0], "{fails:?}");
     }
 
     #[test]
