@@ -102,8 +102,11 @@ pub fn add_at(v: &mut Vec<f64>, i: usize, p: f64) {
 
 /// Adds `w` times the distribution `v` into `acc` (a mixture's term), growing it as needed.
 pub fn add_scaled(acc: &mut Vec<f64>, v: &[f64], w: f64) {
-    for (i, x) in v.iter().enumerate() {
-        add_at(acc, i, w * x);
+    if acc.len() < v.len() {
+        acc.resize(v.len(), 0.0);
+    }
+    for (a, x) in acc.iter_mut().zip(v) {
+        *a += w * x;
     }
 }
 

@@ -36,6 +36,9 @@ pub struct Allocation {
     /// The unit's own Defense (used while any of its own models live).
     unit_defense: u8,
     pub wounds: WoundModel,
+    /// Firefight: whether the last model (the one that takes the wound markers) has Tough(X),
+    /// whose exception to "Knocked Out immediately" it gets (see `hit_while_stunned`).
+    last_has_tough: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,7 +86,8 @@ impl Allocation {
         starts.push(pos);
         capacity.push(cap);
         let hero = runs.last().filter(|(m, _)| is_joined_hero(m)).map(|_| pos - 1);
-        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds }
+        let last_has_tough = runs.last().is_some_and(|(m, _)| m.rules.iter().any(|r| r.name == "Tough"));
+        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough }
     }
 
     fn wound_effects(&self) -> bool {
@@ -373,13 +377,13 @@ impl Allocation {
     /// model without Tough, or a Tough one that would pass X markers; otherwise each is a
     /// marker, checked as usual.
     pub fn hit_while_stunned(&self, s: State, n: u32, bonus: u32) -> Landing {
-        let (last, tough) = self.last();
+        let (_, tough) = self.last();
         if !s.stunned || self.destroyed(s) || n == 0 {
             return Landing::At(s);
         }
         // the exception is Tough(X)'s ("Models with this special rule"): without it, a model
         // with one wound is not Tough(1) here but Knocked Out
-        if !self.model_at(last).rules.iter().any(|r| r.name == "Tough") {
+        if !self.last_has_tough {
             return Landing::At(self.destroyed_state());
         }
         let w = s.w.saturating_add(n);

@@ -273,13 +273,9 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
 }
 
 /// Every stage of an attack by `groups` (in resolution order) on the target in `alloc`, from
-/// its state `start` (`before` says whether it was Shaken or fatigued).
-pub fn stages(alloc: &Allocation, groups: &[Group], situation: &Situation, start: State, before: &UnitState) -> Stages {
-    stages_from(alloc, groups, situation, start, start, before)
-}
-
-/// [`stages`] of an attack that begins in `start` although the target was in `origin` (a
-/// Firefight charge Knocked Out or wounded a Stunned target first): kills count from `origin`.
+/// its state `start` (`before` says whether it was Shaken or fatigued). `origin` is where the
+/// target was before the attack: `start` itself, or where a Firefight charge left a Stunned
+/// target (Knocked Out or wounded) before any blow; kills count from `origin`.
 pub fn stages_from(alloc: &Allocation, groups: &[Group], situation: &Situation, origin: State, start: State, before: &UnitState) -> Stages {
     let (hits, unblocked, wounds, ends) = propagate(alloc, groups, situation, start);
     let killed_before = alloc.kills(origin);

@@ -210,13 +210,14 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
     let mut models: Vec<Vec<Vec<Option<DieModel>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
     let killed_before = alloc.kills(attack.start);
     // The morale test by end state, found once per chunk (the target's Shaken is the attack's).
-    let mut tests: Vec<Option<MoraleTest>> = vec![None; alloc.state_count()];
+    let mut tests: Vec<Option<MoraleTest>> = if situation.melee { Vec::new() } else { vec![None; alloc.state_count()] };
+    let charged = attack.charged();
     for _ in 0..samples {
         let vi = roll_variant(&attack.variants, &mut rng);
         let variant = &attack.variants[vi];
         let (groups, models) = (&variant.groups, &mut models[vi]);
         // Firefight: a charge Knocks Out (or wounds) a Stunned target before any blow
-        let start = alloc.roll(attack.charged(), || d6(&mut rng));
+        let start = alloc.roll(charged, || d6(&mut rng));
         let r = roll_attack(alloc, groups, start, &mut rng, |gi, s| {
             *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
         });

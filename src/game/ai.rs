@@ -110,8 +110,7 @@ fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
     let (cl, dl) = (g.live(c), g.live(d));
     let (c_tired, d_tired) = (cl.fatigued, dl.fatigued || dl.shaken);
     let (ci, di) = (g.info(c), g.info(d));
-    let alive = |info: &super::prepare::UnitInfo, s: State| f64::from(info.alloc.alive(s)) / f64::from(info.models.max(1));
-    let (c_share, d_share) = (alive(ci, cl.s), alive(di, dl.s));
+    let (c_share, d_share) = (f64::from(cl.left) / f64::from(ci.models.max(1)), f64::from(dl.left) / f64::from(di.models.max(1)));
     let full = if !c_tired && !d_tired {
         g.prep.fresh_exchange[c.0].get(c.1).and_then(|row| row.get(d.1)).map(|x| x[usize::from(far)])
     } else {
@@ -164,7 +163,7 @@ pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
 fn estimate(g: &mut Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
     let (cs, ds) = (side_of(g, c), side_of(g, d));
-    let (c_left, d_left) = (f64::from(ci.wounds_left(cs.0)), f64::from(di.wounds_left(ds.0)));
+    let (c_left, d_left) = (f64::from(g.live(c).wounds_left), f64::from(g.live(d).wounds_left));
     if c_left <= 0.0 || d_left <= 0.0 {
         return Estimate::default();
     }
@@ -232,10 +231,10 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
         return None;
     }
     let (pos, r) = (g.live(id).pos, g.radius(id));
-    let on = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
-    if g.objectives.iter().any(|&o| on(g, id, o)) {
+    if g.on_marker(id) {
         return None;
     }
+    let on = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
     let rush = g.movement(id).rush;
     let mut wanted: Vec<(f64, usize)> = (0..g.objectives.len())
         .filter(|&i| {
@@ -289,7 +288,7 @@ fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
 
 /// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
 fn held_alone(g: &Game, id: Id) -> Option<Point> {
-    g.objectives.iter().copied().find(|&o| g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && g.near_marker(f, o)))
+    g.objectives.iter().copied().find(|&o| super::policy::holds_alone(g, id, o))
 }
 
 /// The default policy's charge, if one is worth more than the unit's other options: targets
@@ -316,9 +315,8 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         // a unit on a marker that is removed, Routed or Shaken no longer holds or contests
         // it; in the last round only the markers count ("the player that controls most
         // markers wins")
-        let removes = est.defender_fails.max(removal_chance(g, e, est.dealt));
-        let on_marker = g.on_marker(e);
-        let value = if last_round { 0.0 } else { est.value } + if on_marker { removes * marker } else { 0.0 };
+        let held = if g.on_marker(e) { est.defender_fails.max(removal_chance(g, e, est.dealt)) * marker } else { 0.0 };
+        let value = if last_round { 0.0 } else { est.value } + held;
         if value > floor {
             options.push((value, e));
         }
@@ -419,7 +417,8 @@ fn activation_value(g: &Game, id: Id, foes: &[Foe]) -> (f64, f64) {
             if foe.shoots_within > 0.0 && gap <= foe.shoots_within {
                 threat += their_shots[foe.unit][id.1] * foe.share * mine;
             }
-            if foe.charges_within >= 0.0 && !info.movement.aircraft && gap <= foe.charges_within {
+            // (its charge reach less this unit's own penalty to chargers, as `Game::charge_reach`)
+            if foe.charges_within >= 0.0 && !info.movement.aircraft && gap <= (foe.charges_within - info.tricks.charge_penalty).max(0.0) {
                 let x = their_exchanges[foe.unit][id.1][usize::from(gap > 9.0)];
                 threat += (x.charge * foe.share * info.points_per_wound() - (x.counter + x.strike_back) * mine * foe.per_wound).max(0.0);
             }
@@ -532,44 +531,23 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
 /// nearest the markers; valuable units a little behind the screen of those placed before
 /// them; away from friends.
 pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
-    use rand::RngExt;
     let info = g.info(id);
-    let r = g.radius(id);
-    let far = (depth - r).max(r);
+    let far = (depth - g.radius(id)).max(g.radius(id));
     let army = &g.prep.armies[id.0];
     let mean = army.iter().map(|u| u.cost).sum::<f64>() / army.len().max(1) as f64;
     let cheap = info.cost <= mean;
     // the gap to the enemy's zone from the front of ours
     let no_mans_land = DEPTH - 2.0 * super::table::DEPLOY_DEPTH;
     let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
-    let mut best: Option<(f64, Point)> = None;
-    let mut valid = 0;
-    let others = g.others_on_ground(id);
-    for _ in 0..60 {
-        let x = g.rng.random_range(r..=WIDTH - r);
-        let y = match info.role {
-            Role::Shooting if !needs_front => g.rng.random_range(r..=far),
-            _ => (far - g.rng.random_range(0.0..=3.0)).max(r),
-        };
-        let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok_among(id, p, false, &others) || g.in_dangerous(id, p) {
-            continue;
-        }
-        let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
-        let objective = g.objectives.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+    let jitter = (info.role != Role::Shooting || needs_front).then_some(3.0);
+    let score = |g: &Game, p: Point, y: f64, crowd: f64| {
+        let objective = super::policy::to_objective(g, p);
         let objective = if objective.is_finite() { objective } else { 0.0 };
         // a valuable non-melee unit prefers a friend placed between it and the enemy
         let screened = !cheap && info.role != Role::Melee && g.on_table(id.0).any(|f| f != id && (g.live(f).pos.x - p.x).abs() < 6.0 && g.from_edge(id.0, g.live(f).pos.x, g.live(f).pos.y).y > y);
-        let score = objective * if cheap { 1.5 } else { 1.0 } + 6.0 * crowd - if screened { 6.0 } else { 0.0 };
-        if best.is_none_or(|(b, _)| score < b) {
-            best = Some((score, p));
-        }
-        valid += 1;
-        if valid >= 12 {
-            break;
-        }
-    }
-    best.map(|(_, p)| p)
+        objective * if cheap { 1.5 } else { 1.0 } + 6.0 * crowd - if screened { 6.0 } else { 0.0 }
+    };
+    super::policy::sample_deployment(g, id, depth, jitter, 12, |g, p| !g.in_dangerous(id, p), score)
 }
 
 #[cfg(test)]

@@ -37,6 +37,11 @@ fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
     g.on_table(1 - army)
 }
 
+/// Whether `id` stands within 3" of marker `o` and no friend that may seize it does.
+pub fn holds_alone(g: &Game, id: Id, o: Point) -> bool {
+    g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && g.near_marker(f, o))
+}
+
 /// The nearest enemy on the ground (Aircraft can't be charged, and no one walks to them).
 fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
     // the discs' gap is at most the models': an enemy whose disc is no nearer than the best
@@ -75,7 +80,7 @@ pub fn pick_unit(g: &mut Game, army: usize) -> usize {
 }
 
 /// The distance from `p` to the nearest objective marker.
-fn to_objective(g: &Game, p: Point) -> f64 {
+pub fn to_objective(g: &Game, p: Point) -> f64 {
     g.objectives.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min)
 }
 
@@ -86,30 +91,48 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     if g.policy_kind(id.0) == PolicyKind::Default {
         return super::ai::deployment_spot(g, id, depth);
     }
-    let info = g.info(id);
-    let r = g.radius(id);
+    // the random policy takes the first spot it may stand on
     let random = g.policy_kind(id.0) == PolicyKind::Random;
+    let jitter = (!random && g.info(id).role != Role::Shooting).then_some(2.0);
+    sample_deployment(g, id, depth, jitter, if random { 1 } else { 12 }, |_, _| true, |g, p, _, crowd| to_objective(g, p) + 6.0 * crowd)
+}
+
+/// The deployment policies' sampling: up to 60 spots, each drawn along the edge and then
+/// from it (anywhere within the zone, or, with `jitter`, up to that many inches back from its
+/// front), kept where the unit may stand and `keep` allows, scored by `score(game, spot, its
+/// depth in the zone, friends within 8" of it)`; the lowest score of the first `enough` kept
+/// spots. `None`: none kept.
+pub fn sample_deployment(
+    g: &mut Game,
+    id: Id,
+    depth: f64,
+    jitter: Option<f64>,
+    enough: usize,
+    keep: impl Fn(&Game, Point) -> bool,
+    score: impl Fn(&Game, Point, f64, f64) -> f64,
+) -> Option<Point> {
+    let r = g.radius(id);
     let far = (depth - r).max(r);
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
     let others = g.others_on_ground(id);
     for _ in 0..60 {
         let x = g.rng.random_range(r..=WIDTH - r);
-        let y = if random || info.role == Role::Shooting { g.rng.random_range(r..=far) } else { (far - g.rng.random_range(0.0..=2.0)).max(r) };
+        let y = match jitter {
+            None => g.rng.random_range(r..=far),
+            Some(j) => (far - g.rng.random_range(0.0..=j)).max(r),
+        };
         let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok_among(id, p, false, &others) {
+        if !g.spot_ok_among(id, p, false, &others) || !keep(g, p) {
             continue;
         }
-        if random {
-            return Some(p);
-        }
         let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
-        let score = to_objective(g, p) + 6.0 * crowd;
+        let score = score(g, p, y, crowd);
         if best.is_none_or(|(b, _)| score < b) {
             best = Some((score, p));
         }
         valid += 1;
-        if valid >= 12 {
+        if valid >= enough {
             break;
         }
     }
@@ -251,11 +274,9 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     let m = g.movement(id);
     let pos = g.live(id).pos;
     // hold an objective the unit stands on when no friend does
-    let near = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
     if policy.hold_objectives > 0.0 {
         for i in 0..g.objectives.len() {
-            let o = g.objectives[i];
-            if near(g, id, o) && !g.claimed[i][id.0] && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o)) {
+            if !g.claimed[i][id.0] && holds_alone(g, id, g.objectives[i]) {
                 g.claimed[i][id.0] = true;
                 return Action::Hold;
             }
@@ -455,8 +476,7 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
             return (g.gap(id, e) > g.charge_reach(id, e)).then(|| g.live(e).pos);
         }
     }
-    let near = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
-    if policy.hold_objectives > 0.0 && g.objectives.iter().any(|&o| near(g, id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && near(g, f, o))) {
+    if policy.hold_objectives > 0.0 && g.objectives.iter().any(|&o| holds_alone(g, id, o)) {
         return None;
     }
     let objective = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos)));

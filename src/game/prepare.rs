@@ -681,7 +681,7 @@ fn charge_value(charger: &UnitInfo, defender: &UnitInfo, edition: Edition) -> f6
     }
     let m = Melee::from_allocations(charger.alloc.clone(), defender.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, edition);
     let Ok(m) = m else { return f64::NEG_INFINITY };
-    let outcome = if m.check_exact().is_ok() { exact::exact(&m) } else { crate::melee::sample::sample(&m, 2_000, 0x00e1_1ee0, Some(1)).map(|t| t.outcome(&m)).unwrap_or_default() };
+    let outcome = if m.check_exact().is_ok() { exact::exact(&m) } else { crate::melee::sample::sample(&m, 2_000, 0x00e1_1ee0, None).map(|t| t.outcome(&m)).unwrap_or_default() };
     let lost = |side: usize, info: &UnitInfo| -> f64 {
         let per_model = info.cost / f64::from(info.models.max(1));
         let models: f64 = outcome.lost[side].iter().enumerate().map(|(k, p)| k as f64 * p).sum();

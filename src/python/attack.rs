@@ -52,7 +52,7 @@ pub fn _attack<'py>(
     match method {
         "exact" => {
             attack.check_exact()?;
-            let stages = run(py, |_| Ok(Some(attack.exact())))?;
+            let stages = run(py, || Ok(attack.exact()))?;
             out.set_item("hits", stages.hits.into_pyarray(py))?;
             out.set_item("unblocked", stages.unblocked.into_pyarray(py))?;
             out.set_item("wounds", stages.wounds.into_pyarray(py))?;

@@ -313,10 +313,10 @@ impl PyArmy {
 #[pyo3(signature = (text, edition=None, strict=None))]
 pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, strict: Option<bool>) -> PyResult<PyArmyBook> {
     let edition = edition.map(self::edition).transpose()?;
-    let (inner, unknown) = run(py, |_| {
+    let (inner, unknown) = run(py, || {
         ArmyBook::from_json(text, edition).map(|b| {
             let unknown = b.unknown_rules();
-            Some((b, unknown))
+            (b, unknown)
         })
     })?;
     if !unknown.is_empty() {
@@ -332,7 +332,7 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 #[pyo3(signature = (text, edition="3.5", strict=None, defined=Vec::new()))]
 pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, defined: Vec<String>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
-    let inner = run(py, |_| Army::parse(text, edition).map(Some))?;
+    let inner = run(py, || Army::parse(text, edition))?;
     let unknown = inner.unknown_rules(edition, &defined);
     if !unknown.is_empty() {
         let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };

@@ -29,7 +29,7 @@ pub fn _cost_terms<'py>(py: Python<'py>, units: Vec<PyRef<'py, PyUnit>>, edition
     let edition = self::edition(edition)?;
     let units: Vec<crate::Unit> = units.iter().map(|u| u.inner.clone()).collect();
     let panel = Panel::new(edition)?;
-    let priced = run(py, |_| Ok(Some(units.par_iter().map(|u| panel.terms(u)).collect::<Vec<_>>())))?;
+    let priced = run(py, || Ok(units.par_iter().map(|u| panel.terms(u)).collect::<Vec<_>>()))?;
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let (mut term_unit, mut kinds, mut labels, mut term_names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -94,7 +94,7 @@ pub fn _efficiency<'py>(
     let modes = self::modes(modes)?;
     let unit = unit.inner.clone();
     let targets: Vec<(crate::Unit, bool)> = targets.iter().map(|(t, c)| (t.inner.clone(), *c)).collect();
-    let damage = run(py, |_| efficiency::damage(&unit, &targets, &modes, edition).map(Some))?;
+    let damage = run(py, || efficiency::damage(&unit, &targets, &modes, edition))?;
     let out = PyDict::new(py);
     out.set_item("modes", modes.iter().map(|m| m.key).collect::<Vec<_>>())?;
     out.set_item("wounds", damage.wounds.into_pyarray(py))?;
@@ -109,7 +109,7 @@ pub fn _efficiency<'py>(
 pub fn _durability(py: Python<'_>, unit: PyRef<'_, PyUnit>, edition: &str) -> PyResult<Vec<(&'static str, f64)>> {
     let edition = self::edition(edition)?;
     let unit = unit.inner.clone();
-    let rows = run(py, |_| efficiency::durability(&unit, edition).map(Some))?;
+    let rows = run(py, || efficiency::durability(&unit, edition))?;
     Ok(rows.into_iter().map(|(k, _, p)| (k, p)).collect())
 }
 

@@ -69,9 +69,8 @@ pub fn report_unknown(py: Python<'_>, messages: &[String], strict: Option<bool>,
 /// panic in the core (an overflow check) becomes a `RuntimeError` naming it, never an abort.
 /// Watching for Ctrl-C from another thread would not stop such work any sooner, and would
 /// cost a thread per call (several times a small `attack()`).
-pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::Result<Option<T>> + Send) -> PyResult<T> {
-    let stop = Stop::new();
-    let outcome = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&stop))));
+pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
+    let outcome = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work().map(Some))));
     py.check_signals()?;
     finish(outcome)
 }

@@ -82,7 +82,7 @@ pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'
             return Err(crate::Error::invalid(field, r, "must be a finite number from 1 to 100").into());
         }
     }
-    let prep = run(py, |_| Prepared::new([&a, &b], edition, [role_ratio.0, role_ratio.1]).map(Some))?;
+    let prep = run(py, || Prepared::new([&a, &b], edition, [role_ratio.0, role_ratio.1]))?;
     Ok(PyGamePrep { inner: Arc::new(prep) })
 }
 
@@ -174,9 +174,8 @@ pub fn _simulate<'py>(
         profile,
     };
     let prep = self::Arc::clone(&prep.inner);
-    crate::pool::check_threads(threads)?;
-    // the kept pool of `threads` runs the games (the game itself is given none to build)
-    let out = run(py, |_| crate::pool::install(threads, || game::simulate(&prep, &config, first_game, games, None))?.map(Some))?;
+    // (`game::simulate` plays on the kept pool of `threads`)
+    let out = run(py, || game::simulate(&prep, &config, first_game, games, threads))?;
     let d = PyDict::new(py);
     let n = out.records.len();
     d.set_item("winner", out.records.iter().map(|r| r.winner).collect::<Vec<i8>>().into_pyarray(py))?;

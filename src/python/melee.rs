@@ -81,7 +81,7 @@ pub fn _melee<'py>(
     match method {
         "exact" => {
             m.check_exact()?;
-            let o = run(py, |_| Ok(Some(melee::exact::exact(&m))))?;
+            let o = run(py, || Ok(melee::exact::exact(&m)))?;
             outcome_dict(py, o, &out)?;
             out.set_item("samples", py.None())?;
         }
