@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import oprstats
 from oprstats import Unit, Weapon
+from oprstats._attack import LIMITS
 from oprstats.examples import EXAMPLE_BOOK, EXAMPLE_LIST
 
 EXAMPLES = int(os.environ.get("OPRSTATS_FUZZ_EXAMPLES", "150"))
@@ -97,7 +98,7 @@ def test_fuzz_unit_parse(text, edition):
     u = clean(lambda: Unit.parse(text, edition=edition))
     if u is not None:
         round_trips(u)
-        assert u.size <= oprstats._core._limits()[0][1]
+        assert u.size <= LIMITS["MAX_MODELS"]
 
 
 @FUZZ
@@ -105,7 +106,7 @@ def test_fuzz_unit_parse(text, edition):
 def test_fuzz_load_army_list(text, edition):
     army = clean(lambda: oprstats.load_army_list(text, edition=edition))
     if army is not None:
-        assert len(army) <= dict(oprstats._core._limits())["MAX_ARMY_UNITS"]
+        assert len(army) <= LIMITS["MAX_ARMY_UNITS"]
         assert pickle.loads(pickle.dumps(army)).units == army.units
 
 

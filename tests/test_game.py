@@ -93,7 +93,6 @@ def coherent(models) -> bool:
 def check_invariants(result, army_a, army_b):
     """Every traced game: no move longer than allowed, no unit inside impassable terrain or off
     the table, objectives counted as the rulebook says, and the final counts match."""
-    info, _ = prep_info(army_a, army_b)
     armies = (list(army_a), list(army_b))
     for g, trace in enumerate(result.traces):
         last_round = max(e["round"] for e in trace.events)

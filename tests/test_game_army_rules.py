@@ -235,7 +235,6 @@ def test_ambush_variants_arrive_where_and_when_their_texts_say(book_rule):
     knights = [Unit.parse('Knights [5] Q4+ D2+ | 100pts\n5x Rifle (24", A1)') for _ in range(3)]
     r = play(army, knights, games=100, seed=12)
     check_invariants(r, army, knights)
-    info, _ = prep_info(army, knights)
     first_round = {0: 2, 1: 1, 2: 2, 3: 2}
     closest = defaultdict(list)
     shots = {True: [0, 0], False: [0, 0]}

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import oprstats
+from oprstats._game import wilson
 
 GAMES = 500
 PAIRS = [
@@ -52,10 +53,8 @@ def army_from_book(path, seed: int, points: int = 2000) -> list:
 
 
 def wilson_lower(successes: float, n: float, z: float = Z_ONE_SIDED_95) -> float:
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre - half) / (1 + z * z / n)
+    """The lower end of the two-sided Wilson interval at `z`, a one-sided bound."""
+    return wilson(successes, n, z)[0]
 
 
 def default_against_greedy(a: list, b: list, seed: int) -> tuple[int, int]:

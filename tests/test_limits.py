@@ -367,7 +367,7 @@ def test_units_pickle_across_a_process_pool():
     units = [Unit("5x Foo", size=1, quality=4, defense=4), unit('Grunts [10] Q5+ D5+\n10x Rifle (24", A1)')]
     with ProcessPoolExecutor(max_workers=1) as pool:
         assert list(pool.map(repr, units)) == [repr(u) for u in units]
-        assert list(pool.map(pickle.dumps, units)) and list(pool.map(_size, units)) == [u.size for u in units]
+        assert [pickle.loads(b) for b in pool.map(pickle.dumps, units)] == units and list(pool.map(_size, units)) == [u.size for u in units]
 
 
 def _size(u):
@@ -427,6 +427,7 @@ def test_refusals_are_immediate_whatever_the_request():
     # accepted before: 241,000 state pairs (under that limit), 3 minutes of work
     swords = 'S [300] Q4+ D4+\n300x Sword (A5, Deadly(3)), 300x Axe (A3, AP(2))'
     spears = 'T [800] Q4+ D4+\n800x Sword (A1), 800x Spear (A1, Counter)'
+    line = 'S [10] Q4+ D4+\n10x Sword (A2), 10x Rifle (24", A1)'
     found = refused_capped({
         "attack": f"oprstats.attack(U({horde!r}), U({big!r}))",
         "melee": f"oprstats.melee(U({horde!r}), U({big!r}))",
@@ -435,7 +436,10 @@ def test_refusals_are_immediate_whatever_the_request():
         "efficiency": f"oprstats.efficiency_curve(U({squad!r}), tough=list(range(1, 11)))",
         "sampled dice": f"oprstats.attack(U({gunline!r}), U('T [1] Q4+ D4+'), method='sample', samples=10**8)",
         "long melee": f"oprstats.melee(U({swords!r}), U({spears!r}))",
+        # 48 units a side take about 0.2 s to prepare: games x units is checked first
+        "unit-games": f"oprstats.simulate([U({line!r})] * 48, [U({line!r})] * 48, games=10**8, progress=False)",
     })
+    assert "games x units" in found["unit-games"]
     assert "exact melee state pairs × hits" in found["long melee"]
     assert all("limit" in message for message in found.values())
     assert re.search(r"efficiency work in steps .* is over the limit", found["efficiency"])

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _core
 from ._core import Unit
+from ._attack import LIMITS
 from ._editions import DEFAULT_EDITION
 
 MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
@@ -221,7 +222,7 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
         raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
     _modes([mode])
     ds = _whole_numbers(defense, "defense", 2, 6)
-    ts = _whole_numbers(tough, "tough", 1, dict(_core._limits())["MAX_RATING"])
+    ts = _whole_numbers(tough, "tough", 1, LIMITS["MAX_RATING"])
     if not ds or not ts:
         raise ValueError("defense and tough: give at least one value each")
     if len(ds) * len(ts) > 1_000:

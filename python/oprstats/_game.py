@@ -462,12 +462,13 @@ def simulate(
     engine_seed = seed_to_u64(replay)
     units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
     mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
-    prep = _core._prepare_game(units_a, units_b, edition="3.5",
-                               role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
+    # refused before the preparation (with its exact melees) starts
     played = total * (len(units_a) + len(units_b))
     if played > LIMITS["MAX_UNIT_GAMES"]:
         raise ValueError(f"games x units: {total:,} games of {len(units_a) + len(units_b)} units is {played:,} unit-games, "
                          f"over the limit of {LIMITS['MAX_UNIT_GAMES']:,} this library accepts")
+    prep = _core._prepare_game(units_a, units_b, edition="3.5",
+                               role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
     # The first batch is small and measures the pace; later ones last about half a second,
     # so Ctrl-C (seen when a batch ends) stops a run promptly whatever the armies' size.
     batch = min(16, total)

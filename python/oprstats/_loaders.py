@@ -7,6 +7,7 @@ import os
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from . import _core
+from ._attack import LIMITS
 from ._core import Army, ArmyBook
 
 PathOrBook = Union[str, "os.PathLike[str]", Mapping[str, Any]]
@@ -29,7 +30,7 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
         except (TypeError, ValueError) as exc:
             raise TypeError(f"source: the dict is not JSON data ({exc})") from None
         except RecursionError:
-            raise ValueError(f"source: the dict is nested deeper than the {dict(_core._limits())['MAX_JSON_DEPTH']} "
+            raise ValueError(f"source: the dict is nested deeper than the {LIMITS['MAX_JSON_DEPTH']} "
                              "levels an army book may have") from None
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as f:
