@@ -2,30 +2,10 @@
 
 use super::*;
 use crate::game::table::Kinds;
-use crate::game::test_support::prep;
-use crate::game::Policy;
-
+use crate::game::test_support::{placed, prep};
 
 fn config(terrain: Vec<Piece>, a: Vec<Point>, b: Vec<Point>) -> Config {
-    Config {
-        seed: 7,
-        terrain: Terrain::Fixed(terrain),
-        objectives: Some(vec![]),
-        policies: [Policy::DEFAULT; 2],
-        deployment: Some([a, b]),
-        first: Some(0),
-        paired: false,
-        rounds: 4,
-        trace: false,
-        profile: false,
-    }
-}
-
-fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
-    let mut g = Game::new(prep, config, 0, cache);
-    g.deploy();
-    g.round = 1;
-    g
+    Config { trace: false, ..crate::game::test_support::config(terrain, vec![], a, b) }
 }
 
 const RIFLES: &str = "Rifles [10] Q4+ D5+\n10x Rifle (24\", A1)";

@@ -1331,7 +1331,7 @@ impl<'a> Game<'a> {
     /// of their table edge ... Then the players continue alternating in placing one unit each";
     /// then Scouts ("After all other units are deployed ... starting with the player that
     /// activates next"); Ambushers wait for round 2 or later.
-    fn deploy(&mut self) {
+    pub(super) fn deploy(&mut self) {
         if let Some(fixed) = &self.config.deployment {
             for army in 0..2 {
                 for (u, p) in fixed[army].iter().enumerate() {
@@ -2441,33 +2441,13 @@ mod tests {
     use super::*;
     use crate::edition::Edition;
     use crate::game::table::Kinds;
-    use crate::game::{Policy, UnitTotals};
+    use crate::game::UnitTotals;
     use crate::profile::Unit;
     use rand::SeedableRng;
 
     use crate::game::test_support::prep;
 
-    fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec<Point>) -> Config {
-        Config {
-            seed: 7,
-            terrain: Terrain::Fixed(terrain),
-            objectives: Some(objectives),
-            policies: [Policy::DEFAULT; 2],
-            deployment: Some([a, b]),
-            first: Some(0),
-            paired: false,
-            rounds: 4,
-            trace: true,
-            profile: false,
-        }
-    }
-
-    fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
-        let mut g = Game::new(prep, config, 0, cache);
-        g.deploy();
-        g.round = 1;
-        g
-    }
+    use crate::game::test_support::{config, placed};
 
     const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
 

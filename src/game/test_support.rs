@@ -1,6 +1,9 @@
 //! What the game's tests share.
 
+use super::play::{Cache, Game};
 use super::prepare::Prepared;
+use super::table::{Piece, Point};
+use super::{Config, Policy, Terrain};
 use crate::edition::Edition;
 use crate::profile::Unit;
 
@@ -9,4 +12,28 @@ pub fn prep(a: &[&str], b: &[&str]) -> Prepared {
     let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
     let (a, b) = (parse(a), parse(b));
     Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+}
+
+/// A traced game on fixed terrain with fixed markers and fixed deployments, army A first.
+pub fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec<Point>) -> Config {
+    Config {
+        seed: 7,
+        terrain: Terrain::Fixed(terrain),
+        objectives: Some(objectives),
+        policies: [Policy::DEFAULT; 2],
+        deployment: Some([a, b]),
+        first: Some(0),
+        paired: false,
+        rounds: 4,
+        trace: true,
+        profile: false,
+    }
+}
+
+/// A game deployed as `config` says, at the start of round 1.
+pub fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
+    let mut g = Game::new(prep, config, 0, cache);
+    g.deploy();
+    g.round = 1;
+    g
 }
