@@ -360,6 +360,14 @@ def test_a_pickle_cannot_smuggle_a_value_past_the_limits():
         oprstats._core._weapon_from_state(json.dumps(state), "3.5")
     state["count"] = 2
     assert oprstats._core._weapon_from_state(json.dumps(state), "3.5") == Weapon("Gun", attacks=1, count=2)
+    # a unit's groups pass `join`'s checks: one hero at most, joined to a unit of several models
+    joined = unit("Grunts [5] Q5+ D5+").join(unit("Captain [1] Q3+ D4+ | Hero, Tough(3)"))
+    fn, (text, edition, *rest) = joined.__reduce__()
+    assert fn(text, edition, *rest) == joined
+    groups = json.loads(text)["groups"]
+    for bad, message in (({"groups": groups + groups[1:]}, "3 model groups"), ({"groups": groups[::-1]}, "only a unit with the Hero rule")):
+        with pytest.raises(ValueError, match=message):
+            fn(json.dumps(bad), edition, *rest)
 
 
 def test_units_pickle_across_a_process_pool():

@@ -385,9 +385,9 @@ impl Unit {
         Unit { groups: vec![group] }
     }
 
-    /// The unit's own profile (not a joined hero's).
     /// The checks every unit passes, for a unit built another way than `new` or `parse`
-    /// (unpickled).
+    /// (unpickled): each group's, and a second group only as `join` allows one (a single
+    /// Hero joined to a unit of several models, as the edition lets heroes join).
     pub fn check(&self, edition: Edition) -> Result<()> {
         if self.groups.is_empty() {
             return Err(Error::invalid("unit", "no model groups", "a unit has at least one"));
@@ -395,12 +395,20 @@ impl Unit {
         for group in &self.groups {
             group.check(edition)?;
         }
+        match &self.groups[..] {
+            [_] => {}
+            [unit, hero] => {
+                Unit::single(unit.clone()).join(&Unit::single(hero.clone()), edition)?;
+            }
+            _ => return Err(Error::invalid("unit", format!("{} model groups", self.groups.len()), "a unit is one group, joined by one hero at most")),
+        }
         if self.size() > MAX_MODELS {
             return Err(Error::limit("size", self.size(), MAX_MODELS));
         }
         Ok(())
     }
 
+    /// The unit's own profile (not a joined hero's).
     pub fn main(&self) -> &ModelGroup {
         &self.groups[0]
     }
