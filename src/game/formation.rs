@@ -68,16 +68,10 @@ impl Formation {
     pub fn new(bases: &[f64], joined_hero: bool) -> Formation {
         let n = bases.len();
         let mut slots = vec![Slot::default(); n];
-        let mut placed: Vec<Slot> = Vec::with_capacity(n);
-        // placement order: the front model first (the last to be removed), then the hero
-        // beside it if any, then the others from front to back
-        let order: Vec<usize> = if joined_hero && n >= 2 { [n - 2, n - 1].into_iter().chain((0..n - 2).rev()).collect() } else { (0..n).rev().collect() };
         let hero_at = (joined_hero && n >= 2).then_some(1);
-        for i in order {
-            let r = bases[i];
-            let slot = if placed.is_empty() { Slot { x: 0.0, y: 0.0, r } } else { next_spot(&placed, r, hero_at) };
-            placed.push(slot);
-            slots[i] = slot;
+        let mut layout = Layout::new(bases.iter().copied().fold(0.0, f64::max), hero_at);
+        for i in placement_order(n, joined_hero) {
+            slots[i] = layout.place(bases[i]);
         }
         let hulls = (0..=n).map(|k| [hull(&slots, k, false), hull(&slots, k, true)]).collect();
         Formation { slots, hulls }
@@ -102,27 +96,122 @@ impl Formation {
     }
 }
 
-/// The free spot for a base of radius `r` touching (at `SPACING`) a placed model, nearest
-/// the front and preferring width over depth; never touching only `leaf` (the index in
-/// `placed` of a model no other may chain through).
-fn next_spot(placed: &[Slot], r: f64, leaf: Option<usize>) -> Slot {
-    const DIRECTIONS: usize = 24;
+/// Placement order: the front model first (the last to be removed), then the hero beside
+/// it if any, then the others from front to back.
+fn placement_order(n: usize, joined_hero: bool) -> Vec<usize> {
+    if joined_hero && n >= 2 { [n - 2, n - 1].into_iter().chain((0..n - 2).rev()).collect() } else { (0..n).rev().collect() }
+}
+
+const DIRECTIONS: usize = 24;
+
+/// The spot `k` of the `DIRECTIONS` around `p` for a base of radius `r`, touching it at `SPACING`.
+fn around(p: &Slot, r: f64, k: usize) -> Slot {
+    let d = p.r + r + SPACING;
+    let a = (k as f64) * std::f64::consts::TAU / DIRECTIONS as f64;
+    Slot { x: p.x + d * a.cos(), y: p.y + d * a.sin(), r }
+}
+
+/// How far a spot is from where the next model would rather stand: ranks behind the front
+/// are cheaper than models ahead of it; width cheaper than depth.
+fn spot_score(c: &Slot) -> f64 {
+    let depth = if c.y > 1e-9 { 3.0 * c.y } else { -c.y };
+    (0.85 * c.x).hypot(depth)
+}
+
+/// The models placed so far, with what makes the next spot quick to find in units of
+/// hundreds of models: a grid of cells as wide as the widest gap two bases can need (so a
+/// spot's clashes are in the 3 × 3 cells around it), and the models with no free spot left
+/// around them for the current base size (placing more models never frees one). The spots
+/// found are those of [`next_spot_literal`], the plain search, in the same order.
+struct Layout {
+    placed: Vec<Slot>,
+    cell: f64,
+    grid: rustc_hash::FxHashMap<(i64, i64), Vec<usize>>,
+    /// `closed[j]`: every spot around model `j` clashes, for bases of radius `closed_for`.
+    closed: Vec<bool>,
+    closed_for: f64,
+    /// The model no other may chain through (a joined hero).
+    leaf: Option<usize>,
+}
+
+impl Layout {
+    fn new(widest: f64, leaf: Option<usize>) -> Layout {
+        Layout { placed: Vec::new(), cell: 2.0 * widest + SPACING, grid: Default::default(), closed: Vec::new(), closed_for: f64::NAN, leaf }
+    }
+
+    fn cell_of(&self, x: f64, y: f64) -> (i64, i64) {
+        ((x / self.cell).floor() as i64, (y / self.cell).floor() as i64)
+    }
+
+    /// Whether a base at `c` would stand nearer than `SPACING` to a placed model.
+    fn clashes(&self, c: &Slot) -> bool {
+        let (cx, cy) = self.cell_of(c.x, c.y);
+        (cx - 1..=cx + 1).any(|gx| {
+            (cy - 1..=cy + 1).any(|gy| {
+                self.grid.get(&(gx, gy)).is_some_and(|ids| ids.iter().any(|&q| {
+                    let q = &self.placed[q];
+                    (q.x - c.x).hypot(q.y - c.y) < q.r + c.r + SPACING - 1e-9
+                }))
+            })
+        })
+    }
+
+    /// Places the next model (base radius `r`) and returns its slot.
+    fn place(&mut self, r: f64) -> Slot {
+        let slot = if self.placed.is_empty() { Slot { x: 0.0, y: 0.0, r } } else { self.next_spot(r) };
+        let key = self.cell_of(slot.x, slot.y);
+        self.grid.entry(key).or_default().push(self.placed.len());
+        self.placed.push(slot);
+        self.closed.push(false);
+        slot
+    }
+
+    /// The free spot for a base of radius `r` touching (at `SPACING`) a placed model, nearest
+    /// the front and preferring width over depth; never touching only the leaf.
+    fn next_spot(&mut self, r: f64) -> Slot {
+        if r != self.closed_for {
+            self.closed.iter_mut().for_each(|c| *c = false);
+            self.closed_for = r;
+        }
+        let mut best: Option<(f64, Slot)> = None;
+        for j in 0..self.placed.len() {
+            if self.leaf == Some(j) || self.closed[j] {
+                continue;
+            }
+            let mut free = false;
+            for k in 0..DIRECTIONS {
+                let c = around(&self.placed[j], r, k);
+                // keep the 1" chain: at SPACING from `p`, and no nearer than SPACING to any other
+                if self.clashes(&c) {
+                    continue;
+                }
+                free = true;
+                let score = spot_score(&c);
+                if best.is_none_or(|(b, _)| score < b - 1e-12) {
+                    best = Some((score, c));
+                }
+            }
+            self.closed[j] = !free;
+        }
+        best.map(|(_, s)| s).expect("a spot around the placed models is always free")
+    }
+}
+
+/// The plain search [`Layout`] speeds up: every spot around every placed model, each checked
+/// against every placed model. Kept as the oracle of the fast one.
+#[cfg(test)]
+fn next_spot_literal(placed: &[Slot], r: f64, leaf: Option<usize>) -> Slot {
     let mut best: Option<(f64, Slot)> = None;
     for (j, p) in placed.iter().enumerate() {
         if leaf == Some(j) {
             continue;
         }
-        let d = p.r + r + SPACING;
         for k in 0..DIRECTIONS {
-            let a = (k as f64) * std::f64::consts::TAU / DIRECTIONS as f64;
-            let c = Slot { x: p.x + d * a.cos(), y: p.y + d * a.sin(), r };
-            // keep the 1" chain: at SPACING from `p`, and no nearer than SPACING to any other
+            let c = around(p, r, k);
             if placed.iter().any(|q| (q.x - c.x).hypot(q.y - c.y) < q.r + r + SPACING - 1e-9) {
                 continue;
             }
-            // ranks behind the front are cheaper than models ahead of it; width cheaper than depth
-            let depth = if c.y > 1e-9 { 3.0 * c.y } else { -c.y };
-            let score = (0.85 * c.x).hypot(depth);
+            let score = spot_score(&c);
             if best.is_none_or(|(b, _)| score < b - 1e-12) {
                 best = Some((score, c));
             }
@@ -243,5 +332,27 @@ mod tests {
         let (x0, x1) = f.slots.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.x), b.max(s.x)));
         let (y0, y1) = f.slots.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.y), b.max(s.y)));
         assert!(x1 - x0 > y1 - y0 && y1 - y0 <= 4.5, "{}x{}", x1 - x0, y1 - y0);
+    }
+
+    #[test]
+    fn the_quick_layout_places_every_model_where_the_plain_search_does() {
+        let mixes: Vec<(Vec<f64>, bool)> = vec![
+            (vec![0.5; 60], false),
+            ([vec![0.5; 40], vec![0.8]].concat(), true),
+            ([vec![0.8; 7], vec![0.5; 30], vec![1.2; 5], vec![2.0; 3], vec![0.5]].concat(), true),
+            ([vec![2.0; 9], vec![0.5; 25]].concat(), false),
+        ];
+        for (bases, joined) in mixes {
+            let hero_at = (joined && bases.len() >= 2).then_some(1);
+            let mut placed: Vec<Slot> = Vec::new();
+            let mut slots = vec![Slot::default(); bases.len()];
+            for i in placement_order(bases.len(), joined) {
+                let r = bases[i];
+                let slot = if placed.is_empty() { Slot { x: 0.0, y: 0.0, r } } else { next_spot_literal(&placed, r, hero_at) };
+                placed.push(slot);
+                slots[i] = slot;
+            }
+            assert_eq!(Formation::new(&bases, joined).slots, slots, "{} models", bases.len());
+        }
     }
 }
