@@ -63,3 +63,8 @@ pub const MAX_SAMPLER_CELLS: u64 = 1 << 21;
 /// what a run's time grows with. 10^7 games of 100-unit armies; real runs are 10^3 to 10^6
 /// games of 10 to 40 units.
 pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;
+/// Work of preparing one `simulate` run, counted before it starts: the melee of every
+/// distinct pair of units, valued once for the policy (state pairs × hits where solved
+/// exactly, 2,000 exchanges × hits where sampled). About half a minute on one core at this
+/// limit; real 2,000-point armies need about 10^7.
+pub const MAX_PREPARATION_WORK: u64 = 1_000_000_000;

@@ -156,15 +156,21 @@ pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allo
     groups.iter().map(|group| group_expected_wounds(group, situation, target, start)).sum()
 }
 
+/// The most hits of one die whose mean wounds are read from its enumerated outcomes, which
+/// keeps seeded games as they were; larger dice use [`die_mean_wounds`], the same value up
+/// to rounding. The real books' largest die is Blast(12).
+const ENUMERATED_MEAN_HITS: u64 = 24;
+
 /// Expected wounds of one weapon group on `target` in state `s` (Deadly counted up to the
 /// Tough of the model it hits).
 pub fn group_expected_wounds(group: &Group, situation: &Situation, target: &Allocation, s: State) -> f64 {
     let view = target.view(s, group.takedown);
     let dm = die_model(group, situation, &view);
-    let per_die = if dm.max_hits() <= crate::limits::MAX_EXACT_HITS_PER_DIE {
+    let per_die = if dm.max_hits() <= ENUMERATED_MEAN_HITS {
         die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum()
     } else {
-        // enumerating a die of this many hits would take hours; its mean needs no enumeration
+        // enumerating a die of many hits takes seconds to hours (Blast(100) with Shred and
+        // Rending: ten seconds); its mean needs no enumeration
         die_mean_wounds(&dm)
     };
     let tough = view.alive.first().map_or(1, |(m, _)| m.tough);

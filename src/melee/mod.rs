@@ -149,6 +149,12 @@ impl Melee {
 
     /// Refuses a melee too big for the exact engine (the sampler takes any).
     pub fn check_exact(&self) -> Result<()> {
+        self.exact_work().map(|_| ())
+    }
+
+    /// The exact engine's work on this melee (state pairs × hits of all its steps), or why
+    /// it is refused ([`Melee::check_exact`]).
+    pub fn exact_work(&self) -> Result<u64> {
         budget::check_states("charger", self.charger.state_count() as u64)?;
         budget::check_states("defender", self.defender.state_count() as u64)?;
         let pairs = (self.charger.state_count() as u64).saturating_mul(self.defender.state_count() as u64);
@@ -173,7 +179,7 @@ impl Melee {
         if work > MAX_EXACT_MELEE_WORK {
             return Err(Error::limit("exact melee state pairs × hits of all its steps (use method=\"sample\")", work, MAX_EXACT_MELEE_WORK));
         }
-        Ok(())
+        Ok(work)
     }
 
     /// Each phase's weapon groups from the fresh start, with its situation and its target's

@@ -66,7 +66,6 @@ fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResul
         if unit.edition != edition {
             return Err(crate::Error::invalid(format!("{field}[{i}]"), unit.inner.name(), format!("is a {} unit; this game plays {}", unit.edition.key(), edition.key())).into());
         }
-        crate::attack::check_attack_dice(&unit.inner, edition, &format!("{field}[{i}]"))?;
         out.push(unit.inner.clone());
     }
     Ok(out)

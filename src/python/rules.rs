@@ -90,5 +90,6 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_GAMES", crate::game::MAX_GAMES),
         ("MAX_GAME_UNITS", crate::game::MAX_UNITS as u64),
         ("MAX_UNIT_GAMES", MAX_UNIT_GAMES),
+        ("MAX_PREPARATION_WORK", MAX_PREPARATION_WORK),
     ]
 }
