@@ -65,6 +65,7 @@ pub const MAX_SAMPLER_CELLS: u64 = 1 << 21;
 pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;
 /// Work of preparing one `simulate` run, counted before it starts: the melee of every
 /// distinct pair of units, valued once for the policy (state pairs × hits where solved
-/// exactly, 2,000 exchanges × hits where sampled). About half a minute on one core at this
-/// limit; real 2,000-point armies need about 10^7.
-pub const MAX_PREPARATION_WORK: u64 = 1_000_000_000;
+/// exactly, 2,000 exchanges × hits where sampled). About ten seconds on two cores at this
+/// limit; real 2,000-point armies need about 10^7, and 100 distinct 20-model units a side
+/// about 1.5 × 10^9.
+pub const MAX_PREPARATION_WORK: u64 = 2_000_000_000;

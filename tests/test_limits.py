@@ -208,9 +208,9 @@ def test_simulate_refuses_a_unit_of_a_million_dice_at_once():
 
 
 def test_simulate_prepares_the_largest_units_quickly():
-    """Each of these took 10 to 42 s to prepare: a formation of 800 models laid out by a
-    search over every pair of models, and a Blast(100) die with Shred and Rending enumerated
-    for its mean."""
+    """Each of these took 10 to 42 s to prepare: formations of 800 and 1,000 models laid out
+    by a search over every pair of models (for every copy of a unit), and a Blast(100) die
+    with Shred and Rending enumerated for its mean."""
     r = capped("""
         import time
         swords = 'S [300] Q4+ D4+\\n300x Sword (A5, Deadly(3)), 300x Axe (A3, AP(2))'
@@ -218,6 +218,8 @@ def test_simulate_prepares_the_largest_units_quickly():
         cases = [
             ([Unit.parse(swords)] * 2, [Unit.parse(spears), Unit.parse(spears.replace('T [', 'T2 ['))]),
             ([Unit.parse('A [1] Q4+ D4+\\nGun (A1, Blast(100), Shred, Rending)')], [Unit.parse('B [100] Q4+ D4+ | Tough(3)\\n100x Sword (A1)')]),
+            ([Unit.parse('A [1000] Q4+ D4+\\n1000x Gun (24", A1), 1000x Sword (A1)')] * 100,
+             [Unit.parse('B [1000] Q4+ D4+\\n1000x Gun (24", A1), 1000x Sword (A1)')] * 100),
         ]
         for a, b in cases:
             start = time.perf_counter()

@@ -121,8 +121,9 @@ fn spot_score(c: &Slot) -> f64 {
 /// The models placed so far, with what makes the next spot quick to find in units of
 /// hundreds of models: a grid of cells as wide as the widest gap two bases can need (so a
 /// spot's clashes are in the 3 × 3 cells around it), and the models with no free spot left
-/// around them for the current base size (placing more models never frees one). The spots
-/// found are those of [`next_spot_literal`], the plain search, in the same order.
+/// around them for the current base size (placing more models never frees one); models too
+/// far from the best spot found are passed over. The spots found are those of
+/// [`next_spot_literal`], the plain search, in the same order.
 struct Layout {
     placed: Vec<Slot>,
     cell: f64,
@@ -176,6 +177,13 @@ impl Layout {
         let mut best: Option<(f64, Slot)> = None;
         for j in 0..self.placed.len() {
             if self.leaf == Some(j) || self.closed[j] {
+                continue;
+            }
+            // no spot around a model far behind or aside can beat the best found: the score
+            // grows by at most 3 per inch, and its spots are `d` from it (so the plain search's
+            // choice stands)
+            let (p, d) = (&self.placed[j], self.placed[j].r + r + SPACING);
+            if best.is_some_and(|(b, _)| spot_score(p) - 3.0 * d - 1e-6 > b) {
                 continue;
             }
             let mut free = false;

@@ -487,7 +487,22 @@ impl Prepared {
         }
         // the dearest work, counted (and refused if too much) before any is done
         let plan = ChargePlan::new(armies, edition)?;
-        let infos: Vec<Vec<UnitInfo>> = armies.iter().map(|units| units.iter().map(|u| Self::unit(u, edition)).collect()).collect();
+        // copies of a unit (a list's "3x") are worked out once
+        let mut seen: Vec<(&Unit, UnitInfo)> = Vec::new();
+        let mut infos: Vec<Vec<UnitInfo>> = Vec::new();
+        for units in armies {
+            let mut out = Vec::with_capacity(units.len());
+            for u in units {
+                if let Some((_, known)) = seen.iter().find(|(v, _)| *v == u) {
+                    out.push(known.clone());
+                } else {
+                    let made = Self::unit(u, edition);
+                    seen.push((u, made.clone()));
+                    out.push(made);
+                }
+            }
+            infos.push(out);
+        }
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let mut prep = Prepared {
             armies: [a, b],
@@ -672,9 +687,9 @@ impl Prepared {
 }
 
 /// The exact melees of one preparation may take this much work (state pairs × hits) in all,
-/// about six seconds on one core; past it the dearest are sampled instead, which values them
-/// well enough for the policy at a fraction of the cost. Real 2,000-point armies need about
-/// 10^7.
+/// a few seconds on one core; past it those the sampler plays for less are sampled instead,
+/// the dearest first, which values them well enough for the policy. Real 2,000-point armies
+/// need about 10^7.
 const EXACT_CHARGE_WORK: u64 = 200_000_000;
 /// Exchanges the sampler plays (at a fixed seed) for a charge not solved exactly.
 const SAMPLED_EXCHANGES: u64 = 2_000;
@@ -690,7 +705,7 @@ struct Charger {
 /// How the value of every charge of a run is worked out: each distinct (charger, defender)
 /// pair of units once (an army's copies of a unit share it), by the exact melee, or by the
 /// sampler where the exact engine refuses it or where the exact melees together would cost
-/// more than `EXACT_CHARGE_WORK` (the dearest first). Made before the units' other tables,
+/// more than `EXACT_CHARGE_WORK` (those the sampler plays for less, the dearest first). Made before the units' other tables,
 /// so that a run over `MAX_PREPARATION_WORK` is refused before any work is done.
 struct ChargePlan {
     units: Vec<Charger>,
@@ -748,8 +763,10 @@ impl ChargePlan {
         plan.exact = costs.iter().map(|(work, _)| work.is_some()).collect();
         let mut exact_work: u64 = costs.iter().filter_map(|(work, _)| *work).fold(0, u64::saturating_add);
         if exact_work > EXACT_CHARGE_WORK {
-            let mut dearest: Vec<usize> = (0..costs.len()).filter(|&j| plan.exact[j]).collect();
-            dearest.sort_by_key(|&j| (std::cmp::Reverse(costs[j].0), j));
+            // those the sampler plays for less, the dearest first
+            let saving = |j: usize| costs[j].0.unwrap_or(0).saturating_sub(costs[j].1);
+            let mut dearest: Vec<usize> = (0..costs.len()).filter(|&j| plan.exact[j] && saving(j) > 0).collect();
+            dearest.sort_by_key(|&j| (std::cmp::Reverse(saving(j)), j));
             for j in dearest {
                 if exact_work <= EXACT_CHARGE_WORK {
                     break;
@@ -846,9 +863,9 @@ mod tests {
         let m = plan.melee(sampled, Edition::V3_5).unwrap();
         let (by_sample, by_exact) = (charge_value(&m, false, c, d), charge_value(&m, true, c, d));
         assert!((by_sample - by_exact).abs() < 0.1 * by_exact.abs().max(1.0), "{by_sample} against {by_exact}");
-        // 40 distinct units a side: some 3,200 sampled charges, refused before any is played
-        let a = units(&(0..40).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
-        let b = units(&(0..40).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
+        // 60 distinct units a side: some 7,200 sampled charges, refused before any is played
+        let a = units(&(0..60).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
+        let b = units(&(0..60).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
         match ChargePlan::new([&a, &b], Edition::V3_5) {
             Err(Error::Limit { field, .. }) => assert!(field.contains("simulate preparation work"), "{field}"),
             Err(other) => panic!("expected the preparation limit, got {other}"),
