@@ -225,7 +225,7 @@ def test_fuzz_melee(p):
 
 
 # The cost of large requests: random units up to the profile limits, every edition, attack
-# and melee. Each request is refused at once or finishes in seconds, within a memory cap;
+# and melee, and short games between armies of them. Each request is refused at once or finishes in seconds, within a memory cap;
 # it runs in a child process, so a runaway fails the test on its time limit.
 COST_PROBE = r'''
 import random, resource, sys, time, warnings
@@ -258,6 +258,13 @@ for trial in range(int(sys.argv[2])):
         continue
     call = oprstats.melee if melee and rng.random() < 0.5 else oprstats.attack
     kwargs = {} if call is oprstats.melee else {"melee": melee, "charging": melee}
+    if rng.random() < 0.3:
+        # a short game between armies of such units (the game plays v3.5)
+        try:
+            armies = [[U(unit(f"{side}{i}", rng.random() < 0.5)) for i in range(rng.randint(1, 4))] for side in "AB"]
+        except ValueError:
+            continue
+        call, a, t, edition, kwargs = oprstats.simulate, armies[0], armies[1], "3.5", {"games": 2, "seed": 1, "progress": False}
     start = time.perf_counter()
     try:
         call(a, t, edition=edition, **kwargs)

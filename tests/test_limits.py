@@ -208,18 +208,18 @@ def test_simulate_refuses_a_unit_of_a_million_dice_at_once():
 
 
 def test_simulate_prepares_the_largest_units_quickly():
-    """Each of these took 10 to 42 s to prepare: formations of 800 and 1,000 models laid out
+    """Each of these took 10 s or more to prepare: formations of 800 and 400 models laid out
     by a search over every pair of models (for every copy of a unit), and a Blast(100) die
     with Shred and Rending enumerated for its mean."""
     r = capped("""
         import time
         swords = 'S [300] Q4+ D4+\\n300x Sword (A5, Deadly(3)), 300x Axe (A3, AP(2))'
-        spears = 'T [800] Q4+ D4+\\n800x Sword (A1), 800x Spear (A1, Counter)'
+        spears = 'T [400] Q4+ D4+\\n400x Sword (A1), 400x Spear (A1, Counter)'
         cases = [
             ([Unit.parse(swords)] * 2, [Unit.parse(spears), Unit.parse(spears.replace('T [', 'T2 ['))]),
             ([Unit.parse('A [1] Q4+ D4+\\nGun (A1, Blast(100), Shred, Rending)')], [Unit.parse('B [100] Q4+ D4+ | Tough(3)\\n100x Sword (A1)')]),
-            ([Unit.parse('A [1000] Q4+ D4+\\n1000x Gun (24", A1), 1000x Sword (A1)')] * 100,
-             [Unit.parse('B [1000] Q4+ D4+\\n1000x Gun (24", A1), 1000x Sword (A1)')] * 100),
+            ([Unit.parse('A [400] Q4+ D4+\\n400x Gun (24", A1), 400x Sword (A1)')] * 100,
+             [Unit.parse('B [400] Q4+ D4+\\n400x Gun (24", A1), 400x Sword (A1)')] * 100),
         ]
         for a, b in cases:
             start = time.perf_counter()
@@ -228,6 +228,19 @@ def test_simulate_prepares_the_largest_units_quickly():
     """, seconds=60)
     assert r.returncode == 0, r.stderr[-2000:]
     assert all(float(t) < 10 for t in r.stdout.split())
+
+
+def test_a_unit_wider_than_the_table_is_refused():
+    """150 Tough(24) models stand 82" across in coherency: deploying them was a Rust panic
+    (an empty range to place the unit in), found by the large-request fuzzer. No formation of
+    their bases can be narrower than 58" (`least_width`), so they are refused at once."""
+    horde = unit("B0 [150] Q4+ D3+ | Tough(24)\n150x W0 (A5, Relentless)")
+    squad = unit('A0 [20] Q4+ D4+\n20x W0 (24", A3, Relentless, Deadly(3))')
+    refused(lambda: oprstats.simulate([squad], [horde], games=2, seed=1, progress=False),
+            r'army_b\[0\]: its 150 models stand \d+" across or more in coherency, more than the table\'s 48" depth')
+    # 400 infantry fit; 60 models on the largest bases do not, once laid out
+    refused(lambda: oprstats.simulate([squad], [unit("B [60] Q4+ D4+ | Tough(24)\n60x Claws (A1)")], games=2, progress=False),
+            r'army_b\[0\]: its 60 models stand 52" across or more')
 
 
 # 6. Silent overflow

@@ -33,6 +33,23 @@ pub fn base_radius(tough: u32) -> f64 {
     diameter / 2.0
 }
 
+/// The least width any formation of bases of these radii can have, whatever its shape. Two
+/// bounds: discs `SPACING / 2` wider than the bases are disjoint, so they cover at most the
+/// area of the formation's disc widened by as much; and the centres are at least
+/// `2 r + SPACING` apart (`r` the smallest base) inside a disc of radius `R - r`, so by
+/// Oler's inequality for points at least `D` apart in a convex region of area `A` and
+/// perimeter `P`, `n ≤ 2A / (√3 D²) + P / (2D) + 1`.
+pub fn least_width(bases: &[f64]) -> f64 {
+    let Some(smallest) = bases.iter().copied().reduce(f64::min) else { return 0.0 };
+    let area: f64 = bases.iter().map(|r| (r + SPACING / 2.0).powi(2)).sum();
+    let by_area = area.sqrt() - SPACING / 2.0;
+    // the least ρ with 2πρ² / (√3 D²) + πρ / D + 1 ≥ n
+    let (d, n) = (2.0 * smallest + SPACING, bases.len() as f64);
+    let (a, b) = (2.0 * std::f64::consts::PI / (3f64.sqrt() * d * d), std::f64::consts::PI / d);
+    let rho = (-b + (b * b + 4.0 * a * (n - 1.0)).sqrt()) / (2.0 * a);
+    2.0 * by_area.max(rho + smallest)
+}
+
 /// One model's place relative to the formation's origin (the front model), `+y` towards the
 /// enemy, and its base radius.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -120,38 +137,45 @@ fn spot_score(c: &Slot) -> f64 {
 
 /// The models placed so far, with what makes the next spot quick to find in units of
 /// hundreds of models: a grid of cells as wide as the widest gap two bases can need (so a
-/// spot's clashes are in the 3 × 3 cells around it), and the models with no free spot left
-/// around them for the current base size (placing more models never frees one); models too
+/// spot's clashes are in the 3 × 3 cells around it), and the spots around each model found
+/// to clash for the current base size (placing more models never frees one); models too
 /// far from the best spot found are passed over. The spots found are those of
 /// [`next_spot_literal`], the plain search, in the same order.
 struct Layout {
     placed: Vec<Slot>,
+    /// `spot_score` of each placed model.
+    scores: Vec<f64>,
     cell: f64,
     grid: rustc_hash::FxHashMap<(i64, i64), Vec<usize>>,
-    /// `closed[j]`: every spot around model `j` clashes, for bases of radius `closed_for`.
-    closed: Vec<bool>,
-    closed_for: f64,
+    /// `free[j]`: a bit for each of the `DIRECTIONS` spots around model `j` not yet found to
+    /// clash, for bases of radius `free_for` (a spot that clashes always will).
+    free: Vec<u32>,
+    free_for: f64,
     /// The model no other may chain through (a joined hero).
     leaf: Option<usize>,
 }
 
+const ALL_DIRECTIONS: u32 = (1 << DIRECTIONS) - 1;
+
 impl Layout {
     fn new(widest: f64, leaf: Option<usize>) -> Layout {
-        Layout { placed: Vec::new(), cell: 2.0 * widest + SPACING, grid: Default::default(), closed: Vec::new(), closed_for: f64::NAN, leaf }
+        Layout { placed: Vec::new(), scores: Vec::new(), cell: 2.0 * widest + SPACING, grid: Default::default(), free: Vec::new(), free_for: f64::NAN, leaf }
     }
 
     fn cell_of(&self, x: f64, y: f64) -> (i64, i64) {
         ((x / self.cell).floor() as i64, (y / self.cell).floor() as i64)
     }
 
-    /// Whether a base at `c` would stand nearer than `SPACING` to a placed model.
+    /// Whether a base at `c` would stand nearer than `SPACING` to a placed model (the
+    /// distance taken only where the squared one leaves it in doubt).
     fn clashes(&self, c: &Slot) -> bool {
         let (cx, cy) = self.cell_of(c.x, c.y);
         (cx - 1..=cx + 1).any(|gx| {
             (cy - 1..=cy + 1).any(|gy| {
                 self.grid.get(&(gx, gy)).is_some_and(|ids| ids.iter().any(|&q| {
                     let q = &self.placed[q];
-                    (q.x - c.x).hypot(q.y - c.y) < q.r + c.r + SPACING - 1e-9
+                    let (dx, dy, near) = (q.x - c.x, q.y - c.y, q.r + c.r + SPACING - 1e-9);
+                    dx * dx + dy * dy < (near + 1e-6) * (near + 1e-6) && dx.hypot(dy) < near
                 }))
             })
         })
@@ -163,43 +187,45 @@ impl Layout {
         let key = self.cell_of(slot.x, slot.y);
         self.grid.entry(key).or_default().push(self.placed.len());
         self.placed.push(slot);
-        self.closed.push(false);
+        self.scores.push(spot_score(&slot));
+        self.free.push(ALL_DIRECTIONS);
         slot
     }
 
     /// The free spot for a base of radius `r` touching (at `SPACING`) a placed model, nearest
     /// the front and preferring width over depth; never touching only the leaf.
     fn next_spot(&mut self, r: f64) -> Slot {
-        if r != self.closed_for {
-            self.closed.iter_mut().for_each(|c| *c = false);
-            self.closed_for = r;
+        if r != self.free_for {
+            self.free.iter_mut().for_each(|f| *f = ALL_DIRECTIONS);
+            self.free_for = r;
         }
         let mut best: Option<(f64, Slot)> = None;
         for j in 0..self.placed.len() {
-            if self.leaf == Some(j) || self.closed[j] {
+            if self.leaf == Some(j) || self.free[j] == 0 {
                 continue;
             }
             // no spot around a model far behind or aside can beat the best found: the score
             // grows by at most 3 per inch, and its spots are `d` from it (so the plain search's
             // choice stands)
-            let (p, d) = (&self.placed[j], self.placed[j].r + r + SPACING);
-            if best.is_some_and(|(b, _)| spot_score(p) - 3.0 * d - 1e-6 > b) {
+            let d = self.placed[j].r + r + SPACING;
+            if best.is_some_and(|(b, _)| self.scores[j] - 3.0 * d - 1e-6 > b) {
                 continue;
             }
-            let mut free = false;
             for k in 0..DIRECTIONS {
+                if self.free[j] & (1 << k) == 0 {
+                    continue;
+                }
                 let c = around(&self.placed[j], r, k);
                 // keep the 1" chain: at SPACING from `p`, and no nearer than SPACING to any other
                 if self.clashes(&c) {
+                    self.free[j] &= !(1 << k);
                     continue;
                 }
-                free = true;
                 let score = spot_score(&c);
                 if best.is_none_or(|(b, _)| score < b - 1e-12) {
                     best = Some((score, c));
                 }
             }
-            self.closed[j] = !free;
         }
         best.map(|(_, s)| s).expect("a spot around the placed models is always free")
     }
@@ -243,7 +269,15 @@ fn hull(slots: &[Slot], k: usize, hero_dead: bool) -> Hull {
         y1 = y1.max(s.y + s.r);
     }
     let (x, y) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-    let r = left.iter().map(|s| (s.x - x).hypot(s.y - y) + s.r).fold(0.0, f64::max);
+    // the farthest reach; the distance taken only where the squared one may beat it
+    let mut r: f64 = 0.0;
+    for s in &left {
+        let (dx, dy, need) = (s.x - x, s.y - y, r - s.r);
+        if need > 0.0 && dx * dx + dy * dy < need * need * (1.0 - 1e-9) {
+            continue;
+        }
+        r = r.max(dx.hypot(dy) + s.r);
+    }
     Hull { x, y, r }
 }
 
@@ -362,5 +396,15 @@ mod tests {
             }
             assert_eq!(Formation::new(&bases, joined).slots, slots, "{} models", bases.len());
         }
+    }
+
+    #[test]
+    fn no_formation_is_narrower_than_the_least_width() {
+        for bases in [vec![0.5; 1], vec![0.5; 20], vec![0.5; 400], vec![2.0; 30], [vec![0.5; 40], vec![1.2]].concat(), [vec![0.8; 9], vec![0.5; 9]].concat()] {
+            let f = Formation::new(&bases, false);
+            assert!(least_width(&bases) <= 2.0 * f.radius() + 1e-9, "{} models: {} against {}", bases.len(), least_width(&bases), 2.0 * f.radius());
+        }
+        // a thousand infantry need more than the table's 48"
+        assert!(least_width(&[0.5; 1000]) > 48.0);
     }
 }

@@ -3,7 +3,7 @@
 //! the expected outcome of every possible charge).
 
 use crate::attack::allocation::{Allocation, State};
-use super::formation::{base_radius, Formation};
+use super::formation::{base_radius, least_width, Formation};
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
 use crate::edition::Edition;
@@ -485,21 +485,29 @@ impl Prepared {
                 crate::attack::check_attack_dice(unit, edition, &format!("{field}[{i}]"))?;
             }
         }
-        // the dearest work, counted (and refused if too much) before any is done
+        // units too wide for the table, then the dearest work, counted (and refused if too
+        // much) before any is done
+        for (side, units) in armies.iter().enumerate() {
+            for (i, u) in units.iter().enumerate() {
+                // the least width any formation of its bases can have, at once
+                let alloc = Allocation::new(u, edition);
+                check_width(&format!("{}[{i}]", ["army_a", "army_b"][side]), u.name(), alloc.len(), least_width(&bases(&alloc)))?;
+            }
+        }
         let plan = ChargePlan::new(armies, edition)?;
         // copies of a unit (a list's "3x") are worked out once
         let mut seen: Vec<(&Unit, UnitInfo)> = Vec::new();
         let mut infos: Vec<Vec<UnitInfo>> = Vec::new();
-        for units in armies {
+        for (side, units) in armies.iter().enumerate() {
             let mut out = Vec::with_capacity(units.len());
-            for u in units {
+            for (i, u) in units.iter().enumerate() {
                 if let Some((_, known)) = seen.iter().find(|(v, _)| *v == u) {
                     out.push(known.clone());
-                } else {
-                    let made = Self::unit(u, edition);
-                    seen.push((u, made.clone()));
-                    out.push(made);
+                    continue;
                 }
+                let made = Self::unit(u, edition, &format!("{}[{i}]", ["army_a", "army_b"][side]))?;
+                seen.push((u, made.clone()));
+                out.push(made);
             }
             infos.push(out);
         }
@@ -537,7 +545,8 @@ impl Prepared {
         Ok(prep)
     }
 
-    fn unit(unit: &Unit, edition: Edition) -> UnitInfo {
+    /// What the game needs to know of `unit` (`field` names it in errors).
+    fn unit(unit: &Unit, edition: Edition, field: &str) -> Result<UnitInfo> {
         let alloc = Allocation::new(unit, edition);
         let runs = &alloc.runs;
         // weapons that attack only while moving through enemy units (Strafing) do not shoot
@@ -560,8 +569,9 @@ impl Prepared {
         let wounds = runs.iter().map(|(m, n)| m.tough * n).sum();
         let slot_run: Vec<usize> = runs.iter().enumerate().flat_map(|(i, (_, n))| std::iter::repeat_n(i, *n as usize)).collect();
         let distance_marks = distance_marks(runs, edition);
-        let formation = Formation::new(&slot_run.iter().map(|&i| base_radius(runs[i].0.tough)).collect::<Vec<f64>>(), alloc.hero.is_some());
-        UnitInfo {
+        let formation = Formation::new(&bases(&alloc), alloc.hero.is_some());
+        check_width(field, unit.name(), alloc.len(), 2.0 * formation.radius())?;
+        Ok(UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
             models: alloc.len(),
@@ -582,7 +592,7 @@ impl Prepared {
             ignore_wound_on,
             buffed: Vec::new(),
             alloc,
-        }
+        })
     }
 
     /// Each rule the game ignores (`census::ignored_by`), with the share of each army's
@@ -693,6 +703,22 @@ impl Prepared {
 const EXACT_CHARGE_WORK: u64 = 200_000_000;
 /// Exchanges the sampler plays (at a fixed seed) for a charge not solved exactly.
 const SAMPLED_EXCHANGES: u64 = 2_000;
+
+/// Refuses a unit wider than the table: "deploy ... within 12" of their table edge", in
+/// coherency, cannot be done with a unit of `models` whose formation is `across` inches
+/// wide, or more, where the table is not as deep.
+fn check_width(field: &str, name: &str, models: u32, across: f64) -> Result<()> {
+    if across > super::table::DEPTH {
+        let why = format!("its {models} models stand {across:.0}\" across or more in coherency, more than the table's {}\" depth: the unit cannot be deployed", super::table::DEPTH);
+        return Err(Error::invalid(field, name, why));
+    }
+    Ok(())
+}
+
+/// Each model's base radius, in removal order.
+fn bases(alloc: &Allocation) -> Vec<f64> {
+    alloc.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(base_radius(m.tough), *n as usize)).collect()
+}
 
 /// A distinct unit of a run, as a charge's value needs it.
 struct Charger {
