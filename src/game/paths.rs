@@ -94,6 +94,11 @@ fn segment_distance2(p: Point, a: Point, b: Point) -> f64 {
     ex * ex + ey * ey
 }
 
+/// A non-negative f as bits that order as it does (`+ 0.0` makes a negative zero positive).
+fn f_key(f: f64) -> u64 {
+    (f + 0.0).to_bits()
+}
+
 fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
@@ -331,6 +336,10 @@ pub struct Paths {
     parent: Vec<u32>,
     /// 0: not reached, 1: open, 2: closed.
     state: Vec<u8>,
+    /// The open nodes by (f, node), f as the bits of a non-negative float (which order as
+    /// the floats do); an entry whose node has since been closed or reached for less is
+    /// passed over when it comes up.
+    open: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
     /// The last route found: the start, the bends, the end.
     pub route: Vec<Point>,
     /// Legs of this query found clear of every obstacle of a mask.
@@ -654,17 +663,19 @@ impl Paths {
         self.cost[0] = 0.0;
         self.estimate[0] = goal.left(from);
         self.state[0] = 1;
+        self.open.clear();
+        self.open.push(std::cmp::Reverse((f_key(self.estimate[0]), 0)));
         let mut best = (f64::INFINITY, 0usize, from);
         // the reached node nearest the goal (for a goal out of reach)
         let mut nearest = (goal.left(from), 0usize);
         loop {
+            // the open node of least f, the lowest-numbered of those
             let mut pick: Option<(f64, usize)> = None;
-            for n in 0..nodes {
-                if self.state[n] == 1 {
-                    let f = self.estimate[n];
-                    if pick.is_none_or(|(b, _)| f < b) {
-                        pick = Some((f, n));
-                    }
+            while let Some(std::cmp::Reverse((key, n))) = self.open.pop() {
+                let n = n as usize;
+                if self.state[n] == 1 && f_key(self.estimate[n]) == key {
+                    pick = Some((self.estimate[n], n));
+                    break;
                 }
             }
             let Some((f, u)) = pick else { break };
@@ -739,6 +750,7 @@ impl Paths {
                     self.estimate[n] = f;
                     self.parent[n] = u as u32;
                     self.state[n] = 1;
+                    self.open.push(std::cmp::Reverse((f_key(f), n as u32)));
                 }
             }
         }

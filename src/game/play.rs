@@ -1286,12 +1286,23 @@ impl<'a> Game<'a> {
         }
         let mut visible = false;
         for (slot, p, r) in self.models(a) {
-            let (mut in_sight, mut any) = (f64::INFINITY, f64::INFINITY);
-            for &(q, s) in targets {
+            // the closest target model first: in sight, it is the answer (most often)
+            let (mut any, mut nearest) = (f64::INFINITY, 0);
+            for (k, &(q, s)) in targets.iter().enumerate() {
                 let d = p.distance(q) - r - s;
-                any = any.min(d);
-                if d < in_sight && (clear || !blocked(p, q)) {
-                    in_sight = d;
+                if d < any {
+                    (any, nearest) = (d, k);
+                }
+            }
+            let mut in_sight = f64::INFINITY;
+            if clear || targets.get(nearest).is_some_and(|&(q, _)| !blocked(p, q)) {
+                in_sight = any;
+            } else {
+                for &(q, s) in targets {
+                    let d = p.distance(q) - r - s;
+                    if d < in_sight && !blocked(p, q) {
+                        in_sight = d;
+                    }
                 }
             }
             visible |= in_sight.is_finite();
