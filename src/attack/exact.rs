@@ -156,9 +156,10 @@ pub fn expected_wounds(attacker: &[(&crate::profile::Model, u32)], target: &Allo
     groups.iter().map(|group| group_expected_wounds(group, situation, target, start)).sum()
 }
 
-/// The most hits of one die whose mean wounds are read from its enumerated outcomes, which
-/// keeps seeded games as they were; larger dice use [`die_mean_wounds`], the same value up
-/// to rounding. The real books' largest die is Blast(12).
+/// The most hits of one die whose mean wounds are read from its enumerated outcomes; larger
+/// dice use [`die_mean_wounds`], the same value up to rounding (so seeded games with dice
+/// of 25 to 100 hits may differ in the last bits from before). The real books' largest die
+/// is Blast(12).
 const ENUMERATED_MEAN_HITS: u64 = 24;
 
 /// Expected wounds of one weapon group on `target` in state `s` (Deadly counted up to the

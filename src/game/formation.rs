@@ -42,9 +42,9 @@ pub fn base_radius(tough: u32) -> f64 {
 pub fn least_width(bases: &[f64]) -> f64 {
     let Some(smallest) = bases.iter().copied().reduce(f64::min) else { return 0.0 };
     let area: f64 = bases.iter().map(|r| (r + SPACING / 2.0).powi(2)).sum();
-    let by_area = area.sqrt() - SPACING / 2.0;
-    // the least ρ with 2πρ² / (√3 D²) + πρ / D + 1 ≥ n
-    let (d, n) = (2.0 * smallest + SPACING, bases.len() as f64);
+    let by_area = area.sqrt() - SPACING / 2.0 - 1e-9;
+    // the least ρ with 2πρ² / (√3 D²) + πρ / D + 1 ≥ n (bases may stand 1e-9 nearer)
+    let (d, n) = (2.0 * smallest + SPACING - 1e-9, bases.len() as f64);
     let (a, b) = (2.0 * std::f64::consts::PI / (3f64.sqrt() * d * d), std::f64::consts::PI / d);
     let rho = (-b + (b * b + 4.0 * a * (n - 1.0)).sqrt()) / (2.0 * a);
     2.0 * by_area.max(rho + smallest)
@@ -110,6 +110,12 @@ impl Formation {
     /// The full unit's disc radius.
     pub fn radius(&self) -> f64 {
         self.hull(0, false).r
+    }
+
+    /// The widest disc of the unit after any casualties: re-centred on the models left, a
+    /// disc can be a little wider than the full unit's.
+    pub fn widest(&self) -> f64 {
+        self.hulls.iter().flatten().map(|h| h.r).fold(0.0, f64::max)
     }
 }
 
@@ -400,9 +406,11 @@ mod tests {
 
     #[test]
     fn no_formation_is_narrower_than_the_least_width() {
+        // and no disc of the models left after casualties is narrower than the full unit's
         for bases in [vec![0.5; 1], vec![0.5; 20], vec![0.5; 400], vec![2.0; 30], [vec![0.5; 40], vec![1.2]].concat(), [vec![0.8; 9], vec![0.5; 9]].concat()] {
             let f = Formation::new(&bases, false);
             assert!(least_width(&bases) <= 2.0 * f.radius() + 1e-9, "{} models: {} against {}", bases.len(), least_width(&bases), 2.0 * f.radius());
+            assert!(f.widest() >= f.radius());
         }
         // a thousand infantry need more than the table's 48"
         assert!(least_width(&[0.5; 1000]) > 48.0);

@@ -486,7 +486,8 @@ impl<'a> Game<'a> {
     }
 
     /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
-    /// disc, which shrinks to hold them, is re-centred on them.
+    /// disc is re-centred on them and sized to hold them (mostly smaller; re-centred, it can
+    /// be a little wider than before).
     fn set_state(&mut self, id: Id, s: State) {
         let alloc = &self.info(id).alloc;
         let (old, new) = (self.live(id).key, alloc.alive_key(s));
@@ -974,7 +975,8 @@ impl<'a> Game<'a> {
     fn flying_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
         let from = self.live(id).pos;
         let r = self.radius(id);
-        let goal = Point::new(goal.x.clamp(r, WIDTH - r), goal.y.clamp(r, DEPTH - r));
+        // (a unit wider than the table is refused before the game: `Formation::widest`)
+        let goal = Point::new(goal.x.clamp(r.min(WIDTH / 2.0), (WIDTH - r).max(WIDTH / 2.0)), goal.y.clamp(r.min(DEPTH / 2.0), (DEPTH - r).max(DEPTH / 2.0)));
         let mut length = allowance.min(from.distance(goal));
         while length >= 0.05 {
             let to = from.towards(goal, length);

@@ -491,7 +491,7 @@ impl Prepared {
             for (i, u) in units.iter().enumerate() {
                 // the least width any formation of its bases can have, at once
                 let alloc = Allocation::new(u, edition);
-                check_width(&format!("{}[{i}]", ["army_a", "army_b"][side]), u.name(), alloc.len(), least_width(&bases(&alloc)))?;
+                check_width(&format!("{}[{i}]", ["army_a", "army_b"][side]), u.name(), alloc.len(), least_width(&bases(&alloc)), true)?;
             }
         }
         let plan = ChargePlan::new(armies, edition)?;
@@ -570,7 +570,7 @@ impl Prepared {
         let slot_run: Vec<usize> = runs.iter().enumerate().flat_map(|(i, (_, n))| std::iter::repeat_n(i, *n as usize)).collect();
         let distance_marks = distance_marks(runs, edition);
         let formation = Formation::new(&bases(&alloc), alloc.hero.is_some());
-        check_width(field, unit.name(), alloc.len(), 2.0 * formation.radius())?;
+        check_width(field, unit.name(), alloc.len(), 2.0 * formation.widest(), false)?;
         Ok(UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
@@ -698,18 +698,19 @@ impl Prepared {
 
 /// The exact melees of one preparation may take this much work (state pairs × hits) in all,
 /// a few seconds on one core; past it those the sampler plays for less are sampled instead,
-/// the dearest first, which values them well enough for the policy. Real 2,000-point armies
+/// the greatest saving first, which values them well enough for the policy. Real 2,000-point armies
 /// need about 10^7.
 const EXACT_CHARGE_WORK: u64 = 200_000_000;
 /// Exchanges the sampler plays (at a fixed seed) for a charge not solved exactly.
 const SAMPLED_EXCHANGES: u64 = 2_000;
 
-/// Refuses a unit wider than the table: "deploy ... within 12" of their table edge", in
-/// coherency, cannot be done with a unit of `models` whose formation is `across` inches
-/// wide, or more, where the table is not as deep.
-fn check_width(field: &str, name: &str, models: u32, across: f64) -> Result<()> {
+/// Refuses a unit wider than the table is deep: its formation (`across` inches wide, or at
+/// least that wide where `least`) cannot be placed in reserve's arrival or a Flying move,
+/// which keep the unit's disc on the table, nor, much wider, deployed.
+fn check_width(field: &str, name: &str, models: u32, across: f64, least: bool) -> Result<()> {
     if across > super::table::DEPTH {
-        let why = format!("its {models} models stand {across:.0}\" across or more in coherency, more than the table's {}\" depth: the unit cannot be deployed", super::table::DEPTH);
+        let how = if least { "at least " } else { "" };
+        let why = format!("its {models} models stand {how}{across:.1}\" across in coherency (after any casualties), more than the table's {}\" depth: the unit cannot be placed on the table", super::table::DEPTH);
         return Err(Error::invalid(field, name, why));
     }
     Ok(())
@@ -731,7 +732,8 @@ struct Charger {
 /// How the value of every charge of a run is worked out: each distinct (charger, defender)
 /// pair of units once (an army's copies of a unit share it), by the exact melee, or by the
 /// sampler where the exact engine refuses it or where the exact melees together would cost
-/// more than `EXACT_CHARGE_WORK` (those the sampler plays for less, the dearest first). Made before the units' other tables,
+/// more than `EXACT_CHARGE_WORK` (those the sampler plays for less, the greatest saving
+/// first). Made before the units' other tables,
 /// so that a run over `MAX_PREPARATION_WORK` is refused before any work is done.
 struct ChargePlan {
     units: Vec<Charger>,
@@ -789,7 +791,7 @@ impl ChargePlan {
         plan.exact = costs.iter().map(|(work, _)| work.is_some()).collect();
         let mut exact_work: u64 = costs.iter().filter_map(|(work, _)| *work).fold(0, u64::saturating_add);
         if exact_work > EXACT_CHARGE_WORK {
-            // those the sampler plays for less, the dearest first
+            // those the sampler plays for less, the greatest saving first
             let saving = |j: usize| costs[j].0.unwrap_or(0).saturating_sub(costs[j].1);
             let mut dearest: Vec<usize> = (0..costs.len()).filter(|&j| plan.exact[j] && saving(j) > 0).collect();
             dearest.sort_by_key(|&j| (std::cmp::Reverse(saving(j)), j));
@@ -861,8 +863,8 @@ mod tests {
 
     #[test]
     fn copies_of_a_unit_share_their_charges() {
-        let a = units(&["A [10] Q4+ D4+\n10x Sword (A2)".into(), "A [10] Q4+ D4+\n10x Sword (A2)".into(), "C [5] Q3+ D3+\n5x Axe (A3)".into()]);
-        let b = units(&["A [10] Q4+ D4+\n10x Sword (A2)".into(), "B [20] Q5+ D5+\n20x Claws (A1)".into()]);
+        let a = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "C [5] Q3+ D3+ | 150pts\n5x Axe (A3)".into()]);
+        let b = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "B [20] Q5+ D5+ | 120pts\n20x Claws (A1)".into()]);
         let plan = ChargePlan::new([&a, &b], Edition::V3_5).unwrap();
         // distinct units A, C, B: A and C charge A and B (4), and A and B charge A and C
         // (A into A is the same melee: 3 more)
@@ -872,6 +874,17 @@ mod tests {
         assert_eq!(values[0][0], values[0][1]);
         assert_eq!(values[0][0][0], values[1][0][0], "the mirror match is one melee");
         assert!(plan.exact.iter().all(|&e| e));
+        // each value is its own charger's charge into its own defender, as worked out alone
+        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
+        let (ia, ib) = (infos(&a), infos(&b));
+        let alone = |c: &UnitInfo, d: &UnitInfo| {
+            let m = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap();
+            let unit = |i: &UnitInfo| Charger { alloc: i.alloc.clone(), can_charge: true, can_be_charged: true, cost: i.cost };
+            charge_value(&m, true, &unit(c), &unit(d))
+        };
+        assert_eq!(values[0][2][1], alone(&ia[2], &ib[1]), "C charging B");
+        assert_eq!(values[1][1][2], alone(&ib[1], &ia[2]), "B charging C");
+        assert_ne!(values[0][2][1], values[1][1][2]);
     }
 
     #[test]
