@@ -23,12 +23,14 @@ pub struct RuleDefinition {
 }
 
 /// A spell an army book defines in its `spells`: its name, its value in spell tokens
-/// (`threshold`) and its effect text.
+/// (`threshold`), its effect text, and the effect read from its `generation` (`None` where
+/// the book gives none or one this library does not know: the book's warnings say which).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpellDefinition {
     pub name: String,
     pub tokens: Option<i64>,
     pub effect: String,
+    pub spell: Option<crate::rules::spells::Spell>,
 }
 
 /// How many models or copies a section applies to (`affects`/`select` in the JSON).
@@ -163,7 +165,7 @@ impl ArmyBook {
                 });
             }
         }
-        let mut spells = Vec::new();
+        let (mut spells, mut spell_warnings) = (Vec::new(), Vec::new());
         if let Some(list) = book.get("spells").filter(|v| !v.is_null()) {
             let list = list.as_array().ok_or_else(|| Error::book("spells", "must be a list"))?;
             for (i, s) in list.iter().enumerate() {
@@ -173,10 +175,20 @@ impl ArmyBook {
                     None | Some(Value::Null) => None,
                     Some(_) => Some(number(s, "threshold", &at)?),
                 };
-                spells.push(SpellDefinition { name: string(s, "name", &at)?, tokens, effect: optional_string(s, "effect", &at)?.unwrap_or_default() });
+                let name = string(s, "name", &at)?;
+                let spell = match (s.get("generation"), tokens) {
+                    (Some(generation), Some(tokens)) => crate::rules::spells::Spell::from_generation(generation, tokens)
+                        .map_err(|why| spell_warnings.push(format!("{at} ({name}): its effect is not one this library reads ({why}); the spell is left out")))
+                        .ok(),
+                    _ => {
+                        spell_warnings.push(format!("{at} ({name}): no structured effect (generation) or value; the spell is left out"));
+                        None
+                    }
+                };
+                spells.push(SpellDefinition { name, tokens, effect: optional_string(s, "effect", &at)?.unwrap_or_default(), spell });
             }
         }
-        let mut warnings = Vec::new();
+        let mut warnings = spell_warnings;
         for (i, u) in units.iter().enumerate() {
             for uid in u.upgrade_packages.iter().filter(|uid| !packages.iter().any(|p| &&p.uid == uid)) {
                 warnings.push(format!(

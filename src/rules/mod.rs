@@ -7,6 +7,7 @@ pub mod army;
 pub mod census;
 pub mod effects;
 pub mod names;
+pub mod spells;
 
 use crate::edition::Edition;
 use crate::error::{Error, Result};

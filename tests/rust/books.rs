@@ -105,3 +105,25 @@ fn real_books_use_no_unknown_rule_names() {
     }
     assert!(unknown.is_empty(), "{unknown:#?}");
 }
+
+/// Every spell of the 43 books is read from its structured effect, and written back it
+/// says what the book prints (up to the books' own slips of grammar).
+#[test]
+fn every_spell_reads_as_the_book_prints_it() {
+    let books = books();
+    if books.is_empty() {
+        return;
+    }
+    let mut spells = 0;
+    for (path, text) in &books {
+        let book = ArmyBook::from_json(text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(book.warnings.iter().all(|w| !w.starts_with("spells")), "{path}: {:?}", book.warnings);
+        for s in &book.spells {
+            let spell = s.spell.as_ref().unwrap_or_else(|| panic!("{path}: {} was not read", s.name));
+            let printed = oprstats::rules::spells::normalized(&s.effect);
+            assert_eq!(oprstats::rules::spells::normalized(&spell.text()), printed, "{path}: {}", s.name);
+            spells += 1;
+        }
+    }
+    assert_eq!(spells, 258);
+}

@@ -1,0 +1,341 @@
+//! The army books' spells as data: whom a spell picks and what it does, read from each
+//! book's structured `generation` (an effect id with its parameters, and an assignment) into
+//! a few kinds of effect the engines can play. The effect text the book prints is the spec:
+//! [`Spell::text`] writes each spell back in the book's words, and a test holds every spell
+//! of the 43 books to its printed text.
+//!
+//! gf-3.5 "Caster(X)": "casters may spend as many spell tokens as the spell's value to try
+//! and cast one of their army's spells"; the value is the spell's `threshold` (1 to 3).
+//! A damage spell's hits are its `numberDigit` times its value, as the printed texts say
+//! ("takes 6 hits" for a value-3 spell of `numberDigit` 2).
+
+use super::{Rating, Rule};
+use serde_json::Value;
+
+/// Whom a spell picks: "Pick one enemy unit within 12"", "Pick up to three friendly units
+/// within 12"", "Pick one enemy model within 18"".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Targets {
+    pub enemy: bool,
+    /// A model rather than a unit.
+    pub model: bool,
+    /// How many: "one" (1), "up to two" (2), "up to three" (3).
+    pub count: u8,
+    /// Inches: "within 12"".
+    pub range: u32,
+}
+
+/// Which attacks a change applies to: "when shooting", "in melee", "when attacking".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Attacks {
+    Shooting,
+    Melee,
+    All,
+}
+
+/// The roll a modifier changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Roll {
+    Hit(Attacks),
+    Defense,
+    Morale,
+    Casting,
+}
+
+/// What a spell does to each unit it picks, "once (next time the effect would apply)" where
+/// it lasts (every lasting effect in the books does).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SpellEffect {
+    /// "which takes 6 hits with AP(1) and Shred": hits, as from a weapon with these rules;
+    /// `roll_for`: "Roll as many dice as hits to see if "on rolls of 6" effects trigger" (the
+    /// face), else none.
+    Hits { hits: u32, rules: Vec<Rule>, roll_for: Option<u8> },
+    /// "which gets Evasive" / "which loses AP(1) when shooting"; `against`: "which friendly
+    /// units get Relentless against" (attacks on the picked unit get it, not the unit).
+    Rule { rule: Rule, gets: bool, when: Option<Attacks>, against: bool },
+    /// "which get -1 to defense rolls"; `against`: "which friendly units get +1 to hit rolls
+    /// in melee against".
+    Modifier { roll: Roll, amount: i64, against: bool },
+    /// "gets +6" range when shooting"; `against`: friendly units shooting at the picked one.
+    Range { inches: i64, against: bool },
+    /// "moves +2" when using Advance actions and +4" when using Rush/Charge actions".
+    Move { advance: i64, rush: i64 },
+    /// "counts as being in Dangerous Terrain" (else Difficult Terrain).
+    InTerrain { dangerous: bool },
+    /// "must take a morale test. If failed, it becomes fatigued".
+    TestOrFatigued,
+    /// "must take a morale test. If failed you may move it by up to 6" in a straight line in
+    /// any direction".
+    TestOrMoved { inches: u32 },
+}
+
+/// A spell of an army book: its value in tokens, whom it picks and what it does.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Spell {
+    pub tokens: u8,
+    pub targets: Targets,
+    pub effect: SpellEffect,
+}
+
+/// The parameters of a `generation` part by name.
+fn parameters(part: &Value) -> Vec<(&str, &Value)> {
+    part.get("parameters").and_then(Value::as_array).map_or_else(Vec::new, |list| {
+        list.iter().filter_map(|p| Some((p.get("name")?.as_str()?, p.get("value")?))).collect()
+    })
+}
+
+fn text<'a>(params: &[(&str, &'a Value)], name: &str) -> Option<&'a str> {
+    params.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_str())
+}
+
+/// A signed number of a parameter: "+1", "-3", "+6"", "2".
+fn signed(params: &[(&str, &Value)], name: &str) -> Result<i64, String> {
+    let t = text(params, name).ok_or_else(|| format!("no {name}"))?;
+    let t = t.trim().trim_end_matches('"');
+    t.strip_prefix('+').unwrap_or(t).parse().map_err(|_| format!("{name} {t:?} is not a number"))
+}
+
+/// A rule parameter: `{"name": "AP", "rating": 1}`.
+fn rule(params: &[(&str, &Value)], name: &str) -> Option<Rule> {
+    let v = params.iter().find(|(n, _)| *n == name)?.1;
+    let rating = match v.get("rating") {
+        Some(Value::Number(n)) => n.as_i64().map(Rating::Number),
+        Some(Value::String(s)) => Some(Rating::from_text(s)),
+        _ => None,
+    };
+    Some(Rule { name: v.get("name")?.as_str()?.trim().to_string(), rating })
+}
+
+fn attacks(params: &[(&str, &Value)]) -> Result<Option<Attacks>, String> {
+    Ok(match text(params, "attackType") {
+        None => None,
+        Some("when shooting") => Some(Attacks::Shooting),
+        Some("in melee") => Some(Attacks::Melee),
+        Some("when attacking") => Some(Attacks::All),
+        Some(other) => return Err(format!("attackType {other:?}")),
+    })
+}
+
+fn gets(params: &[(&str, &Value)]) -> Result<bool, String> {
+    match text(params, "gets/loses/ignores") {
+        Some("gets") => Ok(true),
+        Some("loses") => Ok(false),
+        other => Err(format!("gets/loses/ignores {other:?}")),
+    }
+}
+
+impl Spell {
+    /// Reads a book spell's `generation` (worth `tokens`); the reason where it is not a
+    /// kind this library knows.
+    pub fn from_generation(generation: &Value, tokens: i64) -> Result<Spell, String> {
+        let tokens = u8::try_from(tokens).ok().filter(|t| (1..=6).contains(t)).ok_or_else(|| format!("a value of {tokens} tokens"))?;
+        let assignment = parameters(generation.get("assignment").ok_or("no assignment")?);
+        let effect_part = generation.get("effect").ok_or("no effect")?;
+        let id = effect_part.get("id").and_then(Value::as_str).ok_or("no effect id")?;
+        let p = parameters(effect_part);
+        let targets = Targets {
+            enemy: match text(&assignment, "friendly-enemy") {
+                Some("enemy") => true,
+                Some("friendly") => false,
+                other => return Err(format!("friendly-enemy {other:?}")),
+            },
+            model: match text(&assignment, "target") {
+                Some("model") => true,
+                Some("unit") => false,
+                other => return Err(format!("target {other:?}")),
+            },
+            count: match text(&assignment, "numberText") {
+                Some("one") => 1,
+                Some("up to two") => 2,
+                Some("up to three") => 3,
+                other => return Err(format!("numberText {other:?}")),
+            },
+            range: text(&assignment, "inRange")
+                .and_then(|r| r.strip_prefix("within ")?.trim_end_matches('"').parse().ok())
+                .ok_or_else(|| format!("inRange {:?}", text(&assignment, "inRange")))?,
+        };
+        if let Some(d) = text(&p, "effectDuration").filter(|d| *d != "once (next time the effect would apply)") {
+            return Err(format!("effectDuration {d:?}"));
+        }
+        let effect = match id {
+            "QFjxWsOHTCSi" => {
+                if text(&p, "hits-wounds") != Some("hits") {
+                    return Err(format!("hits-wounds {:?}", text(&p, "hits-wounds")));
+                }
+                let digit = u32::try_from(signed(&p, "numberDigit")?).map_err(|_| "a negative numberDigit".to_string())?;
+                let roll_for = match text(&p, "spellHitRoll").unwrap_or("") {
+                    "" => None,
+                    t if t.contains("on rolls of 6") => Some(6),
+                    t if t.contains("on rolls of 1") => Some(1),
+                    t => return Err(format!("spellHitRoll {t:?}")),
+                };
+                SpellEffect::Hits { hits: digit * u32::from(tokens), rules: ["weaponRule1", "weaponRule2"].iter().filter_map(|n| rule(&p, n)).collect(), roll_for }
+            }
+            "RWnJrrMKAUbg" | "1yTPcanTyckX" => {
+                SpellEffect::Rule { rule: rule(&p, "unitRule").ok_or("no unitRule")?, gets: gets(&p)?, when: None, against: id == "1yTPcanTyckX" }
+            }
+            "i1BVqztsr1V6" | "54xO9EKTj-ix" => {
+                SpellEffect::Rule { rule: rule(&p, "weaponRule").ok_or("no weaponRule")?, gets: gets(&p)?, when: attacks(&p)?, against: id == "54xO9EKTj-ix" }
+            }
+            "txtrnRX2fPJJ" => SpellEffect::Modifier { roll: Roll::Defense, amount: signed(&p, "rollModifier")?, against: false },
+            "nxIQS1UnUBL_" => SpellEffect::Modifier { roll: Roll::Morale, amount: signed(&p, "rollModifier")?, against: false },
+            "4xqVFHJrq78d" => SpellEffect::Modifier { roll: Roll::Casting, amount: signed(&p, "rollModifier")?, against: false },
+            "gqflE2vy38aQ" | "YbOvC9oIIli9" => {
+                let when = attacks(&p)?.ok_or("no attackType")?;
+                SpellEffect::Modifier { roll: Roll::Hit(when), amount: signed(&p, "rollModifier")?, against: id == "YbOvC9oIIli9" }
+            }
+            "7w-FrWUjKqqG" | "LixCCuyRq4-_" => SpellEffect::Range { inches: signed(&p, "rangeModifier")?, against: id == "LixCCuyRq4-_" },
+            "rz0b1dShgnvg" => SpellEffect::Move { advance: signed(&p, "advanceSpeed")?, rush: signed(&p, "rushSpeed")? },
+            "_m0wja4blbg8" => match text(&p, "terrainType") {
+                Some("Dangerous Terrain") => SpellEffect::InTerrain { dangerous: true },
+                Some("Difficult Terrain") => SpellEffect::InTerrain { dangerous: false },
+                other => return Err(format!("terrainType {other:?}")),
+            },
+            "ZcZbsyKjR5yN" if text(&p, "becomes-stopsbeing") == Some("becomes") => SpellEffect::TestOrFatigued,
+            "q9OJ_WVwJw5w" if text(&p, "passed-failed") == Some("failed") => {
+                SpellEffect::TestOrMoved { inches: u32::try_from(signed(&p, "moraleMove")?).map_err(|_| "a negative moraleMove".to_string())? }
+            }
+            other => return Err(format!("effect {other:?}")),
+        };
+        Ok(Spell { tokens, targets, effect })
+    }
+
+    /// The spell in the books' words ("Pick one enemy unit within 12", which takes 6 hits
+    /// with AP(1)."), with "get"/"gets" and "hit"/"hits" as grammar wants (the books are not
+    /// consistent in these).
+    pub fn text(&self) -> String {
+        let t = &self.targets;
+        let number = ["", "one", "up to two", "up to three"].get(usize::from(t.count)).copied().unwrap_or("several");
+        let what = match (t.model, t.count > 1) {
+            (true, false) => "model",
+            (true, true) => "models",
+            (false, false) => "unit",
+            (false, true) => "units",
+        };
+        let side = if t.enemy { "enemy" } else { "friendly" };
+        let (get, s) = if t.count > 1 { ("get", "") } else { ("gets", "s") };
+        let once = "once (next time the effect would apply)";
+        let rating = |r: &Rule| match &r.rating {
+            Some(x) => format!("{}({x})", r.name),
+            None => r.name.clone(),
+        };
+        let when = |w: Option<Attacks>| match w {
+            Some(Attacks::Shooting) => " when shooting",
+            Some(Attacks::Melee) => " in melee",
+            Some(Attacks::All) => " when attacking",
+            None => "",
+        };
+        let does = match &self.effect {
+            SpellEffect::Hits { hits, rules, roll_for } => {
+                let with = if rules.is_empty() { String::new() } else { format!(" with {}", rules.iter().map(rating).collect::<Vec<_>>().join(" and ")) };
+                let roll = roll_for.map_or(String::new(), |face| format!(" Roll as many dice as hits to see if \"on rolls of {face}\" effects trigger."));
+                let noun = if *hits == 1 { "hit" } else { "hits" };
+                let each = if t.count > 1 { " each" } else { "" };
+                return format!("Pick {number} {side} {what} within {}\", which take{s} {hits} {noun}{with}{each}.{roll}", t.range);
+            }
+            SpellEffect::Rule { rule, gets, when: w, against } => {
+                let verb = match (gets, against) {
+                    (true, false) => get.to_string(),
+                    (false, false) => if t.count > 1 { "lose" } else { "loses" }.to_string(),
+                    (true, true) => "friendly units get".to_string(),
+                    (false, true) => "friendly units lose".to_string(),
+                };
+                format!("{verb} {}{}{}", rating(rule), when(*w), if *against { " against" } else { "" })
+            }
+            SpellEffect::Modifier { roll, amount, against } => {
+                let verb = if *against { "friendly units get" } else { get };
+                let roll = match roll {
+                    Roll::Hit(w) => format!("to hit rolls{}", when(Some(*w))),
+                    Roll::Defense => "to defense rolls".to_string(),
+                    Roll::Morale => "to morale test rolls".to_string(),
+                    Roll::Casting => "to casting rolls".to_string(),
+                };
+                format!("{verb} {amount:+} {roll}{}", if *against { " against" } else { "" })
+            }
+            SpellEffect::Range { inches, against } => {
+                format!("{} {inches:+}\" range when shooting{}", if *against { "friendly units get" } else { get }, if *against { " against" } else { "" })
+            }
+            SpellEffect::Move { advance, rush } => {
+                format!("move{s} {advance:+}\" when using Advance actions and {rush:+}\" when using Rush/Charge actions")
+            }
+            SpellEffect::InTerrain { dangerous } => format!("count{s} as being in {} Terrain", if *dangerous { "Dangerous" } else { "Difficult" }),
+            SpellEffect::TestOrFatigued => return format!("Pick {number} {side} {what} within {}\", which must take a morale test. If failed, it becomes fatigued.", t.range),
+            SpellEffect::TestOrMoved { inches } => {
+                return format!("Pick {number} {side} {what} within {}\", which must take a morale test. If failed you may move it by up to {inches}\" in a straight line in any direction.", t.range);
+            }
+        };
+        format!("Pick {number} {side} {what} within {}\", which {does} {once}.", t.range)
+    }
+}
+
+/// A printed spell text with the books' slips of grammar evened out ("gets"/"get",
+/// "hit"/"hits", "moves"/"move", "counts"/"count" after "units"), to hold texts to
+/// [`Spell::text`].
+pub fn normalized(text: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let core = word.trim_end_matches(['.', ',']);
+        let w = match core {
+            "gets" | "get" => "get",
+            "hit" | "hits" => "hit",
+            "moves" | "move" => "move",
+            "counts" | "count" => "count",
+            "takes" | "take" => "take",
+            "loses" | "lose" => "lose",
+            "models" | "model" => "model",
+            "units" | "unit" => "unit",
+            other => other,
+        };
+        words.push(format!("{w}{}", &word[core.len()..]));
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spell(effect: Value, assignment: Value, tokens: i64) -> Result<Spell, String> {
+        Spell::from_generation(&serde_json::json!({ "effect": effect, "assignment": assignment }), tokens)
+    }
+
+    fn pick(side: &str, target: &str, number: &str, range: &str) -> Value {
+        serde_json::json!({ "id": "9o9ZgMk8pLf5", "parameters": [
+            { "name": "friendly-enemy", "value": side }, { "name": "target", "value": target },
+            { "name": "inRange", "value": range }, { "name": "numberText", "value": number } ] })
+    }
+
+    #[test]
+    fn a_damage_spell_takes_its_digit_times_its_value_in_hits() {
+        // the book's text: "Pick one enemy unit within 12", which takes 6 hit with AP(2)."
+        let effect = serde_json::json!({ "id": "QFjxWsOHTCSi", "parameters": [
+            { "name": "numberDigit", "value": "2" }, { "name": "hits-wounds", "value": "hits" },
+            { "name": "weaponRule1", "value": { "id": "17crjK7P6_w6", "name": "AP", "rating": 2, "hideModifier": true } } ] });
+        let s = spell(effect, pick("enemy", "unit", "one", "within 12\""), 3).unwrap();
+        assert_eq!(s.effect, SpellEffect::Hits { hits: 6, rules: vec![Rule { name: "AP".into(), rating: Some(Rating::Number(2)) }], roll_for: None });
+        assert_eq!(s.targets, Targets { enemy: true, model: false, count: 1, range: 12 });
+        assert_eq!(s.text(), "Pick one enemy unit within 12\", which takes 6 hits with AP(2).");
+        assert_eq!(normalized(&s.text()), normalized("Pick one enemy unit within 12\", which takes 6 hit with AP(2)."));
+    }
+
+    #[test]
+    fn a_buff_on_units_picked_reads_back_as_printed() {
+        let effect = serde_json::json!({ "id": "1yTPcanTyckX", "parameters": [
+            { "name": "effectDuration", "value": "once (next time the effect would apply)" },
+            { "name": "gets/loses/ignores", "value": "gets" },
+            { "name": "unitRule", "value": { "id": "x", "name": "Relentless" } } ] });
+        let s = spell(effect, pick("enemy", "unit", "up to two", "within 18\""), 2).unwrap();
+        assert_eq!(s.effect, SpellEffect::Rule { rule: Rule { name: "Relentless".into(), rating: None }, gets: true, when: None, against: true });
+        let printed = "Pick up to two enemy units within 18\", which friendly units gets Relentless against once (next time the effect would apply).";
+        assert_eq!(normalized(&s.text()), normalized(printed));
+    }
+
+    #[test]
+    fn what_it_does_not_know_it_says() {
+        let odd = serde_json::json!({ "id": "no-such-effect", "parameters": [] });
+        assert_eq!(spell(odd, pick("enemy", "unit", "one", "within 12\""), 1).unwrap_err(), "effect \"no-such-effect\"");
+        let effect = serde_json::json!({ "id": "txtrnRX2fPJJ", "parameters": [ { "name": "rollModifier", "value": "+1" } ] });
+        assert!(spell(effect.clone(), pick("enemy", "unit", "all of them", "within 12\""), 1).unwrap_err().contains("numberText"));
+        assert!(spell(effect, pick("enemy", "unit", "one", "within 12\""), 0).unwrap_err().contains("0 tokens"));
+    }
+}
