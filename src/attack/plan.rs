@@ -100,6 +100,10 @@ pub enum GroupKind {
     Dice { need: u8, ap: u8, wounds: bool },
     /// v2 Impact(X): "Deals X automatic hits"; no die is rolled to hit.
     AutomaticHits,
+    /// A spell's hits ("takes 6 hits with AP(1) and Shred"): no die to hit, the rules apply
+    /// to the hits as a weapon's do; `sixes_rolled`: a die is rolled per hit to see if "on
+    /// rolls of 6" effects trigger.
+    SpellHits { sixes_rolled: bool },
 }
 
 /// One weapon group: the same weapon carried by models of the same profile, rolled together.
@@ -193,8 +197,11 @@ pub struct DieModel {
     pub only_sixes: bool,
     /// A face other than 1 and 6 hits if it is at least this (7: never).
     pub hit_need: u8,
-    /// Every face hits and none counts as a 6 (v2 Impact's automatic hits).
+    /// Every face hits and none counts as a 6 (v2 Impact's automatic hits, a spell's hits).
     pub always_hits: bool,
+    /// With `always_hits`, a 6 still counts as a 6: a spell's "Roll as many dice as hits to
+    /// see if "on rolls of 6" effects trigger".
+    pub sixes_rolled: bool,
     /// Extra hits dealt by an unmodified 6 (which are not 6s themselves).
     pub extra_hits_on_six: u8,
     /// A hit from an unmodified 6 is this many hits that all count as 6s (v2 Poison: 3).
@@ -247,6 +254,7 @@ impl DieModel {
             only_sixes: false,
             hit_need,
             always_hits: false,
+            sixes_rolled: false,
             extra_hits_on_six: 0,
             six_multiplier: 1,
             extra_die_on_six: false,
@@ -270,7 +278,7 @@ impl DieModel {
     /// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail".
     pub fn hit(&self, face: u8) -> HitFace {
         if self.always_hits {
-            HitFace::Hit
+            if self.sixes_rolled && face == 6 { HitFace::Six } else { HitFace::Hit }
         } else if face == 6 {
             HitFace::Six
         } else if self.only_sixes || face == 1 || face < self.hit_need {
@@ -534,14 +542,15 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
             ..DieModel::plain(need, clamp_need(defense + (i32::from(ap) - ap_reduction).max(0) - defense_mod), ignore_on)
         },
         GroupKind::AutomaticHits => DieModel { always_hits: true, ..DieModel::plain(2, block_need, ignore_on) },
-        GroupKind::Weapon => {
+        GroupKind::Weapon | GroupKind::SpellHits { .. } => {
             let quality = i32::from(a.quality.map_or(group.quality, |q| q.min(group.quality)));
             let mods = a.hit_mods.iter().chain(target_hit_mods.iter()).filter(|m| !(a.ignore_negative && **m < 0));
             let hit_mod: i32 = mods.sum();
             DieModel {
-                only_sixes: situation.fatigued && situation.melee,
+                only_sixes: situation.fatigued && situation.melee && group.kind == GroupKind::Weapon,
                 hit_need: clamp_need(quality - hit_mod),
-                always_hits: false,
+                always_hits: group.kind != GroupKind::Weapon,
+                sixes_rolled: group.kind == GroupKind::SpellHits { sixes_rolled: true },
                 extra_hits_on_six: a.extra_hits_on_six.clamp(0, 100) as u8,
                 six_multiplier: a.six_multiplier.clamp(1, 100),
                 extra_die_on_six: a.extra_die_on_six,

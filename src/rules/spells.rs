@@ -268,6 +268,27 @@ impl Spell {
     }
 }
 
+impl Spell {
+    /// A damage spell's hits as a weapon group the attack engines roll: no die to hit, the
+    /// spell's rules on the hits, one die per hit to see if "on rolls of 6" effects trigger
+    /// where the spell says so, all on one model where the spell picks a model (as Takedown
+    /// does). `None` for a spell that deals no hits.
+    pub fn hits_group(&self, edition: crate::Edition) -> Option<crate::attack::plan::Group> {
+        use crate::attack::plan::{Group, GroupKind};
+        use crate::rules::effects::{has_entry, Effect, Side};
+        let SpellEffect::Hits { hits, rules, roll_for } = &self.effect else { return None };
+        Some(Group {
+            label: self.text(),
+            kind: GroupKind::SpellHits { sixes_rolled: *roll_for == Some(6) },
+            dice: *hits,
+            quality: 2,
+            rules: rules.clone(),
+            takedown: self.targets.model,
+            deadly: rules.iter().any(|r| has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
+        })
+    }
+}
+
 /// A printed spell text with the books' slips of grammar evened out ("gets"/"get",
 /// "hit"/"hits", "moves"/"move", "counts"/"count" after "units"), to hold texts to
 /// [`Spell::text`].
@@ -328,6 +349,54 @@ mod tests {
         assert_eq!(s.effect, SpellEffect::Rule { rule: Rule { name: "Relentless".into(), rating: None }, gets: true, when: None, against: true });
         let printed = "Pick up to two enemy units within 18\", which friendly units gets Relentless against once (next time the effect would apply).";
         assert_eq!(normalized(&s.text()), normalized(printed));
+    }
+
+    /// The exact mean wounds of `spell`'s hits on a fresh `target` (no cover: a spell is not
+    /// a shot), and the sampler's over `n` rolls.
+    fn wounds(spell: &Spell, target: &str, n: u32) -> (f64, f64) {
+        use crate::attack::allocation::Allocation;
+        use crate::attack::plan::{die_model, Situation};
+        use rand::SeedableRng;
+        let edition = crate::Edition::V3_5;
+        let alloc = Allocation::new(&crate::profile::Unit::parse(target, edition).unwrap(), edition);
+        let group = spell.hits_group(edition).unwrap();
+        let situation = Situation::new(edition, false, 6.0);
+        let start = alloc.start();
+        let stages = crate::attack::exact::stages_from(&alloc, std::slice::from_ref(&group), &situation, start, start, &crate::state::UnitState::FRESH);
+        let exact: f64 = stages.wounds.iter().enumerate().map(|(w, p)| w as f64 * p).sum();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut total = 0u64;
+        for _ in 0..n {
+            let r = crate::attack::sample::roll_attack(&alloc, std::slice::from_ref(&group), start, &mut rng, |_, s| die_model(&group, &situation, &alloc.view(s, group.takedown)));
+            total += u64::from(r.wounds);
+        }
+        (exact, total as f64 / f64::from(n))
+    }
+
+    fn hits(hits: u32, rules: &[&str], roll_for: Option<u8>) -> Spell {
+        let rules = rules.iter().map(|r| Rule::parse(r, crate::Edition::V3_5).unwrap()).collect();
+        Spell { tokens: 3, targets: Targets { enemy: true, model: false, count: 1, range: 12 }, effect: SpellEffect::Hits { hits, rules, roll_for } }
+    }
+
+    #[test]
+    fn a_damage_spell_hits_without_a_roll_and_its_rules_apply() {
+        // 6 hits with AP(1) on Defense 4+: blocked on 5+, so 4 wounds on average
+        let (exact, sampled) = wounds(&hits(6, &["AP(1)"], None), "T [10] Q4+ D4+", 40_000);
+        assert!((exact - 4.0).abs() < 1e-12, "{exact}");
+        // the sampler's mean within 4 standard errors (each wound a Bernoulli(2/3): sd of the
+        // mean of 6 of them is sqrt(6 * 2/9 / n))
+        assert!((sampled - exact).abs() < 4.0 * (6.0 * 2.0 / 9.0 / 40_000.0f64).sqrt(), "{sampled} against {exact}");
+        // Rending ("on 6s to hit ... AP(4)") only where a die is rolled per hit: 6 × (5/6 × 1/2
+        // + 1/6 × 5/6) = 10/3 wounds, against 3 without the roll
+        let (rolled, sampled) = wounds(&hits(6, &["Rending"], Some(6)), "T [10] Q4+ D4+", 40_000);
+        let (unrolled, _) = wounds(&hits(6, &["Rending"], None), "T [10] Q4+ D4+", 1);
+        assert!((rolled - 10.0 / 3.0).abs() < 1e-12 && (unrolled - 3.0).abs() < 1e-12, "{rolled} {unrolled}");
+        assert!((sampled - rolled).abs() < 0.03, "{sampled} against {rolled}");
+        // Deadly(3) on one picked model of Tough(3): each unblocked hit takes the model
+        let mut model = hits(2, &["Deadly(3)"], None);
+        model.targets.model = true;
+        let (exact, _) = wounds(&model, "T [3] Q4+ D4+ | Tough(3)", 1);
+        assert!((exact - 2.0 * 0.5 * 3.0).abs() < 1e-12, "{exact}");
     }
 
     #[test]
