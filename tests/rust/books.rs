@@ -114,7 +114,7 @@ fn every_spell_reads_as_the_book_prints_it() {
     if books.is_empty() {
         return;
     }
-    let mut spells = 0;
+    let (mut spells, mut damage) = (0, 0);
     for (path, text) in &books {
         let book = ArmyBook::from_json(text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(book.warnings.iter().all(|w| !w.starts_with("spells")), "{path}: {:?}", book.warnings);
@@ -122,8 +122,14 @@ fn every_spell_reads_as_the_book_prints_it() {
             let spell = s.spell.as_ref().unwrap_or_else(|| panic!("{path}: {} was not read", s.name));
             let printed = oprstats::rules::spells::normalized(&s.effect);
             assert_eq!(oprstats::rules::spells::normalized(&spell.text()), printed, "{path}: {}", s.name);
+            // a damage spell is a group of hits the attack engines roll
+            if let oprstats::rules::spells::SpellEffect::Hits { hits, .. } = &spell.effect {
+                let group = spell.hits_group(Edition::V3_5).unwrap();
+                assert!(group.dice == *hits && *hits > 0, "{path}: {}", s.name);
+                damage += 1;
+            }
             spells += 1;
         }
     }
-    assert_eq!(spells, 258);
+    assert_eq!((spells, damage), (258, 129));
 }
