@@ -9,7 +9,7 @@ Forge text export of a list. :func:`attack`, :func:`melee` and :func:`morale` ar
 from __future__ import annotations
 
 from ._attack import AttackResult, attack
-from ._core import Army, ArmyBook, Model, Unit, UpgradeOption, Weapon, __version__
+from ._core import Army, ArmyBook, Model, Spell, Unit, UpgradeOption, Weapon, __version__
 from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
 from ._game import GameResult, Policy, TerrainPiece, simulate
@@ -45,6 +45,7 @@ __all__ = [
     "MeleeSide",
     "Model",
     "MoraleResult",
+    "Spell",
     "Unit",
     "UnitState",
     "UnknownRuleWarning",

@@ -8,7 +8,7 @@ from typing import Iterable, Optional, Union
 import numpy as np
 
 from . import _core
-from ._core import Unit
+from ._core import Spell, Unit
 from ._distribution import Distribution
 from ._state import UnitState, state_arg, states_from_arrays
 
@@ -156,7 +156,7 @@ class AttackResult:
 
 
 def attack(
-    attacker: Unit,
+    attacker: Union[Unit, Spell],
     target: Unit,
     *,
     weapons: Optional[Iterable[str]] = None,
@@ -187,10 +187,31 @@ def attack(
     Shaken or fatigued; a Shaken attacker may only strike back in melee, as fatigued.
     ``method="exact"`` gives exact probabilities; ``"sample"`` rolls the dice ``samples``
     times, reproducibly for a given ``seed`` whatever ``threads``.
+
+    ``attacker`` may also be a damage :class:`Spell` of an army book (``book.spells[name]``):
+    its hits on ``target``, with no roll to hit and no cover (a spell is not a shot); the
+    arguments about the attacker, its weapons and its move do not apply to it.
     """
+    if isinstance(attacker, Spell):
+        if not isinstance(target, Unit):
+            raise TypeError(f"target: expected a Unit, got {type(target).__name__}")
+        given = dict(weapons=weapons is not None, melee=melee is not False, charging=charging is not False,
+                     cover=cover is not False, moved=moved is not False, target_moved=target_moved is not False,
+                     fatigued=fatigued is not False, attacker_state=attacker_state is not None)
+        for name, set_ in given.items():
+            if set_:
+                raise ValueError(f"{name}: does not apply to a spell ({attacker.name!r} is cast, not shot)")
+        check_run_args(method, samples, threads)
+        raw = _core._spell_attack(
+            attacker, target, target_state=state_arg("target_state", target_state)._tuple(), edition=edition,
+            method=method, samples=int(samples), seed=seed_to_u64(seed) if method == "sample" else 0,
+            threads=None if threads is None else int(threads),
+        )
+        return AttackResult(raw, method, False)
     for name, value in (("attacker", attacker), ("target", target)):
         if not isinstance(value, Unit):
-            raise TypeError(f"{name}: expected a Unit, got {type(value).__name__}")
+            expected = "a Unit or a Spell" if name == "attacker" else "a Unit"
+            raise TypeError(f"{name}: expected {expected}, got {type(value).__name__}")
     if weapons is not None:
         if isinstance(weapons, str):
             raise TypeError("weapons: expected a list of weapon names, not a single string")

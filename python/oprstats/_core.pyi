@@ -134,6 +134,43 @@ class UpgradeOption:
     weapons: list[Weapon]
     rules: list[str]
 
+class Spell:
+    """A spell of an army book: its value in tokens, whom it picks and what it does (read
+    from the book's structured effect; ``text`` is what the book prints)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def tokens(self) -> Optional[int]:
+        """The spell's value: the tokens a caster spends to try it."""
+    @property
+    def text(self) -> str:
+        """The effect as the book prints it."""
+    @property
+    def kind(self) -> str:
+        """"hits", "rule", "modifier", "range", "move", "terrain", "morale" or "unread"."""
+    @property
+    def enemy(self) -> Optional[bool]: ...
+    @property
+    def range(self) -> Optional[int]:
+        """Inches ("within 12\"")."""
+    @property
+    def targets(self) -> Optional[int]:
+        """How many units (or models) it picks at most."""
+    @property
+    def hits(self) -> Optional[int]:
+        """A damage spell's hits; None for other spells."""
+    @property
+    def rules(self) -> list[str]:
+        """The rules of a damage spell's hits, or the rule it gives or takes."""
+    @property
+    def modifier(self) -> Optional[tuple[str, int]]:
+        """The roll a modifier spell changes and by how much."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def _spell_from_state(state: str) -> Spell: ...
+
 class ArmyBook:
     """An Army Forge army book."""
 
@@ -152,8 +189,8 @@ class ArmyBook:
     @property
     def special_rules(self) -> dict[str, str]: ...
     @property
-    def spells(self) -> dict[str, tuple[Optional[int], str]]:
-        """The book's spells: name -> (value in spell tokens, effect text)."""
+    def spells(self) -> dict[str, Spell]:
+        """The book's spells: name -> Spell."""
     @property
     def warnings(self) -> tuple[str, ...]: ...
     def unit(self, name: Union[str, Unit]) -> Unit: ...
@@ -225,6 +262,18 @@ def _attack(
     target_moved: bool,
     fatigued: bool,
     attacker_state: _StateTuple,
+    target_state: _StateTuple,
+    edition: str,
+    method: str,
+    samples: int,
+    seed: int,
+    threads: Optional[int],
+) -> dict[str, Any]: ...
+
+def _spell_attack(
+    spell: Spell,
+    target: Unit,
+    *,
     target_state: _StateTuple,
     edition: str,
     method: str,

@@ -113,6 +113,33 @@ impl Attack {
         })
     }
 
+    /// A damage spell's hits on `target` ("Pick one enemy unit within 12", which takes 6
+    /// hits with AP(1)"): no cover (a spell is not a shot), no roll to hit. The target's
+    /// rules with spell clauses the engines do not play yet (Resistance, Knightborn,
+    /// Shielded) are reported as unmodelled, as are the spell's own unmodelled rules.
+    pub fn from_spell(spell: &crate::rules::spells::Spell, name: &str, target: &Unit, edition: crate::Edition, target_state: &UnitState) -> Result<Attack> {
+        let Some(group) = spell.hits_group(edition) else {
+            return Err(Error::invalid("spell", name, format!("deals no hits (\"{}\"): only damage spells roll as attacks", spell.text())));
+        };
+        if u64::from(group.dice) > MAX_EXACT_DICE {
+            return Err(Error::limit("spell hits", group.dice, MAX_EXACT_DICE));
+        }
+        let situation = Situation::new(edition, false, f64::from(spell.targets.range));
+        let allocation = Allocation::new(target, edition);
+        let start = allocation.state_of("target_state", target_state)?;
+        let mut unmodelled = plan::unmodelled_rules(&[], &allocation.runs, edition, Engine::Attack);
+        use crate::rules::census::{Gap, PARTLY};
+        let spell_clauses = allocation.runs.iter().flat_map(|(m, _)| m.rules.iter()).map(|r| &r.name).filter(|n| PARTLY.iter().any(|(p, gap, ..)| p == n && *gap == Gap::Spells));
+        let own = group.rules.iter().map(|r| &r.name).filter(|n| crate::rules::census::ignored_by(edition, n, Engine::Attack));
+        for n in spell_clauses.chain(own) {
+            if !unmodelled.contains(n) {
+                unmodelled.push(n.clone());
+            }
+        }
+        let groups = vec![group];
+        Ok(Attack { variants: vec![Variant { situation, groups: groups.clone(), weight: 1.0 }], unmodelled, start, target_state: *target_state, allocation, groups, situation })
+    }
+
     /// The exact distributions: for options, the mixture of every way the attack is played.
     pub fn exact(&self) -> exact::Stages {
         let mut charged: Vec<(State, f64)> = Vec::new();

@@ -37,6 +37,34 @@ pub fn _attack<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let situation = Situation { charging, cover, moved, target_moved, fatigued, ..Situation::new(self::edition(edition)?, melee, distance) };
     let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?;
+    attack_dict(py, &attack, method, samples, seed, threads)
+}
+
+/// A damage spell's hits on `target` (`Attack::from_spell`), as `_attack` gives its results.
+#[pyfunction]
+#[pyo3(signature = (spell, target, *, target_state, edition, method, samples, seed, threads))]
+#[allow(clippy::too_many_arguments)]
+pub fn _spell_attack<'py>(
+    py: Python<'py>,
+    spell: PyRef<'py, super::spell::PySpell>,
+    target: PyRef<'py, PyUnit>,
+    target_state: StateTuple,
+    edition: &str,
+    method: &str,
+    samples: u64,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let def = &spell.inner;
+    let Some(read) = &def.spell else {
+        return Err(crate::Error::invalid("spell", &def.name, "its effect could not be read from its book (see the book's warnings)").into());
+    };
+    let attack = Attack::from_spell(read, &def.name, &target.inner, self::edition(edition)?, &unit_state(target_state))?;
+    attack_dict(py, &attack, method, samples, seed, threads)
+}
+
+/// The distributions of `attack` by `method`, for the Python result classes.
+fn attack_dict<'py>(py: Python<'py>, attack: &Attack, method: &str, samples: u64, seed: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     // kills (by this attack) always spans 0..=models left at the start, so `remaining` is its mirror image
     let size = attack.allocation.alive(attack.start) as usize;

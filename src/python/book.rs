@@ -122,12 +122,13 @@ impl PyArmyBook {
         Ok(d)
     }
 
-    /// The army's spells (`spells`): name -> (value in spell tokens, effect text).
+    /// The army's spells (`spells`): name -> Spell (its value in tokens, whom it picks,
+    /// what it does, the text the book prints).
     #[getter]
     fn spells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for s in &self.inner.spells {
-            d.set_item(&s.name, (s.tokens, &s.effect))?;
+            d.set_item(&s.name, Py::new(py, super::spell::PySpell { inner: s.clone() })?)?;
         }
         Ok(d)
     }

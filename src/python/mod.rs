@@ -10,6 +10,7 @@ mod game;
 mod melee;
 mod profile;
 mod rules;
+mod spell;
 
 use pyo3::prelude::*;
 
@@ -23,6 +24,9 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<book::PyArmyBook>()?;
     m.add_class::<book::PyUpgradeOption>()?;
     m.add_class::<book::PyArmy>()?;
+    m.add_class::<spell::PySpell>()?;
+    m.add_function(wrap_pyfunction!(spell::_spell_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(attack::_spell_attack, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_unit_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_state, m)?)?;

@@ -1,0 +1,139 @@
+//! An army book's spells as read-only Python objects (`rules::spells` in the core).
+
+use super::profile::{from_state, to_state};
+use crate::loaders::army_forge::SpellDefinition;
+use crate::rules::spells::{Attacks, Roll, SpellEffect};
+use pyo3::prelude::*;
+
+/// A spell of an army book: its value in tokens, whom it picks and what it does.
+#[pyclass(name = "Spell", module = "oprstats", frozen)]
+pub struct PySpell {
+    pub inner: SpellDefinition,
+}
+
+fn rule_text(r: &crate::rules::Rule) -> String {
+    match &r.rating {
+        Some(x) => format!("{}({x})", r.name),
+        None => r.name.clone(),
+    }
+}
+
+#[pymethods]
+impl PySpell {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The spell's value: the tokens a caster spends to try it.
+    #[getter]
+    fn tokens(&self) -> Option<i64> {
+        self.inner.tokens
+    }
+
+    /// The effect as the book prints it.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.inner.effect
+    }
+
+    /// What it does: "hits", "rule", "modifier", "range", "move", "terrain", "morale", or
+    /// "unread" (a spell whose structured effect the library could not read).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.inner.spell.as_ref().map(|s| &s.effect) {
+            None => "unread",
+            Some(SpellEffect::Hits { .. }) => "hits",
+            Some(SpellEffect::Rule { .. }) => "rule",
+            Some(SpellEffect::Modifier { .. }) => "modifier",
+            Some(SpellEffect::Range { .. }) => "range",
+            Some(SpellEffect::Move { .. }) => "move",
+            Some(SpellEffect::InTerrain { .. }) => "terrain",
+            Some(SpellEffect::TestOrFatigued | SpellEffect::TestOrMoved { .. }) => "morale",
+        }
+    }
+
+    /// Whether it picks enemy units (else friendly ones); None where unread.
+    #[getter]
+    fn enemy(&self) -> Option<bool> {
+        self.inner.spell.as_ref().map(|s| s.targets.enemy)
+    }
+
+    /// Its range in inches ("within 12"").
+    #[getter]
+    fn range(&self) -> Option<u32> {
+        self.inner.spell.as_ref().map(|s| s.targets.range)
+    }
+
+    /// How many units (or models) it picks at most.
+    #[getter]
+    fn targets(&self) -> Option<u8> {
+        self.inner.spell.as_ref().map(|s| s.targets.count)
+    }
+
+    /// A damage spell's hits ("takes 6 hits"); None for other spells.
+    #[getter]
+    fn hits(&self) -> Option<u32> {
+        match self.inner.spell.as_ref().map(|s| &s.effect) {
+            Some(SpellEffect::Hits { hits, .. }) => Some(*hits),
+            _ => None,
+        }
+    }
+
+    /// The rules a damage spell's hits have, or the rule it gives or takes.
+    #[getter]
+    fn rules(&self) -> Vec<String> {
+        match self.inner.spell.as_ref().map(|s| &s.effect) {
+            Some(SpellEffect::Hits { rules, .. }) => rules.iter().map(rule_text).collect(),
+            Some(SpellEffect::Rule { rule, .. }) => vec![rule_text(rule)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The roll a modifier spell changes ("hit when shooting", "defense", "morale",
+    /// "casting"), and by how much; None for other spells.
+    #[getter]
+    fn modifier(&self) -> Option<(String, i64)> {
+        match self.inner.spell.as_ref().map(|s| &s.effect) {
+            Some(SpellEffect::Modifier { roll, amount, .. }) => {
+                let roll = match roll {
+                    Roll::Hit(Attacks::Shooting) => "hit when shooting",
+                    Roll::Hit(Attacks::Melee) => "hit in melee",
+                    Roll::Hit(Attacks::All) => "hit",
+                    Roll::Defense => "defense",
+                    Roll::Morale => "morale",
+                    Roll::Casting => "casting",
+                };
+                Some((roll.to_string(), *amount))
+            }
+            _ => None,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let tokens = self.inner.tokens.map_or(String::new(), |t| format!(" ({t})"));
+        format!("Spell({:?}{tokens}: {:?})", self.inner.name, self.inner.effect)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PySpell>().is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&self.inner.name, self.inner.tokens, &self.inner.effect).hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickles the fields themselves (as JSON), exactly.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let rebuild = slf.py().import("oprstats._core")?.getattr("_spell_from_state")?;
+        Ok((rebuild, (to_state(&slf.get().inner)?,)))
+    }
+}
+
+#[pyfunction]
+pub fn _spell_from_state(state: &str) -> PyResult<PySpell> {
+    Ok(PySpell { inner: from_state(state, "Spell")? })
+}

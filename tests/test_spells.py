@@ -1,0 +1,79 @@
+"""The army books' spells as data (issue 17, first step): every spell of the 43 books read
+from its structured effect, and a damage spell's hits rolled by the attack engines."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import oprstats
+from oprstats import Spell, Unit
+
+from .conftest import cite
+
+
+@pytest.fixture(scope="module")
+def books(book_paths):
+    return [oprstats.load_army_book(p) for p in book_paths]
+
+
+def test_every_spell_of_the_books_is_read(books, rulebook):
+    cite(rulebook("gf-3.5-beginners-guide.txt"), "spend as many tokens as the spell's value to try casting one or more spells")
+    spells = [s for b in books for s in b.spells.values()]
+    assert len(spells) == 258
+    assert all(isinstance(s, Spell) and s.kind != "unread" for s in spells)
+    kinds = {k: sum(s.kind == k for s in spells) for k in {s.kind for s in spells}}
+    assert kinds["hits"] == 129 and sum(kinds.values()) == 258
+    # the value is what the caster spends: 1 to 3 tokens, 86 spells of each
+    assert sorted({s.tokens for s in spells}) == [1, 2, 3]
+    assert all(s.hits and s.hits > 0 for s in spells if s.kind == "hits")
+    assert all(s.hits is None for s in spells if s.kind != "hits")
+
+
+def test_a_spell_pickles_to_itself(books):
+    for s in list(books[0].spells.values())[:5]:
+        back = pickle.loads(pickle.dumps(s))
+        assert back == s and hash(back) == hash(s) and back.text == s.text
+
+
+def test_a_damage_spell_rolls_as_an_attack(books, rulebook):
+    # cover is "+1 to Defense rolls when blocking hits from shooting attacks": a spell is cast
+    cite(rulebook("gf-3.5-beginners-guide.txt"), "they get +1 to Defense rolls when blocking hits from shooting attacks")
+    # "Pick one enemy unit within 12", which takes 6 hits with AP(1) and Shred"
+    spell = next(s for b in books for s in b.spells.values() if s.hits == 6 and s.rules == ["AP(1)", "Shred"])
+    assert "takes 6 hit" in spell.text and spell.enemy and spell.range == 12
+    target = Unit.parse("T [10] Q4+ D4+")
+    exact = oprstats.attack(spell, target)
+    # no roll to hit: every hit lands; blocked on 5+ (AP(1)); Shred adds a wound on a 1 to block
+    assert exact.hits.pmf[6] == pytest.approx(1.0)
+    assert exact.wounds.mean() == pytest.approx(6 * (3 / 6 + 2 / 6))
+    sampled = oprstats.attack(spell, target, method="sample", samples=100_000, seed=3)
+    # chi-square on the wound counts (fixed seed; p-value floor 0.001)
+    from scipy import stats
+    n = len(exact.wounds.pmf)
+    counts = np.zeros(n)
+    counts[: min(n, len(sampled.wounds.pmf))] = np.round(sampled.wounds.pmf[:n] * 100_000)
+    expected = exact.wounds.pmf * 100_000
+    keep = expected >= 5
+    assert stats.chisquare(counts[keep], expected[keep] * counts[keep].sum() / expected[keep].sum()).pvalue > 1e-3
+
+
+def test_spells_that_deal_no_hits_and_shooting_arguments_are_refused(books):
+    target = Unit.parse("T [10] Q4+ D4+")
+    buff = next(s for b in books for s in b.spells.values() if s.kind == "rule")
+    with pytest.raises(ValueError, match="spell: deals no hits"):
+        oprstats.attack(buff, target)
+    blast = next(s for b in books for s in b.spells.values() if s.kind == "hits")
+    with pytest.raises(ValueError, match="cover: does not apply to a spell"):
+        oprstats.attack(blast, target, cover=True)
+    with pytest.raises(TypeError, match="target: expected a Unit"):
+        oprstats.attack(blast, "T [10] Q4+ D4+")
+
+
+def test_a_target_with_a_spell_clause_says_it_is_not_played(books):
+    """Resistance: "ignore wounds from spells on 2+" is not played yet: the result says so."""
+    spell = next(s for b in books for s in b.spells.values() if s.kind == "hits")
+    result = oprstats.attack(spell, Unit.parse("T [10] Q4+ D4+ | Resistance"))
+    assert "Resistance" in result.unmodelled
