@@ -201,17 +201,11 @@ def attack(
         for name, set_ in given.items():
             if set_:
                 raise ValueError(f"{name}: does not apply to a spell ({attacker.name!r} is cast, not shot)")
-        check_run_args(method, samples, threads)
-        raw = _core._spell_attack(
-            attacker, target, target_state=state_arg("target_state", target_state)._tuple(), edition=edition,
-            method=method, samples=int(samples), seed=seed_to_u64(seed) if method == "sample" else 0,
-            threads=None if threads is None else int(threads),
-        )
-        return AttackResult(raw, method, False)
-    for name, value in (("attacker", attacker), ("target", target)):
-        if not isinstance(value, Unit):
-            expected = "a Unit or a Spell" if name == "attacker" else "a Unit"
-            raise TypeError(f"{name}: expected {expected}, got {type(value).__name__}")
+    else:
+        for name, value in (("attacker", attacker), ("target", target)):
+            if not isinstance(value, Unit):
+                expected = "a Unit or a Spell" if name == "attacker" else "a Unit"
+                raise TypeError(f"{name}: expected {expected}, got {type(value).__name__}")
     if weapons is not None:
         if isinstance(weapons, str):
             raise TypeError("weapons: expected a list of weapon names, not a single string")

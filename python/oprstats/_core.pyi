@@ -169,7 +169,7 @@ class Spell:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
-def _spell_from_state(state: str) -> Spell: ...
+def _spell_from_state(state: str, edition: str) -> Spell: ...
 
 class ArmyBook:
     """An Army Forge army book."""
@@ -250,7 +250,7 @@ def _get_strict() -> bool: ...
 _StateTuple = tuple[int, int, int, bool, bool]
 
 def _attack(
-    attacker: Unit,
+    attacker: Union[Unit, Spell],
     target: Unit,
     *,
     weapons: Optional[list[str]],
@@ -262,18 +262,6 @@ def _attack(
     target_moved: bool,
     fatigued: bool,
     attacker_state: _StateTuple,
-    target_state: _StateTuple,
-    edition: str,
-    method: str,
-    samples: int,
-    seed: int,
-    threads: Optional[int],
-) -> dict[str, Any]: ...
-
-def _spell_attack(
-    spell: Spell,
-    target: Unit,
-    *,
     target_state: _StateTuple,
     edition: str,
     method: str,

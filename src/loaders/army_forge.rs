@@ -165,7 +165,7 @@ impl ArmyBook {
                 });
             }
         }
-        let (mut spells, mut spell_warnings) = (Vec::new(), Vec::new());
+        let (mut spells, mut warnings) = (Vec::new(), Vec::new());
         if let Some(list) = book.get("spells").filter(|v| !v.is_null()) {
             let list = list.as_array().ok_or_else(|| Error::book("spells", "must be a list"))?;
             for (i, s) in list.iter().enumerate() {
@@ -177,18 +177,17 @@ impl ArmyBook {
                 };
                 let name = string(s, "name", &at)?;
                 let spell = match (s.get("generation"), tokens) {
-                    (Some(generation), Some(tokens)) => crate::rules::spells::Spell::from_generation(generation, tokens)
-                        .map_err(|why| spell_warnings.push(format!("{at} ({name}): its effect is not one this library reads ({why}); the spell is left out")))
+                    (Some(generation), Some(tokens)) => crate::rules::spells::Spell::from_generation(generation, tokens, edition)
+                        .map_err(|why| warnings.push(format!("{at} ({name}): its effect is not one this library reads ({why}); the spell is left out")))
                         .ok(),
                     _ => {
-                        spell_warnings.push(format!("{at} ({name}): no structured effect (generation) or value; the spell is left out"));
+                        warnings.push(format!("{at} ({name}): no structured effect (generation) or value; the spell is left out"));
                         None
                     }
                 };
                 spells.push(SpellDefinition { name, tokens, effect: optional_string(s, "effect", &at)?.unwrap_or_default(), spell });
             }
         }
-        let mut warnings = spell_warnings;
         for (i, u) in units.iter().enumerate() {
             for uid in u.upgrade_packages.iter().filter(|uid| !packages.iter().any(|p| &&p.uid == uid)) {
                 warnings.push(format!(

@@ -1,9 +1,10 @@
 //! `attack()`: builds the core's attack, runs the chosen engine with the GIL released, and
 //! hands the distributions to Python as numpy arrays without copying.
 
-use super::convert::edition;
-use super::errors::{run, run_stoppable};
+use super::convert::{edition, type_name};
+use super::errors::{run, run_stoppable, type_error};
 use super::profile::PyUnit;
+use super::spell::PySpell;
 use crate::attack::plan::Situation;
 use super::melee::{ends_arrays, unit_state, StateTuple};
 use crate::attack::sample::end_frequencies;
@@ -17,7 +18,7 @@ use pyo3::types::PyDict;
 #[allow(clippy::too_many_arguments)]
 pub fn _attack<'py>(
     py: Python<'py>,
-    attacker: PyRef<'py, PyUnit>,
+    attacker: &Bound<'py, PyAny>,
     target: PyRef<'py, PyUnit>,
     weapons: Option<Vec<String>>,
     melee: bool,
@@ -35,36 +36,20 @@ pub fn _attack<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let situation = Situation { charging, cover, moved, target_moved, fatigued, ..Situation::new(self::edition(edition)?, melee, distance) };
-    let attack = Attack::new(&attacker.inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?;
-    attack_dict(py, &attack, method, samples, seed, threads)
-}
-
-/// A damage spell's hits on `target` (`Attack::from_spell`), as `_attack` gives its results.
-#[pyfunction]
-#[pyo3(signature = (spell, target, *, target_state, edition, method, samples, seed, threads))]
-#[allow(clippy::too_many_arguments)]
-pub fn _spell_attack<'py>(
-    py: Python<'py>,
-    spell: PyRef<'py, super::spell::PySpell>,
-    target: PyRef<'py, PyUnit>,
-    target_state: StateTuple,
-    edition: &str,
-    method: &str,
-    samples: u64,
-    seed: u64,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let def = &spell.inner;
-    let Some(read) = &def.spell else {
-        return Err(crate::Error::invalid("spell", &def.name, "its effect could not be read from its book (see the book's warnings)").into());
+    let edition = self::edition(edition)?;
+    // a damage spell's hits (the Python wrapper has refused the arguments about the attacker)
+    let attack = if let Ok(spell) = attacker.cast::<PySpell>() {
+        let def = &spell.get().inner;
+        let Some(read) = &def.spell else {
+            return Err(crate::Error::invalid("spell", &def.name, "its effect could not be read from its book (see the book's warnings)").into());
+        };
+        Attack::from_spell(read, &def.name, &target.inner, edition, &unit_state(target_state))?
+    } else {
+        let attacker = attacker.cast::<PyUnit>().map_err(|_| type_error("attacker", "a Unit or a Spell", &type_name(attacker)))?;
+        let situation = Situation { charging, cover, moved, target_moved, fatigued, ..Situation::new(edition, melee, distance) };
+        Attack::new(&attacker.get().inner, &target.inner, situation, weapons.as_deref(), &unit_state(attacker_state), &unit_state(target_state))?
     };
-    let attack = Attack::from_spell(read, &def.name, &target.inner, self::edition(edition)?, &unit_state(target_state))?;
-    attack_dict(py, &attack, method, samples, seed, threads)
-}
 
-/// The distributions of `attack` by `method`, for the Python result classes.
-fn attack_dict<'py>(py: Python<'py>, attack: &Attack, method: &str, samples: u64, seed: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     // kills (by this attack) always spans 0..=models left at the start, so `remaining` is its mirror image
     let size = attack.allocation.alive(attack.start) as usize;

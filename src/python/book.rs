@@ -128,7 +128,7 @@ impl PyArmyBook {
     fn spells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for s in &self.inner.spells {
-            d.set_item(&s.name, Py::new(py, super::spell::PySpell { inner: s.clone() })?)?;
+            d.set_item(&s.name, Py::new(py, super::spell::PySpell { inner: s.clone(), edition: self.inner.edition })?)?;
         }
         Ok(d)
     }

@@ -26,7 +26,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<book::PyArmy>()?;
     m.add_class::<spell::PySpell>()?;
     m.add_function(wrap_pyfunction!(spell::_spell_from_state, m)?)?;
-    m.add_function(wrap_pyfunction!(attack::_spell_attack, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_unit_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_state, m)?)?;

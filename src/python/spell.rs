@@ -1,6 +1,6 @@
 //! An army book's spells as read-only Python objects (`rules::spells` in the core).
 
-use super::profile::{from_state, to_state};
+use super::profile::{from_state, hash_of, to_state};
 use crate::loaders::army_forge::SpellDefinition;
 use crate::rules::spells::{Attacks, Roll, SpellEffect};
 use pyo3::prelude::*;
@@ -9,6 +9,8 @@ use pyo3::prelude::*;
 #[pyclass(name = "Spell", module = "oprstats", frozen)]
 pub struct PySpell {
     pub inner: SpellDefinition,
+    /// The edition of its book, whose rules its own are checked under.
+    pub edition: crate::Edition,
 }
 
 fn rule_text(r: &crate::rules::Rule) -> String {
@@ -120,20 +122,23 @@ impl PySpell {
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (&self.inner.name, self.inner.tokens, &self.inner.effect).hash(&mut h);
-        h.finish()
+        hash_of(&(&self.inner.name, self.inner.tokens, &self.inner.effect))
     }
 
     /// Pickles the fields themselves (as JSON), exactly.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
         let rebuild = slf.py().import("oprstats._core")?.getattr("_spell_from_state")?;
-        Ok((rebuild, (to_state(&slf.get().inner)?,)))
+        Ok((rebuild, (to_state(&slf.get().inner)?, slf.get().edition.key())))
     }
 }
 
+/// Pickle support: a spell from its fields, checked as a spell read from a book is.
 #[pyfunction]
-pub fn _spell_from_state(state: &str) -> PyResult<PySpell> {
-    Ok(PySpell { inner: from_state(state, "Spell")? })
+pub fn _spell_from_state(state: &str, edition: &str) -> PyResult<PySpell> {
+    let edition = super::convert::edition(edition)?;
+    let inner: SpellDefinition = from_state(state, "Spell")?;
+    if let Some(spell) = &inner.spell {
+        spell.check(edition)?;
+    }
+    Ok(PySpell { inner, edition })
 }

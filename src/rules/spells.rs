@@ -127,8 +127,8 @@ fn gets(params: &[(&str, &Value)]) -> Result<bool, String> {
 impl Spell {
     /// Reads a book spell's `generation` (worth `tokens`); the reason where it is not a
     /// kind this library knows.
-    pub fn from_generation(generation: &Value, tokens: i64) -> Result<Spell, String> {
-        let tokens = u8::try_from(tokens).ok().filter(|t| (1..=6).contains(t)).ok_or_else(|| format!("a value of {tokens} tokens"))?;
+    pub fn from_generation(generation: &Value, tokens: i64, edition: crate::Edition) -> Result<Spell, String> {
+        let tokens = u8::try_from(tokens).map_err(|_| format!("a value of {tokens} tokens"))?;
         let assignment = parameters(generation.get("assignment").ok_or("no assignment")?);
         let effect_part = generation.get("effect").ok_or("no effect")?;
         let id = effect_part.get("id").and_then(Value::as_str).ok_or("no effect id")?;
@@ -169,7 +169,7 @@ impl Spell {
                     t if t.contains("on rolls of 1") => Some(1),
                     t => return Err(format!("spellHitRoll {t:?}")),
                 };
-                SpellEffect::Hits { hits: digit * u32::from(tokens), rules: ["weaponRule1", "weaponRule2"].iter().filter_map(|n| rule(&p, n)).collect(), roll_for }
+                SpellEffect::Hits { hits: digit.saturating_mul(u32::from(tokens)), rules: ["weaponRule1", "weaponRule2"].iter().filter_map(|n| rule(&p, n)).collect(), roll_for }
             }
             "RWnJrrMKAUbg" | "1yTPcanTyckX" => {
                 SpellEffect::Rule { rule: rule(&p, "unitRule").ok_or("no unitRule")?, gets: gets(&p)?, when: None, against: id == "1yTPcanTyckX" }
@@ -197,7 +197,29 @@ impl Spell {
             }
             other => return Err(format!("effect {other:?}")),
         };
-        Ok(Spell { tokens, targets, effect })
+        let spell = Spell { tokens, targets, effect };
+        spell.check(edition).map_err(|e| e.to_string())?;
+        Ok(spell)
+    }
+
+    /// The checks every spell passes, read from a book or unpickled: a value a caster can
+    /// hold (1 to 6 tokens), hits within what an attack may roll, rules as a unit's are
+    /// checked (names and ratings within the limits).
+    pub fn check(&self, edition: crate::Edition) -> crate::Result<()> {
+        use crate::error::Error;
+        if !(1..=6).contains(&self.tokens) {
+            return Err(Error::invalid("spell tokens", self.tokens, "must be from 1 to 6 (a caster holds at most 6)"));
+        }
+        if let SpellEffect::Hits { hits, .. } = &self.effect {
+            if u64::from(*hits) > crate::limits::MAX_EXACT_DICE {
+                return Err(Error::limit("spell hits", hits, crate::limits::MAX_EXACT_DICE));
+            }
+        }
+        match &self.effect {
+            SpellEffect::Hits { rules, .. } => rules.iter().try_for_each(|r| r.check(edition)),
+            SpellEffect::Rule { rule, .. } => rule.check(edition),
+            _ => Ok(()),
+        }
     }
 
     /// The spell in the books' words ("Pick one enemy unit within 12", which takes 6 hits
@@ -317,7 +339,7 @@ mod tests {
     use super::*;
 
     fn spell(effect: Value, assignment: Value, tokens: i64) -> Result<Spell, String> {
-        Spell::from_generation(&serde_json::json!({ "effect": effect, "assignment": assignment }), tokens)
+        Spell::from_generation(&serde_json::json!({ "effect": effect, "assignment": assignment }), tokens, crate::Edition::V3_5)
     }
 
     fn pick(side: &str, target: &str, number: &str, range: &str) -> Value {
@@ -405,6 +427,14 @@ mod tests {
         assert_eq!(spell(odd, pick("enemy", "unit", "one", "within 12\""), 1).unwrap_err(), "effect \"no-such-effect\"");
         let effect = serde_json::json!({ "id": "txtrnRX2fPJJ", "parameters": [ { "name": "rollModifier", "value": "+1" } ] });
         assert!(spell(effect.clone(), pick("enemy", "unit", "all of them", "within 12\""), 1).unwrap_err().contains("numberText"));
-        assert!(spell(effect, pick("enemy", "unit", "one", "within 12\""), 0).unwrap_err().contains("0 tokens"));
+        assert!(spell(effect, pick("enemy", "unit", "one", "within 12\""), 0).unwrap_err().contains("tokens: must be from 1 to 6"));
+        // hostile numbers are refused, not wrapped
+        let huge = serde_json::json!({ "id": "QFjxWsOHTCSi", "parameters": [
+            { "name": "numberDigit", "value": "4000000000" }, { "name": "hits-wounds", "value": "hits" } ] });
+        assert!(spell(huge, pick("enemy", "unit", "one", "within 12\""), 3).unwrap_err().contains("spell hits"));
+        let rating = serde_json::json!({ "id": "QFjxWsOHTCSi", "parameters": [
+            { "name": "numberDigit", "value": "2" }, { "name": "hits-wounds", "value": "hits" },
+            { "name": "weaponRule1", "value": { "name": "AP", "rating": 1_000_000_000_000i64 } } ] });
+        assert!(spell(rating, pick("enemy", "unit", "one", "within 12\""), 1).unwrap_err().contains("rating of AP"));
     }
 }
