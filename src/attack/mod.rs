@@ -205,8 +205,7 @@ impl Attack {
 /// Refuses a unit whose attack rolls more dice than any engine takes: shooting at a target
 /// in range of every weapon, or charging with its Impact dice. A game rolls these dice in
 /// every activation, and prepares an exact melee for every charge.
-pub fn check_attack_dice(unit: &Unit, edition: crate::Edition, field: &str) -> Result<()> {
-    let order = Allocation::new(unit, edition);
+pub fn check_attack_dice(order: &Allocation, edition: crate::Edition, field: &str) -> Result<()> {
     let models = order.view(order.start(), false).alive;
     for melee in [false, true] {
         let situation = Situation { charging: melee, ..Situation::new(edition, melee, 0.0) };

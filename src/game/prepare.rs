@@ -480,37 +480,18 @@ impl Prepared {
             if units.len() > super::MAX_UNITS {
                 return Err(Error::limit(format!("{field} units"), units.len(), super::MAX_UNITS));
             }
+        }
+        let (distinct, ids) = distinct_units(armies, edition);
+        for d in &distinct {
             // every activation rolls a unit's dice, and every charge is a melee of them
-            for (i, unit) in units.iter().enumerate() {
-                crate::attack::check_attack_dice(unit, edition, &format!("{field}[{i}]"))?;
-            }
+            crate::attack::check_attack_dice(&d.alloc, edition, &d.field)?;
+            // the least width any formation of its bases can have, at once
+            check_width(&d.field, d.unit.name(), d.alloc.len(), least_width(&bases(&d.alloc)), true)?;
         }
-        // units too wide for the table, then the dearest work, counted (and refused if too
-        // much) before any is done
-        for (side, units) in armies.iter().enumerate() {
-            for (i, u) in units.iter().enumerate() {
-                // the least width any formation of its bases can have, at once
-                let alloc = Allocation::new(u, edition);
-                check_width(&format!("{}[{i}]", ["army_a", "army_b"][side]), u.name(), alloc.len(), least_width(&bases(&alloc)), true)?;
-            }
-        }
-        let plan = ChargePlan::new(armies, edition)?;
-        // copies of a unit (a list's "3x") are worked out once
-        let mut seen: Vec<(&Unit, UnitInfo)> = Vec::new();
-        let mut infos: Vec<Vec<UnitInfo>> = Vec::new();
-        for (side, units) in armies.iter().enumerate() {
-            let mut out = Vec::with_capacity(units.len());
-            for (i, u) in units.iter().enumerate() {
-                if let Some((_, known)) = seen.iter().find(|(v, _)| *v == u) {
-                    out.push(known.clone());
-                    continue;
-                }
-                let made = Self::unit(u, edition, &format!("{}[{i}]", ["army_a", "army_b"][side]))?;
-                seen.push((u, made.clone()));
-                out.push(made);
-            }
-            infos.push(out);
-        }
+        // the dearest work, counted (and refused if too much) before any is done
+        let plan = ChargePlan::new(&distinct, &ids, edition)?;
+        let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), edition, &d.field)).collect::<Result<_>>()?;
+        let infos: Vec<Vec<UnitInfo>> = ids.iter().map(|ids| ids.iter().map(|&k| made[k].clone()).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let mut prep = Prepared {
             armies: [a, b],
@@ -546,8 +527,7 @@ impl Prepared {
     }
 
     /// What the game needs to know of `unit` (`field` names it in errors).
-    fn unit(unit: &Unit, edition: Edition, field: &str) -> Result<UnitInfo> {
-        let alloc = Allocation::new(unit, edition);
+    fn unit(unit: &Unit, alloc: Allocation, edition: Edition, field: &str) -> Result<UnitInfo> {
         let runs = &alloc.runs;
         // weapons that attack only while moving through enemy units (Strafing) do not shoot
         let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
@@ -721,6 +701,33 @@ fn bases(alloc: &Allocation) -> Vec<f64> {
     alloc.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(base_radius(m.tough), *n as usize)).collect()
 }
 
+/// One of the distinct units of a run (a list's copies of a unit are checked and worked out
+/// once): named by its first copy's place in the armies.
+struct Distinct<'u> {
+    unit: &'u Unit,
+    field: String,
+    alloc: Allocation,
+}
+
+/// The distinct units of both armies, and each army unit's index among them.
+fn distinct_units<'u>(armies: [&'u [Unit]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
+    let mut distinct: Vec<Distinct<'u>> = Vec::new();
+    let ids = [0, 1].map(|side| {
+        armies[side]
+            .iter()
+            .enumerate()
+            .map(|(i, u)| match distinct.iter().position(|d| d.unit == u) {
+                Some(k) => k,
+                None => {
+                    distinct.push(Distinct { unit: u, field: format!("{}[{i}]", ["army_a", "army_b"][side]), alloc: Allocation::new(u, edition) });
+                    distinct.len() - 1
+                }
+            })
+            .collect::<Vec<usize>>()
+    });
+    (distinct, ids)
+}
+
 /// A distinct unit of a run, as a charge's value needs it.
 struct Charger {
     alloc: Allocation,
@@ -746,26 +753,12 @@ struct ChargePlan {
 }
 
 impl ChargePlan {
-    fn new(armies: [&[Unit]; 2], edition: Edition) -> Result<ChargePlan> {
-        let mut distinct: Vec<&Unit> = Vec::new();
-        let ids = armies.map(|units| {
-            units
-                .iter()
-                .map(|u| match distinct.iter().position(|d| *d == u) {
-                    Some(i) => i,
-                    None => {
-                        distinct.push(u);
-                        distinct.len() - 1
-                    }
-                })
-                .collect::<Vec<usize>>()
-        });
+    fn new(distinct: &[Distinct<'_>], ids: &[Vec<usize>; 2], edition: Edition) -> Result<ChargePlan> {
         let units: Vec<Charger> = distinct
-            .par_iter()
-            .map(|u| {
-                let alloc = Allocation::new(u, edition);
-                let moves = movement(&alloc.runs, edition);
-                Charger { can_charge: !(moves.aircraft || moves.hold_only), can_be_charged: !moves.aircraft, cost: f64::from(u.cost().unwrap_or(0)), alloc }
+            .iter()
+            .map(|d| {
+                let moves = movement(&d.alloc.runs, edition);
+                Charger { can_charge: !(moves.aircraft || moves.hold_only), can_be_charged: !moves.aircraft, cost: f64::from(d.unit.cost().unwrap_or(0)), alloc: d.alloc.clone() }
             })
             .collect();
         let (mut pairs, mut index) = (Vec::new(), FxHashMap::default());
@@ -779,12 +772,15 @@ impl ChargePlan {
                 }
             }
         }
-        let mut plan = ChargePlan { units, ids, pairs, exact: Vec::new(), index };
+        let mut plan = ChargePlan { units, ids: ids.clone(), pairs, exact: Vec::new(), index };
         // what each costs: the exact engine's work where it takes the melee, and the sampler's
         let costs: Vec<(Option<u64>, u64)> = (0..plan.pairs.len())
             .into_par_iter()
             .map(|j| match plan.melee(j, edition) {
-                Some(m) => (m.exact_work().ok(), SAMPLED_EXCHANGES.saturating_mul(m.hits_per_sample().max(1))),
+                Some(m) => {
+                    let (exact, hits) = m.costs();
+                    (exact.ok(), SAMPLED_EXCHANGES.saturating_mul(hits.max(1)))
+                }
                 None => (None, 0),
             })
             .collect();
@@ -861,11 +857,16 @@ mod tests {
         texts.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect()
     }
 
+    fn plan_of(a: &[Unit], b: &[Unit]) -> Result<ChargePlan> {
+        let (distinct, ids) = distinct_units([a, b], Edition::V3_5);
+        ChargePlan::new(&distinct, &ids, Edition::V3_5)
+    }
+
     #[test]
     fn copies_of_a_unit_share_their_charges() {
         let a = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "C [5] Q3+ D3+ | 150pts\n5x Axe (A3)".into()]);
         let b = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "B [20] Q5+ D5+ | 120pts\n20x Claws (A1)".into()]);
-        let plan = ChargePlan::new([&a, &b], Edition::V3_5).unwrap();
+        let plan = plan_of(&a, &b).unwrap();
         // distinct units A, C, B: A and C charge A and B (4), and A and B charge A and C
         // (A into A is the same melee: 3 more)
         assert_eq!(plan.units.len(), 3);
@@ -875,7 +876,7 @@ mod tests {
         assert_eq!(values[0][0][0], values[1][0][0], "the mirror match is one melee");
         assert!(plan.exact.iter().all(|&e| e));
         // each value is its own charger's charge into its own defender, as worked out alone
-        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
+        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Allocation::new(u, Edition::V3_5), Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
         let (ia, ib) = (infos(&a), infos(&b));
         let alone = |c: &UnitInfo, d: &UnitInfo| {
             let m = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap();
@@ -893,7 +894,7 @@ mod tests {
         // 40 of them are over EXACT_CHARGE_WORK together
         let a = units(&(0..4).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
         let b = units(&(0..5).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
-        let plan = ChargePlan::new([&a, &b], Edition::V3_5).unwrap();
+        let plan = plan_of(&a, &b).unwrap();
         let exact = plan.exact.iter().filter(|&&e| e).count();
         assert!(exact > 0 && exact < plan.pairs.len(), "{exact} of {} exact", plan.pairs.len());
         // the sampled ones are valued, close to the exact value of the same melee
@@ -905,7 +906,7 @@ mod tests {
         // 60 distinct units a side: some 7,200 sampled charges, refused before any is played
         let a = units(&(0..60).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
         let b = units(&(0..60).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
-        match ChargePlan::new([&a, &b], Edition::V3_5) {
+        match plan_of(&a, &b) {
             Err(Error::Limit { field, .. }) => assert!(field.contains("simulate preparation work"), "{field}"),
             Err(other) => panic!("expected the preparation limit, got {other}"),
             Ok(_) => panic!("accepted"),

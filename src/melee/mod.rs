@@ -36,6 +36,10 @@ use std::rc::Rc;
 /// `limits::MAX_EXACT_MELEE_WORK` too, since many dice make each pair dear.
 pub const MAX_EXACT_STATE_PAIRS: u64 = 250_000;
 
+/// A phase's weapon groups from the fresh start, with its situation and its target's removal
+/// order and start (`Melee::phase_groups`).
+type PhaseGroupsAt<'m> = (Phase, Vec<Group>, Situation, &'m Allocation, State);
+
 /// The steps of a melee in which dice are rolled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -155,6 +159,17 @@ impl Melee {
     /// The exact engine's work on this melee (state pairs × hits of all its steps), or why
     /// it is refused ([`Melee::check_exact`]).
     pub fn exact_work(&self) -> Result<u64> {
+        self.exact_work_of(&self.phase_groups())
+    }
+
+    /// What the melee costs each engine, from one building of its phase groups: the exact
+    /// engine's work (or why it is refused) and the hits of one sampled exchange.
+    pub fn costs(&self) -> (Result<u64>, u64) {
+        let phases = self.phase_groups();
+        (self.exact_work_of(&phases), Self::hits_of(&phases))
+    }
+
+    fn exact_work_of(&self, phases: &[PhaseGroupsAt<'_>]) -> Result<u64> {
         budget::check_states("charger", self.charger.state_count() as u64)?;
         budget::check_states("defender", self.defender.state_count() as u64)?;
         let pairs = (self.charger.state_count() as u64).saturating_mul(self.defender.state_count() as u64);
@@ -166,9 +181,9 @@ impl Melee {
             ));
         }
         let mut hits = 0u64;
-        for (phase, groups, situation, target, start) in self.phase_groups() {
+        for (phase, groups, situation, target, start) in phases {
             let states = target.state_count() as u64;
-            let dms = groups.iter().map(|g| (g, die_model(g, &situation, &target.view(start, g.takedown))));
+            let dms = groups.iter().map(|g| (g, die_model(g, situation, &target.view(*start, g.takedown))));
             let b = budget::of_groups(dms, false, false, states);
             b.check(&format!("{} melee", phase.side()))?;
             hits = hits.saturating_add(b.hits);
@@ -184,7 +199,7 @@ impl Melee {
 
     /// Each phase's weapon groups from the fresh start, with its situation and its target's
     /// removal order and start.
-    fn phase_groups(&self) -> Vec<(Phase, Vec<Group>, Situation, &Allocation, State)> {
+    fn phase_groups(&self) -> Vec<PhaseGroupsAt<'_>> {
         [Phase::Charge, Phase::Counter, Phase::StrikeBack]
             .into_iter()
             .map(|phase| {
@@ -202,10 +217,14 @@ impl Melee {
 
     /// The most hits one sampled exchange can produce (dice after multipliers).
     pub fn hits_per_sample(&self) -> u64 {
-        self.phase_groups()
-            .into_iter()
+        Self::hits_of(&self.phase_groups())
+    }
+
+    fn hits_of(phases: &[PhaseGroupsAt<'_>]) -> u64 {
+        phases
+            .iter()
             .flat_map(|(_, groups, situation, target, start)| {
-                groups.into_iter().map(move |g| u64::from(g.dice).saturating_mul(die_model(&g, &situation, &target.view(start, g.takedown)).max_hits().max(1)))
+                groups.iter().map(move |g| u64::from(g.dice).saturating_mul(die_model(g, situation, &target.view(*start, g.takedown)).max_hits().max(1)))
             })
             .fold(0u64, u64::saturating_add)
     }
