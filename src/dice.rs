@@ -100,6 +100,11 @@ pub fn add_at(v: &mut Vec<f64>, i: usize, p: f64) {
     v[i] += p;
 }
 
+/// The mean of a distribution over 0, 1, 2, ...
+pub fn mean(pmf: &[f64]) -> f64 {
+    pmf.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
+}
+
 /// Adds `w` times the distribution `v` into `acc` (a mixture's term), growing it as needed.
 pub fn add_scaled(acc: &mut Vec<f64>, v: &[f64], w: f64) {
     if acc.len() < v.len() {

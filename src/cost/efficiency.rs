@@ -5,6 +5,7 @@
 use super::panel::ATTACKERS;
 use crate::attack::plan::Situation;
 use crate::attack::Attack;
+use crate::dice::mean;
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::limits::MAX_EXACT_WORK;
@@ -53,21 +54,13 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
         return Err(Error::limit("targets", targets.len(), MAX_TARGETS));
     }
     let n = modes.len() * targets.len();
-    // every attack is built and checked before any is computed: a refusal comes at once
     let mut attacks = Vec::with_capacity(n);
-    let mut work = 0u64;
     for mode in modes {
         for (target, cover) in targets {
-            let attack = Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
-            if !attack.groups.is_empty() {
-                work = work.saturating_add(attack.check_exact()?);
-            }
-            attacks.push(attack);
+            attacks.push(Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?);
         }
     }
-    if work > MAX_EXACT_WORK {
-        return Err(Error::limit("efficiency work in steps (every target × mode together; fewer targets)", work, MAX_EXACT_WORK));
-    }
+    check_together(&attacks, "efficiency work in steps (every target × mode together; fewer targets)")?;
     let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
     for attack in attacks {
         if attack.groups.is_empty() {
@@ -77,7 +70,6 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
             continue;
         }
         let stages = attack.exact();
-        let mean = |pmf: &[f64]| pmf.iter().enumerate().map(|(i, p)| i as f64 * p).sum::<f64>();
         out.wounds.push(mean(&stages.wounds));
         out.kills.push(mean(&stages.kills));
         out.destroyed.push(stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0));
@@ -90,26 +82,35 @@ pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Ed
 /// expected wounds of one activation of the attacker, times the attacker's points.
 pub fn durability(unit: &Unit, edition: Edition) -> Result<Vec<(&'static str, u32, f64)>> {
     let total: f64 = unit.model_runs().iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
-    let mut attacks = Vec::with_capacity(ATTACKERS.len());
-    let mut work = 0u64;
+    let (mut attacks, mut costs) = (Vec::with_capacity(ATTACKERS.len()), Vec::with_capacity(ATTACKERS.len()));
     for reference in ATTACKERS {
         let attacker = reference.unit(edition)?;
         let mode = if reference.melee { MODES[2] } else { MODES[0] };
-        let attack = Attack::new(&attacker, unit, mode.situation(false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?;
-        work = work.saturating_add(attack.check_exact()?);
-        attacks.push((reference, attacker.cost().unwrap_or(100), attack));
+        attacks.push(Attack::new(&attacker, unit, mode.situation(false, edition), None, &UnitState::FRESH, &UnitState::FRESH)?);
+        costs.push(attacker.cost().unwrap_or(100));
     }
-    if work > MAX_EXACT_WORK {
-        return Err(Error::limit("durability work in steps (every reference attacker together)", work, MAX_EXACT_WORK));
-    }
+    check_together(&attacks, "durability work in steps (every reference attacker together)")?;
     let mut out = Vec::with_capacity(ATTACKERS.len());
-    for (reference, cost, attack) in attacks {
-        let stages = attack.exact();
-        let wounds: f64 = stages.wounds.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+    for ((reference, cost), attack) in ATTACKERS.iter().zip(costs).zip(attacks) {
+        let wounds = mean(&attack.exact().wounds);
         let points = if wounds > 0.0 { f64::from(cost) * total / wounds } else { f64::INFINITY };
         out.push((reference.key, cost, points));
     }
     Ok(out)
+}
+
+/// Refuses attacks whose exact work together is over `MAX_EXACT_WORK` (each is refused alone
+/// over its own limits too), before any is computed, so that a refusal comes at once; `what`
+/// names the request in the message.
+fn check_together(attacks: &[Attack], what: &str) -> Result<()> {
+    let mut work = 0u64;
+    for attack in attacks.iter().filter(|a| !a.groups.is_empty()) {
+        work = work.saturating_add(attack.check_exact()?);
+    }
+    if work > MAX_EXACT_WORK {
+        return Err(Error::limit(what, work, MAX_EXACT_WORK));
+    }
+    Ok(())
 }
 
 /// The targets of an efficiency curve: a unit of Defense `d`+ and Tough(`t`), of ten wounds

@@ -840,7 +840,7 @@ fn charge_value(m: &Melee, exact: bool, charger: &Charger, defender: &Charger) -
     let outcome = if exact { exact::exact(m) } else { crate::melee::sample::sample(m, SAMPLED_EXCHANGES, 0x00e1_1ee0, None).map(|t| t.outcome(m)).unwrap_or_default() };
     let lost = |side: usize, unit: &Charger| -> f64 {
         let per_model = unit.cost / f64::from(unit.alloc.len().max(1));
-        let models: f64 = outcome.lost[side].iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+        let models = crate::dice::mean(&outcome.lost[side]);
         // a Rout (status 1) removes what is left: at most half the unit, as only units at
         // half strength or less Rout, so half its points stands for it
         let routed = outcome.status[side][1];

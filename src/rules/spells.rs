@@ -385,7 +385,7 @@ mod tests {
         let situation = Situation::new(edition, false, 6.0);
         let start = alloc.start();
         let stages = crate::attack::exact::stages_from(&alloc, std::slice::from_ref(&group), &situation, start, start, &crate::state::UnitState::FRESH);
-        let exact: f64 = stages.wounds.iter().enumerate().map(|(w, p)| w as f64 * p).sum();
+        let exact = crate::dice::mean(&stages.wounds);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         let mut total = 0u64;
         for _ in 0..n {
