@@ -614,41 +614,29 @@ impl<'a> Game<'a> {
     /// units (`charging`: touching is allowed, "may ignore the 1" distance restriction").
     /// "Aircraft ignore all units and terrain when moving and stopping."
     pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
-        if !self.spot_ok_on_table(id, p) {
-            return false;
-        }
-        if self.info(id).movement.aircraft {
-            return true;
-        }
-        for army in 0..2 {
-            for other in self.on_table(army) {
-                if other != id && !self.info(other).movement.aircraft && self.clashes(id, p, charging, (other, self.live(other).pos, self.radius(other))) {
-                    return false;
-                }
-            }
-        }
-        true
+        self.spot_clear_of(id, p, charging, self.ground_units_but(id))
     }
 
     /// The units `id` must keep away from, and where they stand (their discs): every unit on
     /// the table but itself and Aircraft ("Aircraft ignore all units"; no one keeps away from
     /// them).
-    pub fn others_on_ground(&self, id: Id) -> Vec<(Id, Point, f64)> {
-        let mut out = Vec::new();
-        for army in 0..2 {
-            for other in self.on_table(army) {
-                if other != id && !self.info(other).movement.aircraft {
-                    out.push((other, self.live(other).pos, self.radius(other)));
-                }
-            }
-        }
-        out
+    fn ground_units_but(&self, id: Id) -> impl Iterator<Item = (Id, Point, f64)> + '_ {
+        (0..2).flat_map(move |army| self.on_table(army)).filter(move |&other| other != id && !self.info(other).movement.aircraft).map(|other| (other, self.live(other).pos, self.radius(other)))
     }
 
-    /// `spot_ok` against the units `others` (from `others_on_ground`: a caller that tries many
-    /// spots gathers them once).
+    /// `ground_units_but`, gathered once for a caller that tries many spots (`spot_ok_among`).
+    pub fn others_on_ground(&self, id: Id) -> Vec<(Id, Point, f64)> {
+        self.ground_units_but(id).collect()
+    }
+
+    /// `spot_ok` against the units `others` (from `others_on_ground`).
     pub fn spot_ok_among(&self, id: Id, p: Point, charging: bool, others: &[(Id, Point, f64)]) -> bool {
-        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.iter().any(|&o| self.clashes(id, p, charging, o)))
+        self.spot_clear_of(id, p, charging, others.iter().copied())
+    }
+
+    /// On the table, out of impassable terrain, and (but for Aircraft) clear of `others`.
+    fn spot_clear_of(&self, id: Id, p: Point, charging: bool, mut others: impl Iterator<Item = (Id, Point, f64)>) -> bool {
+        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.any(|o| self.clashes(id, p, charging, o)))
     }
 
     /// `spot_ok`'s tests of the table: its edges and impassable terrain.
