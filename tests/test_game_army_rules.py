@@ -618,8 +618,19 @@ def test_real_transports_and_casters_are_reported(book_paths):
     assert len([w for w in record if "does not model" in str(w.message)]) == 1
     total = transport.cost + caster.cost + plain.cost
     assert r.unmodelled["Transport"][0] == pytest.approx(transport.cost / total)
-    assert r.unmodelled["Caster"][0] == pytest.approx(caster.cost / total)
     assert r.unmodelled["Transport"][1] == 0.0
+    # the caster casts its book's damage spells; each spell it does not cast is reported
+    assert "Caster" not in r.unmodelled
+    for name, spell in hives.spells.items():
+        if spell.kind == "hits":
+            assert f"spell {name}" not in r.unmodelled
+        else:
+            assert r.unmodelled[f"spell {name}"][0] == pytest.approx(caster.cost / total)
+    # a caster typed in notation has no book, so no spells: that is reported too
+    seer = Unit.parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(2)\nStaff (A2)")
+    with pytest.warns(UserWarning, match="no spells"):
+        r = oprstats.simulate([seer], [plain], games=2, seed=1, progress=False)
+    assert r.unmodelled == {"Caster (no spells: not read from its book)": (1.0, 0.0)}
 
 
 # ---- Reproducibility -------------------------------------------------------------------------

@@ -63,5 +63,4 @@ def load_army_list(
     for b in books:
         if not isinstance(b, ArmyBook):
             raise TypeError(f"book: expected an ArmyBook or a sequence of them, got {type(b).__name__}")
-    defined = [name for b in books for name in b.special_rules]
-    return _core._load_army_list_text(source, edition, strict, defined)
+    return _core._load_army_list_text(source, edition, strict, books)

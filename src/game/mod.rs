@@ -13,6 +13,7 @@
 //! abstracted is written down in `docs/game.md`.
 
 pub mod ai;
+pub mod casting;
 pub mod formation;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -200,6 +201,8 @@ pub struct Timers {
     pub line_of_sight: f64,
     pub movement: f64,
     pub dice: f64,
+    /// Casting spells: choosing, helping and hindering, and rolling their hits.
+    pub spells: f64,
     pub total: f64,
 }
 
@@ -208,6 +211,7 @@ impl Timers {
         self.line_of_sight += o.line_of_sight;
         self.movement += o.movement;
         self.dice += o.dice;
+        self.spells += o.spells;
         self.total += o.total;
     }
 }

@@ -82,6 +82,11 @@ pub struct Live {
     /// A rule a friendly unit gave it until it is next used (`Effect::Buff`): 1 + its index
     /// in `UnitInfo::buffed` (0: none).
     pub buff: u8,
+    /// Spell tokens held (`casting`).
+    pub tokens: u8,
+    /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
+    /// try per spell".
+    pub spells_tried: u64,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -121,12 +126,12 @@ pub struct Event {
 
 impl Event {
     /// An event of unit `id` with no target; other fields by struct update.
-    fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
+    pub(super) fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
         Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
     }
 
     /// An event of unit `id` acting on `target`.
-    fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
+    pub(super) fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
         Event { target_army: target.0 as i8, target: target.1 as i32, ..Event::of(kind, id, from, to) }
     }
 }
@@ -357,9 +362,9 @@ pub struct Game<'a> {
     pub extra_limit: [u32; 2],
     /// Extra activations each army used this round.
     pub extra_this_round: [u32; 2],
-    trace: Option<Vec<Event>>,
+    pub(super) trace: Option<Vec<Event>>,
     timers: Timers,
-    dice: u64,
+    pub(super) dice: u64,
     violations: u64,
     first_violation: Option<String>,
     /// Units wounded by dangerous terrain in the current activation, with their state before:
@@ -427,7 +432,7 @@ impl<'a> Game<'a> {
         &self.units[id.0][id.1]
     }
 
-    fn live_mut(&mut self, id: Id) -> &mut Live {
+    pub(super) fn live_mut(&mut self, id: Id) -> &mut Live {
         &mut self.units[id.0][id.1]
     }
 
@@ -488,7 +493,7 @@ impl<'a> Game<'a> {
     /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
     /// disc is re-centred on them and sized to hold them (mostly smaller; re-centred, it can
     /// be a little wider than before).
-    fn set_state(&mut self, id: Id, s: State) {
+    pub(super) fn set_state(&mut self, id: Id, s: State) {
         let alloc = &self.info(id).alloc;
         let (old, new) = (self.live(id).key, alloc.alive_key(s));
         if old != new && !alloc.destroyed(s) {
@@ -580,18 +585,18 @@ impl<'a> Game<'a> {
         self.disc_gap(a, b) <= d && self.gap(a, b) <= d
     }
 
-    fn clock(&self) -> Option<Instant> {
+    pub(super) fn clock(&self) -> Option<Instant> {
         self.config.profile.then(Instant::now)
     }
 
     /// Adds the time since `start` (when profiling) to one part of the timers.
-    fn lap(&mut self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
+    pub(super) fn lap(&mut self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
         if let Some(t) = start {
             *part(&mut self.timers) += t.elapsed().as_secs_f64();
         }
     }
 
-    fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
+    pub(super) fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
         if self.trace.is_some() {
             let mut ev = e(self);
             ev.round = self.round;
@@ -1474,6 +1479,7 @@ impl<'a> Game<'a> {
         self.extra_this_round = [0; 2];
         self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
         self.recover();
+        self.give_tokens();
         self.ambush(first);
         let mut turn = first;
         let mut finished_first: Option<usize> = None;
@@ -1595,6 +1601,9 @@ impl<'a> Game<'a> {
             return;
         }
         let mut in_melee = false;
+        // "Units that were in melee don't take morale tests from wounds at the end of an
+        // activation": the charger and the unit it charged
+        let mut melee_with: Option<Id> = None;
         let was_shaken = self.live(id).shaken;
         if was_shaken {
             // "When activated, Shaken units must spend their activation being idle"; Aircraft
@@ -1610,8 +1619,15 @@ impl<'a> Game<'a> {
         } else {
             self.place_on_activation(id);
             self.give_buff(id);
+            // spells are cast "at any point before attacking": first at targets in reach
+            // now (before the action is chosen, so it sees what they did), then, with the
+            // spells not tried yet, after an Advance or a Rush (a unit that attacks while
+            // moving, Strafing, casts only first)
+            self.live_mut(id).spells_tried = 0;
+            self.cast_spells(id, &mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
+            let again = !self.info(id).strafing;
             match policy::decide(self, id) {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
@@ -1622,6 +1638,9 @@ impl<'a> Game<'a> {
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
                     self.spend_move_buff(id, 0);
+                    if again {
+                        self.cast_spells(id, &mut touched);
+                    }
                     self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
                         self.move_after_attack(id, false);
@@ -1630,10 +1649,14 @@ impl<'a> Game<'a> {
                 Action::Rush(path) => {
                     self.apply_move(id, path, "rush", m.rush);
                     self.spend_move_buff(id, 1);
+                    if again {
+                        self.cast_spells(id, &mut touched);
+                    }
                     self.strafe(id, start, path, &mut touched);
                 }
                 Action::Charge(target, path) => {
                     in_melee = true;
+                    melee_with = Some(target);
                     self.charge(id, target, path);
                 }
             }
@@ -1652,7 +1675,7 @@ impl<'a> Game<'a> {
             }
         }
         for (who, before) in touched {
-            if in_melee && who == id {
+            if in_melee && (who == id || Some(who) == melee_with) {
                 continue;
             }
             self.wound_morale(who, before);

@@ -692,3 +692,107 @@ pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
     }
     near.iter().copied().max_by(|a, b| g.info(*a).points_per_wound().total_cmp(&g.info(*b).points_per_wound()))
 }
+
+/// The expected points a cast of `id`'s spell `si` removes from `target` (its hits' expected
+/// wounds on the target as it stands, at most what is left of it), the spell assumed cast.
+pub fn spell_value(g: &Game, id: Id, si: usize, target: Id) -> f64 {
+    let spell = &g.info(id).casting.spells[si];
+    let t = g.info(target);
+    if t.alloc.destroyed(g.live(target).s) {
+        return 0.0;
+    }
+    let situation = super::casting::spell_situation(g.prep.edition, g.gap(id, target));
+    let wounds = crate::attack::exact::group_expected_wounds(&spell.group, &situation, &t.alloc, g.live(target).s);
+    (wounds * t.points_per_wound()).min(g.points_left(target))
+}
+
+/// The spells `id` tries now and on whom (spell index, its targets), in the order tried: the
+/// set of its spells, each with its best targets in range and sight, whose expected points
+/// (at the bare chance to cast) less what the tokens spent are worth kept is highest within
+/// the tokens it holds ("only one try per spell"). The random policy tries each spell it can
+/// afford with even odds, on random targets.
+pub fn spells_to_cast(g: &mut Game, id: Id) -> Vec<(usize, Vec<Id>)> {
+    let info = g.info(id);
+    let held = g.live(id).tokens;
+    let foes: Vec<Id> = enemies(g, id.0).collect();
+    // each spell's targets, best first, with their values
+    let mut options: Vec<(usize, Vec<(Id, f64)>)> = Vec::new();
+    for (si, spell) in info.casting.spells.iter().enumerate() {
+        if spell.tokens > held || super::casting::tried(g.live(id).spells_tried, si) {
+            continue;
+        }
+        let mut targets: Vec<(Id, f64)> = Vec::new();
+        for &e in &foes {
+            if g.within(id, e, f64::from(spell.targets.range)) && g.sight(id, e).visible {
+                targets.push((e, spell_value(g, id, si, e)));
+            }
+        }
+        if targets.is_empty() {
+            continue;
+        }
+        targets.sort_by(|a, b| b.1.total_cmp(&a.1));
+        targets.truncate(usize::from(spell.targets.count.max(1)));
+        options.push((si, targets));
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let mut out = Vec::new();
+        let mut left = held;
+        for (si, mut targets) in options {
+            let cost = info.casting.spells[si].tokens;
+            if cost <= left && g.rng.random_bool(0.5) {
+                left -= cost;
+                let i = g.rng.random_range(0..targets.len());
+                out.push((si, vec![targets.swap_remove(i).0]));
+            }
+        }
+        return out;
+    }
+    // tokens kept are worth `token_worth` each, as many as the next round's tokens leave room
+    // for: a Caster Group loses what it holds at the end of the round, and the last round has
+    // no next
+    let (per_round, cap) = super::casting::caster_tokens(&info.alloc, g.live(id).s);
+    let carried = if info.casting.group || g.round >= g.config.rounds { 0 } else { cap.saturating_sub(per_round) };
+    let chance = super::casting::cast_chance(0);
+    let value: Vec<f64> = options.iter().map(|(_, t)| chance * t.iter().map(|x| x.1).sum::<f64>()).collect();
+    // every set of the (at most a book's handful of) affordable spells, the empty one first
+    let n = options.len().min(12);
+    let mut best = (f64::NEG_INFINITY, 0u32);
+    for set in 0u32..(1 << n) {
+        let chosen = || (0..n).filter(move |i| set & (1 << i) != 0);
+        let cost: u32 = chosen().map(|i| u32::from(info.casting.spells[options[i].0].tokens)).sum();
+        if cost > u32::from(held) {
+            continue;
+        }
+        let kept = (u32::from(held) - cost).min(carried);
+        let total = chosen().map(|i| value[i]).sum::<f64>() + info.casting.token_worth * f64::from(kept);
+        if total > best.0 {
+            best = (total, set);
+        }
+    }
+    (0..n).filter(|i| best.1 & (1 << i) != 0).map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
+}
+
+/// How many tokens `who` spends on another unit's casting roll, now at `modifier`: to help
+/// (a friend's spell) or hinder (an enemy's), worth `stake` points to the caster's side. Each
+/// token moves the chance by up to a sixth; `who` spends while that is worth more than what
+/// it counts a token of its own worth. The random policy spends a random number.
+pub fn tokens_to_spend(g: &mut Game, who: Id, stake: f64, modifier: i32, help: bool) -> u8 {
+    let held = g.live(who).tokens;
+    if g.policy_kind(who.0) == PolicyKind::Random {
+        return g.rng.random_range(0..=held);
+    }
+    let info = g.info(who);
+    // after its activation, a token a Caster Group or the last round would lose is worth nothing
+    let lost = info.casting.group || g.round >= g.config.rounds;
+    let worth = if lost && g.live(who).activated { 0.0 } else { info.casting.token_worth };
+    let mut spent = 0u8;
+    while spent < held {
+        let m = modifier + if help { i32::from(spent) } else { -i32::from(spent) };
+        let moved = if help { super::casting::cast_chance(m + 1) - super::casting::cast_chance(m) } else { super::casting::cast_chance(m) - super::casting::cast_chance(m - 1) };
+        if moved * stake <= worth || moved <= 0.0 {
+            break;
+        }
+        spent += 1;
+    }
+    spent
+}

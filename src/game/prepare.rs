@@ -3,6 +3,8 @@
 //! the expected outcome of every possible charge).
 
 use crate::attack::allocation::{Allocation, State};
+use super::casting::Casting;
+use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
@@ -238,6 +240,8 @@ pub struct UnitInfo {
     pub ignore_wound_on: u8,
     /// The rules friendly units may give it ([`Effect::Buff`]) that would change something.
     pub buffed: Vec<Buffed>,
+    /// Its casters and the spells they cast.
+    pub casting: Casting,
 }
 
 impl UnitInfo {
@@ -469,6 +473,12 @@ fn situation(edition: Edition, melee: bool, distance: f64) -> Situation {
 impl Prepared {
     /// Checks the armies and works out what every game needs. `role_ratio` per army.
     pub fn new(armies: [&[Unit]; 2], edition: Edition, role_ratio: [f64; 2]) -> Result<Prepared> {
+        Self::with_spells(armies, [&[], &[]], edition, role_ratio)
+    }
+
+    /// `new`, with the spells of each unit's book (`spells[army][unit]`; a unit past the end
+    /// has none): "the Caster's spells must be picked from their own faction".
+    pub fn with_spells(armies: [&[Unit]; 2], spells: [&[Spells]; 2], edition: Edition, role_ratio: [f64; 2]) -> Result<Prepared> {
         if edition != Edition::V3_5 {
             return Err(Error::invalid("edition", edition.key(), "the game simulator plays Grimdark Future v3.5 (gf-3.5-beginners-guide.txt) only"));
         }
@@ -481,7 +491,7 @@ impl Prepared {
                 return Err(Error::limit(format!("{field} units"), units.len(), super::MAX_UNITS));
             }
         }
-        let (distinct, ids) = distinct_units(armies, edition);
+        let (distinct, ids) = distinct_units(armies, spells, edition);
         for d in &distinct {
             // every activation rolls a unit's dice, and every charge is a melee of them
             crate::attack::check_attack_dice(&d.alloc, edition, &d.field)?;
@@ -490,7 +500,7 @@ impl Prepared {
         }
         // the dearest work, counted (and refused if too much) before any is done
         let plan = ChargePlan::new(&distinct, &ids, edition)?;
-        let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), edition, &d.field)).collect::<Result<_>>()?;
+        let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), d.spells, edition, &d.field)).collect::<Result<_>>()?;
         let infos: Vec<Vec<UnitInfo>> = ids.iter().map(|ids| ids.iter().map(|&k| made[k].clone()).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let mut prep = Prepared {
@@ -513,6 +523,12 @@ impl Prepared {
                 u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
             }
         }
+        for side in 0..2 {
+            let worth: Vec<f64> = prep.armies[side].iter().map(|u| prep.token_worth(u, side)).collect();
+            for (u, w) in prep.armies[side].iter_mut().zip(worth) {
+                u.casting.token_worth = w;
+            }
+        }
         prep.melee_options = prep.melee_option_table();
         prep.charge_value = plan.values(edition);
         for side in 0..2 {
@@ -527,7 +543,7 @@ impl Prepared {
     }
 
     /// What the game needs to know of `unit` (`field` names it in errors).
-    fn unit(unit: &Unit, alloc: Allocation, edition: Edition, field: &str) -> Result<UnitInfo> {
+    fn unit(unit: &Unit, alloc: Allocation, spells: &[SpellDefinition], edition: Edition, field: &str) -> Result<UnitInfo> {
         let runs = &alloc.runs;
         // weapons that attack only while moving through enemy units (Strafing) do not shoot
         let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
@@ -551,6 +567,9 @@ impl Prepared {
         let distance_marks = distance_marks(runs, edition);
         let formation = Formation::new(&bases(&alloc), alloc.hero.is_some());
         check_width(field, unit.name(), alloc.len(), 2.0 * formation.widest(), false)?;
+        let (casting, spells_left_out) = Casting::of(&alloc, spells, edition);
+        let mut unmodelled = unmodelled(runs, edition);
+        unmodelled.extend(spells_left_out);
         Ok(UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
@@ -562,7 +581,8 @@ impl Prepared {
             distance_marks,
             movement: movement(runs, edition),
             tricks: tricks(runs, edition),
-            unmodelled: unmodelled(runs, edition),
+            unmodelled,
+            casting,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),
@@ -596,6 +616,24 @@ impl Prepared {
         }
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
+    }
+
+    /// What a spell token held is worth to the policy for unit `u` of army `side`, in points:
+    /// its best spell's expected points (on each of the enemy units it picks, the enemy army's
+    /// units being equally likely), per token, at the bare chance to cast.
+    fn token_worth(&self, u: &UnitInfo, side: usize) -> f64 {
+        let enemies = &self.armies[1 - side];
+        let chance = super::casting::cast_chance(0);
+        let per_token = |spell: &super::casting::CastSpell| {
+            let situation = super::casting::spell_situation(self.edition, f64::from(spell.targets.range));
+            let mean: f64 = enemies
+                .iter()
+                .map(|e| (crate::attack::exact::group_expected_wounds(&spell.group, &situation, &e.alloc, e.alloc.start()) * e.points_per_wound()).min(e.cost))
+                .sum::<f64>()
+                / enemies.len().max(1) as f64;
+            chance * mean * f64::from(spell.targets.count.max(1)) / f64::from(spell.tokens.max(1))
+        };
+        u.casting.spells.iter().map(per_token).fold(0.0, f64::max)
     }
 
     /// Shooting (at 12") against melee (charging) damage, in expected points removed from
@@ -705,21 +743,26 @@ fn bases(alloc: &Allocation) -> Vec<f64> {
 /// once): named by its first copy's place in the armies.
 struct Distinct<'u> {
     unit: &'u Unit,
+    spells: &'u [SpellDefinition],
     field: String,
     alloc: Allocation,
 }
 
 /// The distinct units of both armies, and each army unit's index among them.
-fn distinct_units<'u>(armies: [&'u [Unit]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
+fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
     let mut distinct: Vec<Distinct<'u>> = Vec::new();
     let ids = [0, 1].map(|side| {
         armies[side]
             .iter()
             .enumerate()
-            .map(|(i, u)| match distinct.iter().position(|d| d.unit == u) {
+            .map(|(i, u)| {
+                let book: &[SpellDefinition] = spells[side].get(i).map_or(&[], |s| s);
+                (i, u, book)
+            })
+            .map(|(i, u, book)| match distinct.iter().position(|d| d.unit == u && d.spells == book) {
                 Some(k) => k,
                 None => {
-                    distinct.push(Distinct { unit: u, field: format!("{}[{i}]", ["army_a", "army_b"][side]), alloc: Allocation::new(u, edition) });
+                    distinct.push(Distinct { unit: u, spells: book, field: format!("{}[{i}]", ["army_a", "army_b"][side]), alloc: Allocation::new(u, edition) });
                     distinct.len() - 1
                 }
             })
@@ -858,7 +901,7 @@ mod tests {
     }
 
     fn plan_of(a: &[Unit], b: &[Unit]) -> Result<ChargePlan> {
-        let (distinct, ids) = distinct_units([a, b], Edition::V3_5);
+        let (distinct, ids) = distinct_units([a, b], [&[], &[]], Edition::V3_5);
         ChargePlan::new(&distinct, &ids, Edition::V3_5)
     }
 
@@ -876,7 +919,7 @@ mod tests {
         assert_eq!(values[0][0][0], values[1][0][0], "the mirror match is one melee");
         assert!(plan.exact.iter().all(|&e| e));
         // each value is its own charger's charge into its own defender, as worked out alone
-        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Allocation::new(u, Edition::V3_5), Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
+        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Allocation::new(u, Edition::V3_5), &[], Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
         let (ia, ib) = (infos(&a), infos(&b));
         let alone = |c: &UnitInfo, d: &UnitInfo| {
             let m = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap();

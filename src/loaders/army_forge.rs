@@ -33,6 +33,9 @@ pub struct SpellDefinition {
     pub spell: Option<crate::rules::spells::Spell>,
 }
 
+/// A book's spells, shared by the units that may cast them.
+pub type Spells = std::sync::Arc<[SpellDefinition]>;
+
 /// How many models or copies a section applies to (`affects`/`select` in the JSON).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Selector {

@@ -2,7 +2,7 @@
 
 use super::convert::{edition, int_in, type_name};
 use super::errors::{report_unknown, run, type_error};
-use super::profile::{from_state, to_state, PyUnit, PyWeapon};
+use super::profile::{from_state, to_state, BookRules, PyUnit, PyWeapon};
 use crate::edition::Edition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
 use crate::rules::{catalog, names};
@@ -55,13 +55,13 @@ impl PyUpgradeOption {
 #[pyclass(name = "ArmyBook", module = "oprstats", frozen)]
 pub struct PyArmyBook {
     inner: ArmyBook,
-    /// The names of `specialRules`, known for the book's units.
-    defined: Arc<[String]>,
+    /// The names of `specialRules` and the spells, for the book's units.
+    book: Arc<BookRules>,
 }
 
 impl PyArmyBook {
     fn unit_value(&self, unit: crate::profile::Unit) -> PyUnit {
-        PyUnit::with_defined(unit, self.inner.edition, self.defined.clone())
+        PyUnit::of_book(unit, self.inner.edition, self.book.clone())
     }
 
     fn find(&self, key: &Bound<'_, PyAny>) -> PyResult<&crate::loaders::BookUnit> {
@@ -220,8 +220,8 @@ impl PyArmyBook {
 pub struct PyArmy {
     inner: Army,
     edition: Edition,
-    /// Rule names the list's books define, known for its units.
-    defined: Arc<[String]>,
+    /// What the list's books define for its units.
+    book: Arc<BookRules>,
 }
 
 #[pymethods]
@@ -236,7 +236,7 @@ impl PyArmy {
         let iter = units.try_iter().map_err(|_| type_error("units", "a sequence of Unit", &type_name(units)))?;
         let mut list = Vec::new();
         let mut edition = Edition::default();
-        let mut defined: Vec<String> = Vec::new();
+        let mut books: Vec<Arc<BookRules>> = Vec::new();
         for item in iter {
             let item = item?;
             let u = item.cast::<PyUnit>().map_err(|_| type_error("units item", "a Unit", &type_name(&item)))?;
@@ -245,12 +245,14 @@ impl PyArmy {
                 return Err(crate::Error::limit("units", "more units", crate::limits::MAX_ARMY_UNITS).into());
             }
             list.push(u.get().inner.clone());
-            defined.extend(u.get().defined.iter().filter(|n| !defined.contains(n)).cloned().collect::<Vec<_>>());
+            if !books.iter().any(|b| Arc::ptr_eq(b, &u.get().book)) {
+                books.push(u.get().book.clone());
+            }
         }
         Ok(PyArmy {
             inner: Army { name: name.to_string(), game: None, version: None, points_limit, units: list },
             edition,
-            defined: defined.into(),
+            book: BookRules::merge(books.iter().map(|b| &**b)),
         })
     }
 
@@ -283,7 +285,7 @@ impl PyArmy {
 
     #[getter]
     fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::with_defined(u.clone(), self.edition, self.defined.clone())))
+        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::of_book(u.clone(), self.edition, self.book.clone())))
     }
 
     fn __len__(&self) -> usize {
@@ -300,10 +302,10 @@ impl PyArmy {
 
     /// Pickles the list's fields themselves (rebuilt by `_army_from_state`).
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, Vec<String>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, Vec<String>, String))> {
         let rebuild = slf.py().import("oprstats._core")?.getattr("_army_from_state")?;
         let me = slf.get();
-        Ok((rebuild, (to_state(&me.inner)?, me.edition.key(), me.defined.to_vec())))
+        Ok((rebuild, (to_state(&me.inner)?, me.edition.key(), me.book.defined.clone(), to_state(&*me.book.spells)?)))
     }
 }
 
@@ -323,34 +325,37 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
     if !unknown.is_empty() {
         report_unknown(py, &[names::summary(&format!("army book {}", inner.name), &unknown)], strict, 2)?;
     }
-    let defined = inner.defined_names().into();
-    Ok(PyArmyBook { inner, defined })
+    let book = BookRules::of(&inner);
+    Ok(PyArmyBook { inner, book })
 }
 
-/// Reads an army list from the Army Forge text export; `defined` are the rule names of the
-/// list's books. Unknown names are reported once for the whole list, at the wrapper's caller.
+/// Reads an army list from the Army Forge text export, with the rule names and spells its
+/// `books` define. Unknown names are reported once for the whole list, at the wrapper's caller.
 #[pyfunction]
-#[pyo3(signature = (text, edition="3.5", strict=None, defined=Vec::new()))]
-pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, defined: Vec<String>) -> PyResult<PyArmy> {
+#[pyo3(signature = (text, edition="3.5", strict=None, books=Vec::new()))]
+pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, books: Vec<PyRef<'_, PyArmyBook>>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
     let inner = run(py, || Army::parse(text, edition))?;
-    let unknown = inner.unknown_rules(edition, &defined);
+    let book = BookRules::merge(books.iter().map(|b| &*b.book));
+    let unknown = inner.unknown_rules(edition, &book.defined);
     if !unknown.is_empty() {
         let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };
         report_unknown(py, &[names::summary(&source, &unknown)], strict, 2)?;
     }
-    Ok(PyArmy { inner, edition, defined: defined.into() })
+    Ok(PyArmy { inner, edition, book })
 }
 
 /// Pickle support: an army list from its fields, each unit checked as every unit is.
 #[pyfunction]
-pub fn _army_from_state(state: &str, edition: &str, defined: Vec<String>) -> PyResult<PyArmy> {
+#[pyo3(signature = (state, edition, defined, spells=None))]
+pub fn _army_from_state(state: &str, edition: &str, defined: Vec<String>, spells: Option<&str>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
     let inner: Army = from_state(state, "Army")?;
     for unit in &inner.units {
         unit.check(edition)?;
     }
-    Ok(PyArmy { inner, edition, defined: defined.into() })
+    let book = BookRules::from_state(defined, spells, edition)?;
+    Ok(PyArmy { inner, edition, book })
 }
 
 /// Pickle support: an army book from its fields, each unit checked as every unit is.
@@ -360,8 +365,8 @@ pub fn _army_book_from_state(state: &str) -> PyResult<PyArmyBook> {
     for b in &inner.units {
         b.unit.check(inner.edition)?;
     }
-    let defined = inner.defined_names().into();
-    Ok(PyArmyBook { inner, defined })
+    let book = BookRules::of(&inner);
+    Ok(PyArmyBook { inner, book })
 }
 
 /// `(key, title, rulebook file)` of every edition, the default first.

@@ -6,6 +6,7 @@ use super::errors::{run, type_error};
 use super::profile::PyUnit;
 use crate::game::play::Event;
 use crate::game::prepare::{Prepared, Role};
+use crate::loaders::army_forge::Spells;
 use crate::game::{self, Config, Kinds, Piece, Point, Policy, PolicyKind, Terrain};
 use crate::profile::Unit;
 use numpy::{IntoPyArray, PyArrayMethods};
@@ -56,9 +57,10 @@ impl PyGamePrep {
     }
 }
 
-fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResult<Vec<Unit>> {
+/// The units of an army, with their books' spells.
+fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResult<(Vec<Unit>, Vec<Spells>)> {
     let iter = obj.try_iter().map_err(|_| type_error(field, "an Army or a sequence of Unit", &type_name(obj)))?;
-    let mut out = Vec::new();
+    let (mut out, mut spells) = (Vec::new(), Vec::new());
     for (i, item) in iter.enumerate() {
         let item = item?;
         let unit = item.cast::<PyUnit>().map_err(|_| type_error(&format!("{field}[{i}]"), "a Unit", &type_name(&item)))?;
@@ -67,21 +69,22 @@ fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResul
             return Err(crate::Error::invalid(format!("{field}[{i}]"), unit.inner.name(), format!("is a {} unit; this game plays {}", unit.edition.key(), edition.key())).into());
         }
         out.push(unit.inner.clone());
+        spells.push(unit.book.spells.clone());
     }
-    Ok(out)
+    Ok((out, spells))
 }
 
 #[pyfunction]
 #[pyo3(signature = (army_a, army_b, *, edition, role_ratio))]
 pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'_, PyAny>, edition: &str, role_ratio: (f64, f64)) -> PyResult<PyGamePrep> {
     let edition = self::edition(edition)?;
-    let (a, b) = (army(army_a, "army_a", edition)?, army(army_b, "army_b", edition)?);
+    let ((a, spells_a), (b, spells_b)) = (army(army_a, "army_a", edition)?, army(army_b, "army_b", edition)?);
     for (field, r) in [("policy_a.role_ratio", role_ratio.0), ("policy_b.role_ratio", role_ratio.1)] {
         if !r.is_finite() || !(1.0..=100.0).contains(&r) {
             return Err(crate::Error::invalid(field, r, "must be a finite number from 1 to 100").into());
         }
     }
-    let prep = run(py, || Prepared::new([&a, &b], edition, [role_ratio.0, role_ratio.1]))?;
+    let prep = run(py, || Prepared::with_spells([&a, &b], [&spells_a, &spells_b], edition, [role_ratio.0, role_ratio.1]))?;
     Ok(PyGamePrep { inner: Arc::new(prep) })
 }
 
@@ -205,6 +208,7 @@ pub fn _simulate<'py>(
     timers.set_item("line_of_sight", out.timers.line_of_sight)?;
     timers.set_item("movement", out.timers.movement)?;
     timers.set_item("dice", out.timers.dice)?;
+    timers.set_item("spells", out.timers.spells)?;
     timers.set_item("total", out.timers.total)?;
     d.set_item("timers", timers)?;
     d.set_item("dice", out.dice)?;

@@ -16,6 +16,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use crate::loaders::army_forge::{SpellDefinition, Spells};
 
 pub fn hash_of<T: Hash>(value: &T) -> u64 {
     let mut h = DefaultHasher::new();
@@ -31,9 +32,9 @@ trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync
     const REBUILD: &'static str;
     fn core(&self) -> &Self::Core;
     fn edition(&self) -> Edition;
-    /// Rule names the value's book defines, carried through pickling.
-    fn defined(&self) -> &[String] {
-        &[]
+    /// What the value's book defines for it, carried through pickling.
+    fn book(&self) -> Option<&BookRules> {
+        None
     }
 }
 
@@ -57,8 +58,8 @@ impl ProfileValue for PyUnit {
     fn edition(&self) -> Edition {
         self.edition
     }
-    fn defined(&self) -> &[String] {
-        &self.defined
+    fn book(&self) -> Option<&BookRules> {
+        Some(&self.book)
     }
 }
 
@@ -78,17 +79,16 @@ fn value_reduce<'py, T: ProfileValue>(slf: &Bound<'py, T>) -> PyResult<Reduced<'
     let rebuild = py.import("oprstats._core")?.getattr(T::REBUILD)?;
     let me = slf.get();
     let (state, edition) = (to_state(me.core())?, me.edition().key());
-    let args = if me.defined().is_empty() {
-        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()])?
-    } else {
-        let defined = PyTuple::new(py, me.defined())?.into_any();
-        PyTuple::new(py, [state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any(), defined])?
-    };
+    let mut args = vec![state.into_pyobject(py)?.into_any(), edition.into_pyobject(py)?.into_any()];
+    if let Some(book) = me.book().filter(|b| !b.is_empty()) {
+        args.extend(book.state(py)?);
+    }
+    let args = PyTuple::new(py, args)?;
     Ok((rebuild, args))
 }
 
 /// A value's fields as JSON, for pickling.
-pub fn to_state<T: serde::Serialize>(value: &T) -> PyResult<String> {
+pub fn to_state<T: serde::Serialize + ?Sized>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("oprstats: cannot pickle: {e}")))
 }
 
@@ -326,6 +326,53 @@ impl PyModel {
     }
 }
 
+/// What a unit's army book (or an army list's books) defines for it: the rule names of its
+/// `specialRules`, known for its units, and the spells its casters cast ("the Caster's
+/// spells must be picked from their own faction"). Not part of the unit's value.
+#[derive(Debug, Default, PartialEq)]
+pub struct BookRules {
+    pub defined: Vec<String>,
+    pub spells: Spells,
+}
+
+impl BookRules {
+    pub fn of(book: &crate::loaders::ArmyBook) -> Arc<BookRules> {
+        Arc::new(BookRules { defined: book.defined_names(), spells: book.spells.clone().into() })
+    }
+
+    /// What several books define together (a hero joined to a unit, a list of several books):
+    /// each name and each spell once.
+    pub fn merge<'b>(parts: impl IntoIterator<Item = &'b BookRules>) -> Arc<BookRules> {
+        let (mut defined, mut spells): (Vec<String>, Vec<SpellDefinition>) = (Vec::new(), Vec::new());
+        for part in parts {
+            defined.extend(part.defined.iter().filter(|n| !defined.contains(n)).cloned().collect::<Vec<_>>());
+            spells.extend(part.spells.iter().filter(|s| !spells.contains(s)).cloned().collect::<Vec<_>>());
+        }
+        Arc::new(BookRules { defined, spells: spells.into() })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.defined.is_empty() && self.spells.is_empty()
+    }
+
+    /// Pickling: the names, and the spells as JSON.
+    pub fn state<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyAny>; 2]> {
+        Ok([PyTuple::new(py, &self.defined)?.into_any(), to_state(&*self.spells)?.into_pyobject(py)?.into_any()])
+    }
+
+    /// Back from `state`, each spell checked as a book's are.
+    pub fn from_state(defined: Vec<String>, spells: Option<&str>, edition: Edition) -> PyResult<Arc<BookRules>> {
+        let spells: Vec<SpellDefinition> = match spells {
+            Some(json) => from_state(json, "spells")?,
+            None => Vec::new(),
+        };
+        for s in spells.iter().filter_map(|s| s.spell.as_ref()) {
+            s.check(edition)?;
+        }
+        Ok(Arc::new(BookRules { defined, spells: spells.into() }))
+    }
+}
+
 /// A unit profile, e.g. `Unit.parse("Grunts [10] Q5+ D5+ | 60pts | Fearless\n10x Rifle (24\", A1)")`.
 #[pyclass(name = "Unit", module = "oprstats", frozen)]
 #[derive(Clone)]
@@ -334,21 +381,21 @@ pub struct PyUnit {
     pub edition: Edition,
     /// Rule names the unit's book defines (`specialRules`), known for this unit; not part of
     /// its value (equality and hash).
-    pub defined: Arc<[String]>,
+    pub book: Arc<BookRules>,
 }
 
 impl PyUnit {
     pub fn new_value(inner: Unit, edition: Edition) -> Self {
-        PyUnit { inner, edition, defined: Arc::from([]) }
+        PyUnit { inner, edition, book: Arc::default() }
     }
 
-    /// A unit of a book (or of a list read with its books), which defines `defined`.
-    pub fn with_defined(inner: Unit, edition: Edition, defined: Arc<[String]>) -> Self {
-        PyUnit { inner, edition, defined }
+    /// A unit of a book (or of a list read with its books).
+    pub fn of_book(inner: Unit, edition: Edition, book: Arc<BookRules>) -> Self {
+        PyUnit { inner, edition, book }
     }
 
     fn like(&self, inner: Unit, edition: Edition) -> Self {
-        PyUnit { inner, edition, defined: self.defined.clone() }
+        PyUnit { inner, edition, book: self.book.clone() }
     }
 }
 
@@ -532,13 +579,13 @@ impl PyUnit {
             None => self.edition,
         };
         let inner = self.inner.join(&hero.inner, edition)?;
-        let defined: Arc<[String]> = self.defined.iter().chain(hero.defined.iter()).cloned().collect();
-        let mut check = NameCheck::new(edition, &defined);
+        let book = BookRules::merge([&*self.book, &*hero.book]);
+        let mut check = NameCheck::new(edition, &book.defined);
         for part in [self, hero].into_iter().filter(|p| p.edition != edition) {
             check.unit(&part.inner);
         }
         report(py, check, strict)?;
-        Ok(PyUnit::with_defined(inner, edition, defined))
+        Ok(PyUnit::of_book(inner, edition, book))
     }
 
     /// Rule names on the unit or its weapons that neither the library knows under the
@@ -551,7 +598,7 @@ impl PyUnit {
             Some(e) => self::edition(e)?,
             None => self.edition,
         };
-        PyTuple::new(py, self.inner.unknown_rules(edition, &self.defined))
+        PyTuple::new(py, self.inner.unknown_rules(edition, &self.book.defined))
     }
 
     fn __repr__(&self) -> String {
@@ -576,14 +623,15 @@ impl PyUnit {
 }
 
 /// Pickle support: rebuilds a unit from its fields, with the checks every unit passes and
-/// the rule names its book defines (reported when it was first made: no report).
+/// the rule names its book defines (reported when it was first made: no report) and its
+/// book's spells (as JSON).
 #[pyfunction]
-#[pyo3(signature = (state, edition, defined=Vec::new()))]
-pub fn _unit_from_state(state: &str, edition: &str, defined: Vec<String>) -> PyResult<PyUnit> {
+#[pyo3(signature = (state, edition, defined=Vec::new(), spells=None))]
+pub fn _unit_from_state(state: &str, edition: &str, defined: Vec<String>, spells: Option<&str>) -> PyResult<PyUnit> {
     let edition = self::edition(edition)?;
     let inner: Unit = from_state(state, "Unit")?;
     inner.check(edition)?;
-    Ok(PyUnit::with_defined(inner, edition, defined.into()))
+    Ok(PyUnit::of_book(inner, edition, BookRules::from_state(defined, spells, edition)?))
 }
 
 /// Pickle support of earlier versions: rebuilds a unit from its notation.
@@ -591,5 +639,5 @@ pub fn _unit_from_state(state: &str, edition: &str, defined: Vec<String>) -> PyR
 #[pyo3(signature = (text, edition, defined=Vec::new()))]
 pub fn _unit_from_text(text: &str, edition: &str, defined: Vec<String>) -> PyResult<PyUnit> {
     let edition = self::edition(edition)?;
-    Ok(PyUnit::with_defined(Unit::parse(text, edition)?, edition, defined.into()))
+    Ok(PyUnit::of_book(Unit::parse(text, edition)?, edition, Arc::new(BookRules { defined, spells: Arc::default() })))
 }

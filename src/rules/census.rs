@@ -82,8 +82,6 @@ const UNDEFINED: &str = "a book sells it as an upgrade but defines no rules text
 /// Rules of the v3.5 core and the v3.5.1 books that no engine plays, with the reason.
 pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Unique", ListBuilding, "limits how many a list may take; no effect in a game"),
-    gap("Caster", Spells, "casting spells is not modelled yet"),
-    gap("Caster Group", Spells, "casting spells is not modelled yet"),
     gap("Spell Conduit", Spells, "casting spells is not modelled yet"),
     gap("Spell Accumulator", Spells, "casting spells is not modelled yet"),
     gap("Casting Buff", Spells, "casting spells is not modelled yet"),
@@ -158,15 +156,19 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
 /// Parts of modelled rules that no engine plays, and the engines whose results they would
 /// change: the rule is reported by those.
 pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
-    ("Knightborn", Spells, &[Engine::Game], "wounds from spells ignored on 4+: spells are not cast yet"),
-    ("Resistance", Spells, &[Engine::Game], "wounds from spells ignored on 2+: spells are not cast yet"),
-    ("Shielded", Spells, &[Engine::Game], "hits from spells get no +1: spells are not cast yet"),
+    ("Knightborn", Spells, &[Engine::Game], "wounds from spells ignored on 4+: not played yet"),
+    ("Resistance", Spells, &[Engine::Game], "wounds from spells ignored on 2+: not played yet"),
+    ("Shielded", Spells, &[Engine::Game], "hits from spells get no +1: not played yet"),
+    // the game casts a caster's damage spells (each spell it does not cast is reported by name)
+    ("Caster", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),
+    ("Caster Group", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),
     ("Hazardous", InGame, &[Engine::Attack, Engine::Melee, Engine::Game], "the wound its own unit takes on unmodified 1s to hit is not dealt"),
 ];
 
-/// Core rules of v3.5 the game plays by name rather than through the rule tables (movement,
-/// deployment, allocation and weapon use; Fast and Slow are `Effect::Move` rows).
-const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
+/// Rules of v3.5 the game plays by name rather than through the rule tables (movement,
+/// deployment, allocation, weapon use and casting, with the books' Caster Group; Fast and
+/// Slow are `Effect::Move` rows).
+const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Group", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
@@ -269,7 +271,7 @@ pub fn known_names(edition: Edition) -> Vec<&'static str> {
     let set = effects::rule_set(edition);
     let mut out: Vec<&'static str> = super::catalog::catalog(edition).iter().map(|s| s.name).collect();
     let extra = set.core.iter().chain(set.army).map(|d| d.name);
-    let listed = if edition == Edition::V3_5 { NOT_MODELLED.iter().map(|(n, ..)| *n).collect() } else { Vec::new() };
+    let listed = if edition == Edition::V3_5 { NOT_MODELLED.iter().map(|(n, ..)| *n).chain(CORE_3_5_GAME.iter().copied()).collect() } else { Vec::new() };
     for n in extra.chain(listed) {
         if !out.contains(&n) {
             out.push(n);

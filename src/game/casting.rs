@@ -1,0 +1,297 @@
+//! Casters and their spells in a game, as gf-3.5 "Caster(X)" says: "Gets X spell tokens at
+//! the start of each round, but can't hold more than 6 tokens at once. At any point before
+//! attacking, spend as many tokens as the spell's value to try casting one or more spells
+//! (only one try per spell). Roll one die, on 4+ resolve the effect on a target in line of
+//! sight. Models within 18" in line of sight of the caster's unit may spend any number of
+//! spell tokens at the same time before rolling, to give the caster +1/-1 to the roll per
+//! token." The spells are the caster's book's ("the Caster's spells must be picked from their
+//! own faction"); the game casts its damage spells, whose hits are rolled as `attack()` rolls
+//! them. Which spell, on whom and how many tokens to spend are the policy's
+//! (`policy::spells_to_cast`, `policy::tokens_to_spend`).
+//!
+//! Readings (docs/game.md): distances and sight are measured from the caster's unit, as for
+//! its shooting; a unit with several casters (a Caster hero joined to a Caster Group) pools
+//! their tokens, holding at most 6 per caster; Shaken units can't cast, help or hinder ("can't
+//! use any active special rules, such as casting spells").
+
+use super::play::{Event, Game, Id};
+use super::policy;
+use crate::attack::allocation::{Allocation, State};
+use crate::attack::plan::{self, Group, Situation};
+use crate::attack::sample::{d6, roll_attack};
+use crate::loaders::army_forge::SpellDefinition;
+use crate::rules::spells::Targets;
+use crate::Edition;
+
+/// "can't hold more than 6 tokens at once".
+pub const MAX_TOKENS: u32 = 6;
+/// "Roll one die, on 4+ resolve the effect".
+pub const CAST_ON: i32 = 4;
+/// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
+pub const HELP_RANGE: f64 = 18.0;
+
+/// A spell the game casts: one of the book's damage spells, its hits as a weapon group.
+#[derive(Debug, Clone)]
+pub struct CastSpell {
+    pub name: String,
+    pub tokens: u8,
+    pub targets: Targets,
+    pub group: Group,
+}
+
+/// A unit's casting: whether it has a caster, and the spells it casts.
+#[derive(Debug, Clone, Default)]
+pub struct Casting {
+    /// Some model has Caster(X) or Caster Group.
+    pub caster: bool,
+    /// Caster Group: "The caster loses all unspent spell tokens at the end of the round."
+    pub group: bool,
+    /// The book's damage spells, in the book's order.
+    pub spells: Vec<CastSpell>,
+    /// What the policy counts a held token worth, in points: the unit's best spell's expected
+    /// points on an average enemy unit, per token, at the bare chance to cast (a half).
+    pub token_worth: f64,
+}
+
+impl Casting {
+    /// The casting of a unit whose models are `alloc`'s, from its book's `spells`; and what
+    /// the game leaves out of it, for the unit's unmodelled list: each spell it does not cast
+    /// ("spell Name"), or the Caster rule itself when the unit has no spells (a unit not read
+    /// from its book).
+    pub fn of(alloc: &Allocation, spells: &[SpellDefinition], edition: Edition) -> (Casting, Vec<String>) {
+        let has = |name: &str| alloc.runs.iter().any(|(m, _)| m.rules.iter().any(|r| r.name == name));
+        let (caster, group) = (has("Caster"), has("Caster Group"));
+        if !caster && !group {
+            return (Casting::default(), Vec::new());
+        }
+        let mut cast = Vec::new();
+        let mut left_out = Vec::new();
+        for d in spells {
+            match d.spell.as_ref().and_then(|s| Some((s, s.hits_group(edition)?))) {
+                Some((s, group)) if s.targets.enemy => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, group }),
+                _ => left_out.push(format!("spell {}", d.name)),
+            }
+        }
+        if spells.is_empty() {
+            left_out.push(if caster { "Caster" } else { "Caster Group" }.to_string() + " (no spells: not read from its book)");
+        }
+        (Casting { caster: true, group, spells: cast, token_worth: 0.0 }, left_out)
+    }
+}
+
+/// Tokens a unit gets at the start of a round and the most it may hold, from its models left
+/// in state `s`: Σ X of its Caster(X) models; Caster Group ("Pick one model with this rule in
+/// this unit to have Caster(X), where X is the total number of models with this rule in this
+/// unit") adds one caster of X the group's models left. At most 6 per caster.
+pub fn caster_tokens(alloc: &Allocation, s: State) -> (u32, u32) {
+    if alloc.destroyed(s) {
+        return (0, 0);
+    }
+    let (mut per_round, mut casters, mut group) = (0u32, 0u32, 0u32);
+    for (m, n) in alloc.view(s, false).alive {
+        for r in &m.rules {
+            match r.name.as_str() {
+                "Caster" => {
+                    let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(MAX_TOKENS))).unwrap_or(0);
+                    per_round = per_round.saturating_add(x.saturating_mul(n));
+                    casters = casters.saturating_add(n);
+                }
+                "Caster Group" => group = group.saturating_add(n),
+                _ => {}
+            }
+        }
+    }
+    if group > 0 {
+        per_round = per_round.saturating_add(group);
+        casters += 1;
+    }
+    (per_round, casters.saturating_mul(MAX_TOKENS))
+}
+
+/// Whether a casting roll succeeds with `modifier` from helpers and hinderers: "on 4+", and
+/// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail, regardless
+/// of how much it is being modified by".
+pub fn cast_succeeds(roll: u8, modifier: i32) -> bool {
+    roll == 6 || (roll != 1 && i32::from(roll) + modifier >= CAST_ON)
+}
+
+/// The chance a casting roll succeeds with `modifier` (from 1/6 to 5/6).
+pub fn cast_chance(modifier: i32) -> f64 {
+    (1..=6u8).filter(|&r| cast_succeeds(r, modifier)).count() as f64 / 6.0
+}
+
+/// Whether spell `si` was tried this activation (`Live::spells_tried`; spells past the 63rd
+/// share the last bit).
+pub fn tried(spells_tried: u64, si: usize) -> bool {
+    spells_tried & (1 << si.min(63)) != 0
+}
+
+/// The situation a spell's hits are rolled in: not shooting, so no cover ("resolve the
+/// effect"), at the distance between the units.
+pub fn spell_situation(edition: Edition, distance: f64) -> Situation {
+    Situation::new(edition, false, distance)
+}
+
+impl<'a> Game<'a> {
+    /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
+    /// once" (also in Ambush reserve: "Casters get spell tokens each round even if they are not
+    /// on the table"); a Caster Group "loses all unspent spell tokens at the end of the round",
+    /// so it starts each round with none.
+    pub(super) fn give_tokens(&mut self) {
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                let id = (army, u);
+                let info = self.info(id);
+                if !info.casting.caster || self.live(id).gone {
+                    continue;
+                }
+                let (per_round, cap) = caster_tokens(&info.alloc, self.live(id).s);
+                let held = if info.casting.group { 0 } else { u32::from(self.live(id).tokens) };
+                let now = held.saturating_add(per_round).min(cap);
+                self.live_mut(id).tokens = u8::try_from(now).unwrap_or(u8::MAX);
+                self.event(|g| Event { dice: 0, hits: per_round, models_left: now, detail: format!("gets {per_round}, holds {now}"), ..Event::of("tokens", id, g.live(id).pos, g.live(id).pos) });
+            }
+        }
+    }
+
+    /// The caster `id` tries the spells the policy picks, before it attacks ("At any point
+    /// before attacking"): each spell at most once, its tokens spent whether or not it is
+    /// cast. Wounded targets are added to `touched` for their morale test at the end of the
+    /// activation.
+    pub(super) fn cast_spells(&mut self, id: Id, touched: &mut Vec<(Id, State)>) {
+        let info = self.info(id);
+        if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() {
+            return;
+        }
+        let t = self.clock();
+        for (si, mut targets) in policy::spells_to_cast(self, id) {
+            let spell = &info.casting.spells[si];
+            let held = self.live(id).tokens;
+            // a target an earlier spell of this activation destroyed is no longer one
+            targets.retain(|&e| self.live(e).on_table());
+            if held < spell.tokens || targets.is_empty() || tried(self.live(id).spells_tried, si) {
+                continue;
+            }
+            let live = self.live_mut(id);
+            live.tokens = held - spell.tokens;
+            live.spells_tried |= 1 << si.min(63);
+            let stake: f64 = targets.iter().map(|&e| policy::spell_value(self, id, si, e)).sum();
+            let modifier = self.help_and_hinder(id, stake);
+            let roll = d6(&mut self.rng);
+            self.dice += 1;
+            let cast = cast_succeeds(roll, modifier);
+            self.event(|g| Event {
+                dice: 1,
+                hits: u32::from(spell.tokens),
+                models_left: u32::from(g.live(id).tokens),
+                allowance: f64::from(modifier),
+                detail: format!("{}: rolled {roll}{modifier:+}: {}", spell.name, if cast { "cast" } else { "failed" }),
+                ..Event::between("cast", id, targets[0], g.live(id).pos, g.live(targets[0]).pos)
+            });
+            if !cast {
+                continue;
+            }
+            for &target in &targets {
+                if !self.live(target).on_table() {
+                    continue;
+                }
+                self.spell_hits(id, spell, target, touched);
+            }
+        }
+        self.lap(t, |x| &mut x.spells);
+    }
+
+    /// A damage spell's hits on `target`, rolled as `attack()` rolls them.
+    fn spell_hits(&mut self, id: Id, spell: &'a CastSpell, target: Id, touched: &mut Vec<(Id, State)>) {
+        let before = self.live(target).s;
+        if !touched.iter().any(|(t, _)| *t == target) {
+            touched.push((target, before));
+        }
+        let talloc = &self.info(target).alloc;
+        let situation = spell_situation(self.prep.edition, self.gap(id, target));
+        let group = &spell.group;
+        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, &situation, &talloc.view(s, group.takedown)));
+        self.dice += r.dice;
+        self.live_mut(id).dealt += r.wounds;
+        self.set_state(target, r.end);
+        let tl = self.live_mut(target);
+        tl.taken += r.wounds;
+        if talloc.destroyed(r.end) {
+            tl.gone = true;
+        }
+        self.event(|g| Event {
+            dice: r.dice,
+            hits: r.hits,
+            wounds: r.wounds,
+            models_left: talloc.alive(r.end),
+            detail: spell.name.clone(),
+            ..Event::between("spell-hits", id, target, g.live(id).pos, g.live(target).pos)
+        });
+    }
+
+    /// "Models within 18" in line of sight of the caster's unit may spend any number of
+    /// spell tokens at the same time before rolling, to give the caster +1/-1 to the roll per
+    /// token": friendly casters help, enemy casters hinder, each as the policy decides for a
+    /// spell worth `stake` points to the caster's side. Both sides decide at once, so each
+    /// decides on the roll as its own side has moved it. The roll's modifier.
+    fn help_and_hinder(&mut self, caster: Id, stake: f64) -> i32 {
+        let mut moved = [0i32; 2];
+        for army in [caster.0, 1 - caster.0] {
+            for u in 0..self.units[army].len() {
+                let other = (army, u);
+                let live = self.live(other);
+                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.within(other, caster, HELP_RANGE) || !self.sight(other, caster).visible {
+                    continue;
+                }
+                let help = army == caster.0;
+                let side = usize::from(!help);
+                let tokens = policy::tokens_to_spend(self, other, stake, if help { moved[0] } else { -moved[1] }, help);
+                if tokens == 0 {
+                    continue;
+                }
+                self.live_mut(other).tokens -= tokens;
+                moved[side] += i32::from(tokens);
+                self.event(|g| Event {
+                    hits: u32::from(tokens),
+                    models_left: u32::from(g.live(other).tokens),
+                    detail: format!("{}{tokens} to the roll", if help { "+" } else { "-" }),
+                    ..Event::between(if help { "help" } else { "hinder" }, other, caster, g.live(other).pos, g.live(caster).pos)
+                });
+            }
+        }
+        moved[0] - moved[1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_six_always_casts_and_a_one_always_fails() {
+        // "a roll of 6 always counts as a success and a roll of 1 always counts as a fail,
+        // regardless of how much it is being modified by"
+        assert!(cast_succeeds(6, -10) && !cast_succeeds(1, 10));
+        // "on 4+": three faces of six bare; each token moves one face
+        assert_eq!(cast_chance(0), 0.5);
+        assert_eq!(cast_chance(1), 4.0 / 6.0);
+        assert_eq!(cast_chance(-2), 1.0 / 6.0);
+        assert_eq!(cast_chance(-5), 1.0 / 6.0);
+        assert_eq!(cast_chance(5), 5.0 / 6.0);
+    }
+
+    #[test]
+    fn tokens_come_from_the_casters_left() {
+        let edition = Edition::V3_5;
+        let unit = crate::profile::Unit::parse("Adepts [4] Q5+ D5+ | Caster Group", edition).unwrap();
+        let alloc = Allocation::new(&unit, edition);
+        // "X is the total number of models with this rule in this unit": one caster of 4
+        assert_eq!(caster_tokens(&alloc, alloc.start()), (4, 6));
+        let two_lost = alloc.apply(alloc.start(), 2, 1);
+        assert_eq!(caster_tokens(&alloc, two_lost), (2, 6));
+        let hero = crate::profile::Unit::parse("Seer [1] Q4+ D4+ | Hero, Tough(3), Caster(3)", edition).unwrap();
+        let alloc = Allocation::new(&hero, edition);
+        assert_eq!(caster_tokens(&alloc, alloc.start()), (3, 6));
+        assert_eq!(caster_tokens(&alloc, alloc.apply(alloc.start(), 3, 1)), (0, 0));
+    }
+}

@@ -1,0 +1,197 @@
+"""Casters and their books' spells in full games (gf-3.5 "Caster(X)"), on traced games of real
+army books: tokens per round and their cap, the casting roll with helpers and hinderers, one
+try per spell, a damage spell's casualties against ``attack()`` with the same spell, and real
+armies with casters from several books playing within the rules."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import oprstats
+from oprstats import Unit
+
+from .conftest import cite
+from .test_game import check_invariants
+
+#: Significance level of the statistical tests (fixed seeds: deterministic).
+ALPHA = 1e-3
+GUIDE = "gf-3.5-beginners-guide.txt"
+ROLLED = re.compile(r"^(?P<spell>.+): rolled (?P<roll>\d)(?P<mod>[+-]\d+): (?P<result>cast|failed)$")
+
+
+@pytest.fixture(scope="module")
+def books(book_paths):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {p.name.split("_")[0]: oprstats.load_army_book(p) for p in book_paths if "common" not in p.name}
+
+
+def unit(book, name):
+    return next(u for u in book.units if u.name == name)
+
+
+def play(a, b, games, seed, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        r = oprstats.simulate(a, b, games=games, seed=seed, trace=True, progress=False, **kwargs)
+    assert r.violations == 0
+    return r
+
+
+def caster_army(book, size=6):
+    """Every unit of the book with a caster among its models, then its cheapest others."""
+    def casts(u):
+        return any(r.startswith(("Caster(", "Caster Group")) for m in u.models for r in m.rules)
+    casters = [u for u in book.units if u.cost and casts(u)][:3]
+    others = sorted((u for u in book.units if u.cost and not casts(u)), key=lambda u: u.cost)
+    return casters + others[: size - len(casters)]
+
+
+def token_ledger(trace, armies):
+    """Replays every token event of a traced game, checking each against the one before: what
+    each caster holds after each event, by (army, unit)."""
+    held = defaultdict(int)
+    for e in trace.events:
+        who = (e["army"], e["unit"])
+        if e["kind"] == "tokens":
+            # "Gets X spell tokens at the start of each round, but can't hold more than 6"
+            assert e["models_left"] <= 6 * max(1, casters_in(armies[e["army"]][e["unit"]]))
+            expected = min(held[who] + e["hits"], 6 * casters_in(armies[e["army"]][e["unit"]]))
+            if "Caster Group" in str(armies[e["army"]][e["unit"]]):
+                expected = min(e["hits"], 6)
+            assert e["models_left"] == expected, e
+            held[who] = e["models_left"]
+        elif e["kind"] in ("cast", "help", "hinder"):
+            # a spell's value (or the tokens given) comes out of what the unit holds
+            assert e["models_left"] == held[who] - e["hits"], e
+            held[who] = e["models_left"]
+    return held
+
+
+def casters_in(u):
+    n = sum(1 for m in u.models if any(r.startswith("Caster(") for r in m.rules))
+    return n + (1 if any("Caster Group" in m.rules for m in u.models) else 0)
+
+
+def test_tokens_each_round_up_to_six_and_spent_on_each_try(books, rulebook):
+    cite(rulebook(GUIDE), "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at once.")
+    cite(rulebook(GUIDE), "spend as many tokens as the spell's value to try casting one or more spells (only one try per spell)")
+    a, b = caster_army(books["alien-hives"]), caster_army(books["eternal-dynasty"])
+    r = play(a, b, games=30, seed=3)
+    check_invariants(r, a, b)
+    gets = Counter()
+    for g, trace in enumerate(r.traces):
+        token_ledger(trace, (a, b))
+        tries = Counter()
+        for e in trace.events:
+            if e["kind"] == "tokens":
+                gets[(e["army"], e["unit"], e["hits"])] += 1
+            # only one try per spell per activation (an activation ends where another unit acts)
+            if e["kind"] in ("advance", "rush", "hold", "charge", "idle"):
+                tries.clear()
+            if e["kind"] == "cast":
+                spell = ROLLED.match(e["detail"])["spell"]
+                tries[(e["army"], e["unit"], spell)] += 1
+                assert tries[(e["army"], e["unit"], spell)] <= 2, (g, e)  # before and after a move: never twice in a row
+    # every caster gets its X each round it lives: Synapse Tyrant Caster(3), Nisuv Caster(2)
+    tyrant = a.index(unit(books["alien-hives"], "Synapse Tyrant"))
+    assert gets[(0, tyrant, 3)] > 0 and all(x == 3 for (army, u, x) in gets if (army, u) == (0, tyrant))
+
+
+def test_the_casting_roll_succeeds_on_four_up_with_the_tokens_spent_for_and_against(books, rulebook):
+    text = rulebook(GUIDE)
+    cite(text, "Roll one die, on 4+ resolve the effect on a target in line of sight.")
+    cite(text, "Models within 18\" in line of sight of the caster's unit may spend any number of spell tokens at the same time before rolling, to give the caster +1/-1 to the roll per token.")
+    cite(text, "a roll of 6 always counts as a success and a roll of 1 always counts as a fail")
+    # casters on both sides, so that both help and hinder happen
+    a, b = caster_army(books["alien-hives"]), caster_army(books["robot-legions"])
+    r = play(a, b, games=60, seed=5)
+    faces = Counter()
+    helped = Counter()
+    for trace in r.traces:
+        pending = 0
+        for e in trace.events:
+            if e["kind"] in ("help", "hinder"):
+                # friends help, enemies hinder
+                assert (e["army"] == e["target_army"]) == (e["kind"] == "help"), e
+                pending += e["hits"] if e["kind"] == "help" else -e["hits"]
+                helped[e["kind"]] += 1
+            elif e["kind"] == "cast":
+                m = ROLLED.match(e["detail"])
+                roll, mod = int(m["roll"]), int(m["mod"])
+                assert mod == pending == e["allowance"], e
+                assert (m["result"] == "cast") == (roll == 6 or (roll != 1 and roll + mod >= 4)), e
+                faces[roll] += 1
+                pending = 0
+    assert helped["help"] > 0 and helped["hinder"] > 0, helped
+    # the die is fair: chi-square on its faces
+    obs = np.array([faces[f] for f in range(1, 7)])
+    assert obs.sum() > 300
+    assert stats.chisquare(obs).pvalue > ALPHA
+
+
+def test_a_damage_spell_in_a_game_rolls_as_attack_rolls_it(books):
+    """The first spell cast at a fresh target: its wounds against ``attack(spell, target)``'s
+    exact distribution (chi-square, cells of at least 5 expected)."""
+    hives = books["alien-hives"]
+    tyrant = unit(hives, "Synapse Tyrant")
+    target = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1)')
+    # traces are kept for at most 100 games: play the scenario in runs of 100
+    firsts = defaultdict(list)
+    for seed in range(15):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            r = oprstats.simulate([tyrant], [target], games=100, seed=seed, trace=True, progress=False, terrain="open",
+                                  rounds=1, first="a", deployment=([(36, 10)], [(36, 22)]), policy_b="hold")
+        for trace in r.traces:
+            hit = next((e for e in trace.events if e["kind"] == "spell-hits"), None)
+            if hit is not None:
+                firsts[hit["detail"]].append(hit["wounds"])
+    name, wounds = max(firsts.items(), key=lambda kv: len(kv[1]))
+    assert len(wounds) >= 300, {k: len(v) for k, v in firsts.items()}
+    exact = oprstats.attack(hives.spells[name], target).wounds.pmf
+    obs = np.bincount(wounds, minlength=len(exact))[: len(exact)].astype(float)
+    exp = exact * len(wounds)
+    keep = exp >= 5
+    assert stats.chisquare(obs[keep], exp[keep] * obs[keep].sum() / exp[keep].sum()).pvalue > ALPHA
+
+
+def test_real_armies_with_casters_from_five_books_play_within_the_rules(books):
+    names = ["alien-hives", "eternal-dynasty", "high-elf-fleets", "robot-legions", "saurian-starhost", "human-inquisition"]
+    armies = [caster_army(books[n]) for n in names]
+    cast = 0
+    for i in range(0, len(armies), 2):
+        a, b = armies[i], armies[i + 1]
+        r = play(a, b, games=10, seed=i)
+        check_invariants(r, a, b)
+        for trace in r.traces:
+            token_ledger(trace, (a, b))
+            cast += sum(1 for e in trace.events if e["kind"] == "spell-hits")
+        # a caster's spells are its book's: no spell of another book is ever cast
+        for trace in r.traces:
+            for e in trace.events:
+                if e["kind"] == "cast":
+                    spell = ROLLED.match(e["detail"])["spell"]
+                    assert spell in books[names[i + e["army"]]].spells, e
+    assert cast > 0
+
+
+def test_spells_travel_with_their_units(books):
+    """A book's unit keeps its spells when joined, put in an Army or pickled."""
+    import pickle
+
+    hives = books["alien-hives"]
+    tyrant = unit(hives, "Synapse Tyrant")
+    back = pickle.loads(pickle.dumps(tyrant))
+    army = oprstats.Army([tyrant])
+    target = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1)')
+    kw = dict(games=20, seed=4, terrain="open", rounds=2, first="a", deployment=([(36, 10)], [(36, 22)]))
+    runs = [play([u], [target], **kw) for u in (tyrant, back)] + [play(army, [target], **kw), play(pickle.loads(pickle.dumps(army)), [target], **kw)]
+    casts = [[e["detail"] for t in r.traces for e in t.events if e["kind"] == "cast"] for r in runs]
+    assert casts[0] and all(c == casts[0] for c in casts)
