@@ -71,7 +71,11 @@ def test_rule_coverage_frame(real_books, book_jsons):
     spell_names = {s["name"] for b in book_jsons.values() for s in b.get("spells") or []}
     assert {"rule", "kind", "books", "units", "share", "modelled", "engines", "gap", "reason"} <= set(frame.columns)
     spells = frame[frame.kind == "spell"]
-    assert len(spells) == len(spell_names) and not spells.modelled.any()
+    assert len(spells) == len(spell_names)
+    # the damage spells roll as attacks and are cast in games; the others are not cast yet
+    damage = {n for b in real_books for n, s in b.spells.items() if s.kind == "hits"}
+    assert set(spells[spells.modelled].rule) == damage and len(damage) == 95
+    assert (spells[~spells.modelled].gap == "spells").all()
     row = frame.set_index("rule").loc["Bloodborn"]
     assert row.kind == "army" and row.modelled and "attack" in row.engines
     assert frame.set_index("rule").loc["Unique"].gap == "list building"
@@ -91,7 +95,9 @@ def test_headline_coverage_figure(real_books):
     assert beyond == pytest.approx(HEADLINE_BEYOND_SPELLS_AND_TRANSPORT, abs=0.002)
 
 
-HEADLINE = 0.294
+# 29.4% before the game cast spells and played the spell clauses of Knightborn, Resistance
+# and Shielded
+HEADLINE = 0.219
 HEADLINE_BEYOND_SPELLS_AND_TRANSPORT = 0.013
 
 

@@ -72,8 +72,26 @@ def test_spells_that_deal_no_hits_and_shooting_arguments_are_refused(books):
         oprstats.attack(blast, "T [10] Q4+ D4+")
 
 
-def test_a_target_with_a_spell_clause_says_it_is_not_played(books):
-    """Resistance: "ignore wounds from spells on 2+" is not played yet: the result says so."""
-    spell = next(s for b in books for s in b.spells.values() if s.kind == "hits")
-    result = oprstats.attack(spell, Unit.parse("T [10] Q4+ D4+ | Resistance"))
-    assert "Resistance" in result.unmodelled
+def test_the_spell_clauses_of_knightborn_resistance_and_shielded(books, book_jsons):
+    """The books' rules that treat spells apart, against a spell and against a shot."""
+    texts = {r["name"].strip(): r["description"] for b in book_jsons.values() for r in b.get("specialRules", [])}
+    cite(texts["Knightborn"], "On a 6+ it is ignored. If the wounds were from a spell, then they are ignored on a 4+ instead.")
+    cite(texts["Resistance"], "On a 6+ it is ignored. If the wounds were from a spell, then they are ignored on a 2+ instead.")
+    cite(texts["Shielded"], "get +1 to defense rolls against hits that are not from spells")
+    # "Pick one enemy unit within 12", which takes 6 hits with AP(1) and Shred": 5 wounds on
+    # Defense 4+ (blocked on 5+, a 1 to block adds one)
+    spell = next(s for b in books for s in b.spells.values() if s.hits == 6 and s.rules == ["AP(1)", "Shred"])
+    base = 6 * (3 / 6 + 2 / 6)
+    wounds = lambda rule: oprstats.attack(spell, Unit.parse(f"T [10] Q4+ D4+ | {rule}")).wounds.mean()
+    assert wounds("Resistance") == pytest.approx(base / 6)
+    assert wounds("Knightborn") == pytest.approx(base / 2)
+    assert wounds("Shielded") == pytest.approx(base)
+    for rule in ("Resistance", "Knightborn", "Shielded"):
+        assert rule not in oprstats.attack(spell, Unit.parse(f"T [10] Q4+ D4+ | {rule}")).unmodelled
+    # against shooting: 6+ and +1 to Defense as before
+    rifles = Unit.parse('S [6] Q2+ D4+\n6x Rifle (24", A1, AP(1))')
+    shot = lambda rule: oprstats.attack(rifles, Unit.parse(f"T [10] Q4+ D4+ | {rule}")).wounds.mean()
+    plain = oprstats.attack(rifles, Unit.parse("T [10] Q4+ D4+")).wounds.mean()
+    assert shot("Resistance") == pytest.approx(plain * 5 / 6) and shot("Knightborn") == pytest.approx(plain * 5 / 6)
+    # Shielded: D4+ with AP(1) blocks on 5+ (4 faces of 6 wound), with +1 on 4+ (3 faces)
+    assert shot("Shielded") == pytest.approx(plain * 3 / 4)

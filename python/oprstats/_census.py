@@ -104,12 +104,14 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     on_weapons: set[str] = set()
     army_rules: set[str] = set()
     spells: dict[str, set[str]] = {}
+    kinds: dict[str, str] = {}
     caster_points: dict[str, int] = {}
     for book in books:
         for name in book.special_rules:
             defined.setdefault(name.strip(), set()).add(book.name)
-        for name in book.spells:
+        for name, spell in book.spells.items():
             spells.setdefault(name, set()).add(book.name)
+            kinds[name] = spell.kind
         counts: dict[str, int] = {}
         for uid, unit in zip(book.unit_ids, book.units):
             cost = unit.cost or 0
@@ -121,7 +123,7 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
             for n in names:
                 carried.setdefault(n, []).append((f"{book.uid}/{uid}", cost))
                 counts[n] = counts.get(n, 0) + 1
-            if "Caster" in names:
+            if "Caster" in names or "Caster Group" in names:
                 caster_points[book.name] = caster_points.get(book.name, 0) + cost
         army_rules.update(n for n, c in counts.items() if book.units and c >= ARMY_RULE_SHARE * len(book.units))
     names = sorted(set(defined) | set(carried))
@@ -140,8 +142,11 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         )
     for n, where in sorted(spells.items()):
         points = sum(caster_points.get(b, 0) for b in where)
+        # damage spells roll as attacks (attack()) and are cast in games; the others are not cast yet
+        cast = kinds[n] == "hits"
+        reason = None if cast else "its effect could not be read" if kinds[n] == "unread" else "only damage spells are cast yet"
         rows.append(dict(rule=n, kind="spell", books=len(where), units=0, points=points, share=points / total if total else 0.0,
-                         modelled=False, engines=(), gap="spells", reason="casting spells is not modelled yet"))
+                         modelled=cast, engines=("attack", "game") if cast else (), gap=None if cast else "spells", reason=reason))
     frame = pd.DataFrame(rows, columns=["rule", "kind", "books", "units", "points", "share", "modelled", "engines", "gap", "reason"])
     return frame.sort_values(["share", "rule"], ascending=[False, True], ignore_index=True)
 

@@ -35,6 +35,8 @@ pub struct Situation {
     /// Game: the attack made while moving through enemy units, "as if it was shooting"
     /// (`melee` false): only weapons with [`Effect::OnlyMovingThrough`] attack, at any range.
     pub moving_through: bool,
+    /// The hits are a spell's (`Spell::hits_group`): not shooting, and "from a spell".
+    pub spell: bool,
 }
 
 impl Situation {
@@ -46,7 +48,8 @@ impl Situation {
     /// says it has, against a target in `view`.
     fn holds(&self, cond: Cond, attacker_has: &dyn Fn(&str) -> bool, view: &TargetView) -> bool {
         match cond {
-            Cond::Shooting => !self.melee,
+            // a spell is cast, not shot: "shot from over 9"" rules do not hold against it
+            Cond::Shooting => !self.melee && !self.spell,
             Cond::Melee => self.melee,
             Cond::Charging => self.charging,
             Cond::OverNine => self.over_nine(),
@@ -66,6 +69,8 @@ impl Situation {
             Cond::AttackerOption(i) => self.attacker_option == i,
             Cond::TargetOption(i) => self.target_option == i,
             Cond::Arrived => self.arrived,
+            Cond::FromSpell => self.spell,
+            Cond::NotFromSpell => !self.spell,
         }
     }
 
@@ -84,6 +89,7 @@ impl Situation {
             target_option: 0,
             arrived: false,
             moving_through: false,
+            spell: false,
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn tried(spells_tried: u64, si: usize) -> bool {
 /// The situation a spell's hits are rolled in: not shooting, so no cover ("resolve the
 /// effect"), at the distance between the units.
 pub fn spell_situation(edition: Edition, distance: f64) -> Situation {
-    Situation::new(edition, false, distance)
+    Situation { spell: true, ..Situation::new(edition, false, distance) }
 }
 
 impl<'a> Game<'a> {

@@ -199,7 +199,8 @@ pub const ARMY_3_5: &[RuleDef] = &[
         ],
     ),
     // --- Defensive unit rules ("units where all models have this rule").
-    def("Shielded", &[target(NONE, DefenseModifier(Fixed(1)))]),
+    // "get +1 to defense rolls against hits that are not from spells"
+    def("Shielded", &[target(&[NotFromSpell], DefenseModifier(Fixed(1)))]),
     def("Sturdy", PLUS_ONE_DEFENSE_OVER_NINE),
     def("Guarded", PLUS_ONE_DEFENSE_OVER_NINE),
     def("Fortified", &[target(NONE, ApReduction(1))]),
@@ -215,12 +216,13 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Screened", MINUS_ONE_TO_HIT_OVER_NINE),
     // "Ranged Shrouding: Enemies get -6" range when trying to shoot units where all models have this rule."
     def("Ranged Shrouding", &[target(&[Shooting], RangePenalty(6))]),
-    // Knightborn and Resistance ignore wounds from spells on 4+ and 2+: spells are not cast yet (census).
-    def("Knightborn", IGNORE_WOUNDS_ON_SIX),
+    // "On a 6+ it is ignored. If the wounds were from a spell, then they are ignored on a 4+ instead."
+    def("Knightborn", &[target(&[NotFromSpell], IgnoreWounds { on: 6, regeneration: false }), target(&[FromSpell], IgnoreWounds { on: 4, regeneration: false })]),
     def("Plaguebound", IGNORE_WOUNDS_ON_SIX),
     def("Self-Repair", IGNORE_WOUNDS_ON_SIX),
     def("Protected", IGNORE_WOUNDS_ON_SIX),
-    def("Resistance", IGNORE_WOUNDS_ON_SIX),
+    // "... If the wounds were from a spell, then they are ignored on a 2+ instead."
+    def("Resistance", &[target(&[NotFromSpell], IgnoreWounds { on: 6, regeneration: false }), target(&[FromSpell], IgnoreWounds { on: 2, regeneration: false })]),
     // "Defense(X): This model gets +X to defense rolls."
     def("Defense", &[target_each(NONE, DefenseModifier(Rating))]),
     // "Armor(X): Counts as having Defense X+."

@@ -156,9 +156,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
 /// Parts of modelled rules that no engine plays, and the engines whose results they would
 /// change: the rule is reported by those.
 pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
-    ("Knightborn", Spells, &[Engine::Game], "wounds from spells ignored on 4+: not played yet"),
-    ("Resistance", Spells, &[Engine::Game], "wounds from spells ignored on 2+: not played yet"),
-    ("Shielded", Spells, &[Engine::Game], "hits from spells get no +1: not played yet"),
     // the game casts a caster's damage spells (each spell it does not cast is reported by name)
     ("Caster", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),
     ("Caster Group", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),

@@ -84,6 +84,10 @@ pub enum Cond {
     /// Game: the attacker was deployed by Ambush this round ("on the round in which it
     /// deploys via this rule"); never in `attack()` and `melee()`, which play no rounds.
     Arrived,
+    /// The hits are a spell's ("If the wounds were from a spell"; Shielded: "hits that are not
+    /// from spells"), and the other way round.
+    FromSpell,
+    NotFromSpell,
 }
 
 /// How much: a fixed number, or the rule's own rating (`AP(X)`).
