@@ -101,6 +101,7 @@ def main() -> int:
         for key in ("line_of_sight", "movement", "dice"):
             print(f"   {key:14s} {t[key] / t['total']:6.1%}")
         print(f"   {'other':14s} {rest / t['total']:6.1%}  (policy, shot plans, bookkeeping)")
+        print(f"   {'spells':14s} {t['spells'] / t['total']:6.1%}  (casting: choosing, helping, rolling; its sight checks are also in line_of_sight)")
         print(f"   dice rolled per game: {raw['dice'] / (args.games // 2):,.0f}")
     return 0
 
