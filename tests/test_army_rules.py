@@ -95,9 +95,9 @@ def test_headline_coverage_figure(real_books):
     assert beyond == pytest.approx(HEADLINE_BEYOND_SPELLS_AND_TRANSPORT, abs=0.002)
 
 
-# 29.4% before the game cast spells and played the spell clauses of Knightborn, Resistance
-# and Shielded
-HEADLINE = 0.219
+# 29.4% before the game cast spells, played the spell clauses of Knightborn, Resistance and
+# Shielded (21.9% after), and played transports
+HEADLINE = 0.047
 HEADLINE_BEYOND_SPELLS_AND_TRANSPORT = 0.013
 
 

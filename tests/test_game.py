@@ -129,7 +129,7 @@ def check_invariants(result, army_a, army_b):
         # unit must always stay within 1" of at least one other model ... forming an
         # uninterrupted chain of models in 1" coherency with each other"
         for e in trace.events:
-            if e["kind"] != "position" or e["detail"] in ("gone", "reserve"):
+            if e["kind"] != "position" or e["detail"] in ("gone", "reserve", "inside"):
                 continue
             models = e["models"]
             assert len(models) == e["models_left"], (g, e)
@@ -446,7 +446,7 @@ def test_plot_game_draws_every_round(traced):
     assert [ax.get_title() for ax in visible] == ["after deployment"] + [f"end of round {r}" for r in range(1, 5)]
     # the table, the terrain, the markers' circles and one base per model on the table
     trace = traced.traces[3]
-    models = sum(len(e["models"]) for e in trace.positions(1) if e["detail"] not in ("gone", "reserve"))
+    models = sum(len(e["models"]) for e in trace.positions(1) if e["detail"] not in ("gone", "reserve", "inside"))
     assert len(visible[1].patches) == 1 + len(trace.terrain) + len(trace.objectives) + models
     with pytest.raises(ValueError, match="game: must be the index"):
         plot.game(traced, 99)

@@ -291,6 +291,30 @@ fn held_alone(g: &Game, id: Id) -> Option<Point> {
     g.objectives.iter().copied().find(|&o| super::policy::holds_alone(g, id, o))
 }
 
+/// The default policy's charge out of `transport`, if one is worth it: the enemy units it
+/// can reach from the transport (`Game::charge_out_spot`) valued as `charge_action` values
+/// them, from both units' states with the markers they hold, above the charge margin.
+pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Point)> {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    let floor = policy.charge_margin * info.cost * g.wound_share(id);
+    let marker = marker_points(g, id.0);
+    let last_round = g.round >= g.config.rounds;
+    let mut options: Vec<(f64, Id)> = Vec::new();
+    for &e in foes {
+        let est = charge_estimate(g, id, e);
+        if est.dealt <= 0.05 {
+            continue;
+        }
+        let held = if g.on_marker(e) { est.defender_fails.max(removal_chance(g, e, est.dealt)) * marker } else { 0.0 };
+        let value = if last_round { 0.0 } else { est.value } + held;
+        if value > floor {
+            options.push((value, e));
+        }
+    }
+    options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    options.into_iter().find_map(|(_, e)| g.charge_out_spot(id, transport, e).map(|p| (e, p)))
+}
+
 /// The default policy's charge, if one is worth more than the unit's other options: targets
 /// in reach valued from both units' states, tried best first until one has a path; charged
 /// only when worth more than the charge margin, than shooting this activation (a unit that

@@ -22,6 +22,7 @@ pub mod play;
 pub mod policy;
 pub mod prepare;
 pub mod table;
+pub mod transport;
 
 use crate::attack::sample::mix;
 use crate::error::{Error, Result};

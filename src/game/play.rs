@@ -87,6 +87,8 @@ pub struct Live {
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
     /// try per spell".
     pub spells_tried: u64,
+    /// The transport (its index in the army) the unit is inside (`transport`): off the table.
+    pub carrier: Option<u16>,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -94,7 +96,7 @@ pub struct Live {
 
 impl Live {
     pub fn on_table(&self) -> bool {
-        !self.gone && !self.reserve
+        !self.gone && !self.reserve && self.carrier.is_none()
     }
 }
 
@@ -254,7 +256,7 @@ fn near_box(t: &Piece, p: Point, r: f64) -> bool {
 
 /// The bit of `index` in a set of formation slots or weapons (indices past 63 share the last
 /// bit).
-fn bit(index: usize) -> u64 {
+pub(super) fn bit(index: usize) -> u64 {
     1 << index.min(63)
 }
 
@@ -450,6 +452,15 @@ impl<'a> Game<'a> {
         (0..self.units[army].len()).filter(move |&u| self.units[army][u].on_table()).map(move |u| (army, u))
     }
 
+    /// The units of `army` that may activate now: on the table or inside a transport, not yet
+    /// activated; a unit inside waits for its transport to activate first while that can.
+    pub fn ready(&self, army: usize) -> Vec<usize> {
+        let waiting = |u: usize| !self.units[army][u].activated && !self.units[army][u].gone && !self.units[army][u].reserve;
+        let all: Vec<usize> = (0..self.units[army].len()).filter(|&u| waiting(u)).collect();
+        let first: Vec<usize> = all.iter().copied().filter(|&u| self.units[army][u].carrier.is_none_or(|t| !waiting(usize::from(t)))).collect();
+        if first.is_empty() { all } else { first }
+    }
+
     /// The table point of a point given from `army`'s own edge (`y`: inches from its edge).
     pub fn from_edge(&self, army: usize, x: f64, y: f64) -> Point {
         if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, DEPTH - y) }
@@ -606,7 +617,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn violation(&mut self, what: impl FnOnce() -> String) {
+    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
         self.violations += 1;
         if self.first_violation.is_none() {
             self.first_violation = Some(what());
@@ -733,7 +744,7 @@ impl<'a> Game<'a> {
 
     /// The closest pair of models of `id` standing at `p` and of `other` where it stands:
     /// their distance, and the centres of the two models.
-    fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
+    pub(super) fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
         closest_pair(self.models_at(id, p).map(|(_, q, r)| (q, r)), self.live(other).pos, self.radius(other), || self.models(other).map(|(_, o, ro)| (o, ro)))
     }
 
@@ -743,7 +754,7 @@ impl<'a> Game<'a> {
     /// target unit, or as close as possible"), within `budget` more inches and only onto
     /// spots it may take. Moving the closest pair together by their gap brings no other pair
     /// closer than that gap, so no model overlaps.
-    fn close_in(&self, id: Id, target: Id, path: Path, budget: f64) -> Path {
+    pub(super) fn close_in(&self, id: Id, target: Id, path: Path, budget: f64) -> Path {
         let mut out = path;
         for _ in 0..3 {
             let (gap, ours, theirs) = self.closest_pair_at(id, out.to, target);
@@ -1163,7 +1174,18 @@ impl<'a> Game<'a> {
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
         let m = self.info(id).movement;
         let reach = self.charge_reach(id, target);
-        if m.hold_only || m.aircraft || self.info(target).movement.aircraft || !self.within(id, target, reach) {
+        if m.hold_only || m.aircraft || self.info(target).movement.aircraft {
+            return None;
+        }
+        self.find_contact(id, target, reach)
+    }
+
+    /// The shortest path of `id` into base contact with `target` within `reach` inches (6"
+    /// through difficult terrain), round what it may not cross; `None`: none. A charge's, and
+    /// an embarking unit's ("they ignore the 1" move restriction when embarking").
+    pub(super) fn find_contact(&self, id: Id, target: Id, reach: f64) -> Option<Path> {
+        let m = self.info(id).movement;
+        if !self.within(id, target, reach) {
             return None;
         }
         let (from, at) = (self.live(id).pos, self.live(target).pos);
@@ -1317,6 +1339,7 @@ impl<'a> Game<'a> {
         for round in 1..=self.config.rounds {
             self.round = round;
             first = self.play_round(first);
+            self.sync_passengers();
             self.score_round();
         }
         self.lap(t, |x| &mut x.total);
@@ -1370,6 +1393,15 @@ impl<'a> Game<'a> {
                 self.units[army][u].gone = true;
             }
         }
+        // "Transports may deploy with units inside ... units inside Transports are deployed
+        // at the same time as the Transport"
+        let mut boarding: Vec<(Id, Id)> = Vec::new();
+        for army in 0..2 {
+            for (u, t) in policy::passengers(self, army) {
+                queues[army].retain(|&x| x != u);
+                boarding.push(((army, u), (army, t)));
+            }
+        }
         for (lists, depth, kind) in [(queues, DEPLOY_DEPTH, "deploy"), (scouts, DEPLOY_DEPTH + SCOUT_DEPTH, "scout")] {
             for id in alternating(self.seat[0], &lists) {
                 self.units[id.0][id.1].gone = false;
@@ -1381,16 +1413,23 @@ impl<'a> Game<'a> {
                     Some(p) => {
                         self.place(id, p, kind);
                         self.place_after_deployment(id);
+                        for &(passenger, _) in boarding.iter().filter(|(_, t)| *t == id) {
+                            self.embark(passenger, id);
+                        }
                     }
                     // no room at all (every half inch of the zone tried): the unit cannot
-                    // be deployed and counts as lost, and the trace says so
+                    // be deployed and counts as lost (with the units it carries), and the
+                    // trace says so
                     None => {
-                        self.live_mut(id).gone = true;
-                        self.event(|_| Event { detail: "no room to deploy".into(), ..Event::of("lost", id, Point::default(), Point::default()) });
+                        for who in std::iter::once(id).chain(boarding.iter().filter(|(_, t)| *t == id).map(|(p, _)| *p)) {
+                            self.live_mut(who).gone = true;
+                            self.event(|_| Event { detail: "no room to deploy".into(), ..Event::of("lost", who, Point::default(), Point::default()) });
+                        }
                     }
                 }
             }
         }
+        self.sync_passengers();
         self.snapshot();
     }
 
@@ -1481,13 +1520,14 @@ impl<'a> Game<'a> {
         self.recover();
         self.give_tokens();
         self.ambush(first);
+        self.empty_wrecks();
         let mut turn = first;
         let mut finished_first: Option<usize> = None;
         let mut done = [false; 2];
         loop {
-            let ready = |g: &Game, army: usize| g.on_table(army).any(|id| !g.live(id).activated);
             if !done[turn] {
-                if ready(self, turn) {
+                self.sync_passengers();
+                if !self.ready(turn).is_empty() {
                     let u = policy::pick_unit(self, turn);
                     self.activate((turn, u));
                 } else if let Some(u) = self.extra_activation(turn) {
@@ -1591,9 +1631,10 @@ impl<'a> Game<'a> {
         // units whose wounds may call for a morale test at the end of the activation
         let mut touched: Vec<(Id, State)> = Vec::new();
         let m = self.info(id).movement;
+        let inside = self.live(id).carrier.is_some();
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
-        if !m.aircraft {
+        if !m.aircraft && !inside {
             let inside = self.models_in_dangerous_at(id, start);
             self.dangerous_test(id, inside);
         }
@@ -1605,7 +1646,12 @@ impl<'a> Game<'a> {
         // activation": the charger and the unit it charged
         let mut melee_with: Option<Id> = None;
         let was_shaken = self.live(id).shaken;
-        if was_shaken {
+        if inside {
+            if let Some(target) = self.activate_inside(id, &mut touched) {
+                in_melee = true;
+                melee_with = Some(target);
+            }
+        } else if was_shaken {
             // "When activated, Shaken units must spend their activation being idle"; Aircraft
             // still make their move ("their mandatory move doesn't break the staying idle
             // requirement").
@@ -1659,12 +1705,16 @@ impl<'a> Game<'a> {
                     melee_with = Some(target);
                     self.charge(id, target, path);
                 }
+                Action::Embark(transport, path, rush) => {
+                    self.board(id, transport, path, if rush { m.rush } else { m.advance });
+                }
             }
         }
         // "which stops them being Shaken at the end of the activation"
         if was_shaken {
             self.live_mut(id).shaken = false;
         }
+        self.empty_wrecks();
         // "At the end of an activation in which a unit takes wounds that leave it with half or
         // less of its starting size ..., it must take a morale test." Units that were in melee
         // compare wounds instead (done in the melee). Wounds from dangerous terrain count too,
@@ -1718,7 +1768,7 @@ impl<'a> Game<'a> {
     /// The models of `id` (bits by formation slot) whose bases, moving with the unit from
     /// `from` along `path`, touch dangerous terrain ("Flying ... may move through units and
     /// terrain": `path.dangerous` already says whether any of them does).
-    fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
+    pub(super) fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
         let legs: Vec<(Point, Point)> = path.legs(from).collect();
         let shift = |p: Point, o: Point| Point::new(p.x + o.x, p.y + o.y);
         let mut out = 0u64;
@@ -1734,7 +1784,7 @@ impl<'a> Game<'a> {
     /// "roll one die (or as many dice as the model's Tough value), and if the result is 1,
     /// then the unit takes one automatic wound": every model of the unit tests, one wound per
     /// 1 rolled; Regeneration may ignore them as it ignores any wound.
-    fn dangerous_test(&mut self, id: Id, models: u64) {
+    pub(super) fn dangerous_test(&mut self, id: Id, models: u64) {
         // "If a model moves in or through dangerous terrain, or is activated in it, then it
         // must take a dangerous terrain test": once per model per activation, however it got there
         let testing = models & !self.live(id).dangerous_tested;
@@ -1977,7 +2027,7 @@ impl<'a> Game<'a> {
     /// Rules with options are settled once for the shooting: a roll ("roll one die") or a
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
-    fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) -> bool {
+    pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) -> bool {
         let volleys = policy::shots(self, id, moved);
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
@@ -2147,7 +2197,7 @@ impl<'a> Game<'a> {
 
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
     /// melee sampler's own exchange; then "the charging unit must move back by 1"".
-    fn charge(&mut self, id: Id, target: Id, path: Path) {
+    pub(super) fn charge(&mut self, id: Id, target: Id, path: Path) {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
         let reach = self.charge_reach(id, target);
@@ -2340,6 +2390,8 @@ impl<'a> Game<'a> {
                     "gone"
                 } else if live.reserve {
                     "reserve"
+                } else if live.carrier.is_some() {
+                    "inside"
                 } else if live.shaken {
                     "shaken"
                 } else if live.arrived == self.round && self.round > 0 {

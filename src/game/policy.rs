@@ -23,6 +23,8 @@ pub enum Action {
     Advance(Path),
     Rush(Path),
     Charge(Id, Path),
+    /// Into a friendly transport by a move (Advance, or Rush when `true`) that reaches it.
+    Embark(Id, Path, bool),
 }
 
 /// Weapon groups fired at one target (indices into the shot plan's groups).
@@ -62,7 +64,7 @@ fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
 /// unit nearest the enemy first (it is the one about to be charged or shot), Shaken units
 /// last; the random one picks any.
 pub fn pick_unit(g: &mut Game, army: usize) -> usize {
-    let ready: Vec<usize> = g.on_table(army).filter(|&id| !g.live(id).activated).map(|(_, u)| u).collect();
+    let ready = g.ready(army);
     match g.policy_kind(army) {
         PolicyKind::Random => {
             let i = g.rng.random_range(0..ready.len());
@@ -211,7 +213,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
         PolicyKind::Default => {
-            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)) {
+            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).or_else(|| embark_action(g, id)) {
                 return action;
             }
             // a unit that would stand still in dangerous terrain steps out of it
@@ -240,11 +242,14 @@ fn random_action(g: &mut Game, id: Id) -> Action {
             options.push(Action::Charge(e, path));
         }
     }
+    if let Some(embark) = embark_action(g, id) {
+        options.push(embark);
+    }
     let i = g.rng.random_range(0..options.len());
     options[i]
 }
 
-/// The greedy policy's action: its charge, else the default move.
+/// The greedy policy's action: its charge, else boarding a transport, else the default move.
 fn default_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
@@ -264,7 +269,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
             }
         }
     }
-    movement_action(g, id)
+    embark_action(g, id).unwrap_or_else(|| movement_action(g, id))
 }
 
 /// Holding a marker, or moving towards markers and enemies (both the greedy and the default
@@ -273,8 +278,10 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let m = g.movement(id);
     let pos = g.live(id).pos;
-    // hold an objective the unit stands on when no friend does
-    if policy.hold_objectives > 0.0 {
+    // hold an objective the unit stands on when no friend does (a transport carrying units
+    // takes them on: they can hold it)
+    let carrying = g.carries(id);
+    if policy.hold_objectives > 0.0 && !carrying {
         for i in 0..g.objectives.len() {
             if !g.claimed[i][id.0] && holds_alone(g, id, g.objectives[i]) {
                 g.claimed[i][id.0] = true;
@@ -307,7 +314,9 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
             None => Action::Hold,
         }
     };
-    match info.role {
+    // a transport carrying units takes them where they are going, as a melee unit goes
+    let role = if carrying { Role::Melee } else { info.role };
+    match role {
         Role::Melee => {
             let towards_enemy = enemy.map(|(e, d)| {
                 let at = g.live(e).pos;
@@ -795,4 +804,166 @@ pub fn tokens_to_spend(g: &mut Game, who: Id, stake: f64, modifier: i32, help: b
         spent += 1;
     }
     spent
+}
+
+/// Which units of `army` start inside which of its transports ("Transports may deploy with
+/// units inside"), as (unit, transport): the default and greedy policies carry melee units
+/// first, then hybrid ones (the slowest, then the dearest, first), each in the first
+/// transport with room; shooters and units that arrive by Ambush or Scout deploy as usual.
+/// The random policy boards any unit that fits with even odds; the hold policy none.
+pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
+    let kind = g.policy_kind(army);
+    if kind == PolicyKind::Hold {
+        return Vec::new();
+    }
+    let n = g.units[army].len();
+    // a transport deployed as usual (not by Ambush or Scout, not an Aircraft)
+    let carries = |g: &Game, u: usize| {
+        let (info, m) = (g.info((army, u)), g.info((army, u)).movement);
+        info.transport > 0 && !m.ambush && !m.scout && !m.aircraft
+    };
+    let mut room: Vec<(usize, u32)> = (0..n).filter(|&u| carries(g, u)).map(|u| (u, g.info((army, u)).transport)).collect();
+    if room.is_empty() {
+        return Vec::new();
+    }
+    room.sort_by_key(|&(u, cap)| (std::cmp::Reverse(cap), u));
+    let fits = |g: &Game, u: usize| {
+        let info = g.info((army, u));
+        let m = info.movement;
+        let spaces = super::transport::spaces(&info.alloc, info.alloc.start());
+        info.transport == 0 && !m.aircraft && !m.ambush && !m.scout && !m.hold_only && spaces.is_some()
+    };
+    let mut order: Vec<usize> = (0..n).filter(|&u| fits(g, u)).collect();
+    if kind == PolicyKind::Random {
+        order.retain(|_| g.rng.random_bool(0.5));
+    } else {
+        order.retain(|&u| g.info((army, u)).role != Role::Shooting);
+        let rank = |u: usize| {
+            let info = g.info((army, u));
+            (u8::from(info.role != Role::Melee), (info.movement.rush * 10.0) as i64, std::cmp::Reverse((info.cost * 10.0) as i64))
+        };
+        order.sort_by_key(|&u| (rank(u), u));
+    }
+    let mut out = Vec::new();
+    for u in order {
+        let info = g.info((army, u));
+        let need = super::transport::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
+        if let Some(slot) = room.iter_mut().find(|(_, left)| *left >= need) {
+            slot.1 -= need;
+            out.push((u, slot.0));
+        }
+    }
+    out
+}
+
+/// Where a unit inside is going: the nearest marker its army does not hold and no friend on
+/// the table stands by, else the nearest enemy, else where its transport stands.
+fn passenger_goal(g: &Game, id: Id, from: Point) -> Point {
+    let covered = |o: Point| g.on_table(id.0).any(|f| g.can_seize(f) && g.near_marker(f, o));
+    let marker = g.objectives.iter().enumerate().filter(|&(i, &o)| g.owner[i] != id.0 as i8 && !covered(o)).map(|(_, &o)| o).min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)));
+    marker.or_else(|| enemies(g, id.0).map(|e| g.live(e).pos).min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)))).unwrap_or(from)
+}
+
+/// Whether and how unit `id` leaves `transport` this activation ("units may enter/exit by
+/// using any move action"). The default and greedy policies charge out at the enemy unit they
+/// would charge on foot (`ai::charge_out`; the greedy one: the exact melee on fresh units
+/// favours it most); else they stay inside while the
+/// transport may carry them nearer their goal, and leave towards it (by Advance, to shoot
+/// after, for a unit with guns; else by Rush) once it is within reach of the exit, the
+/// transport can't move them on (Shaken, or Immobile), or in the last round. The random
+/// policy stays or leaves by any action with equal odds.
+pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exit> {
+    use super::transport::{Exit, EXIT_RANGE};
+    let at = g.live(transport).pos;
+    let info = g.info(id);
+    let goal = passenger_goal(g, id, at);
+    let foes: Vec<Id> = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft && g.live(e).pos.distance(at) <= EXIT_RANGE + g.radius(transport) + 2.0 * g.radius(e) + 1e-6).collect();
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let mut options: Vec<Option<Exit>> = vec![None];
+        if let Some(p) = g.exit_spot(id, transport, goal) {
+            options.push(Some(Exit::Advance(p)));
+            options.push(Some(Exit::Rush(p)));
+        }
+        for e in foes {
+            if let Some(p) = g.charge_out_spot(id, transport, e) {
+                options.push(Some(Exit::Charge(e, p)));
+            }
+        }
+        let i = g.rng.random_range(0..options.len());
+        return options[i];
+    }
+    if g.policy_kind(id.0) == PolicyKind::Default && !info.movement.hold_only {
+        if let Some((e, p)) = super::ai::charge_out(g, id, transport, &foes) {
+            return Some(Exit::Charge(e, p));
+        }
+    } else if info.role != Role::Shooting && !info.movement.hold_only {
+        let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
+        let margin = g.config.policies[id.0].charge_margin * info.cost;
+        let mut best: Option<(f64, Id, Point)> = None;
+        for e in foes {
+            let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
+            if value > margin && best.is_none_or(|(b, ..)| value > b) {
+                if let Some(p) = g.charge_out_spot(id, transport, e) {
+                    best = Some((value, e, p));
+                }
+            }
+        }
+        if let Some((_, e, p)) = best {
+            return Some(Exit::Charge(e, p));
+        }
+    }
+    // the transport carries them on next round unless it can't move them
+    let t = g.live(transport);
+    let carried_on = !t.shaken && !g.info(transport).movement.hold_only;
+    let near = goal.distance(at) <= EXIT_RANGE + g.radius(transport) + SEIZE_RANGE;
+    if carried_on && !near && g.round < g.config.rounds {
+        return None;
+    }
+    let p = g.exit_spot(id, transport, goal)?;
+    Some(if info.role != Role::Melee && info.max_range > 0.0 { Exit::Advance(p) } else { Exit::Rush(p) })
+}
+
+/// Where a unit thrown out of a destroyed transport is placed: towards the nearest marker its
+/// army does not hold (or the nearest enemy).
+pub fn wreck_goal(g: &Game, id: Id) -> Point {
+    let at = g.live(id).pos;
+    passenger_goal(g, id, at)
+}
+
+/// Whether unit `id` gets into a friendly transport this activation, and by which move: the
+/// default and greedy policies board a melee or hybrid unit whose goal (as a unit inside
+/// would have it) is beyond its Rush and a transport that has not activated yet this round
+/// is within its Advance (else its Rush), when no enemy is within its charge reach: the
+/// transport then takes it on. The random policy boards any transport it reaches, at times.
+pub fn embark_action(g: &mut Game, id: Id) -> Option<Action> {
+    let kind = g.policy_kind(id.0);
+    let info = g.info(id);
+    if kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 {
+        return None;
+    }
+    let transports: Vec<Id> = g.on_table(id.0).filter(|&t| g.may_board(id, t) && !g.live(t).activated && !g.live(t).shaken && !g.info(t).movement.hold_only).collect();
+    if transports.is_empty() {
+        return None;
+    }
+    let m = g.movement(id);
+    if kind == PolicyKind::Random {
+        if !g.rng.random_bool(0.25) {
+            return None;
+        }
+    } else {
+        let pos = g.live(id).pos;
+        let far = passenger_goal(g, id, pos).distance(pos) > m.rush + g.radius(id);
+        let threatened = enemies(g, id.0).any(|e| g.within(id, e, g.charge_reach(id, e)));
+        if info.role == Role::Shooting || !far || threatened {
+            return None;
+        }
+    }
+    for (allowance, rush) in [(m.advance, false), (m.rush, true)] {
+        for &t in &transports {
+            if let Some(path) = g.boarding_path(id, t, allowance) {
+                return Some(Action::Embark(t, path, rush));
+            }
+        }
+    }
+    None
 }

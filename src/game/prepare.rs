@@ -242,6 +242,8 @@ pub struct UnitInfo {
     pub buffed: Vec<Buffed>,
     /// Its casters and the spells they cast.
     pub casting: Casting,
+    /// The spaces it offers as a transport (Transport(X); 0: none).
+    pub transport: u32,
 }
 
 impl UnitInfo {
@@ -583,6 +585,7 @@ impl Prepared {
             tricks: tricks(runs, edition),
             unmodelled,
             casting,
+            transport: super::transport::capacity(&alloc),
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),

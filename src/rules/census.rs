@@ -67,7 +67,7 @@ const fn gap(name: &'static str, gap: Gap, reason: &'static str) -> (&'static st
     (name, gap, reason)
 }
 
-use Gap::{InGame, ListBuilding, Spells, Transport};
+use Gap::{InGame, ListBuilding, Spells};
 
 const MARKERS: &str = "markers placed during a game and the bonuses they give are not tracked";
 const BUFF_NO_RULE: &str = "a buff giving a rule no engine plays yet";
@@ -86,7 +86,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Spell Accumulator", Spells, "casting spells is not modelled yet"),
     gap("Casting Buff", Spells, "casting spells is not modelled yet"),
     gap("Casting Debuff", Spells, "casting spells is not modelled yet"),
-    gap("Transport", Transport, "embarked units are not modelled yet"),
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),
@@ -165,7 +164,7 @@ pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
 /// Rules of v3.5 the game plays by name rather than through the rule tables (movement,
 /// deployment, allocation, weapon use and casting, with the books' Caster Group; Fast and
 /// Slow are `Effect::Move` rows).
-const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Group", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
+const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Group", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 

@@ -1,0 +1,340 @@
+//! Transports in a game, as gf-3.5 "Transport(X)" says: "May transport up to X models or
+//! Heroes with up to Tough(6), and non-Heroes with up to Tough(3) which occupy 3 spaces each.
+//! Transports may deploy with units inside, and units may enter/exit by using any move action,
+//! but must stay fully within 6" of it when exiting. Units inside/outside transports may not
+//! target other units outside/inside transports, but may target the transport itself. When a
+//! transport is destroyed, units inside must take a dangerous terrain test, are Shaken, and
+//! must be placed fully within 6" of the transport before it's removed." And: "units inside
+//! Transports are deployed at the same time as the Transport ... Units may use Charge actions
+//! to disembark".
+//!
+//! Readings (docs/game.md, "Transports"): a unit inside is off the table: it neither sees nor
+//! is seen, blocks nothing, can't seize or contest markers, and can't cast, help or hinder
+//! (nothing outside may be its target); a non-Hero of Tough(2) takes 3 spaces as a Tough(3)
+//! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
+//! Units start inside at deployment and leave by Advance, Rush or Charge; the policy does not
+//! embark units during a game (reported in the results).
+
+use super::play::{Event, Game, Id, Path, UNIT_GAP};
+use super::policy;
+use super::table::Point;
+use crate::attack::allocation::{Allocation, State};
+
+/// "must stay fully within 6" of it when exiting" (and the placement after its destruction).
+pub const EXIT_RANGE: f64 = 6.0;
+
+/// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
+/// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
+/// carried ("models with Tough(6) or higher can't be transported", Heroes up to Tough(6)
+/// aside).
+pub fn spaces(alloc: &Allocation, s: State) -> Option<u32> {
+    let mut total = 0u32;
+    for (m, n) in alloc.view(s, false).alive {
+        let each = match (m.hero, m.tough) {
+            (true, 0..=6) | (false, 0..=1) => 1,
+            (false, 2..=3) => 3,
+            _ => return None,
+        };
+        total = total.saturating_add(each * n);
+    }
+    Some(total)
+}
+
+/// The spaces a unit with Transport(X) offers: the X of its models (summed over them).
+pub fn capacity(alloc: &Allocation) -> u32 {
+    let mut total = 0u32;
+    for (m, n) in &alloc.runs {
+        for r in m.rules.iter().filter(|r| r.name == "Transport") {
+            let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(u16::MAX))).unwrap_or(0);
+            total = total.saturating_add(x.saturating_mul(*n));
+        }
+    }
+    total
+}
+
+/// How an embarked unit leaves its transport (the policy's choice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Exit {
+    /// Placed at the spot, then shoots as after an Advance.
+    Advance(Point),
+    Rush(Point),
+    /// Charges the target from the transport, ending at the spot.
+    Charge(Id, Point),
+}
+
+impl<'a> Game<'a> {
+    /// The transport `id` is inside, if any.
+    pub fn carrier(&self, id: Id) -> Option<Id> {
+        self.live(id).carrier.map(|t| (id.0, usize::from(t)))
+    }
+
+    /// The spaces the units inside `transport` take now.
+    pub fn load(&self, transport: Id) -> u32 {
+        (0..self.units[transport.0].len())
+            .map(|u| (transport.0, u))
+            .filter(|&p| self.carrier(p) == Some(transport) && !self.live(p).gone)
+            .map(|p| spaces(&self.info(p).alloc, self.live(p).s).unwrap_or(0))
+            .sum()
+    }
+
+    /// Whether `id` carries any unit.
+    pub fn carries(&self, id: Id) -> bool {
+        self.info(id).transport > 0 && (0..self.units[id.0].len()).any(|u| self.carrier((id.0, u)) == Some(id) && !self.live((id.0, u)).gone)
+    }
+
+    /// Puts `id` inside `transport` (at deployment: "Transports may deploy with units inside").
+    pub(super) fn embark(&mut self, id: Id, transport: Id) {
+        let fits = spaces(&self.info(id).alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= self.info(transport).transport);
+        if !fits || self.info(id).transport > 0 || self.info(id).movement.aircraft {
+            self.violation(|| format!("unit {id:?} put in transport {transport:?}, which can't take it"));
+            return;
+        }
+        let live = self.live_mut(id);
+        live.carrier = Some(transport.1 as u16);
+        live.gone = false;
+        self.event(|g| Event { detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport), ..Event::between("embarked", id, transport, g.live(transport).pos, g.live(transport).pos) });
+    }
+
+    /// Whether `id` may get into `transport` now: a friendly transport on the table with room
+    /// for its models left, itself neither a transport nor an Aircraft.
+    pub fn may_board(&self, id: Id, transport: Id) -> bool {
+        let (info, t) = (self.info(id), self.info(transport));
+        id.0 == transport.0
+            && id != transport
+            && t.transport > 0
+            && self.live(transport).on_table()
+            && info.transport == 0
+            && !info.movement.aircraft
+            && spaces(&info.alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= t.transport)
+    }
+
+    /// `id` moves along `path` into base contact with `transport` and gets in: "units may
+    /// enter/exit by using any move action ... they ignore the 1" move restriction when
+    /// embarking (only one model needs to reach the Transport for everyone to embark)".
+    /// Dangerous terrain on the way is tested as on any move.
+    pub(super) fn board(&mut self, id: Id, transport: Id, path: Path, allowance: f64) {
+        let from = self.live(id).pos;
+        let limit = if path.difficult { allowance.min(super::play::DIFFICULT_MOVE) } else { allowance };
+        if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
+            self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
+        }
+        let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
+        self.dangerous_test(id, crossing);
+        if self.live(id).gone {
+            return;
+        }
+        self.live_mut(id).carrier = Some(transport.1 as u16);
+        self.live_mut(id).pos = self.live(transport).pos;
+        self.event(|g| Event {
+            allowance: limit,
+            detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport),
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            ..Event::between("embark", id, transport, from, path.to)
+        });
+    }
+
+    /// The path of a move of up to `allowance` inches that brings a model of `id` into base
+    /// contact with `transport`, if any.
+    pub fn boarding_path(&mut self, id: Id, transport: Id, allowance: f64) -> Option<Path> {
+        let path = self.find_contact(id, transport, allowance)?;
+        let limit = if path.difficult { allowance.min(super::play::DIFFICULT_MOVE) } else { allowance };
+        let path = self.close_in(id, transport, path, limit - path.length);
+        (self.closest_pair_at(id, path.to, transport).0 <= 1e-3).then_some(path)
+    }
+
+    /// Units inside stand where their transport stands (for the policy's distances).
+    pub(super) fn sync_passengers(&mut self) {
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                if let Some(t) = self.units[army][u].carrier {
+                    let at = self.units[army][usize::from(t)].pos;
+                    self.units[army][u].pos = at;
+                }
+            }
+        }
+    }
+
+    /// Whether every model of `id`, its disc centred on `p`, stands fully within 6" of
+    /// `transport` (measured to the transport's footprint).
+    pub fn fully_within_exit(&self, id: Id, p: Point, transport: Id) -> bool {
+        let (at, r) = (self.live(transport).pos, self.radius(transport));
+        self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= EXIT_RANGE + r + 1e-9)
+    }
+
+    /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
+    /// `goal` as it gets; `None`: no room.
+    pub fn exit_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
+        let at = self.live(transport).pos;
+        let (rt, ru) = (self.radius(transport), self.radius(id));
+        let base = (goal.y - at.y).atan2(goal.x - at.x);
+        let others = self.others_on_ground(id);
+        let mut best: Option<(f64, Point)> = None;
+        for k in 0..24 {
+            // from the goal's side round both ways
+            let turn = f64::from((k + 1) / 2) * if k % 2 == 0 { 1.0 } else { -1.0 } * std::f64::consts::TAU / 24.0;
+            let (sin, cos) = (base + turn).sin_cos();
+            for d in [EXIT_RANGE + rt - ru, rt + ru + UNIT_GAP + 2.0, rt + ru + UNIT_GAP + 0.05] {
+                let p = Point::new(at.x + cos * d, at.y + sin * d);
+                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                    let left = p.distance(goal);
+                    if best.is_none_or(|(b, _)| left < b) {
+                        best = Some((left, p));
+                    }
+                    break;
+                }
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
+    /// Where `id` charging out of `transport` ends in base contact with `target`, fully within
+    /// 6" of the transport, if anywhere: on the side of the target facing the transport.
+    pub fn charge_out_spot(&self, id: Id, transport: Id, target: Id) -> Option<Point> {
+        let (at, tp) = (self.live(transport).pos, self.live(target).pos);
+        let contact = self.radius(id) + self.radius(target);
+        let base = (at.y - tp.y).atan2(at.x - tp.x);
+        for turn in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
+            let (sin, cos) = (base + turn).sin_cos();
+            let mut p = Point::new(tp.x + cos * contact, tp.y + sin * contact);
+            // close the gap between the nearest models (discs hold the models)
+            for _ in 0..3 {
+                let (gap, ours, theirs) = self.closest_pair_at(id, p, target);
+                if gap <= 1e-6 {
+                    break;
+                }
+                let len = ours.distance(theirs).max(1e-9);
+                p = Point::new(p.x + (theirs.x - ours.x) * gap / len, p.y + (theirs.y - ours.y) * gap / len);
+            }
+            if self.closest_pair_at(id, p, target).0 <= 1e-3 && self.fully_within_exit(id, p, transport) && self.spot_ok(id, p, true) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// The activation of a unit inside a transport: it stays (idle if Shaken), or leaves as
+    /// the policy picks: "units may enter/exit by using any move action".
+    pub(super) fn activate_inside(&mut self, id: Id, touched: &mut Vec<(Id, State)>) -> Option<Id> {
+        let transport = self.carrier(id)?;
+        let at = self.live(transport).pos;
+        self.live_mut(id).pos = at;
+        if self.live(id).shaken {
+            self.event(|_| Event { detail: "inside".into(), ..Event::of("idle", id, at, at) });
+            return None;
+        }
+        match policy::exit(self, id, transport) {
+            None => {
+                self.event(|_| Event { detail: "stays inside".into(), ..Event::between("inside", id, transport, at, at) });
+                None
+            }
+            Some(Exit::Advance(p)) => {
+                self.leave(id, transport, p, "advance");
+                self.cast_spells(id, touched);
+                self.shoot(id, true, touched);
+                None
+            }
+            Some(Exit::Rush(p)) => {
+                self.leave(id, transport, p, "rush");
+                None
+            }
+            Some(Exit::Charge(target, p)) => {
+                self.live_mut(id).carrier = None;
+                self.event(|_| Event { detail: "charge".into(), ..Event::between("disembark", id, transport, at, p) });
+                let length = at.distance(p);
+                self.charge(id, target, Path::straight(p, length));
+                Some(target)
+            }
+        }
+    }
+
+    /// `id` leaves `transport` to `p` with a move action of `kind`.
+    fn leave(&mut self, id: Id, transport: Id, p: Point, kind: &'static str) {
+        let from = self.live(transport).pos;
+        self.live_mut(id).carrier = None;
+        self.live_mut(id).pos = p;
+        if !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, false) {
+            self.violation(|| format!("unit {id:?} left its transport to ({:.2}, {:.2}), where it may not stand", p.x, p.y));
+        }
+        self.event(|g| Event {
+            allowance: EXIT_RANGE,
+            detail: kind.into(),
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+            ..Event::between("disembark", id, transport, from, p)
+        });
+    }
+
+    /// "When a transport is destroyed, units inside must take a dangerous terrain test, are
+    /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
+    /// every transport destroyed (or routed) with units inside. A unit with no room to be
+    /// placed is destroyed.
+    pub(super) fn empty_wrecks(&mut self) {
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                let id = (army, u);
+                let Some(transport) = self.carrier(id) else { continue };
+                if !self.live(transport).gone || self.live(id).gone {
+                    continue;
+                }
+                let all = self.models(id).fold(0u64, |m, (i, _, _)| m | super::play::bit(i));
+                self.dangerous_test(id, all);
+                self.live_mut(id).carrier = None;
+                if self.live(id).gone {
+                    continue;
+                }
+                self.live_mut(id).shaken = true;
+                let goal = policy::wreck_goal(self, id);
+                match self.exit_spot(id, transport, goal) {
+                    Some(p) => {
+                        let from = self.live(transport).pos;
+                        self.live_mut(id).pos = p;
+                        self.event(|g| Event {
+                            allowance: EXIT_RANGE,
+                            detail: "transport destroyed: Shaken".into(),
+                            models_left: g.info(id).alloc.alive(g.live(id).s),
+                            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+                            ..Event::between("disembark", id, transport, from, p)
+                        });
+                    }
+                    None => {
+                        self.live_mut(id).gone = true;
+                        self.event(|g| Event { detail: "no room to leave its destroyed transport".into(), ..Event::between("lost", id, transport, g.live(id).pos, g.live(id).pos) });
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Edition;
+
+    fn alloc(text: &str) -> Allocation {
+        Allocation::new(&crate::profile::Unit::parse(text, Edition::V3_5).unwrap(), Edition::V3_5)
+    }
+
+    #[test]
+    fn spaces_as_the_guide_counts_them() {
+        // "Regular models and Heroes with Tough(3) or Tough(6) occupy 1 space, Tough(3) models
+        // occupy 3 spaces, and models with Tough(6) or higher can't be transported. This means
+        // that a unit of 10 regular models with a Tough(3) Hero occupy 11 spaces in total."
+        let squad = crate::profile::Unit::parse("Squad [10] Q4+ D4+", Edition::V3_5).unwrap();
+        let hero = crate::profile::Unit::parse("Boss [1] Q3+ D4+ | Hero, Tough(3)", Edition::V3_5).unwrap();
+        let joined = Allocation::new(&squad.join(&hero, Edition::V3_5).unwrap(), Edition::V3_5);
+        assert_eq!(spaces(&joined, joined.start()), Some(11));
+        let big_hero = alloc("Lord [1] Q3+ D4+ | Hero, Tough(6)");
+        assert_eq!(spaces(&big_hero, big_hero.start()), Some(1));
+        let brutes = alloc("Brutes [3] Q4+ D4+ | Tough(3)");
+        assert_eq!(spaces(&brutes, brutes.start()), Some(9));
+        // one lost: 6 spaces
+        assert_eq!(spaces(&brutes, brutes.apply(brutes.start(), 3, 1)), Some(6));
+        let walker = alloc("Walker [1] Q4+ D2+ | Tough(6)");
+        assert_eq!(spaces(&walker, walker.start()), None);
+        let titan = alloc("Titan [1] Q3+ D2+ | Hero, Tough(12)");
+        assert_eq!(spaces(&titan, titan.start()), None);
+        assert_eq!(capacity(&alloc("APC [1] Q4+ D2+ | Tough(6), Transport(11)")), 11);
+        assert_eq!(capacity(&brutes), 0);
+    }
+}
