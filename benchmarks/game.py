@@ -1,6 +1,7 @@
 """Benchmark: full games (issue 15 targets: at least 4,000 games/s with two 10-unit armies
 and 2,000 with two 15-unit armies of about 2,000 points, on this 2-core machine with 2
-threads), with the share of time in line of sight, movement and dice.
+threads; issue 17: 2,000 games/s for two 10-unit armies with transports and casters), with
+the share of time in line of sight, movement, dice and spells.
 
 The armies are built from two real v3.5.1 books in ``../shared`` (each unit's default
 loadout, taken in a seeded order until the army holds the wanted number of units and about
@@ -31,14 +32,16 @@ from oprstats._game import _profile  # noqa: E402
 BOOKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "opr" / "grimdark-future" / "3.5.1"
 
 
-def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0) -> list:
+def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, first: tuple = ()) -> list:
     """``units`` units of one book (a joined hero counts with its unit) of at most ``points``
-    points (default loadouts), in a seeded order, with two heroes (Tough(6) or less) joined to
-    units of several models and other heroes on their own."""
+    points (default loadouts), in a seeded order (the units named in ``first`` first), with
+    two heroes (Tough(6) or less) joined to units of several models and other heroes on their
+    own."""
     book = oprstats.load_army_book(path)
     pool = [u for u in book.units if u.cost]
     rng = random.Random(seed)
     rng.shuffle(pool)
+    pool.sort(key=lambda u: u.name not in first)
     is_hero = lambda u: u.size == 1 and u.models[0].is_hero  # noqa: E731
     heroes = [u for u in pool if is_hero(u) and u.tough <= 6][:2]
     bodies = [u for u in pool if not is_hero(u) and u.size > 1]
@@ -60,12 +63,16 @@ def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0) ->
     return army
 
 
-def armies(units: int) -> tuple:
+def armies(units: int, carried: bool = False) -> tuple:
+    """Two armies of ``units`` units; ``carried``: each with a transport, and Alien Hives with
+    its Synapse Tyrant (Caster(3)) too."""
     if BOOKS.is_dir():
         books = sorted(BOOKS.glob("*.json"))
-        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, seed=1)
-        b = army_from_book(next(p for p in books if "alien-hives" in p.name), units, seed=2)
-        return a, b, "Battle Brothers vs Alien Hives (real v3.5.1 books)"
+        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, seed=1, first=("APC",) if carried else ())
+        b = army_from_book(next(p for p in books if "alien-hives" in p.name), units, seed=2,
+                           first=("Synapse Tyrant", "Invasion Carrier Spore") if carried else ())
+        what = ", with transports and casters" if carried else ""
+        return a, b, f"Battle Brothers vs Alien Hives (real v3.5.1 books){what}"
     army = list(oprstats.example_army())
     return army, army, "the example army against itself (../shared is absent)"
 
@@ -76,8 +83,8 @@ def main() -> int:
     args = parser.parse_args()
     # the rules the game ignores are named once (the warning of a warm-up), not once per run
     warnings.simplefilter("once", UserWarning)
-    for units, target in ((10, 4000), (15, 2000)):
-        a, b, label = armies(units)
+    for units, target, carried in ((10, 4000, False), (15, 2000, False), (10, 2000, True)):
+        a, b, label = armies(units, carried)
         print(f"Armies of {units} units: {label}")
         for name, army in (("A", a), ("B", b)):
             print(f"  {name}: {len(army)} units, {sum(u.cost for u in army)} pts: " + ", ".join(u.name for u in army))
@@ -97,6 +104,8 @@ def main() -> int:
         raw = _profile(a, b, games=args.games // 2, seed=7, threads=1)
         t = raw["timers"]
         rest = t["total"] - t["line_of_sight"] - t["movement"] - t["dice"]
+        inside = sum(e["kind"] in ("embarked", "embark") for tr in oprstats.simulate(a, b, games=50, seed=9, trace=True, progress=False).traces for e in tr.events)
+        print(f"   units carried by transports in 50 traced games: {inside}")
         print("2. Time shares (1 thread, timers on):")
         for key in ("line_of_sight", "movement", "dice"):
             print(f"   {key:14s} {t[key] / t['total']:6.1%}")

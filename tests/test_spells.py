@@ -95,3 +95,33 @@ def test_the_spell_clauses_of_knightborn_resistance_and_shielded(books, book_jso
     assert shot("Resistance") == pytest.approx(plain * 5 / 6) and shot("Knightborn") == pytest.approx(plain * 5 / 6)
     # Shielded: D4+ with AP(1) blocks on 5+ (4 faces of 6 wound), with +1 on 4+ (3 faces)
     assert shot("Shielded") == pytest.approx(plain * 3 / 4)
+
+
+def test_a_casters_round_of_spells_in_efficiency_and_the_cost_features(books):
+    """efficiency()'s "casting" mode: the best set of the book's damage spells one round's
+    tokens pay for, each at the bare chance of a half, worked out here by hand from attack()."""
+    from itertools import combinations
+
+    hives = next(b for b in books if b.name == "Alien Hives")
+    tyrant = next(u for u in hives.units if u.name == "Synapse Tyrant")  # Caster(3)
+    assert set(tyrant.spells) == set(hives.spells)
+    target = oprstats.Unit.parse("T [10] Q4+ D4+")
+    eff = oprstats.efficiency(tyrant, targets=[target])
+    assert eff.modes[-1] == "casting"
+    damage = [(s.tokens, oprstats.attack(s, target).wounds.mean()) for s in tyrant.spells.values() if s.kind == "hits" and s.enemy]
+    best = max(sum(w for _, w in c) for n in range(len(damage) + 1) for c in combinations(damage, n) if sum(t for t, _ in c) <= 3)
+    assert eff.expected_wounds[-1, 0] == pytest.approx(best / 2)
+    # a unit without a caster, or a caster typed in notation (no book, no spells), has no such mode
+    seer = oprstats.Unit.parse("Seer [1] Q4+ D4+ | Hero, Caster(2)\nStaff (A2)")
+    assert "casting" not in oprstats.efficiency(seer, targets=[target]).modes
+    assert oprstats.efficiency(seer, targets=[target], modes=["casting"]).expected_wounds[0, 0] == 0.0
+    # the cost features: the Caster rule's term holds the casting mode's wounds on each panel target
+    from oprstats._points import _Terms
+
+    terms = _Terms([tyrant], "3.5")
+    caster = [i for i, label in enumerate(terms.labels) if label.startswith("Caster")]
+    assert len(caster) == 1
+    values = {terms.features[f]: v for t, f, v in zip(terms.entry_term, terms.entry_feature, terms.entry_value) if t == caster[0]}
+    panel = {t.name: t.unit for t in oprstats.reference_targets()}
+    infantry = oprstats.efficiency(tyrant, targets=[panel["infantry"]], modes=["casting"]).expected_wounds[0, 0]
+    assert values["casting:infantry"] == pytest.approx(infantry)

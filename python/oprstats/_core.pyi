@@ -106,6 +106,9 @@ class Unit:
     @property
     def models(self) -> tuple[Model, ...]: ...
     @property
+    def spells(self) -> dict[str, "Spell"]:
+        """The spells its casters may cast: its book's, by name (empty if not read from a book)."""
+    @property
     def hero(self) -> Optional[Unit]:
         """The joined hero, or ``None``."""
     @property

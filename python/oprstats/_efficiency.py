@@ -55,6 +55,16 @@ def _targets(targets: Optional[Iterable[Union[Target, Unit]]], edition: str) -> 
     return tuple(out)
 
 
+#: The mode of a caster's round of spells (see :func:`efficiency`).
+CASTING = "casting"
+
+
+def _casts(unit: Unit) -> bool:
+    """Whether a model of the unit has a caster and its book a damage spell."""
+    caster = any(r.startswith(("Caster(", "Caster Group")) for m in unit.models for r in m.rules)
+    return caster and any(s.kind == "hits" and s.enemy for s in unit.spells.values())
+
+
 def _modes(modes: Optional[Sequence[str]]) -> Optional[list[str]]:
     if modes is None:
         return None
@@ -62,8 +72,8 @@ def _modes(modes: Optional[Sequence[str]]) -> Optional[list[str]]:
         modes = [modes]
     modes = list(modes)
     for m in modes:
-        if m not in MODES:
-            raise ValueError(f"modes: {m!r} is not one of {list(MODES)}")
+        if m not in MODES and m != CASTING:
+            raise ValueError(f"modes: {m!r} is not one of {list(MODES) + [CASTING]}")
     return modes
 
 
@@ -154,10 +164,17 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
 
     ``cost`` overrides the points divided by (default: the unit's official cost, else the
     shipped cost model's price, as for a homebrew unit).
+
+    A unit with a caster and damage spells (``unit.spells``, its book's) gets the mode
+    ``"casting"`` too: the best set of its damage spells one round's tokens pay for, each cast
+    on the fresh target at the bare chance of a half (expected wounds and kills summed over
+    the spells; the chance to destroy, that some one spell does).
     """
     _check_unit(unit)
     ts = _targets(targets, edition)
     points, source = unit_points(unit, cost, edition)
+    if modes is None and _casts(unit):
+        modes = list(MODES) + [CASTING]
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=_modes(modes), edition=edition)
     shape = (len(raw["modes"]), len(ts))
     durability = dict(_core._durability(unit, edition=edition))

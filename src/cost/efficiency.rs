@@ -11,6 +11,8 @@ use crate::error::{Error, Result};
 use crate::limits::MAX_EXACT_WORK;
 use crate::profile::Unit;
 use crate::state::UnitState;
+use crate::attack::allocation::State;
+use crate::rules::spells::{best_set, cast_chance, caster_tokens, Spell, MAX_TOKENS};
 
 /// A way of attacking: shooting at a distance, or melee charging or charged.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,6 +30,11 @@ pub const MODES: &[Mode] = &[
     Mode { key: "charging", melee: true, charging: true, distance: 6.0 },
     Mode { key: "charged", melee: true, charging: false, distance: 6.0 },
 ];
+
+/// A caster's round of spells: the best set of its damage spells its tokens of one round pay
+/// for, each cast on the fresh target at the bare chance (`casting_row`). Not among `MODES`:
+/// `efficiency()` adds it for a unit with a caster and spells.
+pub const CASTING: Mode = Mode { key: "casting", melee: false, charging: false, distance: 12.0 };
 
 /// Targets in one call at most (each is one exact attack per mode).
 pub const MAX_TARGETS: usize = 1_000;
@@ -48,33 +55,72 @@ impl Mode {
 }
 
 /// Expected wounds, expected models killed and the chance to destroy, of `unit` attacking
-/// each of `targets` (`(unit, in cover)`) in each of `modes`.
-pub fn damage(unit: &Unit, targets: &[(Unit, bool)], modes: &[Mode], edition: Edition) -> Result<Damage> {
+/// each of `targets` (`(unit, in cover)`) in each of `modes` (`CASTING`: with `spells`, its
+/// book's).
+pub fn damage(unit: &Unit, spells: &[(String, Spell)], targets: &[(Unit, bool)], modes: &[Mode], edition: Edition) -> Result<Damage> {
     if targets.len() > MAX_TARGETS {
         return Err(Error::limit("targets", targets.len(), MAX_TARGETS));
     }
     let n = modes.len() * targets.len();
     let mut attacks = Vec::with_capacity(n);
+    // each casting cell: its spells' attacks (indices into `attacks`) and their tokens
+    let mut casting: Vec<Vec<(usize, u8)>> = Vec::new();
+    let tokens = caster_tokens(&crate::attack::allocation::Allocation::new(unit, edition), State::default()).0.min(MAX_TOKENS);
+    // each cell: its attack (an index into `attacks`), or its casting cell (into `casting`)
+    let mut rows: Vec<std::result::Result<usize, usize>> = Vec::with_capacity(n);
     for mode in modes {
         for (target, cover) in targets {
-            attacks.push(Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?);
+            if mode.key == CASTING.key {
+                let mut cell = Vec::new();
+                for (name, spell) in spells.iter().filter(|(_, s)| s.targets.enemy && u32::from(s.tokens) <= tokens) {
+                    if spell.hits_group(edition).is_some() {
+                        cell.push((attacks.len(), spell.tokens));
+                        attacks.push(Attack::from_spell(spell, name, target, edition, &UnitState::FRESH)?);
+                    }
+                }
+                rows.push(Err(casting.len()));
+                casting.push(cell);
+            } else {
+                rows.push(Ok(attacks.len()));
+                attacks.push(Attack::new(unit, target, mode.situation(*cover, edition), None, &UnitState::FRESH, &UnitState::FRESH)?);
+            }
         }
     }
     check_together(&attacks, "efficiency work in steps (every target × mode together; fewer targets)")?;
     let mut out = Damage { wounds: Vec::with_capacity(n), kills: Vec::with_capacity(n), destroyed: Vec::with_capacity(n) };
-    for attack in attacks {
-        if attack.groups.is_empty() {
-            out.wounds.push(0.0);
-            out.kills.push(0.0);
-            out.destroyed.push(0.0);
-            continue;
-        }
-        let stages = attack.exact();
-        out.wounds.push(mean(&stages.wounds));
-        out.kills.push(mean(&stages.kills));
-        out.destroyed.push(stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0));
+    let results: Vec<(f64, f64, f64)> = attacks.iter().map(one).collect();
+    for row in rows {
+        let (w, k, d) = match row {
+            Ok(a) => results[a],
+            Err(c) => casting_row(&casting[c], &results, tokens),
+        };
+        out.wounds.push(w);
+        out.kills.push(k);
+        out.destroyed.push(d);
     }
     Ok(out)
+}
+
+/// A casting cell: the set of spells within `tokens` whose expected wounds together are
+/// highest, each cast at the bare chance ("on 4+"): expected wounds and kills are the sums of
+/// each spell's on the fresh target times the chance (the spells' overkill on one another is
+/// not taken off), and the chance to destroy that some one spell destroys it.
+fn casting_row(cell: &[(usize, u8)], results: &[(f64, f64, f64)], tokens: u32) -> (f64, f64, f64) {
+    let chance = cast_chance(0);
+    let options: Vec<(u8, f64)> = cell.iter().map(|&(a, t)| (t, results[a].0)).collect();
+    let set = best_set(tokens, &options, |_| 0.0);
+    let chosen: Vec<&(f64, f64, f64)> = (0..options.len().min(12)).filter(|i| set & (1 << i) != 0).map(|i| &results[cell[i].0]).collect();
+    let spared: f64 = chosen.iter().map(|r| 1.0 - chance * r.2).product();
+    (chance * chosen.iter().map(|r| r.0).sum::<f64>(), chance * chosen.iter().map(|r| r.1).sum::<f64>(), 1.0 - spared)
+}
+
+/// One attack's expected wounds, expected kills and chance to destroy the target.
+fn one(attack: &Attack) -> (f64, f64, f64) {
+    if attack.groups.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    let stages = attack.exact();
+    (mean(&stages.wounds), mean(&stages.kills), stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0))
 }
 
 /// For each reference attacker: `(key, its nominal points, points of its attacks needed in

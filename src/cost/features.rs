@@ -20,7 +20,9 @@ use crate::profile::unit::UnitRule;
 use crate::profile::{ModelGroup, Unit};
 use crate::rules::census::Engine;
 use crate::rules::effects::{self, Side};
+use crate::rules::spells::{best_set, cast_chance, caster_tokens, Spell, MAX_TOKENS};
 use crate::rules::Rule;
+use crate::attack::allocation::State;
 
 /// Shooting is measured at this distance, or the weapon's range if shorter.
 pub const SHOOTING_DISTANCE: f64 = 12.0;
@@ -143,16 +145,41 @@ impl Panel {
 
     /// The terms of a unit: per model group (a joined hero is priced as its own unit).
     pub fn terms(&self, unit: &Unit) -> UnitTerms {
+        self.terms_with_spells(unit, &[])
+    }
+
+    /// `terms`, with the spells of the unit's book for its casters (`casting`).
+    pub fn terms_with_spells(&self, unit: &Unit, spells: &[(String, Spell)]) -> UnitTerms {
         let mut terms = Vec::new();
         let joined = unit.groups.len() > 1;
         for group in &unit.groups {
             let prefix = if joined { format!("{}: ", group.name) } else { String::new() };
-            self.group_terms(group, &prefix, &mut terms);
+            self.group_terms(group, &prefix, spells, &mut terms);
         }
         UnitTerms { terms, unmodelled: unmodelled_rules(&effects::in_play(self.edition, unit.model_runs()), &[], self.edition, Engine::Attack) }
     }
 
-    fn group_terms(&self, group: &ModelGroup, prefix: &str, terms: &mut Vec<Term>) {
+    /// A caster's round of spells against every target: the best set of its damage spells its
+    /// tokens of one round pay for, each at the bare chance to cast (as `efficiency()`'s
+    /// "casting" mode), in `casting:` features.
+    fn casting(&self, group: &ModelGroup, spells: &[(String, Spell)], out: &mut Vec<(String, f64)>) {
+        let tokens = caster_tokens(&Allocation::new(&Unit::single(group.clone()), self.edition), State::default()).0.min(MAX_TOKENS);
+        let groups: Vec<(u8, crate::attack::plan::Group)> = spells.iter().filter(|(_, s)| s.targets.enemy && u32::from(s.tokens) <= tokens).filter_map(|(_, s)| Some((s.tokens, s.hits_group(self.edition)?))).collect();
+        if groups.is_empty() {
+            return;
+        }
+        let situation = Situation { spell: true, ..Situation::new(self.edition, false, SHOOTING_DISTANCE) };
+        for ((target, _), reference) in self.targets.iter().zip(TARGETS) {
+            let options: Vec<(u8, f64)> = groups.iter().map(|(t, g)| (*t, group_expected_wounds(g, &situation, target, target.start()))).collect();
+            let set = best_set(tokens, &options, |_| 0.0);
+            let wounds: f64 = (0..options.len().min(12)).filter(|i| set & (1 << i) != 0).map(|i| options[i].1).sum();
+            if wounds > 0.0 {
+                add(out, format!("casting:{}", reference.key), cast_chance(0) * wounds);
+            }
+        }
+    }
+
+    fn group_terms(&self, group: &ModelGroup, prefix: &str, spells: &[(String, Spell)], terms: &mut Vec<Term>) {
         // The bare profile: Tough kept (it is the profile's wounds), every other rule gone.
         let size = group.size;
         let counted = |r: &Rule, n: u32| UnitRule { rule: r.clone(), models: (n < size).then_some(n) };
@@ -209,6 +236,9 @@ impl Panel {
                     self.durability(&with, &mut after);
                     difference(&mut features, &after, &before_durability);
                 }
+            }
+            if matches!(rule.name.as_str(), "Caster" | "Caster Group") {
+                self.casting(group, spells, &mut features);
             }
             let label = if models < size { format!("{prefix}{models}x {rule}") } else { format!("{prefix}{rule}") };
             terms.push(Term { kind: TermKind::Rule, label, names: vec![rule.name.clone()], features });

@@ -23,10 +23,7 @@ use crate::loaders::army_forge::SpellDefinition;
 use crate::rules::spells::Targets;
 use crate::Edition;
 
-/// "can't hold more than 6 tokens at once".
-pub const MAX_TOKENS: u32 = 6;
-/// "Roll one die, on 4+ resolve the effect".
-pub const CAST_ON: i32 = 4;
+pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
 /// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
 pub const HELP_RANGE: f64 = 18.0;
 
@@ -77,47 +74,6 @@ impl Casting {
         }
         (Casting { caster: true, group, spells: cast, token_worth: 0.0 }, left_out)
     }
-}
-
-/// Tokens a unit gets at the start of a round and the most it may hold, from its models left
-/// in state `s`: Σ X of its Caster(X) models; Caster Group ("Pick one model with this rule in
-/// this unit to have Caster(X), where X is the total number of models with this rule in this
-/// unit") adds one caster of X the group's models left. At most 6 per caster.
-pub fn caster_tokens(alloc: &Allocation, s: State) -> (u32, u32) {
-    if alloc.destroyed(s) {
-        return (0, 0);
-    }
-    let (mut per_round, mut casters, mut group) = (0u32, 0u32, 0u32);
-    for (m, n) in alloc.view(s, false).alive {
-        for r in &m.rules {
-            match r.name.as_str() {
-                "Caster" => {
-                    let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(MAX_TOKENS))).unwrap_or(0);
-                    per_round = per_round.saturating_add(x.saturating_mul(n));
-                    casters = casters.saturating_add(n);
-                }
-                "Caster Group" => group = group.saturating_add(n),
-                _ => {}
-            }
-        }
-    }
-    if group > 0 {
-        per_round = per_round.saturating_add(group);
-        casters += 1;
-    }
-    (per_round, casters.saturating_mul(MAX_TOKENS))
-}
-
-/// Whether a casting roll succeeds with `modifier` from helpers and hinderers: "on 4+", and
-/// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail, regardless
-/// of how much it is being modified by".
-pub fn cast_succeeds(roll: u8, modifier: i32) -> bool {
-    roll == 6 || (roll != 1 && i32::from(roll) + modifier >= CAST_ON)
-}
-
-/// The chance a casting roll succeeds with `modifier` (from 1/6 to 5/6).
-pub fn cast_chance(modifier: i32) -> f64 {
-    (1..=6u8).filter(|&r| cast_succeeds(r, modifier)).count() as f64 / 6.0
 }
 
 /// Whether spell `si` was tried this activation (`Live::spells_tried`; spells past the 63rd

@@ -762,23 +762,10 @@ pub fn spells_to_cast(g: &mut Game, id: Id) -> Vec<(usize, Vec<Id>)> {
     let (per_round, cap) = super::casting::caster_tokens(&info.alloc, g.live(id).s);
     let carried = if info.casting.group || g.round >= g.config.rounds { 0 } else { cap.saturating_sub(per_round) };
     let chance = super::casting::cast_chance(0);
-    let value: Vec<f64> = options.iter().map(|(_, t)| chance * t.iter().map(|x| x.1).sum::<f64>()).collect();
-    // every set of the (at most a book's handful of) affordable spells, the empty one first
+    let priced: Vec<(u8, f64)> = options.iter().map(|(si, t)| (info.casting.spells[*si].tokens, chance * t.iter().map(|x| x.1).sum::<f64>())).collect();
+    let set = crate::rules::spells::best_set(u32::from(held), &priced, |left| info.casting.token_worth * f64::from(left.min(carried)));
     let n = options.len().min(12);
-    let mut best = (f64::NEG_INFINITY, 0u32);
-    for set in 0u32..(1 << n) {
-        let chosen = || (0..n).filter(move |i| set & (1 << i) != 0);
-        let cost: u32 = chosen().map(|i| u32::from(info.casting.spells[options[i].0].tokens)).sum();
-        if cost > u32::from(held) {
-            continue;
-        }
-        let kept = (u32::from(held) - cost).min(carried);
-        let total = chosen().map(|i| value[i]).sum::<f64>() + info.casting.token_worth * f64::from(kept);
-        if total > best.0 {
-            best = (total, set);
-        }
-    }
-    (0..n).filter(|i| best.1 & (1 << i) != 0).map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
+    (0..n).filter(|i| set & (1 << i) != 0).map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
 }
 
 /// How many tokens `who` spends on another unit's casting roll, now at `modifier`: to help

@@ -8,6 +8,7 @@ use crate::cost::efficiency::{self, Mode, MODES};
 use crate::cost::features::Panel;
 use crate::cost::panel::{ATTACKERS, TARGETS};
 use crate::error::Error;
+use crate::rules::spells::Spell;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,9 +28,9 @@ pub fn _cost_terms<'py>(py: Python<'py>, units: Vec<PyRef<'py, PyUnit>>, edition
         return Err(Error::limit("units", units.len(), MAX_UNITS).into());
     }
     let edition = self::edition(edition)?;
-    let units: Vec<crate::Unit> = units.iter().map(|u| u.inner.clone()).collect();
+    let units: Vec<(crate::Unit, Vec<(String, Spell)>)> = units.iter().map(|u| (u.inner.clone(), book_spells(u))).collect();
     let panel = Panel::new(edition)?;
-    let priced = run(py, || Ok(units.par_iter().map(|u| panel.terms(u)).collect::<Vec<_>>()))?;
+    let priced = run(py, || Ok(units.par_iter().map(|(u, spells)| panel.terms_with_spells(u, spells)).collect::<Vec<_>>()))?;
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let (mut term_unit, mut kinds, mut labels, mut term_names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -72,12 +73,17 @@ fn modes(keys: Option<Vec<String>>) -> PyResult<Vec<Mode>> {
     let Some(keys) = keys else { return Ok(MODES.to_vec()) };
     keys.iter()
         .map(|k| {
-            MODES.iter().find(|m| m.key == k).copied().ok_or_else(|| {
-                let known: Vec<&str> = MODES.iter().map(|m| m.key).collect();
+            MODES.iter().chain([&efficiency::CASTING]).find(|m| m.key == k).copied().ok_or_else(|| {
+                let known: Vec<&str> = MODES.iter().chain([&efficiency::CASTING]).map(|m| m.key).collect();
                 Error::invalid("modes", format!("{k:?}"), format!("must be some of {known:?}")).into()
             })
         })
         .collect()
+}
+
+/// The spells of a unit's book that the library reads, by name.
+fn book_spells(unit: &PyUnit) -> Vec<(String, Spell)> {
+    unit.book.spells.iter().filter_map(|d| Some((d.name.clone(), d.spell.clone()?))).collect()
 }
 
 /// Expected wounds, kills and the chance to destroy, `[mode][target]` as flat arrays.
@@ -92,9 +98,10 @@ pub fn _efficiency<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let edition = self::edition(edition)?;
     let modes = self::modes(modes)?;
+    let spells = book_spells(&unit);
     let unit = unit.inner.clone();
     let targets: Vec<(crate::Unit, bool)> = targets.iter().map(|(t, c)| (t.inner.clone(), *c)).collect();
-    let damage = run(py, || efficiency::damage(&unit, &targets, &modes, edition))?;
+    let damage = run(py, || efficiency::damage(&unit, &spells, &targets, &modes, edition))?;
     let out = PyDict::new(py);
     out.set_item("modes", modes.iter().map(|m| m.key).collect::<Vec<_>>())?;
     out.set_item("wounds", damage.wounds.into_pyarray(py))?;

@@ -545,6 +545,17 @@ impl PyUnit {
         PyTuple::new(py, self.inner.models().into_iter().map(|m| PyModel { inner: m, edition }))
     }
 
+    /// The spells its casters may cast: its book's (`book.spells`), by name; empty for a unit
+    /// not read from a book.
+    #[getter]
+    fn spells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        for s in self.book.spells.iter() {
+            d.set_item(&s.name, Py::new(py, super::spell::PySpell { inner: s.clone(), edition: self.edition })?)?;
+        }
+        Ok(d)
+    }
+
     /// The joined hero as a unit of its own, or `None`.
     #[getter]
     fn hero(&self) -> Option<PyUnit> {

@@ -155,9 +155,10 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
 /// Parts of modelled rules that no engine plays, and the engines whose results they would
 /// change: the rule is reported by those.
 pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
-    // the game casts a caster's damage spells (each spell it does not cast is reported by name)
-    ("Caster", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),
-    ("Caster Group", Spells, &[Engine::Attack], "only the game casts spells: a caster's spells are not in its attack or its cost features yet"),
+    // the game casts a caster's damage spells (each spell it does not cast is reported by name);
+    // efficiency() and the cost features value them
+    ("Caster", Spells, &[Engine::Attack], "damage spells are cast and priced; the others are priced by name only, not cast yet"),
+    ("Caster Group", Spells, &[Engine::Attack], "damage spells are cast and priced; the others are priced by name only, not cast yet"),
     ("Hazardous", InGame, &[Engine::Attack, Engine::Melee, Engine::Game], "the wound its own unit takes on unmodified 1s to hit is not dealt"),
 ];
 

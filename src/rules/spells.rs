@@ -10,6 +10,7 @@
 //! ("takes 6 hits" for a value-3 spell of `numberDigit` 2).
 
 use super::{Rating, Rule};
+use crate::attack::allocation::{Allocation, State};
 use serde_json::Value;
 
 /// Whom a spell picks: "Pick one enemy unit within 12"", "Pick up to three friendly units
@@ -67,6 +68,73 @@ pub enum SpellEffect {
     /// "must take a morale test. If failed you may move it by up to 6" in a straight line in
     /// any direction".
     TestOrMoved { inches: u32 },
+}
+
+/// "can't hold more than 6 tokens at once".
+pub const MAX_TOKENS: u32 = 6;
+/// "Roll one die, on 4+ resolve the effect".
+pub const CAST_ON: i32 = 4;
+
+/// Tokens a unit gets at the start of a round and the most it may hold, from its models left
+/// in state `s`: Σ X of its Caster(X) models; Caster Group ("Pick one model with this rule in
+/// this unit to have Caster(X), where X is the total number of models with this rule in this
+/// unit") adds one caster of X the group's models left. At most 6 per caster.
+pub fn caster_tokens(alloc: &Allocation, s: State) -> (u32, u32) {
+    if alloc.destroyed(s) {
+        return (0, 0);
+    }
+    let (mut per_round, mut casters, mut group) = (0u32, 0u32, 0u32);
+    for (m, n) in alloc.view(s, false).alive {
+        for r in &m.rules {
+            match r.name.as_str() {
+                "Caster" => {
+                    let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(MAX_TOKENS))).unwrap_or(0);
+                    per_round = per_round.saturating_add(x.saturating_mul(n));
+                    casters = casters.saturating_add(n);
+                }
+                "Caster Group" => group = group.saturating_add(n),
+                _ => {}
+            }
+        }
+    }
+    if group > 0 {
+        per_round = per_round.saturating_add(group);
+        casters += 1;
+    }
+    (per_round, casters.saturating_mul(MAX_TOKENS))
+}
+
+/// Whether a casting roll succeeds with `modifier` from helpers and hinderers: "on 4+", and
+/// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail, regardless
+/// of how much it is being modified by".
+pub fn cast_succeeds(roll: u8, modifier: i32) -> bool {
+    roll == 6 || (roll != 1 && i32::from(roll) + modifier >= CAST_ON)
+}
+
+/// The chance a casting roll succeeds with `modifier` (from 1/6 to 5/6).
+pub fn cast_chance(modifier: i32) -> f64 {
+    (1..=6u8).filter(|&r| cast_succeeds(r, modifier)).count() as f64 / 6.0
+}
+
+/// The set of spells (a bitmask over `options`, each `(tokens, value)`, at most 12 of them)
+/// that `held` tokens pay for and whose values plus what the tokens left are worth
+/// (`kept(left)`) are highest: "spend as many tokens as the spell's value to try casting one
+/// or more spells (only one try per spell)". 0: none is worth more than keeping the tokens.
+pub fn best_set(held: u32, options: &[(u8, f64)], kept: impl Fn(u32) -> f64) -> u32 {
+    let n = options.len().min(12);
+    let mut best = (kept(held), 0u32);
+    for set in 1u32..(1 << n) {
+        let chosen = || (0..n).filter(move |i| set & (1 << i) != 0);
+        let cost: u32 = chosen().map(|i| u32::from(options[i].0)).sum();
+        if cost > held {
+            continue;
+        }
+        let total = chosen().map(|i| options[i].1).sum::<f64>() + kept(held - cost);
+        if total > best.0 {
+            best = (total, set);
+        }
+    }
+    best.1
 }
 
 /// A spell of an army book: its value in tokens, whom it picks and what it does.
