@@ -195,3 +195,27 @@ def test_spells_travel_with_their_units(books):
     runs = [play([u], [target], **kw) for u in (tyrant, back)] + [play(army, [target], **kw), play(pickle.loads(pickle.dumps(army)), [target], **kw)]
     casts = [[e["detail"] for t in r.traces for e in t.events if e["kind"] == "cast"] for r in runs]
     assert casts[0] and all(c == casts[0] for c in casts)
+
+
+def test_aircraft_are_targeted_at_twelve_inches_less(books, rulebook):
+    cite(rulebook(GUIDE), "units targeting them get -12\" to their range")
+    hives, brothers = books["alien-hives"], books["battle-brothers"]
+    tyrant = unit(hives, "Synapse Tyrant")  # 12" and 18" damage spells
+    gunship = unit(brothers, "Light Gunship")
+    r = play([tyrant], [gunship], games=60, seed=8, terrain="open", rounds=1, first="a",
+             deployment=([(36, 10)], [(36, 24)]), policy_b="hold")
+    reach = {n: s.range - 12 for n, s in hives.spells.items()}
+    radius = {}
+    at_aircraft = Counter()
+    for trace in r.traces:
+        for e in trace.events:
+            if e["kind"] == "deploy-fixed":
+                radius[(e["army"], e["unit"])] = e["models"][0][2]
+            if e["kind"] == "cast" and e["target_army"] == 1:
+                spell = ROLLED.match(e["detail"])["spell"]
+                # one model each: the bases are the units, edge to edge
+                gap = np.hypot(e["to"][0] - e["from"][0], e["to"][1] - e["from"][1]) - radius[(0, 0)] - radius[(1, 0)]
+                assert gap <= reach[spell] + 1e-6, (spell, gap)
+                at_aircraft[spell] += 1
+    # the 18" spell reaches it after the Tyrant's move; the 12" ones only from base contact
+    assert at_aircraft["Hive Shriek"] > 10 * (at_aircraft["Overwhelming Strike"] + at_aircraft["Psychic Blast"]), at_aircraft

@@ -26,6 +26,8 @@ use crate::Edition;
 pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
 /// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
 pub const HELP_RANGE: f64 = 18.0;
+/// Aircraft: "units targeting them get -12" to their range".
+pub const AIRCRAFT_RANGE_PENALTY: f64 = 12.0;
 
 /// A spell the game casts: one of the book's damage spells, its hits as a weapon group.
 #[derive(Debug, Clone)]
@@ -89,6 +91,31 @@ pub fn spell_situation(edition: Edition, distance: f64) -> Situation {
 }
 
 impl<'a> Game<'a> {
+    /// The expected wounds of `id`'s spell `si` on `target` as it stands (cached: a pure
+    /// function of the state and the distance's class).
+    pub fn spell_wounds(&mut self, id: Id, si: usize, target: Id) -> f64 {
+        let (info, t) = (self.info(id), self.info(target));
+        let s = self.live(target).s;
+        let distance = self.gap(id, target);
+        let key = (id, si, target, t.alloc.index(s), super::play::distance_class(info, t, distance));
+        if let Some(&w) = self.cache.spell_wounds.get(&key) {
+            return w;
+        }
+        let situation = spell_situation(self.prep.edition, distance);
+        let w = crate::attack::exact::group_expected_wounds(&info.casting.spells[si].group, &situation, &t.alloc, s);
+        self.cache.spell_wounds.insert(key, w);
+        w
+    }
+
+    /// Whether `target` is a target of `spell` cast by `id`: an enemy unit on the table within
+    /// the spell's range ("Pick one enemy unit within 12"", less 12" against Aircraft: "units
+    /// targeting them get -12" to their range") and in line of sight.
+    pub fn spell_target(&mut self, id: Id, spell: &CastSpell, target: Id) -> bool {
+        let aircraft = if self.info(target).movement.aircraft { AIRCRAFT_RANGE_PENALTY } else { 0.0 };
+        let range = f64::from(spell.targets.range) - aircraft;
+        target.0 != id.0 && self.live(target).on_table() && range >= 0.0 && self.within(id, target, range) && self.sight(id, target).visible
+    }
+
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
     /// once" (also in Ambush reserve: "Casters get spell tokens each round even if they are not
     /// on the table"); a Caster Group "loses all unspent spell tokens at the end of the round",
@@ -120,13 +147,13 @@ impl<'a> Game<'a> {
             return;
         }
         let t = self.clock();
-        for (si, mut targets) in policy::spells_to_cast(self, id) {
+        // one spell at a time, the rest planned again after each (a target may be gone)
+        while let Some((si, targets)) = policy::spells_to_cast(self, id).into_iter().next() {
             let spell = &info.casting.spells[si];
             let held = self.live(id).tokens;
-            // a target an earlier spell of this activation destroyed is no longer one
-            targets.retain(|&e| self.live(e).on_table());
-            if held < spell.tokens || targets.is_empty() || tried(self.live(id).spells_tried, si) {
-                continue;
+            if held < spell.tokens || tried(self.live(id).spells_tried, si) || !targets.iter().all(|&e| self.spell_target(id, spell, e)) {
+                self.violation(|| format!("unit {id:?} tried spell {si} at {targets:?}, which it may not"));
+                break;
             }
             let live = self.live_mut(id);
             live.tokens = held - spell.tokens;
@@ -144,14 +171,12 @@ impl<'a> Game<'a> {
                 detail: format!("{}: rolled {roll}{modifier:+}: {}", spell.name, if cast { "cast" } else { "failed" }),
                 ..Event::between("cast", id, targets[0], g.live(id).pos, g.live(targets[0]).pos)
             });
-            if !cast {
-                continue;
-            }
-            for &target in &targets {
-                if !self.live(target).on_table() {
-                    continue;
+            if cast {
+                for &target in &targets {
+                    if self.live(target).on_table() {
+                        self.spell_hits(id, spell, target, touched);
+                    }
                 }
-                self.spell_hits(id, spell, target, touched);
             }
         }
         self.lap(t, |x| &mut x.spells);

@@ -89,6 +89,8 @@ pub struct Live {
     pub spells_tried: u64,
     /// The transport (its index in the army) the unit is inside (`transport`): off the table.
     pub carrier: Option<u16>,
+    /// Where it stood when the round began.
+    pub round_start: Point,
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
@@ -199,6 +201,9 @@ pub struct Cache {
     /// Melees between the same units in the same circumstances, with the groups, die models,
     /// Fear and morale tests found for them (`melee::Found`): only where they start changes.
     melees: FxHashMap<MeleeKey, (Melee, Found)>,
+    /// A damage spell's expected wounds on a target, by (caster, spell, target, the target's
+    /// state, the distance's class between the rules' marks).
+    pub(super) spell_wounds: FxHashMap<(Id, usize, Id, usize, u16), f64>,
 }
 
 /// What a melee's plans depend on beyond the models left on each side: the two units and
@@ -230,6 +235,9 @@ impl Cache {
         }
         if self.melees.len() > Self::LIMIT / 10 {
             self.melees.clear();
+        }
+        if self.spell_wounds.len() > Self::LIMIT {
+            self.spell_wounds.clear();
         }
     }
 }
@@ -263,7 +271,7 @@ pub(super) fn bit(index: usize) -> u64 {
 /// Which distance class `d` falls in between the marks the two units' rules tell apart
 /// (`UnitInfo::distance_marks`): 0 up to the smallest mark, then one more past each. Every
 /// distance of a class plays the same (a rule's "over 9"" or "within X"" reads alike).
-fn distance_class(a: &UnitInfo, b: &UnitInfo, d: f64) -> u16 {
+pub(super) fn distance_class(a: &UnitInfo, b: &UnitInfo, d: f64) -> u16 {
     a.distance_marks.iter().chain(&b.distance_marks).copied().filter(|&m| f64::from(m) < d).max().map_or(0, |m| m + 1)
 }
 
@@ -344,7 +352,7 @@ impl Path {
 pub struct Game<'a> {
     pub prep: &'a Prepared,
     pub config: &'a Config,
-    cache: &'a mut Cache,
+    pub(super) cache: &'a mut Cache,
     pub rng: Xoshiro256PlusPlus,
     pub terrain: Vec<Piece>,
     /// Which pieces are impassable, dangerous, or block sight or give cover: the tests run
@@ -452,12 +460,15 @@ impl<'a> Game<'a> {
         (0..self.units[army].len()).filter(move |&u| self.units[army][u].on_table()).map(move |u| (army, u))
     }
 
-    /// The units of `army` that may activate now: on the table or inside a transport, not yet
-    /// activated; a unit inside waits for its transport to activate first while that can.
+    /// The units of `army` that may activate now: on the table or inside a transport that is,
+    /// not yet activated; a unit inside waits for its transport to activate first while that
+    /// can (but in the last round, when it leaves first: only units outside hold markers).
     pub fn ready(&self, army: usize) -> Vec<usize> {
-        let waiting = |u: usize| !self.units[army][u].activated && !self.units[army][u].gone && !self.units[army][u].reserve;
-        let all: Vec<usize> = (0..self.units[army].len()).filter(|&u| waiting(u)).collect();
-        let first: Vec<usize> = all.iter().copied().filter(|&u| self.units[army][u].carrier.is_none_or(|t| !waiting(usize::from(t)))).collect();
+        let units = &self.units[army];
+        let waiting = |u: usize| !units[u].activated && !units[u].gone && !units[u].reserve;
+        let all: Vec<usize> = (0..units.len()).filter(|&u| waiting(u) && units[u].carrier.is_none_or(|t| units[usize::from(t)].on_table())).collect();
+        let last = self.round >= self.config.rounds;
+        let first: Vec<usize> = all.iter().copied().filter(|&u| last || units[u].carrier.is_none_or(|t| !waiting(usize::from(t)))).collect();
         if first.is_empty() { all } else { first }
     }
 
@@ -1399,7 +1410,12 @@ impl<'a> Game<'a> {
         for army in 0..2 {
             for (u, t) in policy::passengers(self, army) {
                 queues[army].retain(|&x| x != u);
-                boarding.push(((army, u), (army, t)));
+                // a transport waiting to Ambush holds its units from the start
+                if self.units[army][t].reserve {
+                    self.embark((army, u), (army, t));
+                } else {
+                    boarding.push(((army, u), (army, t)));
+                }
             }
         }
         for (lists, depth, kind) in [(queues, DEPLOY_DEPTH, "deploy"), (scouts, DEPLOY_DEPTH + SCOUT_DEPTH, "scout")] {
@@ -1513,6 +1529,7 @@ impl<'a> Game<'a> {
                 live.activated = false;
                 live.fatigued = false;
                 live.moved_after_attack = false;
+                live.round_start = live.pos;
             }
         }
         self.extra_this_round = [0; 2];

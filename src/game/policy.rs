@@ -280,7 +280,7 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     let pos = g.live(id).pos;
     // hold an objective the unit stands on when no friend does (a transport carrying units
     // takes them on: they can hold it)
-    let carrying = g.carries(id);
+    let carrying = g.carries(id) && g.round < g.config.rounds;
     if policy.hold_objectives > 0.0 && !carrying {
         for i in 0..g.objectives.len() {
             if !g.claimed[i][id.0] && holds_alone(g, id, g.objectives[i]) {
@@ -704,15 +704,12 @@ pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
 
 /// The expected points a cast of `id`'s spell `si` removes from `target` (its hits' expected
 /// wounds on the target as it stands, at most what is left of it), the spell assumed cast.
-pub fn spell_value(g: &Game, id: Id, si: usize, target: Id) -> f64 {
-    let spell = &g.info(id).casting.spells[si];
+pub fn spell_value(g: &mut Game, id: Id, si: usize, target: Id) -> f64 {
     let t = g.info(target);
     if t.alloc.destroyed(g.live(target).s) {
         return 0.0;
     }
-    let situation = super::casting::spell_situation(g.prep.edition, g.gap(id, target));
-    let wounds = crate::attack::exact::group_expected_wounds(&spell.group, &situation, &t.alloc, g.live(target).s);
-    (wounds * t.points_per_wound()).min(g.points_left(target))
+    (g.spell_wounds(id, si, target) * t.points_per_wound()).min(g.points_left(target))
 }
 
 /// The spells `id` tries now and on whom (spell index, its targets), in the order tried: the
@@ -732,7 +729,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id) -> Vec<(usize, Vec<Id>)> {
         }
         let mut targets: Vec<(Id, f64)> = Vec::new();
         for &e in &foes {
-            if g.within(id, e, f64::from(spell.targets.range)) && g.sight(id, e).visible {
+            if g.spell_target(id, spell, e) {
                 targets.push((e, spell_value(g, id, si, e)));
             }
         }
@@ -796,7 +793,8 @@ pub fn tokens_to_spend(g: &mut Game, who: Id, stake: f64, modifier: i32, help: b
 /// Which units of `army` start inside which of its transports ("Transports may deploy with
 /// units inside"), as (unit, transport): the default and greedy policies carry melee units
 /// first, then hybrid ones (the slowest, then the dearest, first), each in the first
-/// transport with room; shooters and units that arrive by Ambush or Scout deploy as usual.
+/// transport with room (the largest first); shooters and units that arrive by Ambush or
+/// Scout deploy as usual.
 /// The random policy boards any unit that fits with even odds; the hold policy none.
 pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
     let kind = g.policy_kind(army);
@@ -804,12 +802,9 @@ pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let n = g.units[army].len();
-    // a transport deployed as usual (not by Ambush or Scout, not an Aircraft)
-    let carries = |g: &Game, u: usize| {
-        let (info, m) = (g.info((army, u)), g.info((army, u)).movement);
-        info.transport > 0 && !m.ambush && !m.scout && !m.aircraft
-    };
-    let mut room: Vec<(usize, u32)> = (0..n).filter(|&u| carries(g, u)).map(|u| (u, g.info((army, u)).transport)).collect();
+    // a transport that arrives by Ambush brings its units with it; Aircraft carry none (their
+    // straight 30" moves are aimed for their own guns, and would carry units off the fight)
+    let mut room: Vec<(usize, u32)> = (0..n).filter(|&u| g.info((army, u)).transport > 0 && !g.info((army, u)).movement.aircraft).map(|u| (u, g.info((army, u)).transport)).collect();
     if room.is_empty() {
         return Vec::new();
     }
@@ -857,7 +852,7 @@ fn passenger_goal(g: &Game, id: Id, from: Point) -> Point {
 /// favours it most); else they stay inside while the
 /// transport may carry them nearer their goal, and leave towards it (by Advance, to shoot
 /// after, for a unit with guns; else by Rush) once it is within reach of the exit, the
-/// transport can't move them on (Shaken, or Immobile), or in the last round. The random
+/// transport can't move them on (Shaken, Immobile, or it activated this round and moved under 1"), or in the last round. The random
 /// policy stays or leaves by any action with equal odds.
 pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exit> {
     use super::transport::{Exit, EXIT_RANGE};
@@ -899,9 +894,10 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
             return Some(Exit::Charge(e, p));
         }
     }
-    // the transport carries them on next round unless it can't move them
+    // the transport carries them on unless it can't move them, or has not this round
     let t = g.live(transport);
-    let carried_on = !t.shaken && !g.info(transport).movement.hold_only;
+    let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
+    let carried_on = !t.shaken && !stuck && !g.info(transport).movement.hold_only;
     let near = goal.distance(at) <= EXIT_RANGE + g.radius(transport) + SEIZE_RANGE;
     if carried_on && !near && g.round < g.config.rounds {
         return None;
@@ -925,10 +921,14 @@ pub fn wreck_goal(g: &Game, id: Id) -> Point {
 pub fn embark_action(g: &mut Game, id: Id) -> Option<Action> {
     let kind = g.policy_kind(id.0);
     let info = g.info(id);
-    if kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 {
+    // a unit inside can't seize a marker: none gets in in the last round
+    if kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 || g.round >= g.config.rounds {
         return None;
     }
-    let transports: Vec<Id> = g.on_table(id.0).filter(|&t| g.may_board(id, t) && !g.live(t).activated && !g.live(t).shaken && !g.info(t).movement.hold_only).collect();
+    let transports: Vec<Id> = g
+        .on_table(id.0)
+        .filter(|&t| g.may_board(id, t) && !g.live(t).activated && !g.live(t).shaken && !g.info(t).movement.hold_only && !g.info(t).movement.aircraft)
+        .collect();
     if transports.is_empty() {
         return None;
     }

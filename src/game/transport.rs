@@ -15,7 +15,7 @@
 //! Units start inside at deployment and leave by Advance, Rush or Charge; the policy does not
 //! embark units during a game (reported in the results).
 
-use super::play::{Event, Game, Id, Path, UNIT_GAP};
+use super::play::{Event, Game, Id, Path};
 use super::policy;
 use super::table::Point;
 use crate::attack::allocation::{Allocation, State};
@@ -162,26 +162,24 @@ impl<'a> Game<'a> {
     }
 
     /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
-    /// `goal` as it gets; `None`: no room.
+    /// `goal` as it gets; `None`: no room. Spots every 7.5 degrees round the transport and
+    /// every half inch out from it.
     pub fn exit_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
         let at = self.live(transport).pos;
         let (rt, ru) = (self.radius(transport), self.radius(id));
-        let base = (goal.y - at.y).atan2(goal.x - at.x);
         let others = self.others_on_ground(id);
+        let (near, far) = ((rt - ru).max(0.0), EXIT_RANGE + rt);
         let mut best: Option<(f64, Point)> = None;
-        for k in 0..24 {
-            // from the goal's side round both ways
-            let turn = f64::from((k + 1) / 2) * if k % 2 == 0 { 1.0 } else { -1.0 } * std::f64::consts::TAU / 24.0;
-            let (sin, cos) = (base + turn).sin_cos();
-            for d in [EXIT_RANGE + rt - ru, rt + ru + UNIT_GAP + 2.0, rt + ru + UNIT_GAP + 0.05] {
+        for k in 0..48 {
+            let (sin, cos) = (f64::from(k) * std::f64::consts::TAU / 48.0).sin_cos();
+            let mut d = far;
+            while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
-                    let left = p.distance(goal);
-                    if best.is_none_or(|(b, _)| left < b) {
-                        best = Some((left, p));
-                    }
-                    break;
+                let left = p.distance(goal);
+                if best.is_none_or(|(b, _)| left < b) && self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                    best = Some((left, p));
                 }
+                d -= 0.5;
             }
         }
         best.map(|(_, p)| p)
