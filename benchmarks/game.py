@@ -111,6 +111,7 @@ def main() -> int:
             print(f"   {key:14s} {t[key] / t['total']:6.1%}")
         print(f"   {'other':14s} {rest / t['total']:6.1%}  (policy, shot plans, bookkeeping)")
         print(f"   {'spells':14s} {t['spells'] / t['total']:6.1%}  (casting: choosing, helping, rolling; its sight checks are also in line_of_sight)")
+        print(f"   {'transports':14s} {t['transports'] / t['total']:6.1%}  (getting in and out, wrecks; partly also in movement)")
         print(f"   dice rolled per game: {raw['dice'] / (args.games // 2):,.0f}")
     return 0
 

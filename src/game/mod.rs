@@ -204,6 +204,8 @@ pub struct Timers {
     pub dice: f64,
     /// Casting spells: choosing, helping and hindering, and rolling their hits.
     pub spells: f64,
+    /// Transports: getting in and out (the policy's choice and the placements), wrecks.
+    pub transports: f64,
     pub total: f64,
 }
 
@@ -213,6 +215,7 @@ impl Timers {
         self.movement += o.movement;
         self.dice += o.dice;
         self.spells += o.spells;
+        self.transports += o.transports;
         self.total += o.total;
     }
 }

@@ -213,7 +213,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
         PolicyKind::Default => {
-            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).or_else(|| embark_action(g, id)) {
+            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
                 return action;
             }
             // a unit that would stand still in dangerous terrain steps out of it
@@ -269,7 +269,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
             }
         }
     }
-    embark_action(g, id).unwrap_or_else(|| movement_action(g, id))
+    timed_embark_action(g, id).unwrap_or_else(|| movement_action(g, id))
 }
 
 /// Holding a marker, or moving towards markers and enemies (both the greedy and the default
@@ -911,6 +911,14 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
 pub fn wreck_goal(g: &Game, id: Id) -> Point {
     let at = g.live(id).pos;
     passenger_goal(g, id, at)
+}
+
+/// `embark_action`, its time counted to transports.
+fn timed_embark_action(g: &mut Game, id: Id) -> Option<Action> {
+    let t = g.clock();
+    let out = embark_action(g, id);
+    g.lap(t, |x| &mut x.transports);
+    out
 }
 
 /// Whether unit `id` gets into a friendly transport this activation, and by which move: the

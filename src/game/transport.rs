@@ -162,8 +162,8 @@ impl<'a> Game<'a> {
     }
 
     /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
-    /// `goal` as it gets; `None`: no room. Spots every 7.5 degrees round the transport and
-    /// every half inch out from it.
+    /// `goal` as it gets; `None`: no room. In each direction (every 7.5 degrees round the
+    /// transport) the furthest legal spot, searched every half inch in.
     pub fn exit_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
         let at = self.live(transport).pos;
         let (rt, ru) = (self.radius(transport), self.radius(id));
@@ -172,12 +172,16 @@ impl<'a> Game<'a> {
         let mut best: Option<(f64, Point)> = None;
         for k in 0..48 {
             let (sin, cos) = (f64::from(k) * std::f64::consts::TAU / 48.0).sin_cos();
+            // the furthest legal spot out along this direction
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                let left = p.distance(goal);
-                if best.is_none_or(|(b, _)| left < b) && self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
-                    best = Some((left, p));
+                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                    let left = p.distance(goal);
+                    if best.is_none_or(|(b, _)| left < b) {
+                        best = Some((left, p));
+                    }
+                    break;
                 }
                 d -= 0.5;
             }
@@ -220,7 +224,10 @@ impl<'a> Game<'a> {
             self.event(|_| Event { detail: "inside".into(), ..Event::of("idle", id, at, at) });
             return None;
         }
-        match policy::exit(self, id, transport) {
+        let t = self.clock();
+        let exit = policy::exit(self, id, transport);
+        self.lap(t, |x| &mut x.transports);
+        match exit {
             None => {
                 self.event(|_| Event { detail: "stays inside".into(), ..Event::between("inside", id, transport, at, at) });
                 None
@@ -267,6 +274,12 @@ impl<'a> Game<'a> {
     /// every transport destroyed (or routed) with units inside. A unit with no room to be
     /// placed is destroyed.
     pub(super) fn empty_wrecks(&mut self) {
+        let t = self.clock();
+        self.wrecks();
+        self.lap(t, |x| &mut x.transports);
+    }
+
+    fn wrecks(&mut self) {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 let id = (army, u);

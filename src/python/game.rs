@@ -209,6 +209,7 @@ pub fn _simulate<'py>(
     timers.set_item("movement", out.timers.movement)?;
     timers.set_item("dice", out.timers.dice)?;
     timers.set_item("spells", out.timers.spells)?;
+    timers.set_item("transports", out.timers.transports)?;
     timers.set_item("total", out.timers.total)?;
     d.set_item("timers", timers)?;
     d.set_item("dice", out.dice)?;
