@@ -108,8 +108,7 @@ pub fn damage(unit: &Unit, spells: &[(String, Spell)], targets: &[(Unit, bool)],
 fn casting_row(cell: &[(usize, u8)], results: &[(f64, f64, f64)], tokens: u32) -> (f64, f64, f64) {
     let chance = cast_chance(0);
     let options: Vec<(u8, f64)> = cell.iter().map(|&(a, t)| (t, results[a].0)).collect();
-    let set = best_set(tokens, &options, |_| 0.0);
-    let chosen: Vec<&(f64, f64, f64)> = (0..options.len().min(12)).filter(|i| set & (1 << i) != 0).map(|i| &results[cell[i].0]).collect();
+    let chosen: Vec<&(f64, f64, f64)> = best_set(tokens, &options, |_| 0.0).into_iter().map(|i| &results[cell[i].0]).collect();
     let spared: f64 = chosen.iter().map(|r| 1.0 - chance * r.2).product();
     (chance * chosen.iter().map(|r| r.0).sum::<f64>(), chance * chosen.iter().map(|r| r.1).sum::<f64>(), 1.0 - spared)
 }

@@ -171,8 +171,7 @@ impl Panel {
         let situation = Situation { spell: true, ..Situation::new(self.edition, false, SHOOTING_DISTANCE) };
         for ((target, _), reference) in self.targets.iter().zip(TARGETS) {
             let options: Vec<(u8, f64)> = groups.iter().map(|(t, g)| (*t, group_expected_wounds(g, &situation, target, target.start()))).collect();
-            let set = best_set(tokens, &options, |_| 0.0);
-            let wounds: f64 = (0..options.len().min(12)).filter(|i| set & (1 << i) != 0).map(|i| options[i].1).sum();
+            let wounds: f64 = best_set(tokens, &options, |_| 0.0).into_iter().map(|i| options[i].1).sum();
             if wounds > 0.0 {
                 add(out, format!("casting:{}", reference.key), cast_chance(0) * wounds);
             }

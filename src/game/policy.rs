@@ -761,8 +761,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id) -> Vec<(usize, Vec<Id>)> {
     let chance = super::casting::cast_chance(0);
     let priced: Vec<(u8, f64)> = options.iter().map(|(si, t)| (info.casting.spells[*si].tokens, chance * t.iter().map(|x| x.1).sum::<f64>())).collect();
     let set = crate::rules::spells::best_set(u32::from(held), &priced, |left| info.casting.token_worth * f64::from(left.min(carried)));
-    let n = options.len().min(12);
-    (0..n).filter(|i| set & (1 << i) != 0).map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
+    set.into_iter().map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
 }
 
 /// How many tokens `who` spends on another unit's casting roll, now at `modifier`: to help

@@ -116,12 +116,31 @@ pub fn cast_chance(modifier: i32) -> f64 {
     (1..=6u8).filter(|&r| cast_succeeds(r, modifier)).count() as f64 / 6.0
 }
 
-/// The set of spells (a bitmask over `options`, each `(tokens, value)`, at most 12 of them)
-/// that `held` tokens pay for and whose values plus what the tokens left are worth
-/// (`kept(left)`) are highest: "spend as many tokens as the spell's value to try casting one
-/// or more spells (only one try per spell)". 0: none is worth more than keeping the tokens.
-pub fn best_set(held: u32, options: &[(u8, f64)], kept: impl Fn(u32) -> f64) -> u32 {
-    let n = options.len().min(12);
+/// Spells `best_set` weighs every set of (2^12 sets); past that it takes them greedily.
+pub const EXHAUSTIVE_SPELLS: usize = 12;
+
+/// The set of spells (indices into `options`, each `(tokens, value)`) that `held` tokens pay
+/// for and whose values plus what the tokens left are worth (`kept(left)`) are highest:
+/// "spend as many tokens as the spell's value to try casting one or more spells (only one try
+/// per spell)". Empty: none is worth more than keeping the tokens. Every set of up to
+/// `EXHAUSTIVE_SPELLS` spells is weighed; more (no real book has over 6) are taken greedily,
+/// the most value per token first, while each is worth more than the tokens it spends.
+pub fn best_set(held: u32, options: &[(u8, f64)], kept: impl Fn(u32) -> f64) -> Vec<usize> {
+    let n = options.len();
+    if n > EXHAUSTIVE_SPELLS {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| (options[b].1 / f64::from(options[b].0.max(1))).total_cmp(&(options[a].1 / f64::from(options[a].0.max(1)))).then(a.cmp(&b)));
+        let (mut left, mut out) = (held, Vec::new());
+        for i in order {
+            let cost = u32::from(options[i].0);
+            if cost <= left && options[i].1 + kept(left - cost) > kept(left) {
+                left -= cost;
+                out.push(i);
+            }
+        }
+        out.sort_unstable();
+        return out;
+    }
     let mut best = (kept(held), 0u32);
     for set in 1u32..(1 << n) {
         let chosen = || (0..n).filter(move |i| set & (1 << i) != 0);
@@ -134,7 +153,7 @@ pub fn best_set(held: u32, options: &[(u8, f64)], kept: impl Fn(u32) -> f64) -> 
             best = (total, set);
         }
     }
-    best.1
+    (0..n).filter(|i| best.1 & (1 << i) != 0).collect()
 }
 
 /// A spell of an army book: its value in tokens, whom it picks and what it does.
@@ -487,6 +506,20 @@ mod tests {
         model.targets.model = true;
         let (exact, _) = wounds(&model, "T [3] Q4+ D4+ | Tough(3)", 1);
         assert!((exact - 2.0 * 0.5 * 3.0).abs() < 1e-12, "{exact}");
+    }
+
+    #[test]
+    fn the_best_set_of_spells_within_the_tokens() {
+        // 3 tokens: the 2-token spell and a 1-token one (5 + 2) beat the 3-token one (6)
+        let options = [(1, 2.0), (2, 5.0), (3, 6.0), (1, 1.0)];
+        assert_eq!(best_set(3, &options, |_| 0.0), [0, 1]);
+        // tokens kept worth 3 each: nothing is worth casting
+        assert!(best_set(3, &options, |left| 3.0 * f64::from(left)).is_empty());
+        // more spells than are weighed set by set: taken greedily, none over the tokens
+        let many: Vec<(u8, f64)> = (0..20).map(|i| (1 + (i % 3) as u8, f64::from(i))).collect();
+        let chosen = best_set(6, &many, |_| 0.0);
+        assert!(chosen.iter().map(|&i| u32::from(many[i].0)).sum::<u32>() <= 6 && !chosen.is_empty());
+        assert!(chosen.contains(&18), "the most value per token first: {chosen:?}");
     }
 
     #[test]
