@@ -261,6 +261,54 @@ mod tests {
         assert_eq!(cast_chance(5), 5.0 / 6.0);
     }
 
+    /// A caster with one damage spell ("6 hits", 24") and a second caster beside it, against
+    /// a unit 10" away on an open table.
+    fn casters(test: impl FnOnce(&mut Game)) {
+        use super::super::play::Cache;
+        use super::super::table::Point;
+        use crate::rules::spells::{Spell, SpellEffect};
+        let spell = Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 24 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
+        let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Bolt".into(), tokens: Some(1), effect: String::new(), spell: Some(spell) }].into();
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(2)"), parse("Adept [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(2)")];
+        let b = [parse("T [10] Q4+ D4+ | 200pts")];
+        // the second caster has no spells of its own (no book): its tokens are worth most
+        // given to the first
+        let prep = super::super::prepare::Prepared::with_spells([&a, &b], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(36.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(36.0, 22.0)]);
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        test(&mut g);
+    }
+
+    #[test]
+    fn a_shaken_caster_neither_casts_nor_helps() {
+        // "Shaken units ... can't take any actions, or use any active special rules, such as
+        // casting spells": with tokens and a target, it casts nothing
+        casters(|g| {
+            for u in 0..2 {
+                g.live_mut((0, u)).tokens = 6;
+            }
+            g.live_mut((0, 0)).shaken = true;
+            g.cast_spells((0, 0), &mut Vec::new());
+            assert_eq!(g.live((0, 0)).tokens, 6);
+            // not Shaken it casts, and its friend helps with tokens of its own
+            g.live_mut((0, 0)).shaken = false;
+            g.cast_spells((0, 0), &mut Vec::new());
+            assert_eq!(g.live((0, 0)).tokens, 5);
+            assert!(g.live((0, 1)).tokens < 6, "an unshaken friend within 18\" helps");
+        });
+        casters(|g| {
+            for u in 0..2 {
+                g.live_mut((0, u)).tokens = 6;
+            }
+            // a Shaken friend does not help
+            g.live_mut((0, 1)).shaken = true;
+            g.cast_spells((0, 0), &mut Vec::new());
+            assert_eq!((g.live((0, 0)).tokens, g.live((0, 1)).tokens), (5, 6));
+        });
+    }
+
     #[test]
     fn tokens_come_from_the_casters_left() {
         let edition = Edition::V3_5;
