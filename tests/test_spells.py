@@ -114,7 +114,8 @@ def test_a_casters_round_of_spells_in_efficiency_and_the_cost_features(books):
     # a unit without a caster, or a caster typed in notation (no book, no spells), has no such mode
     seer = oprstats.Unit.parse("Seer [1] Q4+ D4+ | Hero, Caster(2)\nStaff (A2)")
     assert "casting" not in oprstats.efficiency(seer, targets=[target]).modes
-    assert oprstats.efficiency(seer, targets=[target], modes=["casting"]).expected_wounds[0, 0] == 0.0
+    with pytest.raises(ValueError, match="modes: 'casting' needs a caster with damage spells"):
+        oprstats.efficiency(seer, targets=[target], modes=["casting"])
     # the cost features: the Caster rule's term holds the casting mode's wounds on each panel target
     from oprstats._points import _Terms
 

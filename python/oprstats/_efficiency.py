@@ -175,6 +175,8 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
     points, source = unit_points(unit, cost, edition)
     if modes is None and _casts(unit):
         modes = list(MODES) + [CASTING]
+    if modes is not None and CASTING in ([modes] if isinstance(modes, str) else list(modes)) and not _casts(unit):
+        raise ValueError(f"modes: {CASTING!r} needs a caster with damage spells from its book; {unit.name} has none")
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=_modes(modes), edition=edition)
     shape = (len(raw["modes"]), len(ts))
     durability = dict(_core._durability(unit, edition=edition))

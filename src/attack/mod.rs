@@ -128,10 +128,8 @@ impl Attack {
         let allocation = Allocation::new(target, edition);
         let start = allocation.state_of("target_state", target_state)?;
         let mut unmodelled = plan::unmodelled_rules(&[], &allocation.runs, edition, Engine::Attack);
-        use crate::rules::census::{Gap, PARTLY};
-        let spell_clauses = allocation.runs.iter().flat_map(|(m, _)| m.rules.iter()).map(|r| &r.name).filter(|n| PARTLY.iter().any(|(p, gap, ..)| p == n && *gap == Gap::Spells));
-        let own = group.rules.iter().map(|r| &r.name).filter(|n| crate::rules::census::ignored_by(edition, n, Engine::Attack));
-        for n in spell_clauses.chain(own) {
+        // the spell's own rules the attack engine does not play
+        for n in group.rules.iter().map(|r| &r.name).filter(|n| crate::rules::census::ignored_by(edition, n, Engine::Attack)) {
             if !unmodelled.contains(n) {
                 unmodelled.push(n.clone());
             }

@@ -11,8 +11,7 @@ use crate::error::{Error, Result};
 use crate::limits::MAX_EXACT_WORK;
 use crate::profile::Unit;
 use crate::state::UnitState;
-use crate::attack::allocation::State;
-use crate::rules::spells::{best_set, cast_chance, caster_tokens, Spell, MAX_TOKENS};
+use crate::rules::spells::{best_set, cast_chance, round_tokens, Spell};
 
 /// A way of attacking: shooting at a distance, or melee charging or charged.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,18 +64,16 @@ pub fn damage(unit: &Unit, spells: &[(String, Spell)], targets: &[(Unit, bool)],
     let mut attacks = Vec::with_capacity(n);
     // each casting cell: its spells' attacks (indices into `attacks`) and their tokens
     let mut casting: Vec<Vec<(usize, u8)>> = Vec::new();
-    let tokens = caster_tokens(&crate::attack::allocation::Allocation::new(unit, edition), State::default()).0.min(MAX_TOKENS);
+    let tokens = round_tokens(&crate::attack::allocation::Allocation::new(unit, edition));
     // each cell: its attack (an index into `attacks`), or its casting cell (into `casting`)
     let mut rows: Vec<std::result::Result<usize, usize>> = Vec::with_capacity(n);
     for mode in modes {
         for (target, cover) in targets {
             if mode.key == CASTING.key {
                 let mut cell = Vec::new();
-                for (name, spell) in spells.iter().filter(|(_, s)| s.targets.enemy && u32::from(s.tokens) <= tokens) {
-                    if spell.hits_group(edition).is_some() {
-                        cell.push((attacks.len(), spell.tokens));
-                        attacks.push(Attack::from_spell(spell, name, target, edition, &UnitState::FRESH)?);
-                    }
+                for (name, spell) in spells.iter().filter(|(_, s)| u32::from(s.tokens) <= tokens && s.damage_group(edition).is_some()) {
+                    cell.push((attacks.len(), spell.tokens));
+                    attacks.push(Attack::from_spell(spell, name, target, edition, &UnitState::FRESH)?);
                 }
                 rows.push(Err(casting.len()));
                 casting.push(cell);

@@ -20,9 +20,8 @@ use crate::profile::unit::UnitRule;
 use crate::profile::{ModelGroup, Unit};
 use crate::rules::census::Engine;
 use crate::rules::effects::{self, Side};
-use crate::rules::spells::{best_set, cast_chance, caster_tokens, Spell, MAX_TOKENS};
+use crate::rules::spells::{best_set, cast_chance, round_tokens, Spell};
 use crate::rules::Rule;
-use crate::attack::allocation::State;
 
 /// Shooting is measured at this distance, or the weapon's range if shorter.
 pub const SHOOTING_DISTANCE: f64 = 12.0;
@@ -163,8 +162,8 @@ impl Panel {
     /// tokens of one round pay for, each at the bare chance to cast (as `efficiency()`'s
     /// "casting" mode), in `casting:` features.
     fn casting(&self, group: &ModelGroup, spells: &[(String, Spell)], out: &mut Vec<(String, f64)>) {
-        let tokens = caster_tokens(&Allocation::new(&Unit::single(group.clone()), self.edition), State::default()).0.min(MAX_TOKENS);
-        let groups: Vec<(u8, crate::attack::plan::Group)> = spells.iter().filter(|(_, s)| s.targets.enemy && u32::from(s.tokens) <= tokens).filter_map(|(_, s)| Some((s.tokens, s.hits_group(self.edition)?))).collect();
+        let tokens = round_tokens(&Allocation::new(&Unit::single(group.clone()), self.edition));
+        let groups: Vec<(u8, crate::attack::plan::Group)> = spells.iter().filter(|(_, s)| u32::from(s.tokens) <= tokens).filter_map(|(_, s)| Some((s.tokens, s.damage_group(self.edition)?))).collect();
         if groups.is_empty() {
             return;
         }

@@ -292,9 +292,9 @@ fn held_alone(g: &Game, id: Id) -> Option<Point> {
 }
 
 /// The default policy's charge out of `transport`, if one is worth it: the enemy units it
-/// can reach from the transport (`Game::charge_out_spot`) valued as `charge_action` values
+/// can reach from the transport (`Game::charge_out`) valued as `charge_action` values
 /// them, from both units' states with the markers they hold, above the charge margin.
-pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Point)> {
+pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
@@ -312,7 +312,7 @@ pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(I
         }
     }
     options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    options.into_iter().find_map(|(_, e)| g.charge_out_spot(id, transport, e).map(|p| (e, p)))
+    options.into_iter().find_map(|(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
 }
 
 /// The default policy's charge, if one is worth more than the unit's other options: targets

@@ -66,9 +66,9 @@ impl Casting {
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
-            match d.spell.as_ref().and_then(|s| Some((s, s.hits_group(edition)?))) {
-                Some((s, group)) if s.targets.enemy => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, group }),
-                _ => left_out.push(format!("spell {}", d.name)),
+            match d.spell.as_ref().and_then(|s| Some((s, s.damage_group(edition)?))) {
+                Some((s, group)) => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, group }),
+                None => left_out.push(format!("spell {}", d.name)),
             }
         }
         if spells.is_empty() {
@@ -107,6 +107,12 @@ impl<'a> Game<'a> {
         w
     }
 
+    /// Whether a caster of `id` is alive (its tokens are the casters'; a unit whose casters
+    /// died can't spend them).
+    pub fn casts(&self, id: Id) -> bool {
+        caster_tokens(&self.info(id).alloc, self.live(id).s).1 > 0
+    }
+
     /// Whether `target` is a target of `spell` cast by `id`: an enemy unit on the table within
     /// the spell's range ("Pick one enemy unit within 12"", less 12" against Aircraft: "units
     /// targeting them get -12" to their range") and in line of sight.
@@ -143,7 +149,7 @@ impl<'a> Game<'a> {
     /// activation.
     pub(super) fn cast_spells(&mut self, id: Id, touched: &mut Vec<(Id, State)>) {
         let info = self.info(id);
-        if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() {
+        if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() || !self.casts(id) {
             return;
         }
         let t = self.clock();
@@ -151,7 +157,7 @@ impl<'a> Game<'a> {
         while let Some((si, targets)) = policy::spells_to_cast(self, id).into_iter().next() {
             let spell = &info.casting.spells[si];
             let held = self.live(id).tokens;
-            if held < spell.tokens || tried(self.live(id).spells_tried, si) || !targets.iter().all(|&e| self.spell_target(id, spell, e)) {
+            if held < spell.tokens || targets.is_empty() || tried(self.live(id).spells_tried, si) || !targets.iter().all(|&e| self.spell_target(id, spell, e)) {
                 self.violation(|| format!("unit {id:?} tried spell {si} at {targets:?}, which it may not"));
                 break;
             }
@@ -221,7 +227,7 @@ impl<'a> Game<'a> {
             for u in 0..self.units[army].len() {
                 let other = (army, u);
                 let live = self.live(other);
-                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.within(other, caster, HELP_RANGE) || !self.sight(other, caster).visible {
+                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.casts(other) || !self.within(other, caster, HELP_RANGE) || !self.sight(other, caster).visible {
                     continue;
                 }
                 let help = army == caster.0;

@@ -462,7 +462,8 @@ impl<'a> Game<'a> {
 
     /// The units of `army` that may activate now: on the table or inside a transport that is,
     /// not yet activated; a unit inside waits for its transport to activate first while that
-    /// can (but in the last round, when it leaves first: only units outside hold markers).
+    /// can, but not in the last round (when only units outside hold markers, it may leave
+    /// before its transport moves).
     pub fn ready(&self, army: usize) -> Vec<usize> {
         let units = &self.units[army];
         let waiting = |u: usize| !units[u].activated && !units[u].gone && !units[u].reserve;
@@ -799,6 +800,11 @@ impl<'a> Game<'a> {
     /// rectangle's rounded corners, not its bounding square. A charge's `target` may be
     /// touched at the end of the path.
     pub fn path_ok(&self, id: Id, a: Point, b: Point, target: Option<Id>) -> bool {
+        self.path_ok_leaving(id, a, b, target, None)
+    }
+
+    /// `path_ok` for a unit leaving the transport `from` (whose footprint it starts in).
+    pub fn path_ok_leaving(&self, id: Id, a: Point, b: Point, target: Option<Id>, from: Option<Id>) -> bool {
         let info = self.info(id);
         if info.movement.flying || info.movement.aircraft {
             return true;
@@ -809,7 +815,7 @@ impl<'a> Game<'a> {
         }
         for army in 0..2 {
             for other in self.on_table(army) {
-                if other == id || self.info(other).movement.aircraft {
+                if other == id || Some(other) == from || self.info(other).movement.aircraft {
                     continue;
                 }
                 let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
@@ -841,7 +847,7 @@ impl<'a> Game<'a> {
     }
 
     /// Difficult and dangerous terrain touched along a path from `from`.
-    fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
+    pub(super) fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
         let mut at = from;
         let mut out = (false, false);
         for p in via.as_slice().iter().copied().chain(std::iter::once(to)) {
@@ -1465,6 +1471,12 @@ impl<'a> Game<'a> {
             if let Some(p) = policy::ambush_spot(self, id) {
                 self.live_mut(id).arrived = self.round;
                 self.place(id, p, "ambush");
+                // its units arrive with it ("deployed at the same time as the Transport")
+                for u in 0..self.units[id.0].len() {
+                    if self.carrier((id.0, u)) == Some(id) {
+                        self.live_mut((id.0, u)).arrived = self.round;
+                    }
+                }
                 self.arrival_hits(id);
             }
         }
@@ -1637,7 +1649,10 @@ impl<'a> Game<'a> {
 
     /// One activation: "the player picks one action for the unit to take, and completes it."
     fn activate(&mut self, id: Id) {
-        self.live_mut(id).activated = true;
+        let live = self.live_mut(id);
+        live.activated = true;
+        // "only one try per spell" in each activation
+        live.spells_tried = 0;
         // one dangerous terrain test per activation, for every unit: the test of a unit moved
         // in another unit's activation (a move after melee) counts for that activation
         for army in &mut self.units {
@@ -1686,7 +1701,6 @@ impl<'a> Game<'a> {
             // now (before the action is chosen, so it sees what they did), then, with the
             // spells not tried yet, after an Advance or a Rush (a unit that attacks while
             // moving, Strafing, casts only first)
-            self.live_mut(id).spells_tried = 0;
             self.cast_spells(id, &mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
@@ -1747,6 +1761,8 @@ impl<'a> Game<'a> {
             }
             self.wound_morale(who, before);
         }
+        // a transport that routed in those tests
+        self.empty_wrecks();
     }
 
     /// Moves `id` along `path`; dangerous terrain on the way calls for a test.

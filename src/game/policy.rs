@@ -866,31 +866,31 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
             options.push(Some(Exit::Rush(p)));
         }
         for e in foes {
-            if let Some(p) = g.charge_out_spot(id, transport, e) {
-                options.push(Some(Exit::Charge(e, p)));
+            if let Some(path) = g.charge_out(id, transport, e) {
+                options.push(Some(Exit::Charge(e, path)));
             }
         }
         let i = g.rng.random_range(0..options.len());
         return options[i];
     }
     if g.policy_kind(id.0) == PolicyKind::Default && !info.movement.hold_only {
-        if let Some((e, p)) = super::ai::charge_out(g, id, transport, &foes) {
-            return Some(Exit::Charge(e, p));
+        if let Some((e, path)) = super::ai::charge_out(g, id, transport, &foes) {
+            return Some(Exit::Charge(e, path));
         }
     } else if info.role != Role::Shooting && !info.movement.hold_only {
         let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
         let margin = g.config.policies[id.0].charge_margin * info.cost;
-        let mut best: Option<(f64, Id, Point)> = None;
+        let mut best: Option<(f64, Id, super::play::Path)> = None;
         for e in foes {
             let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
             if value > margin && best.is_none_or(|(b, ..)| value > b) {
-                if let Some(p) = g.charge_out_spot(id, transport, e) {
-                    best = Some((value, e, p));
+                if let Some(path) = g.charge_out(id, transport, e) {
+                    best = Some((value, e, path));
                 }
             }
         }
-        if let Some((_, e, p)) = best {
-            return Some(Exit::Charge(e, p));
+        if let Some((_, e, path)) = best {
+            return Some(Exit::Charge(e, path));
         }
     }
     // the transport carries them on unless it can't move them, or has not this round

@@ -12,8 +12,7 @@
 //! is seen, blocks nothing, can't seize or contest markers, and can't cast, help or hinder
 //! (nothing outside may be its target); a non-Hero of Tough(2) takes 3 spaces as a Tough(3)
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
-//! Units start inside at deployment and leave by Advance, Rush or Charge; the policy does not
-//! embark units during a game (reported in the results).
+//! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
 use super::play::{Event, Game, Id, Path};
 use super::policy;
@@ -58,8 +57,8 @@ pub enum Exit {
     /// Placed at the spot, then shoots as after an Advance.
     Advance(Point),
     Rush(Point),
-    /// Charges the target from the transport, ending at the spot.
-    Charge(Id, Point),
+    /// Charges the target from the transport's footprint along the path.
+    Charge(Id, Path),
 }
 
 impl<'a> Game<'a> {
@@ -117,6 +116,7 @@ impl<'a> Game<'a> {
         let limit = if path.difficult { allowance.min(super::play::DIFFICULT_MOVE) } else { allowance };
         if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
             self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
+            return;
         }
         let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
         self.dangerous_test(id, crossing);
@@ -176,7 +176,7 @@ impl<'a> Game<'a> {
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && self.path_ok_leaving(id, at.towards(p, rt), p, None, Some(transport)) {
                     let left = p.distance(goal);
                     if best.is_none_or(|(b, _)| left < b) {
                         best = Some((left, p));
@@ -189,11 +189,14 @@ impl<'a> Game<'a> {
         best.map(|(_, p)| p)
     }
 
-    /// Where `id` charging out of `transport` ends in base contact with `target`, fully within
-    /// 6" of the transport, if anywhere: on the side of the target facing the transport.
-    pub fn charge_out_spot(&self, id: Id, transport: Id, target: Id) -> Option<Point> {
+    /// The charge of `id` out of `transport` into base contact with `target`, if it can make
+    /// one: from the transport's footprint in a straight line, within its charge reach (6"
+    /// through difficult terrain) and round nothing it may not cross, ending with every model
+    /// fully within 6" of the transport, on the side of the target facing it.
+    pub fn charge_out(&self, id: Id, transport: Id, target: Id) -> Option<Path> {
         let (at, tp) = (self.live(transport).pos, self.live(target).pos);
-        let contact = self.radius(id) + self.radius(target);
+        let (rt, contact) = (self.radius(transport), self.radius(id) + self.radius(target));
+        let reach = self.charge_reach(id, target);
         let base = (at.y - tp.y).atan2(at.x - tp.x);
         for turn in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
             let (sin, cos) = (base + turn).sin_cos();
@@ -207,8 +210,17 @@ impl<'a> Game<'a> {
                 let len = ours.distance(theirs).max(1e-9);
                 p = Point::new(p.x + (theirs.x - ours.x) * gap / len, p.y + (theirs.y - ours.y) * gap / len);
             }
-            if self.closest_pair_at(id, p, target).0 <= 1e-3 && self.fully_within_exit(id, p, transport) && self.spot_ok(id, p, true) {
-                return Some(p);
+            let from = at.towards(p, rt);
+            let (difficult, dangerous) = self.terrain_on_legs(id, from, &super::paths::Bends::NONE, p);
+            let length = from.distance(p);
+            let allowed = if difficult { reach.min(super::play::DIFFICULT_MOVE) } else { reach };
+            if length <= allowed
+                && self.closest_pair_at(id, p, target).0 <= 1e-3
+                && self.fully_within_exit(id, p, transport)
+                && self.spot_ok(id, p, true)
+                && self.path_ok_leaving(id, from, p, Some(target), Some(transport))
+            {
+                return Some(Path { to: p, via: super::paths::Bends::NONE, length, difficult, dangerous });
             }
         }
         None
@@ -242,11 +254,13 @@ impl<'a> Game<'a> {
                 self.leave(id, transport, p, "rush");
                 None
             }
-            Some(Exit::Charge(target, p)) => {
-                self.live_mut(id).carrier = None;
-                self.event(|_| Event { detail: "charge".into(), ..Event::between("disembark", id, transport, at, p) });
-                let length = at.distance(p);
-                self.charge(id, target, Path::straight(p, length));
+            Some(Exit::Charge(target, path)) => {
+                let from = at.towards(path.to, self.radius(transport));
+                let live = self.live_mut(id);
+                live.carrier = None;
+                live.pos = from;
+                self.event(|_| Event { detail: "charge".into(), ..Event::between("disembark", id, transport, at, path.to) });
+                self.charge(id, target, path);
                 Some(target)
             }
         }
@@ -255,7 +269,13 @@ impl<'a> Game<'a> {
     /// `id` leaves `transport` to `p` with a move action of `kind`.
     fn leave(&mut self, id: Id, transport: Id, p: Point, kind: &'static str) {
         let from = self.live(transport).pos;
-        self.live_mut(id).carrier = None;
+        // a move out of the transport's footprint: dangerous terrain on the way is tested
+        let start = from.towards(p, self.radius(transport));
+        let (_, dangerous) = self.terrain_on_legs(id, start, &super::paths::Bends::NONE, p);
+        let live = self.live_mut(id);
+        live.carrier = None;
+        live.pos = start;
+        let crossing = if dangerous { self.models_through_dangerous(id, start, &Path::straight(p, start.distance(p))) } else { 0 };
         self.live_mut(id).pos = p;
         if !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, false) {
             self.violation(|| format!("unit {id:?} left its transport to ({:.2}, {:.2}), where it may not stand", p.x, p.y));
@@ -267,6 +287,7 @@ impl<'a> Game<'a> {
             models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
             ..Event::between("disembark", id, transport, from, p)
         });
+        self.dangerous_test(id, crossing);
     }
 
     /// "When a transport is destroyed, units inside must take a dangerous terrain test, are

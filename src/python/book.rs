@@ -4,6 +4,7 @@ use super::convert::{edition, int_in, type_name};
 use super::errors::{report_unknown, run, type_error};
 use super::profile::{from_state, to_state, BookRules, PyUnit, PyWeapon};
 use crate::edition::Edition;
+use crate::loaders::army_forge::SpellDefinition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
 use crate::rules::{catalog, names};
 use pyo3::exceptions::PyKeyError;
@@ -220,8 +221,9 @@ impl PyArmyBook {
 pub struct PyArmy {
     inner: Army,
     edition: Edition,
-    /// What the list's books define for its units.
-    book: Arc<BookRules>,
+    /// What each unit's book defines for it (one per unit: a caster casts its own book's
+    /// spells, "picked from their own faction").
+    books: Vec<Arc<BookRules>>,
 }
 
 #[pymethods]
@@ -245,14 +247,12 @@ impl PyArmy {
                 return Err(crate::Error::limit("units", "more units", crate::limits::MAX_ARMY_UNITS).into());
             }
             list.push(u.get().inner.clone());
-            if !books.iter().any(|b| Arc::ptr_eq(b, &u.get().book)) {
-                books.push(u.get().book.clone());
-            }
+            books.push(u.get().book.clone());
         }
         Ok(PyArmy {
             inner: Army { name: name.to_string(), game: None, version: None, points_limit, units: list },
             edition,
-            book: BookRules::merge(books.iter().map(|b| &**b)),
+            books,
         })
     }
 
@@ -285,7 +285,7 @@ impl PyArmy {
 
     #[getter]
     fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.inner.units.iter().map(|u| PyUnit::of_book(u.clone(), self.edition, self.book.clone())))
+        PyTuple::new(py, self.inner.units.iter().zip(&self.books).map(|(u, b)| PyUnit::of_book(u.clone(), self.edition, b.clone())))
     }
 
     fn __len__(&self) -> usize {
@@ -305,7 +305,14 @@ impl PyArmy {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str, Vec<String>, String))> {
         let rebuild = slf.py().import("oprstats._core")?.getattr("_army_from_state")?;
         let me = slf.get();
-        Ok((rebuild, (to_state(&me.inner)?, me.edition.key(), me.book.defined.clone(), to_state(&*me.book.spells)?)))
+        let defined = me.books.iter().flat_map(|b| b.defined.iter().cloned()).fold(Vec::new(), |mut v: Vec<String>, n| {
+            if !v.contains(&n) {
+                v.push(n);
+            }
+            v
+        });
+        let spells: Vec<&[SpellDefinition]> = me.books.iter().map(|b| &*b.spells).collect();
+        Ok((rebuild, (to_state(&me.inner)?, me.edition.key(), defined, to_state(&spells)?)))
     }
 }
 
@@ -336,26 +343,50 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, books: Vec<PyRef<'_, PyArmyBook>>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
     let inner = run(py, || Army::parse(text, edition))?;
-    let book = BookRules::merge(books.iter().map(|b| &*b.book));
-    let unknown = inner.unknown_rules(edition, &book.defined);
+    let all = BookRules::merge(books.iter().map(|b| &*b.book));
+    let unknown = inner.unknown_rules(edition, &all.defined);
     if !unknown.is_empty() {
         let source = if inner.name.is_empty() { "army list".to_string() } else { format!("army list {}", inner.name) };
         report_unknown(py, &[names::summary(&source, &unknown)], strict, 2)?;
     }
-    Ok(PyArmy { inner, edition, book })
+    // each unit's spells are its own book's: the book with a unit of its name (a joined Hero
+    // that casts brings its book's)
+    let spells_of = |name: &str| books.iter().find(|b| b.inner.units.iter().any(|u| u.unit.name() == name)).map(|b| b.book.spells.clone());
+    let unit_books = inner
+        .units
+        .iter()
+        .map(|u| {
+            let hero_casts = u.groups.get(1).is_some_and(|h| h.rules.iter().any(|r| matches!(r.rule.name.as_str(), "Caster" | "Caster Group")));
+            let own = if hero_casts { spells_of(&u.groups[1].name) } else { None }.or_else(|| spells_of(&u.groups[0].name));
+            Arc::new(BookRules { defined: all.defined.clone(), spells: own.unwrap_or_default() })
+        })
+        .collect();
+    Ok(PyArmy { inner, edition, books: unit_books })
 }
 
 /// Pickle support: an army list from its fields, each unit checked as every unit is.
 #[pyfunction]
 #[pyo3(signature = (state, edition, defined, spells=None))]
 pub fn _army_from_state(state: &str, edition: &str, defined: Vec<String>, spells: Option<&str>) -> PyResult<PyArmy> {
+    // `spells`: each unit's book's, as JSON
     let edition = self::edition(edition)?;
     let inner: Army = from_state(state, "Army")?;
     for unit in &inner.units {
         unit.check(edition)?;
     }
-    let book = BookRules::from_state(defined, spells, edition)?;
-    Ok(PyArmy { inner, edition, book })
+    let lists: Vec<Vec<SpellDefinition>> = match spells {
+        Some(json) => from_state(json, "spells")?,
+        None => Vec::new(),
+    };
+    if !lists.is_empty() && lists.len() != inner.units.len() {
+        return Err(crate::Error::invalid("pickled spells", lists.len(), format!("must give one list per unit ({})", inner.units.len())).into());
+    }
+    let mut books = Vec::with_capacity(inner.units.len());
+    for i in 0..inner.units.len() {
+        let json = lists.get(i).map(|l| to_state(l)).transpose()?;
+        books.push(BookRules::from_state(defined.clone(), json.as_deref(), edition)?);
+    }
+    Ok(PyArmy { inner, edition, books })
 }
 
 /// Pickle support: an army book from its fields, each unit checked as every unit is.

@@ -340,8 +340,8 @@ impl BookRules {
         Arc::new(BookRules { defined: book.defined_names(), spells: book.spells.clone().into() })
     }
 
-    /// What several books define together (a hero joined to a unit, a list of several books):
-    /// each name and each spell once.
+    /// What several books define together (the books of a list, for the names known to its
+    /// units): each name and each spell once.
     pub fn merge<'b>(parts: impl IntoIterator<Item = &'b BookRules>) -> Arc<BookRules> {
         let (mut defined, mut spells): (Vec<String>, Vec<SpellDefinition>) = (Vec::new(), Vec::new());
         for part in parts {
@@ -590,7 +590,11 @@ impl PyUnit {
             None => self.edition,
         };
         let inner = self.inner.join(&hero.inner, edition)?;
-        let book = BookRules::merge([&*self.book, &*hero.book]);
+        // the names both books define; the spells of the one whose model casts (the Hero's
+        // when it does: "the Caster's spells must be picked from their own faction")
+        let casts = |u: &Unit| ["Caster", "Caster Group"].iter().any(|n| u.main().has_rule(n));
+        let spells = if casts(&hero.inner) || !casts(&self.inner) && self.book.spells.is_empty() { hero.book.spells.clone() } else { self.book.spells.clone() };
+        let book = Arc::new(BookRules { defined: BookRules::merge([&*self.book, &*hero.book]).defined.clone(), spells });
         let mut check = NameCheck::new(edition, &book.defined);
         for part in [self, hero].into_iter().filter(|p| p.edition != edition) {
             check.unit(&part.inner);

@@ -104,6 +104,13 @@ pub fn caster_tokens(alloc: &Allocation, s: State) -> (u32, u32) {
     (per_round, casters.saturating_mul(MAX_TOKENS))
 }
 
+/// The tokens one round gives a unit's casters at full strength: their X, at most what they
+/// may hold (`efficiency()`'s and the cost features' round of spells).
+pub fn round_tokens(alloc: &Allocation) -> u32 {
+    let (per_round, cap) = caster_tokens(alloc, State::default());
+    per_round.min(cap)
+}
+
 /// Whether a casting roll succeeds with `modifier` from helpers and hinderers: "on 4+", and
 /// "a roll of 6 always counts as a success and a roll of 1 always counts as a fail, regardless
 /// of how much it is being modified by".
@@ -378,6 +385,12 @@ impl Spell {
 }
 
 impl Spell {
+    /// The hits of a damage spell on enemy units, the spells casters cast (`hits_group`);
+    /// `None` for any other spell.
+    pub fn damage_group(&self, edition: crate::Edition) -> Option<crate::attack::plan::Group> {
+        self.targets.enemy.then(|| self.hits_group(edition)).flatten()
+    }
+
     /// A damage spell's hits as a weapon group the attack engines roll: no die to hit, the
     /// spell's rules on the hits, one die per hit to see if "on rolls of 6" effects trigger
     /// where the spell says so, all on one model where the spell picks a model (as Takedown
