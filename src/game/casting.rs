@@ -199,13 +199,7 @@ impl<'a> Game<'a> {
         let group = &spell.group;
         let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, &situation, &talloc.view(s, group.takedown)));
         self.dice += r.dice;
-        self.live_mut(id).dealt += r.wounds;
-        self.set_state(target, r.end);
-        let tl = self.live_mut(target);
-        tl.taken += r.wounds;
-        if talloc.destroyed(r.end) {
-            tl.gone = true;
-        }
+        self.take_wounds(id, target, r.end, r.wounds);
         self.event(|g| Event {
             dice: r.dice,
             hits: r.hits,

@@ -535,6 +535,19 @@ impl<'a> Game<'a> {
         live.wounds_left = wounds_left;
     }
 
+    /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
+    /// `end`: its state, both units' tallies, and whether it is destroyed.
+    pub(super) fn take_wounds(&mut self, by: Id, target: Id, end: State, wounds: u32) {
+        self.live_mut(by).dealt += wounds;
+        self.set_state(target, end);
+        let destroyed = self.info(target).alloc.destroyed(end);
+        let tl = self.live_mut(target);
+        tl.taken += wounds;
+        if destroyed {
+            tl.gone = true;
+        }
+    }
+
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
     /// hold the models) and much cheaper, for the policy's quick orderings.
     #[inline]
@@ -1515,13 +1528,7 @@ impl<'a> Game<'a> {
             let before = self.live(target).s;
             let r = roll_attack(&tinfo.alloc, std::slice::from_ref(&group), before, &mut self.rng, |_, s| plan::die_model(&group, &situation, &tinfo.alloc.view(s, false)));
             self.dice += r.dice;
-            self.live_mut(id).dealt += r.wounds;
-            self.set_state(target, r.end);
-            let tl = self.live_mut(target);
-            tl.taken += r.wounds;
-            if tinfo.alloc.destroyed(r.end) {
-                tl.gone = true;
-            }
+            self.take_wounds(id, target, r.end, r.wounds);
             self.event(|g| Event {
                 dice: r.dice,
                 hits: r.hits,
@@ -2130,13 +2137,7 @@ impl<'a> Game<'a> {
             self.dice += dice;
             self.lap(t, |x| &mut x.dice);
             self.live_mut(id).limited_spent |= limited;
-            self.live_mut(id).dealt += wounds;
-            self.set_state(target, state);
-            let tl = self.live_mut(target);
-            tl.taken += wounds;
-            if talloc.destroyed(state) {
-                tl.gone = true;
-            }
+            self.take_wounds(id, target, state, wounds);
             if key.buff != 0 {
                 self.spend_buff(target, "shot");
             }
@@ -2217,13 +2218,7 @@ impl<'a> Game<'a> {
         }
         self.dice += dice;
         self.lap(t, |x| &mut x.dice);
-        self.live_mut(id).dealt += wounds;
-        self.set_state(target, state);
-        let tl = self.live_mut(target);
-        tl.taken += wounds;
-        if tinfo.alloc.destroyed(state) {
-            tl.gone = true;
-        }
+        self.take_wounds(id, target, state, wounds);
         let labels = groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
         self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, target_at) });
     }
