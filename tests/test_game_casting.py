@@ -18,6 +18,7 @@ from oprstats import Unit
 
 from .conftest import cite
 from .test_game import check_invariants
+from .test_game_army_rules import play
 
 #: Significance level of the statistical tests (fixed seeds: deterministic).
 ALPHA = 1e-3
@@ -34,14 +35,6 @@ def books(book_paths):
 
 def unit(book, name):
     return next(u for u in book.units if u.name == name)
-
-
-def play(a, b, games, seed, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        r = oprstats.simulate(a, b, games=games, seed=seed, trace=True, progress=False, **kwargs)
-    assert r.violations == 0
-    return r
 
 
 def caster_army(book, size=6):

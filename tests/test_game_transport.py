@@ -15,6 +15,7 @@ from oprstats import Unit
 
 from .conftest import cite
 from .test_game import check_invariants
+from .test_game_army_rules import play
 
 GUIDE = "gf-3.5-beginners-guide.txt"
 
@@ -36,14 +37,6 @@ def transport_army(book, size=6):
     transports = sorted((u for u in units if capacity(u) > 0 and "Aircraft" not in str(u) and "Ambush" not in str(u)), key=lambda u: u.cost)
     others = sorted((u for u in units if capacity(u) == 0), key=lambda u: u.cost)
     return transports[:1] + others[: size - 1]
-
-
-def play(a, b, games, seed, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        r = oprstats.simulate(a, b, games=games, seed=seed, trace=True, progress=False, **kwargs)
-    assert r.violations == 0
-    return r
 
 
 def check_transport_trace(trace, armies):

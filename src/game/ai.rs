@@ -295,42 +295,18 @@ fn held_alone(g: &Game, id: Id) -> Option<Point> {
 /// can reach from the transport (`Game::charge_out`) valued as `charge_action` values
 /// them, from both units' states with the markers they hold, above the charge margin.
 pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
+    charge_options(g, id, foes).into_iter().find_map(|(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
+}
+
+/// The charges of `id` into `foes` worth more than the charge margin, best first: each valued
+/// from both units' states, with the markers they hold.
+fn charge_options(g: &mut Game, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
     let last_round = g.round >= g.config.rounds;
     let mut options: Vec<(f64, Id)> = Vec::new();
     for &e in foes {
-        let est = charge_estimate(g, id, e);
-        if est.dealt <= 0.05 {
-            continue;
-        }
-        let held = if g.on_marker(e) { est.defender_fails.max(removal_chance(g, e, est.dealt)) * marker } else { 0.0 };
-        let value = if last_round { 0.0 } else { est.value } + held;
-        if value > floor {
-            options.push((value, e));
-        }
-    }
-    options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    options.into_iter().find_map(|(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
-}
-
-/// The default policy's charge, if one is worth more than the unit's other options: targets
-/// in reach valued from both units' states, tried best first until one has a path; charged
-/// only when worth more than the charge margin, than shooting this activation (a unit that
-/// charges doesn't shoot), and, off a marker it alone holds, than the marker.
-pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
-    let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    if info.movement.hold_only || info.movement.aircraft {
-        return None;
-    }
-    let fraction = g.wound_share(id);
-    let floor = policy.charge_margin * info.cost * fraction;
-    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
-    let marker = marker_points(g, id.0);
-    let last_round = g.round >= g.config.rounds;
-    let mut options: Vec<(f64, Id)> = Vec::new();
-    for e in in_reach {
         let est = charge_estimate(g, id, e);
         // no charge into a unit it can't hurt
         if est.dealt <= 0.05 {
@@ -345,10 +321,25 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
             options.push((value, e));
         }
     }
+    options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    options
+}
+
+/// The default policy's charge, if one is worth more than the unit's other options: targets
+/// in reach valued from both units' states, tried best first until one has a path; charged
+/// only when worth more than the charge margin, than shooting this activation (a unit that
+/// charges doesn't shoot), and, off a marker it alone holds, than the marker.
+pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
+    let info = g.info(id);
+    if info.movement.hold_only || info.movement.aircraft {
+        return None;
+    }
+    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
+    let options = charge_options(g, id, &in_reach);
     if options.is_empty() {
         return None;
     }
-    options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let marker = marker_points(g, id.0);
     let shooting = quick_shot_value(g, id, 0.0);
     let held = held_alone(g, id);
     let r = g.radius(id);

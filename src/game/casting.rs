@@ -17,8 +17,8 @@
 use super::play::{Event, Game, Id};
 use super::policy;
 use crate::attack::allocation::{Allocation, State};
-use crate::attack::plan::{self, Group, Situation};
-use crate::attack::sample::{d6, roll_attack};
+use crate::attack::plan::{Group, Situation};
+use crate::attack::sample::d6;
 use crate::loaders::army_forge::SpellDefinition;
 use crate::rules::spells::Targets;
 use crate::Edition;
@@ -196,10 +196,7 @@ impl<'a> Game<'a> {
         }
         let talloc = &self.info(target).alloc;
         let situation = spell_situation(self.prep.edition, self.gap(id, target));
-        let group = &spell.group;
-        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, &situation, &talloc.view(s, group.takedown)));
-        self.dice += r.dice;
-        self.take_wounds(id, target, r.end, r.wounds);
+        let r = self.roll_hits(id, target, &spell.group, &situation);
         self.event(|g| Event {
             dice: r.dice,
             hits: r.hits,

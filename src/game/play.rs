@@ -535,6 +535,17 @@ impl<'a> Game<'a> {
         live.wounds_left = wounds_left;
     }
 
+    /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
+    /// taken (`take_wounds`).
+    pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
+        let talloc = &self.info(target).alloc;
+        let before = self.live(target).s;
+        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, situation, &talloc.view(s, group.takedown)));
+        self.dice += r.dice;
+        self.take_wounds(by, target, r.end, r.wounds);
+        r
+    }
+
     /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
     /// `end`: its state, both units' tallies, and whether it is destroyed.
     pub(super) fn take_wounds(&mut self, by: Id, target: Id, end: State, wounds: u32) {
@@ -1525,10 +1536,7 @@ impl<'a> Game<'a> {
             let Some(target) = policy::surprise_target(self, id.0, &alive) else { return };
             let tinfo = self.info(target);
             let group = Group { label: format!("{per} hits, AP({ap})"), kind: plan::GroupKind::AutomaticHits, dice: per, quality: 2, rules: rules.clone(), takedown: false, deadly: false };
-            let before = self.live(target).s;
-            let r = roll_attack(&tinfo.alloc, std::slice::from_ref(&group), before, &mut self.rng, |_, s| plan::die_model(&group, &situation, &tinfo.alloc.view(s, false)));
-            self.dice += r.dice;
-            self.take_wounds(id, target, r.end, r.wounds);
+            let r = self.roll_hits(id, target, &group, &situation);
             self.event(|g| Event {
                 dice: r.dice,
                 hits: r.hits,
