@@ -186,7 +186,7 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
             ax.add_patch(Circle((x, y), 3.0, fill=False, linestyle=":", edgecolor=colour))
             ax.plot([x], [y], marker="*", markersize=12, color=colour, markeredgecolor="black")
         for e in trace.events:
-            moved = e["kind"] in ("advance", "rush", "charge", "idle", "hit-and-run", "place")
+            moved = e["kind"] in ("advance", "rush", "charge", "idle", "hit-and-run", "place", "embark", "disembark")
             if e["round"] == r and moved and e["from"] != e["to"] and (r > 0 or e["kind"] == "place"):
                 (x0, y0), (x1, y1) = e["from"], e["to"]
                 # placements (Wolfborn, Fanatic...) are not moves: dotted
@@ -194,7 +194,8 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
                             arrowprops={"arrowstyle": "->", "color": _ARMY_COLOURS[e["army"]], "lw": 0.8,
                                         "linestyle": ":" if e["kind"] == "place" else "-"})
         for e in trace.positions(r):
-            if e["detail"] in ("gone", "reserve"):
+            # units inside a transport stand nowhere: the transport is drawn
+            if e["detail"] in ("gone", "reserve", "inside"):
                 continue
             army, unit = e["army"], e["unit"]
             pale = e["detail"] == "shaken"
