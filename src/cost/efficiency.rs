@@ -32,7 +32,8 @@ pub const MODES: &[Mode] = &[
 
 /// A caster's round of spells: the best set of its damage spells its tokens of one round pay
 /// for, each cast on the fresh target at the bare chance (`casting_row`). Not among `MODES`:
-/// `efficiency()` adds it for a unit with a caster and spells.
+/// `efficiency()` adds it for a unit with a caster and spells. Its `distance` is not read: each
+/// spell is rolled at its own range, as `attack(spell, target)` rolls it.
 pub const CASTING: Mode = Mode { key: "casting", melee: false, charging: false, distance: 12.0 };
 
 /// Targets in one call at most (each is one exact attack per mode).
