@@ -96,10 +96,20 @@ def check_invariants(result, army_a, army_b):
     armies = (list(army_a), list(army_b))
     for g, trace in enumerate(result.traces):
         last_round = max(e["round"] for e in trace.events)
+        # the rule each unit holds as a buff (a friend's, or a spell's "once"): a move rule adds
+        # its inches to the move that uses it
+        holding: dict[tuple, str] = {}
         for e in trace.events:
+            if e["kind"] == "buff" and e["target"] >= 0:
+                holding[(e["target_army"], e["target"])] = e["detail"].split(": ")[-1]
+            elif e["kind"] == "buff-used":
+                holding.pop((e["army"], e["unit"]), None)
             if e["kind"] in ("advance", "rush", "charge"):
                 unit = armies[e["army"]][e["unit"]]
                 allowed = movement(unit)[e["kind"]]
+                held = holding.get((e["army"], e["unit"]))
+                bonus = MOVE_RULES.get(held) or MOVE_AURAS.get(held) or MOVE_BOOSTS.get(held, (None, (0, 0, 0)))[1]
+                allowed += bonus[("advance", "rush", "charge").index(e["kind"])]
                 if e["detail"] == "difficult":
                     allowed = min(allowed, 6)
                 assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)

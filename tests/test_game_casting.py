@@ -234,3 +234,35 @@ def test_each_unit_casts_its_own_books_spells(books):
         warnings.simplefilter("ignore")
         joined = warriors.join(sage)
     assert set(joined.spells) == set(dynasty.spells)
+
+
+def test_a_buff_spell_gives_its_rule_once_as_a_friends_buff(books, rulebook):
+    """"Pick one friendly unit within 12", which gets Evasive once (next time the effect would
+    apply)": cast with tokens no damage spell would use, on a friend in range holding no buff,
+    and used up when it acts, as a buff a friend gives is."""
+    knights = books["knight-brothers"]
+    spell = knights.spells["Knight Dome"]
+    assert spell.kind == "rule" and not spell.enemy and "Evasive once" in spell.text
+    walker = unit(knights, "Knight Nemesis Walker")
+    a = [walker] + sorted((u for u in knights.units if u.cost and u.name != walker.name and u.size > 1), key=lambda u: u.cost)[:4]
+    b = caster_army(books["alien-hives"])
+    r = play(a, b, games=40, seed=12)
+    given = used = 0
+    for trace in r.traces:
+        holding = {}
+        for e in trace.events:
+            who = (e["army"], e["unit"])
+            if e["kind"] == "buff" and e["detail"].startswith("Knight Dome"):
+                target = (e["target_army"], e["target"])
+                # a friend (or itself), holding no buff
+                assert target[0] == who[0] == 0 and target not in holding, e
+                assert e["detail"] == "Knight Dome: Evasive"
+                holding[target] = True
+                given += 1
+            elif e["kind"] == "buff" and e["target_army"] >= 0:
+                holding[(e["target_army"], e["target"])] = True
+            elif e["kind"] == "buff-used":
+                if holding.pop(who, None) and e["detail"].startswith("Evasive"):
+                    used += 1
+    assert given > 0 and used > 0, (given, used)
+    assert "spell Knight Dome" not in r.unmodelled

@@ -105,6 +105,7 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     army_rules: set[str] = set()
     spells: dict[str, set[str]] = {}
     kinds: dict[str, str] = {}
+    enemy: dict[str, Optional[bool]] = {}
     caster_points: dict[str, int] = {}
     for book in books:
         for name in book.special_rules:
@@ -112,6 +113,7 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         for name, spell in book.spells.items():
             spells.setdefault(name, set()).add(book.name)
             kinds[name] = spell.kind
+            enemy[name] = spell.enemy
         counts: dict[str, int] = {}
         for uid, unit in zip(book.unit_ids, book.units):
             cost = unit.cost or 0
@@ -144,7 +146,10 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         points = sum(caster_points.get(b, 0) for b in where)
         # damage spells roll as attacks (attack()) and are cast in games; the others are not cast yet
         cast = kinds[n] == "hits"
-        reason = None if cast else "its effect could not be read" if kinds[n] == "unread" else "only damage spells are cast yet"
+        reason = (None if cast else "its effect could not be read" if kinds[n] == "unread"
+                  else "a rule for friendly units: cast in games as a buff where a unit gains from it (GameResult.unmodelled "
+                       "names it where not), not valued outside games" if kinds[n] == "rule" and not enemy[n]
+                  else "not cast yet: only damage spells and buffs are")
         rows.append(dict(rule=n, kind="spell", books=len(where), units=0, points=points, share=points / total if total else 0.0,
                          modelled=cast, engines=("attack", "game") if cast else (), gap=None if cast else "spells", reason=reason))
     frame = pd.DataFrame(rows, columns=["rule", "kind", "books", "units", "points", "share", "modelled", "engines", "gap", "reason"])

@@ -20,7 +20,7 @@ use crate::attack::allocation::{Allocation, State};
 use crate::attack::plan::{Group, Situation};
 use crate::attack::sample::d6;
 use crate::loaders::army_forge::SpellDefinition;
-use crate::rules::spells::Targets;
+use crate::rules::spells::{SpellEffect, Targets};
 use crate::Edition;
 
 pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
@@ -29,13 +29,52 @@ pub const HELP_RANGE: f64 = 18.0;
 /// Aircraft: "units targeting them get -12" to their range".
 pub const AIRCRAFT_RANGE_PENALTY: f64 = 12.0;
 
-/// A spell the game casts: one of the book's damage spells, its hits as a weapon group.
+/// What a spell the game casts does: hits on enemy units, or a rule given to friendly units
+/// "once (next time the effect would apply)", as a friend's buff is (`Effect::Buff`).
+#[derive(Debug, Clone)]
+pub enum CastEffect {
+    Hits(Group),
+    Buff(&'static str),
+}
+
+/// Which of its spells a caster may try at one point of its activation: damage spells only
+/// before its action is chosen (a buff's tokens could pay for a damage spell after its move),
+/// buffs only before a charge (a damage spell could take the target the charge was chosen
+/// for), any just before it attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    Damage,
+    Buffs,
+    Any,
+}
+
+impl Window {
+    pub fn allows(self, effect: &CastEffect) -> bool {
+        match (self, effect) {
+            (Window::Any, _) | (Window::Damage, CastEffect::Hits(_)) | (Window::Buffs, CastEffect::Buff(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A spell the game casts: one of the book's damage spells (its hits as a weapon group), or
+/// one that gives friendly units a rule the game plays as a buff.
 #[derive(Debug, Clone)]
 pub struct CastSpell {
     pub name: String,
     pub tokens: u8,
     pub targets: Targets,
-    pub group: Group,
+    pub effect: CastEffect,
+}
+
+impl CastSpell {
+    /// A damage spell's hits.
+    pub fn hits(&self) -> Option<&Group> {
+        match &self.effect {
+            CastEffect::Hits(g) => Some(g),
+            CastEffect::Buff(_) => None,
+        }
+    }
 }
 
 /// A unit's casting: whether it has a caster, and the spells it casts.
@@ -45,7 +84,9 @@ pub struct Casting {
     pub caster: bool,
     /// Caster Group: "The caster loses all unspent spell tokens at the end of the round."
     pub group: bool,
-    /// The book's damage spells, in the book's order.
+    /// The book's spells the game casts, in the book's order: its damage spells, and its
+    /// spells giving a friendly unit a rule the game plays as a buff (`Prepared::new` keeps
+    /// those some friendly unit would gain from).
     pub spells: Vec<CastSpell>,
     /// What the policy counts a held token worth, in points: the unit's best spell's expected
     /// points on an average enemy unit, per token, at the bare chance to cast (a half).
@@ -66,9 +107,16 @@ impl Casting {
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
-            match d.spell.as_ref().and_then(|s| Some((s, s.damage_group(edition)?))) {
-                Some((s, group)) => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, group }),
-                None => left_out.push(format!("spell {}", d.name)),
+            let effect = d.spell.as_ref().and_then(|s| match &s.effect {
+                _ if s.targets.enemy => s.damage_group(edition).map(CastEffect::Hits),
+                // "Pick one friendly unit within 12", which gets Evasive once (next time the
+                // effect would apply)": a buff, where the game plays the rule as one
+                SpellEffect::Rule { rule, gets: true, when: None, against: false } => crate::rules::effects::definition(edition, &rule.name).map(|def| CastEffect::Buff(def.name)),
+                _ => None,
+            });
+            match (effect, &d.spell) {
+                (Some(effect), Some(s)) => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect }),
+                _ => left_out.push(format!("spell {}", d.name)),
             }
         }
         if spells.is_empty() {
@@ -102,7 +150,8 @@ impl<'a> Game<'a> {
             return w;
         }
         let situation = spell_situation(self.prep.edition, distance);
-        let w = crate::attack::exact::group_expected_wounds(&info.casting.spells[si].group, &situation, &t.alloc, s);
+        let Some(group) = info.casting.spells[si].hits() else { return 0.0 };
+        let w = crate::attack::exact::group_expected_wounds(group, &situation, &t.alloc, s);
         self.cache.spell_wounds.insert(key, w);
         w
     }
@@ -113,13 +162,20 @@ impl<'a> Game<'a> {
         caster_tokens(&self.info(id).alloc, self.live(id).s).1 > 0
     }
 
-    /// Whether `target` is a target of `spell` cast by `id`: an enemy unit on the table within
-    /// the spell's range ("Pick one enemy unit within 12"", less 12" against Aircraft: "units
-    /// targeting them get -12" to their range") and in line of sight.
+    /// Whether `target` is a target of `spell` cast by `id`: a unit of the side the spell picks
+    /// ("Pick one enemy unit", "Pick one friendly unit") on the table, within the spell's range
+    /// (less 12" against Aircraft: "units targeting them get -12" to their range") and in line
+    /// of sight; a unit "may always target themselves".
     pub fn spell_target(&mut self, id: Id, spell: &CastSpell, target: Id) -> bool {
+        if (target.0 != id.0) != spell.targets.enemy || !self.live(target).on_table() {
+            return false;
+        }
+        if target == id {
+            return true;
+        }
         let aircraft = if self.info(target).movement.aircraft { AIRCRAFT_RANGE_PENALTY } else { 0.0 };
         let range = f64::from(spell.targets.range) - aircraft;
-        target.0 != id.0 && self.live(target).on_table() && range >= 0.0 && self.within(id, target, range) && self.sight(id, target).visible
+        range >= 0.0 && self.within(id, target, range) && self.sight(id, target).visible
     }
 
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
@@ -147,14 +203,14 @@ impl<'a> Game<'a> {
     /// before attacking"): each spell at most once, its tokens spent whether or not it is
     /// cast. Wounded targets are added to `touched` for their morale test at the end of the
     /// activation.
-    pub(super) fn cast_spells(&mut self, id: Id, touched: &mut Vec<(Id, State)>) {
+    pub(super) fn cast_spells(&mut self, id: Id, window: Window, touched: &mut Vec<(Id, State)>) {
         let info = self.info(id);
         if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() || !self.casts(id) {
             return;
         }
         let t = self.clock();
         // one spell at a time, the rest planned again after each (a target may be gone)
-        while let Some((si, targets)) = policy::spells_to_cast(self, id).into_iter().next() {
+        while let Some((si, targets)) = policy::spells_to_cast(self, id, window).into_iter().next() {
             let spell = &info.casting.spells[si];
             let held = self.live(id).tokens;
             if held < spell.tokens || targets.is_empty() || tried(self.live(id).spells_tried, si) || !targets.iter().all(|&e| self.spell_target(id, spell, e)) {
@@ -179,13 +235,29 @@ impl<'a> Game<'a> {
             });
             if cast {
                 for &target in &targets {
-                    if self.live(target).on_table() {
-                        self.spell_hits(id, spell, target, touched);
+                    if !self.live(target).on_table() {
+                        continue;
+                    }
+                    match spell.effect {
+                        CastEffect::Hits(_) => self.spell_hits(id, spell, target, touched),
+                        CastEffect::Buff(rule) => self.spell_buff(id, spell, rule, target),
                     }
                 }
             }
         }
         self.lap(t, |x| &mut x.spells);
+    }
+
+    /// A buff spell's rule on `target` "once (next time the effect would apply)", as a friend's
+    /// buff is given (`Live::buff`); a unit holding a buff already keeps that one ("Effects
+    /// from multiple instances of the same special rule or spell don't stack").
+    fn spell_buff(&mut self, id: Id, spell: &CastSpell, rule: &'static str, target: Id) {
+        let Some(b) = self.info(target).buffed.iter().position(|x| x.rule == rule) else { return };
+        if self.live(target).buff != 0 {
+            return;
+        }
+        self.live_mut(target).buff = b as u8 + 1;
+        self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between("buff", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
     /// A damage spell's hits on `target`, rolled as `attack()` rolls them.
@@ -196,7 +268,8 @@ impl<'a> Game<'a> {
         }
         let talloc = &self.info(target).alloc;
         let situation = spell_situation(self.prep.edition, self.gap(id, target));
-        let r = self.roll_hits(id, target, &spell.group, &situation);
+        let Some(group) = spell.hits() else { return };
+        let r = self.roll_hits(id, target, group, &situation);
         self.event(|g| Event {
             dice: r.dice,
             hits: r.hits,
@@ -287,11 +360,11 @@ mod tests {
                 g.live_mut((0, u)).tokens = 6;
             }
             g.live_mut((0, 0)).shaken = true;
-            g.cast_spells((0, 0), &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
             assert_eq!(g.live((0, 0)).tokens, 6);
             // not Shaken it casts, and its friend helps with tokens of its own
             g.live_mut((0, 0)).shaken = false;
-            g.cast_spells((0, 0), &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
             assert_eq!(g.live((0, 0)).tokens, 5);
             assert!(g.live((0, 1)).tokens < 6, "an unshaken friend within 18\" helps");
         });
@@ -301,7 +374,7 @@ mod tests {
             }
             // a Shaken friend does not help
             g.live_mut((0, 1)).shaken = true;
-            g.cast_spells((0, 0), &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
             assert_eq!((g.live((0, 0)).tokens, g.live((0, 1)).tokens), (5, 6));
         });
     }

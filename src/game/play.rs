@@ -6,6 +6,7 @@
 //! policy's (`policy`).
 
 use super::paths::{self, Bends, Goal, Paths, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
+use super::casting::Window;
 use super::policy::{self, Action};
 use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
 use crate::attack::allocation::Allocation;
@@ -1712,17 +1713,19 @@ impl<'a> Game<'a> {
         } else {
             self.place_on_activation(id);
             self.give_buff(id);
-            // spells are cast "at any point before attacking": first at targets in reach
-            // now (before the action is chosen, so it sees what they did), then, with the
-            // spells not tried yet, after an Advance or a Rush (a unit that attacks while
-            // moving, Strafing, casts only first)
-            self.cast_spells(id, &mut touched);
+            // spells are cast "at any point before attacking": damage spells first, at
+            // targets in reach now (before the action is chosen, so it sees what they did),
+            // then the spells not tried yet just before it attacks: after an Advance or a
+            // Rush, before shooting, and (buffs only) before a charge; a unit that attacks
+            // while moving (Strafing) casts only first, any spell
+            let again = !self.info(id).strafing;
+            self.cast_spells(id, if again { Window::Damage } else { Window::Any }, &mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
-            let again = !self.info(id).strafing;
             match policy::decide(self, id) {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
+                    self.cast_spells(id, Window::Any, &mut touched);
                     if self.shoot(id, false, &mut touched) {
                         self.move_after_attack(id, false);
                     }
@@ -1731,7 +1734,7 @@ impl<'a> Game<'a> {
                     self.apply_move(id, path, "advance", m.advance);
                     self.spend_move_buff(id, 0);
                     if again {
-                        self.cast_spells(id, &mut touched);
+                        self.cast_spells(id, Window::Any, &mut touched);
                     }
                     self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
@@ -1742,11 +1745,12 @@ impl<'a> Game<'a> {
                     self.apply_move(id, path, "rush", m.rush);
                     self.spend_move_buff(id, 1);
                     if again {
-                        self.cast_spells(id, &mut touched);
+                        self.cast_spells(id, Window::Any, &mut touched);
                     }
                     self.strafe(id, start, path, &mut touched);
                 }
                 Action::Charge(target, path) => {
+                    self.cast_spells(id, Window::Buffs, &mut touched);
                     in_melee = true;
                     melee_with = Some(target);
                     self.charge(id, target, path);

@@ -11,6 +11,7 @@
 //! default one.
 
 use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
+use super::casting::CastEffect;
 use super::prepare::Role;
 use super::table::{Point, WIDTH};
 use super::PolicyKind;
@@ -604,12 +605,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         .filter(|&f| g.live(f).buff == 0 && g.within(id, f, BUFF_RANGE))
         .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
         // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
-        .filter(|&(f, b)| {
-            let (info, live) = (g.info(f), g.live(f));
-            let moves = info.buffed[b].moves();
-            let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
-            !for_moves || (!info.movement.hold_only && !info.movement.aircraft && (f == id || !live.activated))
-        })
+        .filter(|&(f, b)| buff_in_time(g, id, f, b))
         .collect();
     if candidates.is_empty() {
         return None;
@@ -618,10 +614,34 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         let i = g.rng.random_range(0..candidates.len());
         return Some(candidates[i]);
     }
+    let mut best: Option<((Id, usize), f64)> = None;
+    for c in candidates {
+        let score = buff_score(g, id.0, c.0, c.1);
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((c, score));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+/// Whether a buff for moves (`Buffed::for_moves`) would still act for `f` this round: a unit
+/// that moves and has yet to act (or the giver `id` itself).
+fn buff_in_time(g: &Game, id: Id, f: Id, b: usize) -> bool {
+    let (info, live) = (g.info(f), g.live(f));
+    let moves = info.buffed[b].moves();
+    let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
+    !for_moves || (!info.movement.hold_only && !info.movement.aircraft && (f == id || !live.activated))
+}
+
+/// How much giving unit `f` of `army` its buff `b` is worth to the default policy (a score to
+/// rank units by, not points): buffs for moves to the melee units first (they charge), then
+/// the hybrid ones, by points; Steadfast's recovery to the Shaken units first; defensive
+/// buffs by the points left times the enemies that threaten the unit.
+fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
     let at_stake = |f: Id| {
         let info = g.info(f);
         let left = info.cost * g.wound_share(f);
-        let threats = enemies(g, id.0)
+        let threats = enemies(g, army)
             .filter(|&e| {
                 let ei = g.info(e);
                 (ei.max_range > 0.0 && g.within(e, f, ei.max_range + ei.movement.advance)) || (!ei.movement.hold_only && !ei.movement.aircraft && g.within(e, f, ei.movement.charge))
@@ -629,28 +649,16 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
             .count();
         left * threats as f64
     };
-    // buffs for moves: the melee units first (they charge), then the hybrid ones, by points;
-    // Steadfast's recovery: the Shaken units first, by points, then as a defensive buff
-    let for_moves = |f: Id, b: usize| {
-        let info = g.info(f);
-        let buff = &info.buffed[b];
-        let left = info.cost * g.wound_share(f);
-        if buff.recover_on().is_some() {
-            Some(if g.live(f).shaken { 1e9 + left } else { at_stake(f) })
-        } else if buff.for_moves() {
-            Some(left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 })
-        } else {
-            None
-        }
-    };
-    let mut best: Option<((Id, usize), f64)> = None;
-    for c in candidates {
-        let score = for_moves(c.0, c.1).unwrap_or_else(|| at_stake(c.0));
-        if best.is_none_or(|(_, b)| score > b) {
-            best = Some((c, score));
-        }
+    let info = g.info(f);
+    let buff = &info.buffed[b];
+    let left = info.cost * g.wound_share(f);
+    if buff.recover_on().is_some() {
+        if g.live(f).shaken { 1e9 + left } else { at_stake(f) }
+    } else if buff.for_moves() {
+        left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 }
+    } else {
+        at_stake(f)
     }
-    best.map(|(c, _)| c)
 }
 
 /// Whether the defender `d` strikes back at the charger `c`: "the defending unit may choose
@@ -712,25 +720,46 @@ pub fn spell_value(g: &mut Game, id: Id, si: usize, target: Id) -> f64 {
     (g.spell_wounds(id, si, target) * t.points_per_wound()).min(g.points_left(target))
 }
 
+/// What the policy counts a buff spell worth, in points: next to nothing, so that it takes
+/// only tokens that no damage spell would use and that keeping would not save.
+const BUFF_SPELL_VALUE: f64 = 1e-6;
+
 /// The spells `id` tries now and on whom (spell index, its targets), in the order tried: the
 /// set of its spells, each with its best targets in range and sight, whose expected points
 /// (at the bare chance to cast) less what the tokens spent are worth kept is highest within
 /// the tokens it holds ("only one try per spell"). The random policy tries each spell it can
 /// afford with even odds, on random targets.
-pub fn spells_to_cast(g: &mut Game, id: Id) -> Vec<(usize, Vec<Id>)> {
+pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> Vec<(usize, Vec<Id>)> {
     let info = g.info(id);
     let held = g.live(id).tokens;
     let foes: Vec<Id> = enemies(g, id.0).collect();
     // each spell's targets, best first, with their values
     let mut options: Vec<(usize, Vec<(Id, f64)>)> = Vec::new();
     for (si, spell) in info.casting.spells.iter().enumerate() {
-        if spell.tokens > held || super::casting::tried(g.live(id).spells_tried, si) {
+        if spell.tokens > held || super::casting::tried(g.live(id).spells_tried, si) || !window.allows(&spell.effect) {
             continue;
         }
         let mut targets: Vec<(Id, f64)> = Vec::new();
-        for &e in &foes {
-            if g.spell_target(id, spell, e) {
-                targets.push((e, spell_value(g, id, si, e)));
+        match spell.effect {
+            CastEffect::Hits(_) => {
+                for &e in &foes {
+                    if g.spell_target(id, spell, e) {
+                        targets.push((e, spell_value(g, id, si, e)));
+                    }
+                }
+            }
+            // a buff goes where a friend's would (`buff_score`), to units holding none; it is
+            // worth next to nothing against damage and kept tokens, so it takes the tokens
+            // that would go unspent
+            CastEffect::Buff(rule) => {
+                let friends: Vec<Id> = g.on_table(id.0).collect();
+                for f in friends {
+                    let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else { continue };
+                    if g.live(f).buff == 0 && buff_in_time(g, id, f, b) && g.spell_target(id, spell, f) {
+                        let score = buff_score(g, id.0, f, b);
+                        targets.push((f, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                    }
+                }
             }
         }
         if targets.is_empty() {

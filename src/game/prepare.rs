@@ -3,7 +3,7 @@
 //! the expected outcome of every possible charge).
 
 use crate::attack::allocation::{Allocation, State};
-use super::casting::Casting;
+use super::casting::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
 use crate::attack::plan::{Group, GroupKind, Situation};
@@ -515,14 +515,32 @@ impl Prepared {
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for army in &mut prep.armies {
+            // the rules friends give: by their own rules (`Effect::Buff`) and by spells
             let mut given: Vec<&'static str> = Vec::new();
             for u in army.iter() {
-                if let Some(rule) = u.tricks.buff.filter(|r| !given.contains(r)) {
-                    given.push(rule);
+                let spells = u.casting.spells.iter().filter_map(|s| match s.effect {
+                    CastEffect::Buff(rule) => Some(rule),
+                    CastEffect::Hits(_) => None,
+                });
+                for rule in u.tricks.buff.into_iter().chain(spells) {
+                    if !given.contains(&rule) {
+                        given.push(rule);
+                    }
                 }
             }
             for u in army.iter_mut() {
                 u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
+            }
+            // a buff spell no friendly unit would gain from is not cast: it is reported
+            let gained: Vec<&'static str> = army.iter().flat_map(|u| u.buffed.iter().map(|b| b.rule)).collect();
+            for u in army.iter_mut() {
+                let (kept, dropped): (Vec<_>, Vec<_>) = u.casting.spells.drain(..).partition(|s| match s.effect {
+                    CastEffect::Buff(rule) => gained.contains(&rule),
+                    CastEffect::Hits(_) => true,
+                });
+                u.casting.spells = kept;
+                u.unmodelled.extend(dropped.into_iter().map(|s| format!("spell {}", s.name)));
+                u.unmodelled.sort();
             }
         }
         for side in 0..2 {
@@ -628,10 +646,11 @@ impl Prepared {
         let enemies = &self.armies[1 - side];
         let chance = super::casting::cast_chance(0);
         let per_token = |spell: &super::casting::CastSpell| {
+            let Some(group) = spell.hits() else { return 0.0 };
             let situation = super::casting::spell_situation(self.edition, f64::from(spell.targets.range));
             let mean: f64 = enemies
                 .iter()
-                .map(|e| (crate::attack::exact::group_expected_wounds(&spell.group, &situation, &e.alloc, e.alloc.start()) * e.points_per_wound()).min(e.cost))
+                .map(|e| (crate::attack::exact::group_expected_wounds(group, &situation, &e.alloc, e.alloc.start()) * e.points_per_wound()).min(e.cost))
                 .sum::<f64>()
                 / enemies.len().max(1) as f64;
             chance * mean * f64::from(spell.targets.count.max(1)) / f64::from(spell.tokens.max(1))

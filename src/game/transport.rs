@@ -246,7 +246,7 @@ impl<'a> Game<'a> {
             }
             Some(Exit::Advance(p)) => {
                 self.leave(id, transport, p, "advance");
-                self.cast_spells(id, touched);
+                self.cast_spells(id, super::casting::Window::Any, touched);
                 self.shoot(id, true, touched);
                 None
             }
