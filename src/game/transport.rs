@@ -158,7 +158,8 @@ impl<'a> Game<'a> {
     /// `transport` (measured to the transport's footprint).
     pub fn fully_within_exit(&self, id: Id, p: Point, transport: Id) -> bool {
         let (at, r) = (self.live(transport).pos, self.radius(transport));
-        self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= EXIT_RANGE + r + 1e-9)
+        // the disc holds the models: when it is within, so are they
+        p.distance(at) + self.radius(id) <= EXIT_RANGE + r + 1e-9 || self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= EXIT_RANGE + r + 1e-9)
     }
 
     /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
@@ -166,9 +167,11 @@ impl<'a> Game<'a> {
     /// transport) the furthest legal spot, searched every half inch in.
     pub fn exit_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
         let at = self.live(transport).pos;
-        let (rt, ru) = (self.radius(transport), self.radius(id));
+        let rt = self.radius(transport);
         let others = self.others_on_ground(id);
-        let (near, far) = ((rt - ru).max(0.0), EXIT_RANGE + rt);
+        // a transport still on the table keeps units 1" from it; a wreck's ground is free
+        let near = if self.live(transport).on_table() { rt + super::play::UNIT_GAP } else { 0.0 };
+        let far = EXIT_RANGE + rt;
         let mut best: Option<(f64, Point)> = None;
         for k in 0..48 {
             let (sin, cos) = (f64::from(k) * std::f64::consts::TAU / 48.0).sin_cos();
@@ -211,15 +214,14 @@ impl<'a> Game<'a> {
                 p = Point::new(p.x + (theirs.x - ours.x) * gap / len, p.y + (theirs.y - ours.y) * gap / len);
             }
             let from = at.towards(p, rt);
-            let (difficult, dangerous) = self.terrain_on_legs(id, from, &super::paths::Bends::NONE, p);
             let length = from.distance(p);
+            // the cheap tests first, the terrain on the way last
+            if length > reach || self.closest_pair_at(id, p, target).0 > 1e-3 || !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, true) {
+                continue;
+            }
+            let (difficult, dangerous) = self.terrain_on_legs(id, from, &super::paths::Bends::NONE, p);
             let allowed = if difficult { reach.min(super::play::DIFFICULT_MOVE) } else { reach };
-            if length <= allowed
-                && self.closest_pair_at(id, p, target).0 <= 1e-3
-                && self.fully_within_exit(id, p, transport)
-                && self.spot_ok(id, p, true)
-                && self.path_ok_leaving(id, from, p, Some(target), Some(transport))
-            {
+            if length <= allowed && self.path_ok_leaving(id, from, p, Some(target), Some(transport)) {
                 return Some(Path { to: p, via: super::paths::Bends::NONE, length, difficult, dangerous });
             }
         }
