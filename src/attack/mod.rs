@@ -124,7 +124,7 @@ impl Attack {
         if u64::from(group.dice) > MAX_EXACT_DICE {
             return Err(Error::limit("spell hits", group.dice, MAX_EXACT_DICE));
         }
-        let situation = Situation { spell: true, ..Situation::new(edition, false, f64::from(spell.targets.range)) };
+        let situation = Situation::spell(edition, f64::from(spell.targets.range));
         let allocation = Allocation::new(target, edition);
         let start = allocation.state_of("target_state", target_state)?;
         let mut unmodelled = plan::unmodelled_rules(&[], &allocation.runs, edition, Engine::Attack);

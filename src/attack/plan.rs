@@ -50,6 +50,7 @@ impl Situation {
         match cond {
             // a spell is cast, not shot: "shot from over 9"" rules do not hold against it
             Cond::Shooting => !self.melee && !self.spell,
+            Cond::Targeting => !self.melee,
             Cond::Melee => self.melee,
             Cond::Charging => self.charging,
             Cond::OverNine => self.over_nine(),
@@ -72,6 +73,12 @@ impl Situation {
             Cond::FromSpell => self.spell,
             Cond::NotFromSpell => !self.spell,
         }
+    }
+
+    /// A spell's hits at `distance`: not shooting, so no cover ("resolve the effect"), and
+    /// "from a spell" for the rules that tell spells apart.
+    pub fn spell(edition: Edition, distance: f64) -> Situation {
+        Situation { spell: true, ..Situation::new(edition, false, distance) }
     }
 
     /// A shooting or charging situation with no cover, movement, fatigue or options.
@@ -800,6 +807,16 @@ fn range_penalty(weapon: &Weapon, model_rules: &[&Rule], situation: &Situation, 
         return 0;
     }
     active(view.rules(), Side::Target, &has, situation, view)
+        .into_iter()
+        .map(|(_, e)| if let Effect::RangePenalty(n) = e { n } else { 0 })
+        .sum()
+}
+
+/// The range a spell loses against a target whose models are `view` (Aircraft: "units
+/// targeting them get -12" to their range").
+pub fn spell_range_penalty(edition: Edition, view: &TargetView) -> i32 {
+    let situation = Situation::spell(edition, 0.0);
+    active(view.rules(), Side::Target, &|_| false, &situation, view)
         .into_iter()
         .map(|(_, e)| if let Effect::RangePenalty(n) = e { n } else { 0 })
         .sum()

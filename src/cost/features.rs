@@ -167,7 +167,7 @@ impl Panel {
         if groups.is_empty() {
             return;
         }
-        let situation = Situation { spell: true, ..Situation::new(self.edition, false, SHOOTING_DISTANCE) };
+        let situation = Situation::spell(self.edition, SHOOTING_DISTANCE);
         for ((target, _), reference) in self.targets.iter().zip(TARGETS) {
             let options: Vec<(u8, f64)> = groups.iter().map(|(t, g)| (*t, group_expected_wounds(g, &situation, target, target.start()))).collect();
             let wounds: f64 = best_set(tokens, &options, |_| 0.0).into_iter().map(|i| options[i].1).sum();

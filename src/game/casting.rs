@@ -26,8 +26,6 @@ use crate::Edition;
 pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
 /// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
 pub const HELP_RANGE: f64 = 18.0;
-/// Aircraft: "units targeting them get -12" to their range".
-pub const AIRCRAFT_RANGE_PENALTY: f64 = 12.0;
 
 /// What a spell the game casts does: hits on enemy units, or a rule given to friendly units
 /// "once (next time the effect would apply)", as a friend's buff is (`Effect::Buff`).
@@ -107,16 +105,19 @@ impl Casting {
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
-            let effect = d.spell.as_ref().and_then(|s| match &s.effect {
-                _ if s.targets.enemy => s.damage_group(edition).map(CastEffect::Hits),
-                // "Pick one friendly unit within 12", which gets Evasive once (next time the
-                // effect would apply)": a buff, where the game plays the rule as one
-                SpellEffect::Rule { rule, gets: true, when: None, against: false } => crate::rules::effects::definition(edition, &rule.name).map(|def| CastEffect::Buff(def.name)),
-                _ => None,
+            let played = d.spell.as_ref().and_then(|s| {
+                let effect = match &s.effect {
+                    _ if s.targets.enemy => s.damage_group(edition).map(CastEffect::Hits),
+                    // "Pick one friendly unit within 12", which gets Evasive once (next time the
+                    // effect would apply)": a buff, where the game plays the rule as one
+                    SpellEffect::Rule { rule, gets: true, when: None, against: false } => crate::rules::effects::definition(edition, &rule.name).map(|def| CastEffect::Buff(def.name)),
+                    _ => None,
+                }?;
+                Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect })
             });
-            match (effect, &d.spell) {
-                (Some(effect), Some(s)) => cast.push(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect }),
-                _ => left_out.push(format!("spell {}", d.name)),
+            match played {
+                Some(spell) => cast.push(spell),
+                None => left_out.push(format!("spell {}", d.name)),
             }
         }
         if spells.is_empty() {
@@ -132,12 +133,6 @@ pub fn tried(spells_tried: u64, si: usize) -> bool {
     spells_tried & (1 << si.min(63)) != 0
 }
 
-/// The situation a spell's hits are rolled in: not shooting, so no cover ("resolve the
-/// effect"), at the distance between the units.
-pub fn spell_situation(edition: Edition, distance: f64) -> Situation {
-    Situation { spell: true, ..Situation::new(edition, false, distance) }
-}
-
 impl<'a> Game<'a> {
     /// The expected wounds of `id`'s spell `si` on `target` as it stands (cached: a pure
     /// function of the state and the distance's class).
@@ -149,7 +144,7 @@ impl<'a> Game<'a> {
         if let Some(&w) = self.cache.spell_wounds.get(&key) {
             return w;
         }
-        let situation = spell_situation(self.prep.edition, distance);
+        let situation = Situation::spell(self.prep.edition, distance);
         let Some(group) = info.casting.spells[si].hits() else { return 0.0 };
         let w = crate::attack::exact::group_expected_wounds(group, &situation, &t.alloc, s);
         self.cache.spell_wounds.insert(key, w);
@@ -164,8 +159,8 @@ impl<'a> Game<'a> {
 
     /// Whether `target` is a target of `spell` cast by `id`: a unit of the side the spell picks
     /// ("Pick one enemy unit", "Pick one friendly unit") on the table, within the spell's range
-    /// (less 12" against Aircraft: "units targeting them get -12" to their range") and in line
-    /// of sight; a unit "may always target themselves".
+    /// (less what its rules take off: Aircraft) and in line of sight; a unit "may always
+    /// target themselves".
     pub fn spell_target(&mut self, id: Id, spell: &CastSpell, target: Id) -> bool {
         if (target.0 != id.0) != spell.targets.enemy || !self.live(target).on_table() {
             return false;
@@ -173,8 +168,7 @@ impl<'a> Game<'a> {
         if target == id {
             return true;
         }
-        let aircraft = if self.info(target).movement.aircraft { AIRCRAFT_RANGE_PENALTY } else { 0.0 };
-        let range = f64::from(spell.targets.range) - aircraft;
+        let range = f64::from(spell.targets.range) - self.info(target).spell_range_penalty;
         range >= 0.0 && self.within(id, target, range) && self.sight(id, target).visible
     }
 
@@ -267,7 +261,7 @@ impl<'a> Game<'a> {
             touched.push((target, before));
         }
         let talloc = &self.info(target).alloc;
-        let situation = spell_situation(self.prep.edition, self.gap(id, target));
+        let situation = Situation::spell(self.prep.edition, self.gap(id, target));
         let Some(group) = spell.hits() else { return };
         let r = self.roll_hits(id, target, group, &situation);
         self.event(|g| Event {

@@ -128,7 +128,7 @@ impl Buffed {
         self.entries.iter().any(|(side, outer, conds, _)| {
             *side == Side::Target
                 && outer.iter().chain(conds.iter()).all(|c| match c {
-                    Shooting => shot,
+                    Shooting | Targeting => shot,
                     Melee => !shot,
                     Charging => charged,
                     NotCharging => !charged,
@@ -244,6 +244,9 @@ pub struct UnitInfo {
     pub casting: Casting,
     /// The spaces it offers as a transport (Transport(X); 0: none).
     pub transport: u32,
+    /// The range a spell loses against it (`plan::spell_range_penalty`: Aircraft), read at
+    /// full strength.
+    pub spell_range_penalty: f64,
 }
 
 impl UnitInfo {
@@ -604,6 +607,7 @@ impl Prepared {
             unmodelled,
             casting,
             transport: super::transport::capacity(&alloc),
+            spell_range_penalty: f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false))),
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),
@@ -647,7 +651,7 @@ impl Prepared {
         let chance = super::casting::cast_chance(0);
         let per_token = |spell: &super::casting::CastSpell| {
             let Some(group) = spell.hits() else { return 0.0 };
-            let situation = super::casting::spell_situation(self.edition, f64::from(spell.targets.range));
+            let situation = crate::attack::plan::Situation::spell(self.edition, f64::from(spell.targets.range));
             let mean: f64 = enemies
                 .iter()
                 .map(|e| (crate::attack::exact::group_expected_wounds(group, &situation, &e.alloc, e.alloc.start()) * e.points_per_wound()).min(e.cost))

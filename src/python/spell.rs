@@ -13,13 +13,6 @@ pub struct PySpell {
     pub edition: crate::Edition,
 }
 
-fn rule_text(r: &crate::rules::Rule) -> String {
-    match &r.rating {
-        Some(x) => format!("{}({x})", r.name),
-        None => r.name.clone(),
-    }
-}
-
 #[pymethods]
 impl PySpell {
     #[getter]
@@ -86,8 +79,8 @@ impl PySpell {
     #[getter]
     fn rules(&self) -> Vec<String> {
         match self.inner.spell.as_ref().map(|s| &s.effect) {
-            Some(SpellEffect::Hits { rules, .. }) => rules.iter().map(rule_text).collect(),
-            Some(SpellEffect::Rule { rule, .. }) => vec![rule_text(rule)],
+            Some(SpellEffect::Hits { rules, .. }) => rules.iter().map(ToString::to_string).collect(),
+            Some(SpellEffect::Rule { rule, .. }) => vec![rule.to_string()],
             _ => Vec::new(),
         }
     }

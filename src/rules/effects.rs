@@ -44,6 +44,8 @@ pub enum Needs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cond {
     Shooting,
+    /// Shooting or casting a spell: "units targeting them" (Aircraft).
+    Targeting,
     Melee,
     /// The attacker charged this activation (Impact, Furious, Thrust).
     Charging,
@@ -349,8 +351,8 @@ const LOCK_ON: &[RuleEffect] = &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHit
 pub const CORE_3_5: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from weapons with this special rule."
     RuleDef { name: "AP", effects: AP_X },
-    // "Aircraft: ... units targeting them get -12" to their range."
-    RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12))] },
+    // "Aircraft: ... units targeting them get -12" to their range." (shots and spells)
+    RuleDef { name: "Aircraft", effects: &[target(&[Targeting], RangePenalty(12))] },
     // "Artillery: ... When this model shoots at enemies over 9" away, it gets +1 to hit rolls.
     // When enemy units shoot at this model from over 9" away, they get -2 to hit rolls."
     RuleDef {

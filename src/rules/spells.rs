@@ -331,10 +331,6 @@ impl Spell {
         let side = if t.enemy { "enemy" } else { "friendly" };
         let (get, s) = if t.count > 1 { ("get", "") } else { ("gets", "s") };
         let once = "once (next time the effect would apply)";
-        let rating = |r: &Rule| match &r.rating {
-            Some(x) => format!("{}({x})", r.name),
-            None => r.name.clone(),
-        };
         let when = |w: Option<Attacks>| match w {
             Some(Attacks::Shooting) => " when shooting",
             Some(Attacks::Melee) => " in melee",
@@ -343,7 +339,7 @@ impl Spell {
         };
         let does = match &self.effect {
             SpellEffect::Hits { hits, rules, roll_for } => {
-                let with = if rules.is_empty() { String::new() } else { format!(" with {}", rules.iter().map(rating).collect::<Vec<_>>().join(" and ")) };
+                let with = if rules.is_empty() { String::new() } else { format!(" with {}", rules.iter().map(Rule::to_string).collect::<Vec<_>>().join(" and ")) };
                 let roll = roll_for.map_or(String::new(), |face| format!(" Roll as many dice as hits to see if \"on rolls of {face}\" effects trigger."));
                 let noun = if *hits == 1 { "hit" } else { "hits" };
                 let each = if t.count > 1 { " each" } else { "" };
@@ -356,7 +352,7 @@ impl Spell {
                     (true, true) => "friendly units get".to_string(),
                     (false, true) => "friendly units lose".to_string(),
                 };
-                format!("{verb} {}{}{}", rating(rule), when(*w), if *against { " against" } else { "" })
+                format!("{verb} {}{}{}", rule, when(*w), if *against { " against" } else { "" })
             }
             SpellEffect::Modifier { roll, amount, against } => {
                 let verb = if *against { "friendly units get" } else { get };
