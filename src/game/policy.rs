@@ -252,25 +252,29 @@ fn random_action(g: &mut Game, id: Id) -> Action {
 
 /// The greedy policy's action: its charge, else boarding a transport, else the default move.
 fn default_action(g: &mut Game, id: Id) -> Action {
-    let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
-    // charge when the exact melee favours it ("charge when the exact melee outcome favours it")
-    if info.role != Role::Shooting {
-        let mut best: Option<(f64, Id)> = None;
+    // charge when the exact melee favours it ("charge when the exact melee outcome favours
+    // it"): the best target only
+    if g.info(id).role != Role::Shooting {
         let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, g.charge_reach(id, e))).collect();
-        for e in candidates {
-            let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
-            if value > policy.charge_margin * info.cost && best.is_none_or(|(b, _)| value > b) {
-                best = Some((value, e));
-            }
-        }
-        if let Some((_, e)) = best {
+        if let Some(&(_, e)) = greedy_charges(g, id, &candidates).first() {
             if let Some(path) = g.charge_path(id, e) {
                 return Action::Charge(e, path);
             }
         }
     }
     timed_embark_action(g, id).unwrap_or_else(|| movement_action(g, id))
+}
+
+/// The greedy policy's charges of `id` into `foes` worth more than the charge margin, best
+/// first: the exact melee's value on fresh units (`Prepared::charge_value`), scaled by the
+/// share of its models left.
+fn greedy_charges(g: &Game, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
+    let mut out: Vec<(f64, Id)> = foes.iter().map(|&e| (g.prep.charge_value[id.0][id.1][e.1] * alive_share, e)).filter(|&(v, _)| v > policy.charge_margin * info.cost).collect();
+    // stable: among equal values the first foe first
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
 }
 
 /// Holding a marker, or moving towards markers and enemies (both the greedy and the default
@@ -907,18 +911,7 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
             return Some(Exit::Charge(e, path));
         }
     } else if info.role != Role::Shooting && !info.movement.hold_only {
-        let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
-        let margin = g.config.policies[id.0].charge_margin * info.cost;
-        let mut best: Option<(f64, Id, super::play::Path)> = None;
-        for e in foes {
-            let value = g.prep.charge_value[id.0][id.1][e.1] * alive_share;
-            if value > margin && best.is_none_or(|(b, ..)| value > b) {
-                if let Some(path) = g.charge_out(id, transport, e) {
-                    best = Some((value, e, path));
-                }
-            }
-        }
-        if let Some((_, e, path)) = best {
+        if let Some((e, path)) = greedy_charges(g, id, &foes).into_iter().find_map(|(_, e)| g.charge_out(id, transport, e).map(|p| (e, p))) {
             return Some(Exit::Charge(e, path));
         }
     }
