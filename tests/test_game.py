@@ -44,6 +44,9 @@ MOVE_RULES = {
     "Fast": (2, 4, 4), "Lustbound": (1, 3, 3), "Highborn": (2, 2, 2), "Scurry": (2, 2, 2), "Quick": (2, 2, 2),
     "Agile": (1, 2, 2), "Darkborn": (0, 0, 3), "Speed Boost": (2, 4, 4), "Rapid Charge": (0, 0, 4),
     "Rapid Rush": (0, 6, 0), "Rapid Advance": (4, 0, 0),
+    # what the books' move spells give once, by their words: "which moves +2" when using
+    # Advance actions and +4" when using Rush/Charge actions" (and -2"/-4" for an enemy's)
+    '+2"/+4" moves': (2, 4, 4), '-2"/-4" moves': (-2, -4, -4),
 }
 #: Auras: one model gives them to its whole unit.
 MOVE_AURAS = {"Fast Aura": (2, 4, 4), "Rapid Charge Aura": (0, 0, 4), "Rapid Rush Aura": (0, 6, 0),
@@ -100,7 +103,7 @@ def check_invariants(result, army_a, army_b):
         # its inches to the move that uses it
         holding: dict[tuple, str] = {}
         for e in trace.events:
-            if e["kind"] == "buff" and e["target"] >= 0:
+            if e["kind"] in ("buff", "debuff") and e["target"] >= 0:
                 holding[(e["target_army"], e["target"])] = e["detail"].split(": ")[-1]
             elif e["kind"] == "buff-used":
                 holding.pop((e["army"], e["unit"]), None)

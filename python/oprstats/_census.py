@@ -105,7 +105,8 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     army_rules: set[str] = set()
     spells: dict[str, set[str]] = {}
     kinds: dict[str, str] = {}
-    enemy: dict[str, Optional[bool]] = {}
+    played: dict[str, bool] = {}
+    rules_of: dict[str, list[str]] = {}
     caster_points: dict[str, int] = {}
     for book in books:
         for name in book.special_rules:
@@ -113,7 +114,8 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         for name, spell in book.spells.items():
             spells.setdefault(name, set()).add(book.name)
             kinds[name] = spell.kind
-            enemy[name] = spell.enemy
+            played[name] = spell.played
+            rules_of[name] = spell.rules
         counts: dict[str, int] = {}
         for uid, unit in zip(book.unit_ids, book.units):
             cost = unit.cost or 0
@@ -144,14 +146,17 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         )
     for n, where in sorted(spells.items()):
         points = sum(caster_points.get(b, 0) for b in where)
-        # damage spells roll as attacks (attack()) and are cast in games; the others are not cast yet
-        cast = kinds[n] == "hits"
-        reason = (None if cast else "its effect could not be read" if kinds[n] == "unread"
-                  else "a rule for friendly units: cast in games as a buff where a unit gains from it (GameResult.unmodelled "
-                       "names it where not), not valued outside games" if kinds[n] == "rule" and not enemy[n]
-                  else "not cast yet: only damage spells and buffs are")
+        # damage spells roll as attacks (attack()) and are cast in games; lasting spells are
+        # cast in games where their rule is played once (Spell.played)
+        cast = played[n]
+        engines = ("attack", "game") if kinds[n] == "hits" else ("game",) if cast else ()
+        reason = (None if cast and kinds[n] == "hits"
+                  else "a rule held once (by a friend, an enemy, or the attackers of a marked enemy): cast in games where a unit "
+                       "gains from it (GameResult.unmodelled names it where not); outside games priced by name only" if cast
+                  else "its effect could not be read" if kinds[n] == "unread"
+                  else SPELL_GAPS.get(kinds[n], "the rule it gives is not played as held once: " + ", ".join(rules_of[n])))
         rows.append(dict(rule=n, kind="spell", books=len(where), units=0, points=points, share=points / total if total else 0.0,
-                         modelled=cast, engines=("attack", "game") if cast else (), gap=None if cast else "spells", reason=reason))
+                         modelled=cast, engines=engines, gap=None if cast else "spells", reason=reason))
     frame = pd.DataFrame(rows, columns=["rule", "kind", "books", "units", "points", "share", "modelled", "engines", "gap", "reason"])
     return frame.sort_values(["share", "rule"], ascending=[False, True], ignore_index=True)
 
@@ -163,12 +168,27 @@ def unmodelled_share(units: Sequence[Unit], *, edition: str = DEFAULT_EDITION, e
     per_unit = [unit_rule_names(u) for u in units]
     entries = census(set().union(*per_unit) if per_unit else set(), edition=edition)
     total = sum(u.cost or 0 for u in units)
-    hit = sum(
-        u.cost or 0
-        for u, names in zip(units, per_unit)
-        if any(entries[n].ignored_in_game and entries[n].gap not in excluding for n in names)
-    )
+
+    def ignores(unit: Unit, name: str) -> bool:
+        entry = entries[name]
+        if name in CASTER_RULES:
+            # a caster's rule is played where every spell of its book is cast in games
+            return "spells" not in excluding and (not unit.spells or not all(s.played for s in unit.spells.values()))
+        return entry.ignored_in_game and entry.gap not in excluding
+
+    hit = sum(u.cost or 0 for u, names in zip(units, per_unit) if any(ignores(u, n) for n in names))
     return hit / total if total else 0.0
+
+
+#: The rules that make a unit cast its book's spells.
+CASTER_RULES = ("Caster", "Caster Group")
+
+#: Why a kind of spell is not cast in games.
+SPELL_GAPS = {
+    "modifier": "a casting roll modifier: casting rolls of the picked unit are not changed yet",
+    "morale": "a morale test with its own outcome (fatigued, or moved by the caster): not played yet",
+    "terrain": "counting as in terrain once: not played yet",
+}
 
 
 BooksLike = Union[ArmyBook, str, "os.PathLike[str]", Iterable[Union[ArmyBook, str, "os.PathLike[str]"]]]

@@ -485,7 +485,10 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
             | Effect::Ambush { .. }
             | Effect::Buff(_)
             | Effect::OnlyMovingThrough
-            | Effect::ArrivalHits { .. } => {}
+            | Effect::ArrivalHits { .. }
+            | Effect::CastingRollGiven(_)
+            | Effect::Debuff(_)
+            | Effect::EnemyTest { .. } => {}
         }
     }
     e

@@ -20,19 +20,39 @@ use crate::attack::allocation::{Allocation, State};
 use crate::attack::plan::{Group, Situation};
 use crate::attack::sample::d6;
 use crate::loaders::army_forge::SpellDefinition;
-use crate::rules::spells::{SpellEffect, Targets};
+use crate::rules::spells::{Once, Roll, SpellEffect, Targets};
 use crate::Edition;
 
 pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
 /// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
 pub const HELP_RANGE: f64 = 18.0;
 
-/// What a spell the game casts does: hits on enemy units, or a rule given to friendly units
-/// "once (next time the effect would apply)", as a friend's buff is (`Effect::Buff`).
+/// What a spell the game casts does: hits on enemy units, or a rule held "once (next time the
+/// effect would apply)" (`rules::spells::Once`): by a friendly unit, as a friend's buff is
+/// (`Effect::Buff`: "which gets Evasive", "which get +1 to hit rolls when shooting"); by an
+/// enemy unit (a debuff: "which get -1 to defense rolls"); or by the caster's army's units
+/// attacking an enemy unit (a mark: "which friendly units get Relentless against").
 #[derive(Debug, Clone)]
 pub enum CastEffect {
     Hits(Group),
     Buff(&'static str),
+    Debuff(&'static str),
+    Mark(&'static str),
+    /// "which gets -3 to casting rolls once (next time the effect would apply)": on the enemy
+    /// unit's next casting roll.
+    CastingModifier(i8),
+    /// "which must take a morale test. If failed, it becomes fatigued."
+    TestOrFatigued,
+}
+
+impl CastEffect {
+    /// The rule a lasting spell gives.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            CastEffect::Hits(_) | CastEffect::CastingModifier(_) | CastEffect::TestOrFatigued => None,
+            CastEffect::Buff(r) | CastEffect::Debuff(r) | CastEffect::Mark(r) => Some(r),
+        }
+    }
 }
 
 /// Which of its spells a caster may try at one point of its activation: damage spells only
@@ -49,7 +69,8 @@ pub enum Window {
 impl Window {
     pub fn allows(self, effect: &CastEffect) -> bool {
         match (self, effect) {
-            (Window::Any, _) | (Window::Damage, CastEffect::Hits(_)) | (Window::Buffs, CastEffect::Buff(_)) => true,
+            (Window::Any, _) | (Window::Damage, CastEffect::Hits(_)) => true,
+            (Window::Buffs, e) => !matches!(e, CastEffect::Hits(_)),
             _ => false,
         }
     }
@@ -70,7 +91,7 @@ impl CastSpell {
     pub fn hits(&self) -> Option<&Group> {
         match &self.effect {
             CastEffect::Hits(g) => Some(g),
-            CastEffect::Buff(_) => None,
+            _ => None,
         }
     }
 }
@@ -106,11 +127,19 @@ impl Casting {
         let mut left_out = Vec::new();
         for d in spells {
             let played = d.spell.as_ref().and_then(|s| {
-                let effect = match &s.effect {
-                    _ if s.targets.enemy => s.damage_group(edition).map(CastEffect::Hits),
-                    // "Pick one friendly unit within 12", which gets Evasive once (next time the
-                    // effect would apply)": a buff, where the game plays the rule as one
-                    SpellEffect::Rule { rule, gets: true, when: None, against: false } => crate::rules::effects::definition(edition, &rule.name).map(|def| CastEffect::Buff(def.name)),
+                // "Pick one friendly unit within 12", which gets Evasive once (next time the
+                // effect would apply)": a buff where the game plays the rule as one (kept by
+                // `Prepared::with_spells` where some unit gains from it)
+                let effect = match (s.targets.enemy, s.once_rule(edition)) {
+                    (true, _) if matches!(s.effect, SpellEffect::Hits { .. }) => s.damage_group(edition).map(CastEffect::Hits),
+                    (false, Some(Once::Holds(rule))) => Some(CastEffect::Buff(rule)),
+                    (true, Some(Once::Holds(rule))) => Some(CastEffect::Debuff(rule)),
+                    (true, Some(Once::Against(rule))) => Some(CastEffect::Mark(rule)),
+                    (true, None) => match s.effect {
+                        SpellEffect::Modifier { roll: Roll::Casting, amount, against: false } => i8::try_from(amount).ok().map(CastEffect::CastingModifier),
+                        SpellEffect::TestOrFatigued => Some(CastEffect::TestOrFatigued),
+                        _ => None,
+                    },
                     _ => None,
                 }?;
                 Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect })
@@ -124,6 +153,17 @@ impl Casting {
             left_out.push(if caster { "Caster" } else { "Caster Group" }.to_string() + " (no spells: not read from its book)");
         }
         (Casting { caster: true, group, spells: cast, token_worth: 0.0 }, left_out)
+    }
+}
+
+/// Whether a game casts `spell` where some unit gains from it: a damage spell, or one whose
+/// rule held once the game plays (`prepare::once_entries`).
+pub fn game_casts(spell: &crate::rules::spells::Spell, edition: Edition) -> bool {
+    match (spell.targets.enemy, spell.once_rule(edition)) {
+        (true, _) if matches!(spell.effect, SpellEffect::Hits { .. }) => spell.damage_group(edition).is_some(),
+        (false, Some(Once::Holds(rule))) | (true, Some(Once::Holds(rule) | Once::Against(rule))) => super::prepare::once_played(edition, rule),
+        (true, None) => matches!(spell.effect, SpellEffect::Modifier { roll: Roll::Casting, against: false, .. } | SpellEffect::TestOrFatigued),
+        _ => false,
     }
 }
 
@@ -215,7 +255,10 @@ impl<'a> Game<'a> {
             live.tokens = held - spell.tokens;
             live.spells_tried |= 1 << si.min(63);
             let stake: f64 = targets.iter().map(|&e| policy::spell_value(self, id, si, e)).sum();
-            let modifier = self.help_and_hinder(id, stake);
+            let mut modifier = self.help_and_hinder(id, stake);
+            // a debuff on its next casting roll ("-3 to casting rolls once") is used now
+            let debuff = std::mem::take(&mut self.live_mut(id).casting_modifier);
+            modifier += i32::from(debuff);
             let roll = d6(&mut self.rng);
             self.dice += 1;
             let cast = cast_succeeds(roll, modifier);
@@ -234,7 +277,10 @@ impl<'a> Game<'a> {
                     }
                     match spell.effect {
                         CastEffect::Hits(_) => self.spell_hits(id, spell, target, touched),
-                        CastEffect::Buff(rule) => self.spell_buff(id, spell, rule, target),
+                        CastEffect::Buff(rule) | CastEffect::Debuff(rule) => self.spell_buff(id, spell, rule, target),
+                        CastEffect::Mark(rule) => self.spell_mark(id, spell, rule, target),
+                        CastEffect::CastingModifier(x) => self.spell_casting_modifier(id, spell, x, target),
+                        CastEffect::TestOrFatigued => self.spell_test(id, spell, target),
                     }
                 }
             }
@@ -251,7 +297,42 @@ impl<'a> Game<'a> {
             return;
         }
         self.live_mut(target).buff = b as u8 + 1;
-        self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between("buff", id, target, g.live(id).pos, g.live(target).pos) });
+        let kind = if target.0 == id.0 { "buff" } else { "debuff" };
+        self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between(kind, id, target, g.live(id).pos, g.live(target).pos) });
+    }
+
+    /// A casting modifier on `target`'s next casting roll; a unit holding one keeps it.
+    fn spell_casting_modifier(&mut self, id: Id, spell: &CastSpell, x: i8, target: Id) {
+        if self.live(target).casting_modifier != 0 {
+            return;
+        }
+        self.live_mut(target).casting_modifier = x;
+        self.event(|g| Event { detail: format!("{}: {x:+} to casting rolls", spell.name), ..Event::between("debuff", id, target, g.live(id).pos, g.live(target).pos) });
+    }
+
+    /// "which must take a morale test. If failed, it becomes fatigued": the test as any morale
+    /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
+    /// Shaken: the spell says what a fail does).
+    fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
+        let passed = self.morale_roll(target);
+        if !passed {
+            self.live_mut(target).fatigued = true;
+        }
+        self.event(|g| Event {
+            dice: 1,
+            detail: format!("{}: {}", spell.name, if passed { "passed" } else { "failed: fatigued" }),
+            ..Event::between("spell-test", id, target, g.live(id).pos, g.live(target).pos)
+        });
+    }
+
+    /// A mark spell's rule for the caster's army's attacks on `target` "once (next time the
+    /// effect would apply)"; a unit marked already keeps that mark.
+    fn spell_mark(&mut self, id: Id, spell: &CastSpell, rule: &'static str, target: Id) {
+        if self.live(target).mark.is_some() {
+            return;
+        }
+        self.live_mut(target).mark = Some(rule);
+        self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between("mark", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
     /// A damage spell's hits on `target`, rolled as `attack()` rolls them.

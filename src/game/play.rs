@@ -83,6 +83,11 @@ pub struct Live {
     /// A rule a friendly unit gave it until it is next used (`Effect::Buff`): 1 + its index
     /// in `UnitInfo::buffed` (0: none).
     pub buff: u8,
+    /// A rule the enemy army's units attacking it get until one of them uses it (a mark
+    /// spell: "which friendly units get Relentless against once").
+    pub mark: Option<&'static str>,
+    /// A modifier an enemy's spell gave its next casting roll (0: none).
+    pub casting_modifier: i8,
     /// Spell tokens held (`casting`).
     pub tokens: u8,
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
@@ -185,6 +190,20 @@ pub struct ShotKey {
     arrived: bool,
     /// The target's buff that acts on this shot (`Live::buff`; 0: none).
     buff: u8,
+    /// The rule the shooter shoots with (`Game::attack_rule`: its buff, or a mark's on the
+    /// target; 1 + its index in `UnitInfo::buffed`, 0: none), and whether it is the mark's.
+    shooter: u8,
+    marked: bool,
+}
+
+/// What a side of a melee fights with: the rule it holds once, used on its attacks or
+/// defense, or only if it loses (its morale test), or a mark's on the other side.
+#[derive(Debug, Clone, Copy)]
+enum Held {
+    None,
+    Used(usize),
+    Morale(usize),
+    Mark(usize),
 }
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
@@ -205,6 +224,9 @@ pub struct Cache {
     /// A damage spell's expected wounds on a target, by (caster, spell, target, the target's
     /// state, the distance's class between the rules' marks).
     pub(super) spell_wounds: FxHashMap<(Id, usize, Id, usize, u16), f64>,
+    /// How melees are played where a side holds a rule with options once (`Buffed::options`),
+    /// by (charger, its buff, defender, its buff, `melee_flags`).
+    held_melee_options: FxHashMap<HeldOptionsKey, Vec<[u8; 2]>>,
 }
 
 /// What a melee's plans depend on beyond the models left on each side: the two units and
@@ -240,6 +262,9 @@ impl Cache {
         if self.spell_wounds.len() > Self::LIMIT {
             self.spell_wounds.clear();
         }
+        if self.held_melee_options.len() > Self::LIMIT / 10 {
+            self.held_melee_options.clear();
+        }
     }
 }
 
@@ -253,8 +278,12 @@ struct GapEntry {
     gap: f64,
 }
 
-/// (shooter, its run, target, the target's models left, whole inches, moved, arrived).
-type UsableKey = (Id, usize, Id, (u32, bool), u16, bool, bool);
+/// (charger, its buff, defender, its buff, `melee_flags`).
+type HeldOptionsKey = (Id, u8, Id, u8, u8);
+
+/// (shooter, the allocation it shoots with, its run, target, the target's models left, whole
+/// inches, moved, arrived).
+type UsableKey = (Id, u8, usize, Id, (u32, bool), u16, bool, bool);
 
 /// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
 /// touch the piece only then): a test cheaper than `Piece::distance_to`.
@@ -830,8 +859,8 @@ impl<'a> Game<'a> {
 
     /// `path_ok` for a unit leaving the transport `from` (whose footprint it starts in).
     pub fn path_ok_leaving(&self, id: Id, a: Point, b: Point, target: Option<Id>, from: Option<Id>) -> bool {
-        let info = self.info(id);
-        if info.movement.flying || info.movement.aircraft {
+        let m = self.movement(id);
+        if m.flying || m.aircraft {
             return true;
         }
         let r = self.radius(id);
@@ -855,7 +884,7 @@ impl<'a> Game<'a> {
     /// Difficult and dangerous terrain touched by `id`'s footprint along `a`–`b`, as its
     /// rules read them: Strider ignores difficult terrain; Flying and Aircraft ignore terrain.
     fn terrain_on_path(&self, id: Id, a: Point, b: Point) -> (bool, bool) {
-        let m = self.info(id).movement;
+        let m = self.movement(id);
         if m.flying || m.aircraft {
             return (false, false);
         }
@@ -931,7 +960,7 @@ impl<'a> Game<'a> {
         if from.distance(goal) < 0.05 || allowance <= 0.0 {
             return None;
         }
-        let m = self.info(id).movement;
+        let m = self.movement(id);
         if m.flying || m.aircraft {
             return self.flying_move(id, goal, allowance);
         }
@@ -1103,7 +1132,13 @@ impl<'a> Game<'a> {
     /// fully within X" of their position" (Wolfborn, Rapid Blink, Bounding D3+1", Teleport):
     /// the policy picks a spot towards where its action wants to go, or none.
     fn place_on_activation(&mut self, id: Id) {
-        let (inches, d3) = self.info(id).tricks.place_on_activation;
+        let (mut inches, mut d3) = self.info(id).tricks.place_on_activation;
+        // a placement held once (Teleport, Rapid Blink Boost from a spell), where it reaches further
+        let held = self.buff_for(id, BuffUse::Activation).map(|b| self.info(id).buffed[b].on_activation());
+        let use_held = held.is_some_and(|x| x > inches + if d3 { 2.0 } else { 0.0 });
+        if use_held {
+            (inches, d3) = (held.unwrap_or(0.0), false);
+        }
         if inches <= 0.0 && !d3 {
             return;
         }
@@ -1118,6 +1153,9 @@ impl<'a> Game<'a> {
         };
         if let Some(to) = self.find_placement(id, goal, allowance) {
             self.reposition(id, to, allowance, if d3 { "on activation, D3 rolled" } else { "on activation" });
+            if use_held {
+                self.spend_buff(id, "placed on activation");
+            }
         }
     }
 
@@ -1131,10 +1169,87 @@ impl<'a> Game<'a> {
         self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
     }
 
+    /// Casting Debuff and Casting Buff (`Effect::CastingRollGiven`): "Once per activation,
+    /// before attacking, pick one enemy unit within 18" with Caster, which gets -1 to casting
+    /// rolls once" (a friendly one within 12", +1); the policy picks the caster.
+    fn give_casting_roll(&mut self, id: Id) {
+        let x = self.info(id).tricks.casting_roll_given;
+        if x == 0 {
+            return;
+        }
+        let Some(to) = policy::casting_roll_target(self, id, x > 0) else {
+            return;
+        };
+        self.live_mut(to).casting_modifier = x;
+        let kind = if x > 0 { "buff" } else { "debuff" };
+        self.event(|g| Event { detail: format!("{x:+} to casting rolls"), ..Event::between(kind, id, to, g.live(id).pos, g.live(to).pos) });
+    }
+
+    /// A debuff given by a rule (`Effect::Debuff`, `Effect::EnemyTest`): "Once per activation,
+    /// before attacking, pick one enemy unit within 18", which gets -1 to defense rolls once"
+    /// (held as a buff is), or "which must take a morale test. If failed, it becomes
+    /// fatigued", or "which must immediately take a Dangerous Terrain test".
+    fn give_debuff(&mut self, id: Id) {
+        let t = self.info(id).tricks;
+        if let Some(rule) = t.debuff {
+            if let Some((to, b)) = policy::debuff_target(self, id, rule) {
+                self.live_mut(to).buff = b as u8 + 1;
+                self.event(|g| Event { detail: rule.to_string(), ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos) });
+            }
+        }
+        if let Some(dangerous) = t.enemy_test {
+            let Some(to) = policy::enemy_test_target(self, id, dangerous) else {
+                return;
+            };
+            if dangerous {
+                let all = self.models(to).fold(0u64, |m, (i, _, _)| m | bit(i));
+                self.event(|g| Event { detail: "dangerous terrain test".into(), ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos) });
+                self.roll_dangerous(to, all);
+            } else {
+                let passed = self.morale_roll(to);
+                if !passed {
+                    self.live_mut(to).fatigued = true;
+                }
+                self.event(|g| Event {
+                    dice: 1,
+                    detail: format!("morale test: {}", if passed { "passed" } else { "failed: fatigued" }),
+                    ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos)
+                });
+            }
+        }
+    }
+
     /// The index of `id`'s buff in `UnitInfo::buffed` if it has one that acts on `used`.
     pub fn buff_for(&self, id: Id, used: BuffUse) -> Option<usize> {
         let b = usize::from(self.live(id).buff);
         (b > 0 && self.info(id).buffed[b - 1].applies(used)).then(|| b - 1)
+    }
+
+    /// The index in `attacker`'s `UnitInfo::buffed` of the rule a mark on `target` gives it,
+    /// if that acts on `used` (an attack of `attacker`'s).
+    pub fn mark_for(&self, attacker: Id, target: Id, used: BuffUse) -> Option<usize> {
+        let rule = self.live(target).mark?;
+        if attacker.0 == target.0 {
+            return None;
+        }
+        self.info(attacker).buffed.iter().position(|b| b.rule == rule && b.applies(used))
+    }
+
+    /// The mark on `target` has been used: it loses it.
+    pub(super) fn spend_mark(&mut self, target: Id, by: Id, on: &'static str) {
+        let Some(rule) = self.live_mut(target).mark.take() else {
+            return;
+        };
+        self.event(|g| Event { detail: format!("{rule}: {on}"), ..Event::between("mark-used", by, target, g.live(by).pos, g.live(target).pos) });
+    }
+
+    /// The rule `id`'s attack at `target` is made with (1 + its index in `UnitInfo::buffed`;
+    /// 0: none), and whether it is a mark's on the target: the unit's own buff first.
+    fn attack_rule(&self, id: Id, target: Id, used: BuffUse) -> (u8, bool) {
+        match self.buff_for(id, used) {
+            Some(b) => (b as u8 + 1, false),
+            None => self.mark_for(id, target, used).map_or((0, false), |b| (b as u8 + 1, true)),
+        }
     }
 
     /// The unit's allocation with its buff `buff` (1 + index; 0: its own).
@@ -1159,12 +1274,18 @@ impl<'a> Game<'a> {
     /// policy likes, or none.
     fn move_after_attack(&mut self, id: Id, melee: bool) {
         let t = self.info(id).tricks;
-        let inches = if melee { t.after_melee } else { t.after_shooting };
+        let own = if melee { t.after_melee } else { t.after_shooting };
+        // a move after attacking held once (Hit & Run Fighter from a spell), where it goes further
+        let held = self.buff_for(id, BuffUse::AfterAttack(melee)).map_or(0.0, |b| self.info(id).buffed[b].after_attack(melee));
+        let inches = own.max(held);
         let live = self.live(id);
         if inches <= 0.0 || !live.on_table() || live.moved_after_attack || live.shaken || self.info(id).movement.aircraft {
             return;
         }
         let Some(path) = policy::after_attack_path(self, id, inches) else { return };
+        if held > own {
+            self.spend_buff(id, "move after attacking");
+        }
         self.live_mut(id).moved_after_attack = true;
         self.apply_move_noted(id, path, "hit-and-run", inches, if melee { "after melee" } else { "after shooting" });
     }
@@ -1195,6 +1316,7 @@ impl<'a> Game<'a> {
             m.advance = (m.advance + f64::from(add.advance)).max(0.0);
             m.rush = (m.rush + f64::from(add.rush)).max(0.0);
             m.charge = (m.charge + f64::from(add.charge)).max(0.0);
+            m.flying |= self.info(id).buffed[b - 1].flying;
         }
         m
     }
@@ -1214,7 +1336,7 @@ impl<'a> Game<'a> {
     /// the route round the difficult terrain is tried too). Dangerous terrain is avoided when
     /// the way round is at most `DANGEROUS_DETOUR` longer and still within reach.
     fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
-        let m = self.info(id).movement;
+        let m = self.movement(id);
         let reach = self.charge_reach(id, target);
         if m.hold_only || m.aircraft || self.info(target).movement.aircraft {
             return None;
@@ -1226,7 +1348,7 @@ impl<'a> Game<'a> {
     /// through difficult terrain), round what it may not cross; `None`: none. A charge's, and
     /// an embarking unit's ("they ignore the 1" move restriction when embarking").
     pub(super) fn find_contact(&self, id: Id, target: Id, reach: f64) -> Option<Path> {
-        let m = self.info(id).movement;
+        let m = self.movement(id);
         if !self.within(id, target, reach) {
             return None;
         }
@@ -1678,7 +1800,7 @@ impl<'a> Game<'a> {
         }
         // units whose wounds may call for a morale test at the end of the activation
         let mut touched: Vec<(Id, State)> = Vec::new();
-        let m = self.info(id).movement;
+        let m = self.movement(id);
         let inside = self.live(id).carrier.is_some();
         let start = self.live(id).pos;
         // "If a model ... is activated in it, then it must take a dangerous terrain test."
@@ -1713,6 +1835,8 @@ impl<'a> Game<'a> {
         } else {
             self.place_on_activation(id);
             self.give_buff(id);
+            self.give_casting_roll(id);
+            self.give_debuff(id);
             // spells are cast "at any point before attacking": damage spells first, at
             // targets in reach now (before the action is chosen, so it sees what they did),
             // then the spells not tried yet just before it attacks: after an Advance or a
@@ -1844,6 +1968,11 @@ impl<'a> Game<'a> {
             return;
         }
         self.live_mut(id).dangerous_tested |= testing;
+        self.roll_dangerous(id, testing);
+    }
+
+    /// The dangerous terrain test of the models `testing` (bit per formation slot) of `id`.
+    pub(super) fn roll_dangerous(&mut self, id: Id, testing: u64) {
         let t = self.clock();
         let info = self.info(id);
         let s = self.live(id).s;
@@ -1884,14 +2013,7 @@ impl<'a> Game<'a> {
         if live.gone || !morale::tests_after_shooting(alloc, before, live.s, self.prep.edition) {
             return;
         }
-        let t = self.clock();
-        let test = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition);
-        let passed = test.roll(|| d6(&mut self.rng));
-        if buff.is_some() {
-            self.spend_buff(id, "morale test");
-        }
-        self.dice += 1;
-        self.lap(t, |x| &mut x.dice);
+        let passed = self.morale_roll(id);
         if !passed {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
             let routs = morale::failure(alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
@@ -1908,6 +2030,21 @@ impl<'a> Game<'a> {
         });
     }
 
+    /// A morale test of `id` as it stands, a buff for morale it holds used on it: whether it passed.
+    pub(super) fn morale_roll(&mut self, id: Id) -> bool {
+        let buff = self.buff_for(id, BuffUse::Morale);
+        let alloc = self.alloc_of(id, buff.map_or(0, |b| b as u8 + 1));
+        let t = self.clock();
+        let live = self.live(id);
+        let passed = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition).roll(|| d6(&mut self.rng));
+        if buff.is_some() {
+            self.spend_buff(id, "morale test");
+        }
+        self.dice += 1;
+        self.lap(t, |x| &mut x.dice);
+        passed
+    }
+
     /// The key of `id`'s shot at `target` from where both stand now, its plan made and
     /// cached; `None` when no weapon can fire at it. "All models in a unit with line of sight
     /// to the target, and that have a weapon that is within range of it, may fire at it":
@@ -1915,14 +2052,16 @@ impl<'a> Game<'a> {
     /// weapons: the closest at all).
     pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
         let distance = self.gap(id, target).ceil();
-        if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty()) {
+        let (shooter, marked) = self.attack_rule(id, target, BuffUse::Attack { melee: false, charging: false, distance });
+        let all_indirect = shooter != 0 && self.info(id).buffed[usize::from(shooter) - 1].indirect;
+        if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty() && !all_indirect) {
             return None;
         }
         if self.seen_for != Some(self.pair_key(id, target)) {
             self.sight(id, target);
         }
         let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
-        let firing = self.firing(id, target, moved, arrived);
+        let firing = self.firing(id, target, moved, arrived, shooter);
         if firing.is_empty() {
             return None;
         }
@@ -1946,6 +2085,8 @@ impl<'a> Game<'a> {
             moved,
             arrived,
             buff: self.buff_for(target, BuffUse::Shot(distance)).map_or(0, |b| b as u8 + 1),
+            shooter,
+            marked,
         };
         // the hash is checked against the models it stands for: a collision rebuilds the plan
         if self.cache.shots.get(&key).is_none_or(|p| p.firing != firing) {
@@ -1957,9 +2098,10 @@ impl<'a> Game<'a> {
 
     /// Which models of `id` fire which weapons at `target` (from `seen`): (run of the
     /// allocation, weapons of its model as bits, models), sorted.
-    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool) -> Vec<(usize, u64, u32)> {
+    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u8) -> Vec<(usize, u64, u32)> {
         let info = self.info(id);
         let live = self.live(id);
+        let all_indirect = shooter != 0 && info.buffed[usize::from(shooter) - 1].indirect;
         let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
         let masks: Vec<(u64, u64)> = info
@@ -1970,7 +2112,7 @@ impl<'a> Game<'a> {
                 m.weapons.iter().enumerate().fold((0u64, 0u64), |(all, indirect), (i, w)| {
                     let b = bit(i);
                     let shoots = w.range.is_some() && info.ranged.contains(&w.name) && !spent(&w.name);
-                    let is_indirect = shoots && info.indirect.contains(&w.name);
+                    let is_indirect = shoots && (all_indirect || info.indirect.contains(&w.name));
                     (all | if shoots { b } else { 0 }, indirect | if is_indirect { b } else { 0 })
                 })
             })
@@ -1986,10 +2128,10 @@ impl<'a> Game<'a> {
             }
             let mut mask = 0;
             if in_sight.is_finite() {
-                mask |= self.usable(id, run, target, tkey, in_sight, moved, arrived) & shoots;
+                mask |= self.usable((id, shooter), run, target, tkey, in_sight, moved, arrived) & shoots;
             }
             if indirect != 0 {
-                mask |= self.usable(id, run, target, tkey, any, moved, arrived) & indirect;
+                mask |= self.usable((id, shooter), run, target, tkey, any, moved, arrived) & indirect;
             }
             if mask != 0 {
                 match out.iter_mut().find(|(r, m, _)| *r == run && *m == mask) {
@@ -2006,16 +2148,16 @@ impl<'a> Game<'a> {
     /// The weapons of a model of `id`'s run `run` that may fire at `target` from `distance`
     /// inches (`plan::usable_weapons`, which knows range bonuses and penalties), cached.
     #[allow(clippy::too_many_arguments)]
-    fn usable(&mut self, id: Id, run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
+    fn usable(&mut self, (id, shooter): (Id, u8), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
         let inches = distance.ceil().min(f64::from(u16::MAX)) as u16;
-        let key = (id, run, target, tkey, inches, moved, arrived);
+        let key = (id, shooter, run, target, tkey, inches, moved, arrived);
         if let Some(&m) = self.cache.usable.get(&key) {
             return m;
         }
         let situation = Situation { moved, arrived, ..Situation::new(self.prep.edition, false, f64::from(inches)) };
         let talloc = &self.info(target).alloc;
         let alive = talloc.view(self.live(target).s, false).alive;
-        let m = plan::usable_weapons(&self.info(id).alloc.runs[run].0, &alive, &situation, Pick::All);
+        let m = plan::usable_weapons(&self.alloc_of(id, shooter).runs[run].0, &alive, &situation, Pick::All);
         self.cache.usable.insert(key, m);
         m
     }
@@ -2034,10 +2176,11 @@ impl<'a> Game<'a> {
             ..Situation::new(self.prep.edition, false, f64::from(key.distance))
         };
         // the firing models, each with the weapons it fires
+        let runs = &self.alloc_of(id, key.shooter).runs;
         let owned: Vec<(crate::profile::Model, u32)> = firing
             .iter()
             .map(|&(run, mask, n)| {
-                let mut m = info.alloc.runs[run].0.clone();
+                let mut m = runs[run].0.clone();
                 m.weapons = m.weapons.iter().enumerate().filter(|&(i, _)| mask & bit(i) != 0).map(|(_, w)| w.clone()).collect();
                 (m, n)
             })
@@ -2047,7 +2190,8 @@ impl<'a> Game<'a> {
         let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
-        let settled = if info.tricks.options || self.info(target).tricks.options {
+        let held_options = key.shooter != 0 && info.buffed[usize::from(key.shooter) - 1].options;
+        let settled = if info.tricks.options || held_options || self.info(target).tricks.options {
             options::settle(&attacking, talloc, fresh, &situation, Pick::Named(names))
         } else {
             vec![Settled { attacker: 0, target: 0, weight: 1.0 }]
@@ -2059,7 +2203,7 @@ impl<'a> Game<'a> {
         let models = vec![vec![vec![None; talloc.state_count()]; groups.len()]; variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
         let keys = variants.iter().map(|(s, _)| [s.attacker_option, s.target_option]).collect();
-        let option_labels = if variants.len() > 1 || info.tricks.options || self.info(target).tricks.options {
+        let option_labels = if variants.len() > 1 || info.tricks.options || held_options || self.info(target).tricks.options {
             variants
                 .iter()
                 .map(|(s, _)| {
@@ -2152,6 +2296,11 @@ impl<'a> Game<'a> {
             self.take_wounds(id, target, state, wounds);
             if key.buff != 0 {
                 self.spend_buff(target, "shot");
+            }
+            if key.marked {
+                self.spend_mark(target, id, "shot");
+            } else if key.shooter != 0 {
+                self.spend_buff(id, "shooting");
             }
             self.event(|g| {
                 let plan = &g.cache.shots[&key];
@@ -2259,23 +2408,55 @@ impl<'a> Game<'a> {
         // buffs: the defender's against the charge, the charger's against the strike back,
         // and either's for the morale test of the side that loses
         let charge_distance = distance.max(path.length);
-        let uses = [(id, BuffUse::StruckBack), (target, BuffUse::Charged(charge_distance))]
-            .map(|(who, used)| (self.buff_for(who, used), self.buff_for(who, BuffUse::Morale)));
-        let buffs = [uses[0], uses[1]].map(|(a, m)| a.or(m).map_or(0, |b| b as u8 + 1));
+        // "the defending unit may choose to strike back ..., but doesn't have to"
+        let strike_back = policy::strike_back(self, id, target);
+        // each side fights with the rule it holds once if it acts in this melee (on its
+        // attacks, its defense or, for the side that loses, its morale test), else with the
+        // rule a mark on the other side gives it
+        let sides = [(id, target, BuffUse::StruckBack, true), (target, id, BuffUse::Charged(charge_distance), strike_back)];
+        let uses: [Held; 2] = sides.map(|(who, other, defends, attacks)| {
+            let fights = BuffUse::Attack { melee: true, charging: who == id, distance: charge_distance };
+            if let Some(b) = self.buff_for(who, defends).or_else(|| if attacks { self.buff_for(who, fights) } else { None }) {
+                Held::Used(b)
+            } else if let Some(b) = self.buff_for(who, BuffUse::Morale) {
+                Held::Morale(b)
+            } else if let Some(b) = self.mark_for(who, other, fights).filter(|_| attacks) {
+                Held::Mark(b)
+            } else {
+                Held::None
+            }
+        });
+        let buffs = uses.map(|h| match h {
+            Held::Used(b) | Held::Morale(b) | Held::Mark(b) => b as u8 + 1,
+            Held::None => 0,
+        });
         let [c_alloc, d_alloc] = [(id, buffs[0]), (target, buffs[1])].map(|(who, b)| self.alloc_of(who, b));
         let (cl, dl) = (self.live(id), self.live(target));
         let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
         let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
         let (c_s, d_s) = (cl.s, dl.s);
-        // "the defending unit may choose to strike back ..., but doesn't have to"
-        let strike_back = policy::strike_back(self, id, target);
         // rules with options: one of the ways the melee is played (`Melee::variants`, settled
         // once per pair of units at full strength), rolled as the melee sampler rolls them
         let mut options = [0, 0];
         let mut options_played = String::new();
-        if c.tricks.options || d.tricks.options {
+        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, b)| b != 0 && self.info(who).buffed[usize::from(b) - 1].options);
+        if c.tricks.options || d.tricks.options || held_options {
             let flags = melee_flags(charge_distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
-            if let Some(keys) = self.prep.melee_options.get(&(id.0, id.1, target.1, flags)) {
+            let keys = if held_options {
+                // a rule with options held once: settled as `Prepared::melee_options` settles
+                // the units' own, at full strength, for these allocations (kept)
+                let edition = self.prep.edition;
+                self.cache.held_melee_options.entry((id, buffs[0], target, buffs[1], flags)).or_insert_with(|| {
+                    let charger = crate::state::UnitState { fatigued: flags & 2 != 0, ..crate::state::UnitState::FRESH };
+                    let defender = crate::state::UnitState { fatigued: flags & 4 != 0, shaken: flags & 8 != 0, ..crate::state::UnitState::FRESH };
+                    Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &charger, &defender, true, charge_distance, edition)
+                        .map(|m| m.variants().iter().map(|(v, _)| v.options).collect())
+                        .unwrap_or_else(|_| vec![[0, 0]])
+                })
+            } else {
+                self.prep.melee_options.get(&(id.0, id.1, target.1, flags)).map_or(&[][..], |k| &k[..])
+            };
+            if !keys.is_empty() {
                 options = keys[roll_options(keys, &mut self.rng)];
             }
         }
@@ -2305,14 +2486,14 @@ impl<'a> Game<'a> {
             }
         };
         melee.options = options;
-        if (c.tricks.options || d.tricks.options) && self.trace.is_some() {
+        if (c.tricks.options || d.tricks.options || held_options) && self.trace.is_some() {
             let edition = self.prep.edition;
             // the charger is the unit taking its activation; the defender only strikes back
             let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8, activated: bool| {
                 let alive = alloc.view(s, false).alive;
                 options::describe(edition, &alive, true, true, activated, option).or_else(|| options::describe(edition, &alive, false, true, activated, option))
             };
-            let sides = [("charger", describe(&c.alloc, c_s, melee.options[0], true)), ("defender", describe(&d.alloc, d_s, melee.options[1], false))];
+            let sides = [("charger", describe(c_alloc, c_s, melee.options[0], true)), ("defender", describe(d_alloc, d_s, melee.options[1], false))];
             options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
         }
         let mut plans = Plans::with(&melee, found);
@@ -2342,12 +2523,12 @@ impl<'a> Game<'a> {
                 Status::Unaffected => {}
             }
         }
-        for (k, who, lost) in [(0, id, x.winner == Winner::Defender), (1, target, x.winner == Winner::Charger)] {
-            let (attacked, morale) = uses[k];
-            if attacked.is_some() {
-                self.spend_buff(who, if k == 0 { "struck back" } else { "charged" });
-            } else if morale.is_some() && lost {
-                self.spend_buff(who, "morale test");
+        for (k, who, other, lost) in [(0, id, target, x.winner == Winner::Defender), (1, target, id, x.winner == Winner::Charger)] {
+            match uses[k] {
+                Held::Used(_) => self.spend_buff(who, if k == 0 { "charge" } else { "charged" }),
+                Held::Morale(_) if lost => self.spend_buff(who, "morale test"),
+                Held::Mark(_) => self.spend_mark(other, who, if k == 0 { "charge" } else { "strike back" }),
+                _ => {}
             }
         }
         self.event(|g| Event {
@@ -2556,8 +2737,8 @@ mod models_on_the_table_tests;
 mod tests {
     use super::*;
     use crate::edition::Edition;
-    use crate::game::table::Kinds;
     use crate::game::UnitTotals;
+    use crate::game::table::Kinds;
     use crate::profile::Unit;
     use rand::SeedableRng;
 

@@ -371,7 +371,15 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
     }
     // (target, key, value of each group, what the target is worth now)
     let mut options: Vec<(Id, ShotKey, Vec<f64>, f64)> = Vec::new();
-    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, info.max_range)).collect();
+    // a range its buff, or a mark on the target, adds to (`Buffed::range_bonus`)
+    let bonus = |b: &super::prepare::Buffed| b.range_bonus();
+    let own = usize::from(g.live(id).buff).checked_sub(1).map_or(0.0, |b| bonus(&info.buffed[b]));
+    let candidates: Vec<Id> = enemies(g, id.0)
+        .filter(|&e| {
+            let marked = g.live(e).mark.and_then(|r| info.buffed.iter().find(|b| b.rule == r)).map_or(0.0, bonus);
+            g.within(id, e, info.max_range + own.max(marked))
+        })
+        .collect();
     for e in candidates {
         let sight = g.sight(id, e);
         let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
@@ -628,13 +636,150 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
     best.map(|(c, _)| c)
 }
 
+/// Whether a casting roll modifier given by a rule (Casting Buff within 12", Casting Debuff
+/// within 18") can go to `to`: a unit with a caster that holds none, in range, and for a
+/// friend one that has yet to cast this round (or the giver).
+fn casting_roll_ok(g: &Game, id: Id, to: Id, friend: bool) -> bool {
+    let (info, live) = (g.info(to), g.live(to));
+    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier == 0 && g.within(id, to, if friend { BUFF_RANGE } else { DEBUFF_RANGE }) && (!friend || to == id || !live.activated)
+}
+
+/// The caster that gets a rule's casting roll modifier (`Effect::CastingRollGiven`): the
+/// default policy the one whose tokens are worth the most (its token worth times the tokens
+/// it holds); the random policy any; the hold policy none.
+pub fn casting_roll_target(g: &mut Game, id: Id, friend: bool) -> Option<Id> {
+    if g.policy_kind(id.0) == PolicyKind::Hold {
+        return None;
+    }
+    let army = if friend { id.0 } else { 1 - id.0 };
+    let candidates: Vec<Id> = g.on_table(army).filter(|&u| casting_roll_ok(g, id, u, friend)).collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..candidates.len());
+        return Some(candidates[i]);
+    }
+    let worth = |u: Id| g.info(u).casting.token_worth * f64::from(g.live(u).tokens.max(1));
+    candidates.into_iter().max_by(|a, b| worth(*a).total_cmp(&worth(*b)))
+}
+
+/// The enemy unit within 18" that gets a rule's debuff (`Effect::Debuff`), among those it
+/// would change that hold no buff: the default policy the one scoring most (`debuff_score`),
+/// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
+pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
+    if g.policy_kind(id.0) == PolicyKind::Hold {
+        return None;
+    }
+    let candidates: Vec<(Id, usize)> =
+        enemies(g, id.0).filter(|&e| g.live(e).buff == 0 && g.within(id, e, DEBUFF_RANGE)).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..candidates.len());
+        return Some(candidates[i]);
+    }
+    candidates.into_iter().map(|c| (c, debuff_score(g, id.0, c.0, c.1))).max_by(|a, b| a.1.total_cmp(&b.1)).map(|(c, _)| c)
+}
+
+/// The enemy unit within 18" that takes a rule's test (`Effect::EnemyTest`): for the default
+/// policy, a dangerous terrain test goes to the one with the most points left (all its models
+/// test), a morale test that fatigues to the one not yet fatigued with the most points left,
+/// melee units first; the random policy picks any, the hold policy none.
+pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
+    if g.policy_kind(id.0) == PolicyKind::Hold {
+        return None;
+    }
+    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, DEBUFF_RANGE) && (dangerous || !g.live(e).fatigued)).collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    if g.policy_kind(id.0) == PolicyKind::Random {
+        let i = g.rng.random_range(0..candidates.len());
+        return Some(candidates[i]);
+    }
+    let score = |e: Id| {
+        let info = g.info(e);
+        let left = info.cost * g.wound_share(e);
+        if dangerous {
+            left
+        } else {
+        left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 }
+        }
+    };
+    candidates.into_iter().max_by(|a, b| score(*a).total_cmp(&score(*b)))
+}
+
+/// "pick one enemy unit within 18"" (debuffs and marks given by rules).
+pub const DEBUFF_RANGE: f64 = 18.0;
+
 /// Whether a buff for moves (`Buffed::for_moves`) would still act for `f` this round: a unit
-/// that moves and has yet to act (or the giver `id` itself).
+/// that moves and has yet to act (or the giver `id` itself); a buff for attacks, a unit that
+/// has yet to act (or the giver).
 fn buff_in_time(g: &Game, id: Id, f: Id, b: usize) -> bool {
     let (info, live) = (g.info(f), g.live(f));
     let moves = info.buffed[b].moves();
     let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
-    !for_moves || (!info.movement.hold_only && !info.movement.aircraft && (f == id || !live.activated))
+    let to_act = f == id || !live.activated;
+    let buff = &info.buffed[b];
+    let acting = buff.for_attacks() || buff.after_attack(false) > 0.0 || buff.after_attack(true) > 0.0 || buff.on_activation() > 0.0;
+    (!for_moves || (!info.movement.hold_only && !info.movement.aircraft && to_act)) && (!acting || to_act)
+}
+
+/// How much giving enemy unit `e` the debuff `b` (its `UnitInfo::buffed`) is worth to the
+/// default policy of `army` (a score, not points): a debuff on its attacks by the points it
+/// threatens (its points left, twice if it has yet to act this round); on its moves, to its
+/// melee units that have yet to act; on its defense or morale, by its points left times the
+/// friendly units that threaten it.
+fn debuff_score(g: &Game, army: usize, e: Id, b: usize) -> f64 {
+    let info = g.info(e);
+    let buff = &info.buffed[b];
+    let left = info.cost * g.wound_share(e);
+    let to_act = if g.live(e).activated { 1.0 } else { 2.0 };
+    if buff.for_attacks() {
+        left * to_act
+    } else if buff.for_moves() {
+        if g.live(e).activated {
+            0.0
+        } else {
+            left * match info.role {
+                Role::Melee => 3.0,
+                Role::Hybrid => 2.0,
+                Role::Shooting => 0.5,
+            }
+        }
+    } else {
+        left * threats(g, 1 - army, e) as f64
+    }
+}
+
+/// The units of the army other than `army` that could shoot `f` (within their longest range
+/// plus an Advance) or charge it next.
+fn threats(g: &Game, army: usize, f: Id) -> usize {
+    enemies(g, army)
+        .filter(|&e| {
+            let ei = g.info(e);
+            (ei.max_range > 0.0 && g.within(e, f, ei.max_range + ei.movement.advance)) || (!ei.movement.hold_only && !ei.movement.aircraft && g.within(e, f, ei.movement.charge))
+        })
+        .count()
+}
+
+/// How much marking enemy unit `e` with `rule` is worth to `caster`'s default policy (a
+/// score, not points; 0: no use): its points left times the friendly units that gain from
+/// the rule, have yet to act this round (or are the caster) and could shoot or charge it.
+fn mark_score(g: &Game, caster: Id, e: Id, rule: &str) -> f64 {
+    let left = g.info(e).cost * g.wound_share(e);
+    let attackers = g
+        .on_table(caster.0)
+        .filter(|&f| f == caster || !g.live(f).activated)
+        .filter(|&f| g.info(f).buffed.iter().any(|b| b.rule == rule))
+        .filter(|&f| {
+            let fi = g.info(f);
+            (fi.max_range > 0.0 && g.within(f, e, fi.max_range + fi.movement.advance)) || (!fi.movement.hold_only && !fi.movement.aircraft && g.within(f, e, fi.movement.charge))
+        })
+        .count();
+    left * attackers as f64
 }
 
 /// How much giving unit `f` of `army` its buff `b` is worth to the default policy (a score to
@@ -644,14 +789,7 @@ fn buff_in_time(g: &Game, id: Id, f: Id, b: usize) -> bool {
 fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
     let at_stake = |f: Id| {
         let info = g.info(f);
-        let left = info.cost * g.wound_share(f);
-        let threats = enemies(g, army)
-            .filter(|&e| {
-                let ei = g.info(e);
-                (ei.max_range > 0.0 && g.within(e, f, ei.max_range + ei.movement.advance)) || (!ei.movement.hold_only && !ei.movement.aircraft && g.within(e, f, ei.movement.charge))
-            })
-            .count();
-        left * threats as f64
+        info.cost * g.wound_share(f) * threats(g, army, f) as f64
     };
     let info = g.info(f);
     let buff = &info.buffed[b];
@@ -659,7 +797,14 @@ fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
     if buff.recover_on().is_some() {
         if g.live(f).shaken { 1e9 + left } else { at_stake(f) }
     } else if buff.for_moves() {
-        left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 }
+        left * match info.role {
+            Role::Melee => 3.0,
+            Role::Hybrid => 2.0,
+            Role::Shooting => 1.0,
+        }
+    } else if buff.for_attacks() {
+        // a buff for attacks, to the units with the most points that have yet to act
+        left
     } else {
         at_stake(f)
     }
@@ -755,13 +900,54 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             // a buff goes where a friend's would (`buff_score`), to units holding none; it is
             // worth next to nothing against damage and kept tokens, so it takes the tokens
             // that would go unspent
-            CastEffect::Buff(rule) => {
-                let friends: Vec<Id> = g.on_table(id.0).collect();
-                for f in friends {
-                    let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else { continue };
-                    if g.live(f).buff == 0 && buff_in_time(g, id, f, b) && g.spell_target(id, spell, f) {
-                        let score = buff_score(g, id.0, f, b);
+            // a debuff goes to the enemy unit it would hurt most (`debuff_score`)
+            CastEffect::Buff(rule) | CastEffect::Debuff(rule) => {
+                let friend = matches!(spell.effect, CastEffect::Buff(_));
+                let units: Vec<Id> = if friend { g.on_table(id.0).collect() } else { foes.clone() };
+                for f in units {
+                    let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else {
+                        continue;
+                    };
+                    if g.live(f).buff == 0 && (!friend || buff_in_time(g, id, f, b)) && g.spell_target(id, spell, f) {
+                        let score = if friend { buff_score(g, id.0, f, b) } else { debuff_score(g, id.0, f, b) };
                         targets.push((f, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                    }
+                }
+            }
+            // a casting debuff to the enemy caster whose tokens are worth the most
+            CastEffect::CastingModifier(_) => {
+                for &e in &foes {
+                    let (ei, el) = (g.info(e), g.live(e).clone());
+                    if ei.casting.caster && el.casting_modifier == 0 && g.spell_target(id, spell, e) {
+                        let score = ei.casting.token_worth * f64::from(el.tokens.max(1));
+                        targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                    }
+                }
+            }
+            // a morale test that fatigues: to the enemy units about to fight in melee, by points
+            CastEffect::TestOrFatigued => {
+                for &e in &foes {
+                    let (ei, fatigued) = (g.info(e), g.live(e).fatigued);
+                    if !fatigued && g.spell_target(id, spell, e) {
+                        let melee = match ei.role {
+                            Role::Melee => 3.0,
+                            Role::Hybrid => 2.0,
+                            Role::Shooting => 1.0,
+                        };
+                        let score = ei.cost * g.wound_share(e) * melee;
+                        targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                    }
+                }
+            }
+            // a mark goes to the enemy unit most friendly units that gain from it could attack
+            // before the end of the round (`mark_score`)
+            CastEffect::Mark(rule) => {
+                for &e in &foes {
+                    if g.live(e).mark.is_none() && g.spell_target(id, spell, e) {
+                        let score = mark_score(g, id, e, rule);
+                        if score > 0.0 {
+                            targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                        }
                     }
                 }
             }

@@ -77,6 +77,14 @@ pub struct Tricks {
     pub buff: Option<&'static str>,
     /// [`Effect::ArrivalHits`]: (dice, need, within, hits, AP) on arriving by Ambush (dice 0: none).
     pub arrival_hits: (u32, u8, f64, u32, u8),
+    /// [`Effect::CastingRollGiven`]: the modifier it gives a caster's next casting roll once
+    /// per activation (negative: an enemy's; 0: none).
+    pub casting_roll_given: i8,
+    /// [`Effect::Debuff`]: the rule it gives an enemy unit once per activation.
+    pub debuff: Option<&'static str>,
+    /// [`Effect::EnemyTest`]: the test it makes an enemy unit take once per activation
+    /// (`Some(true)`: a dangerous terrain test; `Some(false)`: a morale test that fatigues).
+    pub enemy_test: Option<bool>,
 }
 
 /// What a buff is used on ("next time the effect would apply").
@@ -94,6 +102,12 @@ pub enum BuffUse {
     Move(u8),
     /// The unit is Shaken at the beginning of the round.
     Recover,
+    /// The unit attacks: shoots (`melee` false) from `distance`, charges, or strikes back.
+    Attack { melee: bool, charging: bool, distance: f64 },
+    /// The unit has shot (`false`) or fought in melee (`true`) and may move after it.
+    AfterAttack(bool),
+    /// The unit is activated and may be placed again.
+    Activation,
 }
 
 /// A rule a friendly unit may give this unit ([`Effect::Buff`]): the unit with it, and when
@@ -103,8 +117,25 @@ pub struct Buffed {
     pub rule: &'static str,
     /// The unit's allocation with the rule on every model (the same states as the unit's own).
     pub alloc: Allocation,
-    /// The rule's target-side and own entries, with the conditions of the entry that gives them.
-    entries: Vec<(Side, &'static [effects::Cond], &'static [effects::Cond], Effect)>,
+    /// The rule's entries the game plays as a buff (target side, attacker side, and own
+    /// morale, moves and recovery), with the conditions of the entry that gives them.
+    entries: Vec<OnceEntry>,
+    /// It makes the unit's ranged weapons Indirect ("Indirect when shooting").
+    pub indirect: bool,
+    /// It gives the unit Flying for its next move ("which gets Flying once").
+    pub flying: bool,
+    /// It is a rule with options (`Effect::Options`: Unpredictable Fighter), settled as the
+    /// unit's own are.
+    pub options: bool,
+}
+
+/// "Flying: may move through units and terrain, and ignore terrain effects whilst moving": a
+/// core rule of moves (no effect rows), which the game plays held once as well.
+pub const FLYING: &str = "Flying";
+
+/// Whether the game plays `rule` held once by a unit (`once_entries`, or Flying).
+pub fn once_played(edition: Edition, rule: &str) -> bool {
+    rule == FLYING || once_entries(edition, rule, &|_| true).is_some()
 }
 
 impl Buffed {
@@ -112,22 +143,28 @@ impl Buffed {
     /// the attack hold (others, such as Entrenched's "hasn't moved", are taken to hold).
     pub fn applies(&self, used: BuffUse) -> bool {
         use effects::Cond::*;
-        let (shot, charged, distance) = match used {
-            BuffUse::Shot(d) => (true, false, d),
-            BuffUse::Charged(d) => (false, true, d),
-            BuffUse::StruckBack => (false, false, 0.0),
+        let (side, shot, charged, distance) = match used {
+            BuffUse::Shot(d) => (Side::Target, true, false, d),
+            BuffUse::Charged(d) => (Side::Target, false, true, d),
+            BuffUse::StruckBack => (Side::Target, false, false, 0.0),
+            BuffUse::Attack { melee, charging, distance } => (Side::Attacker, !melee, charging, distance),
             BuffUse::Morale => {
                 return self.entries.iter().any(|(side, _, _, e)| *side == Side::Own && matches!(e, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_)));
             }
             BuffUse::Move(kind) => {
                 let m = self.moves();
-                return [m.advance, m.rush, m.charge][usize::from(kind.min(2))] != 0;
+                return self.flying || [m.advance, m.rush, m.charge][usize::from(kind.min(2))] != 0;
             }
             BuffUse::Recover => return self.recover_on().is_some(),
+            BuffUse::AfterAttack(melee) => return self.after_attack(melee) > 0.0,
+            BuffUse::Activation => return self.on_activation() > 0.0,
         };
-        self.entries.iter().any(|(side, outer, conds, _)| {
-            *side == Side::Target
+        // the attacker's own conditions: "when shooting", "when charging", "over 9"" (those on
+        // the target, such as Slayer's Tough(3), are taken to hold: the attack acts on them)
+        self.entries.iter().any(|(s, outer, conds, _)| {
+            *s == side
                 && outer.iter().chain(conds.iter()).all(|c| match c {
+                    Activated => side != Side::Attacker || shot || charged,
                     Shooting | Targeting => shot,
                     Melee => !shot,
                     Charging => charged,
@@ -158,10 +195,50 @@ impl Buffed {
         self.entries.iter().filter_map(|(side, _, _, e)| if let (Side::Own, Effect::RecoverOn(x)) = (side, e) { Some(*x) } else { None }).min()
     }
 
+    /// The inches it lets the unit move after shooting or melee (`Effect::MoveAfterAttack`:
+    /// Hit & Run Fighter, Harassing Boost; 0: none).
+    pub fn after_attack(&self, melee: bool) -> f64 {
+        self.entries
+            .iter()
+            .filter_map(|(side, _, _, e)| match (side, e) {
+                (Side::Own, Effect::MoveAfterAttack { inches, shooting, melee: m }) if (melee && *m) || (!melee && *shooting) => Some(f64::from(*inches)),
+                _ => None,
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// The inches within which the unit may be placed when activated (`Effect::Reposition`:
+    /// Teleport, Rapid Blink Boost; 0: none).
+    pub fn on_activation(&self) -> f64 {
+        self.entries
+            .iter()
+            .filter_map(|(side, _, _, e)| match (side, e) {
+                (Side::Own, Effect::Reposition { when: Placement::OnActivation, inches, .. }) => Some(f64::from(*inches)),
+                _ => None,
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// The inches it adds to the range of the unit's ranged weapons ("+6" range when shooting").
+    pub fn range_bonus(&self) -> f64 {
+        self.entries
+            .iter()
+            .filter_map(|(side, _, _, e)| match (side, e) {
+                (Side::Attacker, Effect::RangeBonus(effects::Amount::Fixed(x))) => Some(f64::from(*x)),
+                _ => None,
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Whether it acts on the unit's own attacks (an attacker-side rule).
+    pub fn for_attacks(&self) -> bool {
+        self.entries.iter().any(|(side, ..)| *side == Side::Attacker)
+    }
+
     /// Whether it acts on the unit's moves or recovery rather than on attacks and tests.
     pub fn for_moves(&self) -> bool {
         let m = self.moves();
-        m.advance != 0 || m.rush != 0 || m.charge != 0 || self.recover_on().is_some()
+        self.flying || m.advance != 0 || m.rush != 0 || m.charge != 0 || self.recover_on().is_some() || self.on_activation() > 0.0
     }
 }
 
@@ -176,23 +253,51 @@ fn buffed(alloc: &Allocation, rule: &'static str, edition: Edition) -> Option<Bu
     for (m, _) in &mut runs {
         m.rules.push(crate::rules::Rule { name: rule.to_string(), rating: None });
     }
+    let flying = rule == FLYING;
+    let (entries, options) = if flying { (Vec::new(), false) } else { once_entries(edition, rule, &|name| all_have(&runs, name))? };
+    let mut with = alloc.clone();
+    with.runs = runs;
+    // "Indirect when shooting": every ranged weapon may fire out of sight
+    let mut indirect = false;
+    effects::for_each_entry(edition, rule, &mut |outer, e| indirect |= matches!(e.effect, Effect::Gets("Indirect")) && !outer.contains(&effects::Cond::Melee));
+    Some(Buffed { rule, alloc: with, entries, indirect, flying, options })
+}
+
+/// The entries of `rule` the game plays when a unit holds it "once (next time the effect
+/// would apply)": on its attacks, its defense, its morale, moves and recovery, with the
+/// conditions of the entry that gives them; those whose conditions on the unit's own rules
+/// fail (`unit_has_all`) left out; and whether it has options (`Effect::Options`). `None`
+/// where nothing is played so: a rule the game ignores (`census::ignored_by`), or one acting
+/// elsewhere.
+pub fn once_entries(edition: Edition, rule: &str, unit_has_all: &dyn Fn(&str) -> bool) -> Option<(Vec<OnceEntry>, bool)> {
+    if crate::rules::census::ignored_by(edition, rule, Engine::Game) {
+        return None;
+    }
     let mut entries = Vec::new();
+    let mut options = false;
     effects::for_each_entry(edition, rule, &mut |outer, e| {
         let unit_has = outer.iter().chain(e.conds).all(|c| match c {
-            effects::Cond::UnitHasAll(name) => all_have(&runs, name),
+            effects::Cond::UnitHasAll(name) => unit_has_all(name),
             _ => true,
         });
-        if unit_has && matches!(e.side, Side::Target | Side::Own) && !matches!(e.effect, Effect::Gets(_) | Effect::UnitGets(_)) {
+        let played = match (e.side, e.effect) {
+            (_, Effect::Gets(_) | Effect::UnitGets(_)) => false,
+            (Side::Target | Side::Attacker, _) => true,
+            (Side::Own, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_) | Effect::Move(_) | Effect::RecoverOn(_)) => true,
+            (Side::Own, Effect::MoveAfterAttack { .. } | Effect::Reposition { when: Placement::OnActivation, .. }) => true,
+            _ => false,
+        };
+        options |= matches!(e.effect, Effect::Options { .. });
+        if unit_has && played {
             entries.push((e.side, outer, e.conds, e.effect));
         }
     });
-    if entries.is_empty() {
-        return None;
-    }
-    let mut with = alloc.clone();
-    with.runs = runs;
-    Some(Buffed { rule, alloc: with, entries })
+    (!entries.is_empty()).then_some((entries, options))
 }
+
+/// An entry of a rule held once: its side, the conditions of the entry that gives it and its
+/// own, and its effect.
+pub type OnceEntry = (Side, &'static [effects::Cond], &'static [effects::Cond], Effect);
 
 /// What the default policy makes of a unit, from its exact expected damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -444,6 +549,9 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             Effect::ExtraActivation => t.extra_activation = true,
             Effect::Options { .. } => t.options = true,
             Effect::Buff(rule) => t.buff = t.buff.or(Some(rule)),
+            Effect::CastingRollGiven(x) if t.casting_roll_given == 0 => t.casting_roll_given = x,
+            Effect::Debuff(rule) => t.debuff = t.debuff.or(Some(rule)),
+            Effect::EnemyTest { dangerous } => t.enemy_test = t.enemy_test.or(Some(dangerous)),
             Effect::ArrivalHits { need, within, hits, ap } => {
                 t.arrival_hits = (own.rating.clamp(0, 100) as u32, need, f64::from(within), u32::from(hits), ap);
             }
@@ -517,29 +625,47 @@ impl Prepared {
             edition,
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
-        for army in &mut prep.armies {
-            // the rules friends give: by their own rules (`Effect::Buff`) and by spells
-            let mut given: Vec<&'static str> = Vec::new();
-            for u in army.iter() {
+        // the rules units may hold once: those friends give (by their own rules,
+        // `Effect::Buff`, and by buff spells), those their army's marks give its attackers, and
+        // those the enemy's debuff spells give
+        let given_by = |army: &[UnitInfo], friend: bool| -> Vec<&'static str> {
+            let mut out = Vec::new();
+            for u in army {
                 let spells = u.casting.spells.iter().filter_map(|s| match s.effect {
-                    CastEffect::Buff(rule) => Some(rule),
-                    CastEffect::Hits(_) => None,
+                    CastEffect::Buff(rule) | CastEffect::Mark(rule) if friend => Some(rule),
+                    CastEffect::Debuff(rule) if !friend => Some(rule),
+                    _ => None,
                 });
-                for rule in u.tricks.buff.into_iter().chain(spells) {
-                    if !given.contains(&rule) {
-                        given.push(rule);
+                let own = if friend { u.tricks.buff } else { u.tricks.debuff };
+                for rule in own.into_iter().chain(spells) {
+                    if !out.contains(&rule) {
+                        out.push(rule);
                     }
                 }
             }
+            out
+        };
+        let given: [Vec<&'static str>; 2] = [0, 1].map(|side| {
+            let mut g = given_by(&prep.armies[side], true);
+            g.extend(given_by(&prep.armies[1 - side], false).into_iter().filter(|r| !g.contains(r)).collect::<Vec<_>>());
+            g
+        });
+        for (army, given) in prep.armies.iter_mut().zip(&given) {
             for u in army.iter_mut() {
                 u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
             }
-            // a buff spell no friendly unit would gain from is not cast: it is reported
-            let gained: Vec<&'static str> = army.iter().flat_map(|u| u.buffed.iter().map(|b| b.rule)).collect();
-            for u in army.iter_mut() {
+        }
+        // a spell no unit would gain from (a friend from a buff or a mark, an enemy's from a
+        // debuff) is not cast: it is reported
+        let gained: [Vec<&'static str>; 2] = [0, 1].map(|side| prep.armies[side].iter().flat_map(|u| u.buffed.iter().map(|b| b.rule)).collect());
+        let enemy_casts = [1, 0].map(|other: usize| prep.armies[other].iter().any(|u| u.casting.caster));
+        for side in 0..2 {
+            for u in prep.armies[side].iter_mut() {
                 let (kept, dropped): (Vec<_>, Vec<_>) = u.casting.spells.drain(..).partition(|s| match s.effect {
-                    CastEffect::Buff(rule) => gained.contains(&rule),
-                    CastEffect::Hits(_) => true,
+                    CastEffect::Buff(rule) | CastEffect::Mark(rule) => gained[side].contains(&rule),
+                    CastEffect::Debuff(rule) => gained[1 - side].contains(&rule),
+                    CastEffect::CastingModifier(_) => enemy_casts[side],
+                    CastEffect::Hits(_) | CastEffect::TestOrFatigued => true,
                 });
                 u.casting.spells = kept;
                 u.unmodelled.extend(dropped.into_iter().map(|s| format!("spell {}", s.name)));

@@ -396,6 +396,25 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Speed Buff", &[own_any(Buff("Speed Boost"))]),
     def("Rapid Advance Buff", &[own_any(Buff("Rapid Advance"))]),
     def("Steadfast Buff", &[own_any(Buff("Steadfast"))]),
+    // "Casting Debuff: Once per activation, before attacking, pick one enemy unit within 18"
+    // with Caster, which gets -1 to casting rolls once (next time the effect would apply)."
+    def("Casting Debuff", &[own_any(CastingRollGiven(-1))]),
+    // "Casting Buff: ... pick one friendly model within 12" with Caster, which gets +1 to casting rolls once"
+    def("Casting Buff", &[own_any(CastingRollGiven(1))]),
+    // "Once per activation, before attacking, pick one enemy unit within 18", which gets -1 to
+    // defense rolls once (next time the effect would apply)", and the like: what the enemy
+    // unit holds once, by the spells' words.
+    def("Defense Debuff", &[own_any(Debuff("-1 to defense rolls"))]),
+    def("Precision Debuff", &[own_any(Debuff("-1 to hit rolls when attacking"))]),
+    def("Morale Debuff", &[own_any(Debuff("-1 to morale test rolls"))]),
+    // "which moves -2" when using Advance actions and -4" when using Rush/Charge actions once"
+    def("Speed Debuff", &[own_any(Debuff("-2\"/-4\" moves"))]),
+    // "which loses AP(+1) when shooting once"
+    def("Piercing Shooting Debuff", &[own_any(Debuff("AP(-1) when shooting"))]),
+    // "which must take a morale test. If failed, it becomes fatigued."
+    def("Fatigue Debuff", &[own_any(EnemyTest { dangerous: false })]),
+    // "which must immediately take a Dangerous Terrain test."
+    def("Dangerous Terrain Debuff", &[own_any(EnemyTest { dangerous: true })]),
     def("Swift Buff", &[own_any(Buff("Swift"))]),
     // --- Movement (the game).
     def("Lustbound", &[own(NONE, moves(1, 3, 3))]),
@@ -453,4 +472,39 @@ pub const ARMY_3_5: &[RuleDef] = &[
     def("Steadfast", RECOVER_ON_FOUR),
     def("Inquisitorial Agent", EXTRA_ACTIVATION),
     def("Martial Prowess", EXTRA_ACTIVATION),
+];
+
+/// What the books' spells give "once (next time the effect would apply)" where no book rule
+/// of that name says it: the spell's own words as the rule's name ("which get +1 to defense
+/// rolls", "which get Shred when shooting", "which friendly units get AP(1) when shooting
+/// against"). Looked up by name (`effects::definition`) but not listed among the rules a unit
+/// may carry: only a spell gives them, for one use.
+pub const SPELL_GIVEN_3_5: &[RuleDef] = &[
+    def("+1 to defense rolls", &[target(NONE, DefenseModifier(Fixed(1)))]),
+    def("-1 to defense rolls", &[target(NONE, DefenseModifier(Fixed(-1)))]),
+    def("+1 to morale test rolls", &[own(NONE, MoraleModifier(1))]),
+    def("-1 to morale test rolls", &[own(NONE, MoraleModifier(-1))]),
+    // "friendly units get Indirect when shooting against": the shooters' weapons are Indirect
+    def("Indirect when shooting", &[gets(&[Shooting], "Indirect")]),
+    def("+1 to hit rolls when shooting", &[attacker(&[Shooting], HitModifier(Fixed(1)))]),
+    def("+1 to hit rolls in melee", &[attacker(&[Melee], HitModifier(Fixed(1)))]),
+    def("+1 to hit rolls when attacking", &[attacker(NONE, HitModifier(Fixed(1)))]),
+    def("-1 to hit rolls when attacking", &[attacker(NONE, HitModifier(Fixed(-1)))]),
+    def("-1 to hit rolls when shooting", &[attacker(&[Shooting], HitModifier(Fixed(-1)))]),
+    def("-1 to hit rolls in melee", &[attacker(&[Melee], HitModifier(Fixed(-1)))]),
+    def("AP(+1) when shooting", &[attacker(&[Shooting], Ap(Fixed(1)))]),
+    def("AP(+1) in melee", &[attacker(&[Melee], Ap(Fixed(1)))]),
+    def("AP(+1) when attacking", &[attacker(NONE, Ap(Fixed(1)))]),
+    // "which loses AP(1) when shooting": AP(-1), to a minimum of AP(0) (`plan` floors AP at 0)
+    def("AP(-1) when shooting", &[attacker(&[Shooting], Ap(Fixed(-1)))]),
+    def("Shred when shooting", &[gets(&[Shooting], "Shred")]),
+    def("Shred in melee", &[gets(&[Melee], "Shred")]),
+    def("Rending in melee", &[gets(&[Melee], "Rending")]),
+    def("Rending when shooting", &[gets(&[Shooting], "Rending")]),
+    def("Unstoppable when shooting", &[gets(&[Shooting], "Unstoppable")]),
+    def("Bane in melee", &[gets(&[Melee], "Bane")]),
+    def("+6\" range when shooting", &[attacker(&[Shooting], RangeBonus(Fixed(6)))]),
+    // "which moves +2" when using Advance actions and +4" when using Rush/Charge actions"
+    def("+2\"/+4\" moves", &[own(NONE, moves(2, 4, 4))]),
+    def("-2\"/-4\" moves", &[own(NONE, moves(-2, -4, -4))]),
 ];

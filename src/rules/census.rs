@@ -84,8 +84,6 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Unique", ListBuilding, "limits how many a list may take; no effect in a game"),
     gap("Spell Conduit", Spells, "casting spells is not modelled yet"),
     gap("Spell Accumulator", Spells, "casting spells is not modelled yet"),
-    gap("Casting Buff", Spells, "casting spells is not modelled yet"),
-    gap("Casting Debuff", Spells, "casting spells is not modelled yet"),
     gap("Crossing Attack", InGame, MOVES_THROUGH),
     gap("Crossing Barrage", InGame, MOVES_THROUGH),
     gap("Crossing Strike", InGame, MOVES_THROUGH),
@@ -139,15 +137,8 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
     gap("Piercing Spotter", InGame, MARKERS),
     gap("Precision Spotter", InGame, MARKERS),
     gap("No Retreat Buff", InGame, BUFF_NO_RULE),
-    gap("Defense Debuff", InGame, DEBUFF),
-    gap("Precision Debuff", InGame, DEBUFF),
-    gap("Morale Debuff", InGame, DEBUFF),
-    gap("Speed Debuff", InGame, DEBUFF),
     gap("Unwieldy Debuff", InGame, DEBUFF),
-    gap("Piercing Shooting Debuff", InGame, DEBUFF),
-    gap("Fatigue Debuff", InGame, DEBUFF),
     gap("Difficult Terrain Debuff", InGame, DEBUFF),
-    gap("Dangerous Terrain Debuff", InGame, DEBUFF),
     gap("Banner", InGame, UNDEFINED),
     gap("Musician", InGame, UNDEFINED),
 ];
@@ -186,7 +177,7 @@ fn engines_of(effect: &Effect, side: Side) -> &'static [Engine] {
         (Side::Attacker | Side::Target, _) => &[Attack, Melee, Game],
         (
             Side::Own,
-            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_) | Effect::ArrivalHits { .. },
+            Effect::Move(_) | Effect::RecoverOn(_) | Effect::Reposition { .. } | Effect::MoveAfterAttack { .. } | Effect::ExtraActivation | Effect::Ambush { .. } | Effect::Buff(_) | Effect::ArrivalHits { .. } | Effect::CastingRollGiven(_) | Effect::Debuff(_) | Effect::EnemyTest { .. },
         ) => &[Game],
         (Side::Own, Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_)) => &[Melee, Game],
         (Side::Own, Effect::PassFailedMoraleOn(_) | Effect::MoraleModifier(_) | Effect::SetDefense(_)) => &[Attack, Melee, Morale, Game],
@@ -206,9 +197,7 @@ pub fn coverage(edition: Edition, name: &str) -> Option<Coverage> {
 /// it for every rule of every unit they are given (the unmodelled lists of every result).
 fn indexed(edition: Edition, name: &str) -> Option<&'static Coverage> {
     static INDEX: OnceLock<Vec<FxHashMap<&'static str, Coverage>>> = OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        Edition::ALL.iter().map(|&e| known_names(e).into_iter().filter_map(|n| derive(e, n).map(|c| (n, c))).collect()).collect()
-    });
+    let index = INDEX.get_or_init(|| Edition::ALL.iter().map(|&e| known_names(e).into_iter().filter_map(|n| derive(e, n).map(|c| (n, c))).collect()).collect());
     let i = Edition::ALL.iter().position(|e| *e == edition)?;
     index[i].get(name)
 }

@@ -250,6 +250,21 @@ pub enum Effect {
     /// receiver has it for its next attack taken, morale test or move the rule acts on, then
     /// loses it (Stealth Buff, Regeneration Buff, Guarded Buff, Courage Buff, ...).
     Buff(&'static str),
+    /// Own: "Once per activation, before attacking, pick one enemy unit within 18" with
+    /// Caster, which gets -1 to casting rolls once" (negative: an enemy caster within 18";
+    /// positive: "one friendly model within 12" with Caster", +1): Casting Debuff and Buff.
+    CastingRollGiven(i8),
+    /// Own: "Once per activation, before attacking, pick one enemy unit within 18", which gets
+    /// -1 to defense rolls once (next time the effect would apply)": the rule (by the spells'
+    /// words, `army::SPELL_GIVEN_3_5`) an enemy unit then holds once, as a friend's buff is
+    /// held (Defense, Precision, Morale, Speed and Piercing Shooting Debuff).
+    Debuff(&'static str),
+    /// Own: "Once per activation, before attacking, pick one enemy unit within 18", which must
+    /// take a morale test. If failed, it becomes fatigued" (Fatigue Debuff), or "which must
+    /// immediately take a Dangerous Terrain test" (`dangerous`: Dangerous Terrain Debuff).
+    EnemyTest {
+        dangerous: bool,
+    },
     /// Attacker side, on a weapon: it attacks only "when this model moves through enemy
     /// units ... as if it was shooting", never in a shooting or a melee (Strafing); see
     /// [`crate::attack::plan::Situation::moving_through`].
@@ -790,6 +805,12 @@ pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
                 let mut map = FxHashMap::default();
                 for d in set.army.iter().chain(set.core) {
                     map.insert(d.name, d);
+                }
+                // what the books' spells give, by the spells' words (v3.5 books only)
+                if *e == Edition::V3_5 {
+                    for d in super::army::SPELL_GIVEN_3_5 {
+                        map.entry(d.name).or_insert(d);
+                    }
                 }
                 map
             })

@@ -548,3 +548,50 @@ mod tests {
         assert!(spell(rating, pick("enemy", "unit", "one", "within 12\""), 1).unwrap_err().contains("rating of AP"));
     }
 }
+
+/// What a lasting spell does in a game, as a rule held "once (next time the effect would
+/// apply)": by the picked unit itself (a friend's buff, or an enemy's debuff: "which get -1
+/// to defense rolls"), or by the caster's army's units attacking the picked unit ("which
+/// friendly units get Relentless against").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Once {
+    Holds(&'static str),
+    Against(&'static str),
+}
+
+impl Spell {
+    /// The rule a lasting spell gives, by its name in the rule tables (a book's or core rule,
+    /// or the spell's own words in `army::SPELL_GIVEN_3_5`); `None` for damage spells, for
+    /// casting modifiers, terrain and morale-test spells, and for rules no table defines.
+    pub fn once_rule(&self, edition: crate::Edition) -> Option<Once> {
+        // Flying is a core rule of moves with no effect rows: the game plays it held once too
+        let defined = |name: &str| crate::rules::effects::definition(edition, name).map(|d| d.name).or((name == "Flying").then_some("Flying"));
+        let when = |w: Option<Attacks>| match w {
+            None | Some(Attacks::All) => "when attacking",
+            Some(Attacks::Shooting) => "when shooting",
+            Some(Attacks::Melee) => "in melee",
+        };
+        let (name, against) = match &self.effect {
+            SpellEffect::Rule { rule, gets, when: w, against } => {
+                let name = match (rule.name.as_str(), *gets, w) {
+                    ("AP", true, _) if rule.number() == Some(1) => defined(&format!("AP(+1) {}", when(*w))),
+                    ("AP", false, Some(Attacks::Shooting)) if rule.number() == Some(1) => defined("AP(-1) when shooting"),
+                    (_, false, _) => None,
+                    (n, true, None | Some(Attacks::All)) if rule.rating.is_none() => defined(n),
+                    // "Bane when Shooting" is a book rule; "Shred when shooting" the spell's words
+                    (n, true, Some(Attacks::Shooting)) if rule.rating.is_none() => defined(&format!("{n} when Shooting")).or_else(|| defined(&format!("{n} when shooting"))),
+                    (n, true, Some(Attacks::Melee)) if rule.rating.is_none() => defined(&format!("{n} in Melee")).or_else(|| defined(&format!("{n} in melee"))),
+                    _ => None,
+                };
+                (name?, *against)
+            }
+            SpellEffect::Modifier { roll: Roll::Defense, amount, against } => (defined(&format!("{amount:+} to defense rolls"))?, *against),
+            SpellEffect::Modifier { roll: Roll::Morale, amount, against } => (defined(&format!("{amount:+} to morale test rolls"))?, *against),
+            SpellEffect::Modifier { roll: Roll::Hit(w), amount, against } => (defined(&format!("{amount:+} to hit rolls {}", when(Some(*w))))?, *against),
+            SpellEffect::Range { inches, against } => (defined(&format!("{inches:+}\" range when shooting"))?, *against),
+            SpellEffect::Move { advance, rush } => (defined(&format!("{advance:+}\"/{rush:+}\" moves"))?, false),
+            _ => return None,
+        };
+        Some(if against { Once::Against(name) } else { Once::Holds(name) })
+    }
+}
