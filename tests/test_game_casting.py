@@ -259,10 +259,77 @@ def test_a_buff_spell_gives_its_rule_once_as_a_friends_buff(books, rulebook):
                 assert e["detail"] == "Knight Dome: Evasive"
                 holding[target] = True
                 given += 1
-            elif e["kind"] == "buff" and e["target_army"] >= 0:
+            elif e["kind"] in ("buff", "debuff") and e["target_army"] >= 0:
                 holding[(e["target_army"], e["target"])] = True
             elif e["kind"] == "buff-used":
                 if holding.pop(who, None) and e["detail"].startswith("Evasive"):
                     used += 1
     assert given > 0 and used > 0, (given, used)
     assert "spell Knight Dome" not in r.unmodelled
+
+
+#: Matchups of books whose casters (at their default loadouts) cast lasting spells of every
+#: kind the game plays (buffs for attacks, defense, moves and placements, an enemy debuff,
+#: marks), each army with a unit of another book carrying a debuff rule.
+LASTING = [
+    (("robot-legions", ("alien-hives", "Nisuv")), ("knight-brothers", ("goblin-reclaimers", "Waskatsin"))),
+    (("alien-hives", ("human-defense-force", "Colonel Rixxon")), ("eternal-dynasty", ("eternal-dynasty", "Sage Myan"))),
+    (("human-inquisition", ("human-inquisition", "Terrorism Ministry Assassin")), ("high-elf-fleets", ("knight-brothers", "Knight Nemesis Walker"))),
+    (("saurian-starhost", ("goblin-reclaimers", "Waskatsin")), ("wormhole-daemons-of-plague", ("alien-hives", "Nisuv"))),
+]
+
+
+def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook):
+    """"Pick one friendly unit within 12", which gets Furious once (next time the effect would
+    apply)", "Pick one enemy unit within 18", which gets -1 to defense rolls once", "which
+    friendly units get Relentless against once": a rule held by a friend, by an enemy, or by
+    the caster's army attacking the marked unit, used up by the first attack, test or move it
+    acts on. Traced games of ten books' casters."""
+    cite(rulebook(GUIDE), "Effects from multiple instances of the same special rule or spell don't stack")
+    counts = Counter()
+    for i, sides in enumerate(LASTING):
+        a, b = (caster_army(books[name], size=6) + [unit(books[book], extra)] for name, (book, extra) in sides)
+        r = play(a, b, games=12, seed=20 + i)
+        check_invariants(r, a, b)
+        for trace in r.traces:
+            held, marked = {}, {}
+            events = trace.events
+            for k, e in enumerate(events):
+                who, target = (e["army"], e["unit"]), (e["target_army"], e["target"])
+                counts[e["kind"]] += 1
+                if e["kind"] in ("buff", "debuff"):
+                    # a buff goes to a friend, a debuff to an enemy; one held rule at a time
+                    assert (target[0] == who[0]) == (e["kind"] == "buff"), e
+                    assert target not in held, (e, held)
+                    held[target] = e["detail"].split(": ")[-1]
+                elif e["kind"] == "buff-used":
+                    rule = held.pop(who)
+                    assert e["detail"].startswith(rule + ": "), (e, rule)
+                elif e["kind"] == "mark":
+                    assert target[0] != who[0] and target not in marked, e
+                    marked[target] = (who[0], e["detail"].split(": ")[-1])
+                elif e["kind"] == "mark-used":
+                    army, rule = marked.pop(target)
+                    # used by a unit of the caster's army, on its attack at the marked unit
+                    assert who[0] == army and e["detail"].startswith(rule + ": "), e
+                    attack = next(x for x in events[k + 1:] if x["kind"] in ("shoot", "melee"))
+                    assert {(attack["army"], attack["unit"]), (attack["target_army"], attack["target"])} == {who, target}, (e, attack)
+                elif e["kind"] == "casting-modifier":
+                    # on a caster, which holds it until its next casting roll: that roll's
+                    # modifier is it, plus the tokens of helpers, less those of hinderers
+                    x = int(e["detail"].split(" to casting")[0].split()[-1])
+                    for j in range(k + 1, len(events)):
+                        c = events[j]
+                        if c["kind"] == "cast" and (c["army"], c["unit"]) == target:
+                            moved = 0
+                            for h in reversed(events[k + 1:j]):
+                                if h["kind"] not in ("help", "hinder"):
+                                    break
+                                moved += h["hits"] if h["kind"] == "help" else -h["hits"]
+                            assert c["allowance"] == x + moved, (e, c)
+                            counts["casting-modifier used"] += 1
+                            break
+                elif e["kind"] in ("spell-test", "debuff-test"):
+                    assert target[0] != who[0] and "Shaken" not in e["detail"], e
+    for kind in ("buff", "debuff", "mark", "buff-used", "mark-used", "casting-modifier used", "debuff-test"):
+        assert counts[kind] > 0, (kind, counts)

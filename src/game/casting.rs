@@ -307,13 +307,13 @@ impl<'a> Game<'a> {
             return;
         }
         self.live_mut(target).casting_modifier = x;
-        self.event(|g| Event { detail: format!("{}: {x:+} to casting rolls", spell.name), ..Event::between("debuff", id, target, g.live(id).pos, g.live(target).pos) });
+        self.event(|g| Event { detail: format!("{}: {x:+} to casting rolls", spell.name), ..Event::between("casting-modifier", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
     /// "which must take a morale test. If failed, it becomes fatigued": the test as any morale
     /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
     /// Shaken: the spell says what a fail does).
-    fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
+    pub(super) fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
         let passed = self.morale_roll(target);
         if !passed {
             self.live_mut(target).fatigued = true;
@@ -391,6 +391,8 @@ impl<'a> Game<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::prepare::Prepared;
+    use super::super::table::Point;
     use super::*;
 
     #[test]
@@ -467,5 +469,118 @@ mod tests {
         let alloc = Allocation::new(&hero, edition);
         assert_eq!(caster_tokens(&alloc, alloc.start()), (3, 6));
         assert_eq!(caster_tokens(&alloc, alloc.apply(alloc.start(), 3, 1)), (0, 0));
+    }
+
+    /// A shooter beside a caster whose book gives "+1 to hit rolls when shooting" to a friend
+    /// and marks an enemy for "AP(1) when shooting against", 12" from an enemy unit; and
+    /// `shooter` against the same enemy without spells (to compare with).
+    fn held(shooter: &str, test: impl FnOnce(&mut Game, &Prepared)) {
+        use super::super::play::Cache;
+        use super::super::table::Point;
+        use crate::rules::spells::{Attacks, Spell, SpellEffect};
+        use crate::rules::{Rating, Rule};
+        let friend = Targets { enemy: false, model: false, count: 1, range: 12 };
+        let enemy = Targets { enemy: true, model: false, count: 1, range: 18 };
+        let spells = [
+            ("Deep Meditation", Spell { tokens: 1, targets: friend, effect: SpellEffect::Modifier { roll: Roll::Hit(Attacks::Shooting), amount: 1, against: false } }),
+            ("Mob Frenzy", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Rule { rule: Rule { name: "AP".into(), rating: Some(Rating::Number(1)) }, gets: true, when: Some(Attacks::Shooting), against: true } }),
+        ];
+        let book: crate::loaders::army_forge::Spells = spells.into_iter().map(|(n, s)| SpellDefinition { name: n.into(), tokens: Some(1), effect: String::new(), spell: Some(s) }).collect::<Vec<_>>().into();
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)")];
+        let b = [parse("T [10] Q4+ D4+ | 200pts")];
+        let prep = Prepared::with_spells([&a, &b], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let plain = Prepared::new([&[parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3)"), parse(shooter)], &b], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        test(&mut g, &plain);
+    }
+
+    /// The expected wounds of unit 1 of army A shooting unit 0 of army B.
+    fn expected(g: &mut Game) -> f64 {
+        let (id, target) = ((0, 1), (1, 0));
+        let sight = g.sight(id, target);
+        let key = g.shot_key(id, target, sight, false).expect("in range and sight");
+        g.plan(&key).expected.iter().sum()
+    }
+
+    #[test]
+    fn a_held_rule_is_the_attackers_on_its_next_attack() {
+        // "Pick one friendly unit within 12", which gets +1 to hit rolls when shooting once
+        // (next time the effect would apply)": the shot is the shot of a unit with Good Shot
+        // ("This model gets +1 to hit rolls when shooting")
+        held("Rifles [10] Q4+ D4+ | 100pts | Good Shot\n10x Rifle (24\", A1)", |g, plain| {
+            let rules: Vec<&str> = g.info((0, 1)).buffed.iter().map(|b| b.rule).collect();
+            assert_eq!(rules, ["+1 to hit rolls when shooting", "AP(+1) when shooting"]);
+            let bare = expected(g);
+            g.live_mut((0, 1)).buff = 1;
+            let with = expected(g);
+            let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
+            let mut cache = super::super::play::Cache::default();
+            let mut good_shot = super::super::test_support::placed(plain, &config, &mut cache);
+            assert!(with > bare && (with - expected(&mut good_shot)).abs() < 1e-12, "{bare} {with}");
+            // used by the shot, then gone
+            g.shoot((0, 1), false, &mut Vec::new());
+            assert_eq!(g.live((0, 1)).buff, 0);
+            // (plans are valued on the fresh target: the same as before the buff)
+            assert!((expected(g) - bare).abs() < 1e-12);
+        });
+    }
+
+    #[test]
+    fn a_mark_is_for_the_casters_army_attacking_the_marked_unit() {
+        // "Pick one enemy unit within 18", which friendly units get AP(1) when shooting against
+        // once": a shot at it is a shot with AP(1) weapons
+        held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1, AP(1))", |g, plain| {
+            let bare = expected(g);
+            g.live_mut((1, 0)).mark = Some("AP(+1) when shooting");
+            let with = expected(g);
+            let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
+            let mut cache = super::super::play::Cache::default();
+            let mut ap = super::super::test_support::placed(plain, &config, &mut cache);
+            assert!(with > bare && (with - expected(&mut ap)).abs() < 1e-12, "{bare} {with}");
+            // its own army's attacks never use it
+            assert_eq!(g.mark_for((1, 0), (1, 0), crate::game::prepare::BuffUse::Attack { melee: false, charging: false, distance: 12.0 }), None);
+            // the unit's own buff comes first; the mark waits for the next attack
+            g.live_mut((0, 1)).buff = 1;
+            g.shoot((0, 1), false, &mut Vec::new());
+            assert_eq!((g.live((0, 1)).buff, g.live((1, 0)).mark), (0, Some("AP(+1) when shooting")));
+            g.shoot((0, 1), false, &mut Vec::new());
+            assert_eq!(g.live((1, 0)).mark, None);
+        });
+    }
+
+    #[test]
+    fn a_fatigue_test_fails_as_a_morale_test_does_and_only_fatigues() {
+        // "Pick one enemy unit within 18", which must take a morale test. If failed, it becomes
+        // fatigued": Quality 4+ fails half the time; a fail does not Shake
+        held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
+            let spell = CastSpell { name: "Terrifying Fury".into(), tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 18 }, effect: CastEffect::TestOrFatigued };
+            let mut failed = 0;
+            let n = 4000;
+            for _ in 0..n {
+                g.live_mut((1, 0)).fatigued = false;
+                g.spell_test((0, 0), &spell, (1, 0));
+                failed += u32::from(g.live((1, 0)).fatigued);
+                assert!(!g.live((1, 0)).shaken);
+            }
+            // binomial(4000, 1/2): 3.9 standard deviations either side (seeded)
+            assert!((1875..=2125).contains(&failed), "{failed}");
+        });
+    }
+
+    #[test]
+    fn a_casting_debuff_acts_on_the_next_casting_roll_only() {
+        // "which gets -3 to casting rolls once (next time the effect would apply)"
+        held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
+            g.live_mut((0, 0)).tokens = 6;
+            g.live_mut((0, 0)).casting_modifier = -3;
+            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
+            let casts: Vec<f64> = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "cast").map(|e| e.allowance).collect();
+            assert_eq!(casts.first(), Some(&-3.0), "{casts:?}");
+            assert!(casts[1..].iter().all(|&m| m == 0.0), "{casts:?}");
+            assert_eq!(g.live((0, 0)).casting_modifier, 0);
+        });
     }
 }

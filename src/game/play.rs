@@ -1181,8 +1181,7 @@ impl<'a> Game<'a> {
             return;
         };
         self.live_mut(to).casting_modifier = x;
-        let kind = if x > 0 { "buff" } else { "debuff" };
-        self.event(|g| Event { detail: format!("{x:+} to casting rolls"), ..Event::between(kind, id, to, g.live(id).pos, g.live(to).pos) });
+        self.event(|g| Event { detail: format!("{x:+} to casting rolls"), ..Event::between("casting-modifier", id, to, g.live(id).pos, g.live(to).pos) });
     }
 
     /// A debuff given by a rule (`Effect::Debuff`, `Effect::EnemyTest`): "Once per activation,
@@ -1203,7 +1202,7 @@ impl<'a> Game<'a> {
             };
             if dangerous {
                 let all = self.models(to).fold(0u64, |m, (i, _, _)| m | bit(i));
-                self.event(|g| Event { detail: "dangerous terrain test".into(), ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos) });
+                self.event(|g| Event { detail: "dangerous terrain test".into(), ..Event::between("debuff-test", id, to, g.live(id).pos, g.live(to).pos) });
                 self.roll_dangerous(to, all);
             } else {
                 let passed = self.morale_roll(to);
@@ -1213,7 +1212,7 @@ impl<'a> Game<'a> {
                 self.event(|g| Event {
                     dice: 1,
                     detail: format!("morale test: {}", if passed { "passed" } else { "failed: fatigued" }),
-                    ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos)
+                    ..Event::between("debuff-test", id, to, g.live(id).pos, g.live(to).pos)
                 });
             }
         }
