@@ -148,10 +148,15 @@ pub const NOT_MODELLED: &[(&str, Gap, &str)] = &[
 pub const PARTLY: &[(&str, Gap, &[Engine], &str)] = &[
     // the game casts a caster's damage spells (each spell it does not cast is reported by name);
     // efficiency() and the cost features value them
-    ("Caster", Spells, &[Engine::Attack], "damage spells are cast and priced; the others are priced by name only, not cast yet"),
-    ("Caster Group", Spells, &[Engine::Attack], "damage spells are cast and priced; the others are priced by name only, not cast yet"),
+    ("Caster", Spells, &[Engine::Attack], CASTER),
+    ("Caster Group", Spells, &[Engine::Attack], CASTER),
     ("Hazardous", InGame, &[Engine::Attack, Engine::Melee, Engine::Game], "the wound its own unit takes on unmodified 1s to hit is not dealt"),
 ];
+
+/// Why Caster is played only in part: games cast its book's spells (`Spell.played`), attack()
+/// and efficiency() value only its damage spells.
+const CASTER: &str = "games cast its book's spells (all but 8 of the books' 258: Spell.played), and a caster counts as played \
+                      where every spell of its book is; attack() and efficiency() value its damage spells, the cost features price the others by name";
 
 /// Rules of v3.5 the game plays by name rather than through the rule tables (movement,
 /// deployment, allocation, weapon use and casting, with the books' Caster Group; Fast and
