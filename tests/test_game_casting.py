@@ -292,7 +292,7 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
         r = play(a, b, games=12, seed=20 + i)
         check_invariants(r, a, b)
         for trace in r.traces:
-            held, marked = {}, {}
+            held, marked, pending = {}, {}, {}
             events = trace.events
             for k, e in enumerate(events):
                 who, target = (e["army"], e["unit"]), (e["target_army"], e["target"])
@@ -315,20 +315,21 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
                     attack = next(x for x in events[k + 1:] if x["kind"] in ("shoot", "melee"))
                     assert {(attack["army"], attack["unit"]), (attack["target_army"], attack["target"])} == {who, target}, (e, attack)
                 elif e["kind"] == "casting-modifier":
-                    # on a caster, which holds it until its next casting roll: that roll's
-                    # modifier is it, plus the tokens of helpers, less those of hinderers
+                    # on a caster, which holds one from each side until its next casting roll
                     x = int(e["detail"].split(" to casting")[0].split()[-1])
-                    for j in range(k + 1, len(events)):
-                        c = events[j]
-                        if c["kind"] == "cast" and (c["army"], c["unit"]) == target:
-                            moved = 0
-                            for h in reversed(events[k + 1:j]):
-                                if h["kind"] not in ("help", "hinder"):
-                                    break
-                                moved += h["hits"] if h["kind"] == "help" else -h["hits"]
-                            assert c["allowance"] == x + moved, (e, c)
-                            counts["casting-modifier used"] += 1
+                    slots = pending.setdefault(target, [0, 0])
+                    assert slots[int(x < 0)] == 0, e
+                    slots[int(x < 0)] = x
+                elif e["kind"] == "cast":
+                    # the roll's modifier: what it holds, plus helpers' tokens, less hinderers'
+                    moved = 0
+                    for h in reversed(events[:k]):
+                        if h["kind"] not in ("help", "hinder"):
                             break
+                        moved += h["hits"] if h["kind"] == "help" else -h["hits"]
+                    held_mod = sum(pending.pop(who, [0, 0]))
+                    assert e["allowance"] == held_mod + moved, (e, held_mod, moved)
+                    counts["casting-modifier used"] += bool(held_mod)
                 elif e["kind"] in ("spell-test", "debuff-test"):
                     assert target[0] != who[0] and "Shaken" not in e["detail"], e
     for kind in ("buff", "debuff", "mark", "buff-used", "mark-used", "casting-modifier used", "debuff-test"):

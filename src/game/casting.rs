@@ -257,8 +257,8 @@ impl<'a> Game<'a> {
             let stake: f64 = targets.iter().map(|&e| policy::spell_value(self, id, si, e)).sum();
             let mut modifier = self.help_and_hinder(id, stake);
             // a debuff on its next casting roll ("-3 to casting rolls once") is used now
-            let debuff = std::mem::take(&mut self.live_mut(id).casting_modifier);
-            modifier += i32::from(debuff);
+            let held = std::mem::take(&mut self.live_mut(id).casting_modifier);
+            modifier += held.iter().map(|&x| i32::from(x)).sum::<i32>();
             let roll = d6(&mut self.rng);
             self.dice += 1;
             let cast = cast_succeeds(roll, modifier);
@@ -303,10 +303,10 @@ impl<'a> Game<'a> {
 
     /// A casting modifier on `target`'s next casting roll; a unit holding one keeps it.
     fn spell_casting_modifier(&mut self, id: Id, spell: &CastSpell, x: i8, target: Id) {
-        if self.live(target).casting_modifier != 0 {
+        if self.live(target).casting_modifier[usize::from(x < 0)] != 0 {
             return;
         }
-        self.live_mut(target).casting_modifier = x;
+        self.live_mut(target).casting_modifier[usize::from(x < 0)] = x;
         self.event(|g| Event { detail: format!("{}: {x:+} to casting rolls", spell.name), ..Event::between("casting-modifier", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
@@ -392,6 +392,7 @@ impl<'a> Game<'a> {
 #[cfg(test)]
 mod tests {
     use super::super::prepare::Prepared;
+    use crate::rules::spells::{Spell, SpellEffect};
     use super::super::table::Point;
     use super::*;
 
@@ -484,6 +485,7 @@ mod tests {
         let spells = [
             ("Deep Meditation", Spell { tokens: 1, targets: friend, effect: SpellEffect::Modifier { roll: Roll::Hit(Attacks::Shooting), amount: 1, against: false } }),
             ("Mob Frenzy", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Rule { rule: Rule { name: "AP".into(), rating: Some(Rating::Number(1)) }, gets: true, when: Some(Attacks::Shooting), against: true } }),
+            ("Banishing Sigil", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Modifier { roll: Roll::Defense, amount: -1, against: false } }),
         ];
         let book: crate::loaders::army_forge::Spells = spells.into_iter().map(|(n, s)| SpellDefinition { name: n.into(), tokens: Some(1), effect: String::new(), spell: Some(s) }).collect::<Vec<_>>().into();
         let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
@@ -552,6 +554,21 @@ mod tests {
     }
 
     #[test]
+    fn a_debuff_on_defense_acts_on_a_spells_hits() {
+        // "which get -1 to defense rolls once (next time the effect would apply)": a spell's
+        // hits are blocked with Defense rolls, so the debuff acts on them and is used up
+        held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
+            let b = g.info((1, 0)).buffed.iter().position(|x| x.rule == "-1 to defense rolls").expect("the enemy may hold the debuff");
+            g.live_mut((1, 0)).buff = b as u8 + 1;
+            let spell = Spell { tokens: 2, targets: Targets { enemy: true, model: false, count: 1, range: 18 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
+            let group = spell.damage_group(Edition::V3_5).unwrap();
+            let r = g.roll_hits((0, 0), (1, 0), &group, &Situation::spell(Edition::V3_5, 10.0));
+            assert!(r.hits > 0);
+            assert_eq!(g.live((1, 0)).buff, 0, "used on the spell's hits");
+        });
+    }
+
+    #[test]
     fn a_fatigue_test_fails_as_a_morale_test_does_and_only_fatigues() {
         // "Pick one enemy unit within 18", which must take a morale test. If failed, it becomes
         // fatigued": Quality 4+ fails half the time; a fail does not Shake
@@ -575,12 +592,12 @@ mod tests {
         // "which gets -3 to casting rolls once (next time the effect would apply)"
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
             g.live_mut((0, 0)).tokens = 6;
-            g.live_mut((0, 0)).casting_modifier = -3;
+            g.live_mut((0, 0)).casting_modifier = [0, -3];
             g.cast_spells((0, 0), Window::Any, &mut Vec::new());
             let casts: Vec<f64> = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "cast").map(|e| e.allowance).collect();
             assert_eq!(casts.first(), Some(&-3.0), "{casts:?}");
             assert!(casts[1..].iter().all(|&m| m == 0.0), "{casts:?}");
-            assert_eq!(g.live((0, 0)).casting_modifier, 0);
+            assert_eq!(g.live((0, 0)).casting_modifier, [0, 0]);
         });
     }
 }

@@ -86,8 +86,10 @@ pub struct Live {
     /// A rule the enemy army's units attacking it get until one of them uses it (a mark
     /// spell: "which friendly units get Relentless against once").
     pub mark: Option<&'static str>,
-    /// A modifier an enemy's spell gave its next casting roll (0: none).
-    pub casting_modifier: i8,
+    /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
+    /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different
+    /// rules and spells stack; one from each side at a time.
+    pub casting_modifier: [i8; 2],
     /// Spell tokens held (`casting`).
     pub tokens: u8,
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
@@ -568,11 +570,19 @@ impl<'a> Game<'a> {
     /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
     /// taken (`take_wounds`).
     pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
-        let talloc = &self.info(target).alloc;
+        // a rule the target holds once acts on a spell's hits as on a shot's ("which gets -1 to
+        // defense rolls once": a spell's hits are blocked with Defense rolls)
+        let held = if situation.spell { self.buff_for(target, BuffUse::Spell(situation.distance)) } else { None };
+        let talloc = self.alloc_of(target, held.map_or(0, |b| b as u8 + 1));
         let before = self.live(target).s;
         let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, situation, &talloc.view(s, group.takedown)));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
+        if let Some(b) = held {
+            if r.hits > 0 || !self.info(target).buffed[b].needs_hits() {
+                self.spend_buff(target, "spell");
+            }
+        }
         r
     }
 
@@ -1163,10 +1173,11 @@ impl<'a> Game<'a> {
     /// once (next time the effect would apply)" (`Effect::Buff`): the policy picks the unit
     /// (itself included) among those the rule would change and that hold no buff yet.
     fn give_buff(&mut self, id: Id) {
-        let Some(rule) = self.info(id).tricks.buff else { return };
-        let Some((to, b)) = policy::buff_target(self, id, rule) else { return };
-        self.live_mut(to).buff = b as u8 + 1;
-        self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
+        for rule in self.info(id).tricks.buff.into_iter().flatten() {
+            let Some((to, b)) = policy::buff_target(self, id, rule) else { continue };
+            self.live_mut(to).buff = b as u8 + 1;
+            self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
+        }
     }
 
     /// Casting Debuff and Casting Buff (`Effect::CastingRollGiven`): "Once per activation,
@@ -1180,7 +1191,7 @@ impl<'a> Game<'a> {
         let Some(to) = policy::casting_roll_target(self, id, x > 0) else {
             return;
         };
-        self.live_mut(to).casting_modifier = x;
+        self.live_mut(to).casting_modifier[usize::from(x < 0)] = x;
         self.event(|g| Event { detail: format!("{x:+} to casting rolls"), ..Event::between("casting-modifier", id, to, g.live(id).pos, g.live(to).pos) });
     }
 
@@ -2293,7 +2304,8 @@ impl<'a> Game<'a> {
             self.lap(t, |x| &mut x.dice);
             self.live_mut(id).limited_spent |= limited;
             self.take_wounds(id, target, state, wounds);
-            if key.buff != 0 {
+            // "next time the effect would apply": a shot that hits nothing makes no Defense roll
+            if key.buff != 0 && (hits > 0 || !self.info(target).buffed[usize::from(key.buff) - 1].needs_hits()) {
                 self.spend_buff(target, "shot");
             }
             if key.marked {
@@ -2412,10 +2424,12 @@ impl<'a> Game<'a> {
         // each side fights with the rule it holds once if it acts in this melee (on its
         // attacks, its defense or, for the side that loses, its morale test), else with the
         // rule a mark on the other side gives it
-        let sides = [(id, target, BuffUse::StruckBack, true), (target, id, BuffUse::Charged(charge_distance), strike_back)];
-        let uses: [Held; 2] = sides.map(|(who, other, defends, attacks)| {
+        // (the charger defends only against a strike back)
+        let sides = [(id, target, BuffUse::StruckBack, true, strike_back), (target, id, BuffUse::Charged(charge_distance), strike_back, true)];
+        let uses: [Held; 2] = sides.map(|(who, other, defends, attacks, attacked)| {
             let fights = BuffUse::Attack { melee: true, charging: who == id, distance: charge_distance };
-            if let Some(b) = self.buff_for(who, defends).or_else(|| if attacks { self.buff_for(who, fights) } else { None }) {
+            let defending = if attacked { self.buff_for(who, defends) } else { None };
+            if let Some(b) = defending.or_else(|| if attacks { self.buff_for(who, fights) } else { None }) {
                 Held::Used(b)
             } else if let Some(b) = self.buff_for(who, BuffUse::Morale) {
                 Held::Morale(b)

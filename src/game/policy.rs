@@ -641,7 +641,14 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// friend one that has yet to cast this round (or the giver).
 fn casting_roll_ok(g: &Game, id: Id, to: Id, friend: bool) -> bool {
     let (info, live) = (g.info(to), g.live(to));
-    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier == 0 && g.within(id, to, if friend { BUFF_RANGE } else { DEBUFF_RANGE }) && (!friend || to == id || !live.activated)
+    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { DEBUFF_RANGE }) && (!friend || to == id || !live.activated)
+}
+
+/// Whether caster `u` may still try a spell in this game: not Shaken, and, in the last round,
+/// yet to act with tokens in hand (a casting modifier or a debuff on it is wasted otherwise).
+fn may_cast_again(g: &Game, u: Id) -> bool {
+    let live = g.live(u);
+    !live.shaken && (g.round < g.config.rounds || (!live.activated && live.tokens > 0))
 }
 
 /// The caster that gets a rule's casting roll modifier (`Effect::CastingRollGiven`): the
@@ -691,7 +698,7 @@ pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
     if g.policy_kind(id.0) == PolicyKind::Hold {
         return None;
     }
-    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, DEBUFF_RANGE) && (dangerous || !g.live(e).fatigued)).collect();
+    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, DEBUFF_RANGE) && (dangerous || !(g.live(e).fatigued || g.live(e).shaken))).collect();
     if candidates.is_empty() {
         return None;
     }
@@ -918,7 +925,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             CastEffect::CastingModifier(_) => {
                 for &e in &foes {
                     let (ei, el) = (g.info(e), g.live(e).clone());
-                    if ei.casting.caster && el.casting_modifier == 0 && g.spell_target(id, spell, e) {
+                    if ei.casting.caster && el.casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target(id, spell, e) {
                         let score = ei.casting.token_worth * f64::from(el.tokens.max(1));
                         targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
                     }
@@ -927,7 +934,8 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             // a morale test that fatigues: to the enemy units about to fight in melee, by points
             CastEffect::TestOrFatigued => {
                 for &e in &foes {
-                    let (ei, fatigued) = (g.info(e), g.live(e).fatigued);
+                    // (a Shaken unit fights as fatigued already)
+                    let (ei, fatigued) = (g.info(e), g.live(e).fatigued || g.live(e).shaken);
                     if !fatigued && g.spell_target(id, spell, e) {
                         let melee = match ei.role {
                             Role::Melee => 3.0,

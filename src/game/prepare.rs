@@ -72,9 +72,10 @@ pub struct Tricks {
     /// Some rule of its models or weapons acts on the round it arrives by Ambush
     /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
     pub arrival_rules: bool,
-    /// [`Effect::Buff`]: the rule the unit gives a friendly unit once per activation (the
-    /// first, if it has several).
-    pub buff: Option<&'static str>,
+    /// [`Effect::Buff`]: the rules the unit gives a friendly unit, each once per activation
+    /// ("Once per activation, before attacking, pick one friendly unit within 12"": each
+    /// rule is its own ability; a unit has at most `MAX_BUFF_RULES`).
+    pub buff: [Option<&'static str>; MAX_BUFF_RULES],
     /// [`Effect::ArrivalHits`]: (dice, need, within, hits, AP) on arriving by Ambush (dice 0: none).
     pub arrival_hits: (u32, u8, f64, u32, u8),
     /// [`Effect::CastingRollGiven`]: the modifier it gives a caster's next casting roll once
@@ -92,6 +93,8 @@ pub struct Tricks {
 pub enum BuffUse {
     /// The unit is shot at from this far.
     Shot(f64),
+    /// The unit takes a spell's hits, cast from this far.
+    Spell(f64),
     /// The unit is charged from this far.
     Charged(f64),
     /// The unit charged and is struck back.
@@ -143,11 +146,12 @@ impl Buffed {
     /// the attack hold (others, such as Entrenched's "hasn't moved", are taken to hold).
     pub fn applies(&self, used: BuffUse) -> bool {
         use effects::Cond::*;
-        let (side, shot, charged, distance) = match used {
-            BuffUse::Shot(d) => (Side::Target, true, false, d),
-            BuffUse::Charged(d) => (Side::Target, false, true, d),
-            BuffUse::StruckBack => (Side::Target, false, false, 0.0),
-            BuffUse::Attack { melee, charging, distance } => (Side::Attacker, !melee, charging, distance),
+        let (side, shot, charged, distance, spell) = match used {
+            BuffUse::Shot(d) => (Side::Target, true, false, d, false),
+            BuffUse::Spell(d) => (Side::Target, false, false, d, true),
+            BuffUse::Charged(d) => (Side::Target, false, true, d, false),
+            BuffUse::StruckBack => (Side::Target, false, false, 0.0, false),
+            BuffUse::Attack { melee, charging, distance } => (Side::Attacker, !melee, charging, distance, false),
             BuffUse::Morale => {
                 return self.entries.iter().any(|(side, _, _, e)| *side == Side::Own && matches!(e, Effect::MoraleModifier(_) | Effect::PassFailedMoraleOn(_)));
             }
@@ -165,8 +169,12 @@ impl Buffed {
             *s == side
                 && outer.iter().chain(conds.iter()).all(|c| match c {
                     Activated => side != Side::Attacker || shot || charged,
-                    Shooting | Targeting => shot,
-                    Melee => !shot,
+                    // a spell is cast, not shot ("shot from over 9"" rules do not hold), but it targets
+                    Shooting => shot,
+                    Targeting => shot || spell,
+                    Melee => !shot && !spell,
+                    FromSpell => spell,
+                    NotFromSpell => !spell,
                     Charging => charged,
                     NotCharging => !charged,
                     OverNine => distance > 9.0,
@@ -230,6 +238,13 @@ impl Buffed {
             .fold(0.0, f64::max)
     }
 
+    /// Whether, held by a unit attacked, it acts only where the attack makes hits (Defense
+    /// rolls and wounds: "-1 to defense rolls", Regeneration), not on the rolls to hit
+    /// (Stealth's -1 to hit): an attack that hits nothing leaves it held.
+    pub fn needs_hits(&self) -> bool {
+        !self.entries.iter().any(|(side, _, _, e)| *side == Side::Target && matches!(e, Effect::HitModifier(_)))
+    }
+
     /// Whether it acts on the unit's own attacks (an attacker-side rule).
     pub fn for_attacks(&self) -> bool {
         self.entries.iter().any(|(side, ..)| *side == Side::Attacker)
@@ -254,7 +269,24 @@ fn buffed(alloc: &Allocation, rule: &'static str, edition: Edition) -> Option<Bu
         m.rules.push(crate::rules::Rule { name: rule.to_string(), rating: None });
     }
     let flying = rule == FLYING;
-    let (entries, options) = if flying { (Vec::new(), false) } else { once_entries(edition, rule, &|name| all_have(&runs, name))? };
+    let (mut entries, options) = if flying { (Vec::new(), false) } else { once_entries(edition, rule, &|name| all_have(&runs, name))? };
+    // an attack the unit never makes is no use to it: "when shooting" without ranged weapons,
+    // "in melee" without melee weapons, a Boost of a rule none of its models or weapons has
+    let weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter());
+    let (ranged, melee) = (weapons().any(|w| w.range.is_some()), weapons().any(|w| w.range.is_none()));
+    let has = |name: &str| runs.iter().any(|(m, _)| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())).any(|r| r.name == name));
+    entries.retain(|(side, outer, conds, _)| {
+        *side != Side::Attacker
+            || outer.iter().chain(conds.iter()).all(|c| match c {
+                effects::Cond::Shooting | effects::Cond::Targeting => ranged,
+                effects::Cond::Melee | effects::Cond::Charging => melee,
+                effects::Cond::AttackerHas(name) => has(name),
+                _ => true,
+            })
+    });
+    if entries.is_empty() && !flying {
+        return None;
+    }
     let mut with = alloc.clone();
     with.runs = runs;
     // "Indirect when shooting": every ranged weapon may fire out of sight
@@ -306,6 +338,9 @@ pub enum Role {
     Hybrid,
     Melee,
 }
+
+/// The most buff rules (`Effect::Buff`) a unit gives (the books' units have up to two).
+pub const MAX_BUFF_RULES: usize = 3;
 
 /// One unit of an army, ready to play.
 #[derive(Debug, Clone)]
@@ -548,7 +583,11 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
             }
             Effect::ExtraActivation => t.extra_activation = true,
             Effect::Options { .. } => t.options = true,
-            Effect::Buff(rule) => t.buff = t.buff.or(Some(rule)),
+            Effect::Buff(rule) => {
+                if let Some(slot) = t.buff.iter_mut().find(|b| b.is_none_or(|b| b == rule)) {
+                    *slot = Some(rule);
+                }
+            }
             Effect::CastingRollGiven(x) if t.casting_roll_given == 0 => t.casting_roll_given = x,
             Effect::Debuff(rule) => t.debuff = t.debuff.or(Some(rule)),
             Effect::EnemyTest { dangerous } => t.enemy_test = t.enemy_test.or(Some(dangerous)),
@@ -636,8 +675,8 @@ impl Prepared {
                     CastEffect::Debuff(rule) if !friend => Some(rule),
                     _ => None,
                 });
-                let own = if friend { u.tricks.buff } else { u.tricks.debuff };
-                for rule in own.into_iter().chain(spells) {
+                let own = if friend { u.tricks.buff } else { [u.tricks.debuff, None, None] };
+                for rule in own.into_iter().flatten().chain(spells) {
                     if !out.contains(&rule) {
                         out.push(rule);
                     }
