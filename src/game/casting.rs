@@ -202,6 +202,12 @@ impl<'a> Game<'a> {
     /// (less what its rules take off: Aircraft) and in line of sight; a unit "may always
     /// target themselves".
     pub fn spell_target(&mut self, id: Id, spell: &CastSpell, target: Id) -> bool {
+        self.spell_target_seen(id, spell, target, &mut Vec::new())
+    }
+
+    /// `spell_target`, with the line of sight from the caster to each unit kept in `seen`
+    /// (units stand still while a caster weighs its spells).
+    pub fn spell_target_seen(&mut self, id: Id, spell: &CastSpell, target: Id, seen: &mut Vec<(Id, bool)>) -> bool {
         if (target.0 != id.0) != spell.targets.enemy || !self.live(target).on_table() {
             return false;
         }
@@ -209,7 +215,15 @@ impl<'a> Game<'a> {
             return true;
         }
         let range = f64::from(spell.targets.range) - self.info(target).spell_range_penalty;
-        range >= 0.0 && self.within(id, target, range) && self.sight(id, target).visible
+        if range < 0.0 || !self.within(id, target, range) {
+            return false;
+        }
+        if let Some(&(_, visible)) = seen.iter().find(|(u, _)| *u == target) {
+            return visible;
+        }
+        let visible = self.sight(id, target).visible;
+        seen.push((target, visible));
+        visible
     }
 
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at

@@ -889,6 +889,8 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
     let info = g.info(id);
     let held = g.live(id).tokens;
     let foes: Vec<Id> = enemies(g, id.0).collect();
+    // the caster's line of sight to each unit, found once for all its spells
+    let mut seen: Vec<(Id, bool)> = Vec::new();
     // each spell's targets, best first, with their values
     let mut options: Vec<(usize, Vec<(Id, f64)>)> = Vec::new();
     for (si, spell) in info.casting.spells.iter().enumerate() {
@@ -899,7 +901,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
         match spell.effect {
             CastEffect::Hits(_) => {
                 for &e in &foes {
-                    if g.spell_target(id, spell, e) {
+                    if g.spell_target_seen(id, spell, e, &mut seen) {
                         targets.push((e, spell_value(g, id, si, e)));
                     }
                 }
@@ -915,7 +917,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                     let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else {
                         continue;
                     };
-                    if g.live(f).buff == 0 && (!friend || buff_in_time(g, id, f, b)) && g.spell_target(id, spell, f) {
+                    if g.live(f).buff == 0 && (!friend || buff_in_time(g, id, f, b)) && g.spell_target_seen(id, spell, f, &mut seen) {
                         let score = if friend { buff_score(g, id.0, f, b) } else { debuff_score(g, id.0, f, b) };
                         targets.push((f, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
                     }
@@ -925,7 +927,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             CastEffect::CastingModifier(_) => {
                 for &e in &foes {
                     let (ei, el) = (g.info(e), g.live(e).clone());
-                    if ei.casting.caster && el.casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target(id, spell, e) {
+                    if ei.casting.caster && el.casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = ei.casting.token_worth * f64::from(el.tokens.max(1));
                         targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
                     }
@@ -936,7 +938,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                 for &e in &foes {
                     // (a Shaken unit fights as fatigued already)
                     let (ei, fatigued) = (g.info(e), g.live(e).fatigued || g.live(e).shaken);
-                    if !fatigued && g.spell_target(id, spell, e) {
+                    if !fatigued && g.spell_target_seen(id, spell, e, &mut seen) {
                         let melee = match ei.role {
                             Role::Melee => 3.0,
                             Role::Hybrid => 2.0,
@@ -951,7 +953,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             // before the end of the round (`mark_score`)
             CastEffect::Mark(rule) => {
                 for &e in &foes {
-                    if g.live(e).mark.is_none() && g.spell_target(id, spell, e) {
+                    if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = mark_score(g, id, e, rule);
                         if score > 0.0 {
                             targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));

@@ -61,6 +61,9 @@ pub enum Exit {
     Charge(Id, Path),
 }
 
+/// The directions round a transport an exit spot is searched in (every 7.5 degrees).
+const EXIT_DIRECTIONS: usize = 48;
+
 impl<'a> Game<'a> {
     /// The transport `id` is inside, if any.
     pub fn carrier(&self, id: Id) -> Option<Id> {
@@ -172,24 +175,45 @@ impl<'a> Game<'a> {
         // a transport still on the table keeps units 1" from it; a wreck's ground is free
         let near = if self.live(transport).on_table() { rt + super::play::UNIT_GAP } else { 0.0 };
         let far = EXIT_RANGE + rt;
-        let mut best: Option<(f64, Point)> = None;
-        for k in 0..48 {
-            let (sin, cos) = (f64::from(k) * std::f64::consts::TAU / 48.0).sin_cos();
+        // each direction's spot is somewhere on its ray between `near` and `far`: no nearer the
+        // goal than the ray is, so the directions are searched nearest first and the search
+        // stops once no ray left can beat the best spot (the spot found is the same as a full
+        // search's, ties going to the first direction)
+        let mut rays: [(f64, usize); EXIT_DIRECTIONS] = [(0.0, 0); EXIT_DIRECTIONS];
+        for (k, ray) in rays.iter_mut().enumerate() {
+            let (sin, cos) = (k as f64 * std::f64::consts::TAU / EXIT_DIRECTIONS as f64).sin_cos();
+            let (a, b) = (Point::new(at.x + cos * near, at.y + sin * near), Point::new(at.x + cos * far, at.y + sin * far));
+            *ray = (goal.distance_to_segment(a, b), k);
+        }
+        rays.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let mut best: Option<(f64, usize, Point)> = None;
+        for &(bound, k) in &rays {
+            if best.is_some_and(|(b, _, _)| bound > b + 1e-9) {
+                break;
+            }
+            let (sin, cos) = (k as f64 * std::f64::consts::TAU / EXIT_DIRECTIONS as f64).sin_cos();
+            // every way out along this direction starts at the same point of the transport's
+            // footprint: where the unit may not even stand there, no spot along it is reached
+            // (a wreck's ground is free: spots nearer than its edge start where they are)
+            let start = Point::new(at.x + cos * rt, at.y + sin * rt);
+            if near >= rt && !self.path_ok_leaving(id, start, start, None, Some(transport)) {
+                continue;
+            }
             // the furthest legal spot out along this direction
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
                 if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && self.path_ok_leaving(id, at.towards(p, rt), p, None, Some(transport)) {
                     let left = p.distance(goal);
-                    if best.is_none_or(|(b, _)| left < b) {
-                        best = Some((left, p));
+                    if best.is_none_or(|(b, bk, _)| left < b || (left == b && k < bk)) {
+                        best = Some((left, k, p));
                     }
                     break;
                 }
                 d -= 0.5;
             }
         }
-        best.map(|(_, p)| p)
+        best.map(|(_, _, p)| p)
     }
 
     /// The charge of `id` out of `transport` into base contact with `target`, if it can make
