@@ -305,6 +305,10 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
                 elif e["kind"] == "buff-used":
                     rule = held.pop(who)
                     assert e["detail"].startswith(rule + ": "), (e, rule)
+                    if rule == "-1 to defense rolls" and e["detail"].endswith(": shot"):
+                        # no Defense roll, no use: a shot that hits nothing leaves it held
+                        shot = next(x for x in events[k + 1:] if x["kind"] == "shoot" and (x["target_army"], x["target"]) == who)
+                        assert shot["hits"] > 0, (e, shot)
                 elif e["kind"] == "mark":
                     assert target[0] != who[0] and target not in marked, e
                     marked[target] = (who[0], e["detail"].split(": ")[-1])

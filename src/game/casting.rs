@@ -490,6 +490,11 @@ mod tests {
     /// and marks an enemy for "AP(1) when shooting against", 12" from an enemy unit; and
     /// `shooter` against the same enemy without spells (to compare with).
     fn held(shooter: &str, test: impl FnOnce(&mut Game, &Prepared)) {
+        held_by("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", shooter, test)
+    }
+
+    /// `held`, with `ours` as the shooter beside the caster.
+    fn held_by(ours: &str, shooter: &str, test: impl FnOnce(&mut Game, &Prepared)) {
         use super::super::play::Cache;
         use super::super::table::Point;
         use crate::rules::spells::{Attacks, Spell, SpellEffect};
@@ -503,7 +508,7 @@ mod tests {
         ];
         let book: crate::loaders::army_forge::Spells = spells.into_iter().map(|(n, s)| SpellDefinition { name: n.into(), tokens: Some(1), effect: String::new(), spell: Some(s) }).collect::<Vec<_>>().into();
         let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
-        let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)")];
+        let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse(ours)];
         let b = [parse("T [10] Q4+ D4+ | 200pts")];
         let prep = Prepared::with_spells([&a, &b], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
         let plain = Prepared::new([&[parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3)"), parse(shooter)], &b], Edition::V3_5, [2.0, 2.0]).unwrap();
@@ -579,6 +584,32 @@ mod tests {
             let r = g.roll_hits((0, 0), (1, 0), &group, &Situation::spell(Edition::V3_5, 10.0));
             assert!(r.hits > 0);
             assert_eq!(g.live((1, 0)).buff, 0, "used on the spell's hits");
+        });
+    }
+
+    #[test]
+    fn a_held_defense_rule_waits_for_a_shot_that_hits() {
+        // "which get -1 to defense rolls once (next time the effect would apply)": a shot that
+        // hits nothing makes no Defense roll, so the debuff stays for the next
+        held_by("Sniper [1] Q5+ D4+ | 10pts\nRifle (24\", A1)", "Sniper [1] Q5+ D4+ | 10pts\nRifle (24\", A1)", |g, _| {
+            let b = g.info((1, 0)).buffed.iter().position(|x| x.rule == "-1 to defense rolls").unwrap() as u8 + 1;
+            let (mut missed, mut hit) = (0, 0);
+            for _ in 0..60 {
+                g.live_mut((1, 0)).buff = b;
+                g.shoot((0, 1), false, &mut Vec::new());
+                let shot = g.trace.as_ref().unwrap().iter().rev().find(|e| e.kind == "shoot").unwrap();
+                if shot.hits == 0 {
+                    missed += 1;
+                    assert_eq!(g.live((1, 0)).buff, b, "kept by a shot that hit nothing");
+                } else {
+                    hit += 1;
+                    assert_eq!(g.live((1, 0)).buff, 0, "used by a shot that hit");
+                }
+                if g.live((1, 0)).gone {
+                    break;
+                }
+            }
+            assert!(missed > 0 && hit > 0, "{missed} {hit}");
         });
     }
 
