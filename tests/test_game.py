@@ -101,18 +101,23 @@ def check_invariants(result, army_a, army_b):
         last_round = max(e["round"] for e in trace.events)
         # the rule each unit holds as a buff (a friend's, or a spell's "once"): a move rule adds
         # its inches to the move that uses it
-        holding: dict[tuple, str] = {}
+        # (a friend's and an enemy's, side by side: their inches add up)
+        holding: dict[tuple, dict] = {}
         for e in trace.events:
             if e["kind"] in ("buff", "debuff") and e["target"] >= 0:
-                holding[(e["target_army"], e["target"])] = e["detail"].split(": ")[-1]
+                holding.setdefault((e["target_army"], e["target"]), {})[e["kind"]] = e["detail"].split(": ")[-1]
             elif e["kind"] == "buff-used":
-                holding.pop((e["army"], e["unit"]), None)
+                mine = holding.get((e["army"], e["unit"]), {})
+                for k, rule in list(mine.items()):
+                    if e["detail"].startswith(rule + ": "):
+                        del mine[k]
             if e["kind"] in ("advance", "rush", "charge"):
                 unit = armies[e["army"]][e["unit"]]
                 allowed = movement(unit)[e["kind"]]
-                held = holding.get((e["army"], e["unit"]))
-                bonus = MOVE_RULES.get(held) or MOVE_AURAS.get(held) or MOVE_BOOSTS.get(held, (None, (0, 0, 0)))[1]
-                allowed += bonus[("advance", "rush", "charge").index(e["kind"])]
+                for held in holding.get((e["army"], e["unit"]), {}).values():
+                    bonus = MOVE_RULES.get(held) or MOVE_AURAS.get(held) or MOVE_BOOSTS.get(held, (None, (0, 0, 0)))[1]
+                    allowed += bonus[("advance", "rush", "charge").index(e["kind"])]
+                allowed = max(allowed, 0)
                 if e["detail"] == "difficult":
                     allowed = min(allowed, 6)
                 assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)

@@ -260,9 +260,10 @@ def test_a_buff_spell_gives_its_rule_once_as_a_friends_buff(books, rulebook):
                 holding[target] = True
                 given += 1
             elif e["kind"] in ("buff", "debuff") and e["target_army"] >= 0:
-                holding[(e["target_army"], e["target"])] = True
+                if e["kind"] == "buff":
+                    holding[(e["target_army"], e["target"])] = True
             elif e["kind"] == "buff-used":
-                if holding.pop(who, None) and e["detail"].startswith("Evasive"):
+                if e["detail"].startswith("Evasive") and holding.pop(who, None):
                     used += 1
     assert given > 0 and used > 0, (given, used)
     assert "spell Knight Dome" not in r.unmodelled
@@ -298,13 +299,16 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
                 who, target = (e["army"], e["unit"]), (e["target_army"], e["target"])
                 counts[e["kind"]] += 1
                 if e["kind"] in ("buff", "debuff"):
-                    # a buff goes to a friend, a debuff to an enemy; one held rule at a time
+                    # a buff goes to a friend, a debuff to an enemy; a unit holds one of each
+                    # at a time ("Effects from multiple instances of the same special rule or
+                    # spell don't stack": a friend's and an enemy's do)
                     assert (target[0] == who[0]) == (e["kind"] == "buff"), e
-                    assert target not in held, (e, held)
-                    held[target] = e["detail"].split(": ")[-1]
+                    assert (target, e["kind"]) not in held, (e, held)
+                    held[(target, e["kind"])] = e["detail"].split(": ")[-1]
+                    counts["both held"] += all((target, k) in held for k in ("buff", "debuff"))
                 elif e["kind"] == "buff-used":
-                    rule = held.pop(who)
-                    assert e["detail"].startswith(rule + ": "), (e, rule)
+                    slot = next(k for k in ("buff", "debuff") if e["detail"].startswith(held.get((who, k), "\0") + ": "))
+                    rule = held.pop((who, slot))
                     if rule == "-1 to defense rolls" and e["detail"].endswith(": shot"):
                         # no Defense roll, no use: a shot that hits nothing leaves it held
                         shot = next(x for x in events[k + 1:] if x["kind"] == "shoot" and (x["target_army"], x["target"]) == who)
@@ -336,5 +340,5 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
                     counts["casting-modifier used"] += bool(held_mod)
                 elif e["kind"] in ("spell-test", "debuff-test"):
                     assert target[0] != who[0] and "Shaken" not in e["detail"], e
-    for kind in ("buff", "debuff", "mark", "buff-used", "mark-used", "casting-modifier used", "debuff-test"):
+    for kind in ("buff", "debuff", "mark", "buff-used", "mark-used", "casting-modifier used", "debuff-test", "both held"):
         assert counts[kind] > 0, (kind, counts)

@@ -302,15 +302,19 @@ impl<'a> Game<'a> {
         self.lap(t, |x| &mut x.spells);
     }
 
-    /// A buff spell's rule on `target` "once (next time the effect would apply)", as a friend's
-    /// buff is given (`Live::buff`); a unit holding a buff already keeps that one ("Effects
-    /// from multiple instances of the same special rule or spell don't stack").
+    /// A buff or debuff spell's rule on `target` "once (next time the effect would apply)", as
+    /// a friend's buff is given (`Live::buff`; an enemy's: `Live::debuff`); a unit holding one
+    /// from that side already keeps it (the policy picks units holding none).
     fn spell_buff(&mut self, id: Id, spell: &CastSpell, rule: &'static str, target: Id) {
         let Some(b) = self.info(target).buffed.iter().position(|x| x.rule == rule) else { return };
-        if self.live(target).buff != 0 {
+        // a friend's rule and an enemy's are held side by side
+        let friend = target.0 == id.0;
+        let live = self.live_mut(target);
+        let slot = if friend { &mut live.buff } else { &mut live.debuff };
+        if *slot != 0 {
             return;
         }
-        self.live_mut(target).buff = b as u8 + 1;
+        *slot = b as u8 + 1;
         let kind = if target.0 == id.0 { "buff" } else { "debuff" };
         self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between(kind, id, target, g.live(id).pos, g.live(target).pos) });
     }
@@ -563,12 +567,13 @@ mod tests {
             assert!(with > bare && (with - expected(&mut ap)).abs() < 1e-12, "{bare} {with}");
             // its own army's attacks never use it
             assert_eq!(g.mark_for((1, 0), (1, 0), crate::game::prepare::BuffUse::Attack { melee: false, charging: false, distance: 12.0 }), None);
-            // the unit's own buff comes first; the mark waits for the next attack
+            // a rule the shooter holds and the mark act together (different spells stack), and
+            // both are used up
             g.live_mut((0, 1)).buff = 1;
+            let both = expected(g);
+            assert!(both > with, "{with} {both}");
             g.shoot((0, 1), false, &mut Vec::new());
-            assert_eq!((g.live((0, 1)).buff, g.live((1, 0)).mark), (0, Some("AP(+1) when shooting")));
-            g.shoot((0, 1), false, &mut Vec::new());
-            assert_eq!(g.live((1, 0)).mark, None);
+            assert_eq!((g.live((0, 1)).buff, g.live((1, 0)).mark), (0, None));
         });
     }
 
@@ -578,12 +583,12 @@ mod tests {
         // hits are blocked with Defense rolls, so the debuff acts on them and is used up
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
             let b = g.info((1, 0)).buffed.iter().position(|x| x.rule == "-1 to defense rolls").expect("the enemy may hold the debuff");
-            g.live_mut((1, 0)).buff = b as u8 + 1;
+            g.live_mut((1, 0)).debuff = b as u8 + 1;
             let spell = Spell { tokens: 2, targets: Targets { enemy: true, model: false, count: 1, range: 18 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
             let group = spell.damage_group(Edition::V3_5).unwrap();
             let r = g.roll_hits((0, 0), (1, 0), &group, &Situation::spell(Edition::V3_5, 10.0));
             assert!(r.hits > 0);
-            assert_eq!(g.live((1, 0)).buff, 0, "used on the spell's hits");
+            assert_eq!(g.live((1, 0)).debuff, 0, "used on the spell's hits");
         });
     }
 
@@ -595,15 +600,15 @@ mod tests {
             let b = g.info((1, 0)).buffed.iter().position(|x| x.rule == "-1 to defense rolls").unwrap() as u8 + 1;
             let (mut missed, mut hit) = (0, 0);
             for _ in 0..60 {
-                g.live_mut((1, 0)).buff = b;
+                g.live_mut((1, 0)).debuff = b;
                 g.shoot((0, 1), false, &mut Vec::new());
                 let shot = g.trace.as_ref().unwrap().iter().rev().find(|e| e.kind == "shoot").unwrap();
                 if shot.hits == 0 {
                     missed += 1;
-                    assert_eq!(g.live((1, 0)).buff, b, "kept by a shot that hit nothing");
+                    assert_eq!(g.live((1, 0)).debuff, b, "kept by a shot that hit nothing");
                 } else {
                     hit += 1;
-                    assert_eq!(g.live((1, 0)).buff, 0, "used by a shot that hit");
+                    assert_eq!(g.live((1, 0)).debuff, 0, "used by a shot that hit");
                 }
                 if g.live((1, 0)).gone {
                     break;

@@ -8,7 +8,7 @@
 use super::paths::{self, Bends, Goal, Paths, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
 use super::casting::Window;
 use super::policy::{self, Action};
-use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo};
+use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo, MAX_HELD_RULES};
 use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
@@ -80,9 +80,13 @@ pub struct Live {
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
     pub extra_used: bool,
-    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`): 1 + its index
-    /// in `UnitInfo::buffed` (0: none).
+    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`, a buff spell):
+    /// 1 + its index in `UnitInfo::buffed` (0: none).
     pub buff: u8,
+    /// A rule an enemy unit gave it until it is next used (`Effect::Debuff`, a debuff spell),
+    /// as `buff`: "Effects from multiple instances of the same special rule or spell don't
+    /// stack", but a friend's and an enemy's do.
+    pub debuff: u8,
     /// A rule the enemy army's units attacking it get until one of them uses it (a mark
     /// spell: "which friendly units get Relentless against once").
     pub mark: Option<&'static str>,
@@ -190,22 +194,22 @@ pub struct ShotKey {
     moved: bool,
     /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
     arrived: bool,
-    /// The target's buff that acts on this shot (`Live::buff`; 0: none).
-    buff: u8,
-    /// The rule the shooter shoots with (`Game::attack_rule`: its buff, or a mark's on the
-    /// target; 1 + its index in `UnitInfo::buffed`, 0: none), and whether it is the mark's.
-    shooter: u8,
+    /// The rules the target holds that act on this shot (bits by index in `UnitInfo::buffed`).
+    buff: u16,
+    /// The rules the shooter shoots with (`Game::attack_rules`: those it holds, and a mark's
+    /// on the target), and whether the mark's is among them.
+    shooter: u16,
     marked: bool,
 }
 
-/// What a side of a melee fights with: the rule it holds once, used on its attacks or
-/// defense, or only if it loses (its morale test), or a mark's on the other side.
+/// What a side of a melee fights with: the rules it holds once that act on its attacks or
+/// defense, those that act only if it loses (its morale test), and a mark's on the other side
+/// (bits and index in `UnitInfo::buffed`).
 #[derive(Debug, Clone, Copy)]
-enum Held {
-    None,
-    Used(usize),
-    Morale(usize),
-    Mark(usize),
+struct Held {
+    used: u16,
+    morale: u16,
+    mark: Option<usize>,
 }
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
@@ -237,8 +241,8 @@ pub struct Cache {
 /// the charge distance's class between the rules' marks, and the options played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct MeleeKey {
-    charger: (Id, u8),
-    defender: (Id, u8),
+    charger: (Id, u16),
+    defender: (Id, u16),
     flags: [bool; 3],
     defender_alive: (u32, bool),
     strike_back: bool,
@@ -281,11 +285,11 @@ struct GapEntry {
 }
 
 /// (charger, its buff, defender, its buff, `melee_flags`).
-type HeldOptionsKey = (Id, u8, Id, u8, u8);
+type HeldOptionsKey = (Id, u16, Id, u16, u8);
 
 /// (shooter, the allocation it shoots with, its run, target, the target's models left, whole
 /// inches, moved, arrived).
-type UsableKey = (Id, u8, usize, Id, (u32, bool), u16, bool, bool);
+type UsableKey = (Id, u16, usize, Id, (u32, bool), u16, bool, bool);
 
 /// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
 /// touch the piece only then): a test cheaper than `Piece::distance_to`.
@@ -572,18 +576,23 @@ impl<'a> Game<'a> {
     pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
         // a rule the target holds once acts on a spell's hits as on a shot's ("which gets -1 to
         // defense rolls once": a spell's hits are blocked with Defense rolls)
-        let held = if situation.spell { self.buff_for(target, BuffUse::Spell(situation.distance)) } else { None };
-        let talloc = self.alloc_of(target, held.map_or(0, |b| b as u8 + 1));
+        let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
+        let talloc = self.alloc_of(target, held);
         let before = self.live(target).s;
         let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, situation, &talloc.view(s, group.takedown)));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
-        if let Some(b) = held {
-            if r.hits > 0 || !self.info(target).buffed[b].needs_hits() {
-                self.spend_buff(target, "spell");
-            }
-        }
+        let used = self.used_on_hits(target, held, r.hits);
+        self.spend_held(target, used, "spell");
         r
+    }
+
+    /// The held rules of `target` in `mask` that an attack making `hits` hits used: all of
+    /// them if it hit, else those acting on the rolls to hit ("next time the effect would
+    /// apply": no hit, no Defense roll).
+    fn used_on_hits(&self, target: Id, mask: u16, hits: u32) -> u16 {
+        let buffed = &self.info(target).buffed;
+        (0..buffed.len()).filter(|&i| mask & (1 << i) != 0 && (hits > 0 || !buffed[i].needs_hits())).fold(0, |m, i| m | 1 << i)
     }
 
     /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
@@ -1144,10 +1153,11 @@ impl<'a> Game<'a> {
     fn place_on_activation(&mut self, id: Id) {
         let (mut inches, mut d3) = self.info(id).tricks.place_on_activation;
         // a placement held once (Teleport, Rapid Blink Boost from a spell), where it reaches further
-        let held = self.buff_for(id, BuffUse::Activation).map(|b| self.info(id).buffed[b].on_activation());
-        let use_held = held.is_some_and(|x| x > inches + if d3 { 2.0 } else { 0.0 });
-        if use_held {
-            (inches, d3) = (held.unwrap_or(0.0), false);
+        let mask = self.held_for(id, BuffUse::Activation);
+        let held = self.held_max(id, mask, |b| b.on_activation());
+        let use_held = held.is_some_and(|(x, _)| x > inches + if d3 { 2.0 } else { 0.0 });
+        if let Some((x, _)) = held.filter(|_| use_held) {
+            (inches, d3) = (x, false);
         }
         if inches <= 0.0 && !d3 {
             return;
@@ -1163,8 +1173,8 @@ impl<'a> Game<'a> {
         };
         if let Some(to) = self.find_placement(id, goal, allowance) {
             self.reposition(id, to, allowance, if d3 { "on activation, D3 rolled" } else { "on activation" });
-            if use_held {
-                self.spend_buff(id, "placed on activation");
+            if let Some((_, bit)) = held.filter(|_| use_held) {
+                self.spend_held(id, bit, "placed on activation");
             }
         }
     }
@@ -1203,7 +1213,7 @@ impl<'a> Game<'a> {
         let t = self.info(id).tricks;
         if let Some(rule) = t.debuff {
             if let Some((to, b)) = policy::debuff_target(self, id, rule) {
-                self.live_mut(to).buff = b as u8 + 1;
+                self.live_mut(to).debuff = b as u8 + 1;
                 self.event(|g| Event { detail: rule.to_string(), ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos) });
             }
         }
@@ -1229,10 +1239,24 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// The index of `id`'s buff in `UnitInfo::buffed` if it has one that acts on `used`.
-    pub fn buff_for(&self, id: Id, used: BuffUse) -> Option<usize> {
-        let b = usize::from(self.live(id).buff);
-        (b > 0 && self.info(id).buffed[b - 1].applies(used)).then(|| b - 1)
+    /// The rules `id` holds once (a friend's and an enemy's) that act on `used`, as bits by
+    /// their index in `UnitInfo::buffed`.
+    pub fn held_for(&self, id: Id, used: BuffUse) -> u16 {
+        let (live, info) = (self.live(id), self.info(id));
+        let mut mask = 0;
+        for b in [live.buff, live.debuff] {
+            if b > 0 && info.buffed[usize::from(b) - 1].applies(used) {
+                mask |= 1 << (b - 1);
+            }
+        }
+        mask
+    }
+
+    /// The largest of `value` over the held rules in `mask`, and that rule's bit (`None`: none
+    /// is above 0).
+    fn held_max(&self, id: Id, mask: u16, value: impl Fn(&super::prepare::Buffed) -> f64) -> Option<(f64, u16)> {
+        let info = self.info(id);
+        (0..info.buffed.len()).filter(|&i| mask & (1 << i) != 0).map(|i| (value(&info.buffed[i]), 1u16 << i)).filter(|(x, _)| *x > 0.0).max_by(|a, b| a.0.total_cmp(&b.0))
     }
 
     /// The index in `attacker`'s `UnitInfo::buffed` of the rule a mark on `target` gives it,
@@ -1242,7 +1266,7 @@ impl<'a> Game<'a> {
         if attacker.0 == target.0 {
             return None;
         }
-        self.info(attacker).buffed.iter().position(|b| b.rule == rule && b.applies(used))
+        self.info(attacker).buffed.iter().position(|b| b.rule == rule && b.applies(used)).filter(|&i| i < MAX_HELD_RULES)
     }
 
     /// The mark on `target` has been used: it loses it.
@@ -1253,29 +1277,39 @@ impl<'a> Game<'a> {
         self.event(|g| Event { detail: format!("{rule}: {on}"), ..Event::between("mark-used", by, target, g.live(by).pos, g.live(target).pos) });
     }
 
-    /// The rule `id`'s attack at `target` is made with (1 + its index in `UnitInfo::buffed`;
-    /// 0: none), and whether it is a mark's on the target: the unit's own buff first.
-    fn attack_rule(&self, id: Id, target: Id, used: BuffUse) -> (u8, bool) {
-        match self.buff_for(id, used) {
-            Some(b) => (b as u8 + 1, false),
-            None => self.mark_for(id, target, used).map_or((0, false), |b| (b as u8 + 1, true)),
+    /// The rules `id`'s attack at `target` is made with (bits by index in `UnitInfo::buffed`):
+    /// those it holds that act on it, and a mark's on the target; and whether the mark's is
+    /// among them (a rule held and the same rule marked count once, as the held one).
+    fn attack_rules(&self, id: Id, target: Id, used: BuffUse) -> (u16, bool) {
+        let held = self.held_for(id, used);
+        match self.mark_for(id, target, used) {
+            Some(m) if held & (1 << m) == 0 => (held | 1 << m, true),
+            _ => (held, false),
         }
     }
 
-    /// The unit's allocation with its buff `buff` (1 + index; 0: its own).
-    fn alloc_of(&self, id: Id, buff: u8) -> &'a Allocation {
+    /// The unit's allocation with the rules `mask` (bits by index in `UnitInfo::buffed`) on
+    /// every model: its own for none.
+    fn alloc_of(&self, id: Id, mask: u16) -> &'a Allocation {
         let info = self.info(id);
-        if buff == 0 { &info.alloc } else { &info.buffed[usize::from(buff) - 1].alloc }
+        match mask.count_ones() {
+            0 => &info.alloc,
+            1 => &info.buffed[mask.trailing_zeros() as usize].alloc,
+            _ => info.held_alloc(mask),
+        }
     }
 
-    /// The buff has been used: the unit loses it.
-    fn spend_buff(&mut self, id: Id, on: &'static str) {
-        let b = usize::from(self.live(id).buff);
-        if b == 0 {
-            return;
+    /// The held rules of `id` in `mask` have been used: the unit loses them.
+    fn spend_held(&mut self, id: Id, mask: u16, on: &'static str) {
+        for slot in 0..2 {
+            let b = [self.live(id).buff, self.live(id).debuff][slot];
+            if b == 0 || mask & (1 << (b - 1)) == 0 {
+                continue;
+            }
+            let live = self.live_mut(id);
+            if slot == 0 { live.buff = 0 } else { live.debuff = 0 }
+            self.event(|g| Event { detail: format!("{}: {on}", g.info(id).buffed[usize::from(b) - 1].rule), ..Event::of("buff-used", id, g.live(id).pos, g.live(id).pos) });
         }
-        self.live_mut(id).buff = 0;
-        self.event(|g| Event { detail: format!("{}: {on}", g.info(id).buffed[b - 1].rule), ..Event::of("buff-used", id, g.live(id).pos, g.live(id).pos) });
     }
 
     /// "Once per round, units where all models have this rule may move by up to X" after
@@ -1286,7 +1320,8 @@ impl<'a> Game<'a> {
         let t = self.info(id).tricks;
         let own = if melee { t.after_melee } else { t.after_shooting };
         // a move after attacking held once (Hit & Run Fighter from a spell), where it goes further
-        let held = self.buff_for(id, BuffUse::AfterAttack(melee)).map_or(0.0, |b| self.info(id).buffed[b].after_attack(melee));
+        let mask = self.held_for(id, BuffUse::AfterAttack(melee));
+        let (held, bit) = self.held_max(id, mask, |b| b.after_attack(melee)).unwrap_or((0.0, 0));
         let inches = own.max(held);
         let live = self.live(id);
         if inches <= 0.0 || !live.on_table() || live.moved_after_attack || live.shaken || self.info(id).movement.aircraft {
@@ -1294,7 +1329,7 @@ impl<'a> Game<'a> {
         }
         let Some(path) = policy::after_attack_path(self, id, inches) else { return };
         if held > own {
-            self.spend_buff(id, "move after attacking");
+            self.spend_held(id, bit, "move after attacking");
         }
         self.live_mut(id).moved_after_attack = true;
         self.apply_move_noted(id, path, "hit-and-run", inches, if melee { "after melee" } else { "after shooting" });
@@ -1320,21 +1355,26 @@ impl<'a> Game<'a> {
     /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
     pub fn movement(&self, id: Id) -> Movement {
         let mut m = self.info(id).movement;
-        let b = usize::from(self.live(id).buff);
-        if b > 0 && !m.aircraft && !m.hold_only {
-            let add = self.info(id).buffed[b - 1].moves();
-            m.advance = (m.advance + f64::from(add.advance)).max(0.0);
-            m.rush = (m.rush + f64::from(add.rush)).max(0.0);
-            m.charge = (m.charge + f64::from(add.charge)).max(0.0);
-            m.flying |= self.info(id).buffed[b - 1].flying;
+        let live = self.live(id);
+        if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only {
+            // a friend's inches and an enemy's both count ("+2"" and "-2"" from two spells)
+            let (mut advance, mut rush, mut charge) = (m.advance, m.rush, m.charge);
+            for b in [live.buff, live.debuff].into_iter().filter(|&b| b > 0) {
+                let held = &self.info(id).buffed[usize::from(b) - 1];
+                let add = held.moves();
+                (advance, rush, charge) = (advance + f64::from(add.advance), rush + f64::from(add.rush), charge + f64::from(add.charge));
+                m.flying |= held.flying;
+            }
+            (m.advance, m.rush, m.charge) = (advance.max(0.0), rush.max(0.0), charge.max(0.0));
         }
         m
     }
 
     /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
     fn spend_move_buff(&mut self, id: Id, kind: u8) {
-        if self.buff_for(id, BuffUse::Move(kind)).is_some() {
-            self.spend_buff(id, ["advance", "rush", "charge"][usize::from(kind)]);
+        let mask = self.held_for(id, BuffUse::Move(kind));
+        if mask != 0 {
+            self.spend_held(id, mask, ["advance", "rush", "charge"][usize::from(kind)]);
         }
     }
 
@@ -1736,9 +1776,10 @@ impl<'a> Game<'a> {
                 // a buff for the recovery (Steadfast Buff) is used now, whether or not the
                 // unit has a recovery of its own
                 let own = self.info(id).tricks.recover_on;
-                let lent = self.buff_for(id, BuffUse::Recover).and_then(|b| self.info(id).buffed[b].recover_on());
-                if lent.is_some() {
-                    self.spend_buff(id, "recovery");
+                let mask = self.held_for(id, BuffUse::Recover);
+                let lent = (0..self.info(id).buffed.len()).filter(|&i| mask & (1 << i) != 0).filter_map(|i| self.info(id).buffed[i].recover_on()).min();
+                if mask != 0 {
+                    self.spend_held(id, mask, "recovery");
                 }
                 let on = match (own, lent) {
                     (0, None) => continue,
@@ -2017,8 +2058,7 @@ impl<'a> Game<'a> {
 
     /// The morale test after wounds (not from melee), at the end of an activation.
     fn wound_morale(&mut self, id: Id, before: State) {
-        let buff = self.buff_for(id, BuffUse::Morale);
-        let alloc = self.alloc_of(id, buff.map_or(0, |b| b as u8 + 1));
+        let alloc = self.alloc_of(id, self.held_for(id, BuffUse::Morale));
         let live = self.live(id);
         if live.gone || !morale::tests_after_shooting(alloc, before, live.s, self.prep.edition) {
             return;
@@ -2042,13 +2082,13 @@ impl<'a> Game<'a> {
 
     /// A morale test of `id` as it stands, a buff for morale it holds used on it: whether it passed.
     pub(super) fn morale_roll(&mut self, id: Id) -> bool {
-        let buff = self.buff_for(id, BuffUse::Morale);
-        let alloc = self.alloc_of(id, buff.map_or(0, |b| b as u8 + 1));
+        let mask = self.held_for(id, BuffUse::Morale);
+        let alloc = self.alloc_of(id, mask);
         let t = self.clock();
         let live = self.live(id);
         let passed = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition).roll(|| d6(&mut self.rng));
-        if buff.is_some() {
-            self.spend_buff(id, "morale test");
+        if mask != 0 {
+            self.spend_held(id, mask, "morale test");
         }
         self.dice += 1;
         self.lap(t, |x| &mut x.dice);
@@ -2062,8 +2102,8 @@ impl<'a> Game<'a> {
     /// weapons: the closest at all).
     pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
         let distance = self.gap(id, target).ceil();
-        let (shooter, marked) = self.attack_rule(id, target, BuffUse::Attack { melee: false, charging: false, distance });
-        let all_indirect = shooter != 0 && self.info(id).buffed[usize::from(shooter) - 1].indirect;
+        let (shooter, marked) = self.attack_rules(id, target, BuffUse::Attack { melee: false, charging: false, distance });
+        let all_indirect = self.info(id).buffed.iter().enumerate().any(|(i, b)| shooter & (1 << i) != 0 && b.indirect);
         if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty() && !all_indirect) {
             return None;
         }
@@ -2094,7 +2134,7 @@ impl<'a> Game<'a> {
             limited_spent: live.limited_spent,
             moved,
             arrived,
-            buff: self.buff_for(target, BuffUse::Shot(distance)).map_or(0, |b| b as u8 + 1),
+            buff: self.held_for(target, BuffUse::Shot(distance)),
             shooter,
             marked,
         };
@@ -2108,10 +2148,10 @@ impl<'a> Game<'a> {
 
     /// Which models of `id` fire which weapons at `target` (from `seen`): (run of the
     /// allocation, weapons of its model as bits, models), sorted.
-    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u8) -> Vec<(usize, u64, u32)> {
+    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16) -> Vec<(usize, u64, u32)> {
         let info = self.info(id);
         let live = self.live(id);
-        let all_indirect = shooter != 0 && info.buffed[usize::from(shooter) - 1].indirect;
+        let all_indirect = info.buffed.iter().enumerate().any(|(i, b)| shooter & (1 << i) != 0 && b.indirect);
         let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
         let masks: Vec<(u64, u64)> = info
@@ -2158,7 +2198,7 @@ impl<'a> Game<'a> {
     /// The weapons of a model of `id`'s run `run` that may fire at `target` from `distance`
     /// inches (`plan::usable_weapons`, which knows range bonuses and penalties), cached.
     #[allow(clippy::too_many_arguments)]
-    fn usable(&mut self, (id, shooter): (Id, u8), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
+    fn usable(&mut self, (id, shooter): (Id, u16), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
         let inches = distance.ceil().min(f64::from(u16::MAX)) as u16;
         let key = (id, shooter, run, target, tkey, inches, moved, arrived);
         if let Some(&m) = self.cache.usable.get(&key) {
@@ -2200,7 +2240,7 @@ impl<'a> Game<'a> {
         let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
-        let held_options = key.shooter != 0 && info.buffed[usize::from(key.shooter) - 1].options;
+        let held_options = info.buffed.iter().enumerate().any(|(i, b)| key.shooter & (1 << i) != 0 && b.options);
         let settled = if info.tricks.options || held_options || self.info(target).tricks.options {
             options::settle(&attacking, talloc, fresh, &situation, Pick::Named(names))
         } else {
@@ -2305,14 +2345,12 @@ impl<'a> Game<'a> {
             self.live_mut(id).limited_spent |= limited;
             self.take_wounds(id, target, state, wounds);
             // "next time the effect would apply": a shot that hits nothing makes no Defense roll
-            if key.buff != 0 && (hits > 0 || !self.info(target).buffed[usize::from(key.buff) - 1].needs_hits()) {
-                self.spend_buff(target, "shot");
-            }
+            let used = self.used_on_hits(target, key.buff, hits);
+            self.spend_held(target, used, "shot");
             if key.marked {
                 self.spend_mark(target, id, "shot");
-            } else if key.shooter != 0 {
-                self.spend_buff(id, "shooting");
             }
+            self.spend_held(id, key.shooter, "shooting");
             self.event(|g| {
                 let plan = &g.cache.shots[&key];
                 let mut labels = volley.groups.iter().map(|&gi| plan.groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
@@ -2428,21 +2466,12 @@ impl<'a> Game<'a> {
         let sides = [(id, target, BuffUse::StruckBack, true, strike_back), (target, id, BuffUse::Charged(charge_distance), strike_back, true)];
         let uses: [Held; 2] = sides.map(|(who, other, defends, attacks, attacked)| {
             let fights = BuffUse::Attack { melee: true, charging: who == id, distance: charge_distance };
-            let defending = if attacked { self.buff_for(who, defends) } else { None };
-            if let Some(b) = defending.or_else(|| if attacks { self.buff_for(who, fights) } else { None }) {
-                Held::Used(b)
-            } else if let Some(b) = self.buff_for(who, BuffUse::Morale) {
-                Held::Morale(b)
-            } else if let Some(b) = self.mark_for(who, other, fights).filter(|_| attacks) {
-                Held::Mark(b)
-            } else {
-                Held::None
-            }
+            let used = if attacked { self.held_for(who, defends) } else { 0 } | if attacks { self.held_for(who, fights) } else { 0 };
+            let morale = self.held_for(who, BuffUse::Morale) & !used;
+            let mark = self.mark_for(who, other, fights).filter(|&m| attacks && (used | morale) & (1 << m) == 0);
+            Held { used, morale, mark }
         });
-        let buffs = uses.map(|h| match h {
-            Held::Used(b) | Held::Morale(b) | Held::Mark(b) => b as u8 + 1,
-            Held::None => 0,
-        });
+        let buffs = uses.map(|h| h.used | h.morale | h.mark.map_or(0, |m| 1 << m));
         let [c_alloc, d_alloc] = [(id, buffs[0]), (target, buffs[1])].map(|(who, b)| self.alloc_of(who, b));
         let (cl, dl) = (self.live(id), self.live(target));
         let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
@@ -2452,7 +2481,7 @@ impl<'a> Game<'a> {
         // once per pair of units at full strength), rolled as the melee sampler rolls them
         let mut options = [0, 0];
         let mut options_played = String::new();
-        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, b)| b != 0 && self.info(who).buffed[usize::from(b) - 1].options);
+        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, mask)| self.info(who).buffed.iter().enumerate().any(|(i, b)| mask & (1 << i) != 0 && b.options));
         if c.tricks.options || d.tricks.options || held_options {
             let flags = melee_flags(charge_distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
             let keys = if held_options {
@@ -2537,11 +2566,13 @@ impl<'a> Game<'a> {
             }
         }
         for (k, who, other, lost) in [(0, id, target, x.winner == Winner::Defender), (1, target, id, x.winner == Winner::Charger)] {
-            match uses[k] {
-                Held::Used(_) => self.spend_buff(who, if k == 0 { "charge" } else { "charged" }),
-                Held::Morale(_) if lost => self.spend_buff(who, "morale test"),
-                Held::Mark(_) => self.spend_mark(other, who, if k == 0 { "charge" } else { "strike back" }),
-                _ => {}
+            let held = uses[k];
+            self.spend_held(who, held.used, if k == 0 { "charge" } else { "charged" });
+            if lost {
+                self.spend_held(who, held.morale, "morale test");
+            }
+            if held.mark.is_some() {
+                self.spend_mark(other, who, if k == 0 { "charge" } else { "strike back" });
             }
         }
         self.event(|g| Event {

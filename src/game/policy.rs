@@ -373,7 +373,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
     let mut options: Vec<(Id, ShotKey, Vec<f64>, f64)> = Vec::new();
     // a range its buff, or a mark on the target, adds to (`Buffed::range_bonus`)
     let bonus = |b: &super::prepare::Buffed| b.range_bonus();
-    let own = usize::from(g.live(id).buff).checked_sub(1).map_or(0.0, |b| bonus(&info.buffed[b]));
+    let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
     let candidates: Vec<Id> = enemies(g, id.0)
         .filter(|&e| {
             let marked = g.live(e).mark.and_then(|r| info.buffed.iter().find(|b| b.rule == r)).map_or(0.0, bonus);
@@ -679,7 +679,7 @@ pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
         return None;
     }
     let candidates: Vec<(Id, usize)> =
-        enemies(g, id.0).filter(|&e| g.live(e).buff == 0 && g.within(id, e, DEBUFF_RANGE)).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
+        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, DEBUFF_RANGE)).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
     if candidates.is_empty() {
         return None;
     }
@@ -917,7 +917,8 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                     let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else {
                         continue;
                     };
-                    if g.live(f).buff == 0 && (!friend || buff_in_time(g, id, f, b)) && g.spell_target_seen(id, spell, f, &mut seen) {
+                    let free = if friend { g.live(f).buff == 0 } else { g.live(f).debuff == 0 };
+                    if free && (!friend || buff_in_time(g, id, f, b)) && g.spell_target_seen(id, spell, f, &mut seen) {
                         let score = if friend { buff_score(g, id.0, f, b) } else { debuff_score(g, id.0, f, b) };
                         targets.push((f, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
                     }

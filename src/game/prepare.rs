@@ -339,6 +339,10 @@ pub enum Role {
     Melee,
 }
 
+/// The most rules a unit may be given once that the game tells apart (bits of a `u16`); past
+/// that, the spells and rules giving the others are reported as not cast.
+pub const MAX_HELD_RULES: usize = 16;
+
 /// The most buff rules (`Effect::Buff`) a unit gives (the books' units have up to two).
 pub const MAX_BUFF_RULES: usize = 3;
 
@@ -378,8 +382,12 @@ pub struct UnitInfo {
     /// Each wound is ignored on this face or more (7: never): Regeneration, for wounds that
     /// are not from attacks (dangerous terrain).
     pub ignore_wound_on: u8,
-    /// The rules friendly units may give it ([`Effect::Buff`]) that would change something.
+    /// The rules it may be given once (by friends' buffs and spells, enemies' debuffs, and its
+    /// army's marks on an enemy) that would change something, at most `MAX_HELD_RULES`.
     pub buffed: Vec<Buffed>,
+    /// Its allocation with two or three of those rules at once (a friend's, an enemy's and a
+    /// mark's), by their bits: made the first time a game needs it.
+    pub held_allocs: Vec<(u16, std::sync::OnceLock<Allocation>)>,
     /// Its casters and the spells they cast.
     pub casting: Casting,
     /// The spaces it offers as a transport (Transport(X); 0: none).
@@ -390,6 +398,24 @@ pub struct UnitInfo {
 }
 
 impl UnitInfo {
+    /// Its allocation with the rules `mask` of `buffed` on every model (two or three of them:
+    /// `buffed[i].alloc` has one); the same states as its own.
+    pub fn held_alloc(&self, mask: u16) -> &Allocation {
+        let Ok(i) = self.held_allocs.binary_search_by_key(&mask, |(m, _)| *m) else {
+            // (never asked: a unit holds a friend's rule, an enemy's and a mark's at most)
+            return &self.alloc;
+        };
+        self.held_allocs[i].1.get_or_init(|| {
+            let mut with = self.alloc.clone();
+            for (_, held) in self.buffed.iter().enumerate().filter(|(b, _)| mask & (1 << b) != 0) {
+                for (m, _) in &mut with.runs {
+                    m.rules.push(crate::rules::Rule { name: held.rule.to_string(), rating: None });
+                }
+            }
+            with
+        })
+    }
+
     /// Wounds left in state `s`.
     pub fn wounds_left(&self, s: State) -> u32 {
         if self.alloc.destroyed(s) {
@@ -691,7 +717,9 @@ impl Prepared {
         });
         for (army, given) in prep.armies.iter_mut().zip(&given) {
             for u in army.iter_mut() {
-                u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).collect();
+                u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).take(MAX_HELD_RULES).collect();
+                let n = u.buffed.len() as u32;
+                u.held_allocs = (0u32..1 << n).filter(|m| (2..=3).contains(&m.count_ones())).map(|m| (m as u16, std::sync::OnceLock::new())).collect();
             }
         }
         // a spell no unit would gain from (a friend from a buff or a mark, an enemy's from a
@@ -781,6 +809,7 @@ impl Prepared {
             role: Role::Hybrid,
             ignore_wound_on,
             buffed: Vec::new(),
+            held_allocs: Vec::new(),
             alloc,
         })
     }
