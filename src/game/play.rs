@@ -227,6 +227,8 @@ pub struct Cache {
     /// Melees between the same units in the same circumstances, with the groups, die models,
     /// Fear and morale tests found for them (`melee::Found`): only where they start changes.
     melees: FxHashMap<MeleeKey, (Melee, Found)>,
+    /// The states of the kept melees' allocations, summed (`Cache::MELEE_STATES`).
+    melee_states: usize,
     /// A damage spell's expected wounds on a target, by (caster, spell, target, the target's
     /// state, the distance's class between the rules' marks).
     pub(super) spell_wounds: FxHashMap<(Id, usize, Id, usize, u16), f64>,
@@ -254,6 +256,11 @@ impl Cache {
     /// Entries a cache keeps at most; past that it starts afresh (its entries are pure
     /// functions of their keys, so this changes no result, only memory).
     const LIMIT: usize = 20_000;
+    /// Melees a cache keeps at most, and the states of their two sides' allocations summed
+    /// (what their plans' tables grow with): a few tens of megabytes per thread. Rebuilding
+    /// melees cleared too often was a tenth of a game's time.
+    const MELEES: usize = 8_000;
+    const MELEE_STATES: usize = 2_000_000;
 
     pub fn trim(&mut self) {
         if self.shots.len() > Self::LIMIT {
@@ -262,8 +269,9 @@ impl Cache {
         if self.usable.len() > 8 * Self::LIMIT {
             self.usable.clear();
         }
-        if self.melees.len() > Self::LIMIT / 10 {
+        if self.melees.len() > Self::MELEES || self.melee_states > Self::MELEE_STATES {
             self.melees.clear();
+            self.melee_states = 0;
         }
         if self.spell_wounds.len() > Self::LIMIT {
             self.spell_wounds.clear();
@@ -2512,6 +2520,7 @@ impl<'a> Game<'a> {
             distance: distance_class(c, d, charge_distance),
             options,
         };
+        let built = !self.cache.melees.contains_key(&key);
         let (mut melee, found) = match self.cache.melees.remove(&key) {
             Some((mut melee, found)) => {
                 melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
@@ -2548,6 +2557,9 @@ impl<'a> Game<'a> {
             x.failed = false;
         }
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
+        if built {
+            self.cache.melee_states += melee.charger.state_count() + melee.defender.state_count();
+        }
         self.cache.melees.insert(key, (melee, found));
         self.dice += x.dice;
         self.lap(t, |x| &mut x.dice);
