@@ -203,39 +203,35 @@ impl Buffed {
         self.entries.iter().filter_map(|(side, _, _, e)| if let (Side::Own, Effect::RecoverOn(x)) = (side, e) { Some(*x) } else { None }).min()
     }
 
+    /// The most inches any of its entries gives by `inches` (0: none).
+    fn most_inches(&self, inches: impl Fn(Side, &Effect) -> Option<u8>) -> f64 {
+        self.entries.iter().filter_map(|(side, _, _, e)| inches(*side, e)).map(f64::from).fold(0.0, f64::max)
+    }
+
     /// The inches it lets the unit move after shooting or melee (`Effect::MoveAfterAttack`:
     /// Hit & Run Fighter, Harassing Boost; 0: none).
     pub fn after_attack(&self, melee: bool) -> f64 {
-        self.entries
-            .iter()
-            .filter_map(|(side, _, _, e)| match (side, e) {
-                (Side::Own, Effect::MoveAfterAttack { inches, shooting, melee: m }) if (melee && *m) || (!melee && *shooting) => Some(f64::from(*inches)),
-                _ => None,
-            })
-            .fold(0.0, f64::max)
+        self.most_inches(|side, e| match (side, e) {
+            (Side::Own, Effect::MoveAfterAttack { inches, shooting, melee: m }) if (melee && *m) || (!melee && *shooting) => Some(*inches),
+            _ => None,
+        })
     }
 
     /// The inches within which the unit may be placed when activated (`Effect::Reposition`:
     /// Teleport, Rapid Blink Boost; 0: none).
     pub fn on_activation(&self) -> f64 {
-        self.entries
-            .iter()
-            .filter_map(|(side, _, _, e)| match (side, e) {
-                (Side::Own, Effect::Reposition { when: Placement::OnActivation, inches, .. }) => Some(f64::from(*inches)),
-                _ => None,
-            })
-            .fold(0.0, f64::max)
+        self.most_inches(|side, e| match (side, e) {
+            (Side::Own, Effect::Reposition { when: Placement::OnActivation, inches, .. }) => Some(*inches),
+            _ => None,
+        })
     }
 
     /// The inches it adds to the range of the unit's ranged weapons ("+6" range when shooting").
     pub fn range_bonus(&self) -> f64 {
-        self.entries
-            .iter()
-            .filter_map(|(side, _, _, e)| match (side, e) {
-                (Side::Attacker, Effect::RangeBonus(effects::Amount::Fixed(x))) => Some(f64::from(*x)),
-                _ => None,
-            })
-            .fold(0.0, f64::max)
+        self.most_inches(|side, e| match (side, e) {
+            (Side::Attacker, Effect::RangeBonus(effects::Amount::Fixed(x))) => u8::try_from(*x).ok(),
+            _ => None,
+        })
     }
 
     /// Whether, held by a unit attacked, it acts only where the attack makes hits (Defense
