@@ -2464,7 +2464,9 @@ impl<'a> Game<'a> {
         let (c, d) = (self.info(id), self.info(target));
         // buffs: the defender's against the charge, the charger's against the strike back,
         // and either's for the morale test of the side that loses
-        let charge_distance = distance.max(path.length);
+        // "charged from over 9" away": the distance between the units before the charge
+        // ("from/to the closest model in each unit"), not the length of the charge's path
+        let charge_distance = distance;
         // "the defending unit may choose to strike back ..., but doesn't have to"
         let strike_back = policy::strike_back(self, id, target);
         // each side fights with the rule it holds once if it acts in this melee (on its
