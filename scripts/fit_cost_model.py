@@ -4,7 +4,10 @@
     python scripts/fit_cost_model.py --check    # only compare a fresh fit with the shipped file
 
 The parameter file holds numbers keyed by feature name (rule names included, no rules
-text), and how it was fitted, with its leave-one-army-out accuracy.
+text): the model fitted on every book, one fitted without each family of books (what
+fairness() judges that family with), the prediction intervals calibrated on those models'
+errors, hashed unit names (how a list's unit finds its family), and how it was fitted, with
+its leave-one-army-out accuracy.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ def main() -> int:
         return 1
     books = [oprstats.load_army_book(p) for p in paths]
     start = time.perf_counter()
-    model = CostModel.fit(books)
+    model = CostModel.fit(books, out_of_sample=not args.check)
     print(f"fitted {model} in {time.perf_counter() - start:.1f} s")
     units = [u for b in books for u in b.units]
     if args.check:
@@ -48,13 +51,14 @@ def main() -> int:
         cv = CostModel.cross_validate(books, by=by)
         print(f"{cv.summary()} [{time.perf_counter() - start:.0f} s]")
         info[f"leave_one_{by}_out"] = {"median": round(cv.median, 4), "p90": round(cv.p90, 4), "within_15": round(cv.within(0.15), 4),
-                                      "baseline_median_in_sample": round(cv.baseline_median, 4)}
+                                      "baseline_median_in_sample": round(cv.baseline_median, 4),
+                                      "option_median_abs_error_points": round(cv.option_error, 2)}
     prices = model.prices(units)
     official = np.asarray([u.cost for u in units], dtype=float)
     errors = np.abs(prices - official) / official
     info["in_sample"] = {"median": round(float(np.median(errors)), 4), "p90": round(float(np.quantile(errors, 0.9)), 4)}
     info["books"] = len(books)
-    CostModel(model.weights, edition=model.edition, info=info).save(TARGET)
+    CostModel(model.weights, edition=model.edition, info=info, held_out=model._held_out, intervals=model.intervals).save(TARGET)
     print(f"wrote {TARGET.relative_to(ROOT)} ({TARGET.stat().st_size} bytes)")
     return 0
 

@@ -10,7 +10,7 @@ import pytest
 
 import oprstats
 from oprstats import CostModel, Target, Unit, _core
-from oprstats._points import _Terms
+from oprstats._points import FAIRNESS_COLUMNS, NOT_IN_TRAINING, OPTION_COLUMNS, UNIT_BANDS, WITHOUT_FAMILY, _conformal, _Terms
 
 pd = pytest.importorskip("pandas")
 
@@ -222,23 +222,93 @@ def test_unknown_rules_are_priced_without_and_flagged():
 
 def test_fairness_frame():
     frame = oprstats.fairness(oprstats.example_book())
-    assert list(frame.columns) == ["unit", "official", "modelled", "difference", "difference_pct", "drivers", "ignored_rules", "priced_by_name"]
+    assert list(frame.columns) == list(FAIRNESS_COLUMNS)
     assert len(frame) == 6
     assert list(frame["difference_pct"].abs()) == sorted(frame["difference_pct"].abs(), reverse=True)
     assert np.allclose(frame["difference"], frame["official"] - frame["modelled"], atol=0.11)
+    # the example book is in no training family: the model fitted on every book never saw it
+    assert set(frame["judged"]) == {NOT_IN_TRAINING}
+    assert ((frame["low"] < frame["modelled"]) & (frame["modelled"] < frame["high"])).all()
+    over, under = frame["official"] > frame["high"], frame["official"] < frame["low"]
+    assert list(frame["verdict"]) == ["over-costed" if o else "under-costed" if u else "within interval" for o, u in zip(over, under)]
     army = oprstats.fairness(oprstats.example_army())
     assert "Warden Squad + Warden Captain" in set(army["unit"])
 
 
-def test_fairness_cli(capsys, book_paths):
-    from oprstats.cli import main
+def test_a_joined_unit_is_priced_as_its_parts():
+    """Lists price a joined hero and its unit apart and add them; so does the model (a
+    rule's share is of its own model group's value)."""
+    book = oprstats.example_book()
+    squad, captain = book.unit("Warden Squad"), book.unit("Warden Captain")
+    model = CostModel.default()
+    joined, parts = model.prices([squad.join(captain)])[0], model.prices([squad, captain]).sum()
+    assert joined == pytest.approx(parts, rel=1e-12)
 
-    assert main(["fairness"]) == 0
-    out = capsys.readouterr().out
-    assert "Official" in out and "Swarm Drones" in out
-    assert main(["fairness", str(book_paths[0]), "--top", "3"]) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 3 + 2 + 3
+
+def test_a_hero_aura_is_priced_on_the_unit_it_joins():
+    """"This model and its unit get X": measured on a typical unit for a lone hero, and on
+    its own unit once joined (where the aura arises)."""
+    hero = Unit.parse("Chief [1] Q4+ D4+ | Hero, Tough(3), Furious Aura\nCCW (A3)")
+    brawlers = Unit.parse("Brawlers [10] Q4+ D5+\n10x Axe (A2)")
+    shooters = Unit.parse('Shooters [10] Q4+ D5+\n10x Rifle (24", A1), 10x CCW (A1)')
+    aura = lambda u: next(dict(f) for kind, label, f in features_of(u) if label.endswith("Furious Aura"))
+    alone, on_brawlers, on_shooters = aura(hero), aura(brawlers.join(hero)), aura(shooters.join(hero))
+    assert alone["aura"] == 1.0 and alone["aura:offense"] > 0
+    # Furious adds hits in melee: worth more to 20 axe attacks than to 10 close combat weapons
+    assert on_brawlers["aura:offense"] > on_shooters["aura:offense"] > 0
+
+
+def test_option_fairness_of_a_book():
+    book = oprstats.example_book()
+    frame = oprstats.fairness(book, options=True)
+    assert list(frame.columns) == list(OPTION_COLUMNS)
+    assert len(frame) == sum(len(book.variants(u)) for u in book.units) == 4
+    model = CostModel.default()
+    squad = book.unit("Warden Squad")
+    for label, variant, cost in book.variants(squad):
+        row = frame[(frame["unit"] == "Warden Squad") & (frame["option"] == label)].iloc[0]
+        assert row["official"] == cost
+        assert row["modelled"] == pytest.approx(model.prices([variant])[0] - model.prices([squad])[0], abs=0.051)
+        assert row["low"] < row["modelled"] < row["high"]
+    assert list(frame["difference"].abs()) == sorted(frame["difference"].abs(), reverse=True)
+    with pytest.raises(ValueError, match="options: .*army book"):
+        oprstats.fairness(oprstats.example_army(), options=True)
+
+
+def test_a_loadout_with_several_options():
+    book = oprstats.example_book()
+    squad = book.unit("Warden Squad")
+    labels = [label for label, _, _ in book.variants(squad)]
+    both = book.loadout(squad, [labels[0], labels[2]])
+    assert both.cost == 110 + 15 + 20
+    assert both.has_rule("Shielded") and any("Plasma Lance" in w.name for w in both.weapons)
+    assert book.loadout(squad, []) == squad
+    one = dict((label, v) for label, v, _ in book.variants(squad))
+    assert book.loadout(squad, [labels[1]]) == one[labels[1]]
+    with pytest.raises(ValueError, match=r"options\[1\].*not an option"):
+        book.loadout(squad, [labels[0], "Replace everything: Sword"])
+    with pytest.raises(ValueError, match="Swarm Drones"):
+        book.loadout("Swarm Drones", ["Replace one Line Rifle: Sword"])
+
+
+def test_the_price_keeps_the_official_calculators_relations():
+    """OPR's published calculators (AoF Point Calculator v1.10) price a weapon on its own,
+    whatever the Tough of its bearer, and a model's base per wound by Quality and Defense:
+    the learnt price per wound rises with a better Defense, and with a better Quality."""
+    model = CostModel.default()
+    rifle = [next(t.points for t in model.predict(Unit.parse(f'Walker [1] Q4+ D2+ | Tough({t})\nStorm Rifle (24", A3, AP(1))')).terms
+                  if t.kind == "weapon") for t in (6, 12, 18)]
+    assert rifle[0] == rifle[1] == rifle[2] > 0
+    per_wound = {(q, d): model.predict(Unit.parse(f"Block [1] Q{q}+ D{d}+ | Tough(6)")).terms[0].points / 6
+                 for q in range(2, 7) for d in range(2, 7)}
+    # the pairs the books have at least 8 units of (Q6+ and the other corners have 0 to 4:
+    # their prices are extrapolated, and not held to this)
+    seen = {(2, 2), (3, 2), (3, 3), (3, 4), (3, 5), (4, 2), (4, 3), (4, 4), (4, 5), (5, 4), (5, 5), (5, 6)}
+    for q, d in seen:
+        if (q, d + 1) in seen:
+            assert per_wound[q, d] > per_wound[q, d + 1], (q, d)
+        if (q + 1, d) in seen:
+            assert per_wound[q, d] > per_wound[q + 1, d], (q, d)
 
 
 # --- accuracy on the real books ------------------------------------------------------------
@@ -248,15 +318,69 @@ def real_books(book_paths):
     return [oprstats.load_army_book(p) for p in book_paths]
 
 
-def test_leave_one_army_out_accuracy(real_books):
-    """The issue's target: median under 5% and 90% within 15%, each book priced by a model
-    that never saw it; and well ahead of the simple log-linear baseline."""
-    cv = CostModel.cross_validate(real_books)
-    assert len(cv.units) == 1013
-    assert cv.median < 0.05, cv.summary()
-    assert cv.within(0.15) >= 0.90, cv.summary()
-    assert cv.median < cv.baseline_median / 2.5, cv.summary()
-    assert cv.worst(5)["error_pct"].abs().iloc[0] == pytest.approx(100 * cv.errors.max())
+@pytest.fixture(scope="module")
+def book_cv(real_books):
+    return CostModel.cross_validate(real_books)
+
+
+@pytest.fixture(scope="module")
+def family_cv(real_books):
+    return CostModel.cross_validate(real_books, by="family")
+
+
+def test_leave_one_army_out_accuracy(book_cv, family_cv):
+    """Cost model v2's targets: each unit priced by a model that never saw its family (a
+    book and the books it shares sub-faction copies with), median at most 4% and 90th
+    percentile at most 12%; never its book, median at most 3%. Well ahead of the simple
+    log-linear baseline; option prices reproduced within a few points."""
+    assert len(book_cv.units) == len(family_cv.units) == 1013
+    assert family_cv.median <= 0.04, family_cv.summary()
+    assert family_cv.p90 <= 0.12, family_cv.summary()
+    assert book_cv.median <= 0.03, book_cv.summary()
+    assert book_cv.median < book_cv.baseline_median / 4, book_cv.summary()
+    assert len(family_cv.option_official) > 6000 and family_cv.option_error <= 4.0, family_cv.summary()
+    assert book_cv.worst(5)["error_pct"].abs().iloc[0] == pytest.approx(100 * book_cv.errors.max())
+
+
+def test_prediction_intervals_cover_as_stated(family_cv):
+    """The intervals are split conformal by price band on out-of-sample errors. Calibrated
+    without each family in turn, they hold that family's official prices at the stated 90%:
+    within 3 points of percent (about three binomial standard errors over 1,013 units; units
+    of one family err together, so the spread is somewhat wider than binomial)."""
+    errors = np.abs(np.log(family_cv.official / family_cv.predicted))
+    band = np.searchsorted(UNIT_BANDS, family_cv.predicted, side="right")
+    inside = np.zeros(len(errors), dtype=bool)
+    for k in np.unique(family_cv.family):
+        held = family_cv.family == k
+        for b in np.unique(band[held]):
+            h = _conformal(errors[~held & (band == b)], 0.9)
+            rows = held & (band == b)
+            inside[rows] = errors[rows] <= h
+    assert abs(inside.mean() - 0.9) <= 0.03, inside.mean()
+    shipped = CostModel.default().intervals
+    assert shipped.coverage == 0.9 and shipped.calibrated_on[0] == 1013
+
+
+def test_fairness_judges_each_book_without_its_family(real_books, family_cv):
+    """The parameter file's models fitted without each family are fits of the books (the
+    same prices as a fresh leave-one-family-out fit), and fairness() judges each book's
+    units with its family's, by book or by unit name (a list's units)."""
+    fresh = dict(zip(zip(family_cv.books, family_cv.units), family_cv.predicted))
+    for book in real_books:
+        frame = oprstats.fairness(book, drivers=0)
+        assert set(frame["judged"]) == {WITHOUT_FAMILY}, book.name
+        for unit, modelled in zip(frame["unit"], frame["modelled"]):
+            assert modelled == pytest.approx(fresh[book.name, unit], abs=0.5), (book.name, unit)
+    book = real_books[0]
+    by_name = oprstats.fairness(list(book.units), drivers=0).set_index("unit")
+    by_book = oprstats.fairness(book, drivers=0).set_index("unit")
+    unique = [n for n in by_book.index if list(by_book.index).count(n) == 1 and by_name.loc[n, "judged"] == WITHOUT_FAMILY]
+    assert len(unique) > len(by_book) // 2
+    assert all(by_name.loc[n, "modelled"] == by_book.loc[n, "modelled"] for n in unique)
+    inside = oprstats.fairness(book, in_sample=True, drivers=0)
+    assert set(inside["judged"]) == {"in sample"}
+    model = CostModel.default()
+    assert sorted(inside["modelled"]) == pytest.approx(sorted(np.round(model.prices(list(book.units)), 1)))
 
 
 def test_shipped_model_is_a_fit_of_the_books(real_books):
@@ -264,6 +388,15 @@ def test_shipped_model_is_a_fit_of_the_books(real_books):
     units = [u for b in real_books for u in b.units]
     fresh = CostModel.fit(real_books).prices(units)
     assert np.max(np.abs(fresh - CostModel.default().prices(units))) < 0.5
+
+
+def test_option_fairness_on_a_real_book(real_books):
+    book = next(b for b in real_books if sum(len(b.variants(u)) for u in b.units) > 50)
+    frame = oprstats.fairness(book, options=True)
+    assert len(frame) == sum(len(book.variants(u)) for u in book.units)
+    assert set(frame["judged"]) == {WITHOUT_FAMILY}
+    within = (frame["verdict"] == "within interval").mean()
+    assert 0.6 < within <= 1.0, within
 
 
 # --- bad input -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency,
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
-from ._points import CostModel, CrossValidation, Price, PriceTerm, fairness
+from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
 from ._strict import UnknownRuleWarning, get_strict, set_strict
 from ._tables import unit_rows, units_frame
@@ -31,6 +31,7 @@ __all__ = [
     "Efficiency",
     "EfficiencyCurve",
     "MODES",
+    "PredictionIntervals",
     "Price",
     "PriceTerm",
     "Target",

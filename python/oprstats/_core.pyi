@@ -203,6 +203,10 @@ class ArmyBook:
         """Loadouts with one upgrade option taken: ``(label, unit priced officially, option cost)``.
         An option that would make a unit over a limit (docs/limits.md) is a ``ValueError``
         naming it, as typing that unit would be."""
+    def loadout(self, unit: Union[str, Unit], options: Sequence[str]) -> Unit:
+        """The unit with several upgrade options taken together (labels as in ``variants``),
+        priced officially: the default cost plus every option's. An unknown label, or one
+        that does not fit the loadout before it, is a ``ValueError`` naming ``options[i]``."""
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Unit]: ...
 

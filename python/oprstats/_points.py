@@ -12,6 +12,7 @@ squares on relative error. See ``docs/points.md``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -27,7 +28,9 @@ from ._core import ArmyBook, Unit
 from ._editions import DEFAULT_EDITION
 
 DATA = Path(__file__).resolve().parent / "data"
-FORMAT = "oprstats-cost-model/1"
+FORMAT = "oprstats-cost-model/2"
+# The first format: weights only (no models fitted without each family, no intervals).
+FORMAT_V1 = "oprstats-cost-model/1"
 # The rounding grid of official costs.
 POINT_STEP = 5
 
@@ -37,7 +40,10 @@ def shipped_model_path(edition: str = DEFAULT_EDITION) -> Path:
 
 
 def _is_by_name(feature: str) -> bool:
-    return feature.startswith("rule:") or feature.startswith("weapon-rule:")
+    """Features held near zero unless the data needs them: rules by name, and the price per
+    model and per wound of each Quality, Defense and pair of both (the smooth part of those
+    prices is fitted freely)."""
+    return feature.startswith(("rule:", "weapon-rule:", "wounds:", "quality:"))
 
 
 class _Terms:
@@ -56,18 +62,20 @@ class _Terms:
         self.entry_value = np.asarray(raw["entry_value"], dtype=np.float64)
         self.unmodelled: list[list[str]] = raw["unmodelled"]
         self.n_terms = len(self.labels)
-        # Proportional slots: a rule's share of its unit's core value; a weapon rule's share
-        # of its weapon's value.
-        rule_terms = np.flatnonzero(self.kinds == "rule")
-        self.rule_terms = rule_terms
-        self.rule_slots = [f"rule:{self.names[t][0]}*value" for t in rule_terms]
-        pairs = [(t, f"weapon-rule:{n}*value") for t in np.flatnonzero(self.kinds == "weapon") for n in self.names[t]]
-        self.weapon_terms = np.asarray([t for t, _ in pairs], dtype=np.intp)
-        self.weapon_slots = [s for _, s in pairs]
+        # Each model group of each unit is numbered apart: a rule's share is of its own
+        # group's core value, so a unit with a joined hero is priced as its parts.
+        self.term_group = np.asarray(raw["term_group"], dtype=np.intp)
+        self.n_groups = int(self.term_group.max()) + 1 if self.n_terms else 0
+        # Share slots: a feature worth `coef` times the term's group's core value (rule
+        # terms) or the weapon's own value (weapon terms).
+        self.share_term = np.asarray(raw["share_term"], dtype=np.intp)
+        self.share_name: list[str] = list(raw["share_name"])
+        self.share_coef = np.asarray(raw["share_coef"], dtype=np.float64)
+        self.share_of_core = self.kinds[self.share_term] == "rule" if len(self.share_term) else np.zeros(0, dtype=bool)
         self.not_rule = self.kinds != "rule"
 
     def slot_names(self) -> list[str]:
-        return sorted(set(self.rule_slots) | set(self.weapon_slots))
+        return sorted(set(self.share_name))
 
     def _vector(self, weights: Mapping[str, float], names: Sequence[str]) -> np.ndarray:
         return np.asarray([weights.get(n, 0.0) for n in names], dtype=np.float64)
@@ -78,18 +86,21 @@ class _Terms:
         return np.bincount(self.entry_term, weights=self.entry_value * w[self.entry_feature], minlength=self.n_terms)
 
     def core(self, linear: np.ndarray) -> np.ndarray:
-        """Each unit's core value: its profile and weapons (what shares of rules are of)."""
-        return np.bincount(self.term_unit, weights=np.where(self.not_rule, linear, 0.0), minlength=self.n_units)
+        """Each model group's core value: its profile and weapons (what shares of rules are of)."""
+        return np.bincount(self.term_group, weights=np.where(self.not_rule, linear, 0.0), minlength=self.n_groups)
+
+    def _share_base(self, lin: np.ndarray) -> np.ndarray:
+        """What each share slot is a share of, times its coefficient."""
+        core = self.core(lin)
+        base = np.where(self.share_of_core, core[self.term_group[self.share_term]], lin[self.share_term])
+        return self.share_coef * base
 
     def term_points(self, weights: Mapping[str, float]) -> np.ndarray:
         """Each term's points under ``weights``."""
         lin = self.linear(weights)
-        core = self.core(lin)
         points = lin.copy()
-        if len(self.rule_terms):
-            points[self.rule_terms] += self._vector(weights, self.rule_slots) * core[self.term_unit[self.rule_terms]]
-        if len(self.weapon_terms):
-            np.add.at(points, self.weapon_terms, self._vector(weights, self.weapon_slots) * lin[self.weapon_terms])
+        if len(self.share_term):
+            np.add.at(points, self.share_term, self._vector(weights, self.share_name) * self._share_base(lin))
         return points
 
     def features_matrix(self, columns: Sequence[str]) -> np.ndarray:
@@ -106,14 +117,9 @@ class _Terms:
         core value, a weapon rule's share of its weapon's value)."""
         col = {c: i for i, c in enumerate(columns)}
         X = X.copy()
-        lin = self.linear(weights)
-        core = self.core(lin)
-        if len(self.rule_terms):
-            cols = np.asarray([col[s] for s in self.rule_slots], dtype=np.intp)
-            np.add.at(X, (self.term_unit[self.rule_terms], cols), core[self.term_unit[self.rule_terms]])
-        if len(self.weapon_terms):
-            cols = np.asarray([col[s] for s in self.weapon_slots], dtype=np.intp)
-            np.add.at(X, (self.term_unit[self.weapon_terms], cols), lin[self.weapon_terms])
+        if len(self.share_term):
+            cols = np.asarray([col[s] for s in self.share_name], dtype=np.intp)
+            np.add.at(X, (self.term_unit[self.share_term], cols), self._share_base(self.linear(weights)))
         return X
 
 
@@ -217,8 +223,9 @@ def _solve(X: np.ndarray, y: np.ndarray, row_weight: np.ndarray, by_name: np.nda
 
 def _training_units(items: Iterable[Any], variants: bool, edition: Optional[str]) -> tuple[list[Unit], list[bool], list[int]]:
     """Units with official costs from units, army books (their units and, with ``variants``,
-    every single-option loadout) and paths to army books: the units, whether each is an
-    option loadout, and the index of the item it came from."""
+    every single-option loadout, each right after its default loadout) and paths to army
+    books: the units, whether each is an option loadout, and the index of the item it came
+    from."""
     from ._loaders import load_army_book
 
     if isinstance(items, (Unit, ArmyBook, str, os.PathLike)):
@@ -248,9 +255,10 @@ def _training_units(items: Iterable[Any], variants: bool, edition: Optional[str]
     return units, is_variant, source
 
 
-def _cost_model(weights: Mapping[str, float], edition: str, info: Mapping[str, Any]) -> "CostModel":
+def _cost_model(weights: Mapping[str, float], edition: str, info: Mapping[str, Any], held_out: Optional["_HeldOut"] = None,
+                intervals: Optional["PredictionIntervals"] = None) -> "CostModel":
     """Unpickles a CostModel (see ``CostModel.__reduce__``)."""
-    return CostModel(weights, edition=edition, info=info)
+    return CostModel(weights, edition=edition, info=info, held_out=held_out, intervals=intervals)
 
 
 class CostModel:
@@ -261,9 +269,10 @@ class CostModel:
     array of points. Immutable: fitting returns a new model.
     """
 
-    __slots__ = ("_weights", "_edition", "_info")
+    __slots__ = ("_weights", "_edition", "_info", "_held_out", "_intervals")
 
-    def __init__(self, weights: Mapping[str, float], *, edition: str = DEFAULT_EDITION, info: Optional[Mapping[str, Any]] = None) -> None:
+    def __init__(self, weights: Mapping[str, float], *, edition: str = DEFAULT_EDITION, info: Optional[Mapping[str, Any]] = None,
+                 held_out: Optional["_HeldOut"] = None, intervals: Optional["PredictionIntervals"] = None) -> None:
         clean = {}
         for k, v in dict(weights).items():
             if not isinstance(k, str):
@@ -275,6 +284,12 @@ class CostModel:
         self._weights = MappingProxyType(clean)
         self._edition = edition
         self._info = MappingProxyType(dict(info or {}))
+        if held_out is not None and not isinstance(held_out, _HeldOut):
+            raise TypeError(f"held_out: expected the models fitted without each family, got {type(held_out).__name__}")
+        if intervals is not None and not isinstance(intervals, PredictionIntervals):
+            raise TypeError(f"intervals: expected PredictionIntervals, got {type(intervals).__name__}")
+        self._held_out = held_out
+        self._intervals = intervals
 
     @property
     def weights(self) -> Mapping[str, float]:
@@ -290,9 +305,20 @@ class CostModel:
         """How the model was fitted (data, settings, accuracy)."""
         return self._info
 
+    @property
+    def intervals(self) -> Optional["PredictionIntervals"]:
+        """Prediction intervals calibrated on out-of-sample errors (None if not fitted with
+        ``out_of_sample=True``)."""
+        return self._intervals
+
+    @property
+    def families(self) -> int:
+        """How many families of books it holds a model fitted without (0 if none)."""
+        return 0 if self._held_out is None else len(self._held_out.weights)
+
     def __reduce__(self):
         # the fields themselves: a MappingProxyType does not pickle
-        return (_cost_model, (dict(self._weights), self._edition, dict(self._info)))
+        return (_cost_model, (dict(self._weights), self._edition, dict(self._info), self._held_out, self._intervals))
 
     def __repr__(self) -> str:
         return (f"<CostModel for {self._edition}: {len(self._weights)} weights, fitted on {self._info.get('units', '?')} units "
@@ -301,22 +327,49 @@ class CostModel:
     @classmethod
     def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = _FitOptions.variants,
             ridge: float = _FitOptions.ridge, ridge_by_name: float = _FitOptions.ridge_by_name,
-            variant_weight: float = _FitOptions.variant_weight, iterations: int = _FitOptions.iterations) -> "CostModel":
+            variant_weight: float = _FitOptions.variant_weight, iterations: int = _FitOptions.iterations,
+            out_of_sample: bool = False, coverage: float = 0.9) -> "CostModel":
         """Learn weights from units with official costs, or army books (their units and,
         with ``variants=True``, every loadout with one upgrade option, priced officially).
 
         ``ridge`` and ``ridge_by_name`` are the penalties on the engine's features and on
         by-name rule features; ``variant_weight`` the weight of an option loadout against a
-        default loadout; ``iterations`` the rounds of refitting the shares of rules."""
+        default loadout; ``iterations`` the rounds of refitting the shares of rules.
+
+        ``out_of_sample=True`` (army books only) also fits one model without each family of
+        books (a book and the books it shares sub-faction copies with), which
+        :func:`fairness` judges that family's units with, and calibrates prediction
+        intervals at ``coverage`` on those models' errors (split conformal, by price band)."""
         opts = _FitOptions(variants, ridge, ridge_by_name, variant_weight, iterations)
-        units, is_variant, _ = _training_units(units, opts.variants, edition)
+        if not isinstance(out_of_sample, bool):
+            raise TypeError(f"out_of_sample: expected True or False, got {type(out_of_sample).__name__}")
+        coverage = _numeric(coverage, "coverage")
+        if not 0.5 <= coverage < 1.0:
+            raise ValueError(f"coverage: must be at least 0.5 and below 1 (got {coverage!r})")
+        items = list(units) if not isinstance(units, (Unit, ArmyBook, str, os.PathLike)) else [units]
+        if out_of_sample:
+            from ._loaders import load_army_book
+
+            items = [load_army_book(b, edition=edition) if isinstance(b, (str, os.PathLike)) else b for b in items]
+            if len(items) < 2 or not all(isinstance(b, ArmyBook) for b in items):
+                raise ValueError("units: out_of_sample=True needs at least two army books (a model is fitted without each family)")
+        units, is_variant, source = _training_units(items, opts.variants, edition)
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
-        weights = opts.fit(terms, costs, np.asarray(is_variant), np.ones(len(units), dtype=bool))
-        info = {"format": FORMAT, "edition": edition, "units": int((~np.asarray(is_variant)).sum()), "loadouts": len(units),
+        is_variant_a = np.asarray(is_variant)
+        weights = opts.fit(terms, costs, is_variant_a, np.ones(len(units), dtype=bool))
+        info = {"format": FORMAT, "edition": edition, "units": int((~is_variant_a).sum()), "loadouts": len(units),
                 "ridge": opts.ridge, "ridge_by_name": opts.ridge_by_name, "variant_weight": opts.variant_weight,
                 "iterations": opts.iterations}
-        return cls(weights, edition=edition, info=info)
+        held_out = intervals = None
+        if out_of_sample:
+            groups = _families(items)
+            fits, predicted = _held_out_fits(terms, costs, is_variant_a, np.asarray(source), groups, opts)
+            held_out = _HeldOut(books=tuple(tuple(sorted(items[i].uid for i in g)) for g in groups), weights=tuple(fits),
+                                names=_name_index(items, groups))
+            intervals = PredictionIntervals.calibrate(predicted, costs, is_variant_a, coverage)
+            info["families"] = len(groups)
+        return cls(weights, edition=edition, info=info, held_out=held_out, intervals=intervals)
 
     @classmethod
     def default(cls, *, edition: str = DEFAULT_EDITION) -> "CostModel":
@@ -333,16 +386,34 @@ class CostModel:
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "CostModel":
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
             raise ValueError(f"{path}: not an oprstats cost model (format {FORMAT!r})")
-        return cls(data["weights"], edition=data["edition"], info=data.get("info"))
+        held = data.get("held_out")
+        held_out = None if held is None else _HeldOut(
+            books=tuple(tuple(f["books"]) for f in held["families"]),
+            weights=tuple(MappingProxyType({k: float(v) for k, v in zip(held["features"], f["weights"]) if v != 0.0}) for f in held["families"]),
+            names={k: tuple(v) for k, v in held["unit_names"].items()})
+        intervals = None if data.get("intervals") is None else PredictionIntervals.from_json(data["intervals"])
+        return cls(data["weights"], edition=data["edition"], info=data.get("info"), held_out=held_out, intervals=intervals)
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Write the weights as JSON (numbers keyed by feature name; no rules text)."""
-        data = {"format": FORMAT, "edition": self._edition, "info": dict(self._info),
-                "weights": {k: round(v, 10) for k, v in sorted(self._weights.items()) if v != 0.0}}
+        def numbers(weights: Mapping[str, float], digits: int = 9) -> dict[str, float]:
+            return {k: float(f"{v:.{digits}g}") for k, v in sorted(weights.items()) if v != 0.0}
+
+        data: dict[str, Any] = {"format": FORMAT, "edition": self._edition, "info": dict(self._info), "weights": numbers(self._weights)}
+        if self._held_out is not None:
+            # one list of feature names, and each family's weights in its order (7 digits: a
+            # thousandth of a point on any real unit, in a file a quarter the size)
+            keys = sorted({k for w in self._held_out.weights for k, v in w.items() if v != 0.0})
+            data["held_out"] = {"features": keys,
+                                "families": [{"books": list(b), "weights": [float(f"{w.get(k, 0.0):.7g}") for k in keys]}
+                                             for b, w in zip(self._held_out.books, self._held_out.weights)],
+                                "unit_names": {k: list(v) for k, v in sorted(self._held_out.names.items())}}
+        if self._intervals is not None:
+            data["intervals"] = self._intervals.to_json()
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=0, sort_keys=False)
+            json.dump(data, f, separators=(",", ":"))
             f.write("\n")
 
     def _terms(self, units: Sequence[Unit]) -> _Terms:
@@ -402,14 +473,9 @@ class CostModel:
         book_of_a = np.asarray(book_of)
         is_variant_a = np.asarray(is_variant)
         groups = _families(books) if by == "family" else [[i] for i in range(len(books))]
-        predicted = np.full(len(units), np.nan)
-        for bi in range(len(books)):
-            held = next(g for g in groups if bi in g)
-            train = ~np.isin(book_of_a, held)
-            w = opts.fit(terms, costs, is_variant_a, train)
-            rows = book_of_a == bi
-            predicted[rows] = np.bincount(terms.term_unit, weights=terms.term_points(w), minlength=len(units))[rows]
+        _, predicted = _held_out_fits(terms, costs, is_variant_a, book_of_a, groups, opts)
         base = ~is_variant_a
+        options = _option_rows(predicted, costs, is_variant_a)
         return CrossValidation(
             by=by,
             units=tuple(u.name for u, b in zip(units, base) if b),
@@ -417,6 +483,9 @@ class CostModel:
             official=costs[base],
             predicted=predicted[base],
             baseline_median=_baseline_error(terms, costs, base),
+            option_official=options[0],
+            option_predicted=options[1],
+            family=np.asarray([next(k for k, g in enumerate(groups) if b in g) for b in book_of_a[base]]),
         )
 
 
@@ -472,6 +541,129 @@ def _families(books: Sequence[ArmyBook]) -> list[list[int]]:
     return list(groups.values())
 
 
+def _held_out_fits(terms: _Terms, costs: np.ndarray, is_variant: np.ndarray, source: np.ndarray, groups: Sequence[Sequence[int]],
+                   opts: _FitOptions) -> tuple[list[dict[str, float]], np.ndarray]:
+    """One model fitted without each group of items, and every row's price from the model
+    that never saw it."""
+    predicted = np.full(len(costs), np.nan)
+    fits = []
+    for group in groups:
+        held = np.isin(source, group)
+        w = opts.fit(terms, costs, is_variant, ~held)
+        predicted[held] = np.bincount(terms.term_unit, weights=terms.term_points(w), minlength=terms.n_units)[held]
+        fits.append(w)
+    return fits, predicted
+
+
+def _option_rows(values: np.ndarray, costs: np.ndarray, is_variant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Official and modelled option prices: each option loadout less its default loadout
+    (which comes right before its options)."""
+    default = np.maximum.accumulate(np.where(~is_variant, np.arange(len(costs)), 0))
+    rows = np.flatnonzero(is_variant)
+    return costs[rows] - costs[default[rows]], values[rows] - values[default[rows]]
+
+
+def _name_key(name: str) -> str:
+    """A unit name as the parameter file keeps it: hashed (no book text ships)."""
+    return hashlib.blake2b(name.casefold().encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _name_index(books: Sequence[ArmyBook], groups: Sequence[Sequence[int]]) -> dict[str, tuple[int, ...]]:
+    """Hashed unit name -> the families with a unit of that name (how a unit of an army list
+    finds the model that never saw it)."""
+    out: dict[str, set[int]] = {}
+    for k, group in enumerate(groups):
+        for i in group:
+            for u in books[i].units:
+                out.setdefault(_name_key(u.name), set()).add(k)
+    return {key: tuple(sorted(v)) for key, v in out.items()}
+
+
+@dataclass(frozen=True)
+class _HeldOut:
+    """The models fitted without each family of training books."""
+
+    books: tuple[tuple[str, ...], ...]
+    """Each family's book uids."""
+    weights: tuple[Mapping[str, float], ...]
+    names: Mapping[str, tuple[int, ...]]
+
+    def family(self, unit: Unit, book_uid: Optional[str]) -> Optional[int]:
+        """The family a unit was trained with: its book's, else the one family with a unit
+        of its name; None for a unit no training book has (or a name several families share)."""
+        if book_uid is not None:
+            found = [k for k, books in enumerate(self.books) if book_uid in books]
+            if found:
+                return found[0]
+        families = self.names.get(_name_key(unit.name), ())
+        return families[0] if len(families) == 1 else None
+
+
+# Price bands of "similar units" for the intervals: modelled points of a unit; modelled
+# points of an option (in absolute value).
+UNIT_BANDS = (80.0, 150.0, 300.0)
+OPTION_BANDS = (10.0, 25.0)
+
+
+def _conformal(scores: np.ndarray, coverage: float) -> float:
+    """The split-conformal quantile: the ceil((n+1) coverage)-th smallest score (infinite
+    when there are too few), so a new score is at most it with probability >= coverage."""
+    n = len(scores)
+    k = math.ceil((n + 1) * coverage)
+    return math.inf if k > n else float(np.sort(scores)[k - 1])
+
+
+@dataclass(frozen=True)
+class PredictionIntervals:
+    """Where the official price of a unit (or option) a model prices at ``p`` falls with
+    probability ``coverage``, from the out-of-sample errors of similar ones (split
+    conformal, by price band): a unit's interval is ``p`` times ``exp(-h)`` to ``exp(h)``,
+    an option's ``p`` plus or minus ``h`` points."""
+
+    coverage: float
+    unit_bands: tuple[float, ...]
+    unit_halfwidths: tuple[float, ...]
+    """In log points, one per band (``len(unit_bands) + 1``)."""
+    option_bands: tuple[float, ...]
+    option_halfwidths: tuple[float, ...]
+    """In points, one per band."""
+    calibrated_on: tuple[int, int]
+    """How many units and options the widths were calibrated on."""
+
+    @classmethod
+    def calibrate(cls, predicted: np.ndarray, costs: np.ndarray, is_variant: np.ndarray, coverage: float = 0.9) -> "PredictionIntervals":
+        """From out-of-sample prices of default loadouts and options (see ``_held_out_fits``)."""
+        base = ~is_variant
+        pred, official = predicted[base], costs[base]
+        log_errors = np.abs(np.log(official / np.maximum(pred, 1.0)))
+        band = np.searchsorted(UNIT_BANDS, pred, side="right")
+        units = tuple(_conformal(log_errors[band == b], coverage) for b in range(len(UNIT_BANDS) + 1))
+        opt_official, opt_pred = _option_rows(predicted, costs, is_variant)
+        obands = np.searchsorted(OPTION_BANDS, np.abs(opt_pred), side="right")
+        options = tuple(_conformal(np.abs(opt_official - opt_pred)[obands == b], coverage) for b in range(len(OPTION_BANDS) + 1))
+        return cls(coverage, UNIT_BANDS, units, OPTION_BANDS, options, (int(base.sum()), int(is_variant.sum())))
+
+    def unit(self, modelled: float) -> tuple[float, float]:
+        """The interval of official prices for a unit modelled at ``modelled`` points."""
+        h = self.unit_halfwidths[int(np.searchsorted(self.unit_bands, modelled, side="right"))]
+        return modelled * math.exp(-h), modelled * math.exp(h)
+
+    def option(self, modelled: float) -> tuple[float, float]:
+        """The interval of official prices for an option modelled at ``modelled`` points."""
+        h = self.option_halfwidths[int(np.searchsorted(self.option_bands, abs(modelled), side="right"))]
+        return modelled - h, modelled + h
+
+    def to_json(self) -> dict[str, Any]:
+        return {"coverage": self.coverage, "unit_bands": list(self.unit_bands), "unit_halfwidths": list(self.unit_halfwidths),
+                "option_bands": list(self.option_bands), "option_halfwidths": list(self.option_halfwidths),
+                "calibrated_on": list(self.calibrated_on)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "PredictionIntervals":
+        return cls(float(data["coverage"]), tuple(data["unit_bands"]), tuple(data["unit_halfwidths"]), tuple(data["option_bands"]),
+                   tuple(data["option_halfwidths"]), tuple(data["calibrated_on"]))
+
+
 def _baseline_error(terms: _Terms, costs: np.ndarray, rows: np.ndarray) -> float:
     """The simple baseline, in sample: log cost regressed on the logs of expected damage
     (all weapons against the whole panel) and durability (against the reference attackers)."""
@@ -498,6 +690,17 @@ class CrossValidation:
     predicted: np.ndarray
     baseline_median: float
     """Median absolute percentage error of the simple log-linear baseline, in sample."""
+    option_official: np.ndarray
+    """Each option loadout's official option price (its cost less its default loadout's)."""
+    option_predicted: np.ndarray
+    """The same modelled out of sample: the two loadouts' modelled prices' difference."""
+    family: np.ndarray
+    """The group held out with each unit (its book with ``by="book"``, its family with ``by="family"``)."""
+
+    @property
+    def option_error(self) -> float:
+        """Median absolute error of the modelled option prices, in points."""
+        return float(np.median(np.abs(self.option_predicted - self.option_official))) if len(self.option_official) else float("nan")
 
     @property
     def errors(self) -> np.ndarray:
@@ -530,50 +733,115 @@ class CrossValidation:
     def summary(self) -> str:
         return (f"leave-one-{self.by}-out over {len(self.units)} units: median {100 * self.median:.1f}%, "
                 f"90th percentile {100 * self.p90:.1f}%, within 15%: {100 * self.within(0.15):.1f}% "
-                f"(baseline, in sample: median {100 * self.baseline_median:.1f}%)")
+                f"(baseline, in sample: median {100 * self.baseline_median:.1f}%); "
+                f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
-def _units_of(source: Any, edition: Optional[str]) -> list[Unit]:
+def _source_of(source: Any, edition: Optional[str]) -> tuple[list[Unit], Optional[ArmyBook]]:
+    """The units to judge, and the army book they are from when one was given."""
     from ._loaders import load_army_book, load_army_list
 
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         if path.suffix.lower() == ".json":
-            return list(load_army_book(path, edition=edition).units)
-        return list(load_army_list(path, edition=edition or DEFAULT_EDITION).units)
+            book = load_army_book(path, edition=edition)
+            return list(book.units), book
+        return list(load_army_list(path, edition=edition or DEFAULT_EDITION).units), None
+    if isinstance(source, ArmyBook):
+        return list(source.units), source
     if isinstance(source, Unit):
-        return [source]
+        return [source], None
     if hasattr(source, "units") and not isinstance(source, Mapping):
         source = source.units
     units = list(source)
     for i, u in enumerate(units):
         if not isinstance(u, Unit):
             raise TypeError(f"units_or_book[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
-    return units
+    return units, None
 
 
-FAIRNESS_COLUMNS = ("unit", "official", "modelled", "difference", "difference_pct", "drivers", "ignored_rules", "priced_by_name")
+FAIRNESS_COLUMNS = ("unit", "official", "modelled", "low", "high", "difference", "difference_pct", "verdict", "judged", "drivers",
+                    "ignored_rules", "priced_by_name")
+OPTION_COLUMNS = ("unit", "option", "official", "modelled", "low", "high", "difference", "verdict", "judged")
+
+# How a unit was judged: by a model fitted without its family, by the shipped model on a
+# unit no training book has (out of sample too), or in sample (asked for).
+WITHOUT_FAMILY = "without its family"
+NOT_IN_TRAINING = "not in training"
+IN_SAMPLE = "in sample"
 
 
-def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edition: Optional[str] = None, drivers: int = 3) -> list[dict]:
+def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], in_sample: bool) -> list[tuple[CostModel, str]]:
+    """The model each unit is judged by, and how: out of sample unless asked otherwise."""
+    if in_sample or model._held_out is None:
+        label = IN_SAMPLE if in_sample else "model has no held-out fits"
+        return [(model, label)] * len(units)
+    held = model._held_out
+    cache: dict[int, CostModel] = {}
+    out = []
+    for u in units:
+        k = held.family(u, None if book is None else book.uid)
+        if k is None:
+            out.append((model, NOT_IN_TRAINING))
+            continue
+        if k not in cache:
+            cache[k] = CostModel(held.weights[k], edition=model.edition, info={"held_out": list(held.books[k])})
+        out.append((cache[k], WITHOUT_FAMILY))
+    return out
+
+
+def _priced(judges: Sequence[tuple[CostModel, str]], units: Sequence[Unit]) -> list[Price]:
+    """Each unit priced by its own judge (units sharing one are priced together)."""
+    out: list[Optional[Price]] = [None] * len(units)
+    by_model: dict[int, list[int]] = {}
+    for i, (m, _) in enumerate(judges):
+        by_model.setdefault(id(m), []).append(i)
+    for rows in by_model.values():
+        for i, price in zip(rows, judges[rows[0]][0]._prices([units[i] for i in rows])):
+            out[i] = price
+    return out  # type: ignore[return-value]
+
+
+def _verdict(official: Optional[float], low: Optional[float], high: Optional[float]) -> Optional[str]:
+    if official is None or low is None or high is None:
+        return None
+    return "over-costed" if official > high else "under-costed" if official < low else "within interval"
+
+
+def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edition: Optional[str] = None, drivers: int = 3,
+                  in_sample: bool = False, options: bool = False) -> list[dict]:
     """The rows of :func:`fairness` as dicts, sorted the same way (no pandas needed)."""
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
         raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {drivers!r})")
+    for name, flag in (("in_sample", in_sample), ("options", options)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
     if model is None:
         model = CostModel.default(edition=edition or DEFAULT_EDITION)
     elif not isinstance(model, CostModel):
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
-    units = _units_of(units_or_book, edition)
+    units, book = _source_of(units_or_book, edition)
+    judges = _judges(model, units, book, in_sample)
+    intervals = model.intervals
+    if options:
+        if book is None:
+            raise ValueError("options: judging upgrade options needs an army book (or a path to one), whose options they are")
+        return _option_fairness(book, units, judges, intervals)
     rows = []
-    for price in model._prices(units) if units else []:
+    for price, (_, judged) in zip(_priced(judges, units) if units else [], judges):
         main = sorted(price.terms, key=lambda t: -abs(t.points))[:drivers]
         diff = price.difference
+        low, high = intervals.unit(price.points) if intervals is not None and price.points > 0 else (None, None)
         rows.append({
             "unit": price.unit,
             "official": price.official,
             "modelled": round(price.points, 1),
+            "low": None if low is None else round(low, 1),
+            "high": None if high is None else round(high, 1),
             "difference": None if diff is None else round(diff, 1),
             "difference_pct": None if diff is None else round(100.0 * diff / price.points, 1) if price.points else None,
+            "verdict": _verdict(price.official, low, high),
+            "judged": judged,
             "drivers": ", ".join(f"{t.label} {t.points:+.0f}" for t in main),
             "ignored_rules": ", ".join(price.ignored),
             "priced_by_name": ", ".join(price.by_name),
@@ -582,21 +850,55 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     return rows
 
 
-def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: Optional[str] = None, drivers: int = 3):
+def _option_fairness(book: ArmyBook, units: Sequence[Unit], judges: Sequence[tuple[CostModel, str]],
+                     intervals: Optional[PredictionIntervals]) -> list[dict]:
+    """Every upgrade option of every unit: its official price against the modelled
+    difference it makes (the loadout with it less the default loadout, one model for both)."""
+    rows = []
+    for unit, (judge, judged) in zip(units, judges):
+        variants = book.variants(unit)
+        if not variants:
+            continue
+        points = judge.prices([unit] + [v for _, v, _ in variants])
+        for (label, _, cost), p in zip(variants, points[1:]):
+            modelled = float(p - points[0])
+            low, high = intervals.option(modelled) if intervals is not None else (None, None)
+            rows.append({"unit": unit.name, "option": label, "official": cost, "modelled": round(modelled, 1),
+                         "low": None if low is None else round(low, 1), "high": None if high is None else round(high, 1),
+                         "difference": round(cost - modelled, 1), "verdict": _verdict(cost, low, high), "judged": judged})
+    rows.sort(key=lambda r: -abs(r["difference"]))
+    return rows
+
+
+def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: Optional[str] = None, drivers: int = 3,
+             in_sample: bool = False, options: bool = False):
     """How far each unit's official cost is from its modelled cost, as a pandas DataFrame
     sorted by how far off it is (``difference_pct``, relative to the modelled cost).
 
+    Each unit is judged **out of sample**: by the model fitted without its book's family
+    (a book and the books it shares sub-faction copies with; ``judged`` says so), so a book
+    is not judged by a model that learnt its own prices. ``in_sample=True`` judges every unit
+    by the model fitted on all books. ``low`` and ``high`` are the prediction interval of
+    the official price (90% of units priced officially fall in it, out of sample);
+    ``verdict`` says whether the official price is above it ("over-costed"), below it
+    ("under-costed") or within it.
+
     ``difference`` is official minus modelled points: positive means the unit pays more
-    than the model says it is worth (over-costed), negative under-costed. ``drivers`` are
-    the largest terms of the modelled price; ``ignored_rules`` the rules nothing priced.
+    than the model says it is worth. ``drivers`` are the largest terms of the modelled
+    price; ``ignored_rules`` the rules nothing priced.
+
+    ``options=True`` (an army book) judges every upgrade option instead: its official price
+    against the modelled difference between the loadout with it and the default loadout.
+
     ``units_or_book``: an army book, an army list, units, or a path to either file.
     """
     try:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("fairness needs pandas: pip install 'oprstats[pandas]'") from exc
-    frame = pd.DataFrame(fairness_rows(units_or_book, model, edition=edition, drivers=drivers), columns=list(FAIRNESS_COLUMNS))
+    rows = fairness_rows(units_or_book, model, edition=edition, drivers=drivers, in_sample=in_sample, options=options)
+    frame = pd.DataFrame(rows, columns=list(OPTION_COLUMNS if options else FAIRNESS_COLUMNS))
     frame["official"] = frame["official"].astype("Int64")  # a homebrew unit has none
-    for column in ("modelled", "difference", "difference_pct"):
+    for column in ("modelled", "low", "high", "difference") + (() if options else ("difference_pct",)):
         frame[column] = frame[column].astype(float)
     return frame

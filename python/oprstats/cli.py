@@ -32,6 +32,15 @@ def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list
     return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
 
 
+def _load_source(path: Optional[Path], edition: Optional[str]):
+    """A title, and the army book itself (its options, and the family it is judged without)
+    or the army list's units."""
+    if path is not None and path.suffix.lower() == ".json":
+        book = load_army_book(path, edition=edition)
+        return f"{book.name} (army book, v{book.version}, {len(book)} units)", book
+    return _load_units(path, edition)
+
+
 def _unit_cell(column: str, value) -> str:
     return f"{value}+" if column in ("quality", "defense") else str(value)
 
@@ -90,23 +99,34 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-FAIRNESS_HEADERS = {"unit": "Unit", "official": "Official", "modelled": "Modelled", "difference": "Diff",
-                    "difference_pct": "Diff %", "drivers": "Main terms of the modelled price", "flags": "Not priced"}
+FAIRNESS_HEADERS = {"unit": "Unit", "official": "Official", "modelled": "Modelled", "range": "Range", "difference_pct": "Diff %",
+                    "verdict": "Verdict", "drivers": "Main terms of the modelled price", "flags": "Not priced"}
+OPTION_HEADERS = {"unit": "Unit", "option": "Option", "official": "Official", "modelled": "Modelled", "range": "Range",
+                  "difference": "Diff", "verdict": "Verdict"}
 
 
 def _fairness(args: argparse.Namespace) -> int:
     from ._points import fairness_rows
 
-    title, units = _load_units(args.file, args.edition)
-    rows = fairness_rows(units, edition=args.edition)
+    title, source = _load_source(args.file, args.edition)
+    rows = fairness_rows(source, edition=args.edition, in_sample=args.in_sample, options=args.options)
     if args.top is not None:
         rows = rows[: args.top]
+    judged = sorted({r["judged"] for r in rows})
     print(title)
-    print("Official minus modelled points (positive: over-costed), furthest off first.")
+    what = "option" if args.options else "unit"
+    print(f"Official minus modelled points (positive: over-costed), furthest off first; each {what} judged {' / '.join(judged) or '-'}.")
+    print("Range: where 90% of official prices fall for that modelled price, out of sample; outside it, the verdict.")
     print()
     signed = lambda c, v: f"{v:+.1f}" if c in ("difference", "difference_pct") else str(v)
-    print(format_table([dict(r, flags=r["ignored_rules"]) for r in rows], list(FAIRNESS_HEADERS), FAIRNESS_HEADERS,
-                       frozenset({"official", "modelled", "difference", "difference_pct"}), signed))
+    for r in rows:
+        r["range"] = "" if r["low"] is None else f"{r['low']:.0f}-{r['high']:.0f}"
+        r["verdict"] = {"over-costed": "over", "under-costed": "under", "within interval": ""}.get(r["verdict"] or "", "")
+    if args.options:
+        print(format_table(rows, list(OPTION_HEADERS), OPTION_HEADERS, frozenset({"official", "modelled", "range", "difference"}), signed))
+    else:
+        print(format_table([dict(r, flags=r["ignored_rules"]) for r in rows], list(FAIRNESS_HEADERS), FAIRNESS_HEADERS,
+                           frozenset({"official", "modelled", "range", "difference_pct"}), signed))
     return 0
 
 
@@ -152,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     fair.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
     fair.add_argument("--top", type=int, default=None, help="show only the N units furthest off")
     fair.add_argument("--edition", default=None, help="rules edition (a cost model ships for 3.5, the default)")
+    fair.add_argument("--in-sample", action="store_true", help="judge by the model fitted on every book, the file's own included")
+    fair.add_argument("--options", action="store_true", help="judge every upgrade option's price instead (an army book)")
     fair.set_defaults(run=_fairness)
     sim = sub.add_parser("simulate", help="play full v3.5 games between two army lists (or books' units) and report win rates")
     sim.add_argument("army_a", nargs="?", type=Path, help="army list text or book JSON; default: the embedded example army")

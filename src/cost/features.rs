@@ -19,7 +19,7 @@ use crate::error::Result;
 use crate::profile::unit::UnitRule;
 use crate::profile::{ModelGroup, Unit};
 use crate::rules::census::Engine;
-use crate::rules::effects::{self, Side};
+use crate::rules::effects::{self, Effect, Placement, Side};
 use crate::rules::spells::{best_set, cast_chance, round_tokens, Spell};
 use crate::rules::Rule;
 
@@ -27,6 +27,8 @@ use crate::rules::Rule;
 pub const SHOOTING_DISTANCE: f64 = 12.0;
 /// Ranges are scaled by this in the `shoot*range` features (24" is 1).
 pub const RANGE_UNIT: f64 = 24.0;
+/// A typical unit a hero joins: what a lone hero's aura is worth is measured on it.
+pub const AURA_UNIT: &str = "Infantry [10] Q4+ D4+\n10x Rifle (24\", A1)\n10x CCW (A1)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TermKind {
@@ -54,6 +56,14 @@ pub struct Term {
     /// Rules priced by name on this term: a rule term's own name; a weapon's rules (not AP).
     pub names: Vec<String>,
     pub features: Vec<(String, f64)>,
+    /// Features worth a share of another value, with their coefficients: of the group's
+    /// core value (its profile and weapons) on a rule term, of the weapon's own value on a
+    /// weapon term. Fast costs more on a tank than on a scout; a weapon rule more on a
+    /// better weapon.
+    pub shares: Vec<(String, f64)>,
+    /// The model group of the unit the term belongs to (0: the unit, 1..: joined heroes):
+    /// a rule's share is of its own group's value, so a joined unit is priced as its parts.
+    pub group: u32,
 }
 
 /// A unit's terms, and the rules on it that the exact engine does not model (priced by name
@@ -70,6 +80,8 @@ pub struct Panel {
     targets: Vec<(Allocation, bool)>,
     /// Each reference attacker's models (runs), its attack dice, and its definition.
     attackers: Vec<(Vec<(crate::profile::Model, u32)>, f64, &'static ReferenceAttacker)>,
+    /// The unit a lone hero's aura is measured on ("This model and its unit get X").
+    aura_unit: ModelGroup,
 }
 
 impl Panel {
@@ -83,7 +95,8 @@ impl Panel {
                 Ok((unit.model_runs(), dice, a))
             })
             .collect::<Result<_>>()?;
-        Ok(Panel { edition, targets, attackers })
+        let aura_unit = Unit::parse(AURA_UNIT, edition)?.groups.remove(0);
+        Ok(Panel { edition, targets, attackers, aura_unit })
     }
 
     /// Shooting, or melee on the charge.
@@ -151,11 +164,51 @@ impl Panel {
     pub fn terms_with_spells(&self, unit: &Unit, spells: &[(String, Spell)]) -> UnitTerms {
         let mut terms = Vec::new();
         let joined = unit.groups.len() > 1;
-        for group in &unit.groups {
+        for (g, group) in unit.groups.iter().enumerate() {
             let prefix = if joined { format!("{}: ", group.name) } else { String::new() };
-            self.group_terms(group, &prefix, spells, &mut terms);
+            // the unit a "this model and its unit get X" rule acts on: the unit a hero joined,
+            // a typical one for a lone hero, else the group itself
+            let hero = group.rules.iter().any(|r| r.rule.name == "Hero");
+            let aura_on = if g > 0 { &unit.groups[0] } else if hero { &self.aura_unit } else { group };
+            let start = terms.len();
+            self.group_terms(group, &prefix, spells, aura_on, &mut terms);
+            for term in &mut terms[start..] {
+                term.group = g as u32;
+            }
         }
         UnitTerms { terms, unmodelled: unmodelled_rules(&effects::in_play(self.edition, unit.model_runs()), &[], self.edition, Engine::Attack) }
+    }
+
+    /// What giving every model of `group` the rule `given` does to its offense and
+    /// durability against the panel, summed (`aura:offense`, `aura:durability`).
+    fn aura(&self, group: &ModelGroup, given: &str, out: &mut Vec<(String, f64)>) {
+        let Ok(rule) = Rule::parse(given, self.edition) else { return };
+        let mut bare = group.clone();
+        bare.rules.retain(|r| r.rule.name == "Tough");
+        bare.items.clear();
+        // a Boost acts on units with its base rule ("Hold the Line Boost"): the unit has it,
+        // as the hero's own faction's units do
+        if let Some(base) = given.strip_suffix(" Boost").and_then(|b| Rule::parse(b, self.edition).ok()) {
+            bare.rules.push(UnitRule { rule: base, models: None });
+        }
+        let mut with = bare.clone();
+        with.rules.push(UnitRule { rule, models: None });
+        let (bare, with) = (Unit::single(bare), Unit::single(with));
+        let total = |list: &[(String, f64)]| list.iter().map(|(_, v)| v).sum::<f64>();
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        self.offense(&bare, &mut before);
+        self.offense(&with, &mut after);
+        let offense = total(&after) - total(&before);
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        self.durability(&bare, &mut before);
+        self.durability(&with, &mut after);
+        let durability = total(&after) - total(&before);
+        if offense.abs() > 1e-12 {
+            add(out, "aura:offense".into(), offense);
+        }
+        if durability.abs() > 1e-12 {
+            add(out, "aura:durability".into(), durability);
+        }
     }
 
     /// A caster's round of spells against every target: the best set of its damage spells its
@@ -177,7 +230,7 @@ impl Panel {
         }
     }
 
-    fn group_terms(&self, group: &ModelGroup, prefix: &str, spells: &[(String, Spell)], terms: &mut Vec<Term>) {
+    fn group_terms(&self, group: &ModelGroup, prefix: &str, spells: &[(String, Spell)], aura_on: &ModelGroup, terms: &mut Vec<Term>) {
         // The bare profile: Tough kept (it is the profile's wounds), every other rule gone.
         let size = group.size;
         let counted = |r: &Rule, n: u32| UnitRule { rule: r.clone(), models: (n < size).then_some(n) };
@@ -191,8 +244,24 @@ impl Panel {
         self.durability(&bare_unit, &mut before_durability);
         let mut before_offense = Vec::new();
         let mut profile = vec![("models".to_string(), f64::from(size)), (format!("quality:{}", group.quality), f64::from(size))];
+        // OPR's calculators price a model's base as a cost per wound set by Quality and
+        // Defense together: the wounds by Quality, by Defense and by both
+        let wounds: f64 = Allocation::new(&bare_unit, self.edition).runs.iter().map(|(m, n)| f64::from(m.tough) * f64::from(*n)).sum();
+        let (q, d) = (group.quality, group.defense);
+        // (a smooth part, linear in how good Quality and Defense are, which carries over to
+        // the rare values; and one weight per value and per pair, held near zero by the fit)
+        let (qs, ds) = (f64::from(7 - q.min(7)) / 6.0, f64::from(7 - d.min(7)) / 6.0);
+        profile.extend([
+            ("wounds".to_string(), wounds),
+            ("wounds*quality".to_string(), wounds * qs),
+            ("wounds*defense".to_string(), wounds * ds),
+            ("models*quality".to_string(), f64::from(size) * qs),
+            (format!("wounds:Q{q}"), wounds),
+            (format!("wounds:D{d}"), wounds),
+            (format!("wounds:Q{q}D{d}"), wounds),
+        ]);
         profile.extend(before_durability.iter().cloned());
-        terms.push(Term { kind: TermKind::Profile, label: format!("{prefix}{} [{}] Q{}+ D{}+", group.name, size, group.quality, group.defense), names: Vec::new(), features: profile });
+        terms.push(Term { kind: TermKind::Profile, label: format!("{prefix}{} [{}] Q{}+ D{}+", group.name, size, group.quality, group.defense), names: Vec::new(), features: profile, shares: Vec::new(), group: 0 });
 
         for weapon in &group.weapons {
             let mut one = bare.clone();
@@ -206,7 +275,8 @@ impl Panel {
             for n in &names {
                 add(&mut features, format!("weapon-rule:{n}"), f64::from(weapon.count));
             }
-            terms.push(Term { kind: TermKind::Weapon, label: format!("{prefix}{}", weapon), names, features });
+            let shares = names.iter().map(|n| (format!("weapon-rule:{n}*value"), 1.0)).collect();
+            terms.push(Term { kind: TermKind::Weapon, label: format!("{prefix}{}", weapon), names, features, shares, group: 0 });
         }
 
         for (rule, models) in group.rules_with_models() {
@@ -238,8 +308,73 @@ impl Panel {
             if matches!(rule.name.as_str(), "Caster" | "Caster Group") {
                 self.casting(group, spells, &mut features);
             }
+            let mut shares = vec![(format!("rule:{}*value", rule.name), 1.0)];
+            self.game_effects(&rule.name, f64::from(models) / f64::from(size.max(1)), aura_on, &mut features, &mut shares, 0);
             let label = if models < size { format!("{prefix}{models}x {rule}") } else { format!("{prefix}{rule}") };
-            terms.push(Term { kind: TermKind::Rule, label, names: vec![rule.name.clone()], features });
+            terms.push(Term { kind: TermKind::Rule, label, names: vec![rule.name.clone()], features, shares, group: 0 });
+        }
+    }
+}
+
+impl Panel {
+    /// What a rule does beyond the dice of one attack (moves, deployment, morale, orders to
+    /// other units, auras), as features by kind of effect shared by every rule of that kind:
+    /// a rule no training book had is still priced by what it does, and its by-name weight
+    /// is only a correction. `share` is the part of the group that has the rule.
+    fn game_effects(&self, name: &str, share: f64, aura_on: &ModelGroup, features: &mut Vec<(String, f64)>, shares: &mut Vec<(String, f64)>, depth: u8) {
+        let Some(def) = effects::definition(self.edition, name) else { return };
+        let (mut parts, mut flat) = (Vec::new(), Vec::new());
+        let mut part = |key: &'static str, value: f64| parts.push((key, value));
+        for e in def.effects {
+            match e.effect {
+                Effect::Move(m) => part("move", f64::from(i32::from(m.advance) + i32::from(m.rush) + i32::from(m.charge)) / 10.0),
+                Effect::Ambush { .. } => {
+                    part("ambush", 1.0);
+                    flat.push(("effect:ambush", 1.0));
+                }
+                // placed again on every activation (Teleport, Bounding: 1+D3, 3 on average), or
+                // once after deployment, which is much less (Fanatic)
+                Effect::Reposition { when: Placement::OnActivation, inches, d3 } => part("reposition", (f64::from(inches) + if d3 { 2.0 } else { 0.0 }) / 12.0),
+                Effect::Reposition { when: Placement::AfterDeployment, inches, .. } => part("placed-after-deployment", f64::from(inches) / 12.0),
+                Effect::MoveAfterAttack { inches, .. } => part("move-after-attack", f64::from(inches) / 6.0),
+                Effect::ExtraActivation => part("extra-activation", 1.0),
+                Effect::RecoverOn(x) => part("recover", f64::from(7 - x.min(7)) / 6.0),
+                Effect::ChargePenalty(x) => part("charge-penalty", f64::from(x) / 6.0),
+                Effect::PassFailedMoraleOn(x) => part("morale", f64::from(7 - x.min(7)) / 6.0),
+                Effect::MoraleModifier(x) => part("morale", f64::from(x) / 6.0),
+                Effect::ResolutionWounds(_) | Effect::ResolutionWoundsRolled(_) => part("resolution", 1.0),
+                Effect::Buff(_) => flat.push(("effect:buff", 1.0)),
+                Effect::Debuff(_) | Effect::EnemyTest { .. } => flat.push(("effect:debuff", 1.0)),
+                Effect::CastingRollGiven(_) => flat.push(("effect:casting-modifier", 1.0)),
+                Effect::ArrivalHits { hits, .. } => flat.push(("effect:arrival-hits", f64::from(hits))),
+                // a rule that gives another ("this model gets Furious"): what the books charge
+                // for the other carries over, and so does what it does
+                Effect::Gets(given) if depth == 0 => {
+                    add(features, format!("rule:{given}"), share);
+                    add(shares, format!("rule:{given}*value"), share);
+                    self.game_effects(given, share, aura_on, features, shares, depth + 1);
+                }
+                Effect::UnitGets(given) if depth == 0 => {
+                    flat.push(("aura", 1.0));
+                    self.aura(aura_on, given, features);
+                    // what the given rule does beyond attacks, on the unit (flat: the unit's
+                    // value is not the hero's)
+                    let (mut given_features, mut given_shares) = (Vec::new(), Vec::new());
+                    self.game_effects(given, 1.0, aura_on, &mut given_features, &mut given_shares, depth + 1);
+                    for (key, value) in given_shares {
+                        add(features, format!("aura:{}", key.trim_end_matches("*value")), value);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (key, value) in parts {
+            if value != 0.0 {
+                add(shares, format!("effect:{key}*value"), value * share);
+            }
+        }
+        for (key, value) in flat {
+            add(features, key.to_string(), value);
         }
     }
 }

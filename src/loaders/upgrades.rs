@@ -11,7 +11,7 @@
 
 use super::army_forge::{ArmyBook, BookUnit, Gain, Selector};
 use crate::profile::unit::{Item, UnitRule};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::profile::{ModelGroup, Unit, Weapon};
 
 /// A loadout with one option taken.
@@ -44,6 +44,36 @@ impl ArmyBook {
             out.push(Variant { label, unit: Unit::single(g), option_cost: o.cost });
         }
         Ok(out)
+    }
+}
+
+impl ArmyBook {
+    /// `unit` with several options taken together, in the order given (each named by its
+    /// label as in [`ArmyBook::variants`], `section: option`), priced officially: the default
+    /// cost plus every option's. An unknown label, or an option that does not fit the
+    /// loadout built so far (it replaces what an earlier option removed), is an error naming it.
+    pub fn loadout(&self, unit: &BookUnit, labels: &[String]) -> Result<Variant> {
+        let base_cost = unit.unit.cost().ok_or_else(|| Error::invalid("unit", unit.unit.name(), "has no official cost"))?;
+        let options = self.options_for(unit);
+        let mut g = unit.unit.main().clone();
+        let mut cost = i64::from(base_cost);
+        for (i, label) in labels.iter().enumerate() {
+            let field = format!("options[{i}]");
+            let o = options.iter().find(|o| &format!("{}: {}", o.section.label, o.option.label) == label).ok_or_else(|| {
+                let known: Vec<String> = options.iter().map(|o| format!("{}: {}", o.section.label, o.option.label)).take(12).collect();
+                Error::invalid(&field, format!("{label:?}"), format!("is not an option of {} (its options include {known:?})", unit.unit.name()))
+            })?;
+            g = apply(&g, &o.section.variant, &o.section.targets, o.section.affects, &o.option.gains)
+                .ok_or_else(|| Error::invalid(&field, format!("{label:?}"), "does not fit the loadout with the options before it"))?;
+            cost = cost.saturating_add(o.cost);
+        }
+        if cost <= 0 || cost > crate::limits::MAX_COST {
+            return Err(Error::invalid("options", format!("{labels:?}"), format!("price the unit at {cost} points, outside 1 to {}", crate::limits::MAX_COST)));
+        }
+        g.cost = Some(cost as u32);
+        let label = labels.join(" + ");
+        g.check(self.edition).map_err(|e| e.at(&format!("unit {} (id {}) with upgrades {label:?}", unit.unit.name(), unit.id)))?;
+        Ok(Variant { label, unit: Unit::single(g), option_cost: cost - i64::from(base_cost) })
     }
 }
 

@@ -197,6 +197,14 @@ impl PyArmyBook {
         Ok(self.inner.variants(book_unit)?.into_iter().map(|v| (v.label, self.unit_value(v.unit), v.option_cost)).collect())
     }
 
+    /// The unit with several upgrade options taken together (labels as in `variants`),
+    /// priced officially: the default cost plus every option's.
+    #[pyo3(signature = (unit, options))]
+    fn loadout(&self, unit: &Bound<'_, PyAny>, options: Vec<String>) -> PyResult<PyUnit> {
+        let book_unit = self.find(unit)?;
+        Ok(self.unit_value(self.inner.loadout(book_unit, &options)?.unit))
+    }
+
     fn __len__(&self) -> usize {
         self.inner.units.len()
     }

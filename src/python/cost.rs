@@ -36,10 +36,21 @@ pub fn _cost_terms<'py>(py: Python<'py>, units: Vec<PyRef<'py, PyUnit>>, edition
     let (mut term_unit, mut kinds, mut labels, mut term_names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut entry_term, mut entry_feature, mut entry_value) = (Vec::new(), Vec::new(), Vec::new());
     let mut unmodelled = Vec::with_capacity(priced.len());
+    // shares: (term, slot name, coefficient); each model group of each unit numbered apart
+    let (mut share_term, mut share_name, mut share_coef, mut term_group) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut groups = 0u32;
     for (u, p) in priced.into_iter().enumerate() {
+        let first_group = groups;
         for term in p.terms {
             let t = term_unit.len() as u32;
             term_unit.push(u as u32);
+            term_group.push(first_group + term.group);
+            groups = groups.max(first_group + term.group + 1);
+            for (name, coef) in term.shares {
+                share_term.push(t);
+                share_name.push(name);
+                share_coef.push(coef);
+            }
             kinds.push(term.kind.name());
             labels.push(term.label);
             term_names.push(term.names);
@@ -66,6 +77,10 @@ pub fn _cost_terms<'py>(py: Python<'py>, units: Vec<PyRef<'py, PyUnit>>, edition
     out.set_item("entry_feature", entry_feature.into_pyarray(py))?;
     out.set_item("entry_value", entry_value.into_pyarray(py))?;
     out.set_item("unmodelled", unmodelled)?;
+    out.set_item("term_group", term_group.into_pyarray(py))?;
+    out.set_item("share_term", share_term.into_pyarray(py))?;
+    out.set_item("share_name", share_name)?;
+    out.set_item("share_coef", share_coef.into_pyarray(py))?;
     Ok(out)
 }
 
