@@ -388,6 +388,8 @@ def test_army_book_army_and_cost_model_pickle():
     back = pickle.loads(pickle.dumps(model))
     assert dict(back.weights) == dict(model.weights) and back.edition == model.edition
     assert back.predict(army.units[0]).points == model.predict(army.units[0]).points
+    assert back.families == model.families > 0 and back.intervals == model.intervals
+    assert back._held_out.weights[0] == model._held_out.weights[0]
 
 
 def test_a_pickle_cannot_smuggle_a_value_past_the_limits():

@@ -391,7 +391,7 @@ class CostModel:
         held = data.get("held_out")
         held_out = None if held is None else _HeldOut(
             books=tuple(tuple(f["books"]) for f in held["families"]),
-            weights=tuple(MappingProxyType({k: float(v) for k, v in zip(held["features"], f["weights"]) if v != 0.0}) for f in held["families"]),
+            weights=tuple({k: float(v) for k, v in zip(held["features"], f["weights"]) if v != 0.0} for f in held["families"]),
             names={k: tuple(v) for k, v in held["unit_names"].items()})
         intervals = None if data.get("intervals") is None else PredictionIntervals.from_json(data["intervals"])
         return cls(data["weights"], edition=data["edition"], info=data.get("info"), held_out=held_out, intervals=intervals)
