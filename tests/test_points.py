@@ -285,6 +285,9 @@ def test_a_loadout_with_several_options():
     assert book.loadout(squad, []) == squad
     one = dict((label, v) for label, v, _ in book.variants(squad))
     assert book.loadout(squad, [labels[1]]) == one[labels[1]]
+    # "Replace one Line Rifle" is one choice: a second option from it is refused
+    with pytest.raises(ValueError, match=r"options\[1\].*one option too many.*allows 1"):
+        book.loadout(squad, [labels[0], labels[1]])
     with pytest.raises(ValueError, match=r"options\[1\].*not an option"):
         book.loadout(squad, [labels[0], "Replace everything: Sword"])
     with pytest.raises(ValueError, match="Swarm Drones"):

@@ -92,16 +92,35 @@ def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
 
 def fairness(frame: Any, *, top: int = 20, ax=None):
     """The fairness ranking (:func:`oprstats.fairness`) as horizontal bars: the ``top``
-    units furthest off, over-costed to the right (red), under-costed to the left (blue)."""
-    if not hasattr(frame, "columns") or "difference_pct" not in frame.columns:
+    units (or options) furthest off, over-costed to the right (red), under-costed to the left
+    (blue), each over the grey range its 90% prediction interval allows; bars inside it are
+    pale."""
+    if not hasattr(frame, "columns") or not {"difference", "modelled"} <= set(frame.columns):
         raise TypeError("frame: expected the DataFrame oprstats.fairness() returns")
-    rows = frame.dropna(subset=["difference_pct"]).head(top).iloc[::-1]
-    ax = _axes(ax, height=max(3.0, 0.3 * len(rows) + 1))
-    colours = ["tab:red" if d > 0 else "tab:blue" for d in rows["difference_pct"]]
-    ax.barh(range(len(rows)), rows["difference_pct"], color=colours)
-    ax.set_yticks(range(len(rows)), [f"{u} ({o} pts)" for u, o in zip(rows["unit"], rows["official"])], fontsize="small")
+    options = "option" in frame.columns
+    column = "difference" if options else "difference_pct"
+    rows = frame.dropna(subset=[column]).head(top).iloc[::-1]
+    ax = _axes(ax, width=8.0, height=max(3.0, 0.3 * len(rows) + 1))
+    y = range(len(rows))
+    has_range = {"low", "high"} <= set(rows.columns) and rows["low"].notna().any()
+    if has_range:
+        scale = 1.0 if options else 100.0 / rows["modelled"]
+        lo, hi = (rows["low"] - rows["modelled"]) * scale, (rows["high"] - rows["modelled"]) * scale
+        ax.barh(y, hi - lo, left=lo, height=0.8, color="0.88", label="90% interval of a fair price")
+    inside = rows["verdict"].eq("within interval") if "verdict" in rows.columns else [False] * len(rows)
+    import matplotlib.colors as mcolors
+
+    colours = [mcolors.to_rgba("tab:red" if d > 0 else "tab:blue", 0.35 if has_range and i else 1.0) for d, i in zip(rows[column], inside)]
+    ax.barh(y, rows[column], height=0.5, color=colours)
+    short = lambda text: text if len(text) <= 44 else text[:43] + "…"
+    labels = ([short(f"{u}: {o.split(':', 1)[-1].strip()}") + f" ({c} pts)" for u, o, c in zip(rows["unit"], rows["option"], rows["official"])] if options
+              else [f"{u} ({o} pts)" for u, o in zip(rows["unit"], rows["official"])])
+    ax.set_yticks(list(y), labels, fontsize="small")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("official minus modelled cost, % of modelled (right: over-costed)")
+    ax.set_xlabel("official minus modelled price, points (right: over-costed)" if options
+                  else "official minus modelled, % of modelled (right: over-costed)")
+    if has_range:
+        ax.legend(fontsize="small", loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     return ax
 

@@ -57,12 +57,34 @@ impl ArmyBook {
         let options = self.options_for(unit);
         let mut g = unit.unit.main().clone();
         let mut cost = i64::from(base_cost);
+        // options taken from each section so far: a section is one choice ("Replace one",
+        // "Upgrade with one") unless it allows several ("Replace any", "Upgrade with any",
+        // "up to N")
+        let mut taken: Vec<(&str, u32)> = Vec::new();
         for (i, label) in labels.iter().enumerate() {
             let field = format!("options[{i}]");
             let o = options.iter().find(|o| &format!("{}: {}", o.section.label, o.option.label) == label).ok_or_else(|| {
                 let known: Vec<String> = options.iter().map(|o| format!("{}: {}", o.section.label, o.option.label)).take(12).collect();
                 Error::invalid(&field, format!("{label:?}"), format!("is not an option of {} (its options include {known:?})", unit.unit.name()))
             })?;
+            let allowed = match (o.section.select, o.section.affects) {
+                (Some(Selector::Exactly(n) | Selector::UpTo(n)), _) | (None, Some(Selector::UpTo(n))) => n,
+                (Some(Selector::Any | Selector::All), _) | (None, Some(Selector::Any)) => u32::MAX,
+                (None, _) => 1,
+            };
+            let count = match taken.iter_mut().find(|(uid, _)| *uid == o.section.uid) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    taken.push((&o.section.uid, 1));
+                    1
+                }
+            };
+            if count > allowed {
+                return Err(Error::invalid(&field, format!("{label:?}"), format!("is one option too many from the section {:?} (it allows {allowed})", o.section.label)));
+            }
             g = apply(&g, &o.section.variant, &o.section.targets, o.section.affects, &o.option.gains)
                 .ok_or_else(|| Error::invalid(&field, format!("{label:?}"), "does not fit the loadout with the options before it"))?;
             cost = cost.saturating_add(o.cost);

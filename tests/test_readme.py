@@ -1,0 +1,39 @@
+"""The README's Python code blocks run as written, in order, in one session, from the
+repository's root (where the README's relative paths to ``../shared`` point)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+from .conftest import ROOT
+
+BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.M | re.S)
+
+
+def test_the_readme_has_code():
+    assert len(BLOCKS) >= 5
+
+
+def test_readme_code_blocks_run_as_written(book_paths, monkeypatch):
+    """``book_paths``: the first block loads a real book from ../shared (skipped, saying
+    why, without it; an error under CI=true)."""
+    pytest.importorskip("pandas")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"__name__": "readme"}
+    with warnings.catch_warnings():
+        # the README shows an UnknownRuleWarning and simulate()'s warning about its rules on purpose
+        warnings.simplefilter("ignore")
+        for i, block in enumerate(BLOCKS):
+            try:
+                exec(compile(block, f"README.md python block {i + 1}", "exec"), namespace)
+            except Exception as exc:  # pragma: no cover - the failure is the test's message
+                pytest.fail(f"README.md python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    plt.close("all")
+    assert namespace["unit"].size == 6 and namespace["unit"].cost == 215
