@@ -429,6 +429,13 @@ def test_option_fairness_on_a_real_book(real_books):
     (lambda: CostModel.cross_validate([oprstats.example_book()]), ValueError, "at least two"),
     (lambda: CostModel.cross_validate([oprstats.example_book()] * 2, by="unit"), ValueError, "by"),
     (lambda: CostModel.cross_validate([oprstats.example_book()] * 2, ridge=-1), ValueError, "ridge"),
+    (lambda: CostModel.fit([SQUAD], out_of_sample=True), ValueError, "out_of_sample=True needs at least two army books"),
+    (lambda: CostModel.fit([SQUAD], out_of_sample="yes"), TypeError, "out_of_sample"),
+    (lambda: CostModel.fit([oprstats.example_book()] * 2, out_of_sample=True, coverage=1.5), ValueError, "coverage"),
+    (lambda: oprstats.fairness([SQUAD], in_sample=1), TypeError, "in_sample"),
+    (lambda: oprstats.fairness([SQUAD], options=True), ValueError, "options"),
+    (lambda: oprstats.example_book().loadout("Warden Squad", "Upgrade all models with: Shield Matrix (Shielded)"), TypeError, "options"),
+    (lambda: oprstats.example_book().loadout("Nobody", []), KeyError, "Nobody"),
 ])
 def test_bad_input_is_a_clear_error(call, error, words):
     with pytest.raises(error, match=None) as info:

@@ -200,7 +200,12 @@ impl PyArmyBook {
     /// The unit with several upgrade options taken together (labels as in `variants`),
     /// priced officially: the default cost plus every option's.
     #[pyo3(signature = (unit, options))]
-    fn loadout(&self, unit: &Bound<'_, PyAny>, options: Vec<String>) -> PyResult<PyUnit> {
+    fn loadout(&self, unit: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
+        let type_error = || pyo3::exceptions::PyTypeError::new_err(format!("options: expected a list of option labels (str), got {}", options.get_type().name().map(|n| n.to_string()).unwrap_or_default()));
+        if options.is_instance_of::<pyo3::types::PyString>() {
+            return Err(type_error());
+        }
+        let options: Vec<String> = options.extract().map_err(|_| type_error())?;
         let book_unit = self.find(unit)?;
         Ok(self.unit_value(self.inner.loadout(book_unit, &options)?.unit))
     }
