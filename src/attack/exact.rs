@@ -306,13 +306,17 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
         let dm = die_model(g, situation, &alloc.view(start, g.takedown));
         let gd = group_dist(&dm, g.dice, false);
         let mut ends: Vec<(State, f64)> = Vec::new();
+        let mut index = StateIndex::default();
         let mut wounds = Vec::new();
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
                 alloc.landings(alloc.land(start, w as u32, &dm, g.takedown), |end, q| match ends.last_mut() {
                     // more wounds rarely leave the target better off, so equal end states are mostly neighbours
                     Some((s, r)) if *s == end => *r += p * q,
-                    _ => merge(&mut ends, end, p * q),
+                    _ => {
+                        let i = index.find_or_push(alloc, &mut ends, end, || 0.0);
+                        ends[i].1 += p * q;
+                    }
                 });
                 add_at(&mut wounds, w * gd.deadly as usize, p);
             }
@@ -422,6 +426,11 @@ pub fn transitions(
             continue;
         }
         let mut next: Vec<(State, Vec<f64>)> = Vec::with_capacity(cur.len() * 4);
+        let mut index = StateIndex::default();
+        let mut add_into = |next: &mut Vec<(State, Vec<f64>)>, s: State, pmf: &[f64], shift: usize, p: f64| {
+            let i = index.find_or_push(alloc, next, s, Vec::new);
+            accumulate(&mut next[i].1, pmf, shift, p);
+        };
         for (s, pmf) in cur {
             if alloc.destroyed(s) {
                 add_into(&mut next, s, &pmf, 0, 1.0);
@@ -440,16 +449,38 @@ pub fn transitions(
     cur
 }
 
-/// `list[state] += shift(pmf) * p`, adding the state if new.
-fn add_into(list: &mut Vec<(State, Vec<f64>)>, s: State, pmf: &[f64], shift: usize, p: f64) {
-    let i = match list.iter().position(|(t, _)| *t == s) {
-        Some(i) => i,
-        None => {
-            list.push((s, Vec::new()));
-            list.len() - 1
+/// Finds a state in a list of states: by a search while the list is short, then by the
+/// allocation's dense index (a search was most of the time with hundreds of end states).
+#[derive(Default)]
+struct StateIndex {
+    slots: Vec<u32>,
+}
+
+impl StateIndex {
+    const SHORT: usize = 16;
+
+    /// The position of `s` in `list`, pushed with `new()` if it is not there.
+    fn find_or_push<T>(&mut self, alloc: &Allocation, list: &mut Vec<(State, T)>, s: State, new: impl FnOnce() -> T) -> usize {
+        if list.len() < Self::SHORT {
+            if let Some(i) = list.iter().position(|(t, _)| *t == s) {
+                return i;
+            }
+        } else {
+            if self.slots.is_empty() {
+                self.slots = vec![u32::MAX; alloc.state_count()];
+                for (i, (t, _)) in list.iter().enumerate() {
+                    self.slots[alloc.index(*t)] = i as u32;
+                }
+            }
+            let i = self.slots[alloc.index(s)];
+            if i != u32::MAX {
+                return i as usize;
+            }
+            self.slots[alloc.index(s)] = list.len() as u32;
         }
-    };
-    accumulate(&mut list[i].1, pmf, shift, p);
+        list.push((s, new()));
+        list.len() - 1
+    }
 }
 
 /// `dst[x + shift] += src[x] * p`.
