@@ -393,6 +393,43 @@ def test_shipped_model_is_a_fit_of_the_books(real_books):
     assert np.max(np.abs(fresh - CostModel.default().prices(units))) < 0.5
 
 
+def test_option_intervals_cover_as_stated(family_cv):
+    """The option intervals, calibrated without each family in turn, hold that family's
+    official option prices at the stated 90% (within 3 points of percent)."""
+    from oprstats._points import OPTION_BANDS
+
+    errors = np.abs(family_cv.option_official - family_cv.option_predicted)
+    band = np.searchsorted(OPTION_BANDS, np.abs(family_cv.option_predicted), side="right")
+    inside = np.zeros(len(errors), dtype=bool)
+    for k in np.unique(family_cv.option_family):
+        held = family_cv.option_family == k
+        for b in np.unique(band[held]):
+            rows = held & (band == b)
+            inside[rows] = errors[rows] <= _conformal(errors[~held & (band == b)], 0.9)
+    assert abs(inside.mean() - 0.9) <= 0.03, inside.mean()
+
+
+def test_loadouts_allow_what_army_forge_allows(real_books):
+    """How many options a section gives: "with any" each option once, "up to three models
+    with one" three, "any Walker Fist with one" one per fist; sections sharing a label (a
+    walker's two claws) are each used."""
+    def find(test):
+        return next((b, u, f"{o.section}: {o.label}") for b in real_books for u in b.units for o in b.upgrades(u) if test(u, o))
+
+    cases = [
+        (lambda u, o: o.section == "Upgrade with any" and "Forward Sentry" in o.label, 1),
+        (lambda u, o: o.section.startswith("Upgrade up to three models with one"), 3),
+        (lambda u, o: o.section.startswith("Upgrade any Walker Fist with one"), 2),
+        (lambda u, o: u.name == "Wolf Combat Walker" and o.section.startswith("Replace") and "Claw" in o.label, 2),
+    ]
+    for test, allowed in cases:
+        book, unit, label = find(test)
+        cost = next(c for l, _, c in book.variants(unit) if l == label)
+        assert book.loadout(unit, [label] * allowed).cost == unit.cost + allowed * cost, label
+        with pytest.raises(ValueError, match=rf"options\[{allowed}\]: .*one option too many"):
+            book.loadout(unit, [label] * (allowed + 1))
+
+
 def test_option_fairness_on_a_real_book(real_books):
     book = next(b for b in real_books if sum(len(b.variants(u)) for u in b.units) > 50)
     frame = oprstats.fairness(book, options=True)
@@ -400,6 +437,50 @@ def test_option_fairness_on_a_real_book(real_books):
     assert set(frame["judged"]) == {WITHOUT_FAMILY}
     within = (frame["verdict"] == "within interval").mean()
     assert 0.6 < within <= 1.0, within
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d["held_out"].update(features=d["held_out"]["features"][:-1]), "held_out.families[0].weights"),
+    (lambda d: d["held_out"]["families"][0].update(books="abc"), "held_out.families[0].books"),
+    (lambda d: d["held_out"]["unit_names"].update(x=[99]), "held_out.unit_names['x']"),
+    (lambda d: d["held_out"].pop("families"), "held_out.families"),
+    (lambda d: d.update(held_out=[1]), "held_out."),
+    (lambda d: d["intervals"].update(unit_halfwidths=[-0.1, 0.1, 0.1, 0.1]), "intervals.unit_halfwidths"),
+    (lambda d: d["intervals"].update(unit_halfwidths=[0.1]), "intervals.unit_halfwidths"),
+    (lambda d: d["intervals"].update(option_bands="x"), "intervals.option_bands"),
+    (lambda d: d.pop("weights"), "weights"),
+])
+def test_a_malformed_parameter_file_is_a_clear_error(tmp_path, edit, words):
+    import json
+
+    from oprstats._points import shipped_model_path
+
+    data = json.loads(shipped_model_path("3.5").read_text())
+    edit(data)
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError) as info:
+        CostModel.load(path)
+    assert words in str(info.value)
+
+
+def test_too_few_to_calibrate_gives_no_verdict(tmp_path, real_books):
+    """A band with too few calibrated units has an infinite width: no verdict, and the file
+    stays valid JSON (null). The same book twice is one family, never judged by its copy."""
+    from oprstats._points import _families
+
+    book = oprstats.example_book()
+    assert _families([book, book]) == [[0, 1]]
+    with pytest.raises(ValueError, match="at least two families"):
+        CostModel.fit([book, book], out_of_sample=True)
+    model = CostModel.fit([real_books[0], real_books[1], book], out_of_sample=True, variants=False)
+    assert model.families == 3
+    assert all(math.isinf(w) for w in model.intervals.option_halfwidths)
+    model.save(tmp_path / "m.json")
+    assert "Infinity" not in (tmp_path / "m.json").read_text()
+    assert CostModel.load(tmp_path / "m.json").intervals == model.intervals
+    frame = oprstats.fairness(book, model, options=True)
+    assert frame["verdict"].isna().all()
 
 
 # --- bad input -------------------------------------------------------------------------------

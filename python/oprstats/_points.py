@@ -364,6 +364,9 @@ class CostModel:
         held_out = intervals = None
         if out_of_sample:
             groups = _families(items)
+            if len(groups) < 2:
+                raise ValueError("units: out_of_sample=True needs books of at least two families (the same book twice, or books "
+                                 "that share sub-faction copies, are one family)")
             fits, predicted = _held_out_fits(terms, costs, is_variant_a, np.asarray(source), groups, opts)
             held_out = _HeldOut(books=tuple(tuple(sorted(items[i].uid for i in g)) for g in groups), weights=tuple(fits),
                                 names=_name_index(items, groups))
@@ -388,12 +391,13 @@ class CostModel:
             data = json.load(f)
         if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
             raise ValueError(f"{path}: not an oprstats cost model (format {FORMAT!r})")
+        if not isinstance(data.get("weights"), dict) or not isinstance(data.get("edition"), str):
+            raise ValueError(f"{path}: weights: expected an object of feature weights and an edition")
         held = data.get("held_out")
-        held_out = None if held is None else _HeldOut(
-            books=tuple(tuple(f["books"]) for f in held["families"]),
-            weights=tuple({k: float(v) for k, v in zip(held["features"], f["weights"]) if v != 0.0} for f in held["families"]),
-            names={k: tuple(v) for k, v in held["unit_names"].items()})
-        intervals = None if data.get("intervals") is None else PredictionIntervals.from_json(data["intervals"])
+        held_out = None if held is None else _HeldOut.from_json(held)
+        intervals = None if data.get("intervals") is None else PredictionIntervals.from_json(data["intervals"]) if isinstance(data["intervals"], dict) else None
+        if data.get("intervals") is not None and intervals is None:
+            raise ValueError(f"{path}: intervals: expected an object, got {type(data['intervals']).__name__}")
         return cls(data["weights"], edition=data["edition"], info=data.get("info"), held_out=held_out, intervals=intervals)
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -476,6 +480,7 @@ class CostModel:
         _, predicted = _held_out_fits(terms, costs, is_variant_a, book_of_a, groups, opts)
         base = ~is_variant_a
         options = _option_rows(predicted, costs, is_variant_a)
+        group_of = {b: k for k, g in enumerate(groups) for b in g}
         return CrossValidation(
             by=by,
             units=tuple(u.name for u, b in zip(units, base) if b),
@@ -485,7 +490,8 @@ class CostModel:
             baseline_median=_baseline_error(terms, costs, base),
             option_official=options[0],
             option_predicted=options[1],
-            family=np.asarray([next(k for k, g in enumerate(groups) if b in g) for b in book_of_a[base]]),
+            family=np.asarray([group_of[b] for b in book_of_a[base]]),
+            option_family=np.asarray([group_of[b] for b in book_of_a[is_variant_a]]),
         )
 
 
@@ -529,7 +535,12 @@ def _families(books: Sequence[ArmyBook]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    by_uid = {b.uid: i for i, b in enumerate(books)}
+    by_uid: dict[str, int] = {}
+    for i, b in enumerate(books):
+        # the same book twice (or two versions of one) is one family
+        if b.uid in by_uid:
+            parent[find(i)] = find(by_uid[b.uid])
+        by_uid.setdefault(b.uid, i)
     for i, b in enumerate(books):
         for u in b.units:
             src = b.synced_from(u)
@@ -588,15 +599,47 @@ class _HeldOut:
     weights: tuple[Mapping[str, float], ...]
     names: Mapping[str, tuple[int, ...]]
 
-    def family(self, unit: Unit, book_uid: Optional[str]) -> Optional[int]:
-        """The family a unit was trained with: its book's, else the one family with a unit
-        of its name; None for a unit no training book has (or a name several families share)."""
+    @classmethod
+    def from_json(cls, held: Any) -> "_HeldOut":
+        """From the parameter file, every part checked (a clear ValueError naming the field)."""
+        def fail(field: str, why: str) -> ValueError:
+            return ValueError(f"held_out.{field}: {why}")
+
+        if not isinstance(held, dict):
+            raise fail("", f"expected an object, got {type(held).__name__}")
+        features, families, names = held.get("features"), held.get("families"), held.get("unit_names")
+        if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+            raise fail("features", "expected a list of feature names")
+        if not isinstance(families, list) or not families:
+            raise fail("families", "expected a non-empty list")
+        books, weights = [], []
+        for i, f in enumerate(families):
+            if not isinstance(f, dict) or not isinstance(f.get("books"), list) or not all(isinstance(b, str) for b in f["books"]):
+                raise fail(f"families[{i}].books", "expected a list of book uids")
+            w = f.get("weights")
+            if not isinstance(w, list) or len(w) != len(features):
+                raise fail(f"families[{i}].weights", f"expected {len(features)} numbers, one per feature")
+            if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in w):
+                raise fail(f"families[{i}].weights", "expected finite numbers")
+            books.append(tuple(f["books"]))
+            weights.append({k: float(v) for k, v in zip(features, w) if v != 0.0})
+        if not isinstance(names, dict):
+            raise fail("unit_names", "expected an object")
+        index = {}
+        for key, ks in names.items():
+            if not isinstance(ks, list) or not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(families) for k in ks):
+                raise fail(f"unit_names[{key!r}]", f"expected family indices from 0 to {len(families) - 1}")
+            index[key] = tuple(ks)
+        return cls(books=tuple(books), weights=tuple(weights), names=index)
+
+    def families_of(self, unit: Unit, book_uid: Optional[str]) -> tuple[int, ...]:
+        """The families a unit may have been trained with: its book's, else every family
+        with a unit of its name (none: no training book has it)."""
         if book_uid is not None:
-            found = [k for k, books in enumerate(self.books) if book_uid in books]
+            found = tuple(k for k, books in enumerate(self.books) if book_uid in books)
             if found:
-                return found[0]
-        families = self.names.get(_name_key(unit.name), ())
-        return families[0] if len(families) == 1 else None
+                return found
+        return self.names.get(_name_key(unit.name), ())
 
 
 # Price bands of "similar units" for the intervals: modelled points of a unit; modelled
@@ -653,15 +696,45 @@ class PredictionIntervals:
         h = self.option_halfwidths[int(np.searchsorted(self.option_bands, abs(modelled), side="right"))]
         return modelled - h, modelled + h
 
+    def __post_init__(self) -> None:
+        if not 0.5 <= self.coverage < 1.0:
+            raise ValueError(f"intervals.coverage: must be at least 0.5 and below 1 (got {self.coverage!r})")
+        for kind in ("unit", "option"):
+            bands, widths = getattr(self, f"{kind}_bands"), getattr(self, f"{kind}_halfwidths")
+            if list(bands) != sorted(bands) or len(widths) != len(bands) + 1:
+                raise ValueError(f"intervals.{kind}_halfwidths: expected one width per band of {list(bands)} (sorted), got {len(widths)}")
+            if any(not (w >= 0) for w in widths):
+                raise ValueError(f"intervals.{kind}_halfwidths: must be 0 or more (infinite where too few were calibrated), got {list(widths)}")
+
     def to_json(self) -> dict[str, Any]:
-        return {"coverage": self.coverage, "unit_bands": list(self.unit_bands), "unit_halfwidths": list(self.unit_halfwidths),
-                "option_bands": list(self.option_bands), "option_halfwidths": list(self.option_halfwidths),
+        # an infinite width (too few similar units to calibrate) is written as null
+        finite = lambda ws: [w if math.isfinite(w) else None for w in ws]
+        return {"coverage": self.coverage, "unit_bands": list(self.unit_bands), "unit_halfwidths": finite(self.unit_halfwidths),
+                "option_bands": list(self.option_bands), "option_halfwidths": finite(self.option_halfwidths),
                 "calibrated_on": list(self.calibrated_on)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "PredictionIntervals":
-        return cls(float(data["coverage"]), tuple(data["unit_bands"]), tuple(data["unit_halfwidths"]), tuple(data["option_bands"]),
-                   tuple(data["option_halfwidths"]), tuple(data["calibrated_on"]))
+        def numbers(field: str, allow_none: bool = False) -> tuple[float, ...]:
+            value = data.get(field)
+            if not isinstance(value, list):
+                raise ValueError(f"intervals.{field}: expected a list of numbers, got {type(value).__name__}")
+            out = []
+            for v in value:
+                if v is None and allow_none:
+                    out.append(math.inf)
+                elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise ValueError(f"intervals.{field}: expected finite numbers, got {v!r}")
+                else:
+                    out.append(float(v))
+            return tuple(out)
+
+        coverage = data.get("coverage")
+        if isinstance(coverage, bool) or not isinstance(coverage, (int, float)):
+            raise ValueError(f"intervals.coverage: expected a number, got {coverage!r}")
+        calibrated = numbers("calibrated_on")
+        return cls(float(coverage), numbers("unit_bands"), numbers("unit_halfwidths", True), numbers("option_bands"),
+                   numbers("option_halfwidths", True), (int(calibrated[0]), int(calibrated[1])) if len(calibrated) == 2 else (0, 0))
 
 
 def _baseline_error(terms: _Terms, costs: np.ndarray, rows: np.ndarray) -> float:
@@ -696,6 +769,8 @@ class CrossValidation:
     """The same modelled out of sample: the two loadouts' modelled prices' difference."""
     family: np.ndarray
     """The group held out with each unit (its book with ``by="book"``, its family with ``by="family"``)."""
+    option_family: np.ndarray
+    """The same for each option loadout."""
 
     @property
     def option_error(self) -> float:
@@ -765,10 +840,12 @@ FAIRNESS_COLUMNS = ("unit", "official", "modelled", "low", "high", "difference",
 OPTION_COLUMNS = ("unit", "option", "official", "modelled", "low", "high", "difference", "verdict", "judged")
 
 # How a unit was judged: by a model fitted without its family, by the shipped model on a
-# unit no training book has (out of sample too), or in sample (asked for).
+# unit no training book has (out of sample too), or in sample (asked for, or a unit given
+# without its book whose name several families share: no shipped model left them all out).
 WITHOUT_FAMILY = "without its family"
 NOT_IN_TRAINING = "not in training"
 IN_SAMPLE = "in sample"
+IN_SAMPLE_SHARED_NAME = "in sample (name in several families)"
 
 
 def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], in_sample: bool) -> list[tuple[CostModel, str]]:
@@ -780,10 +857,11 @@ def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], i
     cache: dict[int, CostModel] = {}
     out = []
     for u in units:
-        k = held.family(u, None if book is None else book.uid)
-        if k is None:
-            out.append((model, NOT_IN_TRAINING))
+        families = held.families_of(u, None if book is None else book.uid)
+        if len(families) != 1:
+            out.append((model, IN_SAMPLE_SHARED_NAME if families else NOT_IN_TRAINING))
             continue
+        k = families[0]
         if k not in cache:
             cache[k] = CostModel(held.weights[k], edition=model.edition, info={"held_out": list(held.books[k])})
         out.append((cache[k], WITHOUT_FAMILY))
@@ -803,7 +881,9 @@ def _priced(judges: Sequence[tuple[CostModel, str]], units: Sequence[Unit]) -> l
 
 
 def _verdict(official: Optional[float], low: Optional[float], high: Optional[float]) -> Optional[str]:
-    if official is None or low is None or high is None:
+    """None where there is nothing to judge: no official price, no interval, or an interval
+    too few similar units calibrated (infinite)."""
+    if official is None or low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
         return None
     return "over-costed" if official > high else "under-costed" if official < low else "within interval"
 
@@ -822,6 +902,8 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
     units, book = _source_of(units_or_book, edition)
     judges = _judges(model, units, book, in_sample)
+    # the intervals are calibrated on out-of-sample errors: a price from a model that saw the
+    # unit has none (its errors are smaller, and no interval was calibrated on them)
     intervals = model.intervals
     if options:
         if book is None:
@@ -831,7 +913,7 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     for price, (_, judged) in zip(_priced(judges, units) if units else [], judges):
         main = sorted(price.terms, key=lambda t: -abs(t.points))[:drivers]
         diff = price.difference
-        low, high = intervals.unit(price.points) if intervals is not None and price.points > 0 else (None, None)
+        low, high = intervals.unit(price.points) if intervals is not None and price.points > 0 and judged not in (IN_SAMPLE, IN_SAMPLE_SHARED_NAME) else (None, None)
         rows.append({
             "unit": price.unit,
             "official": price.official,
@@ -862,7 +944,7 @@ def _option_fairness(book: ArmyBook, units: Sequence[Unit], judges: Sequence[tup
         points = judge.prices([unit] + [v for _, v, _ in variants])
         for (label, _, cost), p in zip(variants, points[1:]):
             modelled = float(p - points[0])
-            low, high = intervals.option(modelled) if intervals is not None else (None, None)
+            low, high = intervals.option(modelled) if intervals is not None and judged not in (IN_SAMPLE, IN_SAMPLE_SHARED_NAME) else (None, None)
             rows.append({"unit": unit.name, "option": label, "official": cost, "modelled": round(modelled, 1),
                          "low": None if low is None else round(low, 1), "high": None if high is None else round(high, 1),
                          "difference": round(cost - modelled, 1), "verdict": _verdict(cost, low, high), "judged": judged})

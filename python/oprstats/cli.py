@@ -116,7 +116,10 @@ def _fairness(args: argparse.Namespace) -> int:
     print(title)
     what = "option" if args.options else "unit"
     print(f"Official minus modelled points (positive: over-costed), furthest off first; each {what} judged {' / '.join(judged) or '-'}.")
-    print("Range: where 90% of official prices fall for that modelled price, out of sample; outside it, the verdict.")
+    if args.in_sample:
+        print("No range in sample: the intervals are calibrated on errors out of sample.")
+    else:
+        print("Range: where 90% of official prices fall for that modelled price, out of sample; outside it, the verdict.")
     print()
     signed = lambda c, v: f"{v:+.1f}" if c in ("difference", "difference_pct") else str(v)
     for r in rows:

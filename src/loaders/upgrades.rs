@@ -9,7 +9,7 @@
 //! weapon, a sergeant's pistol). An option that does not fit the default loadout (it
 //! replaces a weapon the unit only gets from another upgrade) is left out, not guessed.
 
-use super::army_forge::{ArmyBook, BookUnit, Gain, Selector};
+use super::army_forge::{ArmyBook, BookUnit, Gain, Selector, UnitOption};
 use crate::profile::unit::{Item, UnitRule};
 use crate::error::{Error, Result};
 use crate::profile::{ModelGroup, Unit, Weapon};
@@ -57,33 +57,39 @@ impl ArmyBook {
         let options = self.options_for(unit);
         let mut g = unit.unit.main().clone();
         let mut cost = i64::from(base_cost);
-        // options taken from each section so far: a section is one choice ("Replace one",
-        // "Upgrade with one") unless it allows several ("Replace any", "Upgrade with any",
-        // "up to N")
-        let mut taken: Vec<(&str, u32)> = Vec::new();
+        let base = unit.unit.main();
+        // how often each section may be used and each option taken (`Allowance`); what has
+        // been taken so far, by section and by option
+        let mut by_section: Vec<(&str, u32)> = Vec::new();
+        let mut by_option: Vec<(&str, &str, u32)> = Vec::new();
+        let count = |list: &[(&str, u32)], key: &str| list.iter().find(|(k, _)| *k == key).map_or(0, |(_, n)| *n);
         for (i, label) in labels.iter().enumerate() {
             let field = format!("options[{i}]");
-            let o = options.iter().find(|o| &format!("{}: {}", o.section.label, o.option.label) == label).ok_or_else(|| {
+            let matching: Vec<&UnitOption<'_>> = options.iter().filter(|o| &format!("{}: {}", o.section.label, o.option.label) == label).collect();
+            if matching.is_empty() {
                 let known: Vec<String> = options.iter().map(|o| format!("{}: {}", o.section.label, o.option.label)).take(12).collect();
-                Error::invalid(&field, format!("{label:?}"), format!("is not an option of {} (its options include {known:?})", unit.unit.name()))
-            })?;
-            let allowed = match (o.section.select, o.section.affects) {
-                (Some(Selector::Exactly(n) | Selector::UpTo(n)), _) | (None, Some(Selector::UpTo(n))) => n,
-                (Some(Selector::Any | Selector::All), _) | (None, Some(Selector::Any)) => u32::MAX,
-                (None, _) => 1,
+                return Err(Error::invalid(&field, format!("{label:?}"), format!("is not an option of {} (its options include {known:?})", unit.unit.name())));
+            }
+            // two sections may share a label (a walker's two claws): the first with room left
+            let room = |o: &UnitOption<'_>| {
+                let a = Allowance::of(o, base);
+                let option_taken = by_option.iter().find(|(s, l, _)| *s == o.section.uid && *l == o.option.label).map_or(0, |t| t.2);
+                count(&by_section, &o.section.uid) < a.options && option_taken < a.uses
             };
-            let count = match taken.iter_mut().find(|(uid, _)| *uid == o.section.uid) {
-                Some((_, n)) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    taken.push((&o.section.uid, 1));
-                    1
-                }
+            let Some(o) = matching.iter().copied().find(|o| room(o)) else {
+                let a = Allowance::of(matching[0], base);
+                let options = if a.options == u32::MAX { "any of its options".to_string() } else { format!("{} option(s)", a.options) };
+                return Err(Error::invalid(&field, format!("{label:?}"), format!(
+                    "is one option too many from the section {:?} (it allows {options}, each at most {} time(s))",
+                    matching[0].section.label, a.uses)));
             };
-            if count > allowed {
-                return Err(Error::invalid(&field, format!("{label:?}"), format!("is one option too many from the section {:?} (it allows {allowed})", o.section.label)));
+            match by_section.iter_mut().find(|(k, _)| *k == o.section.uid) {
+                Some((_, n)) => *n += 1,
+                None => by_section.push((&o.section.uid, 1)),
+            }
+            match by_option.iter_mut().find(|(s, l, _)| *s == o.section.uid && *l == o.option.label) {
+                Some((_, _, n)) => *n += 1,
+                None => by_option.push((&o.section.uid, &o.option.label, 1)),
             }
             g = apply(&g, &o.section.variant, &o.section.targets, o.section.affects, &o.option.gains)
                 .ok_or_else(|| Error::invalid(&field, format!("{label:?}"), "does not fit the loadout with the options before it"))?;
@@ -96,6 +102,33 @@ impl ArmyBook {
         let label = labels.join(" + ");
         g.check(self.edition).map_err(|e| e.at(&format!("unit {} (id {}) with upgrades {label:?}", unit.unit.name(), unit.id)))?;
         Ok(Variant { label, unit: Unit::single(g), option_cost: cost - i64::from(base_cost) })
+    }
+}
+
+/// How much of a section a loadout may take, as Army Forge allows it.
+struct Allowance {
+    /// Times the section may be used, and so each of its options taken: "Replace any Rifle"
+    /// and "Upgrade any model with one" once per copy or model, "up to N" N times, else once.
+    uses: u32,
+    /// Options taken from it in all: `uses` times what one use picks ("with one": 1, "with
+    /// any": each option once).
+    options: u32,
+}
+
+impl Allowance {
+    fn of(o: &UnitOption<'_>, base: &ModelGroup) -> Allowance {
+        let uses = match o.section.affects {
+            Some(Selector::Any) if o.section.targets.is_empty() => base.size,
+            Some(Selector::Any) => o.section.targets.iter().filter_map(|t| held(base, t)).fold(0u32, u32::saturating_add).max(1),
+            Some(Selector::UpTo(n)) => n,
+            _ => 1,
+        };
+        let per_use = match o.section.select {
+            Some(Selector::Exactly(n) | Selector::UpTo(n)) => n,
+            Some(Selector::Any | Selector::All) => u32::MAX,
+            None => 1,
+        };
+        Allowance { uses, options: uses.saturating_mul(per_use) }
     }
 }
 
