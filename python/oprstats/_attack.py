@@ -75,7 +75,7 @@ class AttackResult:
     ``None`` in the other editions).
     """
 
-    __slots__ = ("hits", "unblocked", "wounds", "kills", "size", "alive", "groups", "unmodelled", "method", "samples",
+    __slots__ = ("_raw", "_hits", "_unblocked", "_wounds", "_kills", "size", "alive", "_groups", "_unmodelled", "method", "samples",
                  "dice", "melee", "p_morale_test", "wound_effects", "_ends")
 
     def __init__(self, raw: dict, method: str, melee: bool) -> None:
@@ -93,12 +93,48 @@ class AttackResult:
         """Whether the edition has Firefight's wound effects (Stunned, Knocked Out)."""
         self.p_morale_test: Optional[float] = None if melee or self.wound_effects else float(raw["p_morale_test"])
         self._ends = raw["ends"]
-        self.groups: tuple = tuple(raw["groups"])
-        self.unmodelled: tuple = tuple(raw["unmodelled"])
-        self.hits = Distribution(raw["hits"], samples=samples)
-        self.unblocked = Distribution(raw["unblocked"], samples=samples)
-        self.wounds = Distribution(raw["wounds"], samples=samples)
-        self.kills = Distribution(raw["kills"], samples=samples)  # spans 0..alive
+        # the stages are built when first read: a caller may want only one of them
+        self._raw = raw
+        self._hits = self._unblocked = self._wounds = self._kills = self._groups = self._unmodelled = None
+
+    def _stage(self, name: str) -> Distribution:
+        slot = "_" + name
+        d = getattr(self, slot)
+        if d is None:
+            d = Distribution(self._raw[name], samples=self.samples)
+            setattr(self, slot, d)
+        return d
+
+    @property
+    def hits(self) -> Distribution:
+        return self._stage("hits")
+
+    @property
+    def unblocked(self) -> Distribution:
+        return self._stage("unblocked")
+
+    @property
+    def wounds(self) -> Distribution:
+        return self._stage("wounds")
+
+    @property
+    def kills(self) -> Distribution:
+        """Models this attack removed: spans 0 to the models alive when it began."""
+        return self._stage("kills")
+
+    @property
+    def groups(self) -> tuple:
+        """``(label, dice)`` of each weapon group that attacked."""
+        if self._groups is None:
+            self._groups = tuple(self._raw["groups"])
+        return self._groups
+
+    @property
+    def unmodelled(self) -> tuple:
+        """Rules of either unit that this attack does not model."""
+        if self._unmodelled is None:
+            self._unmodelled = tuple(self._raw["unmodelled"])
+        return self._unmodelled
 
     @property
     def remaining(self) -> Distribution:
@@ -221,12 +257,11 @@ def attack(
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
     check_run_args(method, samples, threads)
+    # positional, in the binding's order: weapons, melee, distance, charging, cover, moved,
+    # target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads
     raw = _core._attack(
-        attacker, target,
-        weapons=weapons, melee=bool(melee), distance=float(distance), charging=bool(charging), cover=bool(cover),
-        moved=bool(moved), target_moved=bool(target_moved), fatigued=bool(fatigued),
-        attacker_state=state_arg("attacker_state", attacker_state)._tuple(),
-        target_state=state_arg("target_state", target_state)._tuple(), edition=edition, method=method, samples=int(samples),
-        seed=seed_to_u64(seed) if method == "sample" else 0, threads=None if threads is None else int(threads),
+        attacker, target, weapons, bool(melee), float(distance), bool(charging), bool(cover), bool(moved), bool(target_moved),
+        bool(fatigued), state_arg("attacker_state", attacker_state)._tuple(), state_arg("target_state", target_state)._tuple(),
+        edition, method, int(samples), seed_to_u64(seed) if method == "sample" else 0, None if threads is None else int(threads),
     )
     return AttackResult(raw, method, bool(melee))

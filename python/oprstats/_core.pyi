@@ -259,7 +259,6 @@ _StateTuple = tuple[int, int, int, bool, bool]
 def _attack(
     attacker: Union[Unit, Spell],
     target: Unit,
-    *,
     weapons: Optional[list[str]],
     melee: bool,
     distance: float,
@@ -275,6 +274,7 @@ def _attack(
     samples: int,
     seed: int,
     threads: Optional[int],
+    /,
 ) -> dict[str, Any]: ...
 
 def _melee(

@@ -14,7 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 #[pyfunction]
-#[pyo3(signature = (attacker, target, *, weapons, melee, distance, charging, cover, moved, target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads))]
+// positional: keyword parsing of 18 arguments was a tenth of a small exact attack's call
+#[pyo3(signature = (attacker, target, weapons, melee, distance, charging, cover, moved, target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads, /))]
 #[allow(clippy::too_many_arguments)]
 pub fn _attack<'py>(
     py: Python<'py>,
