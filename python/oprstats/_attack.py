@@ -105,22 +105,10 @@ class AttackResult:
             setattr(self, slot, d)
         return d
 
-    @property
-    def hits(self) -> Distribution:
-        return self._stage("hits")
-
-    @property
-    def unblocked(self) -> Distribution:
-        return self._stage("unblocked")
-
-    @property
-    def wounds(self) -> Distribution:
-        return self._stage("wounds")
-
-    @property
-    def kills(self) -> Distribution:
-        """Models this attack removed: spans 0 to the models alive when it began."""
-        return self._stage("kills")
+    hits = property(lambda self: self._stage("hits"), doc="Hits the target takes (after extra hits and Blast).")
+    unblocked = property(lambda self: self._stage("unblocked"), doc="Failed block rolls.")
+    wounds = property(lambda self: self._stage("wounds"), doc="Wounds left after Regeneration (Deadly counted X times).")
+    kills = property(lambda self: self._stage("kills"), doc="Models this attack removed: spans 0 to the models alive when it began.")
 
     @property
     def groups(self) -> tuple:
