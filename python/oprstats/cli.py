@@ -126,6 +126,8 @@ def _fairness(args: argparse.Namespace) -> int:
         r["range"] = "" if r["low"] is None else f"{r['low']:.0f}-{r['high']:.0f}"
         r["verdict"] = {"over-costed": "over", "under-costed": "under", "within interval": ""}.get(r["verdict"] or "", "")
     if args.options:
+        for r in rows:  # long labels cut: the weapon's profile is what runs long
+            r["option"] = r["option"] if len(r["option"]) <= 72 else r["option"][:71] + "…"
         print(format_table(rows, list(OPTION_HEADERS), OPTION_HEADERS, frozenset({"official", "modelled", "range", "difference"}), signed))
     else:
         print(format_table([dict(r, flags=r["ignored_rules"]) for r in rows], list(FAIRNESS_HEADERS), FAIRNESS_HEADERS,
