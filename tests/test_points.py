@@ -314,6 +314,25 @@ def test_the_price_keeps_the_official_calculators_relations():
             assert per_wound[q, d] > per_wound[q + 1, d], (q, d)
 
 
+def test_fairness_cli(capsys, book_paths):
+    from oprstats.cli import main
+
+    assert main(["fairness"]) == 0
+    out = capsys.readouterr().out
+    assert "Official" in out and "Swarm Drones" in out and "Range" in out
+    assert main(["fairness", str(book_paths[0]), "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert len(lines) == 4 + 2 + 3 and "judged without its family" in out
+    assert main(["fairness", str(book_paths[0]), "--top", "3", "--in-sample"]) == 0
+    out = capsys.readouterr().out
+    assert "judged in sample" in out and "No range in sample" in out
+    assert main(["fairness", str(book_paths[0]), "--options", "--top", "5"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "Option" in lines[4] and len(lines) == 4 + 2 + 5
+    assert all(len(line) < 200 for line in lines)
+
+
 # --- accuracy on the real books ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
