@@ -193,8 +193,8 @@ CASTER_RULES = ("Caster", "Caster Group")
 
 #: Why a kind of spell is not cast in games.
 SPELL_GAPS = {
-    "modifier": "a casting roll modifier: casting rolls of the picked unit are not changed yet",
-    "morale": "a morale test with its own outcome (fatigued, or moved by the caster): not played yet",
+    "modifier": "a modifier of a roll the game does not play held once",
+    "morale": "a morale test whose failure lets the caster move the unit: not played yet",
     "terrain": "counting as in terrain once: not played yet",
 }
 

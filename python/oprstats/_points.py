@@ -848,6 +848,12 @@ IN_SAMPLE = "in sample"
 IN_SAMPLE_SHARED_NAME = "in sample (name in several families)"
 
 
+def _out_of_sample(judged: str) -> bool:
+    """Whether a price judged so comes from a model that never saw the unit (only those have
+    intervals: they are calibrated on out-of-sample errors)."""
+    return judged in (WITHOUT_FAMILY, NOT_IN_TRAINING)
+
+
 def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], in_sample: bool) -> list[tuple[CostModel, str]]:
     """The model each unit is judged by, and how: out of sample unless asked otherwise."""
     if in_sample or model._held_out is None:
@@ -913,7 +919,7 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     for price, (_, judged) in zip(_priced(judges, units) if units else [], judges):
         main = sorted(price.terms, key=lambda t: -abs(t.points))[:drivers]
         diff = price.difference
-        low, high = intervals.unit(price.points) if intervals is not None and price.points > 0 and judged not in (IN_SAMPLE, IN_SAMPLE_SHARED_NAME) else (None, None)
+        low, high = intervals.unit(price.points) if intervals is not None and price.points > 0 and _out_of_sample(judged) else (None, None)
         rows.append({
             "unit": price.unit,
             "official": price.official,
@@ -944,7 +950,7 @@ def _option_fairness(book: ArmyBook, units: Sequence[Unit], judges: Sequence[tup
         points = judge.prices([unit] + [v for _, v, _ in variants])
         for (label, _, cost), p in zip(variants, points[1:]):
             modelled = float(p - points[0])
-            low, high = intervals.option(modelled) if intervals is not None and judged not in (IN_SAMPLE, IN_SAMPLE_SHARED_NAME) else (None, None)
+            low, high = intervals.option(modelled) if intervals is not None and _out_of_sample(judged) else (None, None)
             rows.append({"unit": unit.name, "option": label, "official": cost, "modelled": round(modelled, 1),
                          "low": None if low is None else round(low, 1), "high": None if high is None else round(high, 1),
                          "difference": round(cost - modelled, 1), "verdict": _verdict(cost, low, high), "judged": judged})

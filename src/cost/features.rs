@@ -183,9 +183,7 @@ impl Panel {
     /// durability against the panel, summed (`aura:offense`, `aura:durability`).
     fn aura(&self, group: &ModelGroup, given: &str, out: &mut Vec<(String, f64)>) {
         let Ok(rule) = Rule::parse(given, self.edition) else { return };
-        let mut bare = group.clone();
-        bare.rules.retain(|r| r.rule.name == "Tough");
-        bare.items.clear();
+        let mut bare = bare_profile(group);
         // a Boost acts on units with its base rule ("Hold the Line Boost"): the unit has it,
         // as the hero's own faction's units do
         if let Some(base) = given.strip_suffix(" Boost").and_then(|b| Rule::parse(b, self.edition).ok()) {
@@ -234,9 +232,7 @@ impl Panel {
         // The bare profile: Tough kept (it is the profile's wounds), every other rule gone.
         let size = group.size;
         let counted = |r: &Rule, n: u32| UnitRule { rule: r.clone(), models: (n < size).then_some(n) };
-        let mut bare = group.clone();
-        bare.rules = group.rules_with_models().filter(|(r, _)| r.name == "Tough").map(|(r, n)| counted(r, n)).collect();
-        bare.items.clear();
+        let bare = bare_profile(group);
         let bare_unit = Unit::single(bare.clone());
 
         // The bare profile's durability and offense: what a rule's own measurement is against.
@@ -377,6 +373,16 @@ impl Panel {
             add(features, key.to_string(), value);
         }
     }
+}
+
+/// The group's bare profile: Tough kept (from its rules or items: the profile's wounds),
+/// every other rule and item gone.
+fn bare_profile(group: &ModelGroup) -> ModelGroup {
+    let size = group.size;
+    let mut bare = group.clone();
+    bare.rules = group.rules_with_models().filter(|(r, _)| r.name == "Tough").map(|(r, n)| UnitRule { rule: r.clone(), models: (n < size).then_some(n) }).collect();
+    bare.items.clear();
+    bare
 }
 
 fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {

@@ -46,6 +46,24 @@ pub enum CastEffect {
 }
 
 impl CastEffect {
+    /// What a game makes of a book's spell, if it casts it at all. "Pick one friendly unit
+    /// within 12", which gets Evasive once (next time the effect would apply)" is a buff;
+    /// `Prepared::with_spells` keeps a lasting spell only where some unit gains from it.
+    pub fn of(s: &crate::rules::spells::Spell, edition: Edition) -> Option<CastEffect> {
+        match (s.targets.enemy, s.once_rule(edition)) {
+            (true, _) if matches!(s.effect, SpellEffect::Hits { .. }) => s.damage_group(edition).map(CastEffect::Hits),
+            (false, Some(Once::Holds(rule))) => Some(CastEffect::Buff(rule)),
+            (true, Some(Once::Holds(rule))) => Some(CastEffect::Debuff(rule)),
+            (true, Some(Once::Against(rule))) => Some(CastEffect::Mark(rule)),
+            (true, None) => match s.effect {
+                SpellEffect::Modifier { roll: Roll::Casting, amount, against: false } => i8::try_from(amount).ok().map(CastEffect::CastingModifier),
+                SpellEffect::TestOrFatigued => Some(CastEffect::TestOrFatigued),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The rule a lasting spell gives.
     pub fn rule(&self) -> Option<&'static str> {
         match self {
@@ -126,24 +144,7 @@ impl Casting {
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
-            let played = d.spell.as_ref().and_then(|s| {
-                // "Pick one friendly unit within 12", which gets Evasive once (next time the
-                // effect would apply)": a buff where the game plays the rule as one (kept by
-                // `Prepared::with_spells` where some unit gains from it)
-                let effect = match (s.targets.enemy, s.once_rule(edition)) {
-                    (true, _) if matches!(s.effect, SpellEffect::Hits { .. }) => s.damage_group(edition).map(CastEffect::Hits),
-                    (false, Some(Once::Holds(rule))) => Some(CastEffect::Buff(rule)),
-                    (true, Some(Once::Holds(rule))) => Some(CastEffect::Debuff(rule)),
-                    (true, Some(Once::Against(rule))) => Some(CastEffect::Mark(rule)),
-                    (true, None) => match s.effect {
-                        SpellEffect::Modifier { roll: Roll::Casting, amount, against: false } => i8::try_from(amount).ok().map(CastEffect::CastingModifier),
-                        SpellEffect::TestOrFatigued => Some(CastEffect::TestOrFatigued),
-                        _ => None,
-                    },
-                    _ => None,
-                }?;
-                Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect })
-            });
+            let played = d.spell.as_ref().and_then(|s| Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect: CastEffect::of(s, edition)? }));
             match played {
                 Some(spell) => cast.push(spell),
                 None => left_out.push(format!("spell {}", d.name)),
@@ -159,12 +160,7 @@ impl Casting {
 /// Whether a game casts `spell` where some unit gains from it: a damage spell, or one whose
 /// rule held once the game plays (`prepare::once_entries`).
 pub fn game_casts(spell: &crate::rules::spells::Spell, edition: Edition) -> bool {
-    match (spell.targets.enemy, spell.once_rule(edition)) {
-        (true, _) if matches!(spell.effect, SpellEffect::Hits { .. }) => spell.damage_group(edition).is_some(),
-        (false, Some(Once::Holds(rule))) | (true, Some(Once::Holds(rule) | Once::Against(rule))) => super::prepare::once_played(edition, rule),
-        (true, None) => matches!(spell.effect, SpellEffect::Modifier { roll: Roll::Casting, against: false, .. } | SpellEffect::TestOrFatigued),
-        _ => false,
-    }
+    CastEffect::of(spell, edition).is_some_and(|e| e.rule().is_none_or(|rule| super::prepare::once_played(edition, rule)))
 }
 
 /// Whether spell `si` was tried this activation (`Live::spells_tried`; spells past the 63rd
@@ -315,7 +311,7 @@ impl<'a> Game<'a> {
             return;
         }
         *slot = b as u8 + 1;
-        let kind = if target.0 == id.0 { "buff" } else { "debuff" };
+        let kind = if friend { "buff" } else { "debuff" };
         self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between(kind, id, target, g.live(id).pos, g.live(target).pos) });
     }
 
@@ -332,14 +328,20 @@ impl<'a> Game<'a> {
     /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
     /// Shaken: the spell says what a fail does).
     pub(super) fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
+        self.test_or_fatigued(id, target, "spell-test", &spell.name);
+    }
+
+    /// `target`'s morale test that fatigues it if failed, made by `by` (a spell, or the Fatigue
+    /// Debuff rule), traced as `kind` with `what` made it.
+    pub(super) fn test_or_fatigued(&mut self, by: Id, target: Id, kind: &'static str, what: &str) {
         let passed = self.morale_roll(target);
         if !passed {
             self.live_mut(target).fatigued = true;
         }
         self.event(|g| Event {
             dice: 1,
-            detail: format!("{}: {}", spell.name, if passed { "passed" } else { "failed: fatigued" }),
-            ..Event::between("spell-test", id, target, g.live(id).pos, g.live(target).pos)
+            detail: format!("{what}: {}", if passed { "passed" } else { "failed: fatigued" }),
+            ..Event::between(kind, by, target, g.live(by).pos, g.live(target).pos)
         });
     }
 

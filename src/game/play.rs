@@ -599,8 +599,7 @@ impl<'a> Game<'a> {
     /// them if it hit, else those acting on the rolls to hit ("next time the effect would
     /// apply": no hit, no Defense roll).
     fn used_on_hits(&self, target: Id, mask: u16, hits: u32) -> u16 {
-        let buffed = &self.info(target).buffed;
-        (0..buffed.len()).filter(|&i| mask & (1 << i) != 0 && (hits > 0 || !buffed[i].needs_hits())).fold(0, |m, i| m | 1 << i)
+        self.info(target).held(mask).filter(|(_, b)| hits > 0 || !b.needs_hits()).fold(0, |m, (bit, _)| m | bit)
     }
 
     /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
@@ -1234,15 +1233,7 @@ impl<'a> Game<'a> {
                 self.event(|g| Event { detail: "dangerous terrain test".into(), ..Event::between("debuff-test", id, to, g.live(id).pos, g.live(to).pos) });
                 self.roll_dangerous(to, all);
             } else {
-                let passed = self.morale_roll(to);
-                if !passed {
-                    self.live_mut(to).fatigued = true;
-                }
-                self.event(|g| Event {
-                    dice: 1,
-                    detail: format!("morale test: {}", if passed { "passed" } else { "failed: fatigued" }),
-                    ..Event::between("debuff-test", id, to, g.live(id).pos, g.live(to).pos)
-                });
+                self.test_or_fatigued(id, to, "debuff-test", "morale test");
             }
         }
     }
@@ -1263,8 +1254,7 @@ impl<'a> Game<'a> {
     /// The largest of `value` over the held rules in `mask`, and that rule's bit (`None`: none
     /// is above 0).
     fn held_max(&self, id: Id, mask: u16, value: impl Fn(&super::prepare::Buffed) -> f64) -> Option<(f64, u16)> {
-        let info = self.info(id);
-        (0..info.buffed.len()).filter(|&i| mask & (1 << i) != 0).map(|i| (value(&info.buffed[i]), 1u16 << i)).filter(|(x, _)| *x > 0.0).max_by(|a, b| a.0.total_cmp(&b.0))
+        self.info(id).held(mask).map(|(bit, b)| (value(b), bit)).filter(|(x, _)| *x > 0.0).max_by(|a, b| a.0.total_cmp(&b.0))
     }
 
     /// The index in `attacker`'s `UnitInfo::buffed` of the rule a mark on `target` gives it,
@@ -1785,7 +1775,7 @@ impl<'a> Game<'a> {
                 // unit has a recovery of its own
                 let own = self.info(id).tricks.recover_on;
                 let mask = self.held_for(id, BuffUse::Recover);
-                let lent = (0..self.info(id).buffed.len()).filter(|&i| mask & (1 << i) != 0).filter_map(|i| self.info(id).buffed[i].recover_on()).min();
+                let lent = self.info(id).held(mask).filter_map(|(_, b)| b.recover_on()).min();
                 if mask != 0 {
                     self.spend_held(id, mask, "recovery");
                 }
@@ -2111,7 +2101,8 @@ impl<'a> Game<'a> {
     pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
         let distance = self.gap(id, target).ceil();
         let (shooter, marked) = self.attack_rules(id, target, BuffUse::Attack { melee: false, charging: false, distance });
-        let all_indirect = self.info(id).buffed.iter().enumerate().any(|(i, b)| shooter & (1 << i) != 0 && b.indirect);
+        // a rule it shoots with once makes every ranged weapon Indirect ("Indirect when shooting")
+        let all_indirect = self.info(id).held(shooter).any(|(_, b)| b.indirect);
         if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty() && !all_indirect) {
             return None;
         }
@@ -2119,7 +2110,7 @@ impl<'a> Game<'a> {
             self.sight(id, target);
         }
         let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
-        let firing = self.firing(id, target, moved, arrived, shooter);
+        let firing = self.firing(id, target, moved, arrived, shooter, all_indirect);
         if firing.is_empty() {
             return None;
         }
@@ -2154,12 +2145,12 @@ impl<'a> Game<'a> {
         (!self.cache.shots[&key].groups.is_empty()).then_some(key)
     }
 
-    /// Which models of `id` fire which weapons at `target` (from `seen`): (run of the
+    /// Which models of `id` fire which weapons at `target` (from `seen`), with the held rules
+    /// `shooter` (`all_indirect`: they make every ranged weapon Indirect): (run of the
     /// allocation, weapons of its model as bits, models), sorted.
-    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16) -> Vec<(usize, u64, u32)> {
+    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16, all_indirect: bool) -> Vec<(usize, u64, u32)> {
         let info = self.info(id);
         let live = self.live(id);
-        let all_indirect = info.buffed.iter().enumerate().any(|(i, b)| shooter & (1 << i) != 0 && b.indirect);
         let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
         let masks: Vec<(u64, u64)> = info
@@ -2248,7 +2239,7 @@ impl<'a> Game<'a> {
         let fresh = talloc.start();
         // rules with options (Versatile Attack, Unpredictable Shooter, Versatile Defense):
         // every way the shot is played, settled as `attack()` settles them
-        let held_options = info.buffed.iter().enumerate().any(|(i, b)| key.shooter & (1 << i) != 0 && b.options);
+        let held_options = info.held(key.shooter).any(|(_, b)| b.options);
         let settled = if info.tricks.options || held_options || self.info(target).tricks.options {
             options::settle(&attacking, talloc, fresh, &situation, Pick::Named(names))
         } else {
@@ -2491,7 +2482,7 @@ impl<'a> Game<'a> {
         // once per pair of units at full strength), rolled as the melee sampler rolls them
         let mut options = [0, 0];
         let mut options_played = String::new();
-        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, mask)| self.info(who).buffed.iter().enumerate().any(|(i, b)| mask & (1 << i) != 0 && b.options));
+        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, mask)| self.info(who).held(mask).any(|(_, b)| b.options));
         if c.tricks.options || d.tricks.options || held_options {
             let flags = melee_flags(charge_distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
             let keys = if held_options {

@@ -655,39 +655,38 @@ fn may_cast_again(g: &Game, u: Id) -> bool {
 /// default policy the one whose tokens are worth the most (its token worth times the tokens
 /// it holds); the random policy any; the hold policy none.
 pub fn casting_roll_target(g: &mut Game, id: Id, friend: bool) -> Option<Id> {
-    if g.policy_kind(id.0) == PolicyKind::Hold {
-        return None;
-    }
     let army = if friend { id.0 } else { 1 - id.0 };
     let candidates: Vec<Id> = g.on_table(army).filter(|&u| casting_roll_ok(g, id, u, friend)).collect();
-    if candidates.is_empty() {
-        return None;
+    choose(g, id, candidates, |g, u| token_stake(g, u))
+}
+
+/// What a caster's next casting roll is worth, to give a modifier to: its token worth times
+/// the tokens it holds.
+fn token_stake(g: &Game, u: Id) -> f64 {
+    g.info(u).casting.token_worth * f64::from(g.live(u).tokens.max(1))
+}
+
+/// The unit a rule of `id`'s gives to, among `candidates`: none for the hold policy, any for
+/// the random policy, the last scoring most for the default policy.
+fn choose<T: Copy>(g: &mut Game, id: Id, candidates: Vec<T>, score: impl Fn(&Game, T) -> f64) -> Option<T> {
+    match g.policy_kind(id.0) {
+        _ if candidates.is_empty() => None,
+        PolicyKind::Hold => None,
+        PolicyKind::Random => {
+            let i = g.rng.random_range(0..candidates.len());
+            Some(candidates[i])
+        }
+        _ => candidates.into_iter().map(|c| (c, score(g, c))).max_by(|a, b| a.1.total_cmp(&b.1)).map(|(c, _)| c),
     }
-    if g.policy_kind(id.0) == PolicyKind::Random {
-        let i = g.rng.random_range(0..candidates.len());
-        return Some(candidates[i]);
-    }
-    let worth = |u: Id| g.info(u).casting.token_worth * f64::from(g.live(u).tokens.max(1));
-    candidates.into_iter().max_by(|a, b| worth(*a).total_cmp(&worth(*b)))
 }
 
 /// The enemy unit within 18" that gets a rule's debuff (`Effect::Debuff`), among those it
 /// would change that hold no buff: the default policy the one scoring most (`debuff_score`),
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
 pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
-    if g.policy_kind(id.0) == PolicyKind::Hold {
-        return None;
-    }
     let candidates: Vec<(Id, usize)> =
         enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, DEBUFF_RANGE)).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
-    if candidates.is_empty() {
-        return None;
-    }
-    if g.policy_kind(id.0) == PolicyKind::Random {
-        let i = g.rng.random_range(0..candidates.len());
-        return Some(candidates[i]);
-    }
-    candidates.into_iter().map(|c| (c, debuff_score(g, id.0, c.0, c.1))).max_by(|a, b| a.1.total_cmp(&b.1)).map(|(c, _)| c)
+    choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
 }
 
 /// The enemy unit within 18" that takes a rule's test (`Effect::EnemyTest`): for the default
@@ -695,27 +694,24 @@ pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// test), a morale test that fatigues to the one not yet fatigued with the most points left,
 /// melee units first; the random policy picks any, the hold policy none.
 pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
-    if g.policy_kind(id.0) == PolicyKind::Hold {
-        return None;
-    }
     let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, DEBUFF_RANGE) && (dangerous || !(g.live(e).fatigued || g.live(e).shaken))).collect();
-    if candidates.is_empty() {
-        return None;
+    choose(g, id, candidates, |g, e| g.info(e).cost * g.wound_share(e) * if dangerous { 1.0 } else { melee_weight(g.info(e).role) })
+}
+
+/// How much a unit's role makes it fight in melee, to weigh what acts on melee or moves.
+fn melee_weight(role: Role) -> f64 {
+    match role {
+        Role::Melee => 3.0,
+        Role::Hybrid => 2.0,
+        Role::Shooting => 1.0,
     }
-    if g.policy_kind(id.0) == PolicyKind::Random {
-        let i = g.rng.random_range(0..candidates.len());
-        return Some(candidates[i]);
-    }
-    let score = |e: Id| {
-        let info = g.info(e);
-        let left = info.cost * g.wound_share(e);
-        if dangerous {
-            left
-        } else {
-        left * match info.role { Role::Melee => 3.0, Role::Hybrid => 2.0, Role::Shooting => 1.0 }
-        }
-    };
-    candidates.into_iter().max_by(|a, b| score(*a).total_cmp(&score(*b)))
+}
+
+/// Whether `attacker` could shoot `target` (within its longest range plus an Advance) or
+/// charge it next.
+fn could_attack(g: &Game, attacker: Id, target: Id) -> bool {
+    let i = g.info(attacker);
+    (i.max_range > 0.0 && g.within(attacker, target, i.max_range + i.movement.advance)) || (!i.movement.hold_only && !i.movement.aircraft && g.within(attacker, target, i.movement.charge))
 }
 
 /// "pick one enemy unit within 18"" (debuffs and marks given by rules).
@@ -764,12 +760,7 @@ fn debuff_score(g: &Game, army: usize, e: Id, b: usize) -> f64 {
 /// The units of the army other than `army` that could shoot `f` (within their longest range
 /// plus an Advance) or charge it next.
 fn threats(g: &Game, army: usize, f: Id) -> usize {
-    enemies(g, army)
-        .filter(|&e| {
-            let ei = g.info(e);
-            (ei.max_range > 0.0 && g.within(e, f, ei.max_range + ei.movement.advance)) || (!ei.movement.hold_only && !ei.movement.aircraft && g.within(e, f, ei.movement.charge))
-        })
-        .count()
+    enemies(g, army).filter(|&e| could_attack(g, e, f)).count()
 }
 
 /// How much marking enemy unit `e` with `rule` is worth to `caster`'s default policy (a
@@ -781,10 +772,7 @@ fn mark_score(g: &Game, caster: Id, e: Id, rule: &str) -> f64 {
         .on_table(caster.0)
         .filter(|&f| f == caster || !g.live(f).activated)
         .filter(|&f| g.info(f).buffed.iter().any(|b| b.rule == rule))
-        .filter(|&f| {
-            let fi = g.info(f);
-            (fi.max_range > 0.0 && g.within(f, e, fi.max_range + fi.movement.advance)) || (!fi.movement.hold_only && !fi.movement.aircraft && g.within(f, e, fi.movement.charge))
-        })
+        .filter(|&f| could_attack(g, f, e))
         .count();
     left * attackers as f64
 }
@@ -804,11 +792,7 @@ fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
     if buff.recover_on().is_some() {
         if g.live(f).shaken { 1e9 + left } else { at_stake(f) }
     } else if buff.for_moves() {
-        left * match info.role {
-            Role::Melee => 3.0,
-            Role::Hybrid => 2.0,
-            Role::Shooting => 1.0,
-        }
+        left * melee_weight(info.role)
     } else if buff.for_attacks() {
         // a buff for attacks, to the units with the most points that have yet to act
         left
@@ -880,6 +864,12 @@ pub fn spell_value(g: &mut Game, id: Id, si: usize, target: Id) -> f64 {
 /// only tokens that no damage spell would use and that keeping would not save.
 const BUFF_SPELL_VALUE: f64 = 1e-6;
 
+/// A lasting spell's worth on a target the policy scores `score` (0 or more): next to
+/// nothing (`BUFF_SPELL_VALUE`), up to twice that for the best targets.
+fn lasting_value(score: f64) -> f64 {
+    BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))
+}
+
 /// The spells `id` tries now and on whom (spell index, its targets), in the order tried: the
 /// set of its spells, each with its best targets in range and sight, whose expected points
 /// (at the bare chance to cast) less what the tokens spent are worth kept is highest within
@@ -920,17 +910,15 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                     let free = if friend { g.live(f).buff == 0 } else { g.live(f).debuff == 0 };
                     if free && (!friend || buff_in_time(g, id, f, b)) && g.spell_target_seen(id, spell, f, &mut seen) {
                         let score = if friend { buff_score(g, id.0, f, b) } else { debuff_score(g, id.0, f, b) };
-                        targets.push((f, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                        targets.push((f, lasting_value(score)));
                     }
                 }
             }
             // a casting debuff to the enemy caster whose tokens are worth the most
             CastEffect::CastingModifier(_) => {
                 for &e in &foes {
-                    let (ei, el) = (g.info(e), g.live(e).clone());
-                    if ei.casting.caster && el.casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target_seen(id, spell, e, &mut seen) {
-                        let score = ei.casting.token_worth * f64::from(el.tokens.max(1));
-                        targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                    if g.info(e).casting.caster && g.live(e).casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target_seen(id, spell, e, &mut seen) {
+                        targets.push((e, lasting_value(token_stake(g, e))));
                     }
                 }
             }
@@ -938,15 +926,9 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             CastEffect::TestOrFatigued => {
                 for &e in &foes {
                     // (a Shaken unit fights as fatigued already)
-                    let (ei, fatigued) = (g.info(e), g.live(e).fatigued || g.live(e).shaken);
+                    let fatigued = g.live(e).fatigued || g.live(e).shaken;
                     if !fatigued && g.spell_target_seen(id, spell, e, &mut seen) {
-                        let melee = match ei.role {
-                            Role::Melee => 3.0,
-                            Role::Hybrid => 2.0,
-                            Role::Shooting => 1.0,
-                        };
-                        let score = ei.cost * g.wound_share(e) * melee;
-                        targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                        targets.push((e, lasting_value(g.info(e).cost * g.wound_share(e) * melee_weight(g.info(e).role))));
                     }
                 }
             }
@@ -957,7 +939,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                     if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = mark_score(g, id, e, rule);
                         if score > 0.0 {
-                            targets.push((e, BUFF_SPELL_VALUE * (1.0 + score / (1.0 + score))));
+                            targets.push((e, lasting_value(score)));
                         }
                     }
                 }

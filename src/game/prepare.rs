@@ -394,6 +394,11 @@ pub struct UnitInfo {
 }
 
 impl UnitInfo {
+    /// The rules of `buffed` in `mask` (bits by index), with their bits.
+    pub fn held(&self, mask: u16) -> impl Iterator<Item = (u16, &Buffed)> {
+        self.buffed.iter().enumerate().filter(move |(i, _)| mask & (1 << i) != 0).map(|(i, b)| (1u16 << i, b))
+    }
+
     /// Its allocation with the rules `mask` of `buffed` on every model (two or three of them:
     /// `buffed[i].alloc` has one); the same states as its own.
     pub fn held_alloc(&self, mask: u16) -> &Allocation {
@@ -403,7 +408,7 @@ impl UnitInfo {
         };
         self.held_allocs[i].1.get_or_init(|| {
             let mut with = self.alloc.clone();
-            for (_, held) in self.buffed.iter().enumerate().filter(|(b, _)| mask & (1 << b) != 0) {
+            for (_, held) in self.held(mask) {
                 for (m, _) in &mut with.runs {
                     m.rules.push(crate::rules::Rule { name: held.rule.to_string(), rating: None });
                 }

@@ -179,19 +179,19 @@ impl<'a> Game<'a> {
         // goal than the ray is, so the directions are searched nearest first and the search
         // stops once no ray left can beat the best spot (the spot found is the same as a full
         // search's, ties going to the first direction)
-        let mut rays: [(f64, usize); EXIT_DIRECTIONS] = [(0.0, 0); EXIT_DIRECTIONS];
+        // (bound, direction, its sine and cosine)
+        let mut rays: [(f64, usize, f64, f64); EXIT_DIRECTIONS] = [(0.0, 0, 0.0, 0.0); EXIT_DIRECTIONS];
         for (k, ray) in rays.iter_mut().enumerate() {
             let (sin, cos) = (k as f64 * std::f64::consts::TAU / EXIT_DIRECTIONS as f64).sin_cos();
             let (a, b) = (Point::new(at.x + cos * near, at.y + sin * near), Point::new(at.x + cos * far, at.y + sin * far));
-            *ray = (goal.distance_to_segment(a, b), k);
+            *ray = (goal.distance_to_segment(a, b), k, sin, cos);
         }
         rays.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         let mut best: Option<(f64, usize, Point)> = None;
-        for &(bound, k) in &rays {
+        for &(bound, k, sin, cos) in &rays {
             if best.is_some_and(|(b, _, _)| bound > b + 1e-9) {
                 break;
             }
-            let (sin, cos) = (k as f64 * std::f64::consts::TAU / EXIT_DIRECTIONS as f64).sin_cos();
             // every way out along this direction starts at the same point of the transport's
             // footprint: where the unit may not even stand there, no spot along it is reached
             // (a wreck's ground is free: spots nearer than its edge start where they are)

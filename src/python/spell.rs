@@ -32,8 +32,6 @@ impl PySpell {
         &self.inner.effect
     }
 
-    /// What it does: "hits", "rule", "modifier", "range", "move", "terrain", "morale", or
-    /// "unread" (a spell whose structured effect the library could not read).
     /// Whether games cast it (where some unit gains from it): damage spells, and spells whose
     /// rule, held once by a friend, an enemy or the attackers of a marked enemy, the game plays.
     #[getter]
@@ -41,6 +39,8 @@ impl PySpell {
         self.inner.spell.as_ref().is_some_and(|s| crate::game::casting::game_casts(s, self.edition))
     }
 
+    /// What it does: "hits", "rule", "modifier", "range", "move", "terrain", "morale", or
+    /// "unread" (a spell whose structured effect the library could not read).
     #[getter]
     fn kind(&self) -> &'static str {
         match self.inner.spell.as_ref().map(|s| &s.effect) {
