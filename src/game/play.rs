@@ -202,12 +202,14 @@ pub struct ShotKey {
     marked: bool,
 }
 
-/// What a side of a melee fights with: the rules it holds once that act on its attacks or
-/// defense, those that act only if it loses (its morale test), and a mark's on the other side
-/// (bits and index in `UnitInfo::buffed`).
+/// What a side of a melee fights with: the rules it holds once that act on its attacks, on
+/// its defense (used only if it takes hits: "next time the effect would apply"), those that
+/// act only if it loses (its morale test), and a mark's on the other side (bits and index in
+/// `UnitInfo::buffed`).
 #[derive(Debug, Clone, Copy)]
 struct Held {
-    used: u16,
+    attacks: u16,
+    defense: u16,
     morale: u16,
     mark: Option<usize>,
 }
@@ -2467,12 +2469,12 @@ impl<'a> Game<'a> {
         let sides = [(id, target, BuffUse::StruckBack, true, strike_back), (target, id, BuffUse::Charged(charge_distance), strike_back, true)];
         let uses: [Held; 2] = sides.map(|(who, other, defends, attacks, attacked)| {
             let fights = BuffUse::Attack { melee: true, charging: who == id, distance: charge_distance };
-            let used = if attacked { self.held_for(who, defends) } else { 0 } | if attacks { self.held_for(who, fights) } else { 0 };
-            let morale = self.held_for(who, BuffUse::Morale) & !used;
-            let mark = self.mark_for(who, other, fights).filter(|&m| attacks && (used | morale) & (1 << m) == 0);
-            Held { used, morale, mark }
+            let (defense, attacks_with) = (if attacked { self.held_for(who, defends) } else { 0 }, if attacks { self.held_for(who, fights) } else { 0 });
+            let morale = self.held_for(who, BuffUse::Morale) & !(defense | attacks_with);
+            let mark = self.mark_for(who, other, fights).filter(|&m| attacks && (defense | attacks_with | morale) & (1 << m) == 0);
+            Held { attacks: attacks_with, defense, morale, mark }
         });
-        let buffs = uses.map(|h| h.used | h.morale | h.mark.map_or(0, |m| 1 << m));
+        let buffs = uses.map(|h| h.attacks | h.defense | h.morale | h.mark.map_or(0, |m| 1 << m));
         let [c_alloc, d_alloc] = [(id, buffs[0]), (target, buffs[1])].map(|(who, b)| self.alloc_of(who, b));
         let (cl, dl) = (self.live(id), self.live(target));
         let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
@@ -2572,7 +2574,10 @@ impl<'a> Game<'a> {
         }
         for (k, who, other, lost) in [(0, id, target, x.winner == Winner::Defender), (1, target, id, x.winner == Winner::Charger)] {
             let held = uses[k];
-            self.spend_held(who, held.used, if k == 0 { "charge" } else { "charged" });
+            // a defense rule waits for an attack on it (the defender may be destroyed before it
+            // strikes back), and one on Defense rolls for an attack that hits
+            let used = held.attacks | x.hits_taken[k].map_or(0, |hits| self.used_on_hits(who, held.defense, hits));
+            self.spend_held(who, used, if k == 0 { "charge" } else { "charged" });
             if lost {
                 self.spend_held(who, held.morale, "morale test");
             }
@@ -2796,6 +2801,26 @@ mod tests {
     use crate::game::test_support::{config, placed};
 
     const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
+
+    #[test]
+    fn a_chargers_held_defense_waits_for_a_strike_back() {
+        // "which gets Regeneration once (next time the effect would apply)": a charger whose
+        // target is destroyed before it strikes back took no attack, so it keeps the rule; a
+        // target that strikes back and hits uses it up
+        for (defender, kept) in [("Grot [1] Q6+ D6+", true), ("Wall [10] Q2+ D4+ | Tough(3)\n10x Hammer (A4)", false)] {
+            let p = prep(&["Priest [1] Q4+ D4+ | Hero, Regeneration Buff", "Brutes [10] Q3+ D4+\n10x Axe (A4, AP(2))"], &[defender]);
+            let c = config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(10.0, 40.0), Point::new(20.0, 24.0)], vec![Point::new(31.0, 24.0)]);
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let (brutes, target) = ((0, 1), (1, 0));
+            let b = g.info(brutes).buffed.iter().position(|x| x.rule == "Regeneration").expect("a friend may give it") as u8 + 1;
+            g.live_mut(brutes).buff = b;
+            let path = g.charge_path(brutes, target).expect("in reach");
+            g.charge(brutes, target, path);
+            let struck_back = g.trace.as_ref().unwrap().iter().any(|e| e.kind == "buff-used");
+            assert_eq!(g.live(brutes).buff == b, kept, "{defender}: struck back and used: {struck_back}");
+        }
+    }
 
     #[test]
     fn moves_cover_the_rulebooks_distances() {

@@ -172,8 +172,11 @@ impl<'a> Game<'a> {
         let at = self.live(transport).pos;
         let rt = self.radius(transport);
         let others = self.others_on_ground(id);
-        // a transport still on the table keeps units 1" from it; a wreck's ground is free
-        let near = if self.live(transport).on_table() { rt + super::play::UNIT_GAP } else { 0.0 };
+        // a transport still on the table keeps units 1" from it; a wreck's ground is free, and
+        // its units are placed ("must be placed fully within 6""), not moved: no path to the
+        // spot is needed (a charger in contact would block every path from the wreck's edge)
+        let wreck = !self.live(transport).on_table();
+        let near = if wreck { 0.0 } else { rt + super::play::UNIT_GAP };
         let far = EXIT_RANGE + rt;
         // each direction's spot is somewhere on its ray between `near` and `far`: no nearer the
         // goal than the ray is, so the directions are searched nearest first and the search
@@ -203,7 +206,7 @@ impl<'a> Game<'a> {
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && self.path_ok_leaving(id, at.towards(p, rt), p, None, Some(transport)) {
+                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && (wreck || self.path_ok_leaving(id, at.towards(p, rt), p, None, Some(transport))) {
                     let left = p.distance(goal);
                     if best.is_none_or(|(b, bk, _)| left < b || (left == b && k < bk)) {
                         best = Some((left, k, p));
@@ -394,5 +397,27 @@ mod tests {
         assert_eq!(spaces(&titan, titan.start()), None);
         assert_eq!(capacity(&alloc("APC [1] Q4+ D2+ | Tough(6), Transport(11)")), 11);
         assert_eq!(capacity(&brutes), 0);
+    }
+
+    #[test]
+    fn units_of_a_wreck_are_placed_past_the_unit_that_destroyed_it() {
+        // "units inside must ... be placed fully within 6" of the transport before it's
+        // removed": placed, not moved, so a charger in base contact blocks no spot beyond it
+        use super::super::test_support::{config, placed, prep};
+        let prep = prep(&["APC [1] Q4+ D2+ | Tough(6), Transport(11)", "Squad [10] Q4+ D4+"], &["Brutes [10] Q4+ D4+"]);
+        let config = config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(20.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0)]);
+        let mut cache = super::super::play::Cache::default();
+        let mut g = placed(&prep, &config, &mut cache);
+        let (apc, squad, brutes) = ((0, 0), (0, 1), (1, 0));
+        g.live_mut(squad).carrier = Some(apc.1 as u16);
+        g.live_mut(squad).pos = g.live(apc).pos;
+        // the brutes in base contact on the side towards the squad's goal
+        let at = g.live(apc).pos;
+        g.live_mut(brutes).pos = Point::new(at.x + g.radius(apc) + g.radius(brutes), at.y);
+        g.live_mut(apc).gone = true;
+        g.empty_wrecks();
+        let live = g.live(squad);
+        assert!(!live.gone && live.carrier.is_none() && live.shaken, "the squad is placed, Shaken");
+        assert!(g.fully_within_exit(squad, live.pos, apc));
     }
 }

@@ -42,6 +42,9 @@ pub struct Exchange {
     pub failed: bool,
     pub by_charger: u32,
     pub by_defender: u32,
+    /// Hits each side took (charger, defender), `None` where it was not attacked: whether
+    /// its Defense was rolled at all.
+    pub hits_taken: [Option<u32>; 2],
     pub dice: u64,
 }
 
@@ -50,6 +53,7 @@ pub struct Exchange {
 pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus) -> Exchange {
     let mut c = m.charger_start;
     let (mut by_charger, mut by_defender, mut dice) = (0u32, 0u32, 0u64);
+    let mut hits_taken: [Option<u32>; 2] = [None, None];
     // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
     let mut d = m.defender.roll(m.charged(), || d6(rng));
     if m.strikes_back(d) {
@@ -57,6 +61,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
         let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));
         c = r.end;
         by_defender += r.wounds;
+        hits_taken[0] = Some(hits_taken[0].unwrap_or(0) + r.hits);
         dice += r.dice;
     }
     if !m.charger.destroyed(c) && !m.defender.destroyed(d) {
@@ -64,6 +69,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
         let r = roll_attack(&m.defender, &g.groups, d, rng, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
         d = r.end;
         by_charger += r.wounds;
+        hits_taken[1] = Some(r.hits);
         dice += r.dice;
     }
     if m.strikes_back(d) && !m.charger.destroyed(c) {
@@ -71,6 +77,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
         let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
         c = r.end;
         by_defender += r.wounds;
+        hits_taken[0] = Some(hits_taken[0].unwrap_or(0) + r.hits);
         dice += r.dice;
     }
     let [fear_c, fear_d] = plans.fear(c, d);
@@ -80,7 +87,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
         Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(rng)),
         None => false,
     };
-    Exchange { charger: c, defender: d, winner, failed, by_charger, by_defender, dice }
+    Exchange { charger: c, defender: d, winner, failed, by_charger, by_defender, hits_taken, dice }
 }
 
 fn run_chunk(variants: &[(Melee, f64)], seed: u64, chunk: u64, samples: u64) -> Tally {
