@@ -225,7 +225,8 @@ impl<'a> Game<'a> {
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
     /// once" (also in Ambush reserve: "Casters get spell tokens each round even if they are not
     /// on the table"); a Caster Group "loses all unspent spell tokens at the end of the round",
-    /// so it starts each round with none.
+    /// so it starts each round with none; a Caster hero joined to it keeps its own (the
+    /// group's tokens are taken as spent first: they would go anyway).
     pub(super) fn give_tokens(&mut self) {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
@@ -234,10 +235,15 @@ impl<'a> Game<'a> {
                 if !info.casting.caster || self.live(id).gone {
                     continue;
                 }
-                let (per_round, cap) = caster_tokens(&info.alloc, self.live(id).s);
-                let held = if info.casting.group { 0 } else { u32::from(self.live(id).tokens) };
-                let now = held.saturating_add(per_round).min(cap);
-                self.live_mut(id).tokens = u8::try_from(now).unwrap_or(u8::MAX);
+                let parts = crate::rules::spells::caster_token_parts(&info.alloc, self.live(id).s);
+                let live = self.live(id);
+                let kept = u32::from(live.tokens).min(u32::from(live.own_tokens));
+                let own = kept.saturating_add(parts.own).min(parts.own_cap);
+                let per_round = parts.own.saturating_add(parts.group);
+                let now = own.saturating_add(parts.group.min(u32::from(crate::rules::spells::MAX_TOKENS)));
+                let live = self.live_mut(id);
+                live.own_tokens = u8::try_from(own).unwrap_or(u8::MAX);
+                live.tokens = u8::try_from(now).unwrap_or(u8::MAX);
                 self.event(|g| Event { dice: 0, hits: per_round, models_left: now, detail: format!("gets {per_round}, holds {now}"), ..Event::of("tokens", id, g.live(id).pos, g.live(id).pos) });
             }
         }
@@ -490,6 +496,36 @@ mod tests {
         let alloc = Allocation::new(&hero, edition);
         assert_eq!(caster_tokens(&alloc, alloc.start()), (3, 6));
         assert_eq!(caster_tokens(&alloc, alloc.apply(alloc.start(), 3, 1)), (0, 0));
+    }
+
+    #[test]
+    fn a_caster_hero_keeps_its_tokens_in_a_caster_group() {
+        // Caster Group: "The caster loses all unspent spell tokens at the end of the round";
+        // a joined Caster(2) keeps its own ("can't hold more than 6 tokens at once"), the
+        // group's being spent first
+        use super::super::table::Point;
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let unit = parse("Synapse [3] Q4+ D4+ | Caster Group").join(&parse("Seer [1] Q4+ D4+ | Hero, Caster(2)"), Edition::V3_5).unwrap();
+        let prep = Prepared::new([&[unit], &[parse("T [10] Q4+ D4+")]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let config = super::super::test_support::config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(20.0, 10.0)], vec![Point::new(40.0, 40.0)]);
+        let mut cache = super::super::play::Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        let id = (0, 0);
+        g.give_tokens();
+        assert_eq!((g.live(id).tokens, g.live(id).own_tokens), (5, 2));
+        // one spent (from the group's 3): 4 left, 2 of them the hero's
+        g.live_mut(id).tokens = 4;
+        g.give_tokens();
+        assert_eq!((g.live(id).tokens, g.live(id).own_tokens), (4 + 3, 4));
+        // all spent: the hero starts again from its 2
+        g.live_mut(id).tokens = 0;
+        g.give_tokens();
+        assert_eq!((g.live(id).tokens, g.live(id).own_tokens), (2 + 3, 2));
+        // the hero's own stop at 6
+        for _ in 0..3 {
+            g.give_tokens();
+        }
+        assert_eq!((g.live(id).tokens, g.live(id).own_tokens), (6 + 3, 6));
     }
 
     /// A shooter beside a caster whose book gives "+1 to hit rolls when shooting" to a friend

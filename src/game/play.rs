@@ -96,6 +96,9 @@ pub struct Live {
     pub casting_modifier: [i8; 2],
     /// Spell tokens held (`casting`).
     pub tokens: u8,
+    /// Of those, the most its Caster(X) models hold, which stay from round to round (a Caster
+    /// Group's go at the end of the round).
+    pub own_tokens: u8,
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
     /// try per spell".
     pub spells_tried: u64,

@@ -80,28 +80,40 @@ pub const CAST_ON: i32 = 4;
 /// this unit to have Caster(X), where X is the total number of models with this rule in this
 /// unit") adds one caster of X the group's models left. At most 6 per caster.
 pub fn caster_tokens(alloc: &Allocation, s: State) -> (u32, u32) {
+    let parts = caster_token_parts(alloc, s);
+    let group = u32::from(parts.group > 0);
+    (parts.own.saturating_add(parts.group), parts.own_cap.saturating_add(group * MAX_TOKENS))
+}
+
+/// A unit's casters' tokens by kind: its Caster(X) models' X per round and the most they may
+/// hold (6 each), and its Caster Group's per round (its models left), whose unspent tokens
+/// go at the end of the round while the others' stay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenParts {
+    pub own: u32,
+    pub own_cap: u32,
+    pub group: u32,
+}
+
+pub fn caster_token_parts(alloc: &Allocation, s: State) -> TokenParts {
+    let mut parts = TokenParts { own: 0, own_cap: 0, group: 0 };
     if alloc.destroyed(s) {
-        return (0, 0);
+        return parts;
     }
-    let (mut per_round, mut casters, mut group) = (0u32, 0u32, 0u32);
     for (m, n) in alloc.view(s, false).alive {
         for r in &m.rules {
             match r.name.as_str() {
                 "Caster" => {
                     let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(MAX_TOKENS))).unwrap_or(0);
-                    per_round = per_round.saturating_add(x.saturating_mul(n));
-                    casters = casters.saturating_add(n);
+                    parts.own = parts.own.saturating_add(x.saturating_mul(n));
+                    parts.own_cap = parts.own_cap.saturating_add(n.saturating_mul(MAX_TOKENS));
                 }
-                "Caster Group" => group = group.saturating_add(n),
+                "Caster Group" => parts.group = parts.group.saturating_add(n),
                 _ => {}
             }
         }
     }
-    if group > 0 {
-        per_round = per_round.saturating_add(group);
-        casters += 1;
-    }
-    (per_round, casters.saturating_mul(MAX_TOKENS))
+    parts
 }
 
 /// The tokens one round gives a unit's casters at full strength: their X, at most what they
