@@ -57,11 +57,12 @@ pub fn binomial(n: u32, p: f64) -> Vec<f64> {
         return v;
     }
     let q = 1.0 - p;
-    // log-space at the mode, then ratios both ways: accurate to ~1e-15 for n up to thousands.
+    // 1 at the mode, ratios both ways, then normalised: the largest term is exact, so the
+    // tails only underflow where they are below 1e-308 of the mode (accurate to ~1e-15 for n
+    // up to thousands)
     let mode = (((n as f64) + 1.0) * p).floor().min(n as f64) as usize;
     let mut v = vec![0.0; n_us + 1];
-    let log_mode = ln_choose(n_us, mode) + mode as f64 * p.ln() + (n_us - mode) as f64 * q.ln();
-    v[mode] = log_mode.exp();
+    v[mode] = 1.0;
     for k in (mode + 1)..=n_us {
         v[k] = v[k - 1] * ((n_us - k + 1) as f64 / k as f64) * (p / q);
     }
@@ -73,13 +74,7 @@ pub fn binomial(n: u32, p: f64) -> Vec<f64> {
     trim(v)
 }
 
-fn ln_choose(n: usize, k: usize) -> f64 {
-    ln_factorial(n) - ln_factorial(k) - ln_factorial(n - k)
-}
 
-fn ln_factorial(n: usize) -> f64 {
-    statrs::function::gamma::ln_gamma(n as f64 + 1.0)
-}
 
 /// Drops trailing zeros (keeps at least one entry).
 pub fn trim(mut v: Vec<f64>) -> Vec<f64> {

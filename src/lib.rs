@@ -19,6 +19,7 @@ pub mod rules;
 pub mod state;
 pub mod stop;
 pub mod pool;
+pub mod rolls;
 
 #[cfg(feature = "python")]
 mod python;

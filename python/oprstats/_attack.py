@@ -10,7 +10,7 @@ import numpy as np
 from . import _core
 from ._core import Spell, Unit
 from ._distribution import Distribution
-from ._state import UnitState, state_arg, states_from_arrays
+from ._state import FRESH, UnitState, state_arg, states_from_arrays
 
 SeedLike = Union[None, int, np.random.SeedSequence]
 
@@ -19,8 +19,12 @@ _REALS = (int, float, np.integer, np.floating)
 _INTS = (int, np.integer)
 
 
+_FLAG_NAMES = ("melee", "charging", "cover", "moved", "target_moved", "fatigued")
+_FRESH_TUPLE = FRESH._tuple()
+
 # The library's limits (docs/limits.md), by name.
 LIMITS = dict(_core._limits())
+_MAX_SAMPLES = LIMITS["MAX_SAMPLES"]
 
 
 def check_threads(threads) -> None:
@@ -55,6 +59,24 @@ def seed_to_u64(seed: SeedLike) -> int:
     return int(seq.generate_state(1, dtype=np.uint64)[0])
 
 
+class _StoredStages:
+    """An ``_AttackStages`` read out in full: what a pickled ``AttackResult`` keeps."""
+
+    _FIELDS = ("groups", "unmodelled", "size", "alive", "wound_effects", "p_morale_test", "samples", "dice")
+
+    def __init__(self, raw) -> None:
+        for name in self._FIELDS:
+            setattr(self, name, getattr(raw, name))
+        self._stages = {name: np.asarray(raw.stage(name)) for name in ("hits", "unblocked", "wounds", "kills")}
+        self._ends = tuple(raw.ends())
+
+    def stage(self, name: str) -> np.ndarray:
+        return self._stages[name].copy()
+
+    def ends(self):
+        return self._ends
+
+
 class AttackResult:
     """Every stage of an attack as a :class:`Distribution`.
 
@@ -78,32 +100,43 @@ class AttackResult:
     __slots__ = ("_raw", "_hits", "_unblocked", "_wounds", "_kills", "size", "alive", "_groups", "_unmodelled", "method", "samples",
                  "dice", "melee", "p_morale_test", "wound_effects", "_ends")
 
-    def __init__(self, raw: dict, method: str, melee: bool) -> None:
-        samples = raw["samples"]
+    def __init__(self, raw, method: str, melee: bool) -> None:
+        # raw: the core's ``_AttackStages`` (or, unpickled, a ``_StoredStages``)
         self.method = method
         self.melee = melee
-        self.samples: Optional[int] = samples
-        self.dice: Optional[int] = raw.get("dice")
+        self.samples: Optional[int] = raw.samples
+        self.dice: Optional[int] = raw.dice
         """Attack dice the sampler rolled (``None`` when exact)."""
-        self.size: int = raw["size"]
+        self.size: int = raw.size
         """The target's starting size (a joined hero counts as one more model)."""
-        self.alive: int = raw["alive"]
+        self.alive: int = raw.alive
         """The target's models left when the attack began."""
-        self.wound_effects: bool = bool(raw["wound_effects"])
+        self.wound_effects: bool = raw.wound_effects
         """Whether the edition has Firefight's wound effects (Stunned, Knocked Out)."""
-        self.p_morale_test: Optional[float] = None if melee or self.wound_effects else float(raw["p_morale_test"])
-        self._ends = raw["ends"]
+        self.p_morale_test: Optional[float] = None if melee or self.wound_effects else raw.p_morale_test
         # the stages are built when first read: a caller may want only one of them
         self._raw = raw
-        self._hits = self._unblocked = self._wounds = self._kills = self._groups = self._unmodelled = None
+        self._hits = self._unblocked = self._wounds = self._kills = self._groups = self._unmodelled = self._ends = None
 
     def _stage(self, name: str) -> Distribution:
         slot = "_" + name
         d = getattr(self, slot)
         if d is None:
-            d = Distribution(self._raw[name], samples=self.samples)
+            d = Distribution(self._raw.stage(name), samples=self.samples)
             setattr(self, slot, d)
         return d
+
+    def _end_arrays(self):
+        if self._ends is None:
+            self._ends = self._raw.ends()
+        return self._ends
+
+    def __getstate__(self):
+        raw = _StoredStages(self._raw)
+        return (raw, self.method, self.melee)
+
+    def __setstate__(self, state) -> None:
+        self.__init__(*state)
 
     hits = property(lambda self: self._stage("hits"), doc="Hits the target takes (after extra hits and Blast).")
     unblocked = property(lambda self: self._stage("unblocked"), doc="Failed block rolls.")
@@ -114,14 +147,14 @@ class AttackResult:
     def groups(self) -> tuple:
         """``(label, dice)`` of each weapon group that attacked."""
         if self._groups is None:
-            self._groups = tuple(self._raw["groups"])
+            self._groups = tuple(self._raw.groups)
         return self._groups
 
     @property
     def unmodelled(self) -> tuple:
         """Rules of either unit that this attack does not model."""
         if self._unmodelled is None:
-            self._unmodelled = tuple(self._raw["unmodelled"])
+            self._unmodelled = tuple(self._raw.unmodelled)
         return self._unmodelled
 
     @property
@@ -137,7 +170,7 @@ class AttackResult:
     @property
     def states(self) -> tuple:
         """``(UnitState, probability)`` for each state the target can be left in (destroyed left out)."""
-        return states_from_arrays(self._ends)
+        return states_from_arrays(self._end_arrays())
 
     @property
     def p_shaken(self) -> Optional[float]:
@@ -147,7 +180,7 @@ class AttackResult:
         return self._p_flagged()
 
     def _p_flagged(self) -> float:
-        states, p = self._ends
+        states, p = self._end_arrays()
         return float(p[states[:, 3] == 1].sum()) if len(p) else 0.0
 
     @property
@@ -237,19 +270,109 @@ def attack(
         for w in weapons:
             if not isinstance(w, str):
                 raise TypeError(f"weapons item: expected a str, got {type(w).__name__}")
+    if type(distance) is not float or not math.isfinite(distance):  # the common case first: a plain float
+        if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
+            raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
+        distance = float(distance)
+    if distance < 0:
+        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    if not (melee.__class__ is bool and charging.__class__ is bool and cover.__class__ is bool and moved.__class__ is bool
+            and target_moved.__class__ is bool and fatigued.__class__ is bool):
+        flags = (melee, charging, cover, moved, target_moved, fatigued)
+        for name, flag in zip(_FLAG_NAMES, flags):
+            if flag is not True and flag is not False and not isinstance(flag, np.bool_):
+                raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+        melee, charging, cover, moved, target_moved, fatigued = map(bool, flags)
+    if method != "exact" or type(samples) is not int or not 1 <= samples <= _MAX_SAMPLES or threads is not None:
+        check_run_args(method, samples, threads)
+    # positional, in the binding's order: weapons, melee, distance, charging, cover, moved,
+    # target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads
+    raw = _core._attack(
+        attacker, target, weapons, melee, distance, charging, cover, moved, target_moved, fatigued,
+        _FRESH_TUPLE if attacker_state is None else state_arg("attacker_state", attacker_state)._tuple(),
+        _FRESH_TUPLE if target_state is None else state_arg("target_state", target_state)._tuple(),
+        edition, method, int(samples), seed_to_u64(seed) if method == "sample" else 0, None if threads is None else int(threads),
+    )
+    return AttackResult(raw, method, melee)
+
+
+class AttackTable:
+    """Every attacker against every target at once (:func:`attack_table`): exact means as
+    ``[attacker, target]`` arrays.
+
+    ``hits``, ``wounds`` and ``kills`` are expected values, ``p_destroyed`` the chance the
+    target is destroyed, ``p_morale_test`` the chance it must test after the shooting (NaN in
+    melee). ``unmodelled`` maps ``(attacker index, target index)`` to the rules of that pair
+    the attack does not model (pairs with none are left out).
+    """
+
+    __slots__ = ("attackers", "targets", "melee", "distance", "hits", "wounds", "kills", "p_destroyed", "p_morale_test", "unmodelled")
+
+    def __init__(self, attackers: tuple, targets: tuple, melee: bool, distance: float, raw: dict) -> None:
+        self.attackers: tuple = attackers
+        self.targets: tuple = targets
+        self.melee = melee
+        self.distance = distance
+        for name in ("hits", "wounds", "kills", "p_destroyed", "p_morale_test"):
+            arr = raw[name]
+            arr.flags.writeable = False
+            setattr(self, name, arr)
+        nt = len(targets)
+        self.unmodelled: dict = {(i // nt, i % nt): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
+
+    def to_pandas(self):
+        """One row per pair: attacker, target and each measure (needs pandas)."""
+        import pandas as pd
+
+        na, nt = len(self.attackers), len(self.targets)
+        data = {"attacker": np.repeat(np.array(self.attackers, dtype=object), nt), "target": np.tile(np.array(self.targets, dtype=object), na)}
+        for name in ("hits", "wounds", "kills", "p_destroyed", "p_morale_test"):
+            data[name] = getattr(self, name).ravel()
+        return pd.DataFrame(data)
+
+    def __repr__(self) -> str:
+        how = "melee" if self.melee else f'shooting at {self.distance:g}"'
+        ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
+        return (f"AttackTable({len(self.attackers)} attackers x {len(self.targets)} targets, {how}: "
+                f"mean kills {float(self.kills.mean()) if self.kills.size else 0.0:.3g}"
+                + (f"; ignores {', '.join(ignored)}" if ignored else "") + ")")
+
+
+def attack_table(
+    attackers: Iterable[Unit],
+    targets: Iterable[Unit],
+    *,
+    melee: bool = False,
+    distance: float = 12.0,
+    charging: bool = False,
+    cover: bool = False,
+    moved: bool = False,
+    edition: str = "3.5",
+    threads: Optional[int] = None,
+) -> AttackTable:
+    """Each attacker attacking each fresh target once, exactly, in one call: the batched form of
+    :func:`attack` for tables of matchups. The pairs run in parallel on ``threads`` (None: all
+    cores) with the GIL released, and each cell equals ``attack(a, t, ...)``'s means. Every
+    pair is checked before any is computed; a bad one is named by its indices.
+    """
+    lists = []
+    for name, units in (("attackers", attackers), ("targets", targets)):
+        if isinstance(units, Unit) or isinstance(units, (str, bytes)):
+            raise TypeError(f"{name}: expected a list of Units, got a single {type(units).__name__}")
+        units = list(units)
+        for i, u in enumerate(units):
+            if not isinstance(u, Unit):
+                raise TypeError(f"{name}[{i}]: expected a Unit, got {type(u).__name__}")
+        lists.append(units)
+    attackers, targets = lists
     if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
         raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
     if distance < 0:
         raise ValueError(f"distance: must be 0 or more inches (got {distance})")
-    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved), ("target_moved", target_moved), ("fatigued", fatigued)):
+    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
-    check_run_args(method, samples, threads)
-    # positional, in the binding's order: weapons, melee, distance, charging, cover, moved,
-    # target_moved, fatigued, attacker_state, target_state, edition, method, samples, seed, threads
-    raw = _core._attack(
-        attacker, target, weapons, bool(melee), float(distance), bool(charging), bool(cover), bool(moved), bool(target_moved),
-        bool(fatigued), state_arg("attacker_state", attacker_state)._tuple(), state_arg("target_state", target_state)._tuple(),
-        edition, method, int(samples), seed_to_u64(seed) if method == "sample" else 0, None if threads is None else int(threads),
-    )
-    return AttackResult(raw, method, bool(melee))
+    check_threads(threads)
+    raw = _core._attack_table(attackers, targets, bool(melee), float(distance), bool(charging), bool(cover), bool(moved), edition,
+                              None if threads is None else int(threads))
+    return AttackTable(tuple(u.name for u in attackers), tuple(u.name for u in targets), bool(melee), float(distance), raw)

@@ -1,6 +1,9 @@
 """Type stubs for the compiled core (src/python)."""
 
-from typing import Any, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union, final
+
+import numpy as np
+import numpy.typing as npt
 
 __version__: str
 
@@ -275,7 +278,43 @@ def _attack(
     seed: int,
     threads: Optional[int],
     /,
+) -> _AttackStages: ...
+
+def _attack_table(
+    attackers: list[Unit],
+    targets: list[Unit],
+    melee: bool,
+    distance: float,
+    charging: bool,
+    cover: bool,
+    moved: bool,
+    edition: str,
+    threads: Optional[int],
+    /,
 ) -> dict[str, Any]: ...
+
+@final
+class _AttackStages:
+    """An attack's distributions; the numpy arrays are made when a stage is read."""
+
+    @property
+    def groups(self) -> list[tuple[str, int]]: ...
+    @property
+    def unmodelled(self) -> list[str]: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def alive(self) -> int: ...
+    @property
+    def wound_effects(self) -> bool: ...
+    @property
+    def p_morale_test(self) -> float: ...
+    @property
+    def samples(self) -> Optional[int]: ...
+    @property
+    def dice(self) -> Optional[int]: ...
+    def stage(self, name: str) -> npt.NDArray[np.float64]: ...
+    def ends(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
 
 def _melee(
     charger: Unit,

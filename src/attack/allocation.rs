@@ -255,6 +255,12 @@ impl Allocation {
         (s.k.min(self.len()), self.hero.is_some() && s.hp >= self.hero_tough())
     }
 
+    /// [`Allocation::alive_key`] as a dense index, below `2 * (len + 1)`.
+    pub fn alive_index(&self, s: State) -> usize {
+        let (k, hero_dead) = self.alive_key(s);
+        2 * k as usize + usize::from(hero_dead)
+    }
+
     pub fn destroyed(&self, s: State) -> bool {
         s.k >= self.len()
     }

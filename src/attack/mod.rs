@@ -7,6 +7,7 @@ pub mod exact;
 pub mod options;
 pub mod plan;
 pub mod sample;
+pub mod table;
 
 use crate::error::{Error, Result};
 use crate::profile::Unit;

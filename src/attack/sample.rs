@@ -11,8 +11,7 @@ use crate::error::Result;
 use crate::morale::{self, MoraleTest};
 use crate::stop::Stop;
 use crate::state::UnitState;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::rolls::Dice;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -85,47 +84,87 @@ pub fn mix(seed: u64, chunk: u64) -> u64 {
 }
 
 /// The generator of chunk `chunk` of a run seeded with `seed`.
-pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(mix(seed, chunk))
+pub fn chunk_rng(seed: u64, chunk: u64) -> Dice {
+    Dice::seed_from_u64(mix(seed, chunk))
 }
 
-pub fn d6(rng: &mut Xoshiro256PlusPlus) -> u8 {
-    rng.random_range(1..=6u8)
+/// One d6 (see `rolls::Dice`).
+#[inline]
+pub fn d6(rng: &mut Dice) -> u8 {
+    rng.d6()
 }
 
-/// One weapon group rolled literally: returns (hits, unblocked, wounds kept).
-fn roll_group(dm: &DieModel, dice: u32, rng: &mut Xoshiro256PlusPlus) -> (u32, u32, u32) {
-    let (mut hits, mut unblocked, mut wounds) = (0u32, 0u32, 0u32);
-    // v2 Relentless: each unmodified 6 rolls one more die, which rolls no more
-    let mut extra_dice = 0u32;
-    let mut rolled = 0u32;
-    while rolled < dice + extra_dice {
-        let first_roll = rolled < dice;
-        rolled += 1;
-        let face = d6(rng);
-        if first_roll && dm.rolls_extra_die(face) {
-            extra_dice += 1;
+/// A die model read once into lookups by face, for the sampler's inner loops.
+#[derive(Debug, Clone, Copy)]
+pub struct Faces {
+    pub dm: DieModel,
+    /// By to-hit face: hits that count as 6s, other hits, and whether it rolls one more die.
+    hit: [(u32, u32, bool); 7],
+    /// By Defense face, for hits from 6s (`[1]`) or not (`[0]`): `REROLL`, or the wounds
+    /// the hit deals (0: blocked).
+    block: [[u8; 7]; 2],
+    /// The same after a re-roll (which is not re-rolled again).
+    rerolled: [[u8; 7]; 2],
+    /// By face: whether a wound is ignored; and whether any face ignores one.
+    ignore: [[bool; 7]; 2],
+    ignores_any: [bool; 2],
+}
+
+const REROLL: u8 = u8::MAX;
+
+impl Faces {
+    pub fn of(dm: &DieModel) -> Faces {
+        let mut f = Faces { dm: *dm, hit: [(0, 0, false); 7], block: [[0; 7]; 2], rerolled: [[0; 7]; 2], ignore: [[false; 7]; 2], ignores_any: [false; 2] };
+        for face in 1..=6u8 {
+            let i = usize::from(face);
+            let (sixes, others) = dm.hits_from(face);
+            f.hit[i] = (sixes, others, dm.rolls_extra_die(face));
+            for six in [false, true] {
+                let s = usize::from(six);
+                // at most 1 + Shred + Rupture wounds: small, so a u8 (below REROLL) holds them
+                let wounds = |face| if dm.blocks(face, six) { 0 } else { dm.wounds_of_unblocked(face, six).min(u32::from(REROLL - 1)) as u8 };
+                f.block[s][i] = if dm.rerolls(face, six) { REROLL } else { wounds(face) };
+                f.rerolled[s][i] = wounds(face);
+                f.ignore[s][i] = dm.ignores_wound(face, six);
+                f.ignores_any[s] |= f.ignore[s][i];
+            }
         }
-        let (sixes, others) = dm.hits_from(face);
-        for i in 0..sixes + others {
-            let six = i < sixes;
-            hits += 1;
-            let mut block = d6(rng);
-            if dm.rerolls(block, six) {
-                block = d6(rng);
-            }
-            if dm.blocks(block, six) {
-                continue;
-            }
-            unblocked += 1;
-            for _ in 0..dm.wounds_of_unblocked(block, six) {
-                if !dm.ignores_wound(d6(rng), six) {
-                    wounds += 1;
-                }
-            }
-        }
+        f
     }
-    (hits, unblocked, wounds)
+}
+
+/// One weapon group's dice: returns (hits, unblocked, wounds kept). As the rulebook rolls
+/// them: all attack dice (then any extra dice they earn), then a Defense roll for each
+/// hit, then a roll for each wound that may be ignored. Dice are independent, so grouping
+/// a step's rolls (hits from 6s first) changes no probability.
+fn roll_group(faces: &Faces, dice: u32, rng: &mut Dice) -> (u32, u32, u32) {
+    let (mut six_hits, mut other_hits, mut extra_dice) = (0u32, 0u32, 0u32);
+    for _ in 0..dice {
+        let (s, o, extra) = faces.hit[usize::from(rng.d6())];
+        six_hits += s;
+        other_hits += o;
+        extra_dice += u32::from(extra);
+    }
+    // v2 Relentless: each unmodified 6 rolls one more die, which rolls no more
+    for _ in 0..extra_dice {
+        let (s, o, _) = faces.hit[usize::from(rng.d6())];
+        six_hits += s;
+        other_hits += o;
+    }
+    let (mut unblocked, mut wounds) = (0u32, 0u32);
+    for (six, hits) in [(1usize, six_hits), (0, other_hits)] {
+        let mut dealt = 0u32;
+        for _ in 0..hits {
+            let mut w = faces.block[six][usize::from(rng.d6())];
+            if w == REROLL {
+                w = faces.rerolled[six][usize::from(rng.d6())];
+            }
+            unblocked += u32::from(w > 0);
+            dealt += u32::from(w);
+        }
+        wounds += if faces.ignores_any[six] { (0..dealt).filter(|_| !faces.ignore[six][usize::from(rng.d6())]).count() as u32 } else { dealt };
+    }
+    (six_hits + other_hits, unblocked, wounds)
 }
 
 /// What one rolled attack did.
@@ -140,13 +179,13 @@ pub struct Rolled {
 }
 
 /// Rolls the groups of one attack in order from `start`, stopping once the target is
-/// destroyed. `die_model_of(group, state)` judges the dice.
+/// destroyed. `faces_of(group, state)` judges the dice (callers cache it: see `Faces`).
 pub fn roll_attack(
     alloc: &Allocation,
     groups: &[Group],
     start: State,
-    rng: &mut Xoshiro256PlusPlus,
-    mut die_model_of: impl FnMut(usize, State) -> DieModel,
+    rng: &mut Dice,
+    mut faces_of: impl FnMut(usize, State) -> Faces,
 ) -> Rolled {
     let mut r = Rolled { end: start, hits: 0, unblocked: 0, wounds: 0, dice: 0 };
     for (gi, g) in groups.iter().enumerate() {
@@ -156,20 +195,21 @@ pub fn roll_attack(
         if g.dice == 0 {
             continue;
         }
-        let dm = die_model_of(gi, r.end);
-        let (h, u, w) = roll_group(&dm, g.dice, rng);
+        let faces = faces_of(gi, r.end);
+        let dm = &faces.dm;
+        let (h, u, w) = roll_group(&faces, g.dice, rng);
         r.dice += u64::from(g.dice);
         r.hits += h;
         r.unblocked += u;
         r.wounds += w * dm.deadly;
-        r.end = alloc.roll(alloc.land(r.end, w, &dm, g.takedown), || d6(rng));
+        r.end = alloc.roll(alloc.land(r.end, w, dm, g.takedown), || d6(rng));
     }
     r
 }
 
 /// Which of an attack's variants this sample plays: a die for each side that rolls its
 /// option ("on a 1-3 ..., and on a 4-6 ..."), the settled option for a side that picks.
-pub fn roll_variant(variants: &[Variant], rng: &mut Xoshiro256PlusPlus) -> usize {
+pub fn roll_variant(variants: &[Variant], rng: &mut Dice) -> usize {
     if variants.len() == 1 {
         return 0;
     }
@@ -179,7 +219,7 @@ pub fn roll_variant(variants: &[Variant], rng: &mut Xoshiro256PlusPlus) -> usize
 
 /// Which of the option pairs `keys` (one per way of playing) is played: a die for each side
 /// that has more than one option in `keys`, the one option otherwise.
-pub fn roll_options(keys: &[[u8; 2]], rng: &mut Xoshiro256PlusPlus) -> usize {
+pub fn roll_options(keys: &[[u8; 2]], rng: &mut Dice) -> usize {
     if keys.len() == 1 {
         return 0;
     }
@@ -189,7 +229,7 @@ pub fn roll_options(keys: &[[u8; 2]], rng: &mut Xoshiro256PlusPlus) -> usize {
         v.dedup();
         v
     };
-    let pick = |options: Vec<u8>, rng: &mut Xoshiro256PlusPlus| {
+    let pick = |options: Vec<u8>, rng: &mut Dice| {
         if options.len() == 1 {
             options[0]
         } else {
@@ -207,7 +247,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
     let mut rng = chunk_rng(seed, chunk);
     let mut counts = Counts::default();
     // Die models by (variant, group, state), found once per chunk.
-    let mut models: Vec<Vec<Vec<Option<DieModel>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
+    let mut models: Vec<Vec<Vec<Option<Faces>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
     let killed_before = alloc.kills(attack.start);
     // The morale test by end state, found once per chunk (the target's Shaken is the attack's).
     let mut tests: Vec<Option<MoraleTest>> = if situation.melee { Vec::new() } else { vec![None; alloc.state_count()] };
@@ -219,7 +259,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         // Firefight: a charge Knocks Out (or wounds) a Stunned target before any blow
         let start = alloc.roll(charged, || d6(&mut rng));
         let r = roll_attack(alloc, groups, start, &mut rng, |gi, s| {
-            *models[gi][alloc.index(s)].get_or_insert_with(|| die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
+            *models[gi][alloc.index(s)].get_or_insert_with(|| Faces::of(&die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown))))
         });
         counts.dice += r.dice;
         record(&mut counts.hits, r.hits);

@@ -13,15 +13,15 @@ use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
 use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
-use crate::attack::plan::{self, DieModel, Group, Pick, Situation};
+use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self, Settled};
-use crate::attack::sample::{d6, roll_attack, roll_options};
+use crate::attack::sample::{d6, roll_attack, roll_options, Faces};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
 use crate::morale::{self, MoraleTest};
 use rand::RngExt;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::rolls::Dice;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
 use std::time::Instant;
@@ -173,7 +173,7 @@ pub struct ShotPlan {
     /// What each variant plays, for the trace ("Versatile Attack: AP(+1)").
     option_labels: Vec<String>,
     /// Die models by (variant, group, target state), found as the dice need them.
-    models: Vec<Vec<Vec<Option<DieModel>>>>,
+    models: Vec<Vec<Vec<Option<Faces>>>>,
     /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
     firing: Vec<(usize, u64, u32)>,
 }
@@ -402,7 +402,7 @@ pub struct Game<'a> {
     pub prep: &'a Prepared,
     pub config: &'a Config,
     pub(super) cache: &'a mut Cache,
-    pub rng: Xoshiro256PlusPlus,
+    pub rng: Dice,
     pub terrain: Vec<Piece>,
     /// Which pieces are impassable, dangerous, or block sight or give cover: the tests run
     /// thousands of times a game look only at these.
@@ -460,7 +460,8 @@ impl<'a> Game<'a> {
             prep,
             config,
             cache,
-            rng,
+            // the table is drawn from the generator itself, the dice in batches from here on
+            rng: Dice::new(rng),
             owner: vec![-1; objectives.len()],
             claimed: vec![[false; 2]; objectives.len()],
             by_kind: PiecesByKind::of(&terrain),
@@ -592,7 +593,7 @@ impl<'a> Game<'a> {
         let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
         let talloc = self.alloc_of(target, held);
         let before = self.live(target).s;
-        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| plan::die_model(group, situation, &talloc.view(s, group.takedown)));
+        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::of(&plan::die_model(group, situation, &talloc.view(s, group.takedown))));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
         let used = self.used_on_hits(target, held, r.hits);
@@ -2327,7 +2328,7 @@ impl<'a> Game<'a> {
                 }
                 let models = &mut plan.models[vi][gi];
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
-                    let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
+                    let model = || Faces::of(&plan::die_model(group, &situation, &talloc.view(s, group.takedown)));
                     if cached { *models[talloc.index(s)].get_or_insert_with(model) } else { model() }
                 });
                 state = r.end;
@@ -2424,7 +2425,7 @@ impl<'a> Game<'a> {
         ordered.sort_by_key(|g| g.priority());
         let (mut state, mut hits, mut wounds, mut dice) = (before, 0, 0, 0);
         for group in ordered {
-            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown)));
+            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| Faces::of(&plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown))));
             state = res.end;
             hits += res.hits;
             wounds += res.wounds;

@@ -17,6 +17,7 @@ pub mod sample;
 
 use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
+use crate::attack::sample::Faces;
 use crate::attack::exact::group_expected_wounds;
 use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
 use crate::limits::MAX_EXACT_MELEE_WORK;
@@ -59,7 +60,7 @@ impl Phase {
 }
 
 /// Who won the melee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Winner {
     Charger = 0,
     Defender = 1,
@@ -463,17 +464,37 @@ pub struct Plans<'m> {
 /// models left and the situation of each phase, not on where the melee starts).
 #[derive(Default)]
 pub struct Found {
-    groups: HashMap<(Phase, (u32, bool)), Rc<PhaseGroups>>,
+    /// By phase, by the attacker's models left.
+    groups: [ByAlive<Rc<PhaseGroups>>; 3],
     /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
-    models: [Vec<Vec<Option<DieModel>>>; 3],
+    models: [Vec<Vec<Option<Faces>>>; 3],
     /// Fear of each side by which of its models are left.
-    fear: [HashMap<(u32, bool), Fear>; 2],
+    fear: [ByAlive<Fear>; 2],
     /// The distribution of the Fear margin by which models of each side are left.
     fear_margins: HashMap<((u32, bool), (u32, bool)), Rc<Vec<(i64, f64)>>>,
     /// The melee morale test of each side by which of its models are left ("most models"
     /// rules need the counts, not just the kinds).
-    tests: [HashMap<(u32, bool), MoraleTest>; 2],
+    tests: [ByAlive<MoraleTest>; 2],
+}
+
+/// Values by a side's models left ([`Allocation::alive_index`]), each found on first use:
+/// a vector, not a map, as the sampler asks for them every exchange.
+struct ByAlive<T>(Vec<Option<T>>);
+
+impl<T> Default for ByAlive<T> {
+    fn default() -> Self {
+        ByAlive(Vec::new())
+    }
+}
+
+impl<T: Clone> ByAlive<T> {
+    fn get_or(&mut self, i: usize, find: impl FnOnce() -> T) -> T {
+        if self.0.len() <= i {
+            self.0.resize_with(i + 1, || None);
+        }
+        self.0[i].get_or_insert_with(find).clone()
+    }
 }
 
 impl<'m> Plans<'m> {
@@ -495,14 +516,14 @@ impl<'m> Plans<'m> {
     pub fn morale_test(&mut self, who: Winner, s: State) -> MoraleTest {
         let m = self.melee;
         let (alloc, _) = m.side(who);
-        *self.found.tests[who as usize].entry(alloc.alive_key(s)).or_insert_with(|| m.morale_test(who, s))
+        self.found.tests[who as usize].get_or(alloc.alive_index(s), || m.morale_test(who, s))
     }
 
     /// The Fear of each side, with the sides in `c` and `d`.
     pub fn fear(&mut self, c: State, d: State) -> [Fear; 2] {
         let m = self.melee;
-        let fc = *self.found.fear[0].entry(m.charger.alive_key(c)).or_insert_with(|| m.fear(&m.charger, c));
-        let fd = *self.found.fear[1].entry(m.defender.alive_key(d)).or_insert_with(|| m.fear(&m.defender, d));
+        let fc = self.found.fear[0].get_or(m.charger.alive_index(c), || m.fear(&m.charger, c));
+        let fd = self.found.fear[1].get_or(m.defender.alive_index(d), || m.fear(&m.defender, d));
         [fc, fd]
     }
 
@@ -539,8 +560,8 @@ impl<'m> Plans<'m> {
     /// matters to the Charge phase, whose target is always the defender untouched).
     pub fn groups(&mut self, phase: Phase, attacker: State, target: State) -> Rc<PhaseGroups> {
         let (a, _) = self.melee.sides(phase);
-        let key = (phase, a.alive_key(attacker));
-        if let Some(g) = self.found.groups.get(&key) {
+        let i = a.alive_index(attacker);
+        if let Some(Some(g)) = self.found.groups[phase as usize].0.get(i) {
             return g.clone();
         }
         let groups = self.melee.groups(phase, attacker, target);
@@ -556,12 +577,16 @@ impl<'m> Plans<'m> {
             templates_of.push(id);
         }
         let out = Rc::new(PhaseGroups { groups, templates: templates_of });
-        self.found.groups.insert(key, out.clone());
-        out
+        self.found.groups[phase as usize].get_or(i, || out)
     }
 
     /// How a die of group profile `template` of `phase` is judged against the target in `s`.
     pub fn die_model(&mut self, phase: Phase, template: usize, s: State) -> DieModel {
+        self.faces(phase, template, s).dm
+    }
+
+    /// The same, read into the sampler's lookups by face.
+    pub fn faces(&mut self, phase: Phase, template: usize, s: State) -> Faces {
         let (_, target) = self.melee.sides(phase);
         let per_phase = &mut self.found.models[phase as usize];
         if per_phase.len() <= template {
@@ -572,6 +597,6 @@ impl<'m> Plans<'m> {
             slots.resize(target.state_count(), None);
         }
         let group = &self.found.templates[phase as usize][template];
-        *slots[target.index(s)].get_or_insert_with(|| die_model(group, &self.melee.situation(phase), &target.view(s, group.takedown)))
+        *slots[target.index(s)].get_or_insert_with(|| Faces::of(&die_model(group, &self.melee.situation(phase), &target.view(s, group.takedown))))
     }
 }

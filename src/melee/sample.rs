@@ -5,10 +5,11 @@ use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
 use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack, roll_options};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::rolls::Dice;
 use crate::attack::check_samples;
 use crate::error::Result;
 use crate::stop::Stop;
+use rustc_hash::FxHashMap;
 
 /// Tallies over sampled exchanges: each exchange adds weight 1.
 #[derive(Debug, Clone, Default)]
@@ -50,7 +51,7 @@ pub struct Exchange {
 
 /// Rolls one exchange step by step: Counter strikes, the charge, the strike back, Fear,
 /// resolution and the loser's morale test. The melee sampler and the game both roll this.
-pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus) -> Exchange {
+pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Dice) -> Exchange {
     let mut c = m.charger_start;
     let (mut by_charger, mut by_defender, mut dice) = (0u32, 0u32, 0u64);
     let mut hits_taken: [Option<u32>; 2] = [None, None];
@@ -58,7 +59,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
     let mut d = m.defender.roll(m.charged(), || d6(rng));
     if m.strikes_back(d) {
         let g = plans.groups(Phase::Counter, d, c);
-        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s));
+        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.faces(Phase::Counter, g.templates[gi], s));
         c = r.end;
         by_defender += r.wounds;
         hits_taken[0] = Some(hits_taken[0].unwrap_or(0) + r.hits);
@@ -66,7 +67,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
     }
     if !m.charger.destroyed(c) && !m.defender.destroyed(d) {
         let g = plans.groups(Phase::Charge, c, d);
-        let r = roll_attack(&m.defender, &g.groups, d, rng, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
+        let r = roll_attack(&m.defender, &g.groups, d, rng, |gi, s| plans.faces(Phase::Charge, g.templates[gi], s));
         d = r.end;
         by_charger += r.wounds;
         hits_taken[1] = Some(r.hits);
@@ -74,7 +75,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Xoshiro256PlusPlus)
     }
     if m.strikes_back(d) && !m.charger.destroyed(c) {
         let g = plans.groups(Phase::StrikeBack, d, c);
-        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
+        let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.faces(Phase::StrikeBack, g.templates[gi], s));
         c = r.end;
         by_defender += r.wounds;
         hits_taken[0] = Some(hits_taken[0].unwrap_or(0) + r.hits);
@@ -95,16 +96,22 @@ fn run_chunk(variants: &[(Melee, f64)], seed: u64, chunk: u64, samples: u64) -> 
     let mut plans: Vec<Plans> = variants.iter().map(|(v, _)| Plans::new(v)).collect();
     let keys: Vec<[u8; 2]> = variants.iter().map(|(v, _)| v.options).collect();
     let mut t = Tally::default();
+    // how each exchange ended, counted here and tallied once per distinct end (the weights
+    // are whole numbers, so the sums are exact in any order)
+    let mut ends: FxHashMap<(usize, State, State, Winner, bool), u32> = FxHashMap::default();
     for _ in 0..samples {
         let vi = roll_options(&keys, &mut rng);
-        let m = &variants[vi].0;
-        let x = roll_exchange(m, &mut plans[vi], &mut rng);
+        let x = roll_exchange(&variants[vi].0, &mut plans[vi], &mut rng);
         t.dice += x.dice;
         t.samples += 1;
         t.tallies.add_wounds(0, x.by_charger as usize, 1.0);
         t.tallies.add_wounds(1, x.by_defender as usize, 1.0);
-        t.tallies.add_casualties(m, x.charger, x.defender, 1.0);
-        t.tallies.add(m, x.charger, x.defender, x.winner, x.failed, 1.0);
+        *ends.entry((vi, x.charger, x.defender, x.winner, x.failed)).or_insert(0) += 1;
+    }
+    for ((vi, c, d, winner, failed), n) in ends {
+        let m = &variants[vi].0;
+        t.tallies.add_casualties(m, c, d, f64::from(n));
+        t.tallies.add(m, c, d, winner, failed, f64::from(n));
     }
     t
 }

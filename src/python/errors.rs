@@ -75,6 +75,19 @@ pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce() -> crate::Result<T> + Se
     finish(outcome)
 }
 
+/// Engine work (in the exact budget's units) below which [`run_sized`] keeps the GIL:
+/// releasing and taking it back costs more than such work.
+const HELD_WORK: u64 = 20_000;
+
+/// [`run`], except that tiny work (`work` below `HELD_WORK`, a few microseconds) runs with
+/// the GIL held.
+pub fn run_sized<T: Send>(py: Python<'_>, work: u64, job: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
+    if work >= HELD_WORK {
+        return run(py, job);
+    }
+    finish(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job().map(Some))))
+}
+
 /// Runs engine work that polls `stop` (the samplers, which may run for minutes) with the GIL
 /// released, on a worker thread, while this thread checks for Ctrl-C every `SIGNAL_POLL`
 /// (Python runs signal handlers only on its main thread, holding the GIL). On Ctrl-C `stop`

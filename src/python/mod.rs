@@ -44,6 +44,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::_get_strict, m)?)?;
     m.add("UnknownRuleWarning", m.py().get_type::<errors::UnknownRuleWarning>())?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
+    m.add_class::<attack::PyAttackStages>()?;
+    m.add_function(wrap_pyfunction!(attack::_attack_table, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_cost_terms, m)?)?;

@@ -486,7 +486,6 @@ mod tests {
     fn wounds(spell: &Spell, target: &str, n: u32) -> (f64, f64) {
         use crate::attack::allocation::Allocation;
         use crate::attack::plan::{die_model, Situation};
-        use rand::SeedableRng;
         let edition = crate::Edition::V3_5;
         let alloc = Allocation::new(&crate::profile::Unit::parse(target, edition).unwrap(), edition);
         let group = spell.hits_group(edition).unwrap();
@@ -494,10 +493,10 @@ mod tests {
         let start = alloc.start();
         let stages = crate::attack::exact::stages_from(&alloc, std::slice::from_ref(&group), &situation, start, start, &crate::state::UnitState::FRESH);
         let exact = crate::dice::mean(&stages.wounds);
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut rng = crate::rolls::Dice::seed_from_u64(7);
         let mut total = 0u64;
         for _ in 0..n {
-            let r = crate::attack::sample::roll_attack(&alloc, std::slice::from_ref(&group), start, &mut rng, |_, s| die_model(&group, &situation, &alloc.view(s, group.takedown)));
+            let r = crate::attack::sample::roll_attack(&alloc, std::slice::from_ref(&group), start, &mut rng, |_, s| crate::attack::sample::Faces::of(&die_model(&group, &situation, &alloc.view(s, group.takedown))));
             total += u64::from(r.wounds);
         }
         (exact, total as f64 / f64::from(n))

@@ -1,0 +1,163 @@
+//! Many attacks at once: every attacker against every target in one situation, on rayon's
+//! threads, for tables of matchups (Python makes one call, not one per pair).
+
+use super::plan::Situation;
+use super::Attack;
+use crate::dice::mean;
+use crate::error::{Error, Result};
+use crate::limits::{MAX_TABLE_PAIRS, MAX_TABLE_WORK};
+use crate::profile::Unit;
+use crate::state::UnitState;
+use crate::stop::Stop;
+use rayon::prelude::*;
+
+/// One pair's means, from the exact distributions.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cell {
+    pub hits: f64,
+    pub wounds: f64,
+    pub kills: f64,
+    pub p_destroyed: f64,
+    /// The chance the target must take a morale test after the shooting (NaN in melee).
+    pub p_morale_test: f64,
+}
+
+/// Every pair's cell, row-major (`[attacker][target]`), and the rules each pair does not model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub cells: Vec<Cell>,
+    pub unmodelled: Vec<Vec<String>>,
+}
+
+/// Names the pair an error came from.
+fn in_pair(error: Error, a: usize, t: usize) -> Error {
+    let at = |field: String| format!("attackers[{a}] against targets[{t}]: {field}");
+    match error {
+        Error::Invalid { field, value, reason } => Error::Invalid { field: at(field), value, reason },
+        Error::Limit { field, value, limit } => Error::Limit { field: at(field), value, limit },
+        other => other,
+    }
+}
+
+fn attack(attackers: &[Unit], targets: &[Unit], situation: &Situation, i: usize) -> Result<Attack> {
+    let (a, t) = (i / targets.len(), i % targets.len());
+    Attack::new(&attackers[a], &targets[t], *situation, None, &UnitState::FRESH, &UnitState::FRESH).map_err(|e| in_pair(e, a, t))
+}
+
+fn cell(attack: &Attack) -> Cell {
+    let melee = attack.situation.melee;
+    if attack.variants.iter().all(|v| v.groups.is_empty()) {
+        return Cell { p_morale_test: if melee { f64::NAN } else { 0.0 }, ..Cell::default() };
+    }
+    let stages = attack.exact();
+    Cell {
+        hits: mean(&stages.hits),
+        wounds: mean(&stages.wounds),
+        kills: mean(&stages.kills),
+        p_destroyed: stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0),
+        p_morale_test: if melee { f64::NAN } else { stages.p_morale_test },
+    }
+}
+
+/// Every attacker against every fresh target in `situation`, exactly. Every pair is built and
+/// its work checked before any is computed (so a bad pair fails at once, named); `stop` is
+/// polled before each pair (`None` when it was set).
+pub fn table(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop) -> Result<Option<Table>> {
+    let pairs = (attackers.len() as u64).saturating_mul(targets.len() as u64);
+    table_keeping(attackers, targets, situation, threads, stop, pairs <= KEEP_BUILT)
+}
+
+fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop, keep: bool) -> Result<Option<Table>> {
+    let pairs = (attackers.len() as u64).saturating_mul(targets.len() as u64);
+    if pairs > MAX_TABLE_PAIRS {
+        return Err(Error::limit("attackers × targets", pairs, MAX_TABLE_PAIRS));
+    }
+    crate::pool::check_threads(threads)?;
+    let n = pairs as usize;
+    // small tables keep the attacks built for the check (`keep`); large ones build them
+    // again rather than hold up to a million at once (gigabytes)
+    let checked: Vec<(u64, Vec<String>, Option<Attack>)> = crate::pool::install(threads, || {
+        (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let mut a = attack(attackers, targets, situation, i)?;
+                Ok((a.check_exact()?, std::mem::take(&mut a.unmodelled), keep.then_some(a)))
+            })
+            .collect::<Result<Vec<_>>>()
+    })??;
+    let work = checked.iter().fold(0u64, |w, (x, ..)| w.saturating_add(*x));
+    if work > MAX_TABLE_WORK {
+        return Err(Error::limit("exact work of the table in steps (fewer attackers or targets)", work, MAX_TABLE_WORK));
+    }
+    let cells: Vec<Option<Cell>> = crate::pool::install(threads, || {
+        (0..n)
+            .into_par_iter()
+            .map(|i| {
+                if stop.is_set() {
+                    return Ok(None);
+                }
+                match &checked[i].2 {
+                    Some(a) => Ok(Some(cell(a))),
+                    None => attack(attackers, targets, situation, i).map(|a| Some(cell(&a))),
+                }
+            })
+            .collect::<Result<Vec<_>>>()
+    })??;
+    if cells.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    Ok(Some(Table { cells: cells.into_iter().flatten().collect(), unmodelled: checked.into_iter().map(|(_, u, _)| u).collect() }))
+}
+
+/// Tables of at most this many pairs keep their attacks between the check and the work.
+const KEEP_BUILT: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::Edition;
+
+    fn unit(text: &str) -> Unit {
+        Unit::parse(text, Edition::V3_5).unwrap()
+    }
+
+    #[test]
+    fn each_cell_is_the_single_attack() {
+        let attackers = [unit("A [5] Q4+ D4+\n5x Rifle (24\", A2, AP(1))"), unit("B [3] Q3+ D4+\n3x Blade (A3, Rending)")];
+        let targets = [unit("T [10] Q5+ D5+"), unit("U [3] Q4+ D3+ | Tough(3)"), unit("V [1] Q3+ D2+ | Tough(6)")];
+        let situation = Situation::new(Edition::V3_5, false, 12.0);
+        let t = table(&attackers, &targets, &situation, Some(2), &Stop::new()).unwrap().unwrap();
+        assert_eq!(t.cells.len(), 6);
+        for (a, attacker) in attackers.iter().enumerate() {
+            for (j, target) in targets.iter().enumerate() {
+                let one = Attack::new(attacker, target, situation, None, &UnitState::FRESH, &UnitState::FRESH).unwrap();
+                assert_eq!(t.cells[a * 3 + j], cell(&one), "{a} {j}");
+            }
+        }
+        let rebuilt = table_keeping(&attackers, &targets, &situation, Some(1), &Stop::new(), false).unwrap().unwrap();
+        assert_eq!(rebuilt, t, "kept or built again, the same table");
+        // the melee-only attacker does nothing when shooting
+        assert_eq!(t.cells[3].wounds, 0.0);
+        assert!(t.cells[0].wounds > 0.0);
+    }
+
+    #[test]
+    fn a_bad_pair_is_named_and_a_large_table_refused() {
+        let attackers = [unit("A [5] Q4+ D4+\n5x Rifle (24\", A2)")];
+        let targets = [unit("T [10] Q5+ D5+")];
+        let far = Situation::new(Edition::V3_5, false, f64::NAN);
+        let e = table(&attackers, &targets, &far, None, &Stop::new()).unwrap_err();
+        assert!(e.to_string().contains("attackers[0] against targets[0]: distance"), "{e}");
+        let many: Vec<Unit> = (0..1001).map(|_| targets[0].clone()).collect();
+        let e = table(&many, &many, &Situation::new(Edition::V3_5, false, 12.0), None, &Stop::new()).unwrap_err();
+        assert!(matches!(e, Error::Limit { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_set_stop_returns_none() {
+        let attackers = [unit("A [5] Q4+ D4+\n5x Rifle (24\", A2)")];
+        let stop = Stop::new();
+        stop.set();
+        assert_eq!(table(&attackers, &attackers, &Situation::new(Edition::V3_5, false, 12.0), None, &stop).unwrap(), None);
+    }
+}
