@@ -97,26 +97,27 @@ class AttackResult:
     ``None`` in the other editions).
     """
 
-    __slots__ = ("_raw", "_hits", "_unblocked", "_wounds", "_kills", "size", "alive", "_groups", "_unmodelled", "method", "samples",
-                 "dice", "melee", "p_morale_test", "wound_effects", "_ends")
+    __slots__ = ("_raw", "_hits", "_unblocked", "_wounds", "_kills", "_groups", "_unmodelled", "method", "melee", "_ends")
 
     def __init__(self, raw, method: str, melee: bool) -> None:
-        # raw: the core's ``_AttackStages`` (or, unpickled, a ``_StoredStages``)
+        # raw: the core's ``_AttackStages`` (or, unpickled, a ``_StoredStages``); everything
+        # is read from it when first asked for: a caller may want one number of it
         self.method = method
         self.melee = melee
-        self.samples: Optional[int] = raw.samples
-        self.dice: Optional[int] = raw.dice
-        """Attack dice the sampler rolled (``None`` when exact)."""
-        self.size: int = raw.size
-        """The target's starting size (a joined hero counts as one more model)."""
-        self.alive: int = raw.alive
-        """The target's models left when the attack began."""
-        self.wound_effects: bool = raw.wound_effects
-        """Whether the edition has Firefight's wound effects (Stunned, Knocked Out)."""
-        self.p_morale_test: Optional[float] = None if melee or self.wound_effects else raw.p_morale_test
-        # the stages are built when first read: a caller may want only one of them
         self._raw = raw
         self._hits = self._unblocked = self._wounds = self._kills = self._groups = self._unmodelled = self._ends = None
+
+    samples = property(lambda self: self._raw.samples, doc="Samples drawn (``None`` when exact).")
+    dice = property(lambda self: self._raw.dice, doc="Attack dice the sampler rolled (``None`` when exact).")
+    size = property(lambda self: self._raw.size, doc="The target's starting size (a joined hero counts as one more model).")
+    alive = property(lambda self: self._raw.alive, doc="The target's models left when the attack began.")
+    wound_effects = property(lambda self: self._raw.wound_effects, doc="Whether the edition has Firefight's wound effects (Stunned, Knocked Out).")
+
+    @property
+    def p_morale_test(self) -> Optional[float]:
+        """The chance the target must take a morale test after the shooting (``None`` for melee
+        attacks and in Firefight)."""
+        return None if self.melee or self.wound_effects else self._raw.p_morale_test
 
     def _stage(self, name: str) -> Distribution:
         slot = "_" + name

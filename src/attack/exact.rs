@@ -286,7 +286,7 @@ fn morale_after(alloc: &Allocation, situation: &Situation, start: State, before:
 pub fn stages_from(alloc: &Allocation, groups: &[Group], situation: &Situation, origin: State, start: State, before: &UnitState) -> Stages {
     let (hits, unblocked, wounds, ends) = propagate(alloc, groups, situation, start);
     let killed_before = alloc.kills(origin);
-    let mut kills = Vec::new();
+    let mut kills = Vec::with_capacity(alloc.len() as usize + 1);
     for &(s, p) in &ends {
         add_at(&mut kills, (alloc.kills(s) - killed_before) as usize, p);
     }
@@ -305,9 +305,9 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
         let g = &groups[0];
         let dm = die_model(g, situation, &alloc.view(start, g.takedown));
         let gd = group_dist(&dm, g.dice, false);
-        let mut ends: Vec<(State, f64)> = Vec::new();
+        let mut ends: Vec<(State, f64)> = Vec::with_capacity(gd.wounds.len().min(alloc.state_count()));
         let mut index = StateIndex::default();
-        let mut wounds = Vec::new();
+        let mut wounds = Vec::with_capacity((gd.wounds.len() - 1) * gd.deadly as usize + 1);
         for (w, &p) in gd.wounds.iter().enumerate() {
             if p > 0.0 {
                 alloc.landings(alloc.land(start, w as u32, &dm, g.takedown), |end, q| match ends.last_mut() {
