@@ -31,6 +31,10 @@ pub struct Allocation {
     starts: Vec<u32>,
     /// `capacity[r]`: wounds the models before run `r` take in all (Σ count × Tough).
     capacity: Vec<usize>,
+    /// By position (up to 1,000 models): its run, and the wounds the models before it take
+    /// in all (one more entry, for the whole unit). Looked up on every landing of wounds.
+    run_at: Vec<u32>,
+    offset_at: Vec<usize>,
     /// Position of the joined hero (always last), if there is one.
     pub hero: Option<u32>,
     /// The unit's own Defense (used while any of its own models live).
@@ -86,8 +90,17 @@ impl Allocation {
         starts.push(pos);
         capacity.push(cap);
         let hero = runs.last().filter(|(m, _)| is_joined_hero(m)).map(|_| pos - 1);
+        let mut run_at = Vec::with_capacity(pos as usize);
+        let mut offset_at = Vec::with_capacity(pos as usize + 1);
+        for (r, (m, n)) in runs.iter().enumerate() {
+            for i in 0..*n as usize {
+                run_at.push(r as u32);
+                offset_at.push(capacity[r] + i * m.tough as usize);
+            }
+        }
+        offset_at.push(cap);
         let last_has_tough = runs.last().is_some_and(|(m, _)| m.rules.iter().any(|r| r.name == "Tough"));
-        Allocation { runs, starts, capacity, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough }
+        Allocation { runs, starts, capacity, run_at, offset_at, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough }
     }
 
     fn wound_effects(&self) -> bool {
@@ -110,7 +123,7 @@ impl Allocation {
 
     /// The run holding the model at position `k` (< len).
     fn run_of(&self, k: u32) -> usize {
-        self.starts.partition_point(|&s| s <= k) - 1
+        self.run_at[k as usize] as usize
     }
 
     pub fn model_at(&self, k: u32) -> &Model {
@@ -123,11 +136,7 @@ impl Allocation {
 
     /// Wounds the models before position `k` take in all.
     fn offset(&self, k: u32) -> usize {
-        if k >= self.len() {
-            return *self.capacity.last().unwrap_or(&0);
-        }
-        let r = self.run_of(k);
-        self.capacity[r] + (k - self.starts[r]) as usize * self.runs[r].0.tough as usize
+        self.offset_at[(k as usize).min(self.offset_at.len() - 1)]
     }
 
     fn hero_tough(&self) -> u32 {
