@@ -37,6 +37,15 @@ def check_threads(threads) -> None:
         raise ValueError(f"threads: must be None or from 1 to {LIMITS['MAX_THREADS']} (got {threads!r})")
 
 
+def check_distance(distance) -> float:
+    """``distance=``: a finite number of inches, 0 or more, as a float."""
+    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
+        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
+    if distance < 0:
+        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    return float(distance)
+
+
 def check_run_args(method, samples, threads) -> None:
     """The arguments every engine call shares."""
     if method not in ("exact", "sample"):
@@ -271,12 +280,8 @@ def attack(
         for w in weapons:
             if not isinstance(w, str):
                 raise TypeError(f"weapons item: expected a str, got {type(w).__name__}")
-    if type(distance) is not float or not math.isfinite(distance):  # the common case first: a plain float
-        if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
-            raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
-        distance = float(distance)
-    if distance < 0:
-        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    if type(distance) is not float or not 0.0 <= distance < math.inf:  # the common case inline: a plain float
+        distance = check_distance(distance)
     if not (melee.__class__ is bool and charging.__class__ is bool and cover.__class__ is bool and moved.__class__ is bool
             and target_moved.__class__ is bool and fatigued.__class__ is bool):
         flags = (melee, charging, cover, moved, target_moved, fatigued)
@@ -366,14 +371,11 @@ def attack_table(
                 raise TypeError(f"{name}[{i}]: expected a Unit, got {type(u).__name__}")
         lists.append(units)
     attackers, targets = lists
-    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
-        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
-    if distance < 0:
-        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    distance = check_distance(distance)
     for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
     check_threads(threads)
-    raw = _core._attack_table(attackers, targets, bool(melee), float(distance), bool(charging), bool(cover), bool(moved), edition,
+    raw = _core._attack_table(attackers, targets, bool(melee), distance, bool(charging), bool(cover), bool(moved), edition,
                               None if threads is None else int(threads))
-    return AttackTable(tuple(u.name for u in attackers), tuple(u.name for u in targets), bool(melee), float(distance), raw)
+    return AttackTable(tuple(u.name for u in attackers), tuple(u.name for u in targets), bool(melee), distance, raw)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Optional, Union
 
 import numpy as np
 
 from . import _core
-from ._attack import _REALS, SeedLike, check_run_args, seed_to_u64
+from ._attack import SeedLike, check_distance, check_run_args, seed_to_u64
 from ._core import Unit
 from ._distribution import Distribution
 from ._state import UnitState, state_arg, states_from_arrays
@@ -169,10 +168,7 @@ def melee(
     for name, flag in (("charger_fatigued", charger_fatigued), ("defender_fatigued", defender_fatigued)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
-    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
-        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
-    if distance < 0:
-        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
+    distance = check_distance(distance)
     check_run_args(method, samples, threads)
     cs = state_arg("charger_state", charger_state)
     ds = state_arg("defender_state", defender_state)
@@ -182,7 +178,7 @@ def melee(
         ds = UnitState(ds.models_lost, ds.wounds, ds.hero_wounds, ds.shaken, True)
     raw = _core._melee(
         charger, defender, charger_state=cs._tuple(), defender_state=ds._tuple(),
-        strike_back=_strike_back(strike_back), distance=float(distance), edition=edition, method=method,
+        strike_back=_strike_back(strike_back), distance=distance, edition=edition, method=method,
         samples=int(samples), seed=seed_to_u64(seed) if method == "sample" else 0,
         threads=None if threads is None else int(threads),
     )
