@@ -74,8 +74,6 @@ pub fn binomial(n: u32, p: f64) -> Vec<f64> {
     trim(v)
 }
 
-
-
 /// Drops trailing zeros (keeps at least one entry).
 pub fn trim(mut v: Vec<f64>) -> Vec<f64> {
     while v.len() > 1 && *v.last().unwrap() == 0.0 {

@@ -56,8 +56,8 @@ pub const MAX_SAMPLED_DICE: u64 = 10_000_000_000;
 pub const MAX_THREADS: usize = 256;
 /// Nesting depth of army book JSON (serde_json's own limit; real books nest 8 deep).
 pub const MAX_JSON_DEPTH: usize = 128;
-/// Target states × weapon groups of one sampled attack: the sampler keeps a die model for
-/// each (about 40 bytes, per thread).
+/// Target states × weapon groups of one sampled attack: the sampler keeps the index of a die
+/// model for each (4 bytes, per thread; each distinct model once, about 190 bytes).
 pub const MAX_SAMPLER_CELLS: u64 = 1 << 21;
 /// Games × units of one `simulate` call (both armies' units, paired games counted twice):
 /// what a run's time grows with. 10^7 games of 100-unit armies; real runs are 10^3 to 10^6
@@ -70,6 +70,6 @@ pub const MAX_UNIT_GAMES: u64 = 2_000_000_000;
 /// about 1.5 × 10^9.
 pub const MAX_PREPARATION_WORK: u64 = 2_000_000_000;
 /// Attacker × target pairs of one attack table (`attack::table`).
-pub const MAX_TABLE_PAIRS: u64 = 1_000_000;
+pub const MAX_TABLE_PAIRS: u64 = 2_000_000;
 /// The exact work of all of one table's attacks together: ten of the largest single attacks.
 pub const MAX_TABLE_WORK: u64 = 10 * MAX_EXACT_WORK;

@@ -49,6 +49,12 @@ def test_each_cell_is_the_single_attack(kwargs):
         assert (t.wounds[2] == 0).all() and (t.wounds[:2] > 0).all()
 
 
+def test_firefight_has_no_morale_test_from_wounds():
+    t = oprstats.attack_table(ATTACKERS[:1], TARGETS[:1], edition="firefight-3.2")
+    assert math.isnan(t.p_morale_test[0, 0]) and oprstats.attack(ATTACKERS[0], TARGETS[0], edition="firefight-3.2").p_morale_test is None
+    assert t.kills[0, 0] == pytest.approx(oprstats.attack(ATTACKERS[0], TARGETS[0], edition="firefight-3.2").kills.mean(), abs=1e-12)
+
+
 def test_the_same_whatever_the_threads_and_read_only():
     one = oprstats.attack_table(ATTACKERS, TARGETS, threads=1)
     two = oprstats.attack_table(ATTACKERS, TARGETS, threads=2)
@@ -82,7 +88,7 @@ def test_bad_input_is_named():
         oprstats.attack_table(ATTACKERS, TARGETS, threads=0)
     with pytest.raises(ValueError, match="edition"):
         oprstats.attack_table(ATTACKERS, TARGETS, edition="9")
-    big = [TARGETS[0]] * 1001
+    big = [TARGETS[0]] * 1415
     with pytest.raises(ValueError, match="attackers × targets"):
         oprstats.attack_table(big, big)
     empty = oprstats.attack_table([], TARGETS)

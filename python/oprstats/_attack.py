@@ -308,7 +308,7 @@ class AttackTable:
 
     ``hits``, ``wounds`` and ``kills`` are expected values, ``p_destroyed`` the chance the
     target is destroyed, ``p_morale_test`` the chance it must test after the shooting (NaN in
-    melee). ``unmodelled`` maps ``(attacker index, target index)`` to the rules of that pair
+    melee and in Firefight, which has wound effects instead). ``unmodelled`` maps ``(attacker index, target index)`` to the rules of that pair
     the attack does not model (pairs with none are left out).
     """
 

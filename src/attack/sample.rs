@@ -102,15 +102,15 @@ pub struct Faces {
     hit: [(u32, u32, bool); 7],
     /// By Defense face, for hits from 6s (`[1]`) or not (`[0]`): `REROLL`, or the wounds
     /// the hit deals (0: blocked).
-    block: [[u8; 7]; 2],
+    block: [[u16; 7]; 2],
     /// The same after a re-roll (which is not re-rolled again).
-    rerolled: [[u8; 7]; 2],
+    rerolled: [[u16; 7]; 2],
     /// By face: whether a wound is ignored; and whether any face ignores one.
     ignore: [[bool; 7]; 2],
     ignores_any: [bool; 2],
 }
 
-const REROLL: u8 = u8::MAX;
+const REROLL: u16 = u16::MAX;
 
 impl Faces {
     pub fn of(dm: &DieModel) -> Faces {
@@ -121,8 +121,13 @@ impl Faces {
             f.hit[i] = (sixes, others, dm.rolls_extra_die(face));
             for six in [false, true] {
                 let s = usize::from(six);
-                // at most 1 + Shred + Rupture wounds: small, so a u8 (below REROLL) holds them
-                let wounds = |face| if dm.blocks(face, six) { 0 } else { dm.wounds_of_unblocked(face, six).min(u32::from(REROLL - 1)) as u8 };
+                // at most 1 + Shred + Rupture wounds, each extra capped at 100 (plan.rs): a u16
+                // below REROLL holds them
+                let wounds = |face| {
+                    let w = if dm.blocks(face, six) { 0 } else { dm.wounds_of_unblocked(face, six) };
+                    debug_assert!(w < u32::from(REROLL), "wounds of one hit {w}");
+                    w.min(u32::from(REROLL - 1)) as u16
+                };
                 f.block[s][i] = if dm.rerolls(face, six) { REROLL } else { wounds(face) };
                 f.rerolled[s][i] = wounds(face);
                 f.ignore[s][i] = dm.ignores_wound(face, six);
@@ -130,6 +135,44 @@ impl Faces {
             }
         }
         f
+    }
+}
+
+/// Faces by (group, target state index), found on first use: a dense table of 4-byte indices
+/// into the distinct die models met. Most states share a model, and one read into lookups
+/// by face is about 160 bytes, which a table of `Faces` per state would repeat.
+#[derive(Debug, Clone, Default)]
+pub struct FacesTable {
+    slots: Vec<Vec<u32>>,
+    distinct: Vec<Faces>,
+    found: FxHashMap<DieModel, u32>,
+}
+
+impl FacesTable {
+    const NONE: u32 = u32::MAX;
+
+    /// The faces of `group` against state `state` (of `states`); `find` gives its die model
+    /// the first time.
+    pub fn get(&mut self, group: usize, state: usize, states: usize, find: impl FnOnce() -> DieModel) -> Faces {
+        if self.slots.len() <= group {
+            self.slots.resize_with(group + 1, Vec::new);
+        }
+        let row = &mut self.slots[group];
+        if row.is_empty() {
+            row.resize(states, Self::NONE);
+        }
+        let i = row[state];
+        if i != Self::NONE {
+            return self.distinct[i as usize];
+        }
+        let dm = find();
+        let distinct = &mut self.distinct;
+        let i = *self.found.entry(dm).or_insert_with(|| {
+            distinct.push(Faces::of(&dm));
+            (distinct.len() - 1) as u32
+        });
+        row[state] = i;
+        self.distinct[i as usize]
     }
 }
 
@@ -247,7 +290,8 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
     let mut rng = chunk_rng(seed, chunk);
     let mut counts = Counts::default();
     // Die models by (variant, group, state), found once per chunk.
-    let mut models: Vec<Vec<Vec<Option<Faces>>>> = attack.variants.iter().map(|v| vec![vec![None; alloc.state_count()]; v.groups.len()]).collect();
+    let mut models: Vec<FacesTable> = vec![FacesTable::default(); attack.variants.len()];
+    let states = alloc.state_count();
     let killed_before = alloc.kills(attack.start);
     // The morale test by end state, found once per chunk (the target's Shaken is the attack's).
     let mut tests: Vec<Option<MoraleTest>> = if situation.melee { Vec::new() } else { vec![None; alloc.state_count()] };
@@ -259,7 +303,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         // Firefight: a charge Knocks Out (or wounds) a Stunned target before any blow
         let start = alloc.roll(charged, || d6(&mut rng));
         let r = roll_attack(alloc, groups, start, &mut rng, |gi, s| {
-            *models[gi][alloc.index(s)].get_or_insert_with(|| Faces::of(&die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown))))
+            models.get(gi, alloc.index(s), states, || die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
         });
         counts.dice += r.dice;
         record(&mut counts.hits, r.hits);

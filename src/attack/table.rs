@@ -18,7 +18,8 @@ pub struct Cell {
     pub wounds: f64,
     pub kills: f64,
     pub p_destroyed: f64,
-    /// The chance the target must take a morale test after the shooting (NaN in melee).
+    /// The chance the target must take a morale test after the shooting (NaN in melee and in
+    /// Firefight, which has wound effects instead).
     pub p_morale_test: f64,
 }
 
@@ -45,7 +46,8 @@ fn attack(attackers: &[Unit], targets: &[Unit], situation: &Situation, i: usize)
 }
 
 fn cell(attack: &Attack) -> Cell {
-    let melee = attack.situation.melee;
+    // no morale test from wounds in melee, nor in Firefight (wound effects instead)
+    let melee = attack.situation.melee || attack.allocation.wounds == crate::rules::effects::WoundModel::WoundEffects;
     if attack.variants.iter().all(|v| v.groups.is_empty()) {
         return Cell { p_morale_test: if melee { f64::NAN } else { 0.0 }, ..Cell::default() };
     }
@@ -61,7 +63,8 @@ fn cell(attack: &Attack) -> Cell {
 
 /// Every attacker against every fresh target in `situation`, exactly. Every pair is built and
 /// its work checked before any is computed (so a bad pair fails at once, named); `stop` is
-/// polled before each pair (`None` when it was set).
+/// polled before each pair is built and before it is computed (`None` when it was set). The
+/// first bad pair in row order is the one named.
 pub fn table(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop) -> Result<Option<Table>> {
     let pairs = (attackers.len() as u64).saturating_mul(targets.len() as u64);
     table_keeping(attackers, targets, situation, threads, stop, pairs <= KEEP_BUILT)
@@ -76,15 +79,25 @@ fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, th
     let n = pairs as usize;
     // small tables keep the attacks built for the check (`keep`); large ones build them
     // again rather than hold up to a million at once (gigabytes)
-    let checked: Vec<(u64, Vec<String>, Option<Attack>)> = crate::pool::install(threads, || {
+    let models = |units: &[Unit]| units.iter().map(|u| u64::from(u.size())).fold(0u64, u64::saturating_add);
+    // the memory kept attacks hold grows with their targets' models (tables by position)
+    let keep = keep && (attackers.len() as u64).saturating_mul(models(targets)) <= KEEP_MODELS;
+    let checked: Vec<Option<Result<(u64, Vec<String>, Option<Box<Attack>>)>>> = crate::pool::install(threads, || {
         (0..n)
             .into_par_iter()
             .map(|i| {
-                let mut a = attack(attackers, targets, situation, i)?;
-                Ok((a.check_exact()?, std::mem::take(&mut a.unmodelled), keep.then_some(a)))
+                (!stop.is_set()).then(|| {
+                    let mut a = attack(attackers, targets, situation, i)?;
+                    Ok((a.check_exact()?, std::mem::take(&mut a.unmodelled), keep.then(|| Box::new(a))))
+                })
             })
-            .collect::<Result<Vec<_>>>()
-    })??;
+            .collect()
+    })?;
+    if checked.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    // the first bad pair in row order, whatever the threads
+    let checked = checked.into_iter().flatten().collect::<Result<Vec<_>>>()?;
     let work = checked.iter().fold(0u64, |w, (x, ..)| w.saturating_add(*x));
     if work > MAX_TABLE_WORK {
         return Err(Error::limit("exact work of the table in steps (fewer attackers or targets)", work, MAX_TABLE_WORK));
@@ -109,8 +122,10 @@ fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, th
     Ok(Some(Table { cells: cells.into_iter().flatten().collect(), unmodelled: checked.into_iter().map(|(_, u, _)| u).collect() }))
 }
 
-/// Tables of at most this many pairs keep their attacks between the check and the work.
+/// Tables of at most this many pairs keep their attacks between the check and the work, if
+/// their targets' models, counted once per attacker, are at most `KEEP_MODELS`.
 const KEEP_BUILT: u64 = 20_000;
+const KEEP_MODELS: u64 = 200_000;
 
 #[cfg(test)]
 mod tests {
@@ -148,7 +163,13 @@ mod tests {
         let far = Situation::new(Edition::V3_5, false, f64::NAN);
         let e = table(&attackers, &targets, &far, None, &Stop::new()).unwrap_err();
         assert!(e.to_string().contains("attackers[0] against targets[0]: distance"), "{e}");
-        let many: Vec<Unit> = (0..1001).map(|_| targets[0].clone()).collect();
+        // every pair is bad: the first in row order is named, whatever the threads
+        let (three, four) = (vec![attackers[0].clone(); 3], vec![targets[0].clone(); 40]);
+        for threads in [1, 2] {
+            let e = table(&three, &four, &far, Some(threads), &Stop::new()).unwrap_err();
+            assert!(e.to_string().contains("attackers[0] against targets[0]:"), "{e}");
+        }
+        let many: Vec<Unit> = (0..1415).map(|_| targets[0].clone()).collect();
         let e = table(&many, &many, &Situation::new(Edition::V3_5, false, 12.0), None, &Stop::new()).unwrap_err();
         assert!(matches!(e, Error::Limit { .. }), "{e}");
     }

@@ -15,7 +15,7 @@ use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace
 use crate::attack::allocation::State;
 use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self, Settled};
-use crate::attack::sample::{d6, roll_attack, roll_options, Faces};
+use crate::attack::sample::{d6, roll_attack, roll_options, Faces, FacesTable};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
@@ -173,7 +173,7 @@ pub struct ShotPlan {
     /// What each variant plays, for the trace ("Versatile Attack: AP(+1)").
     option_labels: Vec<String>,
     /// Die models by (variant, group, target state), found as the dice need them.
-    models: Vec<Vec<Vec<Option<Faces>>>>,
+    models: Vec<FacesTable>,
     /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
     firing: Vec<(usize, u64, u32)>,
 }
@@ -2255,7 +2255,7 @@ impl<'a> Game<'a> {
         // options change rolls, not which weapons fire: the groups are those of any variant
         let groups = plan::groups(&attacking, &talloc.view(fresh, false).alive, &variants[0].0, Pick::Named(names));
         let expected = groups.iter().map(|g| variants.iter().map(|(s, w)| w * group_expected_wounds(g, s, talloc, fresh)).sum()).collect();
-        let models = vec![vec![vec![None; talloc.state_count()]; groups.len()]; variants.len()];
+        let models = vec![FacesTable::default(); variants.len()];
         let labels = groups.iter().map(|g| rustc_hash::FxBuildHasher.hash_one(&g.label)).collect();
         let keys = variants.iter().map(|(s, _)| [s.attacker_option, s.target_option]).collect();
         let option_labels = if variants.len() > 1 || info.tricks.options || held_options || self.info(target).tricks.options {
@@ -2326,10 +2326,10 @@ impl<'a> Game<'a> {
                         limited |= 1 << i;
                     }
                 }
-                let models = &mut plan.models[vi][gi];
+                let models = &mut plan.models[vi];
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
-                    let model = || Faces::of(&plan::die_model(group, &situation, &talloc.view(s, group.takedown)));
-                    if cached { *models[talloc.index(s)].get_or_insert_with(model) } else { model() }
+                    let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
+                    if cached { models.get(gi, talloc.index(s), talloc.state_count(), model) } else { Faces::of(&model()) }
                 });
                 state = r.end;
                 hits += r.hits;

@@ -17,7 +17,7 @@ pub mod sample;
 
 use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
-use crate::attack::sample::Faces;
+use crate::attack::sample::{Faces, FacesTable};
 use crate::attack::exact::group_expected_wounds;
 use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
 use crate::limits::MAX_EXACT_MELEE_WORK;
@@ -468,7 +468,7 @@ pub struct Found {
     groups: [ByAlive<Rc<PhaseGroups>>; 3],
     /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
-    models: [Vec<Vec<Option<Faces>>>; 3],
+    models: [FacesTable; 3],
     /// Fear of each side by which of its models are left.
     fear: [ByAlive<Fear>; 2],
     /// The distribution of the Fear margin by which models of each side are left.
@@ -587,16 +587,9 @@ impl<'m> Plans<'m> {
 
     /// The same, read into the sampler's lookups by face.
     pub fn faces(&mut self, phase: Phase, template: usize, s: State) -> Faces {
-        let (_, target) = self.melee.sides(phase);
-        let per_phase = &mut self.found.models[phase as usize];
-        if per_phase.len() <= template {
-            per_phase.resize(template + 1, Vec::new());
-        }
-        let slots = &mut per_phase[template];
-        if slots.is_empty() {
-            slots.resize(target.state_count(), None);
-        }
+        let m = self.melee;
+        let (_, target) = m.sides(phase);
         let group = &self.found.templates[phase as usize][template];
-        *slots[target.index(s)].get_or_insert_with(|| Faces::of(&die_model(group, &self.melee.situation(phase), &target.view(s, group.takedown))))
+        self.found.models[phase as usize].get(template, target.index(s), target.state_count(), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)))
     }
 }
