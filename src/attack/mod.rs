@@ -59,6 +59,23 @@ impl Attack {
     pub fn new(
         attacker: &Unit,
         target: &Unit,
+        situation: Situation,
+        weapons: Option<&[String]>,
+        attacker_state: &UnitState,
+        target_state: &UnitState,
+    ) -> Result<Attack> {
+        let attacker_order = Allocation::new(attacker, situation.edition);
+        Attack::with_orders(attacker, &attacker_order, Allocation::new(target, situation.edition), situation, weapons, attacker_state, target_state)
+    }
+
+    /// [`Attack::new`] with the removal orders of both units already built (`attacker_order`
+    /// and `allocation` from `Allocation::new` under the situation's edition): many attacks
+    /// between the same units build them once.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_orders(
+        attacker: &Unit,
+        attacker_order: &Allocation,
+        allocation: Allocation,
         mut situation: Situation,
         weapons: Option<&[String]>,
         attacker_state: &UnitState,
@@ -85,9 +102,7 @@ impl Attack {
             ));
         }
         situation.fatigued |= situation.melee && (attacker_state.fatigued || attacker_state.shaken);
-        let attacker_order = Allocation::new(attacker, situation.edition);
         let attacker_at = attacker_order.state_of("attacker_state", attacker_state)?;
-        let allocation = Allocation::new(target, situation.edition);
         let start = allocation.state_of("target_state", target_state)?;
         let attacking = attacker_order.view(attacker_at, false).alive;
         let targeted = allocation.view(start, false).alive;

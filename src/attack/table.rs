@@ -2,6 +2,7 @@
 //! threads, for tables of matchups (Python makes one call, not one per pair).
 
 use super::plan::Situation;
+use super::allocation::Allocation;
 use super::Attack;
 use crate::dice::mean;
 use crate::error::{Error, Result};
@@ -40,9 +41,22 @@ fn in_pair(error: Error, a: usize, t: usize) -> Error {
     }
 }
 
-fn attack(attackers: &[Unit], targets: &[Unit], situation: &Situation, i: usize) -> Result<Attack> {
-    let (a, t) = (i / targets.len(), i % targets.len());
-    Attack::new(&attackers[a], &targets[t], *situation, None, &UnitState::FRESH, &UnitState::FRESH).map_err(|e| in_pair(e, a, t))
+/// Each unit's removal order, built once for the whole table.
+struct Orders {
+    attackers: Vec<Allocation>,
+    targets: Vec<Allocation>,
+}
+
+impl Orders {
+    fn of(attackers: &[Unit], targets: &[Unit], edition: crate::Edition) -> Orders {
+        let build = |units: &[Unit]| units.par_iter().map(|u| Allocation::new(u, edition)).collect();
+        Orders { attackers: build(attackers), targets: build(targets) }
+    }
+}
+
+fn attack(attackers: &[Unit], orders: &Orders, situation: &Situation, i: usize) -> Result<Attack> {
+    let (a, t) = (i / orders.targets.len(), i % orders.targets.len());
+    Attack::with_orders(&attackers[a], &orders.attackers[a], orders.targets[t].clone(), *situation, None, &UnitState::FRESH, &UnitState::FRESH).map_err(|e| in_pair(e, a, t))
 }
 
 fn cell(attack: &Attack) -> Cell {
@@ -82,12 +96,13 @@ fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, th
     let models = |units: &[Unit]| units.iter().map(|u| u64::from(u.size())).fold(0u64, u64::saturating_add);
     // the memory kept attacks hold grows with their targets' models (tables by position)
     let keep = keep && (attackers.len() as u64).saturating_mul(models(targets)) <= KEEP_MODELS;
+    let orders = crate::pool::install(threads, || Orders::of(attackers, targets, situation.edition))?;
     let checked: Vec<Option<Result<(u64, Vec<String>, Option<Box<Attack>>)>>> = crate::pool::install(threads, || {
         (0..n)
             .into_par_iter()
             .map(|i| {
                 (!stop.is_set()).then(|| {
-                    let mut a = attack(attackers, targets, situation, i)?;
+                    let mut a = attack(attackers, &orders, situation, i)?;
                     Ok((a.check_exact()?, std::mem::take(&mut a.unmodelled), keep.then(|| Box::new(a))))
                 })
             })
@@ -111,7 +126,7 @@ fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, th
                 }
                 match &checked[i].2 {
                     Some(a) => Ok(Some(cell(a))),
-                    None => attack(attackers, targets, situation, i).map(|a| Some(cell(&a))),
+                    None => attack(attackers, &orders, situation, i).map(|a| Some(cell(&a))),
                 }
             })
             .collect::<Result<Vec<_>>>()
