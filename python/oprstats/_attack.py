@@ -46,6 +46,13 @@ def check_distance(distance) -> float:
     return float(distance)
 
 
+def check_flag(name: str, value) -> bool:
+    """A ``True``/``False`` argument (a numpy bool too), as a bool."""
+    if value is not True and value is not False and not isinstance(value, np.bool_):
+        raise TypeError(f"{name}: expected True or False, got {type(value).__name__}")
+    return bool(value)
+
+
 def check_run_args(method, samples, threads) -> None:
     """The arguments every engine call shares."""
     if method not in ("exact", "sample"):
@@ -284,11 +291,8 @@ def attack(
         distance = check_distance(distance)
     if not (melee.__class__ is bool and charging.__class__ is bool and cover.__class__ is bool and moved.__class__ is bool
             and target_moved.__class__ is bool and fatigued.__class__ is bool):
-        flags = (melee, charging, cover, moved, target_moved, fatigued)
-        for name, flag in zip(_FLAG_NAMES, flags):
-            if flag is not True and flag is not False and not isinstance(flag, np.bool_):
-                raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
-        melee, charging, cover, moved, target_moved, fatigued = map(bool, flags)
+        melee, charging, cover, moved, target_moved, fatigued = (
+            check_flag(name, flag) for name, flag in zip(_FLAG_NAMES, (melee, charging, cover, moved, target_moved, fatigued)))
     if method != "exact" or type(samples) is not int or not 1 <= samples <= _MAX_SAMPLES or threads is not None:
         check_run_args(method, samples, threads)
     # positional, in the binding's order: weapons, melee, distance, charging, cover, moved,
@@ -308,8 +312,9 @@ class AttackTable:
 
     ``hits``, ``wounds`` and ``kills`` are expected values, ``p_destroyed`` the chance the
     target is destroyed, ``p_morale_test`` the chance it must test after the shooting (NaN in
-    melee and in Firefight, which has wound effects instead). ``unmodelled`` maps ``(attacker index, target index)`` to the rules of that pair
-    the attack does not model (pairs with none are left out).
+    melee and in Firefight, which has wound effects instead). ``unmodelled`` maps ``(attacker
+    index, target index)`` to the rules of that pair the attack does not model (pairs with
+    none are left out).
     """
 
     __slots__ = ("attackers", "targets", "melee", "distance", "hits", "wounds", "kills", "p_destroyed", "p_morale_test", "unmodelled")
@@ -363,7 +368,7 @@ def attack_table(
     """
     lists = []
     for name, units in (("attackers", attackers), ("targets", targets)):
-        if isinstance(units, Unit) or isinstance(units, (str, bytes)):
+        if isinstance(units, (Unit, str, bytes)):
             raise TypeError(f"{name}: expected a list of Units, got a single {type(units).__name__}")
         units = list(units)
         for i, u in enumerate(units):
@@ -372,10 +377,7 @@ def attack_table(
         lists.append(units)
     attackers, targets = lists
     distance = check_distance(distance)
-    for name, flag in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved)):
-        if flag is not True and flag is not False and not isinstance(flag, np.bool_):
-            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+    melee, charging, cover, moved = (check_flag(n, f) for n, f in (("melee", melee), ("charging", charging), ("cover", cover), ("moved", moved)))
     check_threads(threads)
-    raw = _core._attack_table(attackers, targets, bool(melee), distance, bool(charging), bool(cover), bool(moved), edition,
-                              None if threads is None else int(threads))
-    return AttackTable(tuple(u.name for u in attackers), tuple(u.name for u in targets), bool(melee), distance, raw)
+    raw = _core._attack_table(attackers, targets, melee, distance, charging, cover, moved, edition, None if threads is None else int(threads))
+    return AttackTable(tuple(u.name for u in attackers), tuple(u.name for u in targets), melee, distance, raw)

@@ -7,7 +7,7 @@ from typing import Optional, Union
 import numpy as np
 
 from . import _core
-from ._attack import SeedLike, check_distance, check_run_args, seed_to_u64
+from ._attack import SeedLike, check_distance, check_flag, check_run_args, seed_to_u64
 from ._core import Unit
 from ._distribution import Distribution
 from ._state import UnitState, state_arg, states_from_arrays
@@ -165,9 +165,8 @@ def melee(
     for name, value in (("charger", charger), ("defender", defender)):
         if not isinstance(value, Unit):
             raise TypeError(f"{name}: expected a Unit, got {type(value).__name__}")
-    for name, flag in (("charger_fatigued", charger_fatigued), ("defender_fatigued", defender_fatigued)):
-        if flag is not True and flag is not False and not isinstance(flag, np.bool_):
-            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+    charger_fatigued = check_flag("charger_fatigued", charger_fatigued)
+    defender_fatigued = check_flag("defender_fatigued", defender_fatigued)
     distance = check_distance(distance)
     check_run_args(method, samples, threads)
     cs = state_arg("charger_state", charger_state)
@@ -220,7 +219,6 @@ def morale(unit: Unit, *, state: Optional[UnitState] = None, melee: bool = False
     """
     if not isinstance(unit, Unit):
         raise TypeError(f"unit: expected a Unit, got {type(unit).__name__}")
-    if melee is not True and melee is not False and not isinstance(melee, np.bool_):
-        raise TypeError(f"melee: expected True or False, got {type(melee).__name__}")
+    melee = check_flag("melee", melee)
     st = state_arg("state", state)
-    return MoraleResult(*_core._morale(unit, state=st._tuple(), melee=bool(melee), edition=edition))
+    return MoraleResult(*_core._morale(unit, state=st._tuple(), melee=melee, edition=edition))

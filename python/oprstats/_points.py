@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
+from ._attack import check_flag
 from ._core import ArmyBook, Unit
 from ._editions import DEFAULT_EDITION
 
@@ -341,8 +342,7 @@ class CostModel:
         :func:`fairness` judges that family's units with, and calibrates prediction
         intervals at ``coverage`` on those models' errors (split conformal, by price band)."""
         opts = _FitOptions(variants, ridge, ridge_by_name, variant_weight, iterations)
-        if not isinstance(out_of_sample, bool):
-            raise TypeError(f"out_of_sample: expected True or False, got {type(out_of_sample).__name__}")
+        out_of_sample = check_flag("out_of_sample", out_of_sample)
         coverage = _numeric(coverage, "coverage")
         if not 0.5 <= coverage < 1.0:
             raise ValueError(f"coverage: must be at least 0.5 and below 1 (got {coverage!r})")
@@ -899,9 +899,7 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     """The rows of :func:`fairness` as dicts, sorted the same way (no pandas needed)."""
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
         raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {drivers!r})")
-    for name, flag in (("in_sample", in_sample), ("options", options)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name}: expected True or False, got {type(flag).__name__}")
+    in_sample, options = check_flag("in_sample", in_sample), check_flag("options", options)
     if model is None:
         model = CostModel.default(edition=edition or DEFAULT_EDITION)
     elif not isinstance(model, CostModel):

@@ -5,7 +5,7 @@
 //! counts whatever the number of threads.
 
 use super::allocation::{Allocation, State};
-use super::plan::{die_model, DieModel, Group};
+use super::plan::{die_model, DieModel, Group, Situation};
 use super::{Attack, Variant};
 use crate::error::Result;
 use crate::morale::{self, MoraleTest};
@@ -88,12 +88,6 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> Dice {
     Dice::seed_from_u64(mix(seed, chunk))
 }
 
-/// One d6 (see `rolls::Dice`).
-#[inline]
-pub fn d6(rng: &mut Dice) -> u8 {
-    rng.d6()
-}
-
 /// A die model read once into lookups by face, for the sampler's inner loops.
 #[derive(Debug, Clone, Copy)]
 pub struct Faces {
@@ -135,6 +129,11 @@ impl Faces {
             }
         }
         f
+    }
+
+    /// The faces of `group`'s dice in `situation` against the target in state `s`.
+    pub fn at(group: &Group, situation: &Situation, alloc: &Allocation, s: State) -> Faces {
+        Faces::of(&die_model(group, situation, &alloc.view(s, group.takedown)))
     }
 }
 
@@ -245,7 +244,7 @@ pub fn roll_attack(
         r.hits += h;
         r.unblocked += u;
         r.wounds += w * dm.deadly;
-        r.end = alloc.roll(alloc.land(r.end, w, dm, g.takedown), || d6(rng));
+        r.end = alloc.roll(alloc.land(r.end, w, dm, g.takedown), || rng.d6());
     }
     r
 }
@@ -276,7 +275,7 @@ pub fn roll_options(keys: &[[u8; 2]], rng: &mut Dice) -> usize {
         if options.len() == 1 {
             options[0]
         } else {
-            options[usize::from(d6(rng) - 1) * options.len() / 6]
+            options[usize::from(rng.d6() - 1) * options.len() / 6]
         }
     };
     let i = pick(distinct(0), rng);
@@ -301,7 +300,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         let variant = &attack.variants[vi];
         let (groups, models) = (&variant.groups, &mut models[vi]);
         // Firefight: a charge Knocks Out (or wounds) a Stunned target before any blow
-        let start = alloc.roll(charged, || d6(&mut rng));
+        let start = alloc.roll(charged, || rng.d6());
         let r = roll_attack(alloc, groups, start, &mut rng, |gi, s| {
             models.get(gi, alloc.index(s), states, || die_model(&groups[gi], &variant.situation, &alloc.view(s, groups[gi].takedown)))
         });
@@ -314,7 +313,7 @@ fn run_chunk(attack: &Attack, seed: u64, chunk: u64, samples: u64) -> Counts {
         if !situation.melee && morale::tests_after_shooting(alloc, attack.start, r.end, situation.edition) {
             counts.morale_tests += 1;
             let test = *tests[alloc.index(r.end)].get_or_insert_with(|| MoraleTest::new(alloc, r.end, before.shaken, situation.edition));
-            if !test.roll(|| d6(&mut rng)) {
+            if !test.roll(|| rng.d6()) {
                 shaken = true;
             }
         }

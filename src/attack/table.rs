@@ -59,7 +59,8 @@ fn attack(attackers: &[Unit], orders: &Orders, situation: &Situation, i: usize) 
     Attack::with_orders(&attackers[a], &orders.attackers[a], orders.targets[t].clone(), *situation, None, &UnitState::FRESH, &UnitState::FRESH).map_err(|e| in_pair(e, a, t))
 }
 
-fn cell(attack: &Attack) -> Cell {
+/// One attack's means (all zero, and no morale test, when it has no weapon to use).
+pub fn cell(attack: &Attack) -> Cell {
     // no morale test from wounds in melee, nor in Firefight (wound effects instead)
     let melee = attack.situation.melee || attack.allocation.wounds == crate::rules::effects::WoundModel::WoundEffects;
     if attack.variants.iter().all(|v| v.groups.is_empty()) {
@@ -81,21 +82,20 @@ fn cell(attack: &Attack) -> Cell {
 /// first bad pair in row order is the one named.
 pub fn table(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop) -> Result<Option<Table>> {
     let pairs = (attackers.len() as u64).saturating_mul(targets.len() as u64);
-    table_keeping(attackers, targets, situation, threads, stop, pairs <= KEEP_BUILT)
-}
-
-fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop, keep: bool) -> Result<Option<Table>> {
-    let pairs = (attackers.len() as u64).saturating_mul(targets.len() as u64);
     if pairs > MAX_TABLE_PAIRS {
         return Err(Error::limit("attackers × targets", pairs, MAX_TABLE_PAIRS));
     }
     crate::pool::check_threads(threads)?;
-    let n = pairs as usize;
-    // small tables keep the attacks built for the check (`keep`); large ones build them
-    // again rather than hold up to a million at once (gigabytes)
-    let models = |units: &[Unit]| units.iter().map(|u| u64::from(u.size())).fold(0u64, u64::saturating_add);
-    // the memory kept attacks hold grows with their targets' models (tables by position)
-    let keep = keep && (attackers.len() as u64).saturating_mul(models(targets)) <= KEEP_MODELS;
+    // small tables keep the attacks built for the check; large ones build them again rather
+    // than hold up to a million at once (gigabytes). What a kept attack holds grows with its
+    // target's models (tables by position).
+    let target_models = targets.iter().map(|u| u64::from(u.size())).fold(0u64, u64::saturating_add);
+    let keep = pairs <= KEEP_BUILT && (attackers.len() as u64).saturating_mul(target_models) <= KEEP_MODELS;
+    table_keeping(attackers, targets, situation, threads, stop, keep)
+}
+
+fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, threads: Option<usize>, stop: &Stop, keep: bool) -> Result<Option<Table>> {
+    let n = attackers.len() * targets.len();
     let orders = crate::pool::install(threads, || Orders::of(attackers, targets, situation.edition))?;
     let checked: Vec<Option<Result<(u64, Vec<String>, Option<Box<Attack>>)>>> = crate::pool::install(threads, || {
         (0..n)

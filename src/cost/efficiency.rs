@@ -113,11 +113,8 @@ fn casting_row(cell: &[(usize, u8)], results: &[(f64, f64, f64)], tokens: u32) -
 
 /// One attack's expected wounds, expected kills and chance to destroy the target.
 fn one(attack: &Attack) -> (f64, f64, f64) {
-    if attack.groups.is_empty() {
-        return (0.0, 0.0, 0.0);
-    }
-    let stages = attack.exact();
-    (mean(&stages.wounds), mean(&stages.kills), stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0))
+    let c = crate::attack::table::cell(attack);
+    (c.wounds, c.kills, c.p_destroyed)
 }
 
 /// For each reference attacker: `(key, its nominal points, points of its attacks needed in

@@ -18,7 +18,6 @@ use super::play::{Event, Game, Id};
 use super::policy;
 use crate::attack::allocation::{Allocation, State};
 use crate::attack::plan::{Group, Situation};
-use crate::attack::sample::d6;
 use crate::loaders::army_forge::SpellDefinition;
 use crate::rules::spells::{Once, Roll, SpellEffect, Targets};
 use crate::Edition;
@@ -275,7 +274,7 @@ impl<'a> Game<'a> {
             // a debuff on its next casting roll ("-3 to casting rolls once") is used now
             let held = std::mem::take(&mut self.live_mut(id).casting_modifier);
             modifier += held.iter().map(|&x| i32::from(x)).sum::<i32>();
-            let roll = d6(&mut self.rng);
+            let roll = self.rng.d6();
             self.dice += 1;
             let cast = cast_succeeds(roll, modifier);
             self.event(|g| Event {

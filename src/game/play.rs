@@ -15,7 +15,7 @@ use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace
 use crate::attack::allocation::State;
 use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self, Settled};
-use crate::attack::sample::{d6, roll_attack, roll_options, Faces, FacesTable};
+use crate::attack::sample::{roll_attack, roll_options, Faces, FacesTable};
 use crate::cost::features::group_expected_wounds;
 use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
@@ -593,7 +593,7 @@ impl<'a> Game<'a> {
         let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
         let talloc = self.alloc_of(target, held);
         let before = self.live(target).s;
-        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::of(&plan::die_model(group, situation, &talloc.view(s, group.takedown))));
+        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::at(group, situation, talloc, s));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
         let used = self.used_on_hits(target, held, r.hits);
@@ -1178,7 +1178,7 @@ impl<'a> Game<'a> {
         let Some(goal) = policy::placement_goal(self, id, inches + if d3 { 3.0 } else { 0.0 }) else { return };
         // "D3+1"": the die is rolled when the rule is used
         let allowance = if d3 {
-            let roll = (d6(&mut self.rng) + 1) / 2;
+            let roll = (self.rng.d6() + 1) / 2;
             self.dice += 1;
             inches + f64::from(roll)
         } else {
@@ -1693,7 +1693,7 @@ impl<'a> Game<'a> {
             return;
         }
         let near: Vec<Id> = self.on_table(1 - id.0).filter(|&e| self.within(id, e, within + EPS)).collect();
-        let rolls: Vec<u8> = (0..dice).map(|_| d6(&mut self.rng)).collect();
+        let rolls: Vec<u8> = (0..dice).map(|_| self.rng.d6()).collect();
         self.dice += u64::from(dice);
         let successes = rolls.iter().filter(|&&r| r >= need).count() as u32;
         self.event(|g| Event {
@@ -1791,7 +1791,7 @@ impl<'a> Game<'a> {
                     (x, None) => x,
                     (x, Some(y)) => x.min(y),
                 };
-                let roll = d6(&mut self.rng);
+                let roll = self.rng.d6();
                 self.dice += 1;
                 let recovered = roll >= on;
                 self.live_mut(id).shaken = !recovered;
@@ -2036,7 +2036,7 @@ impl<'a> Game<'a> {
         let mut wounds = 0;
         for _ in 0..dice {
             // a 1 is a wound; its Regeneration die is rolled only then (7: never ignored)
-            if d6(&mut self.rng) == 1 && (ignore_on > 6 || d6(&mut self.rng) < ignore_on) {
+            if self.rng.d6() == 1 && (ignore_on > 6 || self.rng.d6() < ignore_on) {
                 wounds += 1;
             }
         }
@@ -2090,7 +2090,7 @@ impl<'a> Game<'a> {
         let alloc = self.alloc_of(id, mask);
         let t = self.clock();
         let live = self.live(id);
-        let passed = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition).roll(|| d6(&mut self.rng));
+        let passed = MoraleTest::new(alloc, live.s, live.shaken, self.prep.edition).roll(|| self.rng.d6());
         if mask != 0 {
             self.spend_held(id, mask, "morale test");
         }
@@ -2425,7 +2425,7 @@ impl<'a> Game<'a> {
         ordered.sort_by_key(|g| g.priority());
         let (mut state, mut hits, mut wounds, mut dice) = (before, 0, 0, 0);
         for group in ordered {
-            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| Faces::of(&plan::die_model(group, &situation, &tinfo.alloc.view(s, group.takedown))));
+            let res = roll_attack(&tinfo.alloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| Faces::at(group, &situation, &tinfo.alloc, s));
             state = res.end;
             hits += res.hits;
             wounds += res.wounds;

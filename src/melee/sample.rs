@@ -4,7 +4,7 @@
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
-use crate::attack::sample::{chunk_rng, d6, in_chunks, roll_attack, roll_options};
+use crate::attack::sample::{chunk_rng, in_chunks, roll_attack, roll_options};
 use crate::rolls::Dice;
 use crate::attack::check_samples;
 use crate::error::Result;
@@ -56,7 +56,7 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Dice) -> Exchange {
     let (mut by_charger, mut by_defender, mut dice) = (0u32, 0u32, 0u64);
     let mut hits_taken: [Option<u32>; 2] = [None, None];
     // Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself
-    let mut d = m.defender.roll(m.charged(), || d6(rng));
+    let mut d = m.defender.roll(m.charged(), || rng.d6());
     if m.strikes_back(d) {
         let g = plans.groups(Phase::Counter, d, c);
         let r = roll_attack(&m.charger, &g.groups, c, rng, |gi, s| plans.faces(Phase::Counter, g.templates[gi], s));
@@ -82,10 +82,10 @@ pub fn roll_exchange(m: &Melee, plans: &mut Plans, rng: &mut Dice) -> Exchange {
         dice += r.dice;
     }
     let [fear_c, fear_d] = plans.fear(c, d);
-    let fear = fear_c.roll(|| d6(rng)) - fear_d.roll(|| d6(rng));
+    let fear = fear_c.roll(|| rng.d6()) - fear_d.roll(|| rng.d6());
     let winner = m.winner(c, d, i64::from(by_charger) - i64::from(by_defender), fear);
     let failed = match m.loser_tests(c, d, winner) {
-        Some((loser, s)) => !plans.morale_test(loser, s).roll(|| d6(rng)),
+        Some((loser, s)) => !plans.morale_test(loser, s).roll(|| rng.d6()),
         None => false,
     };
     Exchange { charger: c, defender: d, winner, failed, by_charger, by_defender, hits_taken, dice }

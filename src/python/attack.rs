@@ -9,6 +9,7 @@ use super::spell::PySpell;
 use crate::attack::plan::Situation;
 use super::melee::{ends_arrays, unit_state, StateTuple};
 use crate::attack::sample::end_frequencies;
+use crate::attack::table::Cell;
 use crate::attack::Attack;
 use crate::state::UnitState;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, ToPyArray};
@@ -170,15 +171,10 @@ pub fn _attack_table<'py>(
     let table = run_stoppable(py, |stop| crate::attack::table::table(&attackers, &targets, &situation, threads, stop))?;
     let shape = [attackers.len(), targets.len()];
     let out = pyo3::types::PyDict::new(py);
-    let column = |f: fn(&crate::attack::table::Cell) -> f64| table.cells.iter().map(f).collect::<Vec<f64>>();
-    for (name, f) in [
-        ("hits", (|c| c.hits) as fn(&crate::attack::table::Cell) -> f64),
-        ("wounds", |c| c.wounds),
-        ("kills", |c| c.kills),
-        ("p_destroyed", |c| c.p_destroyed),
-        ("p_morale_test", |c| c.p_morale_test),
-    ] {
-        out.set_item(name, column(f).into_pyarray(py).reshape(shape)?)?;
+    let columns: [(&str, fn(&Cell) -> f64); 5] =
+        [("hits", |c| c.hits), ("wounds", |c| c.wounds), ("kills", |c| c.kills), ("p_destroyed", |c| c.p_destroyed), ("p_morale_test", |c| c.p_morale_test)];
+    for (name, f) in columns {
+        out.set_item(name, table.cells.iter().map(f).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
     }
     out.set_item("unmodelled", table.unmodelled)?;
     Ok(out)

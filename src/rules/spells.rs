@@ -485,7 +485,7 @@ mod tests {
     /// a shot), and the sampler's over `n` rolls.
     fn wounds(spell: &Spell, target: &str, n: u32) -> (f64, f64) {
         use crate::attack::allocation::Allocation;
-        use crate::attack::plan::{die_model, Situation};
+        use crate::attack::plan::Situation;
         let edition = crate::Edition::V3_5;
         let alloc = Allocation::new(&crate::profile::Unit::parse(target, edition).unwrap(), edition);
         let group = spell.hits_group(edition).unwrap();
@@ -496,7 +496,7 @@ mod tests {
         let mut rng = crate::rolls::Dice::seed_from_u64(7);
         let mut total = 0u64;
         for _ in 0..n {
-            let r = crate::attack::sample::roll_attack(&alloc, std::slice::from_ref(&group), start, &mut rng, |_, s| crate::attack::sample::Faces::of(&die_model(&group, &situation, &alloc.view(s, group.takedown))));
+            let r = crate::attack::sample::roll_attack(&alloc, std::slice::from_ref(&group), start, &mut rng, |_, s| crate::attack::sample::Faces::at(&group, &situation, &alloc, s));
             total += u64::from(r.wounds);
         }
         (exact, total as f64 / f64::from(n))
