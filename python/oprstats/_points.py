@@ -395,9 +395,10 @@ class CostModel:
             raise ValueError(f"{path}: weights: expected an object of feature weights and an edition")
         held = data.get("held_out")
         held_out = None if held is None else _HeldOut.from_json(held)
-        intervals = None if data.get("intervals") is None else PredictionIntervals.from_json(data["intervals"]) if isinstance(data["intervals"], dict) else None
-        if data.get("intervals") is not None and intervals is None:
-            raise ValueError(f"{path}: intervals: expected an object, got {type(data['intervals']).__name__}")
+        stored = data.get("intervals")
+        if stored is not None and not isinstance(stored, dict):
+            raise ValueError(f"{path}: intervals: expected an object, got {type(stored).__name__}")
+        intervals = None if stored is None else PredictionIntervals.from_json(stored)
         return cls(data["weights"], edition=data["edition"], info=data.get("info"), held_out=held_out, intervals=intervals)
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:

@@ -192,15 +192,16 @@ impl Panel {
         let mut with = bare.clone();
         with.rules.push(UnitRule { rule, models: None });
         let (bare, with) = (Unit::single(bare), Unit::single(with));
-        let total = |list: &[(String, f64)]| list.iter().map(|(_, v)| v).sum::<f64>();
-        let (mut before, mut after) = (Vec::new(), Vec::new());
-        self.offense(&bare, &mut before);
-        self.offense(&with, &mut after);
-        let offense = total(&after) - total(&before);
-        let (mut before, mut after) = (Vec::new(), Vec::new());
-        self.durability(&bare, &mut before);
-        self.durability(&with, &mut after);
-        let durability = total(&after) - total(&before);
+        // what a measure of the panel gains, summed over its features
+        let gain = |measure: fn(&Panel, &Unit, &mut Vec<(String, f64)>)| {
+            let total = |unit: &Unit| {
+                let mut list = Vec::new();
+                measure(self, unit, &mut list);
+                list.iter().map(|(_, v)| v).sum::<f64>()
+            };
+            total(&with) - total(&bare)
+        };
+        let (offense, durability) = (gain(Panel::offense), gain(Panel::durability));
         if offense.abs() > 1e-12 {
             add(out, "aura:offense".into(), offense);
         }
@@ -231,7 +232,6 @@ impl Panel {
     fn group_terms(&self, group: &ModelGroup, prefix: &str, spells: &[(String, Spell)], aura_on: &ModelGroup, terms: &mut Vec<Term>) {
         // The bare profile: Tough kept (it is the profile's wounds), every other rule gone.
         let size = group.size;
-        let counted = |r: &Rule, n: u32| UnitRule { rule: r.clone(), models: (n < size).then_some(n) };
         let bare = bare_profile(group);
         let bare_unit = Unit::single(bare.clone());
 
@@ -288,7 +288,7 @@ impl Panel {
             });
             if let Some((attacker, target)) = sides {
                 let mut with = bare.clone();
-                with.rules.push(counted(rule, models));
+                with.rules.push(counted(rule, models, size));
                 let with = Unit::single(with);
                 if attacker {
                     let mut after = Vec::new();
@@ -380,9 +380,14 @@ impl Panel {
 fn bare_profile(group: &ModelGroup) -> ModelGroup {
     let size = group.size;
     let mut bare = group.clone();
-    bare.rules = group.rules_with_models().filter(|(r, _)| r.name == "Tough").map(|(r, n)| UnitRule { rule: r.clone(), models: (n < size).then_some(n) }).collect();
+    bare.rules = group.rules_with_models().filter(|(r, _)| r.name == "Tough").map(|(r, n)| counted(r, n, size)).collect();
     bare.items.clear();
     bare
+}
+
+/// A group's rule as `n` of its `size` models carry it.
+fn counted(rule: &Rule, n: u32, size: u32) -> UnitRule {
+    UnitRule { rule: rule.clone(), models: (n < size).then_some(n) }
 }
 
 fn add(out: &mut Vec<(String, f64)>, name: String, value: f64) {
