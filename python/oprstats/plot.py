@@ -121,6 +121,9 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
                   else "official minus modelled, % of modelled (right: over-costed)")
     if has_range:
         ax.legend(fontsize="small", loc="lower right")
+        # a bar's base is a sticky edge: without room, the widest interval looks cut off
+        low, high = ax.get_xlim()
+        ax.set_xlim(low - 0.03 * (high - low), high)
     ax.grid(axis="x", alpha=0.3)
     return ax
 
