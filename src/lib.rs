@@ -11,6 +11,7 @@ pub mod game;
 pub mod error;
 pub mod limits;
 pub mod loaders;
+pub mod matchups;
 pub mod melee;
 pub mod morale;
 pub mod notation;

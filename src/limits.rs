@@ -46,6 +46,10 @@ pub const MAX_EXACT_WORK: u64 = 30_000_000_000;
 /// carries distributions as long as the hits. 240,000 pairs × 4,000 hits took three minutes;
 /// at this limit the largest melees take a few seconds.
 pub const MAX_EXACT_MELEE_WORK: u64 = 50_000_000;
+/// State pairs × hits of all the melees of one table of matchups (`matchups`): what its
+/// melees' time grows with. Every unit of the 43 books against every unit, charging and
+/// charged, is 2.3 × 10^9 (about a minute on 2 cores).
+pub const MAX_TABLE_MELEE_WORK: u64 = 100 * MAX_EXACT_MELEE_WORK;
 /// Cells of memory one exact computation may hold at once (8 bytes each): 1 GiB.
 pub const MAX_EXACT_CELLS: u64 = 1 << 27;
 /// Samples one sampled attack or melee takes.

@@ -270,6 +270,29 @@ impl Allocation {
         2 * k as usize + usize::from(hero_dead)
     }
 
+    /// Wounds the models left in state `s` can still take (0 when destroyed): what a
+    /// matchup counts as left of the unit, and the game as its points left.
+    pub fn wounds_left(&self, s: State) -> u32 {
+        if self.destroyed(s) {
+            return 0;
+        }
+        let alive: u32 = self.view(s, false).alive.iter().map(|(m, n)| m.tough.saturating_mul(*n)).fold(0, u32::saturating_add);
+        alive.saturating_sub(s.w.saturating_add(s.hp))
+    }
+
+    /// Expected wounds a unit that started in `start` lost, when it ended in the states
+    /// `ends` with their chances (the chance missing from them is the unit removed, all of
+    /// its wounds lost), and that chance of removal.
+    pub fn removed(&self, start: State, ends: &[(UnitState, f64)]) -> (f64, f64) {
+        let (mut left, mut p_left) = (0.0, 0.0);
+        for (end, p) in ends {
+            let s = self.state_of("end", end).unwrap_or_else(|_| self.destroyed_state());
+            left += p * f64::from(self.wounds_left(s));
+            p_left += p;
+        }
+        ((f64::from(self.wounds_left(start)) - left).max(0.0), (1.0 - p_left).clamp(0.0, 1.0))
+    }
+
     pub fn destroyed(&self, s: State) -> bool {
         s.k >= self.len()
     }

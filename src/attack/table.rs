@@ -18,6 +18,8 @@ pub struct Cell {
     pub hits: f64,
     pub wounds: f64,
     pub kills: f64,
+    /// Wounds the target lost: those its models left can no longer take.
+    pub removed: f64,
     pub p_destroyed: f64,
     /// The chance the target must take a morale test after the shooting (NaN in melee and in
     /// Firefight, which has wound effects instead).
@@ -71,6 +73,7 @@ pub fn cell(attack: &Attack) -> Cell {
         hits: mean(&stages.hits),
         wounds: mean(&stages.wounds),
         kills: mean(&stages.kills),
+        removed: attack.allocation.removed(attack.start, &stages.ends).0,
         p_destroyed: stages.kills.get(attack.allocation.alive(attack.start) as usize).copied().unwrap_or(0.0),
         p_morale_test: if melee { f64::NAN } else { stages.p_morale_test },
     }

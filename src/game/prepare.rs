@@ -419,12 +419,7 @@ impl UnitInfo {
 
     /// Wounds left in state `s`.
     pub fn wounds_left(&self, s: State) -> u32 {
-        if self.alloc.destroyed(s) {
-            return 0;
-        }
-        let view = self.alloc.view(s, false);
-        let alive: u32 = view.alive.iter().map(|(m, n)| m.tough * n).sum();
-        alive.saturating_sub(s.w + s.hp)
+        self.alloc.wounds_left(s)
     }
 
     /// Points per wound: what removing one wound of this unit is worth.
@@ -548,7 +543,7 @@ fn distance_marks(runs: &[(Model, u32)], edition: Edition) -> Vec<u16> {
     out
 }
 
-fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
+pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
     let mut m = Movement { advance: 6.0, rush: 12.0, charge: 12.0, ..Movement::default() };
     // Every move bonus and malus is an `Effect::Move` of the rule tables (Fast, Slow, the
     // books' Lustbound, Highborn, Rapid Charge, Fast Aura, the Boosts...), in play when all

@@ -106,13 +106,27 @@ impl Melee {
         distance: f64,
         edition: Edition,
     ) -> Result<Melee> {
+        Melee::with_orders(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)
+    }
+
+    /// [`Melee::new`] from the units' removal orders, already built (a table builds each
+    /// unit's once), with the same checks.
+    pub fn with_orders(
+        charger_order: Allocation,
+        defender_order: Allocation,
+        charger_state: &UnitState,
+        defender_state: &UnitState,
+        strike_back: bool,
+        distance: f64,
+        edition: Edition,
+    ) -> Result<Melee> {
         let probe = Situation::new(edition, true, distance);
         check_situation(&probe)?;
         if charger_state.shaken {
             let state = rule_set(edition).failed_state;
             return Err(Error::invalid("charger_state.shaken", true, format!("{state} units must stay idle and cannot charge")));
         }
-        let mut m = Melee::from_allocations(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)?;
+        let mut m = Melee::from_allocations(charger_order, defender_order, charger_state, defender_state, strike_back, distance, edition)?;
         m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition, Engine::Melee);
         for (phase, dice) in m.phase_dice() {
             if dice > MAX_EXACT_DICE {

@@ -7,6 +7,7 @@ mod convert;
 mod cost;
 mod errors;
 mod game;
+mod matchups;
 mod melee;
 mod profile;
 mod rules;
@@ -46,6 +47,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_class::<attack::PyAttackStages>()?;
     m.add_function(wrap_pyfunction!(attack::_attack_table, m)?)?;
+    m.add_function(wrap_pyfunction!(matchups::_matchups, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_morale, m)?)?;
     m.add_function(wrap_pyfunction!(cost::_cost_terms, m)?)?;

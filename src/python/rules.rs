@@ -85,6 +85,7 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_EXACT_CELLS", MAX_EXACT_CELLS),
         ("MAX_TABLE_PAIRS", MAX_TABLE_PAIRS),
         ("MAX_TABLE_WORK", MAX_TABLE_WORK),
+        ("MAX_TABLE_MELEE_WORK", crate::limits::MAX_TABLE_MELEE_WORK),
         ("MAX_SAMPLES", MAX_SAMPLES),
         ("MAX_SAMPLED_DICE", MAX_SAMPLED_DICE),
         ("MAX_SAMPLER_CELLS", MAX_SAMPLER_CELLS),

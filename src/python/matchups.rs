@@ -1,0 +1,36 @@
+//! `matchups()`: every unit against every unit in each mode, exactly, with the GIL released;
+//! the losses go to Python as `[mode, attacker, defender]` numpy arrays.
+
+use super::convert::edition;
+use super::errors::run_stoppable;
+use super::profile::PyUnit;
+use crate::matchups::{Loss, Mode};
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::prelude::*;
+
+#[pyfunction]
+#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads))]
+pub fn _matchups<'py>(
+    py: Python<'py>,
+    attackers: Vec<PyRef<'py, PyUnit>>,
+    defenders: Vec<PyRef<'py, PyUnit>>,
+    modes: Vec<String>,
+    charge_distance: f64,
+    edition: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let edition = self::edition(edition)?;
+    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
+    let attackers: Vec<crate::Unit> = attackers.iter().map(|u| u.inner.clone()).collect();
+    let defenders: Vec<crate::Unit> = defenders.iter().map(|u| u.inner.clone()).collect();
+    let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
+    let shape = [modes.len(), attackers.len(), defenders.len()];
+    let out = pyo3::types::PyDict::new(py);
+    let columns: [(&str, fn(&crate::matchups::Exchange) -> &Loss); 2] = [("dealt", |e| &e.dealt), ("taken", |e| &e.taken)];
+    for (name, side) in columns {
+        out.set_item(format!("{name}_wounds"), table.exchanges.iter().map(|e| side(e).wounds).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
+        out.set_item(format!("{name}_p_removed"), table.exchanges.iter().map(|e| side(e).p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
+    }
+    out.set_item("unmodelled", table.unmodelled)?;
+    Ok(out)
+}
