@@ -83,6 +83,8 @@ pub struct Exchange {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Matchups {
     pub exchanges: Vec<Exchange>,
+    /// Each attacker's and each defender's wounds when fresh (what a loss is a share of).
+    pub wounds: [Vec<u32>; 2],
     pub unmodelled: Vec<Vec<String>>,
 }
 
@@ -262,7 +264,8 @@ pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_d
     }
     let per_pair: Vec<Vec<Exchange>> = per_pair.into_iter().flatten().collect();
     let exchanges = (0..modes.len()).flat_map(|m| per_pair.iter().map(move |p| p[m])).collect();
-    Ok(Some(Matchups { exchanges, unmodelled: checked.into_iter().map(|(_, _, u)| u).collect() }))
+    let wounds = table.sides.each_ref().map(|side| side.orders.iter().map(|o| o.wounds_left(o.start())).collect());
+    Ok(Some(Matchups { exchanges, wounds, unmodelled: checked.into_iter().map(|(_, _, u)| u).collect() }))
 }
 
 #[cfg(test)]

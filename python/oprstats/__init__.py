@@ -16,6 +16,7 @@ from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
+from ._matchups import Matchups, fair_cost, matchups
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
 from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
@@ -43,6 +44,7 @@ __all__ = [
     "ArmyBook",
     "DEFAULT_EDITION",
     "Edition",
+    "Matchups",
     "MeleeResult",
     "MeleeSide",
     "Model",
@@ -59,6 +61,7 @@ __all__ = [
     "editions",
     "efficiency",
     "efficiency_curve",
+    "fair_cost",
     "fairness",
     "example_army",
     "example_book",
@@ -67,6 +70,7 @@ __all__ = [
     "known_rules",
     "load_army_book",
     "load_army_list",
+    "matchups",
     "melee",
     "morale",
     "reference_attackers",

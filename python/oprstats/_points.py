@@ -813,8 +813,12 @@ class CrossValidation:
                 f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
-def _source_of(source: Any, edition: Optional[str]) -> tuple[list[Unit], Optional[ArmyBook]]:
-    """The units to judge, and the army book they are from when one was given."""
+def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book") -> tuple[list[Unit], Optional[ArmyBook]]:
+    """The units of a group, and the army book they are from when one was given: a path to
+    a book (``.json``) or a list (text), an ``ArmyBook``, an ``Army``, a ``Unit`` or an
+    iterable of ``Unit``. ``field`` names the argument in errors."""
+    if isinstance(source, (bytes, Mapping)) or source is None:
+        raise TypeError(f"{field}: expected a path, an ArmyBook, an Army, a Unit or a sequence of Unit, got {type(source).__name__}")
     from ._loaders import load_army_book, load_army_list
 
     if isinstance(source, (str, os.PathLike)):
@@ -829,10 +833,13 @@ def _source_of(source: Any, edition: Optional[str]) -> tuple[list[Unit], Optiona
         return [source], None
     if hasattr(source, "units") and not isinstance(source, Mapping):
         source = source.units
-    units = list(source)
+    try:
+        units = list(source)
+    except TypeError:
+        raise TypeError(f"{field}: expected a path, an ArmyBook, an Army, a Unit or a sequence of Unit, got {type(source).__name__}") from None
     for i, u in enumerate(units):
         if not isinstance(u, Unit):
-            raise TypeError(f"units_or_book[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
+            raise TypeError(f"{field}[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
     return units, None
 
 

@@ -31,6 +31,9 @@ pub fn _matchups<'py>(
         out.set_item(format!("{name}_wounds"), table.exchanges.iter().map(|e| side(e).wounds).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
         out.set_item(format!("{name}_p_removed"), table.exchanges.iter().map(|e| side(e).p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
     }
+    let [attacker_wounds, defender_wounds] = table.wounds;
+    out.set_item("attacker_wounds", attacker_wounds.into_pyarray(py))?;
+    out.set_item("defender_wounds", defender_wounds.into_pyarray(py))?;
     out.set_item("unmodelled", table.unmodelled)?;
     Ok(out)
 }

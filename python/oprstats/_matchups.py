@@ -1,0 +1,385 @@
+"""Worth by play: what every unit does to every other where a game puts them together
+(:func:`matchups`, exact), and the cost at which a unit trades points as well as the field's
+typical unit (:func:`fair_cost`). The measures and what they assume are in
+``docs/points.md``, "Worth by play".
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._attack import check_flag, check_threads, seed_to_u64
+from ._core import Unit
+from ._editions import DEFAULT_EDITION
+
+# How a unit was judged: against a field it is not in, against the field without itself
+# (out of sample), or in sample (asked for).
+JUDGED_OUTSIDE = "not in the field"
+JUDGED_WITHOUT = "without itself"
+DEFAULT_MODES = ("shoot 24", "shoot 12", "charge", "charged")
+MEASURES = ("points", "wounds")
+FAIR_COST_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "difference_pct", "verdict", "judged", "offense",
+                     "durability", "best_against", "worst_against", "ignored_rules")
+
+
+def _units(source: Any, field: str, edition: Optional[str]) -> list[Unit]:
+    from ._points import _source_of
+
+    return _source_of(source, edition, field)[0]
+
+
+def _costs(units: Sequence[Unit], field: str) -> np.ndarray:
+    costs = np.array([np.nan if u.cost is None else float(u.cost) for u in units])
+    missing = np.flatnonzero(~(costs > 0))
+    if missing.size:
+        i = int(missing[0])
+        raise ValueError(f"{field}[{i}] ({units[i].name}): has no points cost above 0 (got {units[i].cost!r}); give it one "
+                         f"(\"| 100pts\" in the notation) or use measure=\"wounds\"")
+    return costs
+
+
+def _check_number(name: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise TypeError(f"{name}: expected a number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name}: must be from {low:g} to {high:g} (got {value!r})")
+    return float(value)
+
+
+class Matchups:
+    """Every attacker against every defender in each mode (:func:`matchups`), as
+    ``[mode, attacker, defender]`` arrays.
+
+    ``dealt`` is what the attacker destroys of the defender in one activation (expected, in
+    ``measure``: points, each wound worth the defender's cost over its wounds, or wounds);
+    ``taken`` is what the attacker loses in return: the defender's return fire from the same
+    distance in the shooting modes, its strike back when charged (``"charge"``), its charge
+    (``"charged"``). A unit removed by a Rout loses all it had left. ``p_destroyed`` and
+    ``p_lost`` are the chances the defender and the attacker are removed. NaN marks what
+    cannot happen (an Aircraft charging or charged, an Immobile or Artillery unit charging).
+    ``unmodelled`` maps ``(attacker index, defender index)`` to the rules of that pair the
+    engines do not model (pairs with none are left out).
+    """
+
+    __slots__ = ("attackers", "defenders", "modes", "measure", "charge_distance", "edition", "dealt", "taken", "p_destroyed", "p_lost",
+                 "attacker_costs", "defender_costs", "attacker_wounds", "defender_wounds", "unmodelled")
+
+    def __init__(self, attackers: Sequence[Unit], defenders: Sequence[Unit], modes: tuple, measure: str, charge_distance: float,
+                 edition: str, raw: dict) -> None:
+        self.attackers: tuple = tuple(u.name for u in attackers)
+        self.defenders: tuple = tuple(u.name for u in defenders)
+        self.modes: tuple = modes
+        self.measure = measure
+        self.charge_distance = charge_distance
+        self.edition = edition
+        self.attacker_wounds: np.ndarray = raw["attacker_wounds"].astype(float)
+        self.defender_wounds: np.ndarray = raw["defender_wounds"].astype(float)
+        self.attacker_costs: np.ndarray = np.array([np.nan if u.cost is None else float(u.cost) for u in attackers])
+        self.defender_costs: np.ndarray = np.array([np.nan if u.cost is None else float(u.cost) for u in defenders])
+        dealt, taken = raw["dealt_wounds"], raw["taken_wounds"]
+        if measure == "points":
+            dealt = dealt * (self.defender_costs / self.defender_wounds)[None, None, :]
+            taken = taken * (self.attacker_costs / self.attacker_wounds)[None, :, None]
+        self.dealt: np.ndarray = dealt
+        self.taken: np.ndarray = taken
+        self.p_destroyed: np.ndarray = raw["dealt_p_removed"]
+        self.p_lost: np.ndarray = raw["taken_p_removed"]
+        for name in ("dealt", "taken", "p_destroyed", "p_lost", "attacker_costs", "defender_costs", "attacker_wounds", "defender_wounds"):
+            getattr(self, name).flags.writeable = False
+        nd = len(defenders)
+        self.unmodelled: dict = {(i // nd, i % nd): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
+
+    @property
+    def net(self) -> np.ndarray:
+        """``dealt - taken``: what the attacker gains in the exchange (points, or wounds)."""
+        return self.dealt - self.taken
+
+    def mode(self, name: str) -> int:
+        """The index of a mode in the arrays' first axis."""
+        try:
+            return self.modes.index(name)
+        except ValueError:
+            raise ValueError(f"mode: {name!r} is not one of these matchups' modes {self.modes}") from None
+
+    def to_pandas(self):
+        """One row per mode and pair: mode, attacker, defender, dealt, taken, net,
+        p_destroyed, p_lost (needs pandas)."""
+        import pandas as pd
+
+        nm, na, nd = self.dealt.shape
+        data = {
+            "mode": np.repeat(np.array(self.modes, dtype=object), na * nd),
+            "attacker": np.tile(np.repeat(np.array(self.attackers, dtype=object), nd), nm),
+            "defender": np.tile(np.array(self.defenders, dtype=object), nm * na),
+        }
+        for name in ("dealt", "taken", "net", "p_destroyed", "p_lost"):
+            data[name] = getattr(self, name).ravel()
+        return pd.DataFrame(data)
+
+    def __reduce__(self):
+        return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
+
+    def __repr__(self) -> str:
+        ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
+        best = ""
+        if self.dealt.size and np.isfinite(self.net).any():
+            m, a, d = np.unravel_index(np.nanargmax(self.net), self.net.shape)
+            best = f"; best exchange: {self.attackers[a]} {self.modes[m]} {self.defenders[d]}, {self.net[m, a, d]:+.3g} {self.measure}"
+        return (f"Matchups({len(self.attackers)} attackers x {len(self.defenders)} defenders, modes {', '.join(self.modes)}, in {self.measure}"
+                + best + (f"; ignores {', '.join(ignored)}" if ignored else "") + ")")
+
+
+def _rebuild(state: dict) -> "Matchups":
+    out = Matchups.__new__(Matchups)
+    for name, value in state.items():
+        setattr(out, name, value)
+    return out
+
+
+def matchups(
+    attackers: Any,
+    defenders: Any,
+    *,
+    modes: Sequence[str] = DEFAULT_MODES,
+    measure: str = "points",
+    charge_distance: float = 6.0,
+    edition: str = DEFAULT_EDITION,
+    threads: Optional[int] = None,
+) -> Matchups:
+    """What every attacker does to every defender, and takes in return, in each mode, exactly:
+    ``"shoot D"`` (standing, from D inches; the defender shoots back from there),
+    ``"charge"`` (the attacker charges from ``charge_distance`` inches; the defender strikes
+    back) and ``"charged"`` (the other way round). Both units are fresh. The pairs run in
+    parallel in Rust on ``threads`` (None: all cores) with the GIL released, and each cell
+    equals :func:`attack` or :func:`melee` for that pair.
+
+    ``attackers`` and ``defenders`` are each an army book, an army, a path to either, a unit,
+    or a sequence of units. ``measure="points"`` values each wound at the unit's cost over
+    its wounds (every unit needs a cost); ``"wounds"`` counts wounds.
+    """
+    attackers_list = _units(attackers, "attackers", edition)
+    defenders_list = _units(defenders, "defenders", edition)
+    if isinstance(modes, str):
+        modes = (modes,)
+    try:
+        modes = tuple(modes)
+    except TypeError:
+        raise TypeError(f"modes: expected a sequence of mode names, got {type(modes).__name__}") from None
+    for i, m in enumerate(modes):
+        if not isinstance(m, str):
+            raise TypeError(f"modes[{i}]: expected a str such as \"shoot 12\", \"charge\" or \"charged\", got {type(m).__name__}")
+    if len(set(modes)) != len(modes):
+        raise ValueError(f"modes: each mode once (got {modes})")
+    if measure not in MEASURES:
+        raise ValueError(f'measure: must be "points" or "wounds" (got {measure!r})')
+    if measure == "points":
+        _costs(attackers_list, "attackers")
+        _costs(defenders_list, "defenders")
+    charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
+    check_threads(threads)
+    raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+    return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
+
+
+def _exchanges(m: Matchups, close_share: float) -> tuple[np.ndarray, np.ndarray]:
+    """What each attacker destroys of each defender, and loses to it, in one round where each
+    acts once (points, ``[attacker, defender]``): at 24" both shoot; at 12" each takes the
+    better of shooting and charging for itself (points destroyed less points lost in its own
+    activation). ``close_share`` of the rounds are at 12"."""
+    i = {name: k for k, name in enumerate(m.modes)}
+    far_d, far_t = m.dealt[i["shoot 24"]], m.taken[i["shoot 24"]]
+    shot_d, shot_t = m.dealt[i["shoot 12"]], m.taken[i["shoot 12"]]
+    charge_d, charge_t = m.dealt[i["charge"]], m.taken[i["charge"]]
+    charged_d, charged_t = m.dealt[i["charged"]], m.taken[i["charged"]]
+    # where a charge cannot be made, it is never chosen
+    we_charge = np.nan_to_num(charge_d - charge_t, nan=-np.inf) > shot_d
+    they_charge = np.nan_to_num(charged_t - charged_d, nan=-np.inf) > shot_t
+    near_d = np.where(we_charge, charge_d, shot_d) + np.where(they_charge, charged_d, 0.0)
+    near_t = np.where(they_charge, charged_t, shot_t) + np.where(we_charge, charge_t, 0.0)
+    return (1 - close_share) * far_d + close_share * near_d, (1 - close_share) * far_t + close_share * near_t
+
+
+def _in(unit: Unit, units: Sequence[Unit]) -> bool:
+    return any(unit == u for u in units)
+
+
+def _worth(offense: np.ndarray, losses: np.ndarray) -> np.ndarray:
+    """sqrt(offense / losses): 0 where a unit destroys nothing, inf where nothing hurts it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.sqrt(offense / losses)
+    return np.where(offense <= 0, 0.0, w)
+
+
+def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
+    n = len(field)
+    if weights is None:
+        return np.ones(n)
+    if isinstance(weights, Mapping):
+        unknown = set(weights) - {u.name for u in field}
+        if unknown:
+            raise ValueError(f"weights: {sorted(unknown)[0]!r} is not the name of a unit of the field")
+        w = np.array([weights.get(u.name, 1.0) for u in field], dtype=object)
+    else:
+        w = np.array(list(weights), dtype=object)
+        if len(w) != n:
+            raise ValueError(f"weights: one weight per unit of the field ({n}), got {len(w)}")
+    out = np.empty(n)
+    for k, x in enumerate(w):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x) or x < 0:
+            raise ValueError(f"weights[{k}]: must be a finite number, 0 or more (got {x!r})")
+        out[k] = float(x)
+    if out.sum() <= 0:
+        raise ValueError("weights: at least one must be above 0")
+    return out
+
+
+def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
+                   charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
+                   resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None) -> list[dict]:
+    """The rows of :func:`fair_cost` as dicts, sorted the same way (no pandas needed)."""
+    if method != "exchange":
+        raise ValueError(f'method: must be "exchange" (got {method!r}; the "games" method is not built yet)')
+    judged = _units(units, "units", edition)
+    field_units = judged if field is None else _units(field, "field", edition)
+    if not field_units:
+        raise ValueError("field: no units to measure against")
+    w = _weights(weights, field_units)
+    close_share = _check_number("close_share", close_share, 0.0, 1.0)
+    interval = _check_number("interval", interval, 0.0, 1.0)
+    if not 0 < interval < 1:
+        raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
+        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+    in_sample = check_flag("in_sample", in_sample)
+    if not judged:
+        return []
+    c_u, c_f = _costs(judged, "units"), _costs(field_units, "field")
+    same = field is None
+    m_uf = matchups(judged, field_units, measure="points", charge_distance=charge_distance, edition=edition, threads=threads)
+    m_ff = m_uf if same else matchups(field_units, field_units, measure="points", charge_distance=charge_distance, edition=edition, threads=threads)
+    d_uf, t_uf = _exchanges(m_uf, close_share)
+    d_ff, t_ff = _exchanges(m_ff, close_share)
+    # losses per point of the opponent, as a share of the unit's own cost
+    l_uf = t_uf / (c_u[:, None] * c_f[None, :])
+    l_ff = t_ff / (c_f[:, None] * c_f[None, :])
+    # out of sample: a unit is not among its own opponents, nor in the field's scale
+    itself = np.zeros((len(judged), len(field_units)), dtype=bool)
+    if not in_sample:
+        if same:
+            np.fill_diagonal(itself, True)
+        else:
+            for a, u in enumerate(judged):
+                for f, g in enumerate(field_units):
+                    itself[a, f] = u == g
+    mask = np.where(itself, 0.0, w[None, :])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        offense = (d_uf * mask).sum(1) / mask.sum(1)
+        losses = (l_uf * mask).sum(1) / mask.sum(1)
+    worth = _worth(offense, losses)
+    # the field's scale without the judged unit: its worth against the rest, its cost out
+    sa, sl, sw = d_ff @ w, l_ff @ w, w.sum()
+    scale = np.empty(len(judged))
+    for a in range(len(judged)):
+        out = itself[a]
+        if not out.any():
+            field_worth = _worth(sa / sw, sl / sw)
+            keep = w
+        else:
+            cols = np.flatnonzero(out)
+            rest = sw - w[cols].sum()
+            field_worth = _worth((sa - d_ff[:, cols] @ w[cols]) / rest, (sl - l_ff[:, cols] @ w[cols]) / rest) if rest > 0 else np.zeros(len(field_units))
+            keep = np.where(out, 0.0, w)
+        denominator = (keep * field_worth).sum()
+        scale[a] = (keep * c_f).sum() / denominator if denominator > 0 and np.isfinite(denominator) else np.nan
+    fair = scale * worth
+    low = high = np.full(len(judged), np.nan)
+    if resamples:
+        low, high = _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed)
+    rows = []
+    net = d_uf - t_uf
+    for a, u in enumerate(judged):
+        official = float(c_u[a])
+        f_a = float(fair[a])
+        diff = official - f_a if math.isfinite(f_a) else None
+        order = [f for f in np.argsort(-net[a], kind="stable") if not itself[a, f]]
+        lo, hi = (float(low[a]), float(high[a])) if resamples else (None, None)
+        rows.append({
+            "unit": u.name,
+            "official": official,
+            "fair": round(f_a, 1) if math.isfinite(f_a) else f_a,
+            "low": None if lo is None else round(lo, 1),
+            "high": None if hi is None else round(hi, 1),
+            "difference": None if diff is None else round(diff, 1),
+            "difference_pct": None if diff is None or f_a <= 0 else round(100.0 * diff / f_a, 1),
+            "verdict": None if lo is None else "over-costed" if official > hi else "under-costed" if official < lo else "within interval",
+            "judged": JUDGED_OUTSIDE if not itself[a].any() and not (in_sample and _in(u, field_units)) else "in sample" if in_sample else JUDGED_WITHOUT,
+            "offense": round(float(offense[a]), 2),
+            "durability": round(float(1.0 / losses[a]), 1) if losses[a] > 0 else math.inf,
+            "best_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[:2]),
+            "worst_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[::-1][:2]),
+            "ignored_rules": ", ".join(sorted({r for (i, _), rules in m_uf.unmodelled.items() if i == a for r in rules})),
+        })
+    rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
+    return rows
+
+
+def _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of each fair cost over resampled fields (the field's units drawn
+    with replacement): how much the answer depends on which opponents make up the field."""
+    rng = np.random.default_rng(seed_to_u64(seed))
+    n = len(w)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T.astype(float)  # [field, resample]
+    wk = w[:, None] * counts
+    mask_u = np.where(itself, 0.0, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total_u = mask_u @ wk
+        worth_u = _worth((d_uf * mask_u) @ wk / total_u, (l_uf * mask_u) @ wk / total_u)
+        total = wk.sum(0)
+        worth_f = _worth(d_ff @ wk / total, l_ff @ wk / total)
+        worth_f = np.where(np.isfinite(worth_f), worth_f, np.nan)
+        scale = (wk * c_f[:, None]).sum(0) / np.nansum(wk * worth_f, 0)
+        fair = worth_u * scale[None, :]
+    # a drawn field that cannot set a scale (none of it destroys anything) says nothing
+    fair = np.where(np.isfinite(fair), fair, np.nan)
+    if np.isnan(fair).all():
+        return np.full(len(worth_u), np.nan), np.full(len(worth_u), np.nan)
+    tail = 50.0 * (1.0 - interval)
+    return np.nanpercentile(fair, tail, axis=1), np.nanpercentile(fair, 100.0 - tail, axis=1)
+
+
+def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
+              charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
+              resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None):
+    """What each unit is worth on the table by play, in points, against a field of opponents,
+    as a pandas DataFrame sorted by how far its official cost is from it.
+
+    ``method="exchange"``: from the exact :func:`matchups` against every unit of ``field``
+    (default: the units themselves; an army book, army, path or units; ``weights`` per field
+    unit, by position or by name), the cost at which the unit's points destroyed per point
+    lost equals the field's typical unit's. Each round a unit meets an opponent, both act
+    once: at 24" (a share ``1 - close_share``) both shoot; at 12" each shoots or charges,
+    whichever trades better for it. ``offense`` is the points destroyed per activation,
+    ``durability`` the points of opponents' activations it takes to destroy it; the worth
+    is their geometric mean, scaled so that the field's units are worth their costs in
+    total (docs/points.md, "Worth by play").
+
+    Out of sample unless ``in_sample=True``: a unit is judged against the field without
+    itself, and the scale is set without it. ``low``/``high`` is the ``interval`` percentile
+    range over ``resamples`` fields drawn with replacement (seeded by ``seed``);
+    ``verdict`` compares the official cost with it. ``difference`` is official minus fair
+    (positive: it pays more than it is worth on the table), ``difference_pct`` relative to
+    the fair cost. ``best_against``/``worst_against`` are its best and worst exchanges (net
+    points per round); ``ignored_rules`` the rules of its matchups the engines do not model.
+    What the exchange does not see (movement, objectives, auras given to others, spells) is
+    not in it: see the docs.
+    """
+    import pandas as pd
+
+    rows = fair_cost_rows(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
+                          edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads)
+    return pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))

@@ -1,0 +1,227 @@
+"""``matchups`` (every unit against every unit, shooting, charging and charged, exactly) and
+``fair_cost`` (worth by play: the exchange measure of docs/points.md)."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import oprstats
+from oprstats import Unit
+
+from .conftest import cite
+
+SHOOTERS = [
+    Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1, AP(1))'),
+    Unit.parse("Brutes [3] Q4+ D4+ | 150pts | Tough(3), Furious\n3x Claws (A3, AP(1), Rending)"),
+]
+TARGETS = [
+    Unit.parse('Horde [20] Q5+ D6+ | 120pts\n20x Pistol (12", A1)\n20x Knife (A1)'),
+    Unit.parse("Guards [5] Q4+ D3+ | 200pts | Tough(3)\n5x Halberd (A2, AP(1))"),
+    Unit.parse('Jet [1] Q4+ D3+ | 180pts | Aircraft, Tough(6)\nGun (24", A4, AP(1))'),
+]
+
+
+def _wounds(unit: Unit) -> int:
+    return sum(m.tough for m in unit.models)
+
+
+def test_cells_are_the_attacks_and_melees_of_each_pair():
+    m = oprstats.matchups(SHOOTERS, TARGETS, measure="wounds", threads=2)
+    assert m.dealt.shape == (4, 2, 3) and m.modes == ("shoot 24", "shoot 12", "charge", "charged")
+    for i, a in enumerate(SHOOTERS):
+        for j, d in enumerate(TARGETS):
+            for k, distance in ((0, 24.0), (1, 12.0)):
+                there, back = oprstats.attack(a, d, distance=distance), oprstats.attack(d, a, distance=distance)
+                assert m.p_destroyed[k, i, j] == pytest.approx(there.p_destroyed, abs=1e-12)
+                assert m.p_lost[k, i, j] == pytest.approx(back.p_destroyed, abs=1e-12)
+                # one wound a hit here: the wounds removed are the wounds dealt, up to all the unit has
+                capped = lambda r, unit: float(np.dot(r.wounds.pmf, np.minimum(np.arange(r.wounds.pmf.size), _wounds(unit))))  # noqa: E731
+                assert m.dealt[k, i, j] == pytest.approx(capped(there, d), rel=1e-9, abs=1e-12)
+                assert m.taken[k, i, j] == pytest.approx(capped(back, a), rel=1e-9, abs=1e-12)
+            if j == 2:
+                assert np.isnan(m.dealt[2:, i, j]).all(), "an Aircraft is neither charged nor charges"
+                continue
+            charge, charged = oprstats.melee(a, d, distance=6.0), oprstats.melee(d, a, distance=6.0)
+            removed = lambda side: side.p_destroyed + side.p_routed  # noqa: E731
+            assert m.p_destroyed[2, i, j] == pytest.approx(removed(charge.defender), abs=1e-12)
+            assert m.p_lost[2, i, j] == pytest.approx(removed(charge.charger), abs=1e-12)
+            assert m.p_destroyed[3, i, j] == pytest.approx(removed(charged.charger), abs=1e-12)
+            assert m.p_lost[3, i, j] == pytest.approx(removed(charged.defender), abs=1e-12)
+    # the Horde's pistols reach at 12" only; the Brutes have nothing to shoot with
+    assert m.taken[0, 0, 0] == 0.0 < m.taken[1, 0, 0]
+    assert (m.dealt[:2, 1, :] == 0.0).all()
+
+
+def test_a_routed_unit_is_lost_whole(rulebook):
+    cite(rulebook("gf-3.5-beginners-guide.txt"), "Simply remove the entire unit from the game as a casualty.")
+    # ten Q6+ models charged by a unit that kills half of them on average: whenever they lose
+    # and Rout, all their wounds are lost, so more than the wounds dealt
+    weak = Unit.parse("Weak [10] Q6+ D6+ | 50pts\n10x Fist (A1)")
+    strong = Unit.parse("Strong [5] Q3+ D3+ | 150pts\n5x Axe (A2, AP(1))")
+    m = oprstats.matchups([strong], [weak], modes=["charge"], measure="wounds")
+    melee = oprstats.melee(strong, weak, distance=6.0)
+    assert melee.defender.p_routed > 0.1
+    assert m.dealt[0, 0, 0] > melee.wounds_by_charger.mean() + 0.1 * 5
+
+
+def test_points_value_each_wound_at_cost_over_wounds():
+    w = oprstats.matchups(SHOOTERS, TARGETS, measure="wounds")
+    p = oprstats.matchups(SHOOTERS, TARGETS)
+    per_wound_d = np.array([u.cost / _wounds(u) for u in TARGETS])
+    per_wound_a = np.array([u.cost / _wounds(u) for u in SHOOTERS])
+    np.testing.assert_allclose(p.dealt, w.dealt * per_wound_d[None, None, :])
+    np.testing.assert_allclose(p.taken, w.taken * per_wound_a[None, :, None])
+    np.testing.assert_array_equal(p.p_destroyed, w.p_destroyed)
+    np.testing.assert_allclose(p.net, p.dealt - p.taken)
+
+
+def test_threads_and_pickling_do_not_change_a_table():
+    one = oprstats.matchups(SHOOTERS, TARGETS, threads=1)
+    two = oprstats.matchups(SHOOTERS, TARGETS, threads=2)
+    for name in ("dealt", "taken", "p_destroyed", "p_lost"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(two, name))
+    back = pickle.loads(pickle.dumps(two))
+    np.testing.assert_array_equal(back.dealt, two.dealt)
+    assert back.modes == two.modes and back.attackers == two.attackers and repr(back) == repr(two)
+    df = two.to_pandas()
+    assert len(df) == 4 * 2 * 3 and list(df.columns) == ["mode", "attacker", "defender", "dealt", "taken", "net", "p_destroyed", "p_lost"]
+    # rows run over modes, then attackers, then defenders
+    assert df.iloc[2].tolist()[:3] == ["shoot 24", "Rifles", "Jet"] and df.iloc[6 + 3].tolist()[:3] == ["shoot 12", "Brutes", "Horde"]
+    assert "Matchups(2 attackers x 3 defenders" in repr(two)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=["shoot"]), ValueError, "modes[0]"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=["charge", "melee"]), ValueError, "modes[1]"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=["shoot -3"]), ValueError, "modes[0]"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=["charge", "charge"]), ValueError, "each mode once"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=[12]), TypeError, "modes[0]"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, modes=[]), ValueError, "modes"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, measure="kills"), ValueError, "measure"),
+    (lambda: oprstats.matchups(SHOOTERS, [Unit.parse("No Cost [1] Q4+ D4+")]), ValueError, "defenders[0] (No Cost): has no points cost"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, charge_distance=float("nan")), TypeError, "charge_distance"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, charge_distance=-1), ValueError, "charge_distance"),
+    (lambda: oprstats.matchups(SHOOTERS, [1, 2]), TypeError, "defenders[0]"),
+    (lambda: oprstats.matchups(SHOOTERS, None), TypeError, "defenders"),
+    (lambda: oprstats.matchups(SHOOTERS, TARGETS, threads=0), ValueError, "threads"),
+    (lambda: oprstats.fair_cost(SHOOTERS, method="games"), ValueError, "method"),
+    (lambda: oprstats.fair_cost(SHOOTERS, close_share=2), ValueError, "close_share"),
+    (lambda: oprstats.fair_cost(SHOOTERS, weights=[1]), ValueError, "weights"),
+    (lambda: oprstats.fair_cost(SHOOTERS, weights=[1, -1]), ValueError, "weights[1]"),
+    (lambda: oprstats.fair_cost(SHOOTERS, weights={"Nobody": 2}), ValueError, "'Nobody'"),
+    (lambda: oprstats.fair_cost(SHOOTERS, interval=1.0), ValueError, "interval"),
+    (lambda: oprstats.fair_cost(SHOOTERS, resamples=-1), ValueError, "resamples"),
+    (lambda: oprstats.fair_cost(SHOOTERS, seed="x"), TypeError, "seed"),
+])
+def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error) as e:
+        call()
+    assert words in str(e.value)
+
+
+def test_a_single_unit_and_a_book_are_groups():
+    book = oprstats.example_book()
+    m = oprstats.matchups(book.units[0], book, modes=["shoot 12"])
+    assert m.dealt.shape == (1, 1, len(book.units))
+
+
+# --- fair cost by exchange ------------------------------------------------------------------
+
+def _unit(name: str, models: int, cost: int, attacks: int = 2) -> Unit:
+    # shooters only (no melee weapon): at 12" they always shoot; Tough(12) so that no
+    # exchange removes a whole model's worth of a unit or reaches half strength
+    return Unit.parse(f'{name} [{models}] Q4+ D4+ | {cost}pts | Tough(12)\n{models}x Rifle (24", A{attacks})')
+
+
+FIELD = [
+    Unit.parse('Gunners [10] Q4+ D4+ | 300pts | Tough(12)\n10x Gun (24", A1)\n10x Claw (A1, AP(1))'),
+    Unit.parse("Blades [10] Q3+ D3+ | 400pts | Tough(12)\n10x Blade (A1)"),
+    Unit.parse('Snipers [5] Q3+ D5+ | 150pts | Tough(12)\n5x Long Rifle (36", A1, AP(2))'),
+]
+
+
+def test_a_unit_built_to_be_worth_twice_another_is_priced_twice():
+    # B is A with twice the models: twice the shots, twice the wounds. Nothing in the field
+    # can remove a model or Rout it, and its own shots never remove a whole target, so what
+    # it destroys per round doubles and the share of it lost per round halves
+    a, b = _unit("A", 5, 100), _unit("B", 10, 200)
+    rows = {r["unit"]: r for r in oprstats._matchups.fair_cost_rows([a, b], field=FIELD, resamples=0)}
+    assert rows["B"]["offense"] == pytest.approx(2 * rows["A"]["offense"], rel=1e-2)
+    raw = oprstats._matchups
+    m = oprstats.matchups([a, b], FIELD)
+    d, t = raw._exchanges(m, 0.5)
+    np.testing.assert_allclose(d[1], 2 * d[0], rtol=1e-12)
+    np.testing.assert_allclose(t[1], t[0], rtol=1e-12)  # the same wounds lost, worth the same per wound
+    df = oprstats.fair_cost([a, b], field=FIELD, resamples=0)
+    fair = dict(zip(df.unit, df.fair))
+    assert fair["B"] == pytest.approx(2 * fair["A"], rel=1e-3)
+    # and so is one with twice the attacks on the same models, at twice the cost? No: twice
+    # the offense with the same durability is worth sqrt(2) times as much
+    c = _unit("C", 5, 200, attacks=4)
+    df = oprstats.fair_cost([a, c], field=FIELD, resamples=0)
+    fair = dict(zip(df.unit, df.fair))
+    assert fair["C"] == pytest.approx(math.sqrt(2) * fair["A"], rel=1e-3)
+
+
+def test_rescaling_every_cost_rescales_every_fair_cost():
+    def book(k: int) -> list[Unit]:
+        return [_unit("A", 5, 100 * k), _unit("B", 6, 90 * k, attacks=3),
+                Unit.parse(f'Gunners [10] Q4+ D4+ | {300 * k}pts | Tough(12)\n10x Gun (24", A1)\n10x Claw (A1, AP(1))'),
+                Unit.parse(f"Blades [10] Q3+ D3+ | {400 * k}pts | Tough(12)\n10x Blade (A1)")]
+    one = oprstats.fair_cost(book(1), seed=3)
+    three = oprstats.fair_cost(book(3), seed=3)
+    np.testing.assert_allclose(three.fair, 3 * one.fair, rtol=2e-3)
+    np.testing.assert_allclose(three.low, 3 * one.low, rtol=2e-3)
+    np.testing.assert_allclose(three.difference_pct, one.difference_pct, atol=0.11)
+
+
+def test_in_sample_the_field_is_worth_its_costs_in_total():
+    units = [_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD
+    df = oprstats.fair_cost(units, in_sample=True, resamples=0)
+    assert df.fair.sum() == pytest.approx(df.official.sum(), rel=1e-3)
+    assert set(df.judged) == {"in sample"}
+
+
+def test_out_of_sample_a_units_own_price_does_not_set_its_fair_cost():
+    # a shooter's choices do not depend on its cost, so out of sample its fair cost is the
+    # same whatever its official price; in sample it is not
+    units = [_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD
+    dearer = [_unit("A", 5, 250)] + units[1:]
+    out = [dict(zip(df.unit, df.fair)) for df in (oprstats.fair_cost(u, resamples=0) for u in (units, dearer))]
+    assert out[0]["A"] == pytest.approx(out[1]["A"], rel=1e-3)
+    assert set(oprstats.fair_cost(units, resamples=0).judged) == {"without itself"}
+    inside = [dict(zip(df.unit, df.fair)) for df in (oprstats.fair_cost(u, resamples=0, in_sample=True) for u in (units, dearer))]
+    assert inside[0]["A"] != pytest.approx(inside[1]["A"], rel=1e-3)
+
+
+def test_intervals_are_seeded_and_cover_the_estimate():
+    units = [_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD
+    one = oprstats.fair_cost(units, seed=7)
+    same = oprstats.fair_cost(units, seed=7)
+    other = oprstats.fair_cost(units, seed=8)
+    np.testing.assert_array_equal(one.low, same.low)
+    assert not np.array_equal(one.low, other.low)
+    by_sequence = oprstats.fair_cost(units, seed=np.random.SeedSequence(7))
+    np.testing.assert_array_equal(by_sequence.low, oprstats.fair_cost(units, seed=np.random.SeedSequence(7)).low)
+    assert ((one.low <= one.fair + 0.05) & (one.fair <= one.high + 0.05)).all()
+    assert set(one.verdict) <= {"over-costed", "under-costed", "within interval"}
+
+
+def test_real_books_fair_cost_by_play_ranks_units_much_as_opr_prices_them(book_paths):
+    # tuned to nothing: the exchange sees only fights, yet ranks a real book's units by
+    # worth much as their official costs do (Spearman 0.8 to 0.9 on the books tried)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        books = [oprstats.load_army_book(p) for p in book_paths[:3]]
+    field = [u for b in books for u in b.units]
+    df = oprstats.fair_cost(books[0], field=field, resamples=200)
+    assert len(df) == len(books[0].units) and np.isfinite(df.fair).all() and (df.fair >= 0).all()
+    rank = lambda x: np.argsort(np.argsort(np.asarray(x)))  # noqa: E731
+    spearman = np.corrcoef(rank(df.official), rank(df.fair))[0, 1]
+    assert spearman > 0.7, spearman
+    assert df.judged.eq("without itself").all()
