@@ -225,3 +225,30 @@ def test_real_books_fair_cost_by_play_ranks_units_much_as_opr_prices_them(book_p
     spearman = np.corrcoef(rank(df.official), rank(df.fair))[0, 1]
     assert spearman > 0.7, spearman
     assert df.judged.eq("without itself").all()
+
+
+def test_plots_render(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from oprstats import plot
+
+    m = oprstats.matchups(SHOOTERS, TARGETS)
+    ax = plot.matchups(m)
+    assert ax.get_title().startswith("points destroyed less points lost") and "best mode" in ax.get_title()
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(m.defenders)
+    ax.figure.savefig(tmp_path / "net.png")
+    ax = plot.matchups(m, mode="charge", value="p_destroyed")
+    assert "(charge)" in ax.get_title()
+    # the Aircraft cannot be charged: its column is blank, not a number
+    assert not any(t.get_position()[0] == 2 for t in ax.texts)
+    with pytest.raises(ValueError, match="value"):
+        plot.matchups(m, value="kills")
+    with pytest.raises(ValueError, match="mode"):
+        plot.matchups(m, mode="shoot 6")
+    with pytest.raises(TypeError, match="Matchups"):
+        plot.matchups(m.to_pandas())
+    frame = oprstats.fair_cost([_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD, resamples=100)
+    ax = plot.fairness(frame)
+    assert "fair cost by play" in ax.get_xlabel()
+    ax.figure.savefig(tmp_path / "fair.png")
+    matplotlib.pyplot.close("all")

@@ -303,7 +303,7 @@ def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method
     rows = []
     net = d_uf - t_uf
     for a, u in enumerate(judged):
-        official = float(c_u[a])
+        official = int(c_u[a]) if float(c_u[a]).is_integer() else float(c_u[a])
         f_a = float(fair[a])
         diff = official - f_a if math.isfinite(f_a) else None
         order = [f for f in np.argsort(-net[a], kind="stable") if not itself[a, f]]

@@ -95,9 +95,12 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
     units (or options) furthest off, over-costed to the right (red), under-costed to the left
     (blue), each over the grey range its 90% prediction interval allows; bars inside it are
     pale."""
-    if not hasattr(frame, "columns") or not {"difference", "modelled"} <= set(frame.columns):
-        raise TypeError("frame: expected the DataFrame oprstats.fairness() returns")
+    if not hasattr(frame, "columns") or "difference" not in frame.columns or not {"modelled", "fair"} & set(frame.columns):
+        raise TypeError("frame: expected the DataFrame oprstats.fairness() or oprstats.fair_cost() returns")
     options = "option" in frame.columns
+    by_play = "fair" in frame.columns
+    if by_play:
+        frame = frame.rename(columns={"fair": "modelled"})
     column = "difference" if options else "difference_pct"
     rows = frame.dropna(subset=[column]).head(top).iloc[::-1]
     ax = _axes(ax, width=8.0, height=max(3.0, 0.3 * len(rows) + 1))
@@ -106,7 +109,7 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
     if has_range:
         scale = 1.0 if options else 100.0 / rows["modelled"]
         lo, hi = (rows["low"] - rows["modelled"]) * scale, (rows["high"] - rows["modelled"]) * scale
-        ax.barh(y, hi - lo, left=lo, height=0.8, color="0.88", label="90% interval of a fair price")
+        ax.barh(y, hi - lo, left=lo, height=0.8, color="0.88", label="interval of the fair cost by play (field resampled)" if by_play else "90% interval of a fair price")
     inside = rows["verdict"].eq("within interval") if "verdict" in rows.columns else [False] * len(rows)
     import matplotlib.colors as mcolors
 
@@ -118,6 +121,7 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
     ax.set_yticks(list(y), labels, fontsize="small")
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("official minus modelled price, points (right: over-costed)" if options
+                  else "official minus fair cost by play, % of fair (right: over-costed)" if by_play
                   else "official minus modelled, % of modelled (right: over-costed)")
     if has_range:
         ax.legend(fontsize="small", loc="lower right")
@@ -125,6 +129,62 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
         low, high = ax.get_xlim()
         ax.set_xlim(low - 0.03 * (high - low), high)
     ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def matchups(result: Any, *, mode: Optional[str] = None, value: str = "net", ax=None):
+    """A :func:`oprstats.matchups` table as a heat map, attackers down and defenders across:
+    ``value`` ("net": dealt less taken, "dealt", "taken", "p_destroyed" or "p_lost") in one
+    ``mode``, or (None) in each pair's best mode for the attacker by net. Cells are
+    numbered when the table is small enough to read; grey cells cannot happen (an Aircraft
+    charged)."""
+    from ._matchups import Matchups
+
+    if not isinstance(result, Matchups):
+        raise TypeError(f"result: expected oprstats.Matchups, got {type(result).__name__}")
+    values = ("net", "dealt", "taken", "p_destroyed", "p_lost")
+    if value not in values:
+        raise ValueError(f"value: must be one of {values} (got {value!r})")
+    data = getattr(result, value)
+    if mode is None:
+        net = np.where(np.isnan(result.net), -np.inf, result.net)
+        best = net.argmax(axis=0)
+        grid = np.take_along_axis(data, best[None], axis=0)[0]
+        grid = np.where(np.isinf(np.take_along_axis(net, best[None], axis=0)[0]), np.nan, grid)
+        how = "each pair's best mode"
+    else:
+        grid = data[result.mode(mode)]
+        how = mode
+    na, nd = grid.shape
+    ax = _axes(ax, width=max(5.0, 0.55 * nd + 3.0), height=max(3.0, 0.4 * na + 2.0))
+    import matplotlib.colors as mcolors
+    import matplotlib.pyplot as plt
+
+    finite = grid[np.isfinite(grid)]
+    if value == "net":
+        bound = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
+        cmap, norm = plt.get_cmap("RdBu").with_extremes(bad="0.85"), mcolors.TwoSlopeNorm(0.0, -bound, bound)
+    else:
+        high = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+        cmap, norm = plt.get_cmap("viridis").with_extremes(bad="0.85"), mcolors.Normalize(0.0, high)
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
+    ax.set_xticks(range(nd), result.defenders, rotation=45, ha="right", fontsize="small")
+    ax.set_yticks(range(na), result.attackers, fontsize="small")
+    ax.set_xlabel("defender")
+    ax.set_ylabel("attacker")
+    if na * nd <= 400:
+        for i in range(na):
+            for j in range(nd):
+                if np.isfinite(grid[i, j]):
+                    shade = cmap(norm(grid[i, j]))
+                    dark = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] < 0.5
+                    ax.text(j, i, f"{grid[i, j]:.2f}" if value.startswith("p_") else f"{grid[i, j]:.0f}", ha="center", va="center",
+                            fontsize="x-small", color="white" if dark else "black")
+    unit = "chance" if value.startswith("p_") else result.measure
+    titles = {"net": f"{unit} destroyed less {unit} lost", "dealt": f"{unit} of the defender destroyed", "taken": f"{unit} of the attacker lost",
+              "p_destroyed": "chance the defender is removed", "p_lost": "chance the attacker is removed"}
+    ax.set_title(f"{titles[value]}, per activation ({how})", fontsize="medium")
+    ax.figure.colorbar(im, ax=ax, label=titles[value] if value.startswith("p_") else f"{unit} (blue: the attacker gains)" if value == "net" else unit)
     return ax
 
 
