@@ -209,7 +209,17 @@ def test_intervals_are_seeded_and_cover_the_estimate():
     by_sequence = oprstats.fair_cost(units, seed=np.random.SeedSequence(7))
     np.testing.assert_array_equal(by_sequence.low, oprstats.fair_cost(units, seed=np.random.SeedSequence(7)).low)
     assert ((one.low <= one.fair + 0.05) & (one.fair <= one.high + 0.05)).all()
-    assert set(one.verdict) <= {"over-costed", "under-costed", "within interval"}
+    assert set(one.verdict) <= {"over-costed", "under-costed", "within the field's spread"}
+    # a verdict needs the official cost beyond the interval and beyond the field's spread
+    spread = one.attrs["field_spread_pct"] / 100.0
+    assert spread > 0
+    for row in one.itertuples():
+        if row.verdict == "over-costed":
+            assert row.official > row.high and row.official > row.fair * (1 + spread) - 0.1
+        elif row.verdict == "under-costed":
+            assert row.official < row.low and row.official < row.fair / (1 + spread) + 0.1
+        else:
+            assert not (row.official > row.high and row.official > row.fair * (1 + spread) + 0.1)
 
 
 def test_real_books_fair_cost_by_play_ranks_units_much_as_opr_prices_them(book_paths):
@@ -252,3 +262,13 @@ def test_plots_render(tmp_path):
     assert "fair cost by play" in ax.get_xlabel()
     ax.figure.savefig(tmp_path / "fair.png")
     matplotlib.pyplot.close("all")
+
+
+def test_a_unit_is_flagged_with_its_own_unmodelled_rules_only():
+    # the pair's unmodelled rules include the opponent's: each unit's row lists its own
+    a = Unit.parse('A [5] Q4+ D4+ | 100pts | Tough(12), Self-Destruct(3)\n5x Rifle (24", A2)')
+    b = Unit.parse('B [5] Q4+ D4+ | 100pts | Tough(12), Split\n5x Rifle (24", A2)')
+    m = oprstats.matchups([a], [b])
+    assert set(m.unmodelled[(0, 0)]) == {"Self-Destruct", "Split"}
+    df = oprstats.fair_cost([a, b], resamples=0)
+    assert dict(zip(df.unit, df.ignored_rules)) == {"A": "Self-Destruct", "B": "Split"}

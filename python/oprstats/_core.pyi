@@ -293,6 +293,16 @@ def _attack_table(
     /,
 ) -> dict[str, Any]: ...
 
+def _matchups(
+    attackers: list[Unit],
+    defenders: list[Unit],
+    modes: list[str],
+    charge_distance: float,
+    edition: str,
+    threads: Optional[int],
+    /,
+) -> dict[str, Any]: ...
+
 @final
 class _AttackStages:
     """An attack's distributions; the numpy arrays are made when a stage is read."""

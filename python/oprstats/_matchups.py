@@ -238,10 +238,16 @@ def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
     return out
 
 
-def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
-                   charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-                   resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None) -> list[dict]:
+def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
     """The rows of :func:`fair_cost` as dicts, sorted the same way (no pandas needed)."""
+    return _fair_cost(units, **options)[0]
+
+
+def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
+               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
+               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None) -> tuple[list[dict], float]:
+    """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
+    |log(official / fair)| over the field's units)."""
     if method != "exchange":
         raise ValueError(f'method: must be "exchange" (got {method!r}; the "games" method is not built yet)')
     judged = _units(units, "units", edition)
@@ -257,7 +263,7 @@ def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method
         raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
     in_sample = check_flag("in_sample", in_sample)
     if not judged:
-        return []
+        return [], math.nan
     c_u, c_f = _costs(judged, "units"), _costs(field_units, "field")
     same = field is None
     m_uf = matchups(judged, field_units, measure="points", charge_distance=charge_distance, edition=edition, threads=threads)
@@ -276,38 +282,34 @@ def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method
             for a, u in enumerate(judged):
                 for f, g in enumerate(field_units):
                     itself[a, f] = u == g
-    mask = np.where(itself, 0.0, w[None, :])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        offense = (d_uf * mask).sum(1) / mask.sum(1)
-        losses = (l_uf * mask).sum(1) / mask.sum(1)
-    worth = _worth(offense, losses)
-    # the field's scale without the judged unit: its worth against the rest, its cost out
-    sa, sl, sw = d_ff @ w, l_ff @ w, w.sum()
-    scale = np.empty(len(judged))
-    for a in range(len(judged)):
-        out = itself[a]
-        if not out.any():
-            field_worth = _worth(sa / sw, sl / sw)
-            keep = w
-        else:
-            cols = np.flatnonzero(out)
-            rest = sw - w[cols].sum()
-            field_worth = _worth((sa - d_ff[:, cols] @ w[cols]) / rest, (sl - l_ff[:, cols] @ w[cols]) / rest) if rest > 0 else np.zeros(len(field_units))
-            keep = np.where(out, 0.0, w)
-        denominator = (keep * field_worth).sum()
-        scale[a] = (keep * c_f).sum() / denominator if denominator > 0 and np.isfinite(denominator) else np.nan
-    fair = scale * worth
+    fair, offense, losses = _fair(d_uf, l_uf, itself, d_ff, l_ff, w, c_f)
+    # how far OPR's prices sit from the exchange's for the field's own units (each judged
+    # the same way): a verdict needs a unit further off than 90% of them
+    if same:
+        field_fair = fair
+    else:
+        alone = np.zeros((len(field_units), len(field_units)), dtype=bool)
+        if not in_sample:
+            np.fill_diagonal(alone, True)
+        field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
+    ok = np.isfinite(field_fair) & (field_fair > 0)
+    spread = float(np.quantile(np.abs(np.log(c_f[ok] / field_fair[ok])), 0.9)) if ok.any() else math.inf
     low = high = np.full(len(judged), np.nan)
     if resamples:
         low, high = _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed)
     rows = []
     net = d_uf - t_uf
+    ignored: list[set] = [set() for _ in judged]
+    for (a, _), names in m_uf.unmodelled.items():
+        ignored[a].update(names)
     for a, u in enumerate(judged):
         official = int(c_u[a]) if float(c_u[a]).is_integer() else float(c_u[a])
         f_a = float(fair[a])
         diff = official - f_a if math.isfinite(f_a) else None
         order = [f for f in np.argsort(-net[a], kind="stable") if not itself[a, f]]
         lo, hi = (float(low[a]), float(high[a])) if resamples else (None, None)
+        over = math.isfinite(f_a) and official > f_a * math.exp(spread) and (hi is None or official > hi)
+        under = math.isfinite(f_a) and official < f_a * math.exp(-spread) and (lo is None or official < lo)
         rows.append({
             "unit": u.name,
             "official": official,
@@ -316,16 +318,53 @@ def fair_cost_rows(units: Any, *, field: Any = None, weights: Any = None, method
             "high": None if hi is None else round(hi, 1),
             "difference": None if diff is None else round(diff, 1),
             "difference_pct": None if diff is None or f_a <= 0 else round(100.0 * diff / f_a, 1),
-            "verdict": None if lo is None else "over-costed" if official > hi else "under-costed" if official < lo else "within interval",
+            "verdict": None if not math.isfinite(f_a) else "over-costed" if over else "under-costed" if under else "within the field's spread",
             "judged": JUDGED_OUTSIDE if not itself[a].any() and not (in_sample and _in(u, field_units)) else "in sample" if in_sample else JUDGED_WITHOUT,
             "offense": round(float(offense[a]), 2),
             "durability": round(float(1.0 / losses[a]), 1) if losses[a] > 0 else math.inf,
             "best_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[:2]),
             "worst_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[::-1][:2]),
-            "ignored_rules": ", ".join(sorted({r for (i, _), rules in m_uf.unmodelled.items() if i == a for r in rules})),
+            "ignored_rules": ", ".join(sorted(ignored[a] & _own_rule_names(u))),
         })
     rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
-    return rows
+    return rows, spread
+
+
+def _own_rule_names(unit: Unit) -> set:
+    """The names of a unit's rules, its models' and its weapons' (without ratings)."""
+    texts = list(unit.rules) + [r for m in unit.models for r in m.rules] + [r for wpn in unit.weapons for r in wpn.rules]
+    return {t.split("(", 1)[0].strip() for t in texts}
+
+
+def _fair(d: np.ndarray, l: np.ndarray, itself: np.ndarray, d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray,
+          c_f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fair costs, offense and losses of the units whose exchanges against the field are the
+    rows of ``d`` (points destroyed) and ``l`` (share lost per point of the opponent), each
+    judged without the field units ``itself`` marks: not among its opponents, and not in the
+    scale (their cost out, the others' worth measured without them)."""
+    mask = np.where(itself, 0.0, w[None, :])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        offense = (d * mask).sum(1) / mask.sum(1)
+        losses = (l * mask).sum(1) / mask.sum(1)
+    worth = _worth(offense, losses)
+    sa, sl, sw = d_ff @ w, l_ff @ w, w.sum()
+    scale = np.empty(len(d))
+    whole = None
+    for a in range(len(d)):
+        cols = np.flatnonzero(itself[a])
+        if not cols.size:
+            if whole is None:
+                field_worth = _worth(sa / sw, sl / sw)
+                whole = (w * c_f).sum() / (w * field_worth).sum() if np.isfinite((w * field_worth).sum()) and (w * field_worth).sum() > 0 else np.nan
+            scale[a] = whole
+            continue
+        rest = sw - w[cols].sum()
+        field_worth = _worth((sa - d_ff[:, cols] @ w[cols]) / rest, (sl - l_ff[:, cols] @ w[cols]) / rest) if rest > 0 else np.zeros(len(w))
+        keep = w.copy()
+        keep[cols] = 0.0
+        denominator = (keep * field_worth).sum()
+        scale[a] = (keep * c_f).sum() / denominator if denominator > 0 and np.isfinite(denominator) else np.nan
+    return scale * worth, offense, losses
 
 
 def _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed) -> tuple[np.ndarray, np.ndarray]:
@@ -370,8 +409,11 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     Out of sample unless ``in_sample=True``: a unit is judged against the field without
     itself, and the scale is set without it. ``low``/``high`` is the ``interval`` percentile
-    range over ``resamples`` fields drawn with replacement (seeded by ``seed``);
-    ``verdict`` compares the official cost with it. ``difference`` is official minus fair
+    range over ``resamples`` fields drawn with replacement (seeded by ``seed``). The
+    ``verdict`` is "over-costed" or "under-costed" only where the official cost is beyond
+    that range and further from the fair cost than OPR's prices are for 90% of the field's
+    own units (that spread, in percent, is ``frame.attrs["field_spread_pct"]``): the exchange
+    leaves things out, so only an unusual gap is a verdict. ``difference`` is official minus fair
     (positive: it pays more than it is worth on the table), ``difference_pct`` relative to
     the fair cost. ``best_against``/``worst_against`` are its best and worst exchanges (net
     points per round); ``ignored_rules`` the rules of its matchups the engines do not model.
@@ -380,6 +422,8 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     """
     import pandas as pd
 
-    rows = fair_cost_rows(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
-                          edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads)
-    return pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
+    rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
+                              edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads)
+    frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
+    frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
+    return frame

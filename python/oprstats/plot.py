@@ -110,7 +110,7 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
         scale = 1.0 if options else 100.0 / rows["modelled"]
         lo, hi = (rows["low"] - rows["modelled"]) * scale, (rows["high"] - rows["modelled"]) * scale
         ax.barh(y, hi - lo, left=lo, height=0.8, color="0.88", label="interval of the fair cost by play (field resampled)" if by_play else "90% interval of a fair price")
-    inside = rows["verdict"].eq("within interval") if "verdict" in rows.columns else [False] * len(rows)
+    inside = rows["verdict"].isin(["within interval", "within the field's spread"]) if "verdict" in rows.columns else [False] * len(rows)
     import matplotlib.colors as mcolors
 
     colours = [mcolors.to_rgba("tab:red" if d > 0 else "tab:blue", 0.35 if has_range and i else 1.0) for d, i in zip(rows[column], inside)]

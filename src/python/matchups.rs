@@ -9,7 +9,7 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 
 #[pyfunction]
-#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads))]
+#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
 pub fn _matchups<'py>(
     py: Python<'py>,
     attackers: Vec<PyRef<'py, PyUnit>>,
