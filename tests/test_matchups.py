@@ -272,3 +272,56 @@ def test_a_unit_is_flagged_with_its_own_unmodelled_rules_only():
     assert set(m.unmodelled[(0, 0)]) == {"Self-Destruct", "Split"}
     df = oprstats.fair_cost([a, b], resamples=0)
     assert dict(zip(df.unit, df.ignored_rules)) == {"A": "Self-Destruct", "B": "Split"}
+
+
+# --- break-even ------------------------------------------------------------------------------
+
+def test_unit_replace_changes_only_what_is_asked():
+    u = TARGETS[1]
+    v = u.replace(quality=3, cost=250)
+    assert (v.quality, v.defense, v.cost, v.name, v.weapons) == (3, u.defense, 250, u.name, u.weapons)
+    assert u.quality == 4, "immutable"
+    assert u.replace() == u
+    for bad, error in ((dict(quality=7), ValueError), (dict(defense=1), ValueError), (dict(cost=-1), ValueError),
+                       (dict(quality=True), TypeError), (dict(cost=1.5), TypeError)):
+        with pytest.raises(error, match=next(iter(bad))):
+            u.replace(**bad)
+
+
+def test_the_break_even_cost_evens_the_exchange_exactly():
+    a = _unit("A", 5, 100)
+    one = oprstats.break_even(a, FIELD[0])
+    # a shooter's choices do not depend on its cost: its losses grow in proportion to it, so
+    # the even cost is what it destroys per round over its losses per point of its cost
+    m = oprstats.matchups([a], [FIELD[0]])
+    d, t = oprstats._matchups._exchanges(m, 0.5)
+    assert one.value == pytest.approx(100 * d[0, 0] / t[0, 0], abs=0.01)
+    row = min(one.table, key=lambda r: abs(r[0] - one.value))
+    assert abs(row[3]) < 0.01
+    # against a field: the weighted mean exchange is even
+    field = oprstats.break_even(a, FIELD[:1] * 2)
+    assert field.value == pytest.approx(one.value, abs=0.01)
+    assert "even exchange at cost" in repr(one) and one.to_pandas().shape[1] == 4
+    # rescaling the opponent's cost rescales what the unit destroys, so its break-even cost
+    dear = FIELD[0].replace(cost=600)
+    assert oprstats.break_even(a, dear).value == pytest.approx(2 * one.value, abs=0.02)
+
+
+def test_break_even_quality_and_defense_cross_between_neighbouring_values():
+    a = _unit("A", 5, 100)
+    r = oprstats.break_even(a, FIELD[0], parameter="defense")
+    nets = [row[3] for row in r.table]
+    assert [row[0] for row in r.table] == [2, 3, 4, 5, 6]
+    assert all(x >= y for x, y in zip(nets, nets[1:])), "better Defense never trades worse"
+    if r.value is None:
+        assert r.note
+    else:
+        k = min(int(r.value) - 2, 3)
+        assert nets[k] >= -1e-9 and nets[k + 1] <= 1e-9
+    # a unit nothing can hurt gains at any value, and says so
+    untouchable = oprstats.break_even(a, [Unit.parse("Nothing [1] Q6+ D6+ | 10pts")], parameter="quality")
+    assert untouchable.value is None and "gains even at Quality 6+" in untouchable.note
+    with pytest.raises(ValueError, match="parameter"):
+        oprstats.break_even(a, FIELD, parameter="models")
+    with pytest.raises(TypeError, match="unit"):
+        oprstats.break_even([a], FIELD)

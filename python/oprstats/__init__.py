@@ -16,7 +16,7 @@ from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
-from ._matchups import Matchups, fair_cost, matchups
+from ._matchups import BreakEven, Matchups, break_even, fair_cost, matchups
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
 from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
@@ -28,6 +28,7 @@ __all__ = [
     "Army",
     "AttackResult",
     "AttackTable",
+    "BreakEven",
     "CostModel",
     "CrossValidation",
     "Efficiency",
@@ -58,6 +59,7 @@ __all__ = [
     "__version__",
     "attack",
     "attack_table",
+    "break_even",
     "editions",
     "efficiency",
     "efficiency_curve",

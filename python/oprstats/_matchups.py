@@ -427,3 +427,114 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
     frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
     return frame
+
+
+BREAK_EVEN_PARAMETERS = ("cost", "quality", "defense")
+
+
+class BreakEven:
+    """Where a unit's exchange against an opponent (or a field's average) is even
+    (:func:`break_even`): ``value`` of ``parameter`` at which the points it destroys per round
+    equal the points it loses, with ``official`` its present value; ``table`` rows of
+    (value, dealt, taken, net) around it. ``value`` is None where no value of the parameter
+    evens it (``note`` says which way it stays)."""
+
+    __slots__ = ("unit", "opponents", "parameter", "value", "official", "table", "note")
+
+    def __init__(self, unit: str, opponents: tuple, parameter: str, value: Optional[float], official: Optional[float], table: list,
+                 note: str) -> None:
+        self.unit, self.opponents, self.parameter = unit, opponents, parameter
+        self.value, self.official, self.table, self.note = value, official, table, note
+
+    def to_pandas(self):
+        """The probed values: parameter value, dealt, taken, net (points per round)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.table, columns=[self.parameter, "dealt", "taken", "net"])
+
+    def __repr__(self) -> str:
+        against = self.opponents[0] if len(self.opponents) == 1 else f"a field of {len(self.opponents)} units"
+        at = "never" if self.value is None else f"{self.value:.1f}" if self.parameter == "cost" else f"{self.value:.2f}+"
+        now = "" if self.official is None else f" (now {self.official:g}{'' if self.parameter == 'cost' else '+'})"
+        return f"BreakEven({self.unit} against {against}: even exchange at {self.parameter} {at}{now}{'; ' + self.note if self.note else ''})"
+
+
+def _net_per_round(m: Matchups, attacker_per_wound: np.ndarray, w: np.ndarray, close_share: float) -> np.ndarray:
+    """Each attacker's mean (dealt, taken) per round against the defenders, in points, from
+    matchups in wounds, the attacker's wounds valued at ``attacker_per_wound``."""
+    from types import SimpleNamespace
+
+    scaled = SimpleNamespace(modes=m.modes, dealt=m.dealt * (m.defender_costs / m.defender_wounds)[None, None, :],
+                             taken=m.taken * attacker_per_wound[None, :, None])
+    dealt, taken = _exchanges(scaled, close_share)
+    return np.stack([dealt @ w / w.sum(), taken @ w / w.sum()], axis=1)
+
+
+def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
+               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None) -> BreakEven:
+    """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
+    opponent, or with a field of them on average (``weights`` per unit): where the points
+    of the opponent it destroys per round equal the points of itself it loses, in the
+    exchange :func:`fair_cost` uses (at 24" both shoot; at 12" each shoots or charges,
+    whichever trades better for it). Exact, by bisection on the cost (to 0.01 points) or by
+    every Quality and Defense from 2+ to 6+ (the crossing interpolated between the two
+    values around it: 4.3 is between 4+ and 5+). A unit's losses are valued at its cost:
+    the cost that evens them, or at its official cost for Quality and Defense."""
+    if not isinstance(unit, Unit):
+        raise TypeError(f"unit: expected an oprstats.Unit, got {type(unit).__name__}")
+    if parameter not in BREAK_EVEN_PARAMETERS:
+        raise ValueError(f"parameter: must be one of {BREAK_EVEN_PARAMETERS} (got {parameter!r})")
+    field_units = _units(opponents, "opponents", edition)
+    if not field_units:
+        raise ValueError("opponents: no units to measure against")
+    w = _weights(weights, field_units)
+    close_share = _check_number("close_share", close_share, 0.0, 1.0)
+    names = tuple(u.name for u in field_units)
+    if parameter == "cost":
+        m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads)
+        _costs(field_units, "opponents")
+        wounds = float(m.attacker_wounds[0])
+        net = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731
+        dealt0, _ = net(0.0)
+        if dealt0 <= 0:
+            value, note = 0.0, "it destroys nothing"
+        else:
+            high = float(unit.cost or 100)
+            while net(high)[0] - net(high)[1] > 0 and high < 1e7:
+                high *= 2
+            if net(high)[0] - net(high)[1] > 0:
+                value, note = None, "nothing hurts it: it gains at any cost"
+            else:
+                low = 0.0
+                while high - low > 0.005:
+                    mid = 0.5 * (low + high)
+                    d, t = net(mid)
+                    low, high = (mid, high) if d - t > 0 else (low, mid)
+                value, note = round(0.5 * (low + high), 2), ""
+        probes = sorted({round(x, 2) for x in ([value * k for k in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)] if value else []) + ([float(unit.cost)] if unit.cost else [])})
+        table = [(c, *(float(x) for x in net(c)), float(net(c)[0] - net(c)[1])) for c in probes]
+        return BreakEven(unit.name, names, parameter, value, None if unit.cost is None else float(unit.cost), table, note)
+    _costs([unit], "unit")
+    variants = [unit.replace(**{parameter: v}) for v in range(2, 7)]
+    m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads)
+    _costs(field_units, "opponents")
+    per_wound = np.array([float(unit.cost) / float(x) for x in m.attacker_wounds])
+    rows = _net_per_round(m, per_wound, w, close_share)
+    net = rows[:, 0] - rows[:, 1]
+    table = [(v, float(d), float(t), float(d - t)) for v, (d, t) in zip(range(2, 7), rows)]
+    official = float(getattr(unit, parameter))
+    value, note = None, ""
+    for k in range(4):
+        if net[k] >= 0 >= net[k + 1] and net[k] != net[k + 1]:
+            value = round(2 + k + net[k] / (net[k] - net[k + 1]), 2)
+            break
+    if value is None:
+        if (net == 0).all():
+            note = "it neither gains nor loses at any value"
+        elif (net > 0).all():
+            note = f"it gains even at {parameter.capitalize()} 6+"
+        elif (net < 0).all():
+            note = f"it loses even at {parameter.capitalize()} 2+"
+        else:
+            note = "the exchange does not cross zero once"
+    return BreakEven(unit.name, names, parameter, value, official, table, note)

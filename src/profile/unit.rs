@@ -408,6 +408,28 @@ impl Unit {
         Ok(())
     }
 
+    /// The unit with its own models' Quality or Defense changed, or its cost (the whole
+    /// unit's, a joined hero's share kept): what a designer varies to find where a matchup
+    /// breaks even. Checked as any unit is.
+    pub fn with_profile(&self, quality: Option<u8>, defense: Option<u8>, cost: Option<u32>, edition: Edition) -> Result<Unit> {
+        let mut out = self.clone();
+        let main = &mut out.groups[0];
+        if let Some(q) = quality {
+            check_score("quality", q)?;
+            main.quality = q;
+        }
+        if let Some(d) = defense {
+            check_score("defense", d)?;
+            main.defense = d;
+        }
+        if let Some(c) = cost {
+            let heroes: u32 = self.groups[1..].iter().map(|g| g.cost.unwrap_or(0)).sum();
+            main.cost = Some(c.checked_sub(heroes).ok_or_else(|| Error::invalid("cost", c, format!("below the joined hero's own {heroes} points")))?);
+        }
+        out.check(edition)?;
+        Ok(out)
+    }
+
     /// The unit's own profile (not a joined hero's).
     pub fn main(&self) -> &ModelGroup {
         &self.groups[0]

@@ -573,6 +573,27 @@ impl PyUnit {
         self.inner.main().has_rule(name)
     }
 
+    /// A copy with the unit's own Quality, Defense or cost (the whole unit's, a joined
+    /// hero's share kept) changed; its book's rules and spells stay.
+    #[pyo3(signature = (*, quality=None, defense=None, cost=None))]
+    fn replace(&self, quality: Option<&Bound<'_, PyAny>>, defense: Option<&Bound<'_, PyAny>>, cost: Option<&Bound<'_, PyAny>>) -> PyResult<PyUnit> {
+        let whole = |name: &str, value: Option<&Bound<'_, PyAny>>, max: i64| -> PyResult<Option<i64>> {
+            let Some(v) = value else { return Ok(None) };
+            if v.is_instance_of::<pyo3::types::PyBool>() {
+                return Err(type_error(name, "an int", "bool"));
+            }
+            let n: i64 = v.extract().map_err(|_| type_error(name, "an int", &type_name(v)))?;
+            if !(0..=max).contains(&n) {
+                return Err(crate::Error::invalid(name, n, format!("must be from 0 to {max}")).into());
+            }
+            Ok(Some(n))
+        };
+        let score = |name: &str, value| -> PyResult<Option<u8>> { Ok(whole(name, value, 255)?.map(|n| n as u8)) };
+        let cost = whole("cost", cost, crate::limits::MAX_COST)?.map(|n| n as u32);
+        let inner = self.inner.with_profile(score("quality", quality)?, score("defense", defense)?, cost, self.edition)?;
+        Ok(self.like(inner, self.edition))
+    }
+
     /// The number rating of a unit rule (`Tough(3)` gives 3), or `None`.
     fn rating(&self, name: &str) -> Option<i64> {
         self.inner.main().rating(name)
