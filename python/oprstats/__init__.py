@@ -12,6 +12,7 @@ from ._attack import AttackResult, AttackTable, attack, attack_table
 from ._core import Army, ArmyBook, Model, Spell, Unit, UpgradeOption, Weapon, __version__
 from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
+from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
@@ -80,6 +81,7 @@ __all__ = [
     "rule_coverage",
     "set_strict",
     "simulate",
+    "sweep",
     "unit_rows",
     "units_frame",
     "unmodelled_share",

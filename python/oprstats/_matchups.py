@@ -15,6 +15,7 @@ import numpy as np
 from . import _core
 from ._attack import check_flag, check_threads, seed_to_u64
 from ._core import Unit
+from ._distributed import check_client, matchups_raw
 from ._editions import DEFAULT_EDITION
 
 # How a unit was judged: against a field it is not in, against the field without itself
@@ -150,6 +151,8 @@ def matchups(
     charge_distance: float = 6.0,
     edition: str = DEFAULT_EDITION,
     threads: Optional[int] = None,
+    client: Any = None,
+    partitions: Optional[int] = None,
 ) -> Matchups:
     """What every attacker does to every defender, and takes in return, in each mode, exactly:
     ``"shoot D"`` (standing, from D inches; the defender shoots back from there),
@@ -161,6 +164,9 @@ def matchups(
     ``attackers`` and ``defenders`` are each an army book, an army, a path to either, a unit,
     or a sequence of units. ``measure="points"`` values each wound at the unit's cost over
     its wounds (every unit needs a cost); ``"wounds"`` counts wounds.
+
+    ``client``: a ``dask.distributed.Client`` runs the table in ``partitions`` blocks of
+    attackers on its workers (the defenders sent once); the table is the same to the bit.
     """
     attackers_list = _units(attackers, "attackers", edition)
     defenders_list = _units(defenders, "defenders", edition)
@@ -182,7 +188,11 @@ def matchups(
         _costs(defenders_list, "defenders")
     charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
     check_threads(threads)
-    raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+    client = check_client(client)
+    if client is None:
+        raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+    else:
+        raw = matchups_raw(client, attackers_list, defenders_list, list(modes), charge_distance, edition, partitions)
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
 
 
@@ -245,7 +255,8 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None) -> tuple[list[dict], float]:
+               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
+               partitions: Optional[int] = None) -> tuple[list[dict], float]:
     """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
     |log(official / fair)| over the field's units)."""
     if method != "exchange":
@@ -266,8 +277,9 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         return [], math.nan
     c_u, c_f = _costs(judged, "units"), _costs(field_units, "field")
     same = field is None
-    m_uf = matchups(judged, field_units, measure="points", charge_distance=charge_distance, edition=edition, threads=threads)
-    m_ff = m_uf if same else matchups(field_units, field_units, measure="points", charge_distance=charge_distance, edition=edition, threads=threads)
+    run = dict(measure="points", charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
+    m_uf = matchups(judged, field_units, **run)
+    m_ff = m_uf if same else matchups(field_units, field_units, **run)
     d_uf, t_uf = _exchanges(m_uf, close_share)
     d_ff, t_ff = _exchanges(m_ff, close_share)
     # losses per point of the opponent, as a share of the unit's own cost
@@ -393,7 +405,8 @@ def _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-              resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None):
+              resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
+              partitions: Optional[int] = None):
     """What each unit is worth on the table by play, in points, against a field of opponents,
     as a pandas DataFrame sorted by how far its official cost is from it.
 
@@ -419,11 +432,15 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     points per round); ``ignored_rules`` the rules of its matchups the engines do not model.
     What the exchange does not see (movement, objectives, auras given to others, spells) is
     not in it: see the docs.
+
+    ``client`` (a ``dask.distributed.Client``) runs the matchups on its workers in
+    ``partitions`` blocks; the frame is the same to the bit.
     """
     import pandas as pd
 
     rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
-                              edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads)
+                              edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads,
+                              client=client, partitions=partitions)
     frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
     frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
     return frame
@@ -471,7 +488,8 @@ def _net_per_round(m: Matchups, attacker_per_wound: np.ndarray, w: np.ndarray, c
 
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
-               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None) -> BreakEven:
+               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
+               partitions: Optional[int] = None) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
     opponent, or with a field of them on average (``weights`` per unit): where the points
     of the opponent it destroys per round equal the points of itself it loses, in the
@@ -491,7 +509,8 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     names = tuple(u.name for u in field_units)
     if parameter == "cost":
-        m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads)
+        m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
+                     partitions=partitions)
         _costs(field_units, "opponents")
         wounds = float(m.attacker_wounds[0])
         net = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731
@@ -516,7 +535,8 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         return BreakEven(unit.name, names, parameter, value, None if unit.cost is None else float(unit.cost), table, note)
     _costs([unit], "unit")
     variants = [unit.replace(**{parameter: v}) for v in range(2, 7)]
-    m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads)
+    m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
+                 partitions=partitions)
     _costs(field_units, "opponents")
     per_wound = np.array([float(unit.cost) / float(x) for x in m.attacker_wounds])
     rows = _net_per_round(m, per_wound, w, close_share)
