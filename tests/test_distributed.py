@@ -98,6 +98,19 @@ def test_what_tasks_carry_pickles():
         assert pickle.loads(pickle.dumps(value)) is not None
 
 
+def test_a_bad_pair_is_named_by_its_place_in_the_whole_table(client):
+    far = Unit.parse('Far [1] Q4+ D4+ | 10pts\nGun (24", A1)')
+    units = UNITS + [far]
+    local = pytest.raises(ValueError, oprstats.matchups, units, UNITS, modes=["shoot 2000"])
+    remote = pytest.raises(ValueError, oprstats.matchups, units, UNITS, modes=["shoot 2000"], client=client, partitions=3)
+    assert str(remote.value) == str(local.value)
+    # a limit on one pair: the bad attacker sits in the last block
+    huge = Unit.parse("Huge [1000] Q4+ D4+ | 10pts | Tough(1000)\n1000x Claw (A1000)")
+    local = pytest.raises(ValueError, oprstats.matchups, UNITS + [huge], UNITS, modes=["charge"])
+    remote = pytest.raises(ValueError, oprstats.matchups, UNITS + [huge], UNITS, modes=["charge"], client=client, partitions=3)
+    assert str(remote.value) == str(local.value) and "attackers[5]" in str(remote.value)
+
+
 def test_bad_client_arguments_are_named(client):
     with pytest.raises(TypeError, match="client"):
         oprstats.matchups(UNITS, UNITS, client="tcp://localhost:8786")

@@ -73,10 +73,18 @@ def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
     return [range(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
-def _matchups_block(attackers: list, defenders: list, modes: list, charge_distance: float, edition: str, threads_by_worker: dict) -> dict:
+def _matchups_block(attackers: list, offset: int, defenders: list, modes: list, charge_distance: float, edition: str,
+                    threads_by_worker: dict) -> dict:
+    import re
+
     from . import _core
 
-    return _core._matchups(attackers, defenders, modes, charge_distance, edition, _my_threads(threads_by_worker))
+    try:
+        return _core._matchups(attackers, defenders, modes, charge_distance, edition, _my_threads(threads_by_worker))
+    except (ValueError, TypeError) as e:
+        # name the attacker by its place in the whole table, not in this block
+        message = re.sub(r"^attackers\[(\d+)\]", lambda m: f"attackers[{int(m.group(1)) + offset}]", str(e))
+        raise type(e)(message) from None
 
 
 def matchups_raw(client: Any, attackers: list, defenders: list, modes: list, charge_distance: float, edition: str,
@@ -85,9 +93,10 @@ def matchups_raw(client: Any, attackers: list, defenders: list, modes: list, cha
     threads = task_threads(client)
     [remote_defenders] = client.scatter([defenders], broadcast=True)
     blocks = partitions_of(len(attackers), partitions, client)
-    futures = [client.submit(_matchups_block, [attackers[i] for i in block], remote_defenders, modes, charge_distance, edition, threads,
-                             pure=False) for block in blocks]
-    parts = client.gather(futures)
+    futures = [client.submit(_matchups_block, [attackers[i] for i in block], block.start, remote_defenders, modes, charge_distance, edition,
+                             threads, pure=False) for block in blocks]
+    # block by block, so that the first bad pair in row order is the one named
+    parts = [f.result() for f in futures]
     out: dict = {}
     for key in ("dealt_wounds", "dealt_p_removed", "taken_wounds", "taken_p_removed"):
         out[key] = np.concatenate([p[key] for p in parts], axis=1) if parts else np.zeros((len(modes), 0, len(defenders)))
