@@ -33,7 +33,7 @@ def test_notebook_is_saved_with_outputs(path):
 
 
 def test_plots_are_saved_as_images():
-    for name in ("unit-efficiency.ipynb", "points-fairness.ipynb"):
+    for name in ("unit-efficiency.ipynb", "points-fairness.ipynb", "fair-cost-by-play.ipynb"):
         text = (NOTEBOOKS[0].parent / name).read_text(encoding="utf-8")
         assert '"image/png"' in text, name
 

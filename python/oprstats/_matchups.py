@@ -471,8 +471,10 @@ class BreakEven:
 
     def __repr__(self) -> str:
         against = self.opponents[0] if len(self.opponents) == 1 else f"a field of {len(self.opponents)} units"
-        at = "never" if self.value is None else f"{self.value:.1f}" if self.parameter == "cost" else f"{self.value:.2f}+"
         now = "" if self.official is None else f" (now {self.official:g}{'' if self.parameter == 'cost' else '+'})"
+        if self.value is None:
+            return f"BreakEven({self.unit} against {against}: no {self.parameter} evens its exchange{now}: {self.note})"
+        at = f"{self.value:.1f}" if self.parameter == "cost" else f"{self.value:.2f}+"
         return f"BreakEven({self.unit} against {against}: even exchange at {self.parameter} {at}{now}{'; ' + self.note if self.note else ''})"
 
 
