@@ -12,6 +12,7 @@ from ._attack import AttackResult, AttackTable, attack, attack_table
 from ._core import Army, ArmyBook, Model, Spell, Unit, UpgradeOption, Weapon, __version__
 from ._census import rule_coverage, unmodelled_share
 from ._distribution import Distribution
+from ._duel import DuelResult, duel
 from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
@@ -40,6 +41,7 @@ __all__ = [
     "PriceTerm",
     "Target",
     "Distribution",
+    "DuelResult",
     "GameResult",
     "Policy",
     "TerrainPiece",
@@ -61,6 +63,7 @@ __all__ = [
     "attack",
     "attack_table",
     "break_even",
+    "duel",
     "editions",
     "efficiency",
     "efficiency_curve",

@@ -376,6 +376,11 @@ class _Trace:
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
 
 
+# The farthest a duel's line-up may set two units apart: the table is 48" deep, and each
+# unit's formation needs room behind its front rank.
+MAX_LINE_UP = 30.0
+
+
 def simulate(
     army_a,
     army_b,
@@ -394,6 +399,7 @@ def simulate(
     objectives: Optional[Sequence[Tuple[float, float]]] = None,
     deployment: Optional[Tuple[Sequence[Tuple[float, float]], Sequence[Tuple[float, float]]]] = None,
     first: Optional[str] = None,
+    line_up: Optional[float] = None,
 ) -> GameResult:
     """Plays ``games`` full games of Grimdark Future v3.5 between two armies and tallies them.
 
@@ -412,7 +418,9 @@ def simulate(
     Scenario options: ``rounds`` (4), fixed ``objectives`` ((x, y) in inches), a fixed
     ``deployment`` (positions of army A's and army B's units, with terrain other than
     ``"standard"``), and ``first`` (``"a"`` or ``"b"``: who goes first, else the roll-off;
-    paired runs swap it in the second game of each pair).
+    paired runs swap it in the second game of each pair). ``line_up``: a duel's line-up
+    instead of a deployment (one unit a side, facing each other across the table's centre,
+    their closest models ``line_up`` inches apart, from 0 to 30; see :func:`duel`).
 
     Each model stands on its own base in its unit's formation; distances are between the
     closest models, each model fires what reaches a target model it sees, and moves follow
@@ -457,11 +465,23 @@ def simulate(
         except (TypeError, ValueError):
             raise TypeError("deployment: expected (positions of army A, positions of army B)") from None
         fixed = (_points(da, "deployment[0]"), _points(db, "deployment[1]"))
+    if line_up is not None:
+        if isinstance(line_up, bool) or not isinstance(line_up, (int, float, np.integer, np.floating)) or not math.isfinite(line_up):
+            raise TypeError(f"line_up: expected a number of inches, got {line_up!r}")
+        if not 0 <= line_up <= MAX_LINE_UP:
+            raise ValueError(f"line_up: must be from 0 to {MAX_LINE_UP:g} inches, so both units stand on the table (got {line_up!r})")
+        if deployment is not None:
+            raise ValueError("line_up: a line-up replaces the deployment; give one or the other")
+        if pieces is None:
+            raise ValueError('line_up: a line-up needs fixed terrain (terrain="open" or a list of pieces)')
+        line_up = float(line_up)
     # the seed to pass back to play the same games again: fresh entropy is drawn here, not hidden
     replay = np.random.SeedSequence().entropy if seed is None else seed
     engine_seed = seed_to_u64(replay)
     units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
     mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
+    if line_up is not None and (len(units_a) != 1 or len(units_b) != 1):
+        raise ValueError(f"line_up: a duel's line-up takes one unit a side (got {len(units_a)} and {len(units_b)})")
     # refused before the preparation (with its exact melees) starts
     played = total * (len(units_a) + len(units_b))
     if played > LIMITS["MAX_UNIT_GAMES"]:
@@ -488,7 +508,7 @@ def simulate(
                 prep, seed=engine_seed, first_game=done, games=n, terrain=pieces, objectives=markers,
                 policies=(pa._tuple(), pb._tuple()), deployment=fixed, first=None if first is None else "ab".index(first),
                 paired=bool(paired), rounds=int(rounds), trace=bool(trace), profile=False,
-                threads=None if threads is None else int(threads)))
+                threads=None if threads is None else int(threads), line_up=line_up))
             done += n
             if bar is not None:
                 bar.update(n)

@@ -584,6 +584,7 @@ mod tests {
             objectives: Some(vec![Point::new(60.0, 44.0)]),
             policies: [policy; 2],
             deployment: None,
+            line_up: None,
             first: Some(0),
             paired: false,
             rounds: 4,

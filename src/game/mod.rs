@@ -150,6 +150,9 @@ pub struct Config {
     pub policies: [Policy; 2],
     /// Fixed positions per army (both or neither).
     pub deployment: Option<[Deployment; 2]>,
+    /// A duel's line-up instead of a deployment: one unit a side, facing each other across
+    /// the table's centre, their closest models this many inches apart.
+    pub line_up: Option<f64>,
     /// The army that goes first; `None`: the roll-off.
     pub first: Option<usize>,
     pub paired: bool,

@@ -1574,11 +1574,47 @@ impl<'a> Game<'a> {
         self.event(|g| Event { models_left: g.info(id).models, models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(), ..Event::of(kind, id, from, p) });
     }
 
+    /// A duel's line-up: each army's one unit on the table's middle, facing the other across
+    /// the centre line, their closest models `distance` apart (the formations' depth found by
+    /// measuring: the gap grows inch for inch with the centres' separation).
+    fn line_up(&mut self, distance: f64) {
+        let low = self.seat[0];
+        let ids = [(low, 0), (1 - low, 0)];
+        let (x, y) = (table::WIDTH / 2.0, table::DEPTH / 2.0);
+        let mut half = distance / 2.0;
+        for _ in 0..4 {
+            for (id, side) in ids.into_iter().zip([-1.0, 1.0]) {
+                let live = self.live_mut(id);
+                live.pos = Point::new(x, y + side * half);
+                live.reserve = false;
+            }
+            let gap = self.gap(ids[0], ids[1]);
+            if (gap - distance).abs() < 1e-9 {
+                break;
+            }
+            half += (distance - gap) / 2.0;
+        }
+        for id in ids {
+            let p = self.live(id).pos;
+            self.place(id, p, "deploy-fixed");
+        }
+    }
+
     /// "the winner must start deploying their army first ... places one unit fully within 12"
     /// of their table edge ... Then the players continue alternating in placing one unit each";
     /// then Scouts ("After all other units are deployed ... starting with the player that
     /// activates next"); Ambushers wait for round 2 or later.
     pub(super) fn deploy(&mut self) {
+        if let Some(distance) = self.config.line_up {
+            self.line_up(distance);
+            for army in 0..2 {
+                for u in 0..self.units[army].len() {
+                    self.place_after_deployment((army, u));
+                }
+            }
+            self.snapshot();
+            return;
+        }
         if let Some(fixed) = &self.config.deployment {
             for army in 0..2 {
                 for (u, p) in fixed[army].iter().enumerate() {

@@ -751,6 +751,7 @@ mod tests {
             objectives: None,
             policies: [Policy::DEFAULT; 2],
             deployment: None,
+            line_up: None,
             first: None,
             paired: false,
             rounds: 4,

@@ -22,6 +22,7 @@ pub fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec
         objectives: Some(objectives),
         policies: [Policy::DEFAULT; 2],
         deployment: Some([a, b]),
+        line_up: None,
         first: Some(0),
         paired: false,
         rounds: 4,

@@ -134,7 +134,7 @@ fn event_tuple(e: &Event) -> ((u8, &'static str, i8, i32, i8, i32), ((f64, f64),
 }
 
 #[pyfunction]
-#[pyo3(signature = (prep, *, seed, first_game, games, terrain, objectives, policies, deployment, first, paired, rounds, trace, profile, threads))]
+#[pyo3(signature = (prep, *, seed, first_game, games, terrain, objectives, policies, deployment, first, paired, rounds, trace, profile, threads, line_up=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _simulate<'py>(
     py: Python<'py>,
@@ -152,6 +152,7 @@ pub fn _simulate<'py>(
     trace: bool,
     profile: bool,
     threads: Option<usize>,
+    line_up: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let terrain = match terrain {
         None => Terrain::Standard,
@@ -169,6 +170,7 @@ pub fn _simulate<'py>(
         objectives: objectives.map(points),
         policies: [policy(&policies.0, "policy_a")?, policy(&policies.1, "policy_b")?],
         deployment: deployment.map(|(a, b)| [points(a), points(b)]),
+        line_up,
         first,
         paired,
         rounds,

@@ -1,0 +1,122 @@
+"""Duels: two units fight over a game's rounds on an open table, from a documented line-up,
+played by the full game engine (:func:`simulate`), so that range, speed, durability and
+every rule the game plays count. The result is normalised by points: who destroyed the
+larger share of the other."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Optional
+
+import numpy as np
+
+from ._attack import check_flag
+from ._core import Unit
+from ._game import MAX_LINE_UP, simulate
+
+
+class DuelResult:
+    """Seeded duels between two units (:func:`duel`), game by game.
+
+    ``left`` (``[game, unit]``) is the share of each unit's points (its wounds, valued
+    evenly) left at the end; ``destroyed`` whether it was removed. ``winner`` is +1 where
+    ``a`` destroyed a larger share of ``b`` than ``b`` of ``a``, -1 the other way, 0 for
+    equal shares (both untouched, or both destroyed). :meth:`summary` gives the chances
+    with 95% intervals, counted by pair when ``paired``.
+    """
+
+    __slots__ = ("units", "costs", "distance", "rounds", "paired", "seed", "left", "destroyed", "winner", "first", "unmodelled")
+
+    def __init__(self, units: tuple, costs: tuple, distance: float, rounds: int, paired: bool, seed: Any, left: np.ndarray, first: np.ndarray,
+                 unmodelled: dict) -> None:
+        self.units, self.costs, self.distance, self.rounds, self.paired, self.seed = units, costs, distance, rounds, paired, seed
+        self.left: np.ndarray = left
+        self.destroyed: np.ndarray = left <= 0.0
+        self.winner: np.ndarray = np.sign(left[:, 0] - left[:, 1]).astype(np.int8)
+        self.first: np.ndarray = first
+        self.unmodelled = unmodelled
+        for name in ("left", "destroyed", "winner", "first"):
+            getattr(self, name).flags.writeable = False
+
+    @property
+    def games(self) -> int:
+        return len(self.winner)
+
+    def _mean_and_interval(self, values: np.ndarray) -> tuple[float, float, float]:
+        """Mean and 95% normal interval, from independent units: pairs when paired."""
+        units = values.reshape(-1, 2).mean(axis=1) if self.paired else values
+        n = len(units)
+        mean = float(units.mean())
+        half = 1.96 * float(units.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+        return mean, mean - half, mean + half
+
+    def summary(self) -> dict:
+        """Chances that ``a`` wins, that it is a draw and that ``b`` wins, the share of each
+        unit destroyed, the chance each is removed, and the points each destroys of the other
+        (NaN without costs), each as (mean, low, high) at 95%."""
+        out = {}
+        for name, values in (("a_wins", self.winner == 1), ("draw", self.winner == 0), ("b_wins", self.winner == -1)):
+            out[f"p_{name}"] = self._mean_and_interval(values.astype(float))
+        for k, side in enumerate("ab"):
+            out[f"share_{side}_destroyed"] = self._mean_and_interval(1.0 - self.left[:, k])
+            out[f"p_{side}_removed"] = self._mean_and_interval(self.destroyed[:, k].astype(float))
+        for k, side in enumerate("ab"):
+            other = 1 - k
+            cost = self.costs[other]
+            values = (1.0 - self.left[:, other]) * (cost if cost else math.nan)
+            out[f"points_destroyed_by_{side}"] = self._mean_and_interval(values)
+        return out
+
+    def to_pandas(self):
+        """One row per game: who went first, each unit's share left, whether it was removed
+        and the winner (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame({"first": np.array(self.units, dtype=object)[self.first], f"left_{self.units[0]}": self.left[:, 0],
+                             f"left_{self.units[1]}": self.left[:, 1], "winner": self.winner})
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        pct = lambda t: f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"  # noqa: E731
+        a, b = self.units
+        return (f"DuelResult({a} vs {b}, {self.games:,} games from {self.distance:g}\" over {self.rounds} rounds"
+                f"{' (paired)' if self.paired else ''}: {a} wins {pct(s['p_a_wins'])}, draw {pct(s['p_draw'])}, {b} wins {pct(s['p_b_wins'])}; "
+                f"{a} destroys {100 * s['share_b_destroyed'][0]:.0f}% of {b}, {b} {100 * s['share_a_destroyed'][0]:.0f}% of {a})")
+
+
+def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: float = 24.0, rounds: int = 4, first: Optional[str] = None,
+         paired: bool = False, policy: Any = "default", threads: Optional[int] = None, progress: bool = False) -> DuelResult:
+    """Two units fight ``games`` times over ``rounds`` rounds on an open table: the full game
+    engine (:func:`simulate`) plays them with the same rules, dice and AI as a battle, with
+    no objectives and from a line-up instead of a deployment. The line-up puts each unit on
+    the table's middle, facing the other across the centre line, their closest models
+    ``distance`` inches apart (24": both deployed at the front of their 12" zones on a 48"
+    deep table). ``first``: ``"a"``, ``"b"`` or None (the roll-off). ``paired`` plays each
+    game twice on the same dice with the sides and the first player swapped. Seeded runs
+    are the same whatever ``threads``. Shares are of each unit's points, so a unit with no
+    cost is played as if it cost 100 (its shares are the same) and its points are NaN.
+    """
+    for name, unit in (("a", a), ("b", b)):
+        if not isinstance(unit, Unit):
+            raise TypeError(f"{name}: expected an oprstats.Unit, got {type(unit).__name__}")
+    paired = check_flag("paired", paired)
+    costs = (a.cost, b.cost)
+    played = [u if u.cost else u.replace(cost=100) for u in (a, b)]
+    if isinstance(distance, bool) or not isinstance(distance, (int, float, np.integer, np.floating)) or not math.isfinite(distance):
+        raise TypeError(f"distance: expected a number of inches, got {distance!r}")
+    if not 0 <= distance <= MAX_LINE_UP:
+        raise ValueError(f"distance: must be from 0 to {MAX_LINE_UP:g} inches, so both units stand on the table (got {distance!r})")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=float(distance), rounds=rounds,
+                     first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
+    for w in caught:
+        if not (issubclass(w.category, UserWarning) and "does not model these rules" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if g.unmodelled:
+        listed = ", ".join(f"{rule} ({'both' if sa and sb else a.name if sa else b.name})" for rule, (sa, sb) in sorted(g.unmodelled.items()))
+        warnings.warn(f"duel: the game does not model these rules of the units: {listed}; see DuelResult.unmodelled", UserWarning, stacklevel=2)
+    full = np.array([float(played[0].cost), float(played[1].cost)])
+    left = np.clip(g.points_left / full[None, :], 0.0, 1.0)
+    return DuelResult((a.name, b.name), costs, float(distance), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled))

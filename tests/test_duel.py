@@ -1,0 +1,100 @@
+"""``duel``: two units fight over a game's rounds from a documented line-up, played by the
+full game engine on an open table with no objectives, judged by the share of each destroyed."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import oprstats
+from oprstats import Unit
+
+RIFLES = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1, AP(1))')
+BRUTES = Unit.parse("Brutes [3] Q4+ D4+ | 150pts | Tough(3)\n3x Claws (A3, AP(1))")
+GIANT = Unit.parse("Giant [1] Q3+ D2+ | 400pts | Tough(18), Fear(2)\nGiant Club (A8, AP(3))")
+
+
+def _closest(models_a, models_b) -> float:
+    return min(math.hypot(xa - xb, ya - yb) - ra - rb for xa, ya, ra in models_a for xb, yb, rb in models_b)
+
+
+@pytest.mark.parametrize("distance", [24.0, 12.0, 6.5])
+def test_the_line_up_sets_the_closest_models_apart(distance):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = oprstats.simulate([RIFLES], [BRUTES], games=1, seed=1, terrain="open", objectives=[], line_up=distance, trace=True, progress=False)
+    placed = [e for e in g.traces[0].events if e["kind"] == "deploy-fixed"]
+    assert len(placed) == 2
+    assert _closest(placed[0]["models"], placed[1]["models"]) == pytest.approx(distance, abs=1e-6)
+    # facing each other across the table's centre line, on its middle
+    assert {round(e["to"][0], 6) for e in placed} == {36.0}
+    assert placed[0]["to"][1] + placed[1]["to"][1] == pytest.approx(48.0, abs=3.0)
+
+
+def test_a_mirror_duel_paired_is_exactly_even():
+    r = oprstats.duel(RIFLES, RIFLES, games=500, seed=3, paired=True)
+    s = r.summary()
+    assert s["p_a_wins"][0] == s["p_b_wins"][0]
+    assert s["share_a_destroyed"][0] == pytest.approx(s["share_b_destroyed"][0], abs=1e-12)
+    # each pair is a mirror: its two games swap the units' fates
+    np.testing.assert_array_equal(r.left[0::2, 0], r.left[1::2, 1])
+
+
+def test_duels_are_seeded_and_thread_independent():
+    one = oprstats.duel(RIFLES, BRUTES, games=2000, seed=7, threads=1)
+    two = oprstats.duel(RIFLES, BRUTES, games=2000, seed=7, threads=2)
+    np.testing.assert_array_equal(one.left, two.left)
+    np.testing.assert_array_equal(one.first, two.first)
+    other = oprstats.duel(RIFLES, BRUTES, games=2000, seed=8)
+    assert not np.array_equal(one.left, other.left)
+
+
+def test_shares_points_and_intervals():
+    r = oprstats.duel(RIFLES, BRUTES, games=3000, seed=5, paired=True)
+    assert r.left.shape == (6000, 2) and ((r.left >= 0) & (r.left <= 1)).all()
+    np.testing.assert_array_equal(r.destroyed, r.left == 0)
+    np.testing.assert_array_equal(r.winner, np.sign(r.left[:, 0] - r.left[:, 1]))
+    s = r.summary()
+    assert s["p_a_wins"][0] + s["p_draw"][0] + s["p_b_wins"][0] == pytest.approx(1.0)
+    assert s["points_destroyed_by_a"][0] == pytest.approx(150 * s["share_b_destroyed"][0])
+    # paired: the interval is over pairs (3,000 of them), not games
+    pairs = (r.winner == 1).astype(float).reshape(-1, 2).mean(axis=1)
+    half = 1.96 * pairs.std(ddof=1) / math.sqrt(len(pairs))
+    assert s["p_a_wins"][2] - s["p_a_wins"][0] == pytest.approx(half)
+    df = r.to_pandas()
+    assert len(df) == 6000 and list(df.columns) == ["first", "left_Rifles", "left_Brutes", "winner"]
+    assert "Rifles vs Brutes, 6,000 games from 24\"" in repr(r)
+
+
+def test_a_much_stronger_unit_wins_most_duels():
+    r = oprstats.duel(GIANT, RIFLES, games=2000, seed=1)
+    s = r.summary()
+    assert s["p_a_wins"][1] > 0.8 and s["p_b_removed"][0] > s["p_a_removed"][0]
+
+
+def test_a_unit_without_a_cost_duels_with_points_unknown():
+    plain = Unit.parse('Plain [5] Q4+ D4+\n5x Rifle (24", A1)')
+    r = oprstats.duel(plain, RIFLES, games=500, seed=2)
+    s = r.summary()
+    assert math.isnan(s["points_destroyed_by_b"][0]) and not math.isnan(s["points_destroyed_by_a"][0])
+    assert 0 < s["share_a_destroyed"][0] < 1
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: oprstats.duel(RIFLES, BRUTES, distance=31), ValueError, "distance"),
+    (lambda: oprstats.duel(RIFLES, BRUTES, distance=float("nan")), TypeError, "distance"),
+    (lambda: oprstats.duel([RIFLES], BRUTES), TypeError, "a:"),
+    (lambda: oprstats.duel(RIFLES, BRUTES, games=0), ValueError, "games"),
+    (lambda: oprstats.duel(RIFLES, BRUTES, paired="yes"), TypeError, "paired"),
+    (lambda: oprstats.simulate([RIFLES, RIFLES], [BRUTES], terrain="open", line_up=24, progress=False), ValueError, "one unit a side"),
+    (lambda: oprstats.simulate([RIFLES], [BRUTES], line_up=24, progress=False), ValueError, "fixed terrain"),
+    (lambda: oprstats.simulate([RIFLES], [BRUTES], terrain="open", line_up=24, deployment=([(1, 1)], [(2, 2)]), progress=False), ValueError,
+     "one or the other"),
+])
+def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error) as e:
+        call()
+    assert words in str(e.value)
