@@ -48,6 +48,13 @@ def test_fair_cost_and_break_even_on_a_cluster(client):
     assert repr(oprstats.break_even(UNITS[0], UNITS, client=client)) == repr(oprstats.break_even(UNITS[0], UNITS))
 
 
+def test_fair_cost_by_games_on_a_cluster(client):
+    army = oprstats.example_army()
+    local = oprstats.fair_cost(UNITS[:2], method="games", armies=(army, army), games=60, seed=3, resamples=50)
+    remote = oprstats.fair_cost(UNITS[:2], method="games", armies=(army, army), games=60, seed=3, resamples=50, client=client, partitions=4)
+    assert remote.equals(local)
+
+
 def test_each_task_uses_its_share_of_the_host(client):
     from oprstats._distributed import task_threads
 

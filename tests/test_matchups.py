@@ -325,3 +325,40 @@ def test_break_even_quality_and_defense_cross_between_neighbouring_values():
         oprstats.break_even(a, FIELD, parameter="models")
     with pytest.raises(TypeError, match="unit"):
         oprstats.break_even([a], FIELD)
+
+
+# --- fair cost by games ------------------------------------------------------------------------
+
+def test_fair_cost_by_games_prices_a_unit_by_the_win_rate_it_adds():
+    army = oprstats.example_army()
+    giant = Unit.parse("Giant [1] Q3+ D2+ | 400pts | Tough(18), Fear(2)\nGiant Club (A8, AP(3))")
+    grunt = Unit.parse('Grunt [1] Q6+ D6+ | 40pts\nPistol (12", A1)')
+    df = oprstats.fair_cost([giant, grunt], method="games", armies=(army, army), games=300, seed=4, resamples=200)
+    assert list(df.columns) == list(oprstats._worth_games.GAMES_COLUMNS)
+    rows = {r.unit: r for r in df.itertuples()}
+    # fair cost = win rate added / win rate per point of the army's own units
+    for r in rows.values():
+        assert r.fair == pytest.approx(r.added_win_rate / (r.win_rate_per_100_points / 100), rel=2e-3, abs=0.2)
+        assert r.low <= r.fair + 0.05 <= r.high + 0.1 and r.games == 600 and r.judged == "by games"
+    assert rows["Giant"].fair > 2 * rows["Grunt"].fair and rows["Giant"].added_win_rate > 0.05
+    again = oprstats.fair_cost([giant, grunt], method="games", armies=(army, army), games=300, seed=4, resamples=200)
+    assert again.equals(df), "seeded"
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(), ValueError, "armies"),
+    (dict(armies=([SHOOTERS[0]], SHOOTERS)), ValueError, "at least 2 units"),
+    (dict(armies=(SHOOTERS, SHOOTERS), games=10), ValueError, "games"),
+    (dict(armies=(SHOOTERS, SHOOTERS), field=SHOOTERS), ValueError, "field"),
+    (dict(armies=("list", SHOOTERS)), TypeError, "armies[0][0]"),
+    (dict(armies=([Unit.parse("Free [1] Q4+ D4+"), SHOOTERS[0]], SHOOTERS)), ValueError, "no points cost"),
+])
+def test_fair_cost_by_games_bad_input(kwargs, error, words):
+    with pytest.raises(error) as e:
+        oprstats.fair_cost(SHOOTERS, method="games", **kwargs)
+    assert words in str(e.value)
+
+
+def test_the_exchange_refuses_reference_armies():
+    with pytest.raises(ValueError, match="armies"):
+        oprstats.fair_cost(SHOOTERS, armies=(SHOOTERS, SHOOTERS))

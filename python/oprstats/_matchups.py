@@ -256,12 +256,26 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
                resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None) -> tuple[list[dict], float]:
+               partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float]:
     """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
-    |log(official / fair)| over the field's units)."""
-    if method != "exchange":
-        raise ValueError(f'method: must be "exchange" (got {method!r}; the "games" method is not built yet)')
+    |log(official / fair)| over the field's units; NaN by games)."""
+    if method not in ("exchange", "games"):
+        raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
+    if method == "games":
+        interval = _check_number("interval", interval, 0.0, 1.0)
+        if not 0 < interval < 1:
+            raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
+        if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
+            raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+        if field is not None or weights is not None:
+            raise ValueError('field, weights: the exchange\'s; method="games" measures against armies=')
+        from ._worth_games import fair_cost_by_games
+
+        return fair_cost_by_games(judged, armies=armies, games=games, seed=seed, interval=interval, resamples=int(resamples), client=client,
+                                  partitions=partitions, threads=threads), math.nan
+    if armies is not None:
+        raise ValueError('armies: the reference armies of method="games"; the exchange measures against field=')
     field_units = judged if field is None else _units(field, "field", edition)
     if not field_units:
         raise ValueError("field: no units to measure against")
@@ -406,7 +420,7 @@ def _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
-              partitions: Optional[int] = None):
+              partitions: Optional[int] = None, armies: Any = None, games: int = 2000):
     """What each unit is worth on the table by play, in points, against a field of opponents,
     as a pandas DataFrame sorted by how far its official cost is from it.
 
@@ -433,14 +447,28 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     What the exchange does not see (movement, objectives, auras given to others, spells) is
     not in it: see the docs.
 
-    ``client`` (a ``dask.distributed.Client``) runs the matchups on its workers in
-    ``partitions`` blocks; the frame is the same to the bit.
+    ``method="games"``: by simulation, in reference games ``armies=(army, opponent)`` (or a
+    list of such pairs). The same ``games`` pairs of games (``paired``, one seed: common
+    random numbers) are played by the army as it is, without each of its units in turn,
+    and with each judged unit added. A point is worth the win rate the army's own units
+    add per point of their cost, and a unit's fair cost is the win rate it adds over that:
+    the cost at which swapping it for the army's own units, point for point, is neutral.
+    ``low``/``high`` is a bootstrap over the game pairs (``resamples``, the ``interval``),
+    and ``verdict`` compares the official cost with it. Columns ``added_win_rate``,
+    ``win_rate_per_100_points``, ``games``; no exchange columns.
+
+    ``client`` (a ``dask.distributed.Client``) runs the matchups (or the games) on its
+    workers in ``partitions`` batches; the frame is the same to the bit.
     """
     import pandas as pd
 
     rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
                               edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads,
-                              client=client, partitions=partitions)
+                              client=client, partitions=partitions, armies=armies, games=games)
+    if method == "games":
+        from ._worth_games import GAMES_COLUMNS
+
+        return pd.DataFrame(rows, columns=list(GAMES_COLUMNS))
     frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
     frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
     return frame
