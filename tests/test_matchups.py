@@ -362,3 +362,33 @@ def test_fair_cost_by_games_bad_input(kwargs, error, words):
 def test_the_exchange_refuses_reference_armies():
     with pytest.raises(ValueError, match="armies"):
         oprstats.fair_cost(SHOOTERS, armies=(SHOOTERS, SHOOTERS))
+
+
+def test_break_even_by_duels_in_a_mirror_is_the_units_own_value():
+    # a paired mirror duel is exactly even: at its own Quality the unit wins half, and its
+    # own cost trades its points evenly
+    x = Unit.parse('X [5] Q4+ D4+ | 100pts\n5x Rifle (24", A1, AP(1))\n5x Knife (A1)')
+    q = oprstats.break_even(x, x, parameter="quality", method="duel", games=200, seed=1, resamples=100)
+    assert q.value == pytest.approx(4.0, abs=1e-9) and q.table[2][1] == pytest.approx(0.5, abs=1e-12)
+    assert q.low <= 4.0 <= q.high and "even duel at quality 4.00+" in repr(q)
+    c = oprstats.break_even(x, x, method="duel", games=200, seed=1, resamples=100)
+    assert c.value == pytest.approx(100.0, abs=1e-6)
+
+
+def test_break_even_by_duels_against_a_field():
+    a = _unit("A", 5, 100)
+    r = oprstats.break_even(a, FIELD[:2], parameter="defense", method="duel", games=200, seed=2, resamples=200)
+    p = [row[1] for row in r.table]
+    assert [row[0] for row in r.table] == [2, 3, 4, 5, 6] and p[0] >= p[-1]
+    if r.value is not None:
+        k = min(int(r.value) - 2, 3)
+        assert p[k] >= 0.5 >= p[k + 1] and r.low <= r.value + 1e-9 and r.value - 1e-9 <= r.high
+    else:
+        assert r.note
+    c = oprstats.break_even(a, FIELD[0], method="duel", games=200, seed=2)
+    _, p_win, destroyed, lost = c.table[0]
+    assert c.value == pytest.approx(round(300 * destroyed / lost, 2), abs=0.01)
+    with pytest.raises(ValueError, match="method"):
+        oprstats.break_even(a, FIELD, method="games")
+    with pytest.raises(ValueError, match="games"):
+        oprstats.break_even(a, FIELD, method="duel", games=5)

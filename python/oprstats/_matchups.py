@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -484,26 +485,32 @@ class BreakEven:
     (value, dealt, taken, net) around it. ``value`` is None where no value of the parameter
     evens it (``note`` says which way it stays)."""
 
-    __slots__ = ("unit", "opponents", "parameter", "value", "official", "table", "note")
+    __slots__ = ("unit", "opponents", "parameter", "value", "official", "table", "note", "method", "low", "high", "columns")
 
     def __init__(self, unit: str, opponents: tuple, parameter: str, value: Optional[float], official: Optional[float], table: list,
-                 note: str) -> None:
+                 note: str, method: str = "exchange", low: Optional[float] = None, high: Optional[float] = None,
+                 columns: Sequence[str] = ("dealt", "taken", "net")) -> None:
         self.unit, self.opponents, self.parameter = unit, opponents, parameter
         self.value, self.official, self.table, self.note = value, official, table, note
+        self.method, self.low, self.high, self.columns = method, low, high, tuple(columns)
 
     def to_pandas(self):
-        """The probed values: parameter value, dealt, taken, net (points per round)."""
+        """The probed values: the parameter's value and, by exchange, dealt, taken and net
+        (points per round); by duel, the chance to win (a draw counting half) and the shares
+        of each unit destroyed."""
         import pandas as pd
 
-        return pd.DataFrame(self.table, columns=[self.parameter, "dealt", "taken", "net"])
+        return pd.DataFrame(self.table, columns=[self.parameter, *self.columns])
 
     def __repr__(self) -> str:
         against = self.opponents[0] if len(self.opponents) == 1 else f"a field of {len(self.opponents)} units"
         now = "" if self.official is None else f" (now {self.official:g}{'' if self.parameter == 'cost' else '+'})"
+        what = "exchange" if self.method == "exchange" else "duel"
         if self.value is None:
-            return f"BreakEven({self.unit} against {against}: no {self.parameter} evens its exchange{now}: {self.note})"
-        at = f"{self.value:.1f}" if self.parameter == "cost" else f"{self.value:.2f}+"
-        return f"BreakEven({self.unit} against {against}: even exchange at {self.parameter} {at}{now}{'; ' + self.note if self.note else ''})"
+            return f"BreakEven({self.unit} against {against}: no {self.parameter} evens its {what}{now}: {self.note})"
+        fmt = (lambda x: f"{x:.1f}") if self.parameter == "cost" else (lambda x: f"{x:.2f}+")
+        span = f" [{fmt(self.low)}, {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
+        return f"BreakEven({self.unit} against {against}: even {what} at {self.parameter} {fmt(self.value)}{span}{now}{'; ' + self.note if self.note else ''})"
 
 
 def _net_per_round(m: Matchups, attacker_per_wound: np.ndarray, w: np.ndarray, close_share: float) -> np.ndarray:
@@ -519,7 +526,8 @@ def _net_per_round(m: Matchups, attacker_per_wound: np.ndarray, w: np.ndarray, c
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None) -> BreakEven:
+               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = 0, distance: float = 24.0,
+               interval: float = 0.9, resamples: int = 1000) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
     opponent, or with a field of them on average (``weights`` per unit): where the points
     of the opponent it destroys per round equal the points of itself it loses, in the
@@ -527,15 +535,27 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     whichever trades better for it). Exact, by bisection on the cost (to 0.01 points) or by
     every Quality and Defense from 2+ to 6+ (the crossing interpolated between the two
     values around it: 4.3 is between 4+ and 5+). A unit's losses are valued at its cost:
-    the cost that evens them, or at its official cost for Quality and Defense."""
+    the cost that evens them, or at its official cost for Quality and Defense.
+
+    ``method="duel"``: by :func:`duel` instead (``games`` pairs of duels from ``distance``
+    inches against each opponent, one seed for every value: common random numbers). For
+    Quality and Defense, the value at which the unit wins half its duels (a draw counting
+    half), interpolated; for the cost, the cost at which the points it destroys over the
+    duel equal the points it loses. ``low``/``high`` is the ``interval`` over ``resamples``
+    bootstrap draws of the pairs of duels."""
     if not isinstance(unit, Unit):
         raise TypeError(f"unit: expected an oprstats.Unit, got {type(unit).__name__}")
     if parameter not in BREAK_EVEN_PARAMETERS:
         raise ValueError(f"parameter: must be one of {BREAK_EVEN_PARAMETERS} (got {parameter!r})")
+    if method not in ("exchange", "duel"):
+        raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
     field_units = _units(opponents, "opponents", edition)
     if not field_units:
         raise ValueError("opponents: no units to measure against")
     w = _weights(weights, field_units)
+    if method == "duel":
+        return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, distance=distance, interval=interval,
+                                    resamples=resamples, threads=threads, client=client, partitions=partitions)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     names = tuple(u.name for u in field_units)
     if parameter == "cost":
@@ -588,3 +608,84 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         else:
             note = "the exchange does not cross zero once"
     return BreakEven(unit.name, names, parameter, value, official, table, note)
+
+
+def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, distance: float,
+                         interval: float, resamples: int, threads: Optional[int], client: Any, partitions: Optional[int]) -> BreakEven:
+    """``break_even(method="duel")``: duels of every value of the parameter against every
+    opponent on one seed, and a bootstrap over the pairs of duels."""
+    from ._distributed import sweep
+    from ._duel import duel
+
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 20 <= games <= 1_000_000:
+        raise ValueError(f"games: must be a whole number of duel pairs from 20 to 1,000,000 (got {games!r})")
+    interval = _check_number("interval", interval, 0.0, 1.0)
+    if not 0 < interval < 1:
+        raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
+        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+    if parameter == "cost":
+        if any(not f.cost for f in field_units):
+            _costs(field_units, "opponents")
+        values = [None]
+    else:
+        values = list(range(2, 7))
+    engine_seed = seed_to_u64(seed)
+    variants = [unit if v is None else unit.replace(**{parameter: v}) for v in values]
+    grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads) for v in variants for f in field_units]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        results = sweep(duel, grid, client=client, partitions=partitions)
+    # per pair of duels: the score (a win 1, a draw 1/2) and each side's share destroyed
+    n_f = len(field_units)
+    score = np.stack([((r.winner.astype(float) + 1) / 2).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
+    lost = np.stack([(1 - r.left[:, 0]).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
+    destroyed = np.stack([(1 - r.left[:, 1]).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
+    n = score.shape[2]
+    rng = np.random.default_rng(engine_seed)
+    draws = np.concatenate([np.ones((n, 1)), rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T], axis=1) / n  # [pair, 1 + draw]
+    weight = w / w.sum()
+    mean = lambda x: np.einsum("f,vfp,pd->vd", weight, x, draws)  # noqa: E731  [value, 1 + draw]
+    p_win, share_lost, share_destroyed = mean(score), mean(lost), mean(destroyed)
+    names = tuple(f.name for f in field_units)
+    columns = ("p_win", "share_destroyed", "share_lost")
+    tail = 50.0 * (1.0 - interval)
+
+    def spread(estimates: np.ndarray) -> tuple[Optional[float], Optional[float]]:
+        ok = estimates[np.isfinite(estimates)]
+        if not resamples or not ok.size:
+            return None, None
+        return round(float(np.percentile(ok, tail)), 2), round(float(np.percentile(ok, 100 - tail)), 2)
+
+    if parameter == "cost":
+        # the points of the opponents it destroys equal the points of itself it loses
+        with np.errstate(divide="ignore", invalid="ignore"):
+            destroyed_points = np.einsum("f,f,fp,pd->d", weight, np.array([float(f.cost) for f in field_units]), destroyed[0], draws)
+            value = destroyed_points / share_lost[0]
+        value = np.where(share_lost[0] > 0, value, np.nan)
+        v0 = float(value[0])
+        low, high = spread(value[1:])
+        table = [(None if unit.cost is None else float(unit.cost), float(p_win[0, 0]), float(share_destroyed[0, 0]), float(share_lost[0, 0]))]
+        note = "" if math.isfinite(v0) else "it loses nothing in the duels"
+        return BreakEven(unit.name, names, "cost", round(v0, 2) if math.isfinite(v0) else None, None if unit.cost is None else float(unit.cost),
+                         table, note, "duel", low, high, columns)
+
+    def crossing(p: np.ndarray) -> float:
+        net = p - 0.5
+        for k in range(len(values) - 1):
+            if net[k] >= 0 >= net[k + 1] and net[k] != net[k + 1]:
+                return values[k] + net[k] / (net[k] - net[k + 1])
+        return math.nan
+
+    estimates = np.array([crossing(p_win[:, d]) for d in range(p_win.shape[1])])
+    v0 = float(estimates[0])
+    low, high = spread(estimates[1:])
+    table = [(v, float(p_win[k, 0]), float(share_destroyed[k, 0]), float(share_lost[k, 0])) for k, v in enumerate(values)]
+    note = ""
+    if not math.isfinite(v0):
+        p = p_win[:, 0]
+        note = (f"it wins over half its duels even at {parameter.capitalize()} 6+" if (p > 0.5).all()
+                else f"it wins under half its duels even at {parameter.capitalize()} 2+" if (p < 0.5).all()
+                else "its chance to win does not cross one half once")
+    return BreakEven(unit.name, names, parameter, round(v0, 2) if math.isfinite(v0) else None, float(getattr(unit, parameter)), table, note,
+                     "duel", low, high, columns)
