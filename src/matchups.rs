@@ -107,16 +107,26 @@ impl Side {
     }
 }
 
-/// One step of a pair's work: an attack or a melee, built and ready.
+/// One step of a unit's activation against another: an attack or a melee, built and ready.
 enum Step {
     Attack(Attack),
     Melee(Melee),
     Impossible,
 }
 
+/// What one unit does to another in one of its activations, in every mode asked: its shot
+/// from each shooting distance (the target's loss), and its charge (the charger's and the
+/// defender's losses; `None` where it cannot charge, or no mode asks).
+struct Forward {
+    shots: Vec<Loss>,
+    charge: Option<[Loss; 2]>,
+}
+
+/// A unit of one side: (side, index).
+type At = (usize, usize);
+
 struct Table<'u> {
-    attackers: &'u [Unit],
-    defenders: &'u [Unit],
+    units: [&'u [Unit]; 2],
     sides: [Side; 2],
     modes: &'u [Mode],
     charge_distance: f64,
@@ -124,76 +134,89 @@ struct Table<'u> {
 }
 
 impl Table<'_> {
-    /// The steps of pair `(a, d)` in `mode`: what the attacker does, and what the defender
-    /// does in return (`None` in melee, where one melee holds both).
-    fn steps(&self, a: usize, d: usize, mode: Mode) -> Result<(Step, Option<Step>)> {
-        let [att, def] = &self.sides;
-        let shot = |shooter: &Unit, order: &Allocation, target: &Allocation, distance: f64| {
-            Attack::with_orders(shooter, order, target.clone(), Situation::new(self.edition, false, distance), None, &UnitState::FRESH, &UnitState::FRESH).map(Step::Attack)
-        };
-        let charge = |c: (&Side, usize), t: (&Side, usize)| -> Result<Step> {
-            if !(c.0.can_charge[c.1] && t.0.can_be_charged[t.1]) {
-                return Ok(Step::Impossible);
-            }
-            Melee::with_orders(c.0.orders[c.1].clone(), t.0.orders[t.1].clone(), &UnitState::FRESH, &UnitState::FRESH, true, self.charge_distance, self.edition).map(Step::Melee)
-        };
-        Ok(match mode {
-            Mode::Shoot(distance) => (
-                shot(&self.attackers[a], &att.orders[a], &def.orders[d], distance)?,
-                Some(shot(&self.defenders[d], &def.orders[d], &att.orders[a], distance)?),
-            ),
-            Mode::Charge => (charge((att, a), (def, d))?, None),
-            Mode::Charged => (charge((def, d), (att, a))?, None),
-        })
+    fn distances(&self) -> impl Iterator<Item = f64> + '_ {
+        self.modes.iter().filter_map(|m| if let Mode::Shoot(d) = m { Some(*d) } else { None })
     }
 
-    /// The exact work of a step (attack steps, melee steps) and the rules it does not model.
-    fn check(step: &mut Step) -> Result<(u64, u64, Vec<String>)> {
-        Ok(match step {
-            Step::Attack(x) => (x.check_exact()?, 0, std::mem::take(&mut x.unmodelled)),
-            Step::Melee(m) => (0, m.exact_work()?, std::mem::take(&mut m.unmodelled)),
-            Step::Impossible => (0, 0, Vec::new()),
-        })
+    /// The steps of `from`'s activation against `to`: a shot from each distance, and the
+    /// charge when `melee`.
+    fn steps(&self, from: At, to: At, melee: bool) -> Result<(Vec<Step>, Option<Step>)> {
+        let (s, t) = (&self.sides[from.0], &self.sides[to.0]);
+        let shooter = &self.units[from.0][from.1];
+        let shots = self
+            .distances()
+            .map(|d| {
+                let situation = Situation::new(self.edition, false, d);
+                Attack::with_orders(shooter, &s.orders[from.1], t.orders[to.1].clone(), situation, None, &UnitState::FRESH, &UnitState::FRESH).map(Step::Attack)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let charge = if !melee {
+            None
+        } else if !(s.can_charge[from.1] && t.can_be_charged[to.1]) {
+            Some(Step::Impossible)
+        } else {
+            let m = Melee::with_orders(s.orders[from.1].clone(), t.orders[to.1].clone(), &UnitState::FRESH, &UnitState::FRESH, true, self.charge_distance, self.edition)?;
+            Some(Step::Melee(m))
+        };
+        Ok((shots, charge))
     }
 
-    /// Pair `(a, d)`'s work in all modes, checked, and the union of its unmodelled rules.
-    fn check_pair(&self, a: usize, d: usize) -> Result<(u64, u64, Vec<String>)> {
+    /// The exact work of the steps of `from` against `to` (attacks, melees), checked, and
+    /// the rules they do not model.
+    fn check(&self, from: At, to: At, melee: bool) -> Result<(u64, u64, Vec<String>)> {
+        let (shots, charge) = self.steps(from, to, melee)?;
         let mut out = (0u64, 0u64, Vec::new());
-        for &mode in self.modes {
-            let (first, second) = self.steps(a, d, mode)?;
-            for mut step in std::iter::once(first).chain(second) {
-                let (attack, melee, names) = Self::check(&mut step)?;
-                out.0 = out.0.saturating_add(attack);
-                out.1 = out.1.saturating_add(melee);
-                for n in names {
-                    if !out.2.contains(&n) {
-                        out.2.push(n);
-                    }
-                }
-            }
+        for step in shots.into_iter().chain(charge) {
+            let (attack, melee, names) = match step {
+                Step::Attack(mut x) => (x.check_exact()?, 0, std::mem::take(&mut x.unmodelled)),
+                Step::Melee(mut m) => (0, m.exact_work()?, std::mem::take(&mut m.unmodelled)),
+                Step::Impossible => (0, 0, Vec::new()),
+            };
+            out.0 = out.0.saturating_add(attack);
+            out.1 = out.1.saturating_add(melee);
+            out.2.extend(names);
         }
-        out.2.sort();
         Ok(out)
     }
 
-    fn exchange(&self, a: usize, d: usize, mode: Mode) -> Result<Exchange> {
-        let shot = |step: Step| match step {
-            Step::Attack(x) => {
-                let cell = crate::attack::table::cell(&x);
-                Loss { wounds: cell.removed, p_removed: cell.p_destroyed }
-            }
-            _ => Loss::IMPOSSIBLE,
-        };
-        Ok(match self.steps(a, d, mode)? {
-            (Step::Melee(m), _) => {
+    fn forward(&self, from: At, to: At, melee: bool) -> Result<Forward> {
+        let (shots, charge) = self.steps(from, to, melee)?;
+        let shots = shots
+            .into_iter()
+            .map(|step| match step {
+                Step::Attack(x) => {
+                    let cell = crate::attack::table::cell(&x);
+                    Loss { wounds: cell.removed, p_removed: cell.p_destroyed }
+                }
+                _ => Loss::IMPOSSIBLE,
+            })
+            .collect();
+        let charge = match charge {
+            Some(Step::Melee(m)) => {
                 let o = exact(&m);
                 let loss = |side: usize, order: &Allocation, start| Loss { wounds: order.removed(start, &o.ends[side]).0, p_removed: o.status[side][0] + o.status[side][1] };
-                let (charger, defender) = (loss(0, &m.charger, m.charger_start), loss(1, &m.defender, m.defender_start));
-                if mode == Mode::Charge { Exchange { dealt: defender, taken: charger } } else { Exchange { dealt: charger, taken: defender } }
+                Some([loss(0, &m.charger, m.charger_start), loss(1, &m.defender, m.defender_start)])
             }
-            (Step::Impossible, _) => Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE },
-            (first, second) => Exchange { dealt: shot(first), taken: second.map_or(Loss::IMPOSSIBLE, shot) },
-        })
+            _ => None,
+        };
+        Ok(Forward { shots, charge })
+    }
+
+    /// Pair `(a, d)`'s exchange in each mode, from the attacker's activation `there` and the
+    /// defender's `back`.
+    fn exchanges(&self, there: &Forward, back: &Forward) -> Vec<Exchange> {
+        let mut shot = 0;
+        self.modes
+            .iter()
+            .map(|mode| match mode {
+                Mode::Shoot(_) => {
+                    shot += 1;
+                    Exchange { dealt: there.shots[shot - 1], taken: back.shots[shot - 1] }
+                }
+                Mode::Charge => there.charge.map_or(Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE }, |[c, d]| Exchange { dealt: d, taken: c }),
+                Mode::Charged => back.charge.map_or(Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE }, |[c, d]| Exchange { dealt: c, taken: d }),
+            })
+            .collect()
     }
 }
 
@@ -207,12 +230,44 @@ fn in_pair(error: Error, a: usize, d: usize) -> Error {
     }
 }
 
-/// Every attacker against every defender in every mode, exactly, in parallel on `threads`.
-/// Every pair is built and its work checked before any is computed (the first bad pair in
-/// row order is named, whatever the threads); `stop` is polled before each pair (`None`
-/// when it was set). A charge is made from `charge_distance` inches.
-pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Matchups>> {
-    let pairs = (attackers.len() as u64).saturating_mul(defenders.len() as u64);
+/// One activation to compute: the acting unit, its target, whether it charges too, and the
+/// pair an error in it is named by.
+type Task = (At, At, bool, (usize, usize));
+
+/// Builds and checks every task (the first bad pair in row order is named, whatever the
+/// threads), holds the work to the limits, then computes them all; `None` when `stop` was set.
+#[allow(clippy::type_complexity)]
+fn run(table: &Table, tasks: &[Task], threads: Option<usize>, stop: &Stop) -> Result<Option<(Vec<Forward>, Vec<Vec<String>>)>> {
+    let checked: Vec<Option<std::result::Result<(u64, u64, Vec<String>), ((usize, usize), Error)>>> = crate::pool::install(threads, || {
+        tasks.par_iter().map(|&(from, to, melee, pair)| (!stop.is_set()).then(|| table.check(from, to, melee).map_err(|e| (pair, e)))).collect()
+    })?;
+    if checked.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    if let Some(((a, d), e)) = checked.iter().flatten().filter_map(|r| r.as_ref().err()).min_by_key(|(pair, _)| *pair) {
+        return Err(in_pair(e.clone(), *a, *d));
+    }
+    let checked: Vec<(u64, u64, Vec<String>)> = checked.into_iter().flatten().map(|r| r.unwrap_or_default()).collect();
+    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), (a, m, _)| (x.saturating_add(*a), y.saturating_add(*m)));
+    if attack_work > MAX_TABLE_WORK {
+        return Err(Error::limit("exact work of the matchups' attacks in steps (fewer units or modes)", attack_work, MAX_TABLE_WORK));
+    }
+    if melee_work > MAX_TABLE_MELEE_WORK {
+        return Err(Error::limit("exact work of the matchups' melees (state pairs × hits; fewer units or modes)", melee_work, MAX_TABLE_MELEE_WORK));
+    }
+    let done: Vec<Option<Forward>> = crate::pool::install(threads, || {
+        tasks
+            .par_iter()
+            .map(|&(from, to, melee, (a, d))| if stop.is_set() { Ok(None) } else { table.forward(from, to, melee).map(Some).map_err(|e| in_pair(e, a, d)) })
+            .collect::<Result<Vec<_>>>()
+    })??;
+    if done.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    Ok(Some((done.into_iter().flatten().collect(), checked.into_iter().map(|(_, _, u)| u).collect())))
+}
+
+fn check_args(pairs: u64, modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>) -> Result<()> {
     if pairs > MAX_TABLE_PAIRS {
         return Err(Error::limit("attackers × defenders", pairs, MAX_TABLE_PAIRS));
     }
@@ -223,49 +278,91 @@ pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_d
     crate::attack::check_situation(&Situation::new(edition, true, charge_distance)).map_err(|e| match e {
         Error::Invalid { value, reason, .. } => Error::Invalid { field: "charge_distance".into(), value, reason },
         other => other,
-    })?;
-    let n = attackers.len() * defenders.len();
+    })
+}
+
+/// Every attacker against every defender in every mode, exactly, in parallel on `threads`.
+/// Each unit's activation against another is computed once: when the attackers are the
+/// defenders (a field against itself), one activation serves two pairs, `(a, d)` as what
+/// `a` deals and `(d, a)` as what `d` takes in return. Every activation is built and its
+/// work checked before any is computed (the first bad pair in row order is named, whatever
+/// the threads); `stop` is polled before each (`None` when it was set). A charge is made
+/// from `charge_distance` inches.
+pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Matchups>> {
+    check_args((attackers.len() as u64).saturating_mul(defenders.len() as u64), modes, charge_distance, edition, threads)?;
+    let (na, nd) = (attackers.len(), defenders.len());
+    let square = attackers == defenders;
+    let (charges, charged) = (modes.contains(&Mode::Charge), modes.contains(&Mode::Charged));
     let table = crate::pool::install(threads, || Table {
-        attackers,
-        defenders,
-        sides: [Side::of(attackers, edition), Side::of(defenders, edition)],
+        units: [attackers, defenders],
+        sides: [Side::of(attackers, edition), if square { Side::of(&[], edition) } else { Side::of(defenders, edition) }],
         modes,
         charge_distance,
         edition,
     })?;
-    let checked: Vec<Option<Result<(u64, u64, Vec<String>)>>> = crate::pool::install(threads, || {
-        (0..n).into_par_iter().map(|i| (!stop.is_set()).then(|| table.check_pair(i / defenders.len(), i % defenders.len()).map_err(|e| in_pair(e, i / defenders.len(), i % defenders.len())))).collect()
-    })?;
-    if checked.iter().any(Option::is_none) {
-        return Ok(None);
-    }
-    let checked = checked.into_iter().flatten().collect::<Result<Vec<_>>>()?;
-    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), (a, m, _)| (x.saturating_add(*a), y.saturating_add(*m)));
-    if attack_work > MAX_TABLE_WORK {
-        return Err(Error::limit("exact work of the matchups' attacks in steps (fewer units or modes)", attack_work, MAX_TABLE_WORK));
-    }
-    if melee_work > MAX_TABLE_MELEE_WORK {
-        return Err(Error::limit("exact work of the matchups' melees (state pairs × hits; fewer units or modes)", melee_work, MAX_TABLE_MELEE_WORK));
-    }
-    let per_pair: Vec<Option<Vec<Exchange>>> = crate::pool::install(threads, || {
-        (0..n)
-            .into_par_iter()
-            .map(|i| {
-                if stop.is_set() {
-                    return Ok(None);
-                }
-                let (a, d) = (i / defenders.len(), i % defenders.len());
-                modes.iter().map(|&m| table.exchange(a, d, m)).collect::<Result<Vec<_>>>().map(Some).map_err(|e| in_pair(e, a, d))
-            })
-            .collect::<Result<Vec<_>>>()
-    })??;
-    if per_pair.iter().any(Option::is_none) {
-        return Ok(None);
-    }
-    let per_pair: Vec<Vec<Exchange>> = per_pair.into_iter().flatten().collect();
+    // square: every ordered pair once (side 0 both ways), named by the first pair in row
+    // order that uses it; otherwise each pair's two (the attacker's, then the defender's)
+    let tasks: Vec<Task> = if square {
+        (0..na * na).map(|k| (k / na, k % na)).map(|(x, y)| ((0, x), (0, y), charges || charged, (x, y).min((y, x)))).collect()
+    } else {
+        (0..na * nd).flat_map(|i| {
+            let (a, d) = (i / nd, i % nd);
+            [((0, a), (1, d), charges, (a, d)), ((1, d), (0, a), charged, (a, d))]
+        }).collect()
+    };
+    let Some((done, unmodelled_of)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
+    let of = |a: usize, d: usize| if square { (a * na + d, d * na + a) } else { (2 * (a * nd + d), 2 * (a * nd + d) + 1) };
+    let per_pair: Vec<Vec<Exchange>> = (0..na * nd)
+        .map(|i| {
+            let (there, back) = of(i / nd, i % nd);
+            table.exchanges(&done[there], &done[back])
+        })
+        .collect();
     let exchanges = (0..modes.len()).flat_map(|m| per_pair.iter().map(move |p| p[m])).collect();
-    let wounds = table.sides.each_ref().map(|side| side.orders.iter().map(|o| o.wounds_left(o.start())).collect());
-    Ok(Some(Matchups { exchanges, wounds, unmodelled: checked.into_iter().map(|(_, _, u)| u).collect() }))
+    let unmodelled = (0..na * nd)
+        .map(|i| {
+            let (there, back) = of(i / nd, i % nd);
+            let mut names: Vec<String> = unmodelled_of[there].iter().chain(&unmodelled_of[back]).cloned().collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+        .collect();
+    let side = |s: &Side| s.orders.iter().map(|o| o.wounds_left(o.start())).collect::<Vec<u32>>();
+    let wounds = [side(&table.sides[0]), if square { side(&table.sides[0]) } else { side(&table.sides[1]) }];
+    Ok(Some(Matchups { exchanges, wounds, unmodelled }))
+}
+
+/// Every activation of each unit of `from` against each unit of `to`, one way: what a
+/// square table is assembled from (a cluster computes blocks of rows of it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Activations {
+    /// `shots[(k * from + i) * to + j]`: `to[j]`'s loss when `from[i]` shoots it from the
+    /// k-th shooting mode's distance.
+    pub shots: Vec<Loss>,
+    /// `charges[i * to + j]`: the charger's and the defender's losses when `from[i]` charges
+    /// `to[j]` (NaN where it cannot, or no charge mode is asked).
+    pub charges: Vec<[Loss; 2]>,
+    /// `[i * to + j]`: the rules of that activation the engines do not model.
+    pub unmodelled: Vec<Vec<String>>,
+    /// Each unit's wounds when fresh (`from`, `to`).
+    pub wounds: [Vec<u32>; 2],
+}
+
+/// The activations of [`matchups`]'s square table from the units `from` (rows) against
+/// every unit of `to`; errors name "attackers[i] against defenders[j]" by the activation.
+pub fn activations(from: &[Unit], to: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Activations>> {
+    check_args((from.len() as u64).saturating_mul(to.len() as u64), modes, charge_distance, edition, threads)?;
+    let melee = modes.contains(&Mode::Charge) || modes.contains(&Mode::Charged);
+    let table = crate::pool::install(threads, || Table { units: [from, to], sides: [Side::of(from, edition), Side::of(to, edition)], modes, charge_distance, edition })?;
+    let nt = to.len();
+    let tasks: Vec<Task> = (0..from.len() * nt).map(|k| ((0, k / nt), (1, k % nt), melee, (k / nt, k % nt))).collect();
+    let Some((done, unmodelled)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
+    let shots = (0..table.distances().count()).flat_map(|k| done.iter().map(move |f| f.shots[k])).collect();
+    let none = [Loss::IMPOSSIBLE; 2];
+    let charges = done.iter().map(|f| f.charge.unwrap_or(none)).collect();
+    let side = |s: &Side| s.orders.iter().map(|o| o.wounds_left(o.start())).collect::<Vec<u32>>();
+    Ok(Some(Activations { shots, charges, unmodelled, wounds: [side(&table.sides[0]), side(&table.sides[1])] }))
 }
 
 #[cfg(test)]
@@ -335,6 +432,35 @@ mod tests {
         assert!((e.taken.p_removed - (back.status[1][0] + back.status[1][1])).abs() < 1e-12, "{e:?}");
         // an Aircraft is neither charged nor charges
         assert!(m.exchanges[1].dealt.wounds.is_nan() && m.exchanges[3].taken.p_removed.is_nan());
+    }
+
+    #[test]
+    fn a_field_against_itself_computes_each_activation_once_and_gives_the_same_table() {
+        let units = vec![
+            unit("A [5] Q4+ D4+ | Impact(1)\n5x Blade (A2, AP(1))\n5x Pistol (12\", A1)"),
+            unit("T [10] Q5+ D5+\n10x Claws (A1)\n10x Rifle (24\", A1)"),
+            unit("F [1] Q4+ D3+ | Aircraft, Tough(6)\nGun (24\", A4)"),
+            unit("W [1] Q3+ D2+ | Tough(9), Fear(2)\nStomp (A6, AP(2))"),
+        ];
+        let modes = [Mode::Shoot(24.0), Mode::Charge, Mode::Shoot(12.0), Mode::Charged];
+        let square = run(&units, &units, &modes);
+        // the same pairs through the general path: one more attacker makes the table not square
+        let mut more = units.clone();
+        more.push(unit("X [3] Q4+ D4+\n3x Axe (A2)"));
+        let general = run(&more, &units, &modes);
+        let (na, n) = (more.len(), units.len());
+        for m in 0..modes.len() {
+            for a in 0..n {
+                for d in 0..n {
+                    let (x, y) = (square.exchanges[(m * n + a) * n + d], general.exchanges[(m * na + a) * n + d]);
+                    let same = |p: f64, q: f64| p == q || (p.is_nan() && q.is_nan());
+                    assert!(same(x.dealt.wounds, y.dealt.wounds) && same(x.taken.wounds, y.taken.wounds), "{m} {a} {d}: {x:?} {y:?}");
+                    assert!(same(x.dealt.p_removed, y.dealt.p_removed) && same(x.taken.p_removed, y.taken.p_removed), "{m} {a} {d}");
+                }
+            }
+        }
+        assert_eq!(square.unmodelled, general.unmodelled[..n * n].to_vec());
+        assert_eq!(square.wounds[0], square.wounds[1]);
     }
 
     #[test]

@@ -116,6 +116,11 @@ def test_a_bad_pair_is_named_by_its_place_in_the_whole_table(client):
     local = pytest.raises(ValueError, oprstats.matchups, UNITS + [huge], UNITS, modes=["charge"])
     remote = pytest.raises(ValueError, oprstats.matchups, UNITS + [huge], UNITS, modes=["charge"], client=client, partitions=3)
     assert str(remote.value) == str(local.value) and "attackers[5]" in str(remote.value)
+    # a table of units against themselves (each activation once) names the same pair too
+    square = [UNITS[0], huge] + UNITS[1:]
+    local = pytest.raises(ValueError, oprstats.matchups, square, square, modes=["shoot 12", "charge"])
+    remote = pytest.raises(ValueError, oprstats.matchups, square, square, modes=["shoot 12", "charge"], client=client, partitions=3)
+    assert str(remote.value) == str(local.value) and str(local.value).startswith("attackers[0] against defenders[1]")
 
 
 def test_bad_client_arguments_are_named(client):

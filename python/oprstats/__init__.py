@@ -18,7 +18,7 @@ from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
-from ._matchups import BreakEven, Matchups, break_even, fair_cost, matchups
+from ._matchups import BreakEven, Field, Matchups, break_even, fair_cost, matchups
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
 from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
@@ -34,6 +34,7 @@ __all__ = [
     "CostModel",
     "CrossValidation",
     "Efficiency",
+    "Field",
     "EfficiencyCurve",
     "MODES",
     "PredictionIntervals",

@@ -305,6 +305,16 @@ def _matchups(
     /,
 ) -> dict[str, Any]: ...
 
+def _matchup_activations(
+    from_: list[Unit],
+    to: list[Unit],
+    modes: list[str],
+    charge_distance: float,
+    edition: str,
+    threads: Optional[int],
+    /,
+) -> dict[str, Any]: ...
+
 @final
 class _AttackStages:
     """An attack's distributions; the numpy arrays are made when a stage is read."""

@@ -13,6 +13,7 @@ Without a client everything runs locally (rayon spreads each call over the cores
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -87,11 +88,75 @@ def _matchups_block(attackers: list, offset: int, defenders: list, modes: list, 
         raise type(e)(message) from None
 
 
+_PAIR = re.compile(r"^attackers\[(\d+)\] against defenders\[(\d+)\]")
+
+
+def _activations_block(units: list, offset: int, everyone: list, modes: list, charge_distance: float, edition: str,
+                       threads_by_worker: dict) -> Any:
+    """One block of rows of a square table's activations, or its error as a value: the pair
+    it names in the whole table, and the error (the caller names the first in row order)."""
+    from . import _core
+
+    try:
+        return _core._matchup_activations(units, everyone, modes, charge_distance, edition, _my_threads(threads_by_worker))
+    except (ValueError, TypeError) as e:
+        found = _PAIR.match(str(e))
+        if found is None:
+            raise
+        i, j = int(found.group(1)) + offset, int(found.group(2))
+        return ("error", min((i, j), (j, i)), type(e), _PAIR.sub("", str(e)))
+
+
+def _square_raw(client: Any, units: list, modes: list, charge_distance: float, edition: str, partitions: Optional[int]) -> dict:
+    """A table of units against themselves from blocks of rows of its one-way activations,
+    each computed once, assembled as ``_core._matchups`` assembles it (values copied, not
+    recomputed: the same to the bit)."""
+    threads = task_threads(client)
+    [everyone] = client.scatter([units], broadcast=True, hash=False)
+    blocks = partitions_of(len(units), partitions, client)
+    futures = [client.submit(_activations_block, [units[i] for i in block], block.start, everyone, modes, charge_distance, edition, threads,
+                             pure=False) for block in blocks]
+    parts = client.gather(futures)
+    errors = [p for p in parts if isinstance(p, tuple)]
+    if errors:
+        _, (i, j), kind, rest = min(errors, key=lambda e: e[1])
+        raise kind(f"attackers[{i}] against defenders[{j}]{rest}")
+    shots_w = np.concatenate([p["shots_wounds"] for p in parts], axis=1)
+    shots_p = np.concatenate([p["shots_p_removed"] for p in parts], axis=1)
+    charge_w = np.concatenate([p["charges_wounds"] for p in parts], axis=1)
+    charge_p = np.concatenate([p["charges_p_removed"] for p in parts], axis=1)
+    out: dict = {name: [] for name in ("dealt_wounds", "dealt_p_removed", "taken_wounds", "taken_p_removed")}
+    shot = 0
+    for mode in modes:
+        if mode.split()[0] == "shoot":
+            pairs = ((shots_w[shot], shots_w[shot].T), (shots_p[shot], shots_p[shot].T))
+            shot += 1
+        elif mode.strip() == "charge":  # dealt: the defender's loss; taken: the charger's
+            pairs = ((charge_w[1], charge_w[0]), (charge_p[1], charge_p[0]))
+        else:  # charged: the other unit charges; dealt is its loss as charger
+            pairs = ((charge_w[0].T, charge_w[1].T), (charge_p[0].T, charge_p[1].T))
+        (dw, tw), (dp, tp) = pairs
+        out["dealt_wounds"].append(dw)
+        out["taken_wounds"].append(tw)
+        out["dealt_p_removed"].append(dp)
+        out["taken_p_removed"].append(tp)
+    out = {name: np.ascontiguousarray(np.stack(arrays)) for name, arrays in out.items()}
+    flat = [u for p in parts for u in p["unmodelled"]]
+    n = len(units)
+    out["unmodelled"] = [sorted(set(flat[a * n + d]) | set(flat[d * n + a])) for a in range(n) for d in range(n)]
+    out["attacker_wounds"] = np.concatenate([p["from_wounds"] for p in parts])
+    out["defender_wounds"] = parts[0]["to_wounds"]
+    return out
+
+
 def matchups_raw(client: Any, attackers: list, defenders: list, modes: list, charge_distance: float, edition: str,
                  partitions: Optional[int]) -> dict:
-    """``_core._matchups`` over row blocks of attackers on the cluster, put back together."""
+    """``_core._matchups`` over row blocks of attackers on the cluster, put back together; a
+    table of units against themselves computes each activation once, as locally."""
+    if attackers and len(attackers) == len(defenders) and all(a == d for a, d in zip(attackers, defenders)):
+        return _square_raw(client, attackers, modes, charge_distance, edition, partitions)
     threads = task_threads(client)
-    [remote_defenders] = client.scatter([defenders], broadcast=True)
+    [remote_defenders] = client.scatter([defenders], broadcast=True, hash=False)
     blocks = partitions_of(len(attackers), partitions, client)
     futures = [client.submit(_matchups_block, [attackers[i] for i in block], block.start, remote_defenders, modes, charge_distance, edition,
                              threads, pure=False) for block in blocks]

@@ -277,10 +277,18 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
                                   partitions=partitions, threads=threads), math.nan
     if armies is not None:
         raise ValueError('armies: the reference armies of method="games"; the exchange measures against field=')
-    field_units = judged if field is None else _units(field, "field", edition)
-    if not field_units:
-        raise ValueError("field: no units to measure against")
-    w = _weights(weights, field_units)
+    if isinstance(field, Field):
+        if weights is not None:
+            raise ValueError("weights: a Field has its own weights (give them to Field(...))")
+        if field.charge_distance != charge_distance or field.edition != edition:
+            raise ValueError(f"field: built for charges from {field.charge_distance:g}\" in edition {field.edition}, "
+                             f"not {charge_distance:g}\" in {edition}")
+        field_units, w = list(field.units), field.weights
+    else:
+        field_units = judged if field is None else _units(field, "field", edition)
+        if not field_units:
+            raise ValueError("field: no units to measure against")
+        w = _weights(weights, field_units)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     interval = _check_number("interval", interval, 0.0, 1.0)
     if not 0 < interval < 1:
@@ -293,10 +301,39 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     c_u, c_f = _costs(judged, "units"), _costs(field_units, "field")
     same = field is None
     run = dict(measure="points", charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
-    m_uf = matchups(judged, field_units, **run)
-    m_ff = m_uf if same else matchups(field_units, field_units, **run)
-    d_uf, t_uf = _exchanges(m_uf, close_share)
-    d_ff, t_ff = _exchanges(m_ff, close_share)
+    if isinstance(field, Field):
+        # the judged units already in the field read their rows; the others are computed
+        m_ff = field.matchups
+        d_ff, t_ff = field.exchanges(close_share)
+        at = [field.positions(u) for u in judged]
+        new_units = [u for u, p in zip(judged, at) if not p]
+        m_new = matchups(new_units, field_units, **run) if new_units else None
+        d_new, t_new = _exchanges(m_new, close_share) if m_new is not None else (None, None)
+        new_unmodelled: dict = {}
+        if m_new is not None:
+            for (i, f), names in m_new.unmodelled.items():
+                new_unmodelled.setdefault(i, []).append((f, names))
+        field_unmodelled: dict = {}
+        for (i, f), names in m_ff.unmodelled.items():
+            field_unmodelled.setdefault(i, []).append((f, names))
+        rows_d, rows_t, unmodelled, k = [], [], {}, 0
+        for a, p in enumerate(at):
+            if p:
+                rows_d.append(d_ff[p[0]])
+                rows_t.append(t_ff[p[0]])
+                unmodelled.update({(a, f): names for f, names in field_unmodelled.get(p[0], [])})
+            else:
+                rows_d.append(d_new[k])
+                rows_t.append(t_new[k])
+                unmodelled.update({(a, f): names for f, names in new_unmodelled.get(k, [])})
+                k += 1
+        d_uf, t_uf = np.array(rows_d), np.array(rows_t)
+    else:
+        m_uf = matchups(judged, field_units, **run)
+        m_ff = m_uf if same else matchups(field_units, field_units, **run)
+        d_uf, t_uf = _exchanges(m_uf, close_share)
+        d_ff, t_ff = _exchanges(m_ff, close_share)
+        unmodelled = m_uf.unmodelled
     # losses per point of the opponent, as a share of the unit's own cost
     l_uf = t_uf / (c_u[:, None] * c_f[None, :])
     l_ff = t_ff / (c_f[:, None] * c_f[None, :])
@@ -305,29 +342,46 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     if not in_sample:
         if same:
             np.fill_diagonal(itself, True)
+        elif isinstance(field, Field):
+            for a, p in enumerate(at):
+                itself[a, p] = True
         else:
+            index: dict = {}
+            for f, g in enumerate(field_units):
+                index.setdefault(g, []).append(f)
             for a, u in enumerate(judged):
-                for f, g in enumerate(field_units):
-                    itself[a, f] = u == g
+                itself[a, index.get(u, [])] = True
     fair, offense, losses = _fair(d_uf, l_uf, itself, d_ff, l_ff, w, c_f)
     # how far OPR's prices sit from the exchange's for the field's own units (each judged
     # the same way): a verdict needs a unit further off than 90% of them
-    if same:
-        field_fair = fair
-    else:
-        alone = np.zeros((len(field_units), len(field_units)), dtype=bool)
-        if not in_sample:
-            np.fill_diagonal(alone, True)
-        field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
-    ok = np.isfinite(field_fair) & (field_fair > 0)
-    spread = float(np.quantile(np.abs(np.log(c_f[ok] / field_fair[ok])), 0.9)) if ok.any() else math.inf
+    def field_spread() -> float:
+        if same:
+            field_fair = fair
+        else:
+            alone = np.zeros((len(field_units), len(field_units)), dtype=bool)
+            if not in_sample:
+                np.fill_diagonal(alone, True)
+            field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
+        ok = np.isfinite(field_fair) & (field_fair > 0)
+        return float(np.quantile(np.abs(np.log(c_f[ok] / field_fair[ok])), 0.9)) if ok.any() else math.inf
+
+    spread = field.cached(("spread", close_share, in_sample), field_spread) if isinstance(field, Field) else field_spread()
     low = high = np.full(len(judged), np.nan)
     if resamples:
-        low, high = _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed)
+        def draws() -> tuple[np.ndarray, np.ndarray]:
+            counts = _draws(len(w), resamples, seed)
+            return counts, _field_scales(d_ff, l_ff, w, c_f, counts)
+
+        # a Field keeps the draws of an int seed: the field's side of the bootstrap is its own
+        if isinstance(field, Field) and isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            counts, scales = field.cached(("draws", close_share, int(resamples), int(seed)), draws)
+        else:
+            counts, scales = draws()
+        low, high = _bootstrap(d_uf, l_uf, w, itself, counts, scales, interval)
     rows = []
     net = d_uf - t_uf
     ignored: list[set] = [set() for _ in judged]
-    for (a, _), names in m_uf.unmodelled.items():
+    for (a, _), names in unmodelled.items():
         ignored[a].update(names)
     for a, u in enumerate(judged):
         official = int(c_u[a]) if float(c_u[a]).is_integer() else float(c_u[a])
@@ -394,28 +448,98 @@ def _fair(d: np.ndarray, l: np.ndarray, itself: np.ndarray, d_ff: np.ndarray, l_
     return scale * worth, offense, losses
 
 
-def _bootstrap(d_uf, l_uf, d_ff, l_ff, w, itself, c_f, interval, resamples, seed) -> tuple[np.ndarray, np.ndarray]:
+def _draws(n: int, resamples: int, seed: Any) -> np.ndarray:
+    """Field units drawn with replacement, as counts ``[field unit, draw]``."""
+    rng = np.random.default_rng(seed_to_u64(seed))
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T.astype(float)
+
+
+def _field_scales(d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray, c_f: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The scale (cost over worth, summed over the field) of each drawn field."""
+    wk = w[:, None] * counts
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = wk.sum(0)
+        worth_f = _worth(d_ff @ wk / total, l_ff @ wk / total)
+        worth_f = np.where(np.isfinite(worth_f), worth_f, np.nan)
+        return (wk * c_f[:, None]).sum(0) / np.nansum(wk * worth_f, 0)
+
+
+def _bootstrap(d_uf, l_uf, w, itself, counts, scales, interval) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of each fair cost over resampled fields (the field's units drawn
     with replacement): how much the answer depends on which opponents make up the field."""
-    rng = np.random.default_rng(seed_to_u64(seed))
-    n = len(w)
-    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T.astype(float)  # [field, resample]
     wk = w[:, None] * counts
     mask_u = np.where(itself, 0.0, 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         total_u = mask_u @ wk
         worth_u = _worth((d_uf * mask_u) @ wk / total_u, (l_uf * mask_u) @ wk / total_u)
-        total = wk.sum(0)
-        worth_f = _worth(d_ff @ wk / total, l_ff @ wk / total)
-        worth_f = np.where(np.isfinite(worth_f), worth_f, np.nan)
-        scale = (wk * c_f[:, None]).sum(0) / np.nansum(wk * worth_f, 0)
-        fair = worth_u * scale[None, :]
+        fair = worth_u * scales[None, :]
     # a drawn field that cannot set a scale (none of it destroys anything) says nothing
     fair = np.where(np.isfinite(fair), fair, np.nan)
     if np.isnan(fair).all():
         return np.full(len(worth_u), np.nan), np.full(len(worth_u), np.nan)
     tail = 50.0 * (1.0 - interval)
     return np.nanpercentile(fair, tail, axis=1), np.nanpercentile(fair, 100.0 - tail, axis=1)
+
+
+class Field:
+    """A field of opponents for :func:`fair_cost`, its matchups (every unit against every
+    unit, exact) computed once: the 43 books take about a minute on 2 cores. A book judged
+    against it then costs only its own units' matchups against the field, and none for
+    units already in it. ``units``: a book, an army, a path, units, or a list of books;
+    ``weights`` per unit (by position or by name). Pickles (to keep on disk, or to send to
+    workers); ``client=`` builds it on a Dask cluster.
+    """
+
+    __slots__ = ("units", "weights", "charge_distance", "edition", "matchups", "_index", "_cache")
+
+    def __init__(self, units: Any, *, weights: Any = None, charge_distance: float = 6.0, edition: str = DEFAULT_EDITION,
+                 threads: Optional[int] = None, client: Any = None, partitions: Optional[int] = None) -> None:
+        if isinstance(units, (list, tuple)) and units and all(isinstance(b, _core.ArmyBook) for b in units):
+            units = [u for b in units for u in b.units]
+        self.units: tuple = tuple(_units(units, "units", edition))
+        if not self.units:
+            raise ValueError("units: a field needs at least one unit")
+        self.weights: np.ndarray = _weights(weights, self.units)
+        self.weights.flags.writeable = False
+        self.charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
+        self.edition = edition
+        _costs(self.units, "units")
+        self.matchups: Matchups = matchups(list(self.units), list(self.units), charge_distance=self.charge_distance, edition=edition,
+                                           threads=threads, client=client, partitions=partitions)
+        self._reindex()
+
+    def _reindex(self) -> None:
+        self._index: dict = {}
+        for i, u in enumerate(self.units):
+            self._index.setdefault(u, []).append(i)
+        self._cache: dict = {}
+
+    def positions(self, unit: Unit) -> list:
+        """Where ``unit`` (or an equal copy) stands in the field."""
+        return list(self._index.get(unit, ()))
+
+    def exchanges(self, close_share: float) -> tuple[np.ndarray, np.ndarray]:
+        """The field's exchanges against itself (``_exchanges``), kept per ``close_share``."""
+        return self.cached(("exchanges", close_share), lambda: _exchanges(self.matchups, close_share))
+
+    def cached(self, key: tuple, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def __getstate__(self):
+        return {name: getattr(self, name) for name in ("units", "weights", "charge_distance", "edition", "matchups")}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._reindex()
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def __repr__(self) -> str:
+        return f"Field({len(self.units)} units, matchups charging from {self.charge_distance:g}\", edition {self.edition})"
 
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,

@@ -37,3 +37,38 @@ pub fn _matchups<'py>(
     out.set_item("unmodelled", table.unmodelled)?;
     Ok(out)
 }
+
+/// One way only, for a square table cut into blocks of rows (`matchups` on a cluster):
+/// every activation of `from` against `to`, as `[mode or side, from, to]` arrays.
+#[pyfunction]
+#[pyo3(signature = (from, to, modes, charge_distance, edition, threads, /))]
+pub fn _matchup_activations<'py>(
+    py: Python<'py>,
+    from: Vec<PyRef<'py, PyUnit>>,
+    to: Vec<PyRef<'py, PyUnit>>,
+    modes: Vec<String>,
+    charge_distance: f64,
+    edition: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let edition = self::edition(edition)?;
+    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
+    let from: Vec<crate::Unit> = from.iter().map(|u| u.inner.clone()).collect();
+    let to: Vec<crate::Unit> = to.iter().map(|u| u.inner.clone()).collect();
+    let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, &modes, charge_distance, edition, threads, stop))?;
+    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
+    let out = pyo3::types::PyDict::new(py);
+    let (nf, nt) = (from.len(), to.len());
+    out.set_item("shots_wounds", acts.shots.iter().map(|l| l.wounds).collect::<Vec<f64>>().into_pyarray(py).reshape([shots, nf, nt])?)?;
+    out.set_item("shots_p_removed", acts.shots.iter().map(|l| l.p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape([shots, nf, nt])?)?;
+    // [charger's, defender's] loss, each [from, to]
+    let side = |k: usize, f: fn(&Loss) -> f64| (0..nf * nt).map(|i| f(&acts.charges[i][k])).collect::<Vec<f64>>();
+    let both = |f: fn(&Loss) -> f64| [side(0, f), side(1, f)].concat();
+    out.set_item("charges_wounds", both(|l| l.wounds).into_pyarray(py).reshape([2, nf, nt])?)?;
+    out.set_item("charges_p_removed", both(|l| l.p_removed).into_pyarray(py).reshape([2, nf, nt])?)?;
+    let [from_wounds, to_wounds] = acts.wounds;
+    out.set_item("from_wounds", from_wounds.into_pyarray(py))?;
+    out.set_item("to_wounds", to_wounds.into_pyarray(py))?;
+    out.set_item("unmodelled", acts.unmodelled)?;
+    Ok(out)
+}
