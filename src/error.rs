@@ -19,6 +19,17 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// The error with `place` before its field ("attackers[2] against targets[0]: distance"),
+    /// for a batch that names the item an error came from.
+    pub fn in_item(self, place: &str) -> Error {
+        let at = |field: String| format!("{place}: {field}");
+        match self {
+            Error::Invalid { field, value, reason } => Error::Invalid { field: at(field), value, reason },
+            Error::Limit { field, value, limit } => Error::Limit { field: at(field), value, limit },
+            other => other,
+        }
+    }
+
     pub fn invalid(field: impl Into<String>, value: impl fmt::Display, reason: impl Into<String>) -> Self {
         Error::Invalid { field: field.into(), value: value.to_string(), reason: reason.into() }
     }

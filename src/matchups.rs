@@ -222,12 +222,7 @@ impl Table<'_> {
 
 /// Names the pair an error came from.
 fn in_pair(error: Error, a: usize, d: usize) -> Error {
-    let at = |field: String| format!("attackers[{a}] against defenders[{d}]: {field}");
-    match error {
-        Error::Invalid { field, value, reason } => Error::Invalid { field: at(field), value, reason },
-        Error::Limit { field, value, limit } => Error::Limit { field: at(field), value, limit },
-        other => other,
-    }
+    error.in_item(&format!("attackers[{a}] against defenders[{d}]"))
 }
 
 /// One activation to compute: the acting unit, its target, whether it charges too, and the

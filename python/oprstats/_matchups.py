@@ -215,6 +215,21 @@ def _exchanges(m: Matchups, close_share: float) -> tuple[np.ndarray, np.ndarray]
     return (1 - close_share) * far_d + close_share * near_d, (1 - close_share) * far_t + close_share * near_t
 
 
+def price_columns(name: str, official: Optional[float], fair: float, low: Optional[float], high: Optional[float]) -> dict:
+    """A fair-cost row's first columns: the unit, its official and fair costs, the interval,
+    and official minus fair in points and in percent of fair (None where unknown)."""
+    diff = None if official is None or not math.isfinite(fair) else official - fair
+    return {
+        "unit": name,
+        "official": official,
+        "fair": round(fair, 1) if math.isfinite(fair) else fair,
+        "low": None if low is None else round(low, 1),
+        "high": None if high is None else round(high, 1),
+        "difference": None if diff is None else round(diff, 1),
+        "difference_pct": None if diff is None or fair <= 0 else round(100.0 * diff / fair, 1),
+    }
+
+
 def _in(unit: Unit, units: Sequence[Unit]) -> bool:
     return any(unit == u for u in units)
 
@@ -386,19 +401,12 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     for a, u in enumerate(judged):
         official = int(c_u[a]) if float(c_u[a]).is_integer() else float(c_u[a])
         f_a = float(fair[a])
-        diff = official - f_a if math.isfinite(f_a) else None
         order = [f for f in np.argsort(-net[a], kind="stable") if not itself[a, f]]
         lo, hi = (float(low[a]), float(high[a])) if resamples else (None, None)
         over = math.isfinite(f_a) and official > f_a * math.exp(spread) and (hi is None or official > hi)
         under = math.isfinite(f_a) and official < f_a * math.exp(-spread) and (lo is None or official < lo)
         rows.append({
-            "unit": u.name,
-            "official": official,
-            "fair": round(f_a, 1) if math.isfinite(f_a) else f_a,
-            "low": None if lo is None else round(lo, 1),
-            "high": None if hi is None else round(hi, 1),
-            "difference": None if diff is None else round(diff, 1),
-            "difference_pct": None if diff is None or f_a <= 0 else round(100.0 * diff / f_a, 1),
+            **price_columns(u.name, official, f_a, lo, hi),
             "verdict": None if not math.isfinite(f_a) else "over-costed" if over else "under-costed" if under else "within the field's spread",
             "judged": JUDGED_OUTSIDE if not itself[a].any() and not (in_sample and _in(u, field_units)) else "in sample" if in_sample else JUDGED_WITHOUT,
             "offense": round(float(offense[a]), 2),

@@ -20,6 +20,12 @@ def _own_rule_names(unit: Unit) -> set:
 
     return names(unit)
 
+
+def price_columns(*args: Any) -> dict:
+    from ._matchups import price_columns as columns
+
+    return columns(*args)
+
 GAMES_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "difference_pct", "verdict", "judged", "added_win_rate",
                  "win_rate_per_100_points", "games", "ignored_rules")
 
@@ -117,15 +123,8 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
         draws = draws[np.isfinite(draws)]
         lo, hi = (float(np.percentile(draws, tail)), float(np.percentile(draws, 100 - tail))) if draws.size and resamples else (None, None)
         official = u.cost
-        diff = None if official is None or not math.isfinite(f) else official - f
         rows.append({
-            "unit": u.name,
-            "official": official,
-            "fair": round(f, 1) if math.isfinite(f) else f,
-            "low": None if lo is None else round(lo, 1),
-            "high": None if hi is None else round(hi, 1),
-            "difference": None if diff is None else round(diff, 1),
-            "difference_pct": None if diff is None or f <= 0 else round(100.0 * diff / f, 1),
+            **price_columns(u.name, official, f, lo, hi),
             "verdict": None if lo is None or official is None else "over-costed" if official > hi else "under-costed" if official < lo else "within interval",
             "judged": "by games",
             "added_win_rate": round(float(added[i, 0]), 4),

@@ -35,12 +35,7 @@ pub struct Table {
 
 /// Names the pair an error came from.
 fn in_pair(error: Error, a: usize, t: usize) -> Error {
-    let at = |field: String| format!("attackers[{a}] against targets[{t}]: {field}");
-    match error {
-        Error::Invalid { field, value, reason } => Error::Invalid { field: at(field), value, reason },
-        Error::Limit { field, value, limit } => Error::Limit { field: at(field), value, limit },
-        other => other,
-    }
+    error.in_item(&format!("attackers[{a}] against targets[{t}]"))
 }
 
 /// Each unit's removal order, built once for the whole table.

@@ -8,6 +8,14 @@ use crate::matchups::{Loss, Mode};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 
+/// The edition, the modes read from their names, and the two groups of units.
+#[allow(clippy::type_complexity)]
+fn inputs(edition: &str, modes: &[String], groups: [&[PyRef<'_, PyUnit>]; 2]) -> PyResult<(crate::Edition, Vec<Mode>, [Vec<crate::Unit>; 2])> {
+    let edition = self::edition(edition)?;
+    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
+    Ok((edition, modes, groups.map(|g| g.iter().map(|u| u.inner.clone()).collect())))
+}
+
 #[pyfunction]
 #[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
 pub fn _matchups<'py>(
@@ -19,10 +27,7 @@ pub fn _matchups<'py>(
     edition: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let edition = self::edition(edition)?;
-    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
-    let attackers: Vec<crate::Unit> = attackers.iter().map(|u| u.inner.clone()).collect();
-    let defenders: Vec<crate::Unit> = defenders.iter().map(|u| u.inner.clone()).collect();
+    let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
     let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
     let shape = [modes.len(), attackers.len(), defenders.len()];
     let out = pyo3::types::PyDict::new(py);
@@ -51,10 +56,7 @@ pub fn _matchup_activations<'py>(
     edition: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let edition = self::edition(edition)?;
-    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
-    let from: Vec<crate::Unit> = from.iter().map(|u| u.inner.clone()).collect();
-    let to: Vec<crate::Unit> = to.iter().map(|u| u.inner.clone()).collect();
+    let (edition, modes, [from, to]) = inputs(edition, &modes, [&from, &to])?;
     let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, &modes, charge_distance, edition, threads, stop))?;
     let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
     let out = pyo3::types::PyDict::new(py);
