@@ -288,6 +288,28 @@ def test_unit_replace_changes_only_what_is_asked():
             u.replace(**bad)
 
 
+def test_unit_replace_models_carries_each_models_kit():
+    squad = Unit.parse('Squad [10] Q4+ D4+ | 100pts\n9x Rifle (24", A1), Plasma Gun (24", A1, AP(4)), 20x Knife (A1)')
+    bigger = squad.replace(models=20)
+    kit = {w.name: w.count for w in bigger.weapons}
+    # every model's two knives, all but one model's rifle, the one plasma gun; the cost kept
+    assert (bigger.size, bigger.cost, kit) == (20, 100, {"Rifle": 19, "Plasma Gun": 1, "Knife": 40})
+    assert {w.name: w.count for w in squad.replace(models=1).weapons} == {"Plasma Gun": 1, "Knife": 2}
+    with pytest.raises(ValueError, match="models"):
+        squad.replace(models=0)
+
+
+def test_break_even_models_grows_the_unit_until_it_trades_evenly():
+    a = _unit("A", 5, 100)
+    r = oprstats.break_even(a, FIELD[0], parameter="models")
+    nets = [row[3] for row in r.table]
+    assert [row[0] for row in r.table] == list(range(1, 11)) and r.official == 5
+    assert all(x <= y + 1e-12 for x, y in zip(nets, nets[1:])), "more models at the same cost never trade worse"
+    if r.value is not None:
+        k = int(r.value) - 1
+        assert nets[k] <= 1e-9 <= nets[min(k + 1, 9)] + 2e-9
+
+
 def test_the_break_even_cost_evens_the_exchange_exactly():
     a = _unit("A", 5, 100)
     one = oprstats.break_even(a, FIELD[0])
@@ -322,7 +344,7 @@ def test_break_even_quality_and_defense_cross_between_neighbouring_values():
     untouchable = oprstats.break_even(a, [Unit.parse("Nothing [1] Q6+ D6+ | 10pts")], parameter="quality")
     assert untouchable.value is None and "gains even at Quality 6+" in untouchable.note
     with pytest.raises(ValueError, match="parameter"):
-        oprstats.break_even(a, FIELD, parameter="models")
+        oprstats.break_even(a, FIELD, parameter="size")
     with pytest.raises(TypeError, match="unit"):
         oprstats.break_even([a], FIELD)
 

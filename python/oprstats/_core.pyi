@@ -119,8 +119,10 @@ class Unit:
         """The unit without its joined hero."""
     def has_rule(self, name: str) -> bool: ...
     def rating(self, name: str) -> Optional[int]: ...
-    def replace(self, *, quality: Optional[int] = None, defense: Optional[int] = None, cost: Optional[int] = None) -> Unit:
-        """A copy with the unit's own Quality, Defense or cost (the whole unit's) changed."""
+    def replace(self, *, quality: Optional[int] = None, defense: Optional[int] = None, cost: Optional[int] = None,
+                models: Optional[int] = None) -> Unit:
+        """A copy with the unit's own Quality, Defense, cost (the whole unit's) or number of
+        models (its cost unchanged; what every model carries goes with each) changed."""
     def join(self, hero: Unit, *, edition: Optional[str] = None, strict: Optional[bool] = None) -> Unit:
         """Parts made under another edition than ``edition`` are checked again for rule names."""
     def unknown_rules(self, *, edition: Optional[str] = None) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._attack import check_flag, check_threads, seed_to_u64
+from ._attack import LIMITS, check_flag, check_threads, seed_to_u64
 from ._core import Unit
 from ._distributed import check_client, matchups_raw
 from ._editions import DEFAULT_EDITION
@@ -607,7 +607,47 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     return frame
 
 
-BREAK_EVEN_PARAMETERS = ("cost", "quality", "defense")
+BREAK_EVEN_PARAMETERS = ("cost", "quality", "defense", "models")
+
+
+def _values(unit: Unit, parameter: str) -> list:
+    """The values of a parameter tried: every Quality or Defense from 2+ to 6+; from 1
+    model to twice the unit's own (at least 5 more), within the limit."""
+    if parameter in ("quality", "defense"):
+        return list(range(2, 7))
+    size = unit.base.size
+    return list(range(1, min(LIMITS["MAX_MODELS"] - (unit.size - size), max(2 * size, size + 5)) + 1))
+
+
+def _official(unit: Unit, parameter: str) -> float:
+    return float(unit.base.size if parameter == "models" else getattr(unit, parameter))
+
+
+def _crossing(values: Sequence[float], net: np.ndarray) -> float:
+    """Where ``net`` changes sign between two neighbouring values, interpolated (the first
+    such place); NaN where it never does."""
+    for k in range(len(values) - 1):
+        a, b = net[k], net[k + 1]
+        if (a >= 0 >= b or a <= 0 <= b) and a != b:
+            return values[k] + (values[k + 1] - values[k]) * a / (a - b)
+    return math.nan
+
+
+def _no_crossing(parameter: str, values: Sequence[float], net: np.ndarray, gains: str, loses: str) -> str:
+    """Why no value evens it: which way it stays at the best and the worst value tried."""
+    if (net == 0).all():
+        return "it neither gains nor loses at any value"
+    if parameter == "models":
+        best, worst = f"with {values[-1]} models", f"with {values[0]} model"
+        at_best_end, at_worst_end = net[-1], net[0]
+    else:
+        best, worst = f"at {parameter.capitalize()} 2+", f"at {parameter.capitalize()} 6+"
+        at_best_end, at_worst_end = net[0], net[-1]
+    if (net > 0).all():
+        return f"{gains} even {worst}"
+    if (net < 0).all():
+        return f"{loses} even {best}"
+    return "it does not cross even once" if at_best_end * at_worst_end > 0 else "it crosses even more than once"
 
 
 class BreakEven:
@@ -636,11 +676,12 @@ class BreakEven:
 
     def __repr__(self) -> str:
         against = self.opponents[0] if len(self.opponents) == 1 else f"a field of {len(self.opponents)} units"
-        now = "" if self.official is None else f" (now {self.official:g}{'' if self.parameter == 'cost' else '+'})"
+        plus = "+" if self.parameter in ("quality", "defense") else ""
+        now = "" if self.official is None else f" (now {self.official:g}{plus})"
         what = "exchange" if self.method == "exchange" else "duel"
         if self.value is None:
             return f"BreakEven({self.unit} against {against}: no {self.parameter} evens its {what}{now}: {self.note})"
-        fmt = (lambda x: f"{x:.1f}") if self.parameter == "cost" else (lambda x: f"{x:.2f}+")
+        fmt = (lambda x: f"{x:.2f}+") if plus else (lambda x: f"{x:.1f}")
         span = f" [{fmt(self.low)}, {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
         return f"BreakEven({self.unit} against {against}: even {what} at {self.parameter} {fmt(self.value)}{span}{now}{'; ' + self.note if self.note else ''})"
 
@@ -716,30 +757,19 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         table = [(c, *(float(x) for x in net(c)), float(net(c)[0] - net(c)[1])) for c in probes]
         return BreakEven(unit.name, names, parameter, value, None if unit.cost is None else float(unit.cost), table, note)
     _costs([unit], "unit")
-    variants = [unit.replace(**{parameter: v}) for v in range(2, 7)]
+    values = _values(unit, parameter)
+    variants = [unit.replace(**{parameter: v}) for v in values]
     m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                  partitions=partitions)
     _costs(field_units, "opponents")
     per_wound = np.array([float(unit.cost) / float(x) for x in m.attacker_wounds])
     rows = _net_per_round(m, per_wound, w, close_share)
     net = rows[:, 0] - rows[:, 1]
-    table = [(v, float(d), float(t), float(d - t)) for v, (d, t) in zip(range(2, 7), rows)]
-    official = float(getattr(unit, parameter))
-    value, note = None, ""
-    for k in range(4):
-        if net[k] >= 0 >= net[k + 1] and net[k] != net[k + 1]:
-            value = round(2 + k + net[k] / (net[k] - net[k + 1]), 2)
-            break
-    if value is None:
-        if (net == 0).all():
-            note = "it neither gains nor loses at any value"
-        elif (net > 0).all():
-            note = f"it gains even at {parameter.capitalize()} 6+"
-        elif (net < 0).all():
-            note = f"it loses even at {parameter.capitalize()} 2+"
-        else:
-            note = "the exchange does not cross zero once"
-    return BreakEven(unit.name, names, parameter, value, official, table, note)
+    table = [(v, float(d), float(t), float(d - t)) for v, (d, t) in zip(values, rows)]
+    at = _crossing(values, net)
+    value = round(at, 2) if math.isfinite(at) else None
+    note = "" if value is not None else _no_crossing(parameter, values, net, "it gains", "it loses")
+    return BreakEven(unit.name, names, parameter, value, _official(unit, parameter), table, note)
 
 
 def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, distance: float,
@@ -761,7 +791,7 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
             _costs(field_units, "opponents")
         values = [None]
     else:
-        values = list(range(2, 7))
+        values = _values(unit, parameter)
     engine_seed = seed_to_u64(seed)
     variants = [unit if v is None else unit.replace(**{parameter: v}) for v in values]
     grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads) for v in variants for f in field_units]
@@ -802,22 +832,12 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         return BreakEven(unit.name, names, "cost", round(v0, 2) if math.isfinite(v0) else None, None if unit.cost is None else float(unit.cost),
                          table, note, "duel", low, high, columns)
 
-    def crossing(p: np.ndarray) -> float:
-        net = p - 0.5
-        for k in range(len(values) - 1):
-            if net[k] >= 0 >= net[k + 1] and net[k] != net[k + 1]:
-                return values[k] + net[k] / (net[k] - net[k + 1])
-        return math.nan
-
-    estimates = np.array([crossing(p_win[:, d]) for d in range(p_win.shape[1])])
+    estimates = np.array([_crossing(values, p_win[:, d] - 0.5) for d in range(p_win.shape[1])])
     v0 = float(estimates[0])
     low, high = spread(estimates[1:])
     table = [(v, float(p_win[k, 0]), float(share_destroyed[k, 0]), float(share_lost[k, 0])) for k, v in enumerate(values)]
     note = ""
     if not math.isfinite(v0):
-        p = p_win[:, 0]
-        note = (f"it wins over half its duels even at {parameter.capitalize()} 6+" if (p > 0.5).all()
-                else f"it wins under half its duels even at {parameter.capitalize()} 2+" if (p < 0.5).all()
-                else "its chance to win does not cross one half once")
-    return BreakEven(unit.name, names, parameter, round(v0, 2) if math.isfinite(v0) else None, float(getattr(unit, parameter)), table, note,
+        note = _no_crossing(parameter, values, p_win[:, 0] - 0.5, "it wins over half its duels", "it wins under half its duels")
+    return BreakEven(unit.name, names, parameter, round(v0, 2) if math.isfinite(v0) else None, _official(unit, parameter), table, note,
                      "duel", low, high, columns)

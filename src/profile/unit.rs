@@ -430,6 +430,49 @@ impl Unit {
         Ok(out)
     }
 
+    /// The unit with `models` of its own models instead of its size (a joined hero kept),
+    /// its cost unchanged: what a designer varies to find how many models break even.
+    /// What every model carries (a count that is a multiple of the size) is carried by the
+    /// new number of models; what all but a few carry ("9x Rifle, 1x Plasma Gun"), by all
+    /// but the same few; what a few carry (a special weapon, an item, a rule on some models)
+    /// keeps its count, at most one per model.
+    pub fn with_models(&self, models: u32, edition: Edition) -> Result<Unit> {
+        if models == 0 {
+            return Err(Error::invalid("models", 0, "a unit has at least 1 model"));
+        }
+        if models > MAX_MODELS {
+            return Err(Error::limit("models", models, MAX_MODELS));
+        }
+        let mut out = self.clone();
+        let main = &mut out.groups[0];
+        let old = main.size;
+        let scaled = |count: u32| {
+            if count % old == 0 {
+                (count / old).saturating_mul(models)
+            } else if count > old {
+                (u64::from(count) * u64::from(models) / u64::from(old)) as u32
+            } else if 2 * count > old {
+                models.saturating_sub(old - count)
+            } else {
+                count.min(models)
+            }
+        };
+        for w in &mut main.weapons {
+            w.count = scaled(w.count);
+        }
+        main.weapons.retain(|w| w.count > 0);
+        for item in &mut main.items {
+            item.count = scaled(item.count);
+        }
+        main.items.retain(|i| i.count > 0);
+        for r in &mut main.rules {
+            r.models = r.models.map(|m| m.min(models));
+        }
+        main.size = models;
+        out.check(edition)?;
+        Ok(out)
+    }
+
     /// The unit's own profile (not a joined hero's).
     pub fn main(&self) -> &ModelGroup {
         &self.groups[0]

@@ -573,10 +573,17 @@ impl PyUnit {
         self.inner.main().has_rule(name)
     }
 
-    /// A copy with the unit's own Quality, Defense or cost (the whole unit's, a joined
-    /// hero's share kept) changed; its book's rules and spells stay.
-    #[pyo3(signature = (*, quality=None, defense=None, cost=None))]
-    fn replace(&self, quality: Option<&Bound<'_, PyAny>>, defense: Option<&Bound<'_, PyAny>>, cost: Option<&Bound<'_, PyAny>>) -> PyResult<PyUnit> {
+    /// A copy with the unit's own Quality, Defense, cost (the whole unit's, a joined hero's
+    /// share kept) or number of models (its cost unchanged) changed; its book's rules and
+    /// spells stay.
+    #[pyo3(signature = (*, quality=None, defense=None, cost=None, models=None))]
+    fn replace(
+        &self,
+        quality: Option<&Bound<'_, PyAny>>,
+        defense: Option<&Bound<'_, PyAny>>,
+        cost: Option<&Bound<'_, PyAny>>,
+        models: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyUnit> {
         let whole = |name: &str, value: Option<&Bound<'_, PyAny>>, max: i64| -> PyResult<Option<i64>> {
             let Some(v) = value else { return Ok(None) };
             if v.is_instance_of::<pyo3::types::PyBool>() {
@@ -590,7 +597,10 @@ impl PyUnit {
         };
         let score = |name: &str, value| -> PyResult<Option<u8>> { Ok(whole(name, value, 255)?.map(|n| n as u8)) };
         let cost = whole("cost", cost, crate::limits::MAX_COST)?.map(|n| n as u32);
-        let inner = self.inner.with_profile(score("quality", quality)?, score("defense", defense)?, cost, self.edition)?;
+        let mut inner = self.inner.with_profile(score("quality", quality)?, score("defense", defense)?, cost, self.edition)?;
+        if let Some(n) = whole("models", models, i64::from(u32::MAX))? {
+            inner = inner.with_models(n as u32, self.edition)?;
+        }
         Ok(self.like(inner, self.edition))
     }
 
