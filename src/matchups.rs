@@ -344,14 +344,21 @@ pub struct Activations {
     pub wounds: [Vec<u32>; 2],
 }
 
-/// The activations of [`matchups`]'s square table from the units `from` (rows) against
-/// every unit of `to`; errors name "attackers[i] against defenders[j]" by the activation.
-pub fn activations(from: &[Unit], to: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Activations>> {
+/// The activations of [`matchups`]'s square table from the units `from` (its rows from
+/// `offset` on) against every unit of `to` (all of it). An error names the first pair of
+/// the whole table in row order that uses a bad activation, as [`matchups`] would.
+#[allow(clippy::too_many_arguments)]
+pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Activations>> {
     check_args((from.len() as u64).saturating_mul(to.len() as u64), modes, charge_distance, edition, threads)?;
     let melee = modes.contains(&Mode::Charge) || modes.contains(&Mode::Charged);
     let table = crate::pool::install(threads, || Table { units: [from, to], sides: [Side::of(from, edition), Side::of(to, edition)], modes, charge_distance, edition })?;
     let nt = to.len();
-    let tasks: Vec<Task> = (0..from.len() * nt).map(|k| ((0, k / nt), (1, k % nt), melee, (k / nt, k % nt))).collect();
+    let tasks: Vec<Task> = (0..from.len() * nt)
+        .map(|k| {
+            let (x, y) = (offset + k / nt, k % nt);
+            ((0, k / nt), (1, k % nt), melee, (x, y).min((y, x)))
+        })
+        .collect();
     let Some((done, unmodelled)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
     let shots = (0..table.distances().count()).flat_map(|k| done.iter().map(move |f| f.shots[k])).collect();
     let none = [Loss::IMPOSSIBLE; 2];

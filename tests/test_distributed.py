@@ -123,11 +123,21 @@ def test_a_bad_pair_is_named_by_its_place_in_the_whole_table(client):
     assert str(remote.value) == str(local.value) and str(local.value).startswith("attackers[0] against defenders[1]")
 
 
+def test_a_sweep_leaves_the_callers_seed_sequence_as_it_was():
+    seq = np.random.SeedSequence(9)
+    first = oprstats.sweep(_spawn_key, [{}] * 2, seed=seq)
+    assert oprstats.sweep(_spawn_key, [{}] * 2, seed=seq) == first and seq.n_children_spawned == 0
+
+
 def test_bad_client_arguments_are_named(client):
     with pytest.raises(TypeError, match="client"):
         oprstats.matchups(UNITS, UNITS, client="tcp://localhost:8786")
     with pytest.raises(ValueError, match="partitions"):
         oprstats.matchups(UNITS, UNITS, client=client, partitions=0)
+    with pytest.raises(ValueError, match="partitions"):
+        oprstats.matchups(UNITS, UNITS, partitions=-2)  # checked without a client too
+    with pytest.raises(ValueError, match="partitions"):
+        oprstats.sweep(oprstats.attack, [], partitions=0)
     with pytest.raises(ValueError, match=r"grid\[0\]: has its own seed"):
         oprstats.sweep(oprstats.simulate, [dict(seed=1)], seed=2)
     with pytest.raises(TypeError, match="function"):

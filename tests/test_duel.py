@@ -14,6 +14,7 @@ from oprstats import Unit
 
 RIFLES = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1, AP(1))')
 BRUTES = Unit.parse("Brutes [3] Q4+ D4+ | 150pts | Tough(3)\n3x Claws (A3, AP(1))")
+BIG = Unit.parse("Big [10] Q4+ D4+ | 100pts | Tough(12)\n10x Claw (A1)")
 GIANT = Unit.parse("Giant [1] Q3+ D2+ | 400pts | Tough(18), Fear(2)\nGiant Club (A8, AP(3))")
 
 
@@ -21,7 +22,7 @@ def _closest(models_a, models_b) -> float:
     return min(math.hypot(xa - xb, ya - yb) - ra - rb for xa, ya, ra in models_a for xb, yb, rb in models_b)
 
 
-@pytest.mark.parametrize("distance", [24.0, 12.0, 6.5])
+@pytest.mark.parametrize("distance", [24.0, 12.0, 6.5, 0.5, 0.0])
 def test_the_line_up_sets_the_closest_models_apart(distance):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -60,10 +61,17 @@ def test_shares_points_and_intervals():
     s = r.summary()
     assert s["p_a_wins"][0] + s["p_draw"][0] + s["p_b_wins"][0] == pytest.approx(1.0)
     assert s["points_destroyed_by_a"][0] == pytest.approx(150 * s["share_b_destroyed"][0])
-    # paired: the interval is over pairs (3,000 of them), not games
-    pairs = (r.winner == 1).astype(float).reshape(-1, 2).mean(axis=1)
-    half = 1.96 * pairs.std(ddof=1) / math.sqrt(len(pairs))
-    assert s["p_a_wins"][2] - s["p_a_wins"][0] == pytest.approx(half)
+    # paired: the chances' intervals rest on the pairs (3,000 of them), not the games, and
+    # the shares' too
+    from oprstats._game import paired_interval
+
+    assert s["p_a_wins"] == pytest.approx(paired_interval((r.winner == 1).astype(float))[:3])
+    pairs = (1 - r.left[:, 1]).reshape(-1, 2).mean(axis=1)
+    assert s["share_b_destroyed"][2] - s["share_b_destroyed"][0] == pytest.approx(1.96 * pairs.std(ddof=1) / math.sqrt(len(pairs)))
+    # a certainty has an interval of some width (Wilson's), not none
+    giant = oprstats.duel(GIANT, Unit.parse("Grunt [1] Q6+ D6+ | 5pts"), games=200, seed=1)
+    low, high = giant.summary()["p_b_wins"][1:]
+    assert giant.summary()["p_b_wins"][0] == 0.0 and low == pytest.approx(0.0, abs=1e-12) and high > 0.01
     df = r.to_pandas()
     assert len(df) == 6000 and list(df.columns) == ["first", "left_Rifles", "left_Brutes", "winner"]
     assert "Rifles vs Brutes, 6,000 games from 24\"" in repr(r)
@@ -73,6 +81,10 @@ def test_a_much_stronger_unit_wins_most_duels():
     r = oprstats.duel(GIANT, RIFLES, games=2000, seed=1)
     s = r.summary()
     assert s["p_a_wins"][1] > 0.8 and s["p_b_removed"][0] > s["p_a_removed"][0]
+
+
+def test_a_duel_at_a_fitting_distance_plays():
+    assert oprstats.duel(BIG, BIG, games=20, seed=1, distance=24).games == 20
 
 
 def test_a_unit_without_a_cost_duels_with_points_unknown():
@@ -85,6 +97,9 @@ def test_a_unit_without_a_cost_duels_with_points_unknown():
 
 @pytest.mark.parametrize("call, error, words", [
     (lambda: oprstats.duel(RIFLES, BRUTES, distance=31), ValueError, "distance"),
+    # ten Tough(12) models form too deep a formation to stand 28" from another on the table
+    (lambda: oprstats.duel(BIG, BIG, distance=28), ValueError, "distance: \"Big\"'s formation would leave the 48\" deep table"),
+    (lambda: oprstats.simulate([BIG], [BIG], terrain="open", line_up=28, progress=False), ValueError, "line_up: \"Big\"'s formation"),
     (lambda: oprstats.duel(RIFLES, BRUTES, distance=float("nan")), TypeError, "distance"),
     (lambda: oprstats.duel([RIFLES], BRUTES), TypeError, "a:"),
     (lambda: oprstats.duel(RIFLES, BRUTES, games=0), ValueError, "games"),

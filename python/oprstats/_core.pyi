@@ -310,6 +310,7 @@ def _matchups(
 def _matchup_activations(
     from_: list[Unit],
     to: list[Unit],
+    offset: int,
     modes: list[str],
     charge_distance: float,
     edition: str,

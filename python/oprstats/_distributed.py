@@ -61,15 +61,20 @@ def _my_threads(threads_by_worker: dict) -> int:
     return int(threads_by_worker.get(get_worker().address, 1))
 
 
+def check_partitions(parts: Any) -> None:
+    """``partitions=``: None or a whole number, 1 or more (checked with or without a client)."""
+    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, (int, np.integer)) or parts < 1):
+        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {parts!r})")
+
+
 def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
     """``n`` items cut into contiguous ranges: ``parts`` of them, or (None) four per task
     slot of the cluster, at most one item each."""
     if parts is None:
         slots = sum(int(w.get("nthreads", 1)) for w in _workers(client).values()) if client is not None else 1
         parts = 4 * max(1, slots)
-    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
-        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {parts!r})")
-    parts = min(parts, max(1, n))
+    check_partitions(parts)
+    parts = min(int(parts), max(1, n))
     edges = np.linspace(0, n, parts + 1).round().astype(int)
     return [range(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
@@ -94,17 +99,17 @@ _PAIR = re.compile(r"^attackers\[(\d+)\] against defenders\[(\d+)\]")
 def _activations_block(units: list, offset: int, everyone: list, modes: list, charge_distance: float, edition: str,
                        threads_by_worker: dict) -> Any:
     """One block of rows of a square table's activations, or its error as a value: the pair
-    it names in the whole table, and the error (the caller names the first in row order)."""
+    of the whole table it names (the first in row order that uses a bad activation of this
+    block), so that the caller names the first of all blocks."""
     from . import _core
 
     try:
-        return _core._matchup_activations(units, everyone, modes, charge_distance, edition, _my_threads(threads_by_worker))
+        return _core._matchup_activations(units, everyone, offset, modes, charge_distance, edition, _my_threads(threads_by_worker))
     except (ValueError, TypeError) as e:
         found = _PAIR.match(str(e))
         if found is None:
             raise
-        i, j = int(found.group(1)) + offset, int(found.group(2))
-        return ("error", min((i, j), (j, i)), type(e), _PAIR.sub("", str(e)))
+        return ("error", (int(found.group(1)), int(found.group(2))), type(e), _PAIR.sub("", str(e)))
 
 
 def _square_raw(client: Any, units: list, modes: list, charge_distance: float, edition: str, partitions: Optional[int]) -> dict:
@@ -208,7 +213,9 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
     except (TypeError, ValueError):
         raise TypeError("grid: expected a sequence of dicts of keyword arguments") from None
     if seed is not None:
-        sequence = seed if isinstance(seed, np.random.SeedSequence) else None
+        # a copy: spawning advances a SeedSequence, and the caller's may be passed again
+        sequence = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size) if isinstance(
+            seed, np.random.SeedSequence) else None
         if sequence is None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
@@ -220,6 +227,7 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
     if combine is not None and not callable(combine):
         raise TypeError(f"combine: expected a callable or None, got {type(combine).__name__}")
     client = check_client(client)
+    check_partitions(partitions)
     if client is None:
         results = _run_items(function, items)
         return results if combine is None else (_tree(results, combine) if results else None)

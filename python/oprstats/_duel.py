@@ -13,7 +13,7 @@ import numpy as np
 
 from ._attack import check_flag
 from ._core import Unit
-from ._game import MAX_LINE_UP, simulate
+from ._game import MAX_LINE_UP, paired_interval, simulate, wilson
 
 
 class DuelResult:
@@ -43,11 +43,17 @@ class DuelResult:
     def games(self) -> int:
         return len(self.winner)
 
-    def _mean_and_interval(self, values: np.ndarray) -> tuple[float, float, float]:
-        """Mean and 95% normal interval, from independent units: pairs when paired."""
-        units = values.reshape(-1, 2).mean(axis=1) if self.paired else values
+    def _mean_and_interval(self, values: np.ndarray, chance: bool = False) -> tuple[float, float, float]:
+        """Mean and 95% interval from the independent units: pairs when paired (an
+        incomplete last pair dropped). A chance gets Wilson's interval (over the pairs'
+        effective number of games when paired); a share or points a normal one."""
+        if chance:
+            if self.paired:
+                return paired_interval(values)[:3]
+            return (float(values.mean()), *wilson(float(values.sum()), len(values)))
+        units = values[: len(values) // 2 * 2].reshape(-1, 2).mean(axis=1) if self.paired else values
         n = len(units)
-        mean = float(units.mean())
+        mean = float(units.mean()) if n else math.nan
         half = 1.96 * float(units.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
         return mean, mean - half, mean + half
 
@@ -57,10 +63,10 @@ class DuelResult:
         (NaN without costs), each as (mean, low, high) at 95%."""
         out = {}
         for name, values in (("a_wins", self.winner == 1), ("draw", self.winner == 0), ("b_wins", self.winner == -1)):
-            out[f"p_{name}"] = self._mean_and_interval(values.astype(float))
+            out[f"p_{name}"] = self._mean_and_interval(values.astype(float), chance=True)
         for k, side in enumerate("ab"):
             out[f"share_{side}_destroyed"] = self._mean_and_interval(1.0 - self.left[:, k])
-            out[f"p_{side}_removed"] = self._mean_and_interval(self.destroyed[:, k].astype(float))
+            out[f"p_{side}_removed"] = self._mean_and_interval(self.destroyed[:, k].astype(float), chance=True)
         for k, side in enumerate("ab"):
             other = 1 - k
             cost = self.costs[other]
@@ -92,25 +98,34 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     no objectives and from a line-up instead of a deployment. The line-up puts each unit on
     the table's middle, facing the other across the centre line, their closest models
     ``distance`` inches apart (24": both deployed at the front of their 12" zones on a 48"
-    deep table). ``first``: ``"a"``, ``"b"`` or None (the roll-off). ``paired`` plays each
-    game twice on the same dice with the sides and the first player swapped. Seeded runs
-    are the same whatever ``threads``. Shares are of each unit's points, so a unit with no
-    cost is played as if it cost 100 (its shares are the same) and its points are NaN.
+    deep table; formations too big for the table at ``distance`` are refused). ``first``:
+    ``"a"``, ``"b"`` or None (the roll-off). ``paired`` plays each game twice on the same
+    dice with the sides and the first player swapped. Seeded runs are the same whatever
+    ``threads``. Shares are of each unit's points. The AI weighs its choices in points, so a
+    unit with no cost plays as if it cost what its opponent does, and its points are NaN.
     """
     for name, unit in (("a", a), ("b", b)):
         if not isinstance(unit, Unit):
             raise TypeError(f"{name}: expected an oprstats.Unit, got {type(unit).__name__}")
     paired = check_flag("paired", paired)
     costs = (a.cost, b.cost)
-    played = [u if u.cost else u.replace(cost=100) for u in (a, b)]
+    # the AI weighs its choices in points: a unit with no cost plays as if it cost what its
+    # opponent does (100 each when neither has one)
+    stand_in = a.cost or b.cost or 100
+    played = [u if u.cost else u.replace(cost=stand_in) for u in (a, b)]
     if isinstance(distance, bool) or not isinstance(distance, (int, float, np.integer, np.floating)) or not math.isfinite(distance):
         raise TypeError(f"distance: expected a number of inches, got {distance!r}")
     if not 0 <= distance <= MAX_LINE_UP:
         raise ValueError(f"distance: must be from 0 to {MAX_LINE_UP:g} inches, so both units stand on the table (got {distance!r})")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=float(distance), rounds=rounds,
-                     first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
+        try:
+            g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=float(distance),
+                         rounds=rounds, first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
+        except ValueError as e:
+            if str(e).startswith("line_up"):
+                raise ValueError("distance" + str(e)[len("line_up"):]) from None
+            raise
     for w in caught:
         if not (issubclass(w.category, UserWarning) and "does not model these rules" in str(w.message)):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -16,7 +16,7 @@ import numpy as np
 from . import _core
 from ._attack import LIMITS, check_flag, check_threads, seed_to_u64
 from ._core import Unit
-from ._distributed import check_client, matchups_raw
+from ._distributed import check_client, check_partitions, matchups_raw
 from ._editions import DEFAULT_EDITION
 
 # How a unit was judged: against a field it is not in, against the field without itself
@@ -190,6 +190,7 @@ def matchups(
     charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
     check_threads(threads)
     client = check_client(client)
+    check_partitions(partitions)
     if client is None:
         raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
     else:
@@ -353,19 +354,15 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     l_uf = t_uf / (c_u[:, None] * c_f[None, :])
     l_ff = t_ff / (c_f[:, None] * c_f[None, :])
     # out of sample: a unit is not among its own opponents, nor in the field's scale
+    # out of sample: the unit and its equal copies (an army list repeats units), however
+    # the field was given
     itself = np.zeros((len(judged), len(field_units)), dtype=bool)
     if not in_sample:
-        if same:
-            np.fill_diagonal(itself, True)
-        elif isinstance(field, Field):
+        if isinstance(field, Field):
             for a, p in enumerate(at):
                 itself[a, p] = True
         else:
-            index: dict = {}
-            for f, g in enumerate(field_units):
-                index.setdefault(g, []).append(f)
-            for a, u in enumerate(judged):
-                itself[a, index.get(u, [])] = True
+            itself = _copies(judged, field_units)
     fair, offense, losses = _fair(d_uf, l_uf, itself, d_ff, l_ff, w, c_f)
     # how far OPR's prices sit from the exchange's for the field's own units (each judged
     # the same way): a verdict needs a unit further off than 90% of them
@@ -373,9 +370,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         if same:
             field_fair = fair
         else:
-            alone = np.zeros((len(field_units), len(field_units)), dtype=bool)
-            if not in_sample:
-                np.fill_diagonal(alone, True)
+            alone = np.zeros((len(field_units), len(field_units)), dtype=bool) if in_sample else _copies(field_units, field_units)
             field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
         ok = np.isfinite(field_fair) & (field_fair > 0)
         return float(np.quantile(np.abs(np.log(c_f[ok] / field_fair[ok])), 0.9)) if ok.any() else math.inf
@@ -383,16 +378,16 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     spread = field.cached(("spread", close_share, in_sample), field_spread) if isinstance(field, Field) else field_spread()
     low = high = np.full(len(judged), np.nan)
     if resamples:
-        def draws() -> tuple[np.ndarray, np.ndarray]:
+        def draws() -> tuple:
             counts = _draws(len(w), resamples, seed)
             return counts, _field_scales(d_ff, l_ff, w, c_f, counts)
 
         # a Field keeps the draws of an int seed: the field's side of the bootstrap is its own
         if isinstance(field, Field) and isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            counts, scales = field.cached(("draws", close_share, int(resamples), int(seed)), draws)
+            counts, terms = field.cached(("draws", close_share, int(resamples), int(seed)), draws)
         else:
-            counts, scales = draws()
-        low, high = _bootstrap(d_uf, l_uf, w, itself, counts, scales, interval)
+            counts, terms = draws()
+        low, high = _bootstrap(d_uf, l_uf, w, itself, counts, terms, interval)
     rows = []
     net = d_uf - t_uf
     ignored: list[set] = [set() for _ in judged]
@@ -425,6 +420,26 @@ def _own_rule_names(unit: Unit) -> set:
     return {t.split("(", 1)[0].strip() for t in texts}
 
 
+def _scale(keep: np.ndarray, c_f: np.ndarray, field_worth: np.ndarray) -> float:
+    """The field's cost over its worth, summed with weights ``keep``: the scale that makes
+    its units worth their costs in total. A unit nothing in the field can hurt (infinite
+    worth) sets no scale: its cost and worth are both left out."""
+    finite = np.isfinite(field_worth)
+    denominator = float((keep * np.where(finite, field_worth, 0.0)).sum())
+    return float((keep * np.where(finite, c_f, 0.0)).sum()) / denominator if denominator > 0 else math.nan
+
+
+def _copies(judged: Sequence[Unit], field_units: Sequence[Unit]) -> np.ndarray:
+    """``[judged, field]``: where a field unit is the judged unit or an equal copy of it."""
+    index: dict = {}
+    for f, g in enumerate(field_units):
+        index.setdefault(g, []).append(f)
+    out = np.zeros((len(judged), len(field_units)), dtype=bool)
+    for a, u in enumerate(judged):
+        out[a, index.get(u, [])] = True
+    return out
+
+
 def _fair(d: np.ndarray, l: np.ndarray, itself: np.ndarray, d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray,
           c_f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fair costs, offense and losses of the units whose exchanges against the field are the
@@ -443,16 +458,16 @@ def _fair(d: np.ndarray, l: np.ndarray, itself: np.ndarray, d_ff: np.ndarray, l_
         cols = np.flatnonzero(itself[a])
         if not cols.size:
             if whole is None:
-                field_worth = _worth(sa / sw, sl / sw)
-                whole = (w * c_f).sum() / (w * field_worth).sum() if np.isfinite((w * field_worth).sum()) and (w * field_worth).sum() > 0 else np.nan
+                whole = _scale(w, c_f, _worth(sa / sw, sl / sw))
             scale[a] = whole
             continue
         rest = sw - w[cols].sum()
-        field_worth = _worth((sa - d_ff[:, cols] @ w[cols]) / rest, (sl - l_ff[:, cols] @ w[cols]) / rest) if rest > 0 else np.zeros(len(w))
+        if rest <= 0:
+            scale[a] = math.nan
+            continue
         keep = w.copy()
         keep[cols] = 0.0
-        denominator = (keep * field_worth).sum()
-        scale[a] = (keep * c_f).sum() / denominator if denominator > 0 and np.isfinite(denominator) else np.nan
+        scale[a] = _scale(keep, c_f, _worth((sa - d_ff[:, cols] @ w[cols]) / rest, (sl - l_ff[:, cols] @ w[cols]) / rest))
     return scale * worth, offense, losses
 
 
@@ -462,31 +477,41 @@ def _draws(n: int, resamples: int, seed: Any) -> np.ndarray:
     return rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T.astype(float)
 
 
-def _field_scales(d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray, c_f: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The scale (cost over worth, summed over the field) of each drawn field."""
+def _field_scales(d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray, c_f: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each drawn field's terms of its scale (`_scale`), per field unit ``[field, draw]``:
+    weighted cost and weighted worth, zero for a unit of infinite worth."""
     wk = w[:, None] * counts
     with np.errstate(invalid="ignore", divide="ignore"):
         total = wk.sum(0)
         worth_f = _worth(d_ff @ wk / total, l_ff @ wk / total)
-        worth_f = np.where(np.isfinite(worth_f), worth_f, np.nan)
-        return (wk * c_f[:, None]).sum(0) / np.nansum(wk * worth_f, 0)
+    finite = np.isfinite(worth_f)
+    return wk * np.where(finite, c_f[:, None], 0.0), wk * np.where(finite, worth_f, 0.0)
 
 
-def _bootstrap(d_uf, l_uf, w, itself, counts, scales, interval) -> tuple[np.ndarray, np.ndarray]:
+def _bootstrap(d_uf, l_uf, w, itself, counts, terms, interval) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of each fair cost over resampled fields (the field's units drawn
-    with replacement): how much the answer depends on which opponents make up the field."""
+    with replacement): how much the answer depends on which opponents make up the field.
+    As in the estimate, a judged unit is not among its opponents, and its copies' cost and
+    worth are out of the scale's sums (though the others' worth still counts it among
+    their opponents: a term of one field unit in a thousand)."""
+    cost_terms, worth_terms = terms
     wk = w[:, None] * counts
     mask_u = np.where(itself, 0.0, 1.0)
+    own = itself.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         total_u = mask_u @ wk
         worth_u = _worth((d_uf * mask_u) @ wk / total_u, (l_uf * mask_u) @ wk / total_u)
-        fair = worth_u * scales[None, :]
+        numerator = cost_terms.sum(0)[None, :] - own @ cost_terms
+        denominator = worth_terms.sum(0)[None, :] - own @ worth_terms
+        fair = worth_u * np.where(denominator > 0, numerator / denominator, np.nan)
     # a drawn field that cannot set a scale (none of it destroys anything) says nothing
     fair = np.where(np.isfinite(fair), fair, np.nan)
     if np.isnan(fair).all():
         return np.full(len(worth_u), np.nan), np.full(len(worth_u), np.nan)
     tail = 50.0 * (1.0 - interval)
-    return np.nanpercentile(fair, tail, axis=1), np.nanpercentile(fair, 100.0 - tail, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a row with no finite draw: NaN bounds
+        return np.nanpercentile(fair, tail, axis=1), np.nanpercentile(fair, 100.0 - tail, axis=1)
 
 
 class Field:
@@ -731,10 +756,10 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
                                     resamples=resamples, threads=threads, client=client, partitions=partitions)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     names = tuple(u.name for u in field_units)
+    _costs(field_units, "opponents")
     if parameter == "cost":
         m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                      partitions=partitions)
-        _costs(field_units, "opponents")
         wounds = float(m.attacker_wounds[0])
         net = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731
         dealt0, _ = net(0.0)
@@ -761,7 +786,6 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     variants = [unit.replace(**{parameter: v}) for v in values]
     m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                  partitions=partitions)
-    _costs(field_units, "opponents")
     per_wound = np.array([float(unit.cost) / float(x) for x in m.attacker_wounds])
     rows = _net_per_round(m, per_wound, w, close_share)
     net = rows[:, 0] - rows[:, 1]
@@ -786,32 +810,35 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
     if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
         raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
-    if parameter == "cost":
-        if any(not f.cost for f in field_units):
-            _costs(field_units, "opponents")
-        values = [None]
-    else:
-        values = _values(unit, parameter)
     engine_seed = seed_to_u64(seed)
-    variants = [unit if v is None else unit.replace(**{parameter: v}) for v in values]
-    grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads) for v in variants for f in field_units]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        results = sweep(duel, grid, client=client, partitions=partitions)
-    # per pair of duels: the score (a win 1, a draw 1/2) and each side's share destroyed
-    n_f = len(field_units)
-    score = np.stack([((r.winner.astype(float) + 1) / 2).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
-    lost = np.stack([(1 - r.left[:, 0]).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
-    destroyed = np.stack([(1 - r.left[:, 1]).reshape(-1, 2).mean(1) for r in results]).reshape(len(values), n_f, -1)
-    n = score.shape[2]
-    rng = np.random.default_rng(engine_seed)
-    draws = np.concatenate([np.ones((n, 1)), rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T], axis=1) / n  # [pair, 1 + draw]
     weight = w / w.sum()
-    mean = lambda x: np.einsum("f,vfp,pd->vd", weight, x, draws)  # noqa: E731  [value, 1 + draw]
-    p_win, share_lost, share_destroyed = mean(score), mean(lost), mean(destroyed)
+    n_f = len(field_units)
     names = tuple(f.name for f in field_units)
     columns = ("p_win", "share_destroyed", "share_lost")
     tail = 50.0 * (1.0 - interval)
+    draws: list = []
+
+    def play(variants: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every variant against every opponent on the one seed: the chance to win (a draw
+        counting half), the share of itself lost, the share of the opponent destroyed, and
+        the opponent's points destroyed, each ``[variant, 1 + bootstrap draw]``."""
+        grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads)
+                for v in variants for f in field_units]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            results = sweep(duel, grid, client=client, partitions=partitions)
+        # per pair of duels: the score and each side's share destroyed
+        by_pair = lambda x: np.stack(x).reshape(len(variants), n_f, -1)  # noqa: E731
+        score = by_pair([((r.winner.astype(float) + 1) / 2).reshape(-1, 2).mean(1) for r in results])
+        lost = by_pair([(1 - r.left[:, 0]).reshape(-1, 2).mean(1) for r in results])
+        destroyed = by_pair([(1 - r.left[:, 1]).reshape(-1, 2).mean(1) for r in results])
+        if not draws:
+            n = score.shape[2]
+            rng = np.random.default_rng(engine_seed)
+            draws.append(np.concatenate([np.ones((n, 1)), rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T], axis=1) / n)
+        mean = lambda x, by: np.einsum("f,vfp,pd->vd", by, x, draws[0])  # noqa: E731
+        costs = np.array([float(f.cost or 0) for f in field_units])
+        return mean(score, weight), mean(lost, weight), mean(destroyed, weight), mean(destroyed, weight * costs)
 
     def spread(estimates: np.ndarray) -> tuple[Optional[float], Optional[float]]:
         ok = estimates[np.isfinite(estimates)]
@@ -820,18 +847,33 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         return round(float(np.percentile(ok, tail)), 2), round(float(np.percentile(ok, 100 - tail)), 2)
 
     if parameter == "cost":
-        # the points of the opponents it destroys equal the points of itself it loses
-        with np.errstate(divide="ignore", invalid="ignore"):
-            destroyed_points = np.einsum("f,f,fp,pd->d", weight, np.array([float(f.cost) for f in field_units]), destroyed[0], draws)
-            value = destroyed_points / share_lost[0]
-        value = np.where(share_lost[0] > 0, value, np.nan)
+        _costs(field_units, "opponents")
+        # the points of the opponents it destroys equal the points of itself it loses. The
+        # AI weighs its choices in points, so the duels are played again at each cost tried
+        # until it settles
+        cost = float(unit.cost) if unit.cost else float(np.average([float(f.cost) for f in field_units], weights=w))
+        table, note, value = [], "", np.full(1 + resamples, np.nan)
+        for _ in range(8):
+            played = int(min(max(round(cost), 1), LIMITS["MAX_COST"]))
+            p_win, share_lost, share_destroyed, points = play([unit.replace(cost=played)])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                value = np.where(share_lost[0] > 0, points[0] / share_lost[0], np.nan)
+            table.append((float(played), float(p_win[0, 0]), float(share_destroyed[0, 0]), float(share_lost[0, 0])))
+            if not math.isfinite(value[0]):
+                note = "it loses nothing in the duels"
+                break
+            if abs(value[0] - played) < 1.0:
+                break
+            cost = float(value[0])
+        else:
+            note = f"the duels did not settle on a cost in 8 tries (the AI's choices change with it; last {value[0]:.1f})"
         v0 = float(value[0])
         low, high = spread(value[1:])
-        table = [(None if unit.cost is None else float(unit.cost), float(p_win[0, 0]), float(share_destroyed[0, 0]), float(share_lost[0, 0]))]
-        note = "" if math.isfinite(v0) else "it loses nothing in the duels"
         return BreakEven(unit.name, names, "cost", round(v0, 2) if math.isfinite(v0) else None, None if unit.cost is None else float(unit.cost),
                          table, note, "duel", low, high, columns)
 
+    values = _values(unit, parameter)
+    p_win, share_lost, share_destroyed, _ = play([unit.replace(**{parameter: v}) for v in values])
     estimates = np.array([_crossing(values, p_win[:, d] - 0.5) for d in range(p_win.shape[1])])
     v0 = float(estimates[0])
     low, high = spread(estimates[1:])

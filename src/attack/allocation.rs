@@ -286,7 +286,11 @@ impl Allocation {
     pub fn removed(&self, start: State, ends: &[(UnitState, f64)]) -> (f64, f64) {
         let (mut left, mut p_left) = (0.0, 0.0);
         for (end, p) in ends {
-            let s = self.state_of("end", end).unwrap_or_else(|_| self.destroyed_state());
+            // (an engine's end state always reads back; a debug build says so loudly)
+            let s = self.state_of("end", end).unwrap_or_else(|e| {
+                debug_assert!(false, "an end state that does not read back: {e}");
+                self.destroyed_state()
+            });
             left += p * f64::from(self.wounds_left(s));
             p_left += p;
         }

@@ -41,6 +41,9 @@ pub const MAX_TRACED_GAMES: u64 = 100;
 pub const MAX_UNITS: usize = 100;
 /// Rounds a game lasts at most (the rulebook plays 4).
 pub const MAX_ROUNDS: u8 = 20;
+/// The farthest apart a duel's line-up may set two units (the table is 48" deep; a larger
+/// unit's formation may need less, which the line-up check says).
+pub const MAX_LINE_UP: f64 = 30.0;
 /// Games per unit of parallel work.
 const CHUNK: u64 = 16;
 
@@ -300,6 +303,9 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
             }
         }
     }
+    if let Some(distance) = config.line_up {
+        check_line_up(prep, config, distance)?;
+    }
     if let Some(deployment) = &config.deployment {
         for (side, positions) in deployment.iter().enumerate() {
             let field = ["deployment_a", "deployment_b"][side];
@@ -325,6 +331,38 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
                         }
                     }
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A duel's line-up: a distance the table holds, one unit a side on fixed terrain, and both
+/// formations on the table and clear of impassable terrain once placed.
+fn check_line_up(prep: &Prepared, config: &Config, distance: f64) -> Result<()> {
+    if !distance.is_finite() || !(0.0..=MAX_LINE_UP).contains(&distance) {
+        return Err(Error::invalid("line_up", distance, format!("must be a number of inches from 0 to {MAX_LINE_UP}")));
+    }
+    if config.deployment.is_some() {
+        return Err(Error::invalid("line_up", distance, "a line-up replaces the deployment; give one or the other"));
+    }
+    if prep.armies.iter().any(|a| a.len() != 1) {
+        return Err(Error::invalid("line_up", distance, format!("a duel's line-up takes one unit a side (got {} and {})", prep.armies[0].len(), prep.armies[1].len())));
+    }
+    let Terrain::Fixed(pieces) = &config.terrain else {
+        return Err(Error::invalid("line_up", distance, "a line-up needs fixed terrain (open, or a list of pieces)"));
+    };
+    let mut cache = play::Cache::default();
+    let mut g = Game::new(prep, config, 0, &mut cache);
+    g.lined_up(distance);
+    for side in 0..2 {
+        let name = &prep.armies[side][0].name;
+        for (_, p, r) in g.models((side, 0)) {
+            if !(p.y >= r && p.y <= table::DEPTH - r && p.x >= r && p.x <= table::WIDTH - r) {
+                return Err(Error::invalid("line_up", distance, format!("{name:?}'s formation would leave the 48\" deep table at this distance")));
+            }
+            if let Some(t) = pieces.iter().find(|t| t.kinds.impassable && t.distance_to(p) < r) {
+                return Err(Error::invalid("line_up", distance, format!("{name:?} would stand on impassable terrain {:?}", t.name)));
             }
         }
     }

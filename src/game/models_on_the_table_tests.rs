@@ -160,3 +160,23 @@ fn a_crowded_army_still_deploys_every_unit() {
         }
     }
 }
+
+#[test]
+fn a_duels_line_up_is_checked_before_any_game() {
+    // the Rust API gets the same checks as Python: a finite distance the table holds, one
+    // unit a side, fixed terrain, formations on the table
+    let one = prep(&[RIFLES], &[TARGET]);
+    let two = prep(&[RIFLES, TARGET], &[TARGET]);
+    let line_up = |d: f64| Config { deployment: None, line_up: Some(d), ..config(vec![], vec![], vec![]) };
+    for (p, d, words) in [(&one, f64::NAN, "from 0 to"), (&one, 31.0, "from 0 to"), (&two, 12.0, "one unit a side")] {
+        let e = crate::game::check(p, &line_up(d), 0, 1).unwrap_err().to_string();
+        assert!(e.contains("line_up") && e.contains(words), "{e}");
+    }
+    let standard = Config { terrain: Terrain::Standard, ..line_up(12.0) };
+    assert!(crate::game::check(&one, &standard, 0, 1).unwrap_err().to_string().contains("fixed terrain"));
+    let both = Config { deployment: Some([vec![Point::new(10.0, 10.0)], vec![Point::new(10.0, 30.0)]]), ..line_up(12.0) };
+    assert!(crate::game::check(&one, &both, 0, 1).unwrap_err().to_string().contains("one or the other"));
+    let deep = prep(&["Big [10] Q4+ D4+ | Tough(12)\n10x Claw (A1)"], &["Big [10] Q4+ D4+ | Tough(12)\n10x Claw (A1)"]);
+    assert!(crate::game::check(&deep, &line_up(28.0), 0, 1).unwrap_err().to_string().contains("would leave the 48\" deep table"));
+    crate::game::check(&deep, &line_up(24.0), 0, 1).unwrap();
+}

@@ -1575,14 +1575,25 @@ impl<'a> Game<'a> {
     }
 
     /// A duel's line-up: each army's one unit on the table's middle, facing the other across
-    /// the centre line, their closest models `distance` apart (the formations' depth found by
-    /// measuring: the gap grows inch for inch with the centres' separation).
+    /// the centre line, their closest models `distance` apart.
     fn line_up(&mut self, distance: f64) {
+        let spots = self.lined_up(distance);
+        for (army, p) in spots.into_iter().enumerate() {
+            self.place((army, 0), p, "deploy-fixed");
+        }
+    }
+
+    /// Where [`Game::line_up`] puts army A's and army B's units. The formations face each
+    /// other along the table's depth, so the gap between their closest models changes inch
+    /// for inch with their centres' separation while it is above zero: from a separation
+    /// that is surely wide enough (the discs' radii apart and then some), a few measured
+    /// corrections reach `distance`.
+    pub(super) fn lined_up(&mut self, distance: f64) -> [Point; 2] {
         let low = self.seat[0];
         let ids = [(low, 0), (1 - low, 0)];
         let (x, y) = (table::WIDTH / 2.0, table::DEPTH / 2.0);
-        let mut half = distance / 2.0;
-        for _ in 0..4 {
+        let mut half = distance / 2.0 + self.radius(ids[0]) + self.radius(ids[1]) + 1.0;
+        for _ in 0..8 {
             for (id, side) in ids.into_iter().zip([-1.0, 1.0]) {
                 let live = self.live_mut(id);
                 live.pos = Point::new(x, y + side * half);
@@ -1594,10 +1605,11 @@ impl<'a> Game<'a> {
             }
             half += (distance - gap) / 2.0;
         }
+        let mut out = [Point::default(); 2];
         for id in ids {
-            let p = self.live(id).pos;
-            self.place(id, p, "deploy-fixed");
+            out[id.0] = self.live(id).pos;
         }
+        out
     }
 
     /// "the winner must start deploying their army first ... places one unit fully within 12"

@@ -373,6 +373,21 @@ impl fmt::Display for ModelGroup {
 
 const SCORE_RANGE: &str = "must be from 2 to 6 (the score needed on a D6, as in Q3+ or D4+)";
 
+/// `counts` scaled by `models / old` in total (rounded) and shared out in proportion: each
+/// its whole share, then one more to the largest remainders (the first of equals first).
+fn apportion(counts: &[u64], models: u64, old: u64) -> Vec<u64> {
+    let total: u64 = counts.iter().sum();
+    let target = (total * models * 2 + old) / (2 * old);
+    let mut out: Vec<u64> = counts.iter().map(|c| c * target / total.max(1)).collect();
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(counts[i] * target % total.max(1)), i));
+    let given: u64 = out.iter().sum();
+    for &i in order.iter().take((target - given) as usize) {
+        out[i] += 1;
+    }
+    out
+}
+
 fn check_score(field: &str, value: u8) -> Result<()> {
     if (2..=6).contains(&value) { Ok(()) } else { Err(Error::invalid(field, value, SCORE_RANGE)) }
 }
@@ -432,10 +447,11 @@ impl Unit {
 
     /// The unit with `models` of its own models instead of its size (a joined hero kept),
     /// its cost unchanged: what a designer varies to find how many models break even.
-    /// What every model carries (a count that is a multiple of the size) is carried by the
-    /// new number of models; what all but a few carry ("9x Rifle, 1x Plasma Gun"), by all
-    /// but the same few; what a few carry (a special weapon, an item, a rule on some models)
-    /// keeps its count, at most one per model.
+    /// What every model carries (a count that is a multiple of the size) goes with each
+    /// model. The loadouts shared among the models ("9x Rifle, 1x Plasma Gun", "5x Rifle,
+    /// 5x Shotgun") keep their mix: their total grows or shrinks with the models and is
+    /// shared out in proportion, by largest remainder (so no model is left unarmed or given
+    /// two). Items and rules on some models keep their count, at most one per model.
     pub fn with_models(&self, models: u32, edition: Edition) -> Result<Unit> {
         if models == 0 {
             return Err(Error::invalid("models", 0, "a unit has at least 1 model"));
@@ -446,25 +462,20 @@ impl Unit {
         let mut out = self.clone();
         let main = &mut out.groups[0];
         let old = main.size;
-        let scaled = |count: u32| {
-            if count % old == 0 {
-                (count / old).saturating_mul(models)
-            } else if count > old {
-                (u64::from(count) * u64::from(models) / u64::from(old)) as u32
-            } else if 2 * count > old {
-                models.saturating_sub(old - count)
-            } else {
-                count.min(models)
-            }
-        };
+        let shared: Vec<usize> = (0..main.weapons.len()).filter(|&i| main.weapons[i].count % old != 0).collect();
         for w in &mut main.weapons {
-            w.count = scaled(w.count);
+            if w.count % old == 0 {
+                w.count = (w.count / old).saturating_mul(models);
+            }
+        }
+        let counts: Vec<u64> = shared.iter().map(|&i| u64::from(main.weapons[i].count)).collect();
+        for (&i, n) in shared.iter().zip(apportion(&counts, u64::from(models), u64::from(old))) {
+            main.weapons[i].count = n as u32;
         }
         main.weapons.retain(|w| w.count > 0);
         for item in &mut main.items {
-            item.count = scaled(item.count);
+            item.count = item.count.min(models);
         }
-        main.items.retain(|i| i.count > 0);
         for r in &mut main.rules {
             r.models = r.models.map(|m| m.min(models));
         }

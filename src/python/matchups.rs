@@ -46,18 +46,20 @@ pub fn _matchups<'py>(
 /// One way only, for a square table cut into blocks of rows (`matchups` on a cluster):
 /// every activation of `from` against `to`, as `[mode or side, from, to]` arrays.
 #[pyfunction]
-#[pyo3(signature = (from, to, modes, charge_distance, edition, threads, /))]
+#[pyo3(signature = (from, to, offset, modes, charge_distance, edition, threads, /))]
+#[allow(clippy::too_many_arguments)]
 pub fn _matchup_activations<'py>(
     py: Python<'py>,
     from: Vec<PyRef<'py, PyUnit>>,
     to: Vec<PyRef<'py, PyUnit>>,
+    offset: usize,
     modes: Vec<String>,
     charge_distance: f64,
     edition: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let (edition, modes, [from, to]) = inputs(edition, &modes, [&from, &to])?;
-    let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, &modes, charge_distance, edition, threads, stop))?;
+    let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, offset, &modes, charge_distance, edition, threads, stop))?;
     let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
     let out = pyo3::types::PyDict::new(py);
     let (nf, nt) = (from.len(), to.len());
