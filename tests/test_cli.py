@@ -61,3 +61,40 @@ def test_entry_points(command):
     done = subprocess.run(exe + ["show"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Siege Walker" in done.stdout
+
+
+def test_version(capsys):
+    import oprstats
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"oprstats {oprstats.__version__}"
+
+
+def test_tables_fit_the_terminal_unless_asked_wide(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["show"]) == 0
+    table = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("Unit", "---", "Warden", "Swarm", "Scout", "Siege"))]
+    assert table and all(len(line) <= 60 for line in table), max(table, key=len)
+    assert any("…" in line for line in table)
+    # numbers are never cut
+    assert any(line.rstrip().endswith(("Fearles…", "Fearless")) or "220" in line for line in table)
+    assert main(["show", "--wide"]) == 0
+    wide = capsys.readouterr().out
+    assert "…" not in wide and max(len(line) for line in wide.splitlines()) > 60
+
+
+def test_a_closed_pipe_ends_quietly(monkeypatch, capfd):
+    # `oprstats show | head -1`: the reader has gone, so every write fails with a broken
+    # pipe; the command stops without a traceback or a "Broken pipe" message
+    import io
+    import os
+
+    read, write = os.pipe()
+    os.close(read)
+    closed = io.TextIOWrapper(os.fdopen(write, "wb", buffering=0), write_through=True)
+    monkeypatch.setattr(sys, "stdout", closed)
+    assert main(["show"]) == 1
+    monkeypatch.undo()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Broken pipe" not in err and "error" not in err, err

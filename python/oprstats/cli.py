@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
 from ._census import UNKNOWN, census
-from ._core import Unit
+from ._core import Unit, __version__
 from ._editions import DEFAULT_EDITION, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._tables import COLUMNS, unit_rows
@@ -45,13 +47,34 @@ def _unit_cell(column: str, value) -> str:
     return f"{value}+" if column in ("quality", "defense") else str(value)
 
 
+# The width tables are cut to (None: as wide as they come), set by `main` from the terminal
+# and --wide; text columns narrower than this are not cut further.
+WIDTH: Optional[int] = None
+NARROWEST = 8
+
+
 def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: dict = HEADERS,
-                 numeric: frozenset = frozenset({"size", "quality", "defense", "tough", "cost"}), cell=_unit_cell) -> str:
+                 numeric: frozenset = frozenset({"size", "quality", "defense", "tough", "cost"}), cell=_unit_cell,
+                 width: Optional[int] = None) -> str:
     """A plain text table, one line per row, columns padded to their widest cell, numbers
-    right-aligned; ``cell(column, value)`` writes a value (``None`` is left blank)."""
+    right-aligned; ``cell(column, value)`` writes a value (``None`` is left blank). Wider than
+    ``width`` (default: ``WIDTH``), the widest text columns are cut, their cells ending in
+    "…"; numbers are never cut."""
     cells = [[headers[c] for c in columns]]
     cells += [["" if row[c] is None else cell(c, row[c]) for c in columns] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    width = WIDTH if width is None else width
+    if width is not None:
+        total = sum(widths) + 2 * (len(widths) - 1)
+        text = [i for i, c in enumerate(columns) if c not in numeric]
+        while total > width and text:
+            i = max(text, key=lambda k: widths[k])
+            cut = min(total - width, widths[i] - NARROWEST)
+            if cut <= 0:
+                break
+            widths[i] -= cut
+            total -= cut
+        cells = [[t if len(t) <= widths[i] else t[: widths[i] - 1] + "…" for i, t in enumerate(r)] for r in cells]
     lines = []
     for n, r in enumerate(cells):
         parts = [text.rjust(w) if columns[i] in numeric and n else text.ljust(w) for i, (text, w) in enumerate(zip(r, widths))]
@@ -168,19 +191,22 @@ def _has_pandas() -> bool:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oprstats", description="Balance statistics for One Page Rules wargames.")
+    parser.add_argument("--version", action="version", version=f"oprstats {__version__}")
     sub = parser.add_subparsers(dest="command")
-    show = sub.add_parser("show", help="print the units of an army book (.json) or army list (text) as a table")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--wide", action="store_true", help="print tables whole, however wide (default: cut to the terminal's width)")
+    show = sub.add_parser("show", parents=[common], help="print the units of an army book (.json) or army list (text) as a table")
     show.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
     show.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
     show.set_defaults(run=_show)
-    fair = sub.add_parser("fairness", help="rank units by how far their official cost is from the modelled cost")
+    fair = sub.add_parser("fairness", parents=[common], help="rank units by how far their official cost is from the modelled cost")
     fair.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
     fair.add_argument("--top", type=int, default=None, help="show only the N units furthest off")
     fair.add_argument("--edition", default=None, help="rules edition (a cost model ships for 3.5, the default)")
     fair.add_argument("--in-sample", action="store_true", help="judge by the model fitted on every book, the file's own included")
     fair.add_argument("--options", action="store_true", help="judge every upgrade option's price instead (an army book)")
     fair.set_defaults(run=_fairness)
-    sim = sub.add_parser("simulate", help="play full v3.5 games between two army lists (or books' units) and report win rates")
+    sim = sub.add_parser("simulate", parents=[common], help="play full v3.5 games between two army lists (or books' units) and report win rates")
     sim.add_argument("army_a", nargs="?", type=Path, help="army list text or book JSON; default: the embedded example army")
     sim.add_argument("army_b", nargs="?", type=Path, help="default: the same as army A (a mirror match)")
     sim.add_argument("--games", type=int, default=2_000, help="games to play (paired: pairs); default 2,000")
@@ -192,13 +218,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    global WIDTH
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
+    # cut to the terminal (or $COLUMNS); whole when piped, or with --wide
+    WIDTH = None if getattr(args, "wide", False) or not (sys.stdout.isatty() or "COLUMNS" in os.environ) else shutil.get_terminal_size().columns
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as the docs of Python's signal
+        # module advise, with stdout pointed at nothing so that the exit flush is quiet too
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except (ValueError, TypeError, OSError, KeyError) as exc:
         print(f"oprstats: error: {exc}", file=sys.stderr)
         return 1
