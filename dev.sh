@@ -3,17 +3,24 @@
 #   ./dev.sh demo   a virtualenv with oprstats built from this checkout, then the main jobs
 #                   (`oprstats show`, `oprstats simulate`) on the embedded example army
 #   ./dev.sh test   the same with the test extras, then every test: cargo's tests of the Rust
-#                   core, then pytest (real army books from ../shared; under CI=true they must exist)
+#                   core, then pytest (real army books from ../shared; under CI=true they must
+#                   exist), then the release wheel's checks (./dev.sh wheel)
+#   ./dev.sh wheel  a stripped manylinux release wheel in dist/, checked and smoke-tested in a
+#                   fresh virtualenv (scripts/check_wheel.py)
 # The virtualenv is .venv (or $OPRSTATS_VENV); re-running reuses it and rebuilds the package.
 set -euo pipefail
 cd "$(dirname "$0")"
 venv="${OPRSTATS_VENV:-.venv}"
 
-setup() {
+tools() {
     if [ ! -x "$venv/bin/python" ]; then
         python3 -m venv "$venv"
     fi
     "$venv/bin/python" -m pip install --quiet --upgrade pip maturin
+}
+
+setup() {
+    tools
     "$venv/bin/python" -m pip install --quiet "$1"
 }
 
@@ -27,9 +34,16 @@ case "${1:-}" in
         setup ".[test]"
         cargo test --locked
         "$venv/bin/python" -m pytest
+        "$0" wheel
+        ;;
+    wheel)
+        tools
+        rm -rf dist
+        "$venv/bin/maturin" build --release --strip --locked -o dist
+        "$venv/bin/python" scripts/check_wheel.py dist/oprstats-*.whl
         ;;
     *)
-        echo "usage: ./dev.sh demo|test" >&2
+        echo "usage: ./dev.sh demo|test|wheel" >&2
         exit 2
         ;;
 esac
