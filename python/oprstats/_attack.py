@@ -219,6 +219,18 @@ class AttackResult:
         data = {k: np.pad(d.pmf, (0, n - len(d))) for k, d in stages.items()}
         return pd.DataFrame(data, index=pd.RangeIndex(n, name="count"))
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        lines = [f"{self.method}: hits {self.hits.mean():.3g}, unblocked {self.unblocked.mean():.3g}, wounds {self.wounds.mean():.3g}, "
+                 f"kills {self.kills.mean():.3g} of {self.size}",
+                 f"P(destroyed) {self.p_destroyed:.4g}"
+                 + ("" if self.p_morale_test is None else f", P(morale test) {self.p_morale_test:.4g}")]
+        means = d.table(["stage", "mean", "P(≥ 1)"], [[name, d._num(getattr(self, name).mean()), d._num(getattr(self, name).at_least(1))]
+                                                   for name in ("hits", "unblocked", "wounds", "kills")], [False, True, True])
+        return d.block("Attack", lines, means, "<div>Models killed</div>", d.distribution_table(self.kills.pmf, stderr=self.kills.stderr),
+                       notes=d.ignored_note(self.unmodelled))
+
     def __repr__(self) -> str:
         return (
             f"AttackResult({self.method}: hits {self.hits.mean():.3g}, unblocked {self.unblocked.mean():.3g}, "

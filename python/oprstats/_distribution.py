@@ -100,6 +100,13 @@ class Distribution:
 
         return pd.Series(self._pmf, name="p", index=pd.RangeIndex(self._pmf.size, name="count"))
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        kind = "exact" if self._samples is None else f"{self._samples:,} samples"
+        lines = [f"mean {self.mean():.4g}, std {self.std():.4g}, max {self.max} ({kind})"]
+        return d.block("Distribution", lines, d.distribution_table(self._pmf, stderr=self.stderr))
+
     def __repr__(self) -> str:
         kind = "exact" if self._samples is None else f"{self._samples:,} samples"
         return f"Distribution(mean={self.mean():.4g}, std={self.std():.4g}, max={self.max}, {kind})"

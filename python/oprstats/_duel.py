@@ -82,6 +82,20 @@ class DuelResult:
         return pd.DataFrame({"first": np.array(self.units, dtype=object)[self.first], f"left_{self.units[0]}": self.left[:, 0],
                              f"left_{self.units[1]}": self.left[:, 1], "winner": self.winner})
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        s = self.summary()
+        a, b = self.units
+        names = {"p_a_wins": f"{a} wins", "p_draw": "draw", "p_b_wins": f"{b} wins", "share_a_destroyed": f"share of {a} destroyed",
+                 "share_b_destroyed": f"share of {b} destroyed", "p_a_removed": f"{a} removed", "p_b_removed": f"{b} removed",
+                 "points_destroyed_by_a": f"points {a} destroys", "points_destroyed_by_b": f"points {b} destroys"}
+        rows = [[names[k], d._num(v[0], 4), f"[{d._num(v[1], 4)}, {d._num(v[2], 4)}]"] for k, v in s.items()]
+        lines = [f"{self.games:,} games from {self.distance:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}; "
+                 f"95% intervals over the {'pairs' if self.paired else 'games'}"]
+        return d.block(f"Duel: {a} vs {b}", lines, d.table(["", "mean", "95% interval"], rows, [False, True, True]),
+                       notes=[f"Not modelled: {r}" for r in sorted(self.unmodelled)])
+
     def __repr__(self) -> str:
         s = self.summary()
         pct = lambda t: f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"  # noqa: E731

@@ -146,9 +146,23 @@ class Efficiency:
                              "p_destroyed": self.p_destroyed[i, j], "wounds_per_100": self.wounds[i, j], "kills_per_100": self.kills[i, j]})
         return pd.DataFrame(rows)
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        rows = [[mode] + [d._num(x) for x in self.wounds[i]] for i, mode in enumerate(self.modes)]
+        lines = [f"{self.points:g} pts ({self.points_source}); expected wounds per 100 points against each reference target"]
+        parts = [d.table(["mode", *self.targets], rows, [False] + [True] * len(self.targets))]
+        if self.durability:
+            parts += ["<div>Points of each reference attacker's attacks it takes to destroy it</div>",
+                      d.table(list(self.durability), [[d._num(v) for v in self.durability.values()]], [True] * len(self.durability))]
+        return d.block(f"Efficiency of {self.unit}", lines, *parts, notes=d.ignored_note(self.unmodelled))
+
     def __repr__(self) -> str:
         ignores = f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else ""
-        return f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets{ignores}>"
+        best = np.unravel_index(np.argmax(self.wounds), self.wounds.shape) if self.wounds.size else None
+        top = f"; best {self.wounds[best]:.3g} wounds/100 pts ({self.modes[best[0]]} vs {self.targets[best[1]]})" if best is not None else ""
+        return (f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets"
+                f"{top}{ignores}>")
 
 
 def _check_unit(unit: Any, field_name: str = "unit") -> Unit:
@@ -210,7 +224,16 @@ class EfficiencyCurve:
     values: np.ndarray
 
     def __repr__(self) -> str:
-        return f"<EfficiencyCurve of {self.unit}: {self.measure} per 100 pts, {self.mode}, {self.values.shape}>"
+        span = f"{self.values.min():.3g} to {self.values.max():.3g}" if self.values.size else "empty"
+        return (f"<EfficiencyCurve of {self.unit}: {self.measure} per 100 pts, {self.mode}, Defense {self.defense.min()}+ to "
+                f"{self.defense.max()}+ x Tough {self.tough.min()} to {self.tough.max()}: {span}>")
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        rows = [[f"D{df}+"] + [d._num(x) for x in self.values[i]] for i, df in enumerate(self.defense)]
+        return d.block(f"{self.unit}: {self.measure} per 100 pts, {self.mode}", [],
+                       d.table(["", *[f"Tough {t}" for t in self.tough]], rows, [False] + [True] * len(self.tough)))
 
 
 def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:

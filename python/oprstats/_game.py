@@ -322,6 +322,17 @@ class GameResult:
     def __len__(self) -> int:
         return len(self.winner)
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        level = "pairs" if self.paired else "games"
+        rows = [[name.replace("_", " "), d._num(rate, 4), f"[{low:.3f}, {high:.3f}]"] for name, (rate, low, high) in
+                {**self.rates(), **self.first_player_effect()}.items()]
+        lines = [f"{len(self):,} games{' (paired' + (', mirror: each pair an exact mirror' if self.mirror else '') + ')' if self.paired else ''}"
+                 f"{', interrupted' if self.interrupted else ''}; 95% intervals over the {level}"]
+        notes = [f"Not modelled: {rule} (A {a:.0%}, B {b:.0%} of points)" for rule, (a, b) in sorted(self.unmodelled.items())]
+        return d.block("Games", lines, d.table(["measure", "rate", "95% interval"], rows, [False, True, True]), notes=notes)
+
     def __repr__(self) -> str:
         r = self.rates()
         ci = lambda t: f"{t[0]:.3f} [{t[1]:.3f}, {t[2]:.3f}]"  # noqa: E731

@@ -126,6 +126,20 @@ class Matchups:
     def __reduce__(self):
         return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        lines = [repr(self)[len("Matchups("):-1]]
+        parts = []
+        na, nd = len(self.attackers), len(self.defenders)
+        if na * nd <= 225 and self.dealt.size:
+            net = np.where(np.isnan(self.net), -np.inf, self.net)
+            best = net.max(axis=0)
+            rows = [[self.attackers[a]] + [d._num(x) if np.isfinite(x) else "–" for x in best[a]] for a in range(na)]
+            parts = [f"<div>{d._esc(self.measure.capitalize())} destroyed less lost per activation, each pair's best mode</div>",
+                     d.table(["attacker \\ defender", *self.defenders], rows, [False] + [True] * nd)]
+        return d.block("Matchups", lines, *parts)
+
     def __repr__(self) -> str:
         ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
         best = ""
@@ -698,6 +712,13 @@ class BreakEven:
         import pandas as pd
 
         return pd.DataFrame(self.table, columns=[self.parameter, *self.columns])
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        rows = [[("" if v is None else d._num(v)), *[d._num(x, 4) for x in rest]] for v, *rest in self.table]
+        return d.block("Break-even", [repr(self)[len("BreakEven("):-1]],
+                       d.table([self.parameter, *self.columns], rows, [True] * (1 + len(self.columns))))
 
     def __repr__(self) -> str:
         against = self.opponents[0] if len(self.opponents) == 1 else f"a field of {len(self.opponents)} units"

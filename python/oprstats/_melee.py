@@ -118,6 +118,17 @@ class MeleeResult:
             })
         return pd.DataFrame(rows).set_index("side")
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        lines = [f"{self.method}: no melee resolution (Firefight)"] if self.p_tie is None else [
+            f"{self.method}: charger wins {self.p_charger_wins:.4g}, defender wins {self.p_defender_wins:.4g}, tie {self.p_tie:.4g}"]
+        rows = [[s.role, d._num(s.wounds_caused.mean()), d._num(s.lost.mean()), d._num(s.p_destroyed, 4), d._num(s.p_routed, 4),
+                 d._num(s.p_shaken, 4), d._num(s.p_unaffected, 4)] for s in (self.charger, self.defender)]
+        sides = d.table(["side", "wounds caused", "models lost", "destroyed", "routed", "Shaken", "unaffected"], rows,
+                        [False] + [True] * 6)
+        return d.block("Melee", lines, sides, notes=d.ignored_note(self.unmodelled))
+
     def __repr__(self) -> str:
         ignores = f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else ""
         if self.p_tie is None:

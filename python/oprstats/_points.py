@@ -165,6 +165,21 @@ class Price:
 
         return pd.DataFrame([{"kind": t.kind, "term": t.label, "points": t.points} for t in self.terms])
 
+    def __repr__(self) -> str:
+        official = "" if self.official is None else f", official {self.official}"
+        flags = f"; not priced: {', '.join(self.ignored)}" if self.ignored else ""
+        return f"Price({self.unit}: {self.points:.1f} pts modelled{official}, {len(self.terms)} terms{flags})"
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        lines = [f"{self.points:.1f} pts modelled" + ("" if self.official is None else f", {self.official} official "
+                                                             f"({self.official - self.points:+.1f})")]
+        rows = [[t.kind, t.label, f"{t.points:+.1f}"] for t in self.terms]
+        notes = ([f"Not priced (unknown rules): {', '.join(self.ignored)}"] if self.ignored else []) + (
+            [f"Priced by name only (no engine plays them): {', '.join(self.by_name)}"] if self.by_name else [])
+        return d.block(f"Price of {self.unit}", lines, d.table(["kind", "term", "points"], rows, [False, False, True]), notes=notes)
+
     def __str__(self) -> str:
         lines = [f"{self.unit}: {self.points:.0f} pts modelled" + ("" if self.official is None else f", {self.official} official")]
         lines += [f"  {t.points:7.1f}  {t.kind:7}  {t.label}" for t in self.terms]

@@ -222,6 +222,11 @@ impl PyArmyBook {
         format!("ArmyBook({:?}, version={:?}, units={})", self.inner.name, self.inner.version, self.inner.units.len())
     }
 
+    /// Jupyter's rich display: its units as a table (`oprstats._display`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("oprstats._display")?.call_method1("army_book_html", (slf,))?.extract()
+    }
+
     /// Pickles the book's fields themselves (rebuilt by `_army_book_from_state`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let rebuild = slf.py().import("oprstats._core")?.getattr("_army_book_from_state")?;
@@ -311,6 +316,11 @@ impl PyArmy {
 
     fn __repr__(&self) -> String {
         format!("Army({:?}, units={}, points={})", self.inner.name, self.inner.units.len(), self.inner.points())
+    }
+
+    /// Jupyter's rich display: its units as a table (`oprstats._display`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("oprstats._display")?.call_method1("army_html", (slf,))?.extract()
     }
 
     /// Pickles the list's fields themselves (rebuilt by `_army_from_state`).
