@@ -212,7 +212,9 @@ class AttackResult:
 
     def to_pandas(self):
         """One row per count, one column per stage (needs pandas)."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         stages = {"hits": self.hits, "unblocked": self.unblocked, "wounds": self.wounds, "kills": self.kills, "remaining": self.remaining}
         n = max(len(d) for d in stages.values())
@@ -345,7 +347,9 @@ class AttackTable:
 
     def to_pandas(self):
         """One row per pair: attacker, target and each measure (needs pandas)."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         na, nt = len(self.attackers), len(self.targets)
         data = {"attacker": np.repeat(np.array(self.attackers, dtype=object), nt), "target": np.tile(np.array(self.targets, dtype=object), na)}

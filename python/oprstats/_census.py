@@ -94,7 +94,9 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     points), ``modelled``, ``engines`` (attack, melee, morale, game), ``gap`` (what is not
     played: list building, spells, transport, in game) and ``reason``. Sorted by share.
     """
-    import pandas as pd
+    from ._optional import pandas
+
+    pd = pandas("rule_coverage()")
 
     books = _books(books)
     core = {name for name, _, _ in _core._known_rules(edition)}

@@ -96,7 +96,9 @@ class Distribution:
 
     def to_pandas(self):
         """The pmf as a ``pandas.Series`` indexed by count."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         return pd.Series(self._pmf, name="p", index=pd.RangeIndex(self._pmf.size, name="count"))
 

@@ -77,7 +77,9 @@ class DuelResult:
     def to_pandas(self):
         """One row per game: who went first, each unit's share left, whether it was removed
         and the winner (needs pandas)."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         return pd.DataFrame({"first": np.array(self.units, dtype=object)[self.first], f"left_{self.units[0]}": self.left[:, 0],
                              f"left_{self.units[1]}": self.left[:, 1], "winner": self.winner})

@@ -137,7 +137,9 @@ class Efficiency:
 
     def to_pandas(self):
         """One row per (mode, target): expected wounds and kills, per activation and per 100 points."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         rows = []
         for i, m in enumerate(self.modes):

@@ -265,7 +265,9 @@ class GameResult:
         95% interval, the number of independent samples it rests on (``n``) and what they are
         (``per``: games, or pairs for a paired run's rates). A mirror match is said so in the
         table's ``attrs["note"]``."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("summary()")
 
         rows = []
         for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1)):
@@ -296,7 +298,9 @@ class GameResult:
         """One row per unit of both armies: name, points, role the default policy gave it,
         destroyed rate (destroyed or Routed), mean wounds dealt and taken, mean rounds holding
         an objective."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("units()")
 
         rows = []
         stats = self.unit_stats
@@ -310,7 +314,9 @@ class GameResult:
 
     def to_pandas(self):
         """One row per game."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         return pd.DataFrame({
             "pair": self.pair, "first": np.where(self.first == 0, "a", "b"), "winner": self.winner,
@@ -507,9 +513,9 @@ def simulate(
     interrupted = False
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from ._optional import progress_bar
 
-        bar = tqdm(total=total, unit="game", desc="simulate")
+        bar = progress_bar()(total=total, unit="game", desc="simulate")
     try:
         done = 0
         started = time.perf_counter()

@@ -111,7 +111,9 @@ class Matchups:
     def to_pandas(self):
         """One row per mode and pair: mode, attacker, defender, dealt, taken, net,
         p_destroyed, p_lost (needs pandas)."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         nm, na, nd = self.dealt.shape
         data = {
@@ -632,7 +634,9 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     ``client`` (a ``dask.distributed.Client``) runs the matchups (or the games) on its
     workers in ``partitions`` batches; the frame is the same to the bit.
     """
-    import pandas as pd
+    from ._optional import pandas
+
+    pd = pandas("fair_cost()")
 
     rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
                               edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads,
@@ -709,7 +713,9 @@ class BreakEven:
         """The probed values: the parameter's value and, by exchange, dealt, taken and net
         (points per round); by duel, the chance to win (a draw counting half) and the shares
         of each unit destroyed."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         return pd.DataFrame(self.table, columns=[self.parameter, *self.columns])
 

@@ -107,7 +107,9 @@ class MeleeResult:
 
     def to_pandas(self):
         """One row per side: the chance of each fate, who wins, mean wounds and losses (needs pandas)."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         rows = []
         for side, p_win in ((self.charger, self.p_charger_wins), (self.defender, self.p_defender_wins)):

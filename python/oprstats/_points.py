@@ -161,7 +161,9 @@ class Price:
 
     def to_pandas(self):
         """The breakdown, one row per term."""
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         return pd.DataFrame([{"kind": t.kind, "term": t.label, "points": t.points} for t in self.terms])
 
@@ -815,7 +817,9 @@ class CrossValidation:
         return self.to_pandas().head(n)
 
     def to_pandas(self):
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
 
         frame = pd.DataFrame({"unit": self.units, "book": self.books, "official": self.official, "predicted": self.predicted,
                               "error_pct": 100 * (self.predicted - self.official) / self.official})
@@ -1002,7 +1006,9 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
     ``units_or_book``: an army book, an army list, units, or a path to either file.
     """
     try:
-        import pandas as pd
+        from ._optional import pandas
+
+        pd = pandas("fairness()")
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("fairness needs pandas: pip install 'oprstats[pandas]'") from exc
     rows = fairness_rows(units_or_book, model, edition=edition, drivers=drivers, in_sample=in_sample, options=options)

@@ -39,8 +39,7 @@ def unit_rows(units: Iterable[Unit]) -> list[dict[str, Any]]:
 
 def units_frame(units: Iterable[Unit]):
     """The rows of :func:`unit_rows` as a ``pandas.DataFrame`` (needs ``oprstats[pandas]``)."""
-    try:
-        import pandas as pd
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("units_frame needs pandas: pip install 'oprstats[pandas]'") from exc
+    from ._optional import pandas
+
+    pd = pandas("units_frame()")
     return pd.DataFrame(unit_rows(units), columns=list(COLUMNS))

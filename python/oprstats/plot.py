@@ -16,11 +16,9 @@ from ._efficiency import EfficiencyCurve, efficiency_curve
 
 
 def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("oprstats.plot needs matplotlib: pip install 'oprstats[plot]'") from exc
-    return plt
+    from ._optional import optional
+
+    return optional("matplotlib.pyplot", "plot", "oprstats.plot")
 
 
 def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0):
