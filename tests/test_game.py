@@ -467,6 +467,15 @@ def test_plot_game_draws_every_round(traced):
     trace = traced.traces[3]
     models = sum(len(e["models"]) for e in trace.positions(1) if e["detail"] not in ("gone", "reserve", "inside"))
     assert len(visible[1].patches) == 1 + len(trace.terrain) + len(trace.objectives) + models
+    # the legend names every unit by its label, and the title gives the result
+    fig = axes[0].figure
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    for army, letter in ((ARMY, "A"), (ARMY[::-1], "B")):
+        for u, unit in enumerate(army):
+            assert any(label.startswith(f"{letter}{u}  {unit.name} (") for label in labels), (letter, u, labels)
+    outcome = {1: "army A wins", -1: "army B wins", 0: "a draw"}[int(traced.winner[3])]
+    assert fig._suptitle.get_text().startswith(f"Game 3: {outcome}, objectives {traced.objectives[3][0]}–{traced.objectives[3][1]}")
+    assert {t.get_text() for t in visible[2].texts} <= {f"{a}{u}" for a in "AB" for u in range(12)}
     with pytest.raises(ValueError, match="game: must be the index"):
         plot.game(traced, 99)
     untraced = oprstats.simulate(ARMY, ARMY, games=2, seed=1, progress=False)

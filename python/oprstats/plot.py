@@ -229,9 +229,10 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
     """Draws a traced game (``simulate(..., trace=True)``) round by round: the 72" x 48" table,
     its terrain (grey: impassable buildings; green: forests and walls that block sight; light
     grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
-    them, and each unit's models on their bases, labelled with the unit's index (army A blue,
-    army B red; pale: Shaken; dashed: arrived by Ambush this round), with the moves made
-    during the round as arrows.
+    them, and each unit's models on their bases, labelled A0, A1... and B0, B1... (army A
+    blue, army B red; pale: Shaken; dashed: arrived by Ambush this round), with the moves made
+    during the round as arrows. A legend under the table names every unit and the marks; the
+    title gives the game's result.
 
     ``rounds``: which snapshots to draw (0 is the table after deployment); all by default.
     Returns the array of axes.
@@ -251,10 +252,11 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
     if axes is None:
         cols = min(3, len(rounds))
         rows = -(-len(rounds) // cols)
-        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.8 * rows), squeeze=False)
+        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.8 * rows + _legend_inches(info) + 0.5), squeeze=False)
         axes = grid.ravel()
         for extra in axes[len(rounds):]:
             extra.set_visible(False)
+    fig = axes[0].figure
     for ax, r in zip(axes, rounds):
         ax.add_patch(Rectangle((0, 0), 72, 48, facecolor="#f7f4ea", edgecolor="black"))
         for piece in trace.terrain:
@@ -285,11 +287,45 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
                 ax.add_patch(Circle((x, y), base, facecolor=_ARMY_COLOURS[army], alpha=0.3 if pale else 0.75, linewidth=0.4,
                                     edgecolor="black", linestyle="--" if e["detail"] == "arrived" else "-"))
             top = max(y + base for _, y, base in bases)
-            ax.text(e["to"][0], top + 0.4, str(unit), ha="center", va="bottom", fontsize=6, color=_ARMY_COLOURS[army])
+            ax.text(e["to"][0], top + 0.4, f"{'AB'[army]}{unit}", ha="center", va="bottom", fontsize=6, color=_ARMY_COLOURS[army])
         ax.set_xlim(-1, 73)
         ax.set_ylim(-1, 49)
         ax.set_aspect("equal")
         ax.set_xticks([0, 12, 24, 36, 48, 60, 72])
         ax.set_yticks([0, 12, 24, 36, 48])
         ax.set_title("after deployment" if r == 0 else f"end of round {r}", fontsize=10)
+    _game_legend(fig, result, game, info)
     return axes
+
+
+def _legend_inches(info) -> float:
+    """The height of the units' legend: a line per unit of the larger army, and the marks."""
+    return 0.17 * (max(len(info[0]), len(info[1])) + 2)
+
+
+def _game_legend(fig, result, game: int, info) -> None:
+    """The units by label, army A's in the left column and army B's in the right, and the
+    marks, under the table; the game's result as its title."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    rows = max(len(info[0]), len(info[1]))
+    blank = Patch(visible=False)
+    columns = []
+    for army in (0, 1):
+        column = [(Patch(facecolor=_ARMY_COLOURS[army], alpha=0.75, edgecolor="black", linewidth=0.4),
+                   f"{'AB'[army]}{u}  {name} ({points:g} pts, {models} models)") for u, (name, points, models, _r) in enumerate(info[army])]
+        column += [(blank, "")] * (rows - len(column))
+        columns.append(column)
+    columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), "pale: Shaken; dashed: arrived from reserve"))
+    columns[1].append((Line2D([], [], marker="*", linestyle="", color="0.5", markeredgecolor="black", markersize=10),
+                       "objective (coloured by its holder)"))
+    entries = columns[0] + columns[1]  # a legend fills its columns one after the other
+    fig.legend([h for h, _ in entries], [label for _, label in entries], loc="lower center", ncol=2, fontsize=7, frameon=False)
+    winner = int(result.winner[game])
+    held = result.objectives[game]
+    outcome = {1: "army A wins", -1: "army B wins", 0: "a draw"}[winner]
+    fig.suptitle(f"Game {game}: {outcome}, objectives {held[0]}–{held[1]} (A went {'first' if result.first[game] == 0 else 'second'})",
+                 fontsize=11)
+    height = fig.get_figheight()
+    fig.tight_layout(rect=(0, min(0.5, (_legend_inches(info) + 0.1) / height), 1, 1 - 0.35 / height))
