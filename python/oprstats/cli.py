@@ -48,9 +48,10 @@ def _unit_cell(column: str, value) -> str:
 
 
 # The width tables are cut to (None: as wide as they come), set by `main` from the terminal
-# and --wide; text columns narrower than this are not cut further.
+# and --wide; text columns narrower than this are not cut further (names keep more).
 WIDTH: Optional[int] = None
 NARROWEST = 8
+NARROWEST_NAME = 16
 
 
 def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: dict = HEADERS,
@@ -67,13 +68,20 @@ def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: di
     if width is not None:
         total = sum(widths) + 2 * (len(widths) - 1)
         text = [i for i, c in enumerate(columns) if c not in numeric]
-        while total > width and text:
-            i = max(text, key=lambda k: widths[k])
-            cut = min(total - width, widths[i] - NARROWEST)
-            if cut <= 0:
-                break
-            widths[i] -= cut
-            total -= cut
+        # names keep more than the other text columns, unless the table cannot fit otherwise
+        for name_floor in (NARROWEST_NAME, NARROWEST):
+            floor = [min(widths[i], name_floor if c in ("name", "unit") else NARROWEST) for i, c in enumerate(columns)]
+            while total > width and text:
+                # the column with the most to spare gives first, down to the next one's spare
+                # at most, so that the cuts are shared evenly
+                spare = [widths[k] - floor[k] for k in text]
+                j = max(range(len(text)), key=lambda k: spare[k])
+                level = max((x for k, x in enumerate(spare) if k != j), default=0)
+                cut = min(total - width, spare[j], max(spare[j] - level, 1))
+                if cut <= 0:
+                    break
+                widths[text[j]] -= cut
+                total -= cut
         cells = [[t if len(t) <= widths[i] else t[: widths[i] - 1] + "…" for i, t in enumerate(r)] for r in cells]
     lines = []
     for n, r in enumerate(cells):
