@@ -98,3 +98,25 @@ def test_a_closed_pipe_ends_quietly(monkeypatch, capfd):
     monkeypatch.undo()
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Broken pipe" not in err and "error" not in err, err
+
+
+def test_machine_readable_formats(capsys):
+    import csv
+    import io
+    import json
+
+    assert main(["show", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 6 and rows[1]["name"] == "Warden Squad" and rows[1]["cost"] == "110" and rows[1]["quality"] == "4"
+    assert main(["show", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"] == ["Star Wardens Strike Force (army list, 6 units, 950pts)"] and data["units"][1]["cost"] == 110
+    assert any("Warden Oath" in n for n in data["notes"])
+    assert main(["fairness", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"unit", "official", "modelled", "low", "high", "verdict"} <= set(data["units"][0])
+    assert main(["simulate", "--games", "20", "--quiet", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# rates\nmeasure,rate,low,high\na_wins,") and "\n# units\narmy,name,points,role," in out
+    with pytest.raises(SystemExit):
+        main(["show", "--format", "xml"])

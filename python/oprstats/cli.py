@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import json
+import math
 import os
 import shutil
 import sys
@@ -118,8 +121,32 @@ def rule_lines(units: Sequence[Unit], edition: str = DEFAULT_EDITION) -> list[st
     return lines
 
 
+def _machine(args: argparse.Namespace, title: Sequence[str], tables: dict, notes: Sequence[str] = ()) -> bool:
+    """``--format csv`` or ``json``: the tables' raw values instead of the text tables (CSV:
+    one table, or each after a ``# name`` line; JSON: one object with the title, every table
+    as a list of rows, and the notes). False for ``--format table``."""
+    if args.format == "table":
+        return False
+    clean = lambda v: None if isinstance(v, float) and not math.isfinite(v) else v  # noqa: E731
+    tables = {name: [{k: clean(v) for k, v in row.items()} for row in rows] for name, rows in tables.items()}
+    if args.format == "json":
+        json.dump({"title": list(title), **tables, "notes": list(notes)}, sys.stdout, indent=1, default=str)
+        print()
+        return True
+    for k, (name, rows) in enumerate(tables.items()):
+        if len(tables) > 1:
+            print(("\n" if k else "") + f"# {name}")
+        fields = list(dict.fromkeys(key for row in rows for key in row))
+        writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return True
+
+
 def _show(args: argparse.Namespace) -> int:
     title, units = _load_units(args.file, args.edition)
+    if _machine(args, [title], {"units": unit_rows(units)}, rule_lines(units, args.edition or DEFAULT_EDITION)):
+        return 0
     print(title)
     print()
     print(format_table(unit_rows(units)))
@@ -143,6 +170,8 @@ def _fairness(args: argparse.Namespace) -> int:
     rows = fairness_rows(source, edition=args.edition, in_sample=args.in_sample, options=args.options)
     if args.top is not None:
         rows = rows[: args.top]
+    if _machine(args, [title], {"options" if args.options else "units": rows}):
+        return 0
     judged = sorted({r["judged"] for r in rows})
     print(title)
     what = "option" if args.options else "unit"
@@ -172,6 +201,12 @@ def _simulate(args: argparse.Namespace) -> int:
     title_a, army_a = _load_units(args.army_a, None)
     title_b, army_b = _load_units(args.army_b or args.army_a, None)
     result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet)
+    rates = [{"measure": name, "rate": rate, "low": lo, "high": hi} for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
+    raw_units = [{"army": r.army, "name": r.name, "points": r.points, "role": r.role, "destroyed": r.destroyed_rate, "dealt": r.wounds_dealt,
+                  "taken": r.wounds_taken, "holding": r.rounds_holding} for r in result.units().itertuples()] if _has_pandas() else []
+    headline = [f"A: {title_a}", f"B: {title_b}", f"{len(result):,} games of Grimdark Future v3.5 (seed {args.seed}{', paired' if args.paired else ''})"]
+    if _machine(args, headline, {"rates": rates, "units": raw_units}):
+        return 0
     print(f"A: {title_a}\nB: {title_b}")
     print(f"{len(result):,} games of Grimdark Future v3.5 (seed {args.seed}{', paired' if args.paired else ''})")
     print()
@@ -203,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--wide", action="store_true", help="print tables whole, however wide (default: cut to the terminal's width)")
+    common.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                        help="table (default): for reading; csv or json: the raw values, for other programs")
     show = sub.add_parser("show", parents=[common], help="print the units of an army book (.json) or army list (text) as a table")
     show.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
     show.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
