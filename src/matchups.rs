@@ -96,6 +96,11 @@ struct Side {
 }
 
 impl Side {
+    /// Each unit's wounds when fresh.
+    fn wounds(&self) -> Vec<u32> {
+        self.orders.iter().map(|o| o.wounds_left(o.start())).collect()
+    }
+
     fn of(units: &[Unit], edition: Edition) -> Side {
         let orders: Vec<Allocation> = units.par_iter().map(|u| Allocation::new(u, edition)).collect();
         let moves: Vec<_> = orders.iter().map(|o| crate::game::prepare::movement(&o.runs, edition)).collect();
@@ -117,9 +122,10 @@ enum Step {
 /// What one unit does to another in one of its activations, in every mode asked: its shot
 /// from each shooting distance (the target's loss), and its charge (the charger's and the
 /// defender's losses; `None` where it cannot charge, or no mode asks).
-struct Forward {
-    shots: Vec<Loss>,
-    charge: Option<[Loss; 2]>,
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forward {
+    pub shots: Vec<Loss>,
+    pub charge: Option<[Loss; 2]>,
 }
 
 /// A unit of one side: (side, index).
@@ -194,30 +200,57 @@ impl Table<'_> {
         let charge = match charge {
             Some(Step::Melee(m)) => {
                 let o = exact(&m);
-                let loss = |side: usize, order: &Allocation, start| Loss { wounds: order.removed(start, &o.ends[side]).0, p_removed: o.status[side][0] + o.status[side][1] };
+                // (the ends leave out the destroyed and the Routed: what they miss is removed)
+                let loss = |side: usize, order: &Allocation, start| {
+                    let (wounds, p_removed) = order.removed(start, &o.ends[side]);
+                    Loss { wounds, p_removed }
+                };
                 Some([loss(0, &m.charger, m.charger_start), loss(1, &m.defender, m.defender_start)])
             }
             _ => None,
         };
         Ok(Forward { shots, charge })
     }
+}
 
-    /// Pair `(a, d)`'s exchange in each mode, from the attacker's activation `there` and the
-    /// defender's `back`.
-    fn exchanges(&self, there: &Forward, back: &Forward) -> Vec<Exchange> {
-        let mut shot = 0;
-        self.modes
-            .iter()
-            .map(|mode| match mode {
-                Mode::Shoot(_) => {
-                    shot += 1;
-                    Exchange { dealt: there.shots[shot - 1], taken: back.shots[shot - 1] }
-                }
-                Mode::Charge => there.charge.map_or(Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE }, |[c, d]| Exchange { dealt: d, taken: c }),
-                Mode::Charged => back.charge.map_or(Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE }, |[c, d]| Exchange { dealt: c, taken: d }),
-            })
-            .collect()
-    }
+/// Pair `(a, d)`'s exchange in each mode, from the attacker's activation `there` and the
+/// defender's `back`.
+fn exchanges(modes: &[Mode], there: &Forward, back: &Forward) -> Vec<Exchange> {
+    let none = Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE };
+    let mut shot = 0;
+    modes
+        .iter()
+        .map(|mode| match mode {
+            Mode::Shoot(_) => {
+                shot += 1;
+                Exchange { dealt: there.shots[shot - 1], taken: back.shots[shot - 1] }
+            }
+            Mode::Charge => there.charge.map_or(none, |[c, d]| Exchange { dealt: d, taken: c }),
+            Mode::Charged => back.charge.map_or(none, |[c, d]| Exchange { dealt: c, taken: d }),
+        })
+        .collect()
+}
+
+/// The table of every pair from each pair's two activations (`there`, `back` give their
+/// indices in `done`), mode by mode, with the rules either activation leaves unmodelled.
+fn assemble(modes: &[Mode], na: usize, nd: usize, done: &[Forward], unmodelled_of: &[Vec<String>], of: impl Fn(usize, usize) -> (usize, usize), wounds: [Vec<u32>; 2]) -> Matchups {
+    let per_pair: Vec<Vec<Exchange>> = (0..na * nd)
+        .map(|i| {
+            let (there, back) = of(i / nd, i % nd);
+            exchanges(modes, &done[there], &done[back])
+        })
+        .collect();
+    let exchanges = (0..modes.len()).flat_map(|m| per_pair.iter().map(move |p| p[m])).collect();
+    let unmodelled = (0..na * nd)
+        .map(|i| {
+            let (there, back) = of(i / nd, i % nd);
+            let mut names: Vec<String> = unmodelled_of[there].iter().chain(&unmodelled_of[back]).cloned().collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+        .collect();
+    Matchups { exchanges, wounds, unmodelled }
 }
 
 /// Names the pair an error came from.
@@ -284,60 +317,31 @@ fn check_args(pairs: u64, modes: &[Mode], charge_distance: f64, edition: Edition
 /// the threads); `stop` is polled before each (`None` when it was set). A charge is made
 /// from `charge_distance` inches.
 pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Matchups>> {
+    if attackers == defenders {
+        return Ok(activations(attackers, attackers, 0, modes, charge_distance, edition, threads, stop)?.map(|a| square(vec![a], modes)).transpose()?);
+    }
     check_args((attackers.len() as u64).saturating_mul(defenders.len() as u64), modes, charge_distance, edition, threads)?;
     let (na, nd) = (attackers.len(), defenders.len());
-    let square = attackers == defenders;
+    let table = crate::pool::install(threads, || Table { units: [attackers, defenders], sides: [Side::of(attackers, edition), Side::of(defenders, edition)], modes, charge_distance, edition })?;
+    // each pair's two activations: the attacker's, then the defender's
     let (charges, charged) = (modes.contains(&Mode::Charge), modes.contains(&Mode::Charged));
-    let table = crate::pool::install(threads, || Table {
-        units: [attackers, defenders],
-        sides: [Side::of(attackers, edition), if square { Side::of(&[], edition) } else { Side::of(defenders, edition) }],
-        modes,
-        charge_distance,
-        edition,
-    })?;
-    // square: every ordered pair once (side 0 both ways), named by the first pair in row
-    // order that uses it; otherwise each pair's two (the attacker's, then the defender's)
-    let tasks: Vec<Task> = if square {
-        (0..na * na).map(|k| (k / na, k % na)).map(|(x, y)| ((0, x), (0, y), charges || charged, (x, y).min((y, x)))).collect()
-    } else {
-        (0..na * nd).flat_map(|i| {
+    let tasks: Vec<Task> = (0..na * nd)
+        .flat_map(|i| {
             let (a, d) = (i / nd, i % nd);
             [((0, a), (1, d), charges, (a, d)), ((1, d), (0, a), charged, (a, d))]
-        }).collect()
-    };
+        })
+        .collect();
     let Some((done, unmodelled_of)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
-    let of = |a: usize, d: usize| if square { (a * na + d, d * na + a) } else { (2 * (a * nd + d), 2 * (a * nd + d) + 1) };
-    let per_pair: Vec<Vec<Exchange>> = (0..na * nd)
-        .map(|i| {
-            let (there, back) = of(i / nd, i % nd);
-            table.exchanges(&done[there], &done[back])
-        })
-        .collect();
-    let exchanges = (0..modes.len()).flat_map(|m| per_pair.iter().map(move |p| p[m])).collect();
-    let unmodelled = (0..na * nd)
-        .map(|i| {
-            let (there, back) = of(i / nd, i % nd);
-            let mut names: Vec<String> = unmodelled_of[there].iter().chain(&unmodelled_of[back]).cloned().collect();
-            names.sort();
-            names.dedup();
-            names
-        })
-        .collect();
-    let side = |s: &Side| s.orders.iter().map(|o| o.wounds_left(o.start())).collect::<Vec<u32>>();
-    let wounds = [side(&table.sides[0]), if square { side(&table.sides[0]) } else { side(&table.sides[1]) }];
-    Ok(Some(Matchups { exchanges, wounds, unmodelled }))
+    let wounds = [table.sides[0].wounds(), table.sides[1].wounds()];
+    Ok(Some(assemble(modes, na, nd, &done, &unmodelled_of, |a, d| (2 * (a * nd + d), 2 * (a * nd + d) + 1), wounds)))
 }
 
-/// Every activation of each unit of `from` against each unit of `to`, one way: what a
-/// square table is assembled from (a cluster computes blocks of rows of it).
+/// Every activation of each unit of `from` against each unit of `to`, one way: blocks of
+/// rows of a square table (units against themselves), which [`square`] assembles.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activations {
-    /// `shots[(k * from + i) * to + j]`: `to[j]`'s loss when `from[i]` shoots it from the
-    /// k-th shooting mode's distance.
-    pub shots: Vec<Loss>,
-    /// `charges[i * to + j]`: the charger's and the defender's losses when `from[i]` charges
-    /// `to[j]` (NaN where it cannot, or no charge mode is asked).
-    pub charges: Vec<[Loss; 2]>,
+    /// `forwards[i * to + j]`: what `from[i]` does to `to[j]` in one activation.
+    pub forwards: Vec<Forward>,
     /// `[i * to + j]`: the rules of that activation the engines do not model.
     pub unmodelled: Vec<Vec<String>>,
     /// Each unit's wounds when fresh (`from`, `to`).
@@ -359,12 +363,28 @@ pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], ch
             ((0, k / nt), (1, k % nt), melee, (x, y).min((y, x)))
         })
         .collect();
-    let Some((done, unmodelled)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
-    let shots = (0..table.distances().count()).flat_map(|k| done.iter().map(move |f| f.shots[k])).collect();
-    let none = [Loss::IMPOSSIBLE; 2];
-    let charges = done.iter().map(|f| f.charge.unwrap_or(none)).collect();
-    let side = |s: &Side| s.orders.iter().map(|o| o.wounds_left(o.start())).collect::<Vec<u32>>();
-    Ok(Some(Activations { shots, charges, unmodelled, wounds: [side(&table.sides[0]), side(&table.sides[1])] }))
+    let Some((forwards, unmodelled)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
+    Ok(Some(Activations { forwards, unmodelled, wounds: [table.sides[0].wounds(), table.sides[1].wounds()] }))
+}
+
+/// The square table (every unit against every unit of one list) from its blocks of rows in
+/// order: each ordered pair's activation serves two pairs, `(a, d)` as what `a` deals and
+/// `(d, a)` as what `d` takes in return.
+pub fn square(blocks: Vec<Activations>, modes: &[Mode]) -> Result<Matchups> {
+    let n = blocks.first().map_or(0, |b| b.wounds[1].len());
+    let rows: usize = blocks.iter().map(|b| b.wounds[0].len()).sum();
+    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
+    let fits = |b: &Activations| b.wounds[1].len() == n && b.forwards.len() == b.wounds[0].len() * n && b.unmodelled.len() == b.forwards.len() && b.forwards.iter().all(|f| f.shots.len() == shots);
+    if rows != n || !blocks.iter().all(fits) {
+        return Err(Error::invalid("activations", format!("{} blocks, {rows} rows of {n}", blocks.len()), "must be the rows of a square table in order, with the modes' shots"));
+    }
+    let (mut forwards, mut unmodelled, mut wounds) = (Vec::with_capacity(n * n), Vec::with_capacity(n * n), Vec::with_capacity(n));
+    for b in blocks {
+        forwards.extend(b.forwards);
+        unmodelled.extend(b.unmodelled);
+        wounds.extend(b.wounds[0].iter().copied());
+    }
+    Ok(assemble(modes, n, n, &forwards, &unmodelled, |a, d| (a * n + d, d * n + a), [wounds.clone(), wounds]))
 }
 
 #[cfg(test)]

@@ -320,6 +320,8 @@ def _matchup_activations(
     /,
 ) -> dict[str, Any]: ...
 
+def _matchups_square(blocks: list[dict[str, Any]], modes: list[str], /) -> dict[str, Any]: ...
+
 @final
 class _AttackStages:
     """An attack's distributions; the numpy arrays are made when a stage is read."""

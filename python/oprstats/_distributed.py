@@ -18,6 +18,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from . import _core
+
 
 def check_client(client: Any) -> Any:
     """``client=``: None or a ``dask.distributed.Client``."""
@@ -81,10 +83,6 @@ def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
 
 def _matchups_block(attackers: list, offset: int, defenders: list, modes: list, charge_distance: float, edition: str,
                     threads_by_worker: dict) -> dict:
-    import re
-
-    from . import _core
-
     try:
         return _core._matchups(attackers, defenders, modes, charge_distance, edition, _my_threads(threads_by_worker))
     except (ValueError, TypeError) as e:
@@ -101,8 +99,6 @@ def _activations_block(units: list, offset: int, everyone: list, modes: list, ch
     """One block of rows of a square table's activations, or its error as a value: the pair
     of the whole table it names (the first in row order that uses a bad activation of this
     block), so that the caller names the first of all blocks."""
-    from . import _core
-
     try:
         return _core._matchup_activations(units, everyone, offset, modes, charge_distance, edition, _my_threads(threads_by_worker))
     except (ValueError, TypeError) as e:
@@ -114,8 +110,7 @@ def _activations_block(units: list, offset: int, everyone: list, modes: list, ch
 
 def _square_raw(client: Any, units: list, modes: list, charge_distance: float, edition: str, partitions: Optional[int]) -> dict:
     """A table of units against themselves from blocks of rows of its one-way activations,
-    each computed once, assembled as ``_core._matchups`` assembles it (values copied, not
-    recomputed: the same to the bit)."""
+    each computed once, put together by the core as the local table is (the same to the bit)."""
     threads = task_threads(client)
     [everyone] = client.scatter([units], broadcast=True, hash=False)
     blocks = partitions_of(len(units), partitions, client)
@@ -126,32 +121,8 @@ def _square_raw(client: Any, units: list, modes: list, charge_distance: float, e
     if errors:
         _, (i, j), kind, rest = min(errors, key=lambda e: e[1])
         raise kind(f"attackers[{i}] against defenders[{j}]{rest}")
-    shots_w = np.concatenate([p["shots_wounds"] for p in parts], axis=1)
-    shots_p = np.concatenate([p["shots_p_removed"] for p in parts], axis=1)
-    charge_w = np.concatenate([p["charges_wounds"] for p in parts], axis=1)
-    charge_p = np.concatenate([p["charges_p_removed"] for p in parts], axis=1)
-    out: dict = {name: [] for name in ("dealt_wounds", "dealt_p_removed", "taken_wounds", "taken_p_removed")}
-    shot = 0
-    for mode in modes:
-        if mode.split()[0] == "shoot":
-            pairs = ((shots_w[shot], shots_w[shot].T), (shots_p[shot], shots_p[shot].T))
-            shot += 1
-        elif mode.strip() == "charge":  # dealt: the defender's loss; taken: the charger's
-            pairs = ((charge_w[1], charge_w[0]), (charge_p[1], charge_p[0]))
-        else:  # charged: the other unit charges; dealt is its loss as charger
-            pairs = ((charge_w[0].T, charge_w[1].T), (charge_p[0].T, charge_p[1].T))
-        (dw, tw), (dp, tp) = pairs
-        out["dealt_wounds"].append(dw)
-        out["taken_wounds"].append(tw)
-        out["dealt_p_removed"].append(dp)
-        out["taken_p_removed"].append(tp)
-    out = {name: np.ascontiguousarray(np.stack(arrays)) for name, arrays in out.items()}
-    flat = [u for p in parts for u in p["unmodelled"]]
-    n = len(units)
-    out["unmodelled"] = [sorted(set(flat[a * n + d]) | set(flat[d * n + a])) for a in range(n) for d in range(n)]
-    out["attacker_wounds"] = np.concatenate([p["from_wounds"] for p in parts])
-    out["defender_wounds"] = parts[0]["to_wounds"]
-    return out
+    # assembled by the core, as the local table is
+    return _core._matchups_square(parts, modes)
 
 
 def matchups_raw(client: Any, attackers: list, defenders: list, modes: list, charge_distance: float, edition: str,

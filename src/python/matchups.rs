@@ -4,16 +4,19 @@
 use super::convert::edition;
 use super::errors::run_stoppable;
 use super::profile::PyUnit;
-use crate::matchups::{Loss, Mode};
+use crate::matchups::{Activations, Exchange, Forward, Loss, Matchups, Mode};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// The edition, the modes read from their names, and the two groups of units.
 #[allow(clippy::type_complexity)]
 fn inputs(edition: &str, modes: &[String], groups: [&[PyRef<'_, PyUnit>]; 2]) -> PyResult<(crate::Edition, Vec<Mode>, [Vec<crate::Unit>; 2])> {
-    let edition = self::edition(edition)?;
-    let modes: Vec<Mode> = modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?;
-    Ok((edition, modes, groups.map(|g| g.iter().map(|u| u.inner.clone()).collect())))
+    Ok((self::edition(edition)?, read_modes(modes)?, groups.map(|g| g.iter().map(|u| u.inner.clone()).collect())))
+}
+
+fn read_modes(modes: &[String]) -> PyResult<Vec<Mode>> {
+    Ok(modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?)
 }
 
 #[pyfunction]
@@ -26,12 +29,17 @@ pub fn _matchups<'py>(
     charge_distance: f64,
     edition: &str,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+) -> PyResult<Bound<'py, PyDict>> {
     let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
     let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
-    let shape = [modes.len(), attackers.len(), defenders.len()];
-    let out = pyo3::types::PyDict::new(py);
-    let columns: [(&str, fn(&crate::matchups::Exchange) -> &Loss); 2] = [("dealt", |e| &e.dealt), ("taken", |e| &e.taken)];
+    table_dict(py, table, modes.len())
+}
+
+/// A table as Python reads it: `[mode, attacker, defender]` arrays of each side's loss.
+fn table_dict(py: Python<'_>, table: Matchups, modes: usize) -> PyResult<Bound<'_, PyDict>> {
+    let shape = [modes, table.wounds[0].len(), table.wounds[1].len()];
+    let out = PyDict::new(py);
+    let columns: [(&str, fn(&Exchange) -> &Loss); 2] = [("dealt", |e| &e.dealt), ("taken", |e| &e.taken)];
     for (name, side) in columns {
         out.set_item(format!("{name}_wounds"), table.exchanges.iter().map(|e| side(e).wounds).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
         out.set_item(format!("{name}_p_removed"), table.exchanges.iter().map(|e| side(e).p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
@@ -44,7 +52,8 @@ pub fn _matchups<'py>(
 }
 
 /// One way only, for a square table cut into blocks of rows (`matchups` on a cluster):
-/// every activation of `from` against `to`, as `[mode or side, from, to]` arrays.
+/// every activation of `from` against `to`, as flat arrays a worker sends back, which
+/// `_matchups_square` puts together.
 #[pyfunction]
 #[pyo3(signature = (from, to, offset, modes, charge_distance, edition, threads, /))]
 #[allow(clippy::too_many_arguments)]
@@ -57,22 +66,44 @@ pub fn _matchup_activations<'py>(
     charge_distance: f64,
     edition: &str,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+) -> PyResult<Bound<'py, PyDict>> {
     let (edition, modes, [from, to]) = inputs(edition, &modes, [&from, &to])?;
     let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, offset, &modes, charge_distance, edition, threads, stop))?;
-    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
-    let out = pyo3::types::PyDict::new(py);
-    let (nf, nt) = (from.len(), to.len());
-    out.set_item("shots_wounds", acts.shots.iter().map(|l| l.wounds).collect::<Vec<f64>>().into_pyarray(py).reshape([shots, nf, nt])?)?;
-    out.set_item("shots_p_removed", acts.shots.iter().map(|l| l.p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape([shots, nf, nt])?)?;
-    // [charger's, defender's] loss, each [from, to]
-    let side = |k: usize, f: fn(&Loss) -> f64| (0..nf * nt).map(|i| f(&acts.charges[i][k])).collect::<Vec<f64>>();
-    let both = |f: fn(&Loss) -> f64| [side(0, f), side(1, f)].concat();
-    out.set_item("charges_wounds", both(|l| l.wounds).into_pyarray(py).reshape([2, nf, nt])?)?;
-    out.set_item("charges_p_removed", both(|l| l.p_removed).into_pyarray(py).reshape([2, nf, nt])?)?;
+    // per activation: each shot's loss, then the charger's and the defender's (NaN: none)
+    let none = [Loss { wounds: f64::NAN, p_removed: f64::NAN }; 2];
+    let losses = |f: &Forward| f.shots.iter().copied().chain(f.charge.unwrap_or(none)).collect::<Vec<Loss>>();
+    let flat: Vec<Loss> = acts.forwards.iter().flat_map(losses).collect();
+    let out = PyDict::new(py);
+    out.set_item("wounds", flat.iter().map(|l| l.wounds).collect::<Vec<f64>>().into_pyarray(py))?;
+    out.set_item("p_removed", flat.iter().map(|l| l.p_removed).collect::<Vec<f64>>().into_pyarray(py))?;
     let [from_wounds, to_wounds] = acts.wounds;
-    out.set_item("from_wounds", from_wounds.into_pyarray(py))?;
-    out.set_item("to_wounds", to_wounds.into_pyarray(py))?;
+    out.set_item("from_wounds", from_wounds)?;
+    out.set_item("to_wounds", to_wounds)?;
     out.set_item("unmodelled", acts.unmodelled)?;
     Ok(out)
+}
+
+/// The square table from the blocks `_matchup_activations` gave, in row order: assembled
+/// by the core, as `matchups` assembles it locally.
+#[pyfunction]
+#[pyo3(signature = (blocks, modes, /))]
+pub fn _matchups_square<'py>(py: Python<'py>, blocks: Vec<Bound<'py, PyDict>>, modes: Vec<String>) -> PyResult<Bound<'py, PyDict>> {
+    let modes = read_modes(&modes)?;
+    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
+    let item = |b: &Bound<'py, PyDict>, key: &str| -> PyResult<Bound<'py, PyAny>> {
+        b.get_item(key)?.ok_or_else(|| crate::Error::invalid("blocks", key, "a block from _matchup_activations has it").into())
+    };
+    let mut acts = Vec::with_capacity(blocks.len());
+    for b in &blocks {
+        let wounds: Vec<f64> = item(b, "wounds")?.extract()?;
+        let p: Vec<f64> = item(b, "p_removed")?.extract()?;
+        let losses: Vec<Loss> = wounds.iter().zip(&p).map(|(&wounds, &p_removed)| Loss { wounds, p_removed }).collect();
+        let forwards = losses
+            .chunks(shots + 2)
+            .map(|c| Forward { shots: c[..shots].to_vec(), charge: (!c[shots].wounds.is_nan()).then(|| [c[shots], c[shots + 1]]) })
+            .collect();
+        acts.push(Activations { forwards, unmodelled: item(b, "unmodelled")?.extract()?, wounds: [item(b, "from_wounds")?.extract()?, item(b, "to_wounds")?.extract()?] });
+    }
+    let table = crate::matchups::square(acts, &modes)?;
+    table_dict(py, table, modes.len())
 }
