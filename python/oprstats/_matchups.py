@@ -247,8 +247,12 @@ def price_columns(name: str, official: Optional[float], fair: float, low: Option
     }
 
 
-def _in(unit: Unit, units: Sequence[Unit]) -> bool:
-    return any(unit == u for u in units)
+def _rules_by_row(unmodelled: Mapping) -> dict:
+    """The rules a table leaves unmodelled, by attacker: row -> set of names."""
+    out: dict = {}
+    for (row, _), names in unmodelled.items():
+        out.setdefault(row, set()).update(names)
+    return out
 
 
 def _worth(offense: np.ndarray, losses: np.ndarray) -> np.ndarray:
@@ -315,12 +319,6 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         if field.charge_distance != charge_distance or field.edition != edition:
             raise ValueError(f"field: built for charges from {field.charge_distance:g}\" in edition {field.edition}, "
                              f"not {charge_distance:g}\" in {edition}")
-        field_units, w = list(field.units), field.weights
-    else:
-        field_units = judged if field is None else _units(field, "field", edition)
-        if not field_units:
-            raise ValueError("field: no units to measure against")
-        w = _weights(weights, field_units)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     interval = _check_number("interval", interval, 0.0, 1.0)
     if not 0 < interval < 1:
@@ -330,68 +328,56 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     in_sample = check_flag("in_sample", in_sample)
     if not judged:
         return [], math.nan
-    c_u, c_f = _costs(judged, "units"), _costs(field_units, "field")
-    same = field is None
-    run = dict(measure="points", charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
-    if isinstance(field, Field):
-        # the judged units already in the field read their rows; the others are computed
-        m_ff = field.matchups
-        d_ff, t_ff = field.exchanges(close_share)
-        at = [field.positions(u) for u in judged]
-        new_units = [u for u, p in zip(judged, at) if not p]
-        m_new = matchups(new_units, field_units, **run) if new_units else None
-        d_new, t_new = _exchanges(m_new, close_share) if m_new is not None else (None, None)
-        new_unmodelled: dict = {}
-        if m_new is not None:
-            for (i, f), names in m_new.unmodelled.items():
-                new_unmodelled.setdefault(i, []).append((f, names))
-        field_unmodelled: dict = {}
-        for (i, f), names in m_ff.unmodelled.items():
-            field_unmodelled.setdefault(i, []).append((f, names))
-        rows_d, rows_t, unmodelled, k = [], [], {}, 0
-        for a, p in enumerate(at):
-            if p:
-                rows_d.append(d_ff[p[0]])
-                rows_t.append(t_ff[p[0]])
-                unmodelled.update({(a, f): names for f, names in field_unmodelled.get(p[0], [])})
-            else:
-                rows_d.append(d_new[k])
-                rows_t.append(t_new[k])
-                unmodelled.update({(a, f): names for f, names in new_unmodelled.get(k, [])})
-                k += 1
-        d_uf, t_uf = np.array(rows_d), np.array(rows_t)
-    else:
-        m_uf = matchups(judged, field_units, **run)
-        m_ff = m_uf if same else matchups(field_units, field_units, **run)
-        d_uf, t_uf = _exchanges(m_uf, close_share)
-        d_ff, t_ff = _exchanges(m_ff, close_share)
-        unmodelled = m_uf.unmodelled
+    c_u = _costs(judged, "units")
+    run = dict(charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
+    if not isinstance(field, Field):
+        # the field's matchups against itself, once; the judged units in it read their rows
+        field_units = judged if field is None else _units(field, "field", edition)
+        if not field_units:
+            raise ValueError("field: no units to measure against")
+        _costs(field_units, "field")
+        field = Field(field_units, weights=_weights(weights, field_units), **run)
+    field_units, w = list(field.units), field.weights
+    c_f = _costs(field_units, "field")
+    d_ff, t_ff = field.exchanges(close_share)
+    # the judged units the field does not hold are measured against it
+    at = [field.positions(u) for u in judged]
+    new_units = [u for u, p in zip(judged, at) if not p]
+    m_new = matchups(new_units, field_units, measure="points", **run) if new_units else None
+    d_new, t_new = _exchanges(m_new, close_share) if m_new is not None else (None, None)
+    field_rules, new_rules = _rules_by_row(field.matchups.unmodelled), _rules_by_row(m_new.unmodelled if m_new is not None else {})
+    rows_d, rows_t, ignored, k = [], [], [], 0
+    for p in at:
+        if p:
+            rows_d.append(d_ff[p[0]])
+            rows_t.append(t_ff[p[0]])
+            ignored.append(field_rules.get(p[0], set()))
+        else:
+            rows_d.append(d_new[k])
+            rows_t.append(t_new[k])
+            ignored.append(new_rules.get(k, set()))
+            k += 1
+    d_uf, t_uf = np.array(rows_d), np.array(rows_t)
     # losses per point of the opponent, as a share of the unit's own cost
     l_uf = t_uf / (c_u[:, None] * c_f[None, :])
     l_ff = t_ff / (c_f[:, None] * c_f[None, :])
-    # out of sample: a unit is not among its own opponents, nor in the field's scale
-    # out of sample: the unit and its equal copies (an army list repeats units), however
-    # the field was given
+    # out of sample: the unit and its equal copies (an army list repeats units) are not
+    # among its opponents, nor in the field's scale
     itself = np.zeros((len(judged), len(field_units)), dtype=bool)
     if not in_sample:
-        if isinstance(field, Field):
-            for a, p in enumerate(at):
-                itself[a, p] = True
-        else:
-            itself = _copies(judged, field_units)
+        for a, p in enumerate(at):
+            itself[a, p] = True
     fair, offense, losses = _fair(d_uf, l_uf, itself, d_ff, l_ff, w, c_f)
+
     # how far OPR's prices sit from the exchange's for the field's own units (each judged
     # the same way): a verdict needs a unit further off than 90% of them
     def field_spread() -> float:
-        if same:
-            field_fair = fair
-        else:
-            alone = np.zeros((len(field_units), len(field_units)), dtype=bool) if in_sample else _copies(field_units, field_units)
-            field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
+        alone = np.zeros((len(field_units), len(field_units)), dtype=bool) if in_sample else field.copies()
+        field_fair = _fair(d_ff, l_ff, alone, d_ff, l_ff, w, c_f)[0]
         ok = np.isfinite(field_fair) & (field_fair > 0)
         return float(np.quantile(np.abs(np.log(c_f[ok] / field_fair[ok])), 0.9)) if ok.any() else math.inf
 
-    spread = field.cached(("spread", close_share, in_sample), field_spread) if isinstance(field, Field) else field_spread()
+    spread = field.cached(("spread", close_share, in_sample), field_spread)
     low = high = np.full(len(judged), np.nan)
     if resamples:
         def draws() -> tuple:
@@ -399,16 +385,13 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             return counts, _field_scales(d_ff, l_ff, w, c_f, counts)
 
         # a Field keeps the draws of an int seed: the field's side of the bootstrap is its own
-        if isinstance(field, Field) and isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             counts, terms = field.cached(("draws", close_share, int(resamples), int(seed)), draws)
         else:
             counts, terms = draws()
         low, high = _bootstrap(d_uf, l_uf, w, itself, counts, terms, interval)
     rows = []
     net = d_uf - t_uf
-    ignored: list[set] = [set() for _ in judged]
-    for (a, _), names in unmodelled.items():
-        ignored[a].update(names)
     for a, u in enumerate(judged):
         official = int(c_u[a]) if float(c_u[a]).is_integer() else float(c_u[a])
         f_a = float(fair[a])
@@ -419,7 +402,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         rows.append({
             **price_columns(u.name, official, f_a, lo, hi),
             "verdict": None if not math.isfinite(f_a) else "over-costed" if over else "under-costed" if under else "within the field's spread",
-            "judged": JUDGED_OUTSIDE if not itself[a].any() and not (in_sample and _in(u, field_units)) else "in sample" if in_sample else JUDGED_WITHOUT,
+            "judged": ("in sample" if in_sample else JUDGED_WITHOUT) if at[a] else JUDGED_OUTSIDE,
             "offense": round(float(offense[a]), 2),
             "durability": round(float(1.0 / losses[a]), 1) if losses[a] > 0 else math.inf,
             "best_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[:2]),
@@ -443,17 +426,6 @@ def _scale(keep: np.ndarray, c_f: np.ndarray, field_worth: np.ndarray) -> float:
     finite = np.isfinite(field_worth)
     denominator = float((keep * np.where(finite, field_worth, 0.0)).sum())
     return float((keep * np.where(finite, c_f, 0.0)).sum()) / denominator if denominator > 0 else math.nan
-
-
-def _copies(judged: Sequence[Unit], field_units: Sequence[Unit]) -> np.ndarray:
-    """``[judged, field]``: where a field unit is the judged unit or an equal copy of it."""
-    index: dict = {}
-    for f, g in enumerate(field_units):
-        index.setdefault(g, []).append(f)
-    out = np.zeros((len(judged), len(field_units)), dtype=bool)
-    for a, u in enumerate(judged):
-        out[a, index.get(u, [])] = True
-    return out
 
 
 def _fair(d: np.ndarray, l: np.ndarray, itself: np.ndarray, d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray,
@@ -566,6 +538,16 @@ class Field:
     def positions(self, unit: Unit) -> list:
         """Where ``unit`` (or an equal copy) stands in the field."""
         return list(self._index.get(unit, ()))
+
+    def copies(self) -> np.ndarray:
+        """``[unit, unit]``: where two of the field's units are equal (each is its own copy)."""
+        def make() -> np.ndarray:
+            out = np.zeros((len(self.units), len(self.units)), dtype=bool)
+            for places in self._index.values():
+                out[np.ix_(places, places)] = True
+            return out
+
+        return self.cached(("copies",), make)
 
     def exchanges(self, close_share: float) -> tuple[np.ndarray, np.ndarray]:
         """The field's exchanges against itself (``_exchanges``), kept per ``close_share``."""
