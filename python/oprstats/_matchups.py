@@ -770,25 +770,24 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                      partitions=partitions)
         wounds = float(m.attacker_wounds[0])
-        net = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731
-        dealt0, _ = net(0.0)
-        if dealt0 <= 0:
+        exchange = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731  (dealt, taken)
+        gains = lambda c: float(np.subtract(*exchange(c))) > 0  # noqa: E731
+        if exchange(0.0)[0] <= 0:
             value, note = 0.0, "it destroys nothing"
         else:
             high = float(unit.cost or 100)
-            while net(high)[0] - net(high)[1] > 0 and high < 1e7:
+            while gains(high) and high < 1e7:
                 high *= 2
-            if net(high)[0] - net(high)[1] > 0:
+            if gains(high):
                 value, note = None, "nothing hurts it: it gains at any cost"
             else:
                 low = 0.0
                 while high - low > 0.005:
                     mid = 0.5 * (low + high)
-                    d, t = net(mid)
-                    low, high = (mid, high) if d - t > 0 else (low, mid)
+                    low, high = (mid, high) if gains(mid) else (low, mid)
                 value, note = round(0.5 * (low + high), 2), ""
         probes = sorted({round(x, 2) for x in ([value * k for k in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)] if value else []) + ([float(unit.cost)] if unit.cost else [])})
-        table = [(c, *(float(x) for x in net(c)), float(net(c)[0] - net(c)[1])) for c in probes]
+        table = [(c, float(d), float(t), float(d - t)) for c in probes for d, t in [exchange(c)]]
         return BreakEven(unit.name, names, parameter, value, None if unit.cost is None else float(unit.cost), table, note)
     _costs([unit], "unit")
     values = _values(unit, parameter)
