@@ -45,6 +45,36 @@ def _costs(units: Sequence[Unit], field: str) -> np.ndarray:
     return costs
 
 
+def _check_bootstrap(interval: Any, resamples: Any) -> tuple[float, int]:
+    """``interval=`` (a share strictly between 0 and 1) and ``resamples=`` (0 to 100,000)."""
+    interval = _check_number("interval", interval, 0.0, 1.0)
+    if not 0 < interval < 1:
+        raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
+        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+    return interval, int(resamples)
+
+
+def _pair_weights(n: int, resamples: int, seed: Any) -> np.ndarray:
+    """``[pair, 1 + draw]``: each pair of games' weight in the estimate (all equal), then in
+    each bootstrap draw of the pairs (drawn with replacement)."""
+    return np.concatenate([np.ones((n, 1)), _draws(n, resamples, seed)], axis=1) / n
+
+
+def _pair_scores(winner: np.ndarray) -> np.ndarray:
+    """The first side's score per pair of paired games (a win 1, a draw 1/2), in pair order."""
+    return ((np.asarray(winner, dtype=float) + 1.0) / 2.0).reshape(-1, 2).mean(axis=1)
+
+
+def _percentile_range(draws: np.ndarray, interval: float) -> tuple[Optional[float], Optional[float]]:
+    """The central ``interval`` of the finite bootstrap draws (None, None without any)."""
+    ok = draws[np.isfinite(draws)]
+    if not ok.size:
+        return None, None
+    tail = 50.0 * (1.0 - interval)
+    return float(np.percentile(ok, tail)), float(np.percentile(ok, 100.0 - tail))
+
+
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise TypeError(f"{name}: expected a number, got {value!r}")
@@ -300,16 +330,12 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
     if method == "games":
-        interval = _check_number("interval", interval, 0.0, 1.0)
-        if not 0 < interval < 1:
-            raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
-        if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
-            raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+        interval, resamples = _check_bootstrap(interval, resamples)
         if field is not None or weights is not None:
             raise ValueError('field, weights: the exchange\'s; method="games" measures against armies=')
         from ._worth_games import fair_cost_by_games
 
-        return fair_cost_by_games(judged, armies=armies, games=games, seed=seed, interval=interval, resamples=int(resamples), client=client,
+        return fair_cost_by_games(judged, armies=armies, games=games, seed=seed, interval=interval, resamples=resamples, client=client,
                                   partitions=partitions, threads=threads), math.nan
     if armies is not None:
         raise ValueError('armies: the reference armies of method="games"; the exchange measures against field=')
@@ -320,11 +346,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             raise ValueError(f"field: built for charges from {field.charge_distance:g}\" in edition {field.edition}, "
                              f"not {charge_distance:g}\" in {edition}")
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
-    interval = _check_number("interval", interval, 0.0, 1.0)
-    if not 0 < interval < 1:
-        raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
-        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+    interval, resamples = _check_bootstrap(interval, resamples)
     in_sample = check_flag("in_sample", in_sample)
     if not judged:
         return [], math.nan
@@ -813,17 +835,12 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
 
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 20 <= games <= 1_000_000:
         raise ValueError(f"games: must be a whole number of duel pairs from 20 to 1,000,000 (got {games!r})")
-    interval = _check_number("interval", interval, 0.0, 1.0)
-    if not 0 < interval < 1:
-        raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
-        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+    interval, resamples = _check_bootstrap(interval, resamples)
     engine_seed = seed_to_u64(seed)
     weight = w / w.sum()
     n_f = len(field_units)
     names = tuple(f.name for f in field_units)
     columns = ("p_win", "share_destroyed", "share_lost")
-    tail = 50.0 * (1.0 - interval)
     draws: list = []
 
     def play(variants: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -837,22 +854,18 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
             results = sweep(duel, grid, client=client, partitions=partitions)
         # per pair of duels: the score and each side's share destroyed
         by_pair = lambda x: np.stack(x).reshape(len(variants), n_f, -1)  # noqa: E731
-        score = by_pair([((r.winner.astype(float) + 1) / 2).reshape(-1, 2).mean(1) for r in results])
+        score = by_pair([_pair_scores(r.winner) for r in results])
         lost = by_pair([(1 - r.left[:, 0]).reshape(-1, 2).mean(1) for r in results])
         destroyed = by_pair([(1 - r.left[:, 1]).reshape(-1, 2).mean(1) for r in results])
         if not draws:
-            n = score.shape[2]
-            rng = np.random.default_rng(engine_seed)
-            draws.append(np.concatenate([np.ones((n, 1)), rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T], axis=1) / n)
+            draws.append(_pair_weights(score.shape[2], resamples, seed))
         mean = lambda x, by: np.einsum("f,vfp,pd->vd", by, x, draws[0])  # noqa: E731
         costs = np.array([float(f.cost or 0) for f in field_units])
         return mean(score, weight), mean(lost, weight), mean(destroyed, weight), mean(destroyed, weight * costs)
 
     def spread(estimates: np.ndarray) -> tuple[Optional[float], Optional[float]]:
-        ok = estimates[np.isfinite(estimates)]
-        if not resamples or not ok.size:
-            return None, None
-        return round(float(np.percentile(ok, tail)), 2), round(float(np.percentile(ok, 100 - tail)), 2)
+        low, high = _percentile_range(estimates, interval)
+        return (None, None) if low is None or high is None else (round(low, 2), round(high, 2))
 
     if parameter == "cost":
         _costs(field_units, "opponents")

@@ -3,7 +3,6 @@ of reference armies, in points of those armies' own units. See docs/points.md, "
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 from typing import Any, Optional, Sequence
@@ -11,34 +10,19 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ._attack import seed_to_u64
-from ._core import Army, Unit
+from ._core import Unit
 from ._distributed import check_client, sweep
+from ._game import _units as _army_or_units
+from ._matchups import _own_rule_names, _pair_scores, _pair_weights, _percentile_range, price_columns
 
-
-def _own_rule_names(unit: Unit) -> set:
-    from ._matchups import _own_rule_names as names
-
-    return names(unit)
-
-
-def price_columns(*args: Any) -> dict:
-    from ._matchups import price_columns as columns
-
-    return columns(*args)
 
 GAMES_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "difference_pct", "verdict", "judged", "added_win_rate",
                  "win_rate_per_100_points", "games", "ignored_rules")
 
 
 def _army_units(army: Any, field: str) -> list:
-    if isinstance(army, Army):
-        return list(army.units)
-    if isinstance(army, (str, bytes, Unit)) or army is None:
-        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}")
-    try:
-        units = list(army)
-    except TypeError:
-        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}") from None
+    """An army as ``simulate`` takes one (an ``Army`` or units), its units checked."""
+    units = _army_or_units(army, field)
     for i, u in enumerate(units):
         if not isinstance(u, Unit):
             raise TypeError(f"{field}[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
@@ -67,12 +51,6 @@ def _reference_pairs(armies: Any) -> list[tuple[list, list]]:
     return out
 
 
-def _scores(result) -> np.ndarray:
-    """Army A's score per pair of games (a win 1, a draw 1/2), in pair order."""
-    score = (np.asarray(result.winner, dtype=float) + 1.0) / 2.0
-    return score.reshape(-1, 2).mean(axis=1)
-
-
 def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed: Any, interval: float, resamples: int, client: Any,
                        partitions: Optional[int], threads: Optional[int]) -> list[dict]:
     """The rows of ``fair_cost(method="games")``."""
@@ -99,11 +77,8 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
     for r, (p, key) in zip(results, where):
         if key != "base" and key[0] == "with":
             ignored.setdefault(key[1], set()).update(rule for rule, (share_a, _) in r.unmodelled.items() if share_a > 0)
-    scores = np.stack([_scores(r) for r in results])  # [variant, pair of games]
-    n = scores.shape[1]
-    rng = np.random.default_rng(engine_seed)
-    weights = np.concatenate([np.ones((n, 1)), rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).T], axis=1) / n  # [pair, 1 + resample]
-    means = scores @ weights  # [variant, 1 + resample]: the estimate, then the resamples
+    scores = np.stack([_pair_scores(r.winner) for r in results])  # [variant, pair of games]
+    means = scores @ _pair_weights(scores.shape[1], resamples, seed)  # [variant, 1 + resample]: the estimate, then the resamples
     index = {w: k for k, w in enumerate(where)}
     added = np.zeros((len(judged), means.shape[1]))
     per_point = np.zeros(means.shape[1])
@@ -115,13 +90,10 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
             added[i] += (means[index[(p, ("with", i))]] - base) / len(pairs)
     with np.errstate(divide="ignore", invalid="ignore"):
         fair = np.where(per_point[None, :] > 0, added / per_point[None, :], np.nan)
-    tail = 50.0 * (1.0 - interval)
     rows = []
     for i, u in enumerate(judged):
         f = float(fair[i, 0])
-        draws = fair[i, 1:]
-        draws = draws[np.isfinite(draws)]
-        lo, hi = (float(np.percentile(draws, tail)), float(np.percentile(draws, 100 - tail))) if draws.size and resamples else (None, None)
+        lo, hi = _percentile_range(fair[i, 1:], interval)
         official = u.cost
         rows.append({
             **price_columns(u.name, official, f, lo, hi),
