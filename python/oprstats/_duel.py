@@ -13,7 +13,7 @@ import numpy as np
 
 from ._attack import check_flag
 from ._core import Unit
-from ._game import MAX_LINE_UP, paired_interval, simulate, wilson
+from ._game import paired_interval, simulate, wilson
 
 
 class DuelResult:
@@ -129,18 +129,15 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     # opponent does (100 each when neither has one)
     stand_in = a.cost or b.cost or 100
     played = [u if u.cost else u.replace(cost=stand_in) for u in (a, b)]
-    if isinstance(distance, bool) or not isinstance(distance, (int, float, np.integer, np.floating)) or not math.isfinite(distance):
-        raise TypeError(f"distance: expected a number of inches, got {distance!r}")
-    if not 0 <= distance <= MAX_LINE_UP:
-        raise ValueError(f"distance: must be from 0 to {MAX_LINE_UP:g} inches, so both units stand on the table (got {distance!r})")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=float(distance),
+            g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=distance,
                          rounds=rounds, first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
-        except ValueError as e:
+        except (TypeError, ValueError) as e:
+            # simulate() checks the line-up: here it is the duel's distance
             if str(e).startswith("line_up"):
-                raise ValueError("distance" + str(e)[len("line_up"):]) from None
+                raise type(e)("distance" + str(e)[len("line_up"):]) from None
             raise
     for w in caught:
         if not (issubclass(w.category, UserWarning) and "does not model these rules" in str(w.message)):

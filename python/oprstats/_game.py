@@ -393,9 +393,8 @@ class _Trace:
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
 
 
-# The farthest a duel's line-up may set two units apart: the table is 48" deep, and each
-# unit's formation needs room behind its front rank.
-MAX_LINE_UP = 30.0
+# The farthest apart a duel's line-up may set two units, in inches (the core's limit).
+MAX_LINE_UP = float(LIMITS["MAX_LINE_UP"])
 
 
 def simulate(

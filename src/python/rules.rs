@@ -86,6 +86,7 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_TABLE_PAIRS", MAX_TABLE_PAIRS),
         ("MAX_TABLE_WORK", MAX_TABLE_WORK),
         ("MAX_TABLE_MELEE_WORK", crate::limits::MAX_TABLE_MELEE_WORK),
+        ("MAX_LINE_UP", crate::game::MAX_LINE_UP as u64),
         ("MAX_SAMPLES", MAX_SAMPLES),
         ("MAX_SAMPLED_DICE", MAX_SAMPLED_DICE),
         ("MAX_SAMPLER_CELLS", MAX_SAMPLER_CELLS),
