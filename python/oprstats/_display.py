@@ -97,14 +97,10 @@ def interval(rate: float, low: float, high: float) -> str:
 
 def units_table(units: Sequence[Any]) -> str:
     """The units of a book or an army, as ``oprstats show`` prints them."""
-    from ._tables import COLUMNS, unit_rows
+    from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
 
-    rows = unit_rows(list(units))
-    headers = {"name": "Unit", "size": "Size", "quality": "Q", "defense": "D", "tough": "Tough", "cost": "Cost", "weapons": "Weapons",
-               "rules": "Rules"}
-    cell = lambda c, v: "" if v is None else f"{v}+" if c in ("quality", "defense") else v  # noqa: E731
-    numeric = [c in ("size", "quality", "defense", "tough", "cost") for c in COLUMNS]
-    return table([headers[c] for c in COLUMNS], [[cell(c, r[c]) for c in COLUMNS] for r in rows], numeric)
+    rows = [[unit_cell(c, r[c]) for c in COLUMNS] for r in unit_rows(list(units))]
+    return table([HEADERS[c] for c in COLUMNS], rows, [c in NUMERIC for c in COLUMNS])
 
 
 def army_book_html(book: Any) -> str:

@@ -7,6 +7,14 @@ from typing import Any, Iterable
 from ._core import Unit
 
 COLUMNS = ("name", "size", "quality", "defense", "tough", "cost", "weapons", "rules")
+# How a table of units heads its columns, and which are numbers.
+HEADERS = {"name": "Unit", "size": "Size", "quality": "Q", "defense": "D", "tough": "Tough", "cost": "Cost", "weapons": "Weapons", "rules": "Rules"}
+NUMERIC = frozenset({"size", "quality", "defense", "tough", "cost"})
+
+
+def unit_cell(column: str, value: Any) -> str:
+    """A unit row's value as a table shows it: Quality and Defense as 4+."""
+    return "" if value is None else f"{value}+" if column in ("quality", "defense") else str(value)
 
 
 def unit_rows(units: Iterable[Unit]) -> list[dict[str, Any]]:

@@ -16,11 +16,8 @@ from ._census import UNKNOWN, census
 from ._core import Unit, __version__
 from ._editions import DEFAULT_EDITION, known_rules
 from ._loaders import load_army_book, load_army_list
-from ._tables import COLUMNS, unit_rows
+from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
 from .examples import EXAMPLE_BOOK, EXAMPLE_LIST
-
-HEADERS = {"name": "Unit", "size": "Size", "quality": "Q", "defense": "D", "tough": "Tough",
-           "cost": "Cost", "weapons": "Weapons", "rules": "Rules"}
 
 
 def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
@@ -46,10 +43,6 @@ def _load_source(path: Optional[Path], edition: Optional[str]):
     return _load_units(path, edition)
 
 
-def _unit_cell(column: str, value) -> str:
-    return f"{value}+" if column in ("quality", "defense") else str(value)
-
-
 # The width tables are cut to (None: as wide as they come), set by `main` from the terminal
 # and --wide; text columns narrower than this are not cut further (names keep more).
 WIDTH: Optional[int] = None
@@ -58,7 +51,7 @@ NARROWEST_NAME = 16
 
 
 def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: dict = HEADERS,
-                 numeric: frozenset = frozenset({"size", "quality", "defense", "tough", "cost"}), cell=_unit_cell,
+                 numeric: frozenset = NUMERIC, cell=unit_cell,
                  width: Optional[int] = None) -> str:
     """A plain text table, one line per row, columns padded to their widest cell, numbers
     right-aligned; ``cell(column, value)`` writes a value (``None`` is left blank). Wider than
