@@ -25,6 +25,8 @@ JUDGED_OUTSIDE = "not in the field"
 JUDGED_WITHOUT = "without itself"
 DEFAULT_MODES = ("shoot 24", "shoot 12", "charge", "charged")
 MEASURES = ("points", "wounds")
+# What a table holds per mode and pair (``net`` is dealt less taken).
+VALUES = ("net", "dealt", "taken", "p_destroyed", "p_lost")
 FAIR_COST_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "difference_pct", "verdict", "judged", "offense",
                      "durability", "best_against", "worst_against", "ignored_rules")
 
@@ -158,6 +160,17 @@ class Matchups:
     def __reduce__(self):
         return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
 
+    def best(self, value: str = "net") -> np.ndarray:
+        """``value`` ("net", "dealt", "taken", "p_destroyed" or "p_lost") per pair
+        ``[attacker, defender]`` in the mode best for the attacker by net; NaN where no mode
+        can happen."""
+        if value not in VALUES:
+            raise ValueError(f"value: must be one of {VALUES} (got {value!r})")
+        net = np.where(np.isnan(self.net), -np.inf, self.net)
+        best = net.argmax(axis=0)[None]
+        grid = np.take_along_axis(getattr(self, value), best, axis=0)[0]
+        return np.where(np.isinf(np.take_along_axis(net, best, axis=0)[0]), np.nan, grid)
+
     def _repr_html_(self) -> str:
         from . import _display as d
 
@@ -165,8 +178,7 @@ class Matchups:
         parts = []
         na, nd = len(self.attackers), len(self.defenders)
         if na * nd <= 225 and self.dealt.size:
-            net = np.where(np.isnan(self.net), -np.inf, self.net)
-            best = net.max(axis=0)
+            best = self.best()
             rows = [[self.attackers[a]] + [d._num(x) if np.isfinite(x) else "–" for x in best[a]] for a in range(na)]
             parts = [f"<div>{d._esc(self.measure.capitalize())} destroyed less lost per activation, each pair's best mode</div>",
                      d.table(["attacker \\ defender", *self.defenders], rows, [False] + [True] * nd)]

@@ -140,19 +140,11 @@ def matchups(result: Any, *, mode: Optional[str] = None, value: str = "net", ax=
 
     if not isinstance(result, Matchups):
         raise TypeError(f"result: expected oprstats.Matchups, got {type(result).__name__}")
-    values = ("net", "dealt", "taken", "p_destroyed", "p_lost")
-    if value not in values:
-        raise ValueError(f"value: must be one of {values} (got {value!r})")
-    data = getattr(result, value)
-    if mode is None:
-        net = np.where(np.isnan(result.net), -np.inf, result.net)
-        best = net.argmax(axis=0)
-        grid = np.take_along_axis(data, best[None], axis=0)[0]
-        grid = np.where(np.isinf(np.take_along_axis(net, best[None], axis=0)[0]), np.nan, grid)
-        how = "each pair's best mode"
-    else:
-        grid = data[result.mode(mode)]
-        how = mode
+    from ._matchups import VALUES
+
+    if value not in VALUES:
+        raise ValueError(f"value: must be one of {VALUES} (got {value!r})")
+    grid, how = (result.best(value), "each pair's best mode") if mode is None else (getattr(result, value)[result.mode(mode)], mode)
     na, nd = grid.shape
     ax = _axes(ax, width=max(5.0, 0.55 * nd + 3.0), height=max(3.0, 0.4 * na + 2.0))
     import matplotlib.colors as mcolors
