@@ -429,14 +429,9 @@ impl Unit {
     pub fn with_profile(&self, quality: Option<u8>, defense: Option<u8>, cost: Option<u32>, edition: Edition) -> Result<Unit> {
         let mut out = self.clone();
         let main = &mut out.groups[0];
-        if let Some(q) = quality {
-            check_score("quality", q)?;
-            main.quality = q;
-        }
-        if let Some(d) = defense {
-            check_score("defense", d)?;
-            main.defense = d;
-        }
+        // (the new values are checked with the rest of the unit below)
+        main.quality = quality.unwrap_or(main.quality);
+        main.defense = defense.unwrap_or(main.defense);
         if let Some(c) = cost {
             let heroes: u32 = self.groups[1..].iter().map(|g| g.cost.unwrap_or(0)).sum();
             main.cost = Some(c.checked_sub(heroes).ok_or_else(|| Error::invalid("cost", c, format!("below the joined hero's own {heroes} points")))?);
