@@ -37,3 +37,31 @@ def test_readme_code_blocks_run_as_written(book_paths, monkeypatch):
                 pytest.fail(f"README.md python block {i + 1} fails: {type(exc).__name__}: {exc}")
     plt.close("all")
     assert namespace["unit"].size == 6 and namespace["unit"].cost == 215
+
+
+DOCS = sorted(p for p in (ROOT / "docs").glob("*.md") if "```python" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
+def test_docs_code_blocks_run_as_written(path, monkeypatch):
+    """The docs' Python blocks too (each page in one session, from the repository's root)."""
+    pytest.importorskip("pandas")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    blocks = re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.M | re.S)
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {"__name__": "docs"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, block in enumerate(blocks):
+            try:
+                exec(compile(block, f"{path.name} python block {i + 1}", "exec"), namespace)
+            except Exception as exc:  # pragma: no cover - the failure is the test's message
+                pytest.fail(f"{path.name} python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    plt.close("all")
+
+
+def test_the_docs_have_code():
+    assert {p.name for p in DOCS} >= {"distributed.md", "game.md", "pypi.md"}
