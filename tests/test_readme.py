@@ -13,6 +13,20 @@ from .conftest import ROOT
 BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.M | re.S)
 
 
+def _run_blocks(blocks: list, page: str, name: str) -> dict:
+    """Runs a page's blocks in order in one namespace (warnings silenced), failing with the
+    block's number; returns the namespace."""
+    namespace: dict = {"__name__": name}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, block in enumerate(blocks):
+            try:
+                exec(compile(block, f"{page} python block {i + 1}", "exec"), namespace)
+            except Exception as exc:  # pragma: no cover - the failure is the test's message
+                pytest.fail(f"{page} python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    return namespace
+
+
 def test_the_readme_has_code():
     assert len(BLOCKS) >= 5
 
@@ -26,15 +40,8 @@ def test_readme_code_blocks_run_as_written(book_paths, monkeypatch):
     import matplotlib.pyplot as plt
 
     monkeypatch.chdir(ROOT)
-    namespace: dict = {"__name__": "readme"}
-    with warnings.catch_warnings():
-        # the README shows an UnknownRuleWarning and simulate()'s warning about its rules on purpose
-        warnings.simplefilter("ignore")
-        for i, block in enumerate(BLOCKS):
-            try:
-                exec(compile(block, f"README.md python block {i + 1}", "exec"), namespace)
-            except Exception as exc:  # pragma: no cover - the failure is the test's message
-                pytest.fail(f"README.md python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    # the README shows an UnknownRuleWarning and simulate()'s warning about its rules on purpose
+    namespace = _run_blocks(BLOCKS, "README.md", "readme")
     plt.close("all")
     assert namespace["unit"].size == 6 and namespace["unit"].cost == 215
 
@@ -52,14 +59,7 @@ def test_docs_code_blocks_run_as_written(path, monkeypatch):
 
     blocks = re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.M | re.S)
     monkeypatch.chdir(ROOT)
-    namespace: dict = {"__name__": "docs"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for i, block in enumerate(blocks):
-            try:
-                exec(compile(block, f"{path.name} python block {i + 1}", "exec"), namespace)
-            except Exception as exc:  # pragma: no cover - the failure is the test's message
-                pytest.fail(f"{path.name} python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    _run_blocks(blocks, path.name, "docs")
     plt.close("all")
 
 
