@@ -62,7 +62,7 @@ def test_the_displays_carry_the_headline_numbers(results):
 
 
 def test_text_reprs_say_more_than_a_shape(results):
-    assert "best" in repr(results["efficiency"]) and "wounds/100 pts" in repr(results["efficiency"])
+    assert "best" in repr(results["efficiency"]) and "pts destroyed/100 pts" in repr(results["efficiency"])
     assert re.search(r"Defense 2\+ to 6\+ x Tough 1 to \d+: [\d.]+ to [\d.]+", repr(results["curve"]))
     assert re.fullmatch(r"Price\(Warden Squad: [\d.]+ pts modelled, official 110, \d+ terms; not priced: Warden Oath\)", repr(results["price"]))
 

@@ -108,7 +108,7 @@ def test_durability_is_points_of_reference_attacks():
 
 
 def test_efficiency_curve_shape_and_order():
-    curve = oprstats.efficiency_curve(SQUAD)
+    curve = oprstats.efficiency_curve(SQUAD, measure="wounds")
     assert curve.values.shape == (5, 4)
     assert list(curve.defense) == [6, 5, 4, 3, 2] and list(curve.tough) == [1, 3, 6, 12]
     # a better Defense never takes more wounds from the same AP(1) guns (D6+ and D5+ both
@@ -121,6 +121,37 @@ def test_efficiency_curve_shape_and_order():
     assert curve.values[2, 1] == pytest.approx(oprstats.attack(SQUAD, target, distance=12).wounds.mean(), rel=1e-12)
     kills = oprstats.efficiency_curve(SQUAD, measure="kills", mode="charging", defense=[4], tough=[1])
     assert kills.values.shape == (1, 1)
+
+
+def test_points_destroyed_values_each_wound_at_the_targets_price():
+    """The default measure: a wound is worth the target's points over its wounds, so the
+    points destroyed never exceed the target's points, whatever its size or Tough."""
+    eff = oprstats.efficiency(SQUAD)
+    for j, target in enumerate(oprstats.reference_targets()):
+        price = CostModel.default().predict(target.unit).points
+        wounds = sum(m.tough for m in target.unit.models)
+        assert eff.target_points[j] == pytest.approx(price) and eff.target_wounds[j] == wounds
+        assert np.allclose(eff.points_destroyed[:, j], eff.wounds[:, j] * price / wounds, rtol=1e-12)
+        assert np.all(eff.points_destroyed[:, j] <= price * 100 / eff.points + 1e-9)
+    cell = eff.at("charging", "monster")
+    assert cell["points"] == pytest.approx(eff.points_destroyed[eff.modes.index("charging"), eff.targets.index("monster")])
+    curve = oprstats.efficiency_curve(SQUAD)
+    assert curve.measure == "points" and curve.mode == 'shooting 12"'
+    wounds = oprstats.efficiency_curve(SQUAD, measure="wounds")
+    # the Tough(6) target's six wounds share its price
+    target = _core._curve_target(4, 6, "3.5")
+    assert curve.values[2, 2] == pytest.approx(wounds.values[2, 2] * curve.target_points[2, 2] / 6, rel=1e-12)
+    assert curve.target_points[2, 2] == pytest.approx(CostModel.default().predict(target).points)
+    assert list(curve.models) == [10, 3, 1, 1] and curve.target_labels[:2] == ["10 × Tough 1", "3 × Tough 3"]
+    with pytest.raises(ValueError, match="measure: must be one of"):
+        oprstats.efficiency_curve(SQUAD, measure="damage")
+
+
+def test_a_melee_only_unit_charges_by_default_and_is_warned_when_asked_to_shoot():
+    brawler = Unit.parse("Brawlers [5] Q4+ D4+ | 60pts\n5x CCW (A2)")
+    assert oprstats.efficiency_curve(brawler).mode == "charging"
+    with pytest.warns(UserWarning, match="Brawlers has no ranged weapon, so it deals nothing"):
+        oprstats.efficiency_curve(brawler, mode='shooting 24"')
 
 
 def test_homebrew_efficiency_uses_the_modelled_price():
@@ -512,7 +543,7 @@ def test_too_few_to_calibrate_gives_no_verdict(tmp_path, real_books):
     (lambda: oprstats.efficiency(SQUAD, targets=["Horde"]), TypeError, "targets[0]"),
     (lambda: oprstats.efficiency_curve(SQUAD, defense=[7]), ValueError, "defense"),
     (lambda: oprstats.efficiency_curve(SQUAD, tough=[0]), ValueError, "tough"),
-    (lambda: oprstats.efficiency_curve(SQUAD, measure="points"), ValueError, "measure"),
+    (lambda: oprstats.efficiency_curve(SQUAD, measure="damage"), ValueError, "measure"),
     (lambda: oprstats.efficiency_curve(SQUAD, defense=range(2, 7), tough=range(1, 500)), ValueError, "at most 1000"),
     (lambda: CostModel.fit([]), ValueError, "nothing to learn"),
     (lambda: CostModel.fit([Unit.parse("A [1] Q4+ D4+")]), ValueError, "no official cost"),

@@ -93,15 +93,44 @@ def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float,
     return float(CostModel.default(edition=edition).predict(unit).points), "modelled"
 
 
+#: The shipped cost model prices the targets, which have no official cost; a target's profile
+#: (Defense, Tough, Regeneration) means the same in every edition, so one model serves all.
+TARGET_PRICING_EDITION = "3.5"
+
+
+def target_points(unit: Unit) -> float:
+    """What a target is worth, in points: the shipped cost model's price for it (targets are
+    made up, so they have no official cost). It is only a scale that makes damage to
+    different targets comparable."""
+    key = str(unit)
+    points = _TARGET_POINTS.get(key)
+    if points is None:
+        from ._points import CostModel
+
+        points = float(CostModel.default(edition=TARGET_PRICING_EDITION).predict(unit).points)
+        _TARGET_POINTS[key] = points
+    return points
+
+
+_TARGET_POINTS: dict[str, float] = {}
+
+
+def _wounds_of(unit: Unit) -> int:
+    return sum(m.tough for m in unit.models)
+
+
 @dataclass(frozen=True)
 class Efficiency:
     """What a unit does per 100 points. Arrays are ``[mode, target]``.
 
-    ``wounds`` and ``kills`` are expected wounds and models killed per 100 points; the raw
-    expectations per activation are ``expected_wounds`` and ``expected_kills``, and
-    ``p_destroyed`` the chance one activation destroys the target. ``durability`` maps each
-    reference attacker to the points of its attacks it takes, in expectation, to destroy this
-    unit (larger is tougher).
+    ``points_destroyed`` is the headline: points of the target destroyed per 100 points,
+    each wound worth the target's points over its wounds, so that targets of different
+    sizes and toughness compare (each target's points are ``target_points``, the shipped
+    cost model's price for it). ``wounds`` and ``kills`` are expected wounds and models
+    killed per 100 points; the raw expectations per activation are ``expected_wounds`` and
+    ``expected_kills``, and ``p_destroyed`` the chance one activation destroys the target.
+    ``durability`` maps each reference attacker to the points of its attacks it takes, in
+    expectation, to destroy this unit (larger is tougher).
     """
 
     unit: str
@@ -115,6 +144,15 @@ class Efficiency:
     durability: dict[str, float] = field(default_factory=dict)
     #: Rules of the unit the attack engine ignores (see ``oprstats.rule_coverage``).
     unmodelled: tuple[str, ...] = ()
+    #: Each target's worth in points (the shipped cost model's price) and its wounds.
+    target_points: tuple[float, ...] = ()
+    target_wounds: tuple[int, ...] = ()
+
+    @property
+    def points_destroyed(self) -> np.ndarray:
+        """Expected points of the target destroyed per 100 points, ``[mode, target]``."""
+        per_wound = np.asarray(self.target_points, dtype=float) / np.asarray(self.target_wounds, dtype=float)
+        return self.expected_wounds * per_wound * (100.0 / self.points)
 
     @property
     def wounds(self) -> np.ndarray:
@@ -127,33 +165,41 @@ class Efficiency:
         return self.expected_kills * (100.0 / self.points)
 
     def at(self, mode: str, target: str) -> dict[str, float]:
-        """One cell: ``{"wounds", "kills", "p_destroyed"}`` (wounds and kills per 100 points)."""
+        """One cell: ``{"points", "wounds", "kills", "p_destroyed"}`` (points destroyed, wounds
+        and kills per 100 points)."""
         if mode not in self.modes:
             raise KeyError(f"mode {mode!r}: this result has {list(self.modes)}")
         if target not in self.targets:
             raise KeyError(f"target {target!r}: this result has {list(self.targets)}")
         i, j = self.modes.index(mode), self.targets.index(target)
-        return {"wounds": float(self.wounds[i, j]), "kills": float(self.kills[i, j]), "p_destroyed": float(self.p_destroyed[i, j])}
+        return {"points": float(self.points_destroyed[i, j]), "wounds": float(self.wounds[i, j]), "kills": float(self.kills[i, j]),
+                "p_destroyed": float(self.p_destroyed[i, j])}
 
     def to_pandas(self):
-        """One row per (mode, target): expected wounds and kills, per activation and per 100 points."""
+        """One row per (mode, target): expected wounds and kills, per activation and per 100
+        points, and points of the target destroyed per 100 points."""
         from ._optional import pandas
 
         pd = pandas("to_pandas()")
 
         rows = []
+        destroyed = self.points_destroyed
         for i, m in enumerate(self.modes):
             for j, t in enumerate(self.targets):
-                rows.append({"mode": m, "target": t, "wounds": self.expected_wounds[i, j], "kills": self.expected_kills[i, j],
-                             "p_destroyed": self.p_destroyed[i, j], "wounds_per_100": self.wounds[i, j], "kills_per_100": self.kills[i, j]})
+                rows.append({"mode": m, "target": t, "target_points": self.target_points[j], "wounds": self.expected_wounds[i, j],
+                             "kills": self.expected_kills[i, j], "p_destroyed": self.p_destroyed[i, j],
+                             "points_per_100": destroyed[i, j], "wounds_per_100": self.wounds[i, j], "kills_per_100": self.kills[i, j]})
         return pd.DataFrame(rows)
 
     def _repr_html_(self) -> str:
         from . import _display as d
 
-        rows = [[mode] + [d._num(x) for x in self.wounds[i]] for i, mode in enumerate(self.modes)]
-        lines = [f"{self.points:g} pts ({self.points_source}); expected wounds per 100 points against each reference target"]
-        parts = [d.table(["mode", *self.targets], rows, [False] + [True] * len(self.targets))]
+        destroyed = self.points_destroyed
+        rows = [[mode] + [d._num(x) for x in destroyed[i]] for i, mode in enumerate(self.modes)]
+        lines = [f"{self.points:g} pts ({self.points_source}); expected points of the target destroyed per 100 points "
+                 "(a target's points: the cost model's price)"]
+        header = ["mode", *[f"{t} ({p:.0f} pts)" for t, p in zip(self.targets, self.target_points)]]
+        parts = [d.table(header, rows, [False] + [True] * len(self.targets))]
         if self.durability:
             parts += ["<div>Points of each reference attacker's attacks it takes to destroy it</div>",
                       d.table(list(self.durability), [[d._num(v) for v in self.durability.values()]], [True] * len(self.durability))]
@@ -161,8 +207,10 @@ class Efficiency:
 
     def __repr__(self) -> str:
         ignores = f"; ignores {', '.join(self.unmodelled)}" if self.unmodelled else ""
-        best = np.unravel_index(np.argmax(self.wounds), self.wounds.shape) if self.wounds.size else None
-        top = f"; best {self.wounds[best]:.3g} wounds/100 pts ({self.modes[best[0]]} vs {self.targets[best[1]]})" if best is not None else ""
+        destroyed = self.points_destroyed
+        best = np.unravel_index(np.argmax(destroyed), destroyed.shape) if destroyed.size else None
+        top = (f"; best {destroyed[best]:.3g} pts destroyed/100 pts ({self.modes[best[0]]} vs {self.targets[best[1]]})"
+               if best is not None else "")
         return (f"<Efficiency of {self.unit} ({self.points:g} pts, {self.points_source}): {len(self.modes)} modes x {len(self.targets)} targets"
                 f"{top}{ignores}>")
 
@@ -201,6 +249,7 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
         expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
         p_destroyed=raw["destroyed"].reshape(shape), durability=durability,
         unmodelled=tuple(_core._unmodelled_rules(unit, engine="attack", edition=edition)),
+        target_points=tuple(target_points(t.unit) for t in ts), target_wounds=tuple(_wounds_of(t.unit) for t in ts),
     )
 
 
@@ -209,12 +258,20 @@ def reference_attackers(*, edition: str = DEFAULT_EDITION) -> list[tuple[str, st
     return _core._reference_attackers(edition)
 
 
+MEASURES: tuple[str, ...] = ("points", "wounds", "kills")
+"""What an efficiency curve measures per 100 points: points of the target destroyed (each
+wound worth the target's points over its wounds: comparable across targets), wounds, or
+models killed."""
+
+
 @dataclass(frozen=True)
 class EfficiencyCurve:
     """Damage per 100 points against targets of each Defense (rows) and Tough (columns).
 
     Each target has about ten wounds: ten models of Tough 1, three of Tough 3, one of
     Tough 6 or more (see ``docs/points.md``); Quality 4+, no rules, not in cover.
+    ``models[j]`` is how many models the targets of column ``j`` have, and
+    ``target_points[i, j]`` what each target is worth (the shipped cost model's price).
     """
 
     unit: str
@@ -224,6 +281,13 @@ class EfficiencyCurve:
     defense: np.ndarray
     tough: np.ndarray
     values: np.ndarray
+    models: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    target_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    @property
+    def target_labels(self) -> list[str]:
+        """Each column's targets as they are: ``"10 × Tough 1"``, ``"3 × Tough 3"``, ``"Tough 6"``."""
+        return [f"{n} × Tough {t}" if n > 1 else f"Tough {t}" for n, t in zip(self.models, self.tough)]
 
     def __repr__(self) -> str:
         span = f"{self.values.min():.3g} to {self.values.max():.3g}" if self.values.size else "empty"
@@ -234,8 +298,18 @@ class EfficiencyCurve:
         from . import _display as d
 
         rows = [[f"D{df}+"] + [d._num(x) for x in self.values[i]] for i, df in enumerate(self.defense)]
-        return d.block(f"{self.unit}: {self.measure} per 100 pts, {self.mode}", [],
-                       d.table(["", *[f"Tough {t}" for t in self.tough]], rows, [False] + [True] * len(self.tough)))
+        return d.block(f"{self.unit}: {_MEASURE_TEXT[self.measure]} per 100 pts, {self.mode}", [],
+                       d.table(["", *self.target_labels], rows, [False] + [True] * len(self.tough)))
+
+
+_MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}
+
+
+def natural_mode(unit: Unit) -> str:
+    """How a unit fights by default: shooting at 12" if it has a ranged weapon, else melee
+    charging (a melee-only unit shooting would show only zeros)."""
+    ranged = any(w.range for w in unit.weapons)
+    return 'shooting 12"' if ranged else "charging"
 
 
 def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
@@ -255,16 +329,28 @@ def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
 
 
 def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
-                     mode: str = 'shooting 12"', measure: str = "wounds", edition: str = DEFAULT_EDITION,
+                     mode: Optional[str] = None, measure: str = "points", edition: str = DEFAULT_EDITION,
                      cost: Optional[float] = None) -> EfficiencyCurve:
-    """Expected ``measure`` ("wounds" or "kills") per 100 points as a ``[defense, tough]``
-    array, for one way of attacking (``mode``, one of :data:`MODES`)."""
+    """Expected ``measure`` per 100 points as a ``[defense, tough]`` array, for one way of
+    attacking (``mode``, one of :data:`MODES`).
+
+    ``measure``: "points" (points of the target destroyed: each wound worth the target's
+    points over its wounds, so that a tank and a squad compare), "wounds" or "kills".
+    ``mode``: by default shooting at 12" for a unit with a ranged weapon, else melee
+    charging; a melee-only unit asked to shoot is warned about (it deals nothing)."""
     _check_unit(unit)
-    if measure not in ("wounds", "kills"):
-        raise ValueError(f'measure: must be "wounds" or "kills" (got {measure!r})')
+    if measure not in MEASURES:
+        raise ValueError(f"measure: must be one of {list(MEASURES)} (got {measure!r})")
+    if mode is None:
+        mode = natural_mode(unit)
     if not isinstance(mode, str):
         raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
     _modes([mode])
+    if mode.startswith("shooting") and not any(w.range for w in unit.weapons):
+        import warnings
+
+        warnings.warn(f"mode: {unit.name} has no ranged weapon, so it deals nothing {mode}; "
+                      f"try mode={natural_mode(unit)!r}", stacklevel=2)
     ds = _whole_numbers(defense, "defense", 2, 6)
     ts = _whole_numbers(tough, "tough", 1, LIMITS["MAX_RATING"])
     if not ds or not ts:
@@ -272,7 +358,14 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     if len(ds) * len(ts) > 1_000:
         raise ValueError(f"defense x tough: at most 1000 targets in one curve (got {len(ds) * len(ts)})")
     points, _ = unit_points(unit, cost, edition)
-    grid = [(_core._curve_target(d, t, edition), False) for d in ds for t in ts]
-    raw = _core._efficiency(unit, grid, modes=[mode], edition=edition)
-    values = raw[measure].reshape(len(ds), len(ts)) * (100.0 / points)
-    return EfficiencyCurve(unit.name, points, mode, measure, np.asarray(ds), np.asarray(ts), values)
+    targets = [_core._curve_target(d, t, edition) for d in ds for t in ts]
+    raw = _core._efficiency(unit, [(t, False) for t in targets], modes=[mode], edition=edition)
+    shape = (len(ds), len(ts))
+    worth = np.array([target_points(t) for t in targets]).reshape(shape)
+    if measure == "points":
+        wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape)
+        values = raw["wounds"].reshape(shape) * worth / wounds
+    else:
+        values = raw[measure].reshape(shape)
+    models = np.array([t.size for t in targets[: len(ts)]])
+    return EfficiencyCurve(unit.name, points, mode, measure, np.asarray(ds), np.asarray(ts), values * (100.0 / points), models, worth)

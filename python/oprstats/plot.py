@@ -43,49 +43,288 @@ def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
     return out
 
 
-def efficiency_curves(units: Sequence[Any], *, mode: str = 'shooting 12"', measure: str = "wounds",
+def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measure: str = "points",
                       defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
                       edition: str = DEFAULT_EDITION, axes: Optional[Sequence[Any]] = None):
     """Damage per 100 points of several units on one figure: against target Defense (left,
-    averaged over Tough) and against target Tough (right, averaged over Defense).
+    averaged over the targets' Tough) and against target Tough (right, averaged over
+    Defense).
 
-    ``units``: units (their curves are computed) or :class:`EfficiencyCurve` results.
+    ``measure``: "points" of the target destroyed (the default: comparable across targets),
+    "wounds" or "kills". ``mode``: one way of attacking for every unit, or (None) each
+    unit's own: shooting at 12" with a ranged weapon, else melee charging. ``units``: units
+    (their curves are computed) or :class:`EfficiencyCurve` results. A unit that deals
+    nothing is named in the legend rather than drawn over the others at zero.
     """
     curves = _curves(units, mode=mode, measure=measure, defense=defense, tough=tough, edition=edition)
     if axes is None:
         axes = _axes(None, ncols=2, width=5.5)
     left, right = axes
+    modes = {c.mode for c in curves}
+    first = curves[0]
+    positions = np.arange(len(first.tough))
     for c in curves:
-        left.plot(c.defense, c.values.mean(axis=1), marker="o", label=f"{c.unit} ({c.points:g} pts)")
-        right.plot(c.tough, c.values.mean(axis=0), marker="o", label=c.unit)
+        label = f"{c.unit} ({c.points:g} pts" + ("" if len(modes) == 1 else f", {c.mode}") + ")"
+        if not np.any(c.values):
+            left.plot([], [], ls="none", label=f"{label}: deals nothing")
+            continue
+        line = left.plot(c.defense, c.values.mean(axis=1), marker="o", label=label)[0]
+        right.plot(positions[: len(c.tough)], c.values.mean(axis=0), marker="o", color=line.get_color())
+    what = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}[first.measure]
     left.set_xlabel("target Defense")
-    left.set_xticks(curves[0].defense, [f"{d}+" for d in curves[0].defense])
+    left.set_xticks(first.defense, [f"{d}+" for d in first.defense])
     left.invert_xaxis()
-    right.set_xlabel("target Tough")
-    right.set_xscale("log")
-    right.set_xticks(curves[0].tough, [str(t) for t in curves[0].tough])
+    right.set_xlabel("target (Quality 4+, about 10 wounds)")
+    right.set_xticks(positions, first.target_labels, fontsize="small")
     for ax in (left, right):
-        ax.set_ylabel(f"expected {curves[0].measure} per 100 pts")
+        ax.set_ylabel(f"{what} per 100 pts")
+        ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-    left.set_title(f"{curves[0].mode}: by target Defense")
-    right.set_title(f"{curves[0].mode}: by target Tough")
-    left.legend(fontsize="small")
+    how = first.mode if len(modes) == 1 else "each unit's own mode"
+    left.set_title(f"by target Defense ({how})", fontsize="medium")
+    right.set_title(f"by target Tough ({how})", fontsize="medium")
+    # under both panels: a legend inside would cover the lines
+    left.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.0, -0.16), ncol=2, frameon=False)
     return axes
 
 
 def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
-    """One unit's efficiency curve as a Defense x Tough heat map with the values written in."""
+    """One unit's efficiency curve as a Defense x target heat map with the values written in;
+    each column names its targets as they are (``3 × Tough 3``)."""
     if not isinstance(curve, EfficiencyCurve):
         raise TypeError(f"curve: expected an EfficiencyCurve, got {type(curve).__name__}")
     ax = _axes(ax)
-    im = ax.imshow(curve.values, cmap="viridis", aspect="auto")
-    ax.set_xticks(range(len(curve.tough)), [f"Tough {t}" for t in curve.tough])
+    im = ax.imshow(curve.values, cmap="viridis", aspect="auto", vmin=0)
+    labels = curve.target_labels if len(curve.models) == len(curve.tough) else [f"Tough {t}" for t in curve.tough]
+    ax.set_xticks(range(len(curve.tough)), labels, fontsize="small")
     ax.set_yticks(range(len(curve.defense)), [f"D{d}+" for d in curve.defense])
+    ax.set_xlabel("target (Quality 4+, about 10 wounds)")
+    ax.set_ylabel("target Defense")
+    top = curve.values.max()
     for (i, j), v in np.ndenumerate(curve.values):
-        ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="white" if v < curve.values.max() / 2 else "black", fontsize="small")
-    ax.set_title(f"{curve.unit}: {curve.measure} per 100 pts, {curve.mode}")
-    ax.figure.colorbar(im, ax=ax)
+        ax.text(j, i, f"{v:.2f}" if top < 10 else f"{v:.1f}", ha="center", va="center",
+                color="white" if v < top / 2 else "black", fontsize="small")
+    what = {"points": "points destroyed", "wounds": "wounds", "kills": "models killed"}[curve.measure]
+    ax.set_title(f"{curve.unit}: {what} per 100 pts, {curve.mode}", fontsize="medium")
+    ax.figure.colorbar(im, ax=ax, label=f"{what} per 100 pts")
     return ax
+
+
+def _bars(ax, pmf: np.ndarray, *, offset: float = 0.0, width: float = 0.8, stderr=None, **style):
+    """A pmf as bars (error bars of one standard error for a sampled one)."""
+    k = np.arange(pmf.size)
+    yerr = None if stderr is None else stderr
+    return ax.bar(k + offset, pmf, width=width, yerr=yerr, capsize=2 if yerr is not None else 0, **style)
+
+
+def _at_least(pmf: np.ndarray) -> np.ndarray:
+    """P(X >= k) for each k."""
+    return np.clip(np.cumsum(pmf[::-1])[::-1], 0.0, 1.0)
+
+
+def _count_ticks(ax, n: int, axis: str = "x") -> None:
+    """Whole-number ticks over the counts 0 to n - 1."""
+    from matplotlib.ticker import MaxNLocator
+
+    getattr(ax, f"{axis}axis").set_major_locator(MaxNLocator(integer=True))
+    getattr(ax, f"set_{axis}lim")(-0.6, max(n, 1) - 0.4)
+
+
+def distribution(dist: Any, *, label: str = "count", ax=None):
+    """A :class:`oprstats.Distribution` as bars of P(X = k), with the chance of at least
+    ``k`` as a line on a second axis (error bars for a sampled distribution)."""
+    from ._distribution import Distribution
+
+    if not isinstance(dist, Distribution):
+        raise TypeError(f"dist: expected an oprstats.Distribution, got {type(dist).__name__}")
+    ax = _axes(ax)
+    n = dist.max + 1
+    pmf = dist.pmf[:n]
+    stderr = None if dist.stderr is None else dist.stderr[:n]
+    _bars(ax, pmf, stderr=stderr, color="tab:blue", alpha=0.8, label="P(= k)")
+    twin = ax.twinx()
+    twin.step(np.arange(n), _at_least(pmf), where="mid", color="tab:orange", label="P(≥ k)")
+    twin.set_ylim(0, 1.05)
+    twin.set_ylabel("chance of at least k", color="tab:orange")
+    ax.set_xlabel(label)
+    ax.set_ylabel("chance of exactly k")
+    _count_ticks(ax, n)
+    kind = "exact" if dist.samples is None else f"{dist.samples:,} samples"
+    ax.set_title(f"{label}: mean {dist.mean():.3g}, std {dist.std():.3g} ({kind})", fontsize="medium")
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+_STAGES = (("hits", "hits"), ("unblocked", "unblocked (failed blocks)"), ("wounds", "wounds"), ("kills", "models killed"))
+
+
+def attack(result: Any, *, axes=None):
+    """An :func:`oprstats.attack` at every stage: the chance of each count of hits,
+    failed blocks, wounds and models killed (left, side by side), and the chance of at least
+    that many (right). A sampled result has error bars of one standard error. Returns the
+    two axes."""
+    from ._attack import AttackResult
+
+    if not isinstance(result, AttackResult):
+        raise TypeError(f"result: expected an oprstats.AttackResult, got {type(result).__name__}")
+    if axes is None:
+        axes = _axes(None, ncols=2, width=5.5)
+    left, right = axes
+    stages = [(label, getattr(result, name)) for name, label in _STAGES]
+    n = max(d.max for _, d in stages) + 1
+    width = 0.8 / len(stages)
+    for i, (label, d) in enumerate(stages):
+        pmf = np.pad(d.pmf[:n], (0, max(0, n - min(d.pmf.size, n))))
+        stderr = None if d.stderr is None else np.pad(d.stderr[:n], (0, max(0, n - min(d.pmf.size, n))))
+        colour = f"C{i}"
+        _bars(left, pmf, offset=(i - (len(stages) - 1) / 2) * width, width=width, stderr=stderr, color=colour)
+        # equal stages (wounds and kills of single-wound models) would hide each other: dashes
+        right.step(np.arange(n), _at_least(pmf), where="mid", color=colour, lw=2.2 - 0.4 * i, ls=("-", "--", "-.", ":")[i],
+                   label=f"{label} (mean {d.mean():.2f})")
+    left.set_ylabel("chance of exactly k")
+    right.set_ylabel("chance of at least k")
+    right.set_ylim(0, 1.05)
+    for ax in (left, right):
+        ax.set_xlabel("count k")
+        _count_ticks(ax, n)
+        ax.grid(axis="y", alpha=0.3)
+    right.legend(fontsize="small")
+    kind = "exact" if result.samples is None else f"{result.samples:,} samples"
+    left.set_title(f"{'melee' if result.melee else 'shooting'}: each stage ({kind})", fontsize="medium")
+    right.set_title(f"P(destroyed) {result.p_destroyed:.3f}" + ("" if result.p_morale_test is None
+                    else f", P(morale test) {result.p_morale_test:.3f}"), fontsize="medium")
+    _ignored(left.figure, result.unmodelled)
+    return axes
+
+
+def _ignored(fig, rules) -> None:
+    """Rules a result does not model, written under the figure (nothing is left out silently)."""
+    if rules:
+        fig.text(0.01, 0.005, "not modelled: " + ", ".join(rules), fontsize="x-small", color="0.35", va="bottom")
+
+
+_FATES = (("p_destroyed", "destroyed", "tab:red"), ("p_routed", "routed", "tab:orange"), ("p_shaken", "Shaken", "gold"),
+          ("p_unaffected", "unaffected", "tab:green"))
+
+
+def melee(result: Any, *, axes=None):
+    """A :func:`oprstats.melee`: who wins and how each side ends (left: stacked bars of
+    destroyed, routed, Shaken and unaffected), and the joint chance of the models each side
+    has left (right: charger's models down, defender's across). Returns the two axes."""
+    from ._melee import MeleeResult
+
+    if not isinstance(result, MeleeResult):
+        raise TypeError(f"result: expected an oprstats.MeleeResult, got {type(result).__name__}")
+    if axes is None:
+        axes = _axes(None, ncols=2, width=5.5)
+    left, right = axes
+    rows = [("charger", result.charger), ("defender", result.defender)]
+    for y, (_name, side) in enumerate(rows):
+        start = 0.0
+        for attr, label, colour in _FATES:
+            p = getattr(side, attr)
+            left.barh(y, p, left=start, color=colour, label=label if y == 0 else None, edgecolor="white", linewidth=0.5)
+            if p >= 0.07:
+                left.text(start + p / 2, y, f"{p:.0%}", ha="center", va="center", fontsize="small")
+            start += p
+    labels = [f"{name}\n{side.wounds_caused.mean():.2f} wounds dealt" for name, side in rows]
+    if result.p_tie is not None:
+        y = len(rows)
+        start = 0.0
+        for p, label, colour in ((result.p_charger_wins, "charger wins", "tab:blue"), (result.p_tie, "tie", "0.7"),
+                                 (result.p_defender_wins, "defender wins", "tab:purple")):
+            left.barh(y, p, left=start, color=colour, label=label, edgecolor="white", linewidth=0.5)
+            if p >= 0.07:
+                left.text(start + p / 2, y, f"{p:.0%}", ha="center", va="center", fontsize="small", color="white")
+            start += p
+        labels.append("melee result")
+    left.set_yticks(range(len(labels)), labels, fontsize="small")
+    left.invert_yaxis()
+    left.set_xlim(0, 1)
+    left.set_xlabel("chance")
+    left.legend(fontsize="x-small", ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    kind = "exact" if result.samples is None else f"{result.samples:,} samples"
+    left.set_title(f"how the charge ends ({kind})", fontsize="medium")
+    grid = np.asarray(result.models_left)
+    # outcomes that cannot happen stay blank, so the possible ones stand out
+    im = right.imshow(np.ma.masked_equal(grid, 0.0), origin="lower", cmap="viridis_r", aspect="auto", vmin=0)
+    right.set_xlabel("defender's models left")
+    right.set_ylabel("charger's models left")
+    _count_ticks(right, grid.shape[1])
+    _count_ticks(right, grid.shape[0], axis="y")
+    right.set_title("models left after casualties (before a Rout)", fontsize="medium")
+    right.figure.colorbar(im, ax=right, label="chance")
+    _ignored(left.figure, result.unmodelled)
+    return axes
+
+
+def games(result: Any, *, axes=None):
+    """A :func:`oprstats.simulate` result: army A's win, draw and loss rates and the first
+    player's win rate with their 95% intervals (left), the margin of objectives held at the
+    end (middle), and what each unit did: mean wounds dealt per game, with the rate it was
+    destroyed (right). Returns the three axes."""
+    from ._game import GameResult
+
+    if not isinstance(result, GameResult):
+        raise TypeError(f"result: expected an oprstats.GameResult, got {type(result).__name__}")
+    if len(result) == 0:
+        raise ValueError("result: it holds no games (was the run interrupted at once?)")
+    info = result._info
+    plt = _pyplot()
+    if axes is None:
+        units = len(info[0]) + len(info[1])
+        _fig, axes = plt.subplots(1, 3, figsize=(16, max(4.0, 0.28 * units + 1.5)), width_ratios=[1, 1, 1.4])
+    rates_ax, margin_ax, units_ax = axes
+    rates = {**result.rates(), "first player wins": result.first_player_effect()["first_player_wins"]}
+    labels = ["A wins", "draws", "B wins", "first player wins"]
+    colours = [_ARMY_COLOURS[0], "0.6", _ARMY_COLOURS[1], "tab:green"]
+    values = list(rates.values())
+    y = np.arange(len(values))
+    rate = np.array([v[0] for v in values])
+    err = np.array([[v[0] - v[1] for v in values], [v[2] - v[0] for v in values]])
+    rates_ax.barh(y, rate, xerr=err, color=colours, capsize=3)
+    for i, (r, lo, hi) in enumerate(values):
+        rates_ax.text(min(hi + 0.02, 0.8), i, f"{r:.1%}", va="center", fontsize="small")
+    rates_ax.set_yticks(y, labels)
+    rates_ax.invert_yaxis()
+    rates_ax.set_xlim(0, 1)
+    rates_ax.axvline(0.5, color="0.3", lw=0.6, ls=":")
+    level = "pairs" if result.paired else "games"
+    rates_ax.set_xlabel(f"rate (95% interval over the {level})")
+    rates_ax.set_title(f"{len(result):,} games" + (" (paired)" if result.paired else ""), fontsize="medium")
+    margin = result.objectives[:, 0].astype(int) - result.objectives[:, 1].astype(int)
+    low, high = int(margin.min()), int(margin.max())
+    ks = np.arange(low, high + 1)
+    counts = np.array([np.count_nonzero(margin == k) for k in ks]) / len(margin)
+    margin_ax.bar(ks, counts, color=[_ARMY_COLOURS[0] if k > 0 else _ARMY_COLOURS[1] if k < 0 else "0.6" for k in ks])
+    margin_ax.set_xticks(ks)
+    margin_ax.set_xlabel("objectives held at the end, A minus B")
+    margin_ax.set_ylabel("share of games")
+    margin_ax.set_title(f"objective margin (mean {margin.mean():+.2f})", fontsize="medium")
+    margin_ax.grid(axis="y", alpha=0.3)
+    stats = result.unit_stats
+    names, dealt, destroyed, colours = [], [], [], []
+    for army, key in ((0, "a"), (1, "b")):
+        for u, (name, points, _models, _radius) in enumerate(info[army]):
+            names.append(f"{'AB'[army]}{u} {name} ({points:g} pts)")
+            dealt.append(stats[key]["wounds_dealt"][u])
+            destroyed.append(stats[key]["destroyed"][u])
+            colours.append(_ARMY_COLOURS[army])
+    y = np.arange(len(names))
+    units_ax.barh(y, dealt, color=colours, alpha=0.8)
+    for i, (w, d) in enumerate(zip(dealt, destroyed)):
+        units_ax.text(w, i, f" {d:.0%} destroyed", va="center", fontsize="x-small")
+    units_ax.set_yticks(y, [n if len(n) <= 40 else n[:39] + "…" for n in names], fontsize="x-small")
+    units_ax.invert_yaxis()
+    units_ax.set_xlabel("mean wounds dealt per game")
+    units_ax.set_title("each unit (label: how often it was destroyed)", fontsize="medium")
+    units_ax.set_xlim(0, max(max(dealt, default=0.0), 1e-9) * 1.35)
+    units_ax.grid(axis="x", alpha=0.3)
+    fig = rates_ax.figure
+    if result.unmodelled:
+        _ignored(fig, [f"{rule} (A {a:.0%}, B {b:.0%} of points)" for rule, (a, b) in sorted(result.unmodelled.items())])
+    fig.tight_layout(rect=(0, 0.03 if result.unmodelled else 0, 1, 1))
+    return axes
 
 
 def fairness(frame: Any, *, top: int = 20, ax=None):

@@ -1,0 +1,151 @@
+"""Every plot function renders (Agg) with labelled axes, and refuses what it cannot draw."""
+
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+import oprstats
+
+matplotlib = pytest.importorskip("matplotlib", reason="the plot extra (matplotlib) is not installed")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from oprstats import plot  # noqa: E402
+
+BOOK = oprstats.example_book()
+UNITS = {u.name: u for u in BOOK.units}
+
+
+def _rendered(fig) -> bytes:
+    """Draws the whole figure (text layout included) to PNG bytes, then closes it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=40)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _labelled(ax) -> None:
+    assert ax.get_xlabel() and ax.get_title(), (ax.get_xlabel(), ax.get_title())
+
+
+def test_distribution_plot_shows_exact_and_at_least():
+    result = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"])
+    ax = plot.distribution(result.kills, label="models killed")
+    _labelled(ax)
+    bars = [p.get_height() for p in ax.patches]
+    assert bars == pytest.approx(result.kills.pmf[: result.kills.max + 1])
+    assert _rendered(ax.figure)
+    with pytest.raises(TypeError, match="dist: expected an oprstats.Distribution"):
+        plot.distribution(result.kills.pmf)
+
+
+def test_attack_plot_has_every_stage_and_error_bars_when_sampled():
+    exact = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"])
+    left, right = plot.attack(exact)
+    for ax in (left, right):
+        _labelled(ax)
+    labels = [t.get_text() for t in right.get_legend().get_texts()]
+    assert [label.split(" (")[0] for label in labels] == ["hits", "unblocked", "wounds", "models killed"]
+    # the at-least curves start at certainty and fall
+    for line in right.get_lines():
+        y = line.get_ydata()
+        assert y[0] == pytest.approx(1.0) and np.all(np.diff(y) <= 1e-12)
+    assert "P(destroyed)" in right.get_title()
+    assert _rendered(left.figure)
+    sampled = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"], method="sample", samples=5_000, seed=3)
+    left, _ = plot.attack(sampled)
+    assert "5,000 samples" in left.get_title() and any(type(c).__name__ == "ErrorbarContainer" for c in left.containers)
+    assert _rendered(left.figure)
+    with pytest.raises(TypeError, match="result: expected an oprstats.AttackResult"):
+        plot.attack(oprstats.melee(UNITS["Swarm Drones"], UNITS["Warden Squad"]))
+
+
+def test_unmodelled_rules_are_written_under_a_plot():
+    result = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"])
+    assert result.unmodelled
+    left, _ = plot.attack(result)
+    texts = [t.get_text() for t in left.figure.texts]
+    assert any(t.startswith("not modelled:") and result.unmodelled[0] in t for t in texts)
+    plt.close(left.figure)
+
+
+def test_melee_plot_shows_fates_summing_to_one_and_the_joint_models_left():
+    result = oprstats.melee(UNITS["Swarm Drones"], UNITS["Warden Squad"])
+    left, right = plot.melee(result)
+    _labelled(left)
+    _labelled(right)
+    # each row of stacked bars covers the whole chance
+    widths = {}
+    for patch in left.patches:
+        y = round(patch.get_y() + patch.get_height() / 2)
+        widths[y] = widths.get(y, 0.0) + patch.get_width()
+    assert sorted(widths) == [0, 1, 2] and all(w == pytest.approx(1.0) for w in widths.values())
+    image = right.get_images()[0].get_array()
+    assert image.shape == result.models_left.shape
+    assert float(image.sum()) == pytest.approx(1.0)
+    assert _rendered(left.figure)
+    with pytest.raises(TypeError, match="result: expected an oprstats.MeleeResult"):
+        plot.melee(result.to_pandas())
+
+
+def test_firefight_melee_plot_has_no_winner_row():
+    result = oprstats.melee(UNITS["Swarm Drones"], UNITS["Warden Squad"], edition="firefight")
+    left, _ = plot.melee(result)
+    assert [t.get_text().split("\n")[0] for t in left.get_yticklabels()] == ["charger", "defender"]
+    plt.close(left.figure)
+
+
+def test_games_plot_shows_rates_margins_and_every_unit():
+    army = oprstats.example_army()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = oprstats.simulate(army, army, games=60, seed=2, progress=False)
+    rates_ax, margin_ax, units_ax = plot.games(result)
+    for ax in (rates_ax, margin_ax, units_ax):
+        _labelled(ax)
+    a_wins = result.rates()["a_wins"][0]
+    assert rates_ax.patches[0].get_width() == pytest.approx(a_wins)
+    margins = result.objectives[:, 0].astype(int) - result.objectives[:, 1].astype(int)
+    assert sum(p.get_height() for p in margin_ax.patches) == pytest.approx(1.0)
+    assert len(margin_ax.patches) == margins.max() - margins.min() + 1
+    assert len(units_ax.get_yticklabels()) == 2 * len(army.units)
+    assert any(t.get_text().startswith("not modelled:") for t in rates_ax.figure.texts)
+    assert _rendered(rates_ax.figure)
+    with pytest.raises(TypeError, match="result: expected an oprstats.GameResult"):
+        plot.games(result.to_pandas())
+
+
+def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():
+    axes = plot.efficiency_curves(BOOK.units)
+    left, right = axes
+    assert "points of the target destroyed" in left.get_ylabel()
+    assert [t.get_text() for t in right.get_xticklabels()] == ["10 × Tough 1", "3 × Tough 3", "Tough 6", "Tough 12"]
+    # a melee-only unit is shown charging, not at zero shooting
+    labels = [t.get_text() for t in left.get_legend().get_texts()]
+    assert any(label.startswith("Swarm Drones") and "charging" in label for label in labels)
+    assert _rendered(left.figure)
+    ax = plot.efficiency_heatmap(oprstats.efficiency_curve(UNITS["Siege Walker"]))
+    _labelled(ax)
+    assert _rendered(ax.figure)
+
+
+def test_a_unit_that_deals_nothing_is_named_not_drawn():
+    drones = UNITS["Swarm Drones"]
+    with pytest.warns(UserWarning, match="Swarm Drones has no ranged weapon"):
+        curve = oprstats.efficiency_curve(drones, mode='shooting 12"')
+    assert not curve.values.any()
+    left, right = plot.efficiency_curves([curve, oprstats.efficiency_curve(UNITS["Warden Squad"], mode='shooting 12"')])
+    assert len(right.get_lines()) == 1
+    assert any("deals nothing" in t.get_text() for t in left.get_legend().get_texts())
+    plt.close(left.figure)
+
+
+def test_breakdown_fairness_and_game_plots_render():
+    price = oprstats.CostModel.default().predict(UNITS["Warden Squad"])
+    ax = plot.breakdown(price)
+    assert ax.get_xlabel() == "points" and _rendered(ax.figure)
+    frame = oprstats.fairness(BOOK)
+    ax = plot.fairness(frame, top=5)
+    assert ax.get_xlabel() and _rendered(ax.figure)
