@@ -284,7 +284,10 @@ def games(result: Any, *, axes=None):
     err = np.array([[v[0] - v[1] for v in values], [v[2] - v[0] for v in values]])
     rates_ax.barh(y, rate, xerr=err, color=colours, capsize=3)
     for i, (r, lo, hi) in enumerate(values):
-        rates_ax.text(min(hi + 0.02, 0.8), i, f"{r:.1%}", va="center", fontsize="small")
+        if hi < 0.85:
+            rates_ax.text(hi + 0.02, i, f"{r:.1%}", va="center", fontsize="small")
+        else:  # no room beside the interval: inside the bar
+            rates_ax.text(lo - 0.02, i, f"{r:.1%}", va="center", ha="right", fontsize="small", color="white")
     rates_ax.set_yticks(y, labels)
     rates_ax.invert_yaxis()
     rates_ax.set_xlim(0, 1)
