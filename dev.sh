@@ -4,7 +4,8 @@
 #                   (`oprstats show`, `oprstats simulate`) on the embedded example army
 #   ./dev.sh test   the same with the test extras, then every test: cargo's tests of the Rust
 #                   core, then pytest (real army books from ../shared; under CI=true they must
-#                   exist), then the release wheel's checks (./dev.sh wheel)
+#                   exist), then mypy (stubtest of the compiled core's stub, `mypy -p oprstats`),
+#                   then the release wheel's checks (./dev.sh wheel)
 #   ./dev.sh wheel  a stripped manylinux release wheel in dist/, checked and smoke-tested in a
 #                   fresh virtualenv (scripts/check_wheel.py)
 # The virtualenv is .venv (or $OPRSTATS_VENV); re-running reuses it and rebuilds the package.
@@ -34,6 +35,9 @@ case "${1:-}" in
         setup ".[test]"
         cargo test --locked
         "$venv/bin/python" -m pytest
+        # the stub of the compiled core against the built module, then the package's types
+        "$venv/bin/python" -m mypy.stubtest oprstats._core
+        "$venv/bin/python" -m mypy -p oprstats
         "$0" wheel
         ;;
     wheel)

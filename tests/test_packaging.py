@@ -44,3 +44,39 @@ def test_classifiers_and_wheel_settings():
     assert (ROOT / "python" / "oprstats" / "py.typed").exists()
     dev = (ROOT / "dev.sh").read_text(encoding="utf-8")
     assert "maturin\" build --release --strip" in dev and "scripts/check_wheel.py" in dev
+
+
+def _mypy_or_skip() -> None:
+    """mypy is in the test extra: without it these checks skip, saying why, in a user's own
+    environment, and fail under CI=true."""
+    import os
+
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but mypy is not installed (the test extra installs it: pip install '.[test]')")
+    pytest.importorskip("mypy", reason="mypy is not installed (the test extra installs it: pip install '.[test]')")
+
+
+def _run(*args: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"`python -m {' '.join(args)}` exited {done.returncode}:\n{done.stdout}{done.stderr}"
+
+
+def test_the_core_stub_matches_the_compiled_module():
+    """python/oprstats/_core.pyi against the built module: every name, signature, default and
+    class property (`@final`: pyo3 classes cannot be subclassed). No allowlist."""
+    _mypy_or_skip()
+    _run("mypy.stubtest", "oprstats._core")
+
+
+def test_mypy_is_clean_on_the_package():
+    """`mypy -p oprstats` under pyproject.toml's [tool.mypy]; ./dev.sh test runs both checks too."""
+    _mypy_or_skip()
+    dev = (ROOT / "dev.sh").read_text(encoding="utf-8")
+    assert "-m mypy.stubtest oprstats._core" in dev and "-m mypy -p oprstats" in dev
+    _run("mypy", "-p", "oprstats")

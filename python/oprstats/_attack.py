@@ -114,6 +114,13 @@ class AttackResult:
     """
 
     __slots__ = ("_raw", "_hits", "_unblocked", "_wounds", "_kills", "_groups", "_unmodelled", "method", "melee", "_ends")
+    _hits: Optional[Distribution]
+    _unblocked: Optional[Distribution]
+    _wounds: Optional[Distribution]
+    _kills: Optional[Distribution]
+    _groups: Optional[tuple]
+    _unmodelled: Optional[tuple]
+    _ends: Optional[tuple]
 
     def __init__(self, raw, method: str, melee: bool) -> None:
         # raw: the core's ``_AttackStages`` (or, unpickled, a ``_StoredStages``); everything
@@ -153,7 +160,7 @@ class AttackResult:
         return (raw, self.method, self.melee)
 
     def __setstate__(self, state) -> None:
-        self.__init__(*state)
+        type(self).__init__(self, *state)
 
     hits = property(lambda self: self._stage("hits"), doc="Hits the target takes (after extra hits and Blast).")
     unblocked = property(lambda self: self._stage("unblocked"), doc="Failed block rolls.")
@@ -332,6 +339,12 @@ class AttackTable:
     """
 
     __slots__ = ("attackers", "targets", "melee", "distance", "hits", "wounds", "kills", "p_destroyed", "p_morale_test", "unmodelled")
+    # set from the core's arrays in __init__ (read-only [attacker, target] arrays)
+    hits: np.ndarray
+    wounds: np.ndarray
+    kills: np.ndarray
+    p_destroyed: np.ndarray
+    p_morale_test: np.ndarray
 
     def __init__(self, attackers: tuple, targets: tuple, melee: bool, distance: float, raw: dict) -> None:
         self.attackers: tuple = attackers

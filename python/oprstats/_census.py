@@ -123,16 +123,16 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
         for uid, unit in zip(book.unit_ids, book.units):
             cost = unit.cost or 0
             total += cost
-            names = unit_rule_names(unit)
+            unit_names = unit_rule_names(unit)
             for model in unit.models:
                 for w in model.weapons:
                     on_weapons.update(_name(r) for r in w.rules)
-            for n in names:
+            for n in unit_names:
                 carried.setdefault(n, []).append((f"{book.uid}/{uid}", cost))
                 if n in CASTER_RULES:
                     carried_by.setdefault(n, []).append(unit)
                 counts[n] = counts.get(n, 0) + 1
-            if "Caster" in names or "Caster Group" in names:
+            if "Caster" in unit_names or "Caster Group" in unit_names:
                 caster_points[book.name] = caster_points.get(book.name, 0) + cost
         army_rules.update(n for n, c in counts.items() if book.units and c >= ARMY_RULE_SHARE * len(book.units))
     names = sorted(set(defined) | set(carried))

@@ -5,8 +5,56 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union, final
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "__version__",
+    "Weapon",
+    "Unit",
+    "Model",
+    "ArmyBook",
+    "UpgradeOption",
+    "Army",
+    "Spell",
+    "_spell_from_state",
+    "_weapon_from_text",
+    "_unit_from_text",
+    "_weapon_from_state",
+    "_unit_from_state",
+    "_army_from_state",
+    "_army_book_from_state",
+    "_load_army_book_json",
+    "_load_army_list_text",
+    "_editions",
+    "_limits",
+    "_known_rules",
+    "_known_rule_names",
+    "_rule_census",
+    "_unmodelled_rules",
+    "_set_strict",
+    "_get_strict",
+    "UnknownRuleWarning",
+    "_attack",
+    "_AttackStages",
+    "_attack_table",
+    "_matchups",
+    "_matchup_activations",
+    "_matchups_square",
+    "_melee",
+    "_morale",
+    "_cost_terms",
+    "_efficiency",
+    "_durability",
+    "_reference_targets",
+    "_reference_attackers",
+    "_curve_target",
+    "_efficiency_modes",
+    "_GamePrep",
+    "_prepare_game",
+    "_simulate",
+]
+
 __version__: str
 
+@final
 class Weapon:
     """A weapon profile in the rulebook's notation: ``[Nx ]Name (Range", A#, Rules...)``."""
 
@@ -16,8 +64,8 @@ class Weapon:
         *,
         range: Optional[int] = None,
         attacks: int,
-        count: int = 1,
-        rules: Iterable[str] = (),
+        count: Optional[int] = None,
+        rules: Optional[Iterable[str]] = None,
         edition: str = "3.5",
         strict: Optional[bool] = None,
     ) -> Weapon:
@@ -46,9 +94,10 @@ class Weapon:
     def has_rule(self, name: str) -> bool: ...
     def rating(self, name: str) -> Optional[int]: ...
     def with_count(self, count: int) -> Weapon: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Model:
     """One model of a unit with what it carries."""
 
@@ -68,6 +117,7 @@ class Model:
     @property
     def weapons(self) -> tuple[Weapon, ...]: ...
 
+@final
 class Unit:
     """A unit profile in the Army Forge text notation (header line, weapons line)."""
 
@@ -78,8 +128,8 @@ class Unit:
         size: int,
         quality: int,
         defense: int,
-        rules: Iterable[str] = (),
-        weapons: Iterable[Union[Weapon, str]] = (),
+        rules: Optional[Iterable[str]] = None,
+        weapons: Optional[Iterable[Union[Weapon, str]]] = None,
         cost: Optional[int] = None,
         edition: str = "3.5",
         strict: Optional[bool] = None,
@@ -127,23 +177,36 @@ class Unit:
         """Parts made under another edition than ``edition`` are checked again for rule names."""
     def unknown_rules(self, *, edition: Optional[str] = None) -> tuple[str, ...]:
         """Rule names neither the library knows under ``edition`` nor the unit's book defines."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class UpgradeOption:
     """One upgrade a unit may take, priced for that unit."""
 
-    package: str
-    section: str
-    variant: str
-    targets: list[str]
-    affects: Optional[str]
-    select: Optional[str]
-    label: str
-    cost: int
-    weapons: list[Weapon]
-    rules: list[str]
+    # read-only at runtime (a frozen pyclass): properties, not attributes
+    @property
+    def package(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def targets(self) -> list[str]: ...
+    @property
+    def affects(self) -> Optional[str]: ...
+    @property
+    def select(self) -> Optional[str]: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def cost(self) -> int: ...
+    @property
+    def weapons(self) -> list[Weapon]: ...
+    @property
+    def rules(self) -> list[str]: ...
 
+@final
 class Spell:
     """A spell of an army book: its value in tokens, whom it picks and what it does (read
     from the book's structured effect; ``text`` is what the book prints)."""
@@ -156,6 +219,10 @@ class Spell:
     @property
     def text(self) -> str:
         """The effect as the book prints it."""
+    @property
+    def played(self) -> bool:
+        """Whether games cast it (where some unit gains from it): damage spells, and spells whose
+        rule, held once by a friend, an enemy or the attackers of a marked enemy, the game plays."""
     @property
     def kind(self) -> str:
         """"hits", "rule", "modifier", "range", "move", "terrain", "morale" or "unread"."""
@@ -176,11 +243,12 @@ class Spell:
     @property
     def modifier(self) -> Optional[tuple[str, int]]:
         """The roll a modifier spell changes and by how much."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def _spell_from_state(state: str, edition: str) -> Spell: ...
 
+@final
 class ArmyBook:
     """An Army Forge army book."""
 
@@ -218,6 +286,7 @@ class ArmyBook:
     def __iter__(self) -> Iterator[Unit]: ...
     def _repr_html_(self) -> str: ...
 
+@final
 class Army:
     """An army list: units in play order, copies expanded, heroes joined."""
 
@@ -370,6 +439,7 @@ def _reference_targets(edition: str = "3.5") -> list[tuple[str, Unit, bool]]: ..
 def _curve_target(defense: int, tough: int, edition: str = "3.5") -> Unit: ...
 def _efficiency_modes() -> list[str]: ...
 
+@final
 class _GamePrep:
     """Two armies ready to play (what every game of a run shares)."""
 
@@ -400,4 +470,5 @@ def _simulate(
     trace: bool,
     profile: bool,
     threads: Optional[int],
+    line_up: Optional[float] = None,
 ) -> dict[str, Any]: ...

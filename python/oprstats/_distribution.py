@@ -79,7 +79,7 @@ class Distribution:
         if not 0.0 <= q <= 1.0:
             raise ValueError(f"q: must be from 0 to 1, got {q}")
         cum = np.cumsum(self._pmf)
-        return int(min(np.searchsorted(cum, q - 1e-12), self._pmf.size - 1))
+        return min(int(np.searchsorted(cum, q - 1e-12)), self._pmf.size - 1)
 
     def __getitem__(self, k: int) -> float:
         """P(X == k)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -145,6 +145,7 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     if g.unmodelled:
         listed = ", ".join(f"{rule} ({'both' if sa and sb else a.name if sa else b.name})" for rule, (sa, sb) in sorted(g.unmodelled.items()))
         warnings.warn(f"duel: the game does not model these rules of the units: {listed}; see DuelResult.unmodelled", UserWarning, stacklevel=2)
-    full = np.array([float(played[0].cost), float(played[1].cost)])
+    # every played unit has a cost (a stand-in where it had none)
+    full = np.array([float(cast(int, played[0].cost)), float(cast(int, played[1].cost))])
     left = np.clip(g.points_left / full[None, :], 0.0, 1.0)
     return DuelResult((a.name, b.name), costs, float(distance), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled))

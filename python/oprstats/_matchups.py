@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -18,6 +18,9 @@ from ._attack import LIMITS, check_flag, check_threads, seed_to_u64
 from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._editions import DEFAULT_EDITION
+
+if TYPE_CHECKING:
+    from types import SimpleNamespace
 
 # How a unit was judged: against a field it is not in, against the field without itself
 # (out of sample), or in sample (asked for).
@@ -52,7 +55,7 @@ def _check_bootstrap(interval: Any, resamples: Any) -> tuple[float, int]:
     interval = _check_number("interval", interval, 0.0, 1.0)
     if not 0 < interval < 1:
         raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= resamples <= 100_000:
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= int(resamples) <= 100_000:
         raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
     return interval, int(resamples)
 
@@ -80,7 +83,7 @@ def _percentile_range(draws: np.ndarray, interval: float) -> tuple[Optional[floa
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise TypeError(f"{name}: expected a number, got {value!r}")
-    if not low <= value <= high:
+    if not low <= float(value) <= high:
         raise ValueError(f"{name}: must be from {low:g} to {high:g} (got {value!r})")
     return float(value)
 
@@ -256,7 +259,7 @@ def matchups(
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
 
 
-def _exchanges(m: Matchups, close_share: float) -> tuple[np.ndarray, np.ndarray]:
+def _exchanges(m: Union[Matchups, SimpleNamespace], close_share: float) -> tuple[np.ndarray, np.ndarray]:
     """What each attacker destroys of each defender, and loses to it, in one round where each
     acts once (points, ``[attacker, defender]``): at 24" both shoot; at 12" each takes the
     better of shooting and charging for itself (points destroyed less points lost in its own
@@ -387,6 +390,8 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             rows_t.append(t_ff[p[0]])
             ignored.append(field_rules.get(p[0], set()))
         else:
+            # a unit the field does not hold is one of new_units, so m_new was measured
+            assert d_new is not None and t_new is not None
             rows_d.append(d_new[k])
             rows_t.append(t_new[k])
             ignored.append(new_rules.get(k, set()))
@@ -828,7 +833,8 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     variants = [unit.replace(**{parameter: v}) for v in values]
     m = matchups(variants, field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                  partitions=partitions)
-    per_wound = np.array([float(unit.cost) / float(x) for x in m.attacker_wounds])
+    # _costs above raised if the unit has no cost
+    per_wound = np.array([float(cast(int, unit.cost)) / float(x) for x in m.attacker_wounds])
     rows = _net_per_round(m, per_wound, w, close_share)
     net = rows[:, 0] - rows[:, 1]
     table = [(v, float(d), float(t), float(d - t)) for v, (d, t) in zip(values, rows)]

@@ -84,7 +84,10 @@ class MeleeResult:
         self.samples: Optional[int] = samples
         self.dice: Optional[int] = raw.get("dice")
         resolution = bool(raw["resolution"])
-        winner = raw["winner"].tolist() if resolution else [None, None, None]
+        winner: list[Optional[float]] = raw["winner"].tolist() if resolution else [None, None, None]
+        self.p_charger_wins: Optional[float]
+        self.p_defender_wins: Optional[float]
+        self.p_tie: Optional[float]
         self.p_charger_wins, self.p_defender_wins, self.p_tie = winner
         sizes = raw["sizes"]
         status = raw["status"]
