@@ -522,10 +522,13 @@ def test_bad_input_is_refused_clearly(kwargs, error, match):
 
 
 def test_bad_armies_and_pieces_are_refused_clearly():
-    with pytest.raises(TypeError, match="army_a: expected an Army"):
+    # a one-line string naming no file is a list's text (docs/loading.md), named for its argument
+    with pytest.raises(ValueError, match="army_a: unit header: expected a unit header"):
         oprstats.simulate("Rifles", ARMY, games=1, progress=False)
-    with pytest.raises(TypeError, match=r"army_b\[1\]: expected a Unit"):
-        oprstats.simulate(ARMY, [ARMY[0], "x"], games=1, progress=False)
+    with pytest.raises(TypeError, match=r"army_b\[1\]: expected an oprstats.Unit"):
+        oprstats.simulate(ARMY, [ARMY[0], 3], games=1, progress=False)
+    with pytest.raises(FileNotFoundError, match="army_a: no file 'mine.txt'"):
+        oprstats.simulate("mine.txt", ARMY, games=1, progress=False)
     with pytest.raises(ValueError, match="army_a: needs at least one unit"):
         oprstats.simulate([], ARMY, games=1, progress=False)
     v2 = Unit.parse("Old [5] Q4+ D4+", edition="2")

@@ -387,7 +387,7 @@ def test_fair_cost_by_games_prices_a_unit_by_the_win_rate_it_adds():
     (dict(armies=([SHOOTERS[0]], SHOOTERS)), ValueError, "at least 2 units"),
     (dict(armies=(SHOOTERS, SHOOTERS), games=10), ValueError, "games"),
     (dict(armies=(SHOOTERS, SHOOTERS), field=SHOOTERS), ValueError, "field"),
-    (dict(armies=("list", SHOOTERS)), TypeError, "armies[0][0]"),
+    (dict(armies=("list", SHOOTERS)), ValueError, "armies[0][0]: unit header"),  # one line: a list's text
     (dict(armies=([Unit.parse("Free [1] Q4+ D4+"), SHOOTERS[0]], SHOOTERS)), ValueError, "no points cost"),
 ])
 def test_fair_cost_by_games_bad_input(kwargs, error, words):

@@ -24,6 +24,7 @@ from ._points import CostModel, CrossValidation, PredictionIntervals, Price, Pri
 from ._state import UnitState
 from ._strict import UnknownRuleWarning, get_strict, set_strict
 from ._tables import unit_rows, units_frame
+from ._validate import ListCheck, ListProblem, validate_list
 from .examples import example_army, example_book
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "CrossValidation",
     "Efficiency",
     "Field",
+    "ListCheck",
+    "ListProblem",
     "EfficiencyCurve",
     "MODES",
     "PredictionIntervals",
@@ -88,5 +91,6 @@ __all__ = [
     "sweep",
     "unit_rows",
     "units_frame",
+    "validate_list",
     "unmodelled_share",
 ]

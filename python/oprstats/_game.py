@@ -6,13 +6,14 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, fields
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
 from . import _core
 from ._attack import LIMITS, SeedLike, check_threads, seed_to_u64
 from ._editions import DEFAULT_EDITION
+from ._validate import warn_unequal
 
 _INTS = (int, np.integer)
 _REALS = (int, float, np.integer, np.floating)
@@ -121,7 +122,7 @@ class TerrainPiece:
                 bool(self.blocking), bool(self.cover), bool(self.difficult), bool(self.dangerous), bool(self.impassable))
 
 
-def wilson(successes: float, n: int, z: float = _Z95) -> Tuple[float, float]:
+def wilson(successes: float, n: float, z: float = _Z95) -> Tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default)."""
     if n <= 0:
         return (float("nan"), float("nan"))
@@ -162,14 +163,21 @@ def _policy(value, field: str) -> Policy:
     raise TypeError(f"{field}: expected a str or a Policy, got {type(value).__name__}")
 
 
-def _units(army, field: str) -> list:
-    if isinstance(army, (str, bytes)):
-        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}")
+def _sequence(values, field: str, expected: str) -> list:
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{field}: expected {expected}, got {type(values).__name__}")
     try:
-        units = list(army)
+        return list(values)
     except TypeError:
-        raise TypeError(f"{field}: expected an Army or a sequence of Unit, got {type(army).__name__}") from None
-    return units
+        raise TypeError(f"{field}: expected {expected}, got {type(values).__name__}") from None
+
+
+def _units(army, field: str) -> list:
+    """An army's units: an Army, a sequence of units, or a path to (or the text of) a list,
+    read as every loader reads one."""
+    from ._points import _source_of
+
+    return _source_of(army, DEFAULT_EDITION, field)[0]
 
 
 def _points(values, field: str) -> list:
@@ -419,8 +427,9 @@ def simulate(
 ) -> GameResult:
     """Plays ``games`` full games of Grimdark Future v3.5 between two armies and tallies them.
 
-    ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`) or a sequence of
-    :class:`Unit` (a book's units, or units built in Python). ``seed``: an int, a
+    ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`), a path to (or the
+    text of) a list, or a sequence of :class:`Unit` (a book's units, or units built in
+    Python). Armies more than 10% apart in points are warned about. ``seed``: an int, a
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
     ``threads``. ``terrain``: ``"standard"`` (a new table of 21 pieces for each game, by the
     rulebook's terrain setup guidelines: docs/game-table.md), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
@@ -460,13 +469,14 @@ def simulate(
     if first not in (None, "a", "b"):
         raise ValueError(f'first: must be None (the roll-off), "a" or "b" (got {first!r})')
     pa, pb = _policy(policy_a, "policy_a"), _policy(policy_b, "policy_b")
+    pieces: Optional[list[tuple]]
     if isinstance(terrain, str):
         if terrain not in ("standard", "open"):
             raise ValueError(f'terrain: must be "standard", "open" or a sequence of TerrainPiece (got {terrain!r})')
         pieces = None if terrain == "standard" else []
     else:
         pieces = []
-        for i, piece in enumerate(_units(terrain, "terrain")):
+        for i, piece in enumerate(_sequence(terrain, "terrain", "a sequence of TerrainPiece")):
             if not isinstance(piece, TerrainPiece):
                 raise TypeError(f"terrain[{i}]: expected a TerrainPiece, got {type(piece).__name__}")
             pieces.append(piece._tuple())
@@ -492,9 +502,12 @@ def simulate(
             raise ValueError('line_up: a line-up needs fixed terrain (terrain="open" or a list of pieces)')
         line_up = float(line_up)
     # the seed to pass back to play the same games again: fresh entropy is drawn here, not hidden
-    replay = np.random.SeedSequence().entropy if seed is None else seed
+    # (a SeedSequence made without entropy draws an int)
+    replay = cast(int, np.random.SeedSequence().entropy) if seed is None else seed
     engine_seed = seed_to_u64(replay)
     units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
+    if line_up is None:  # a duel is judged by points: its units may differ in size
+        warn_unequal(sum(u.cost or 0 for u in units_a), sum(u.cost or 0 for u in units_b))
     mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
     if line_up is not None and (len(units_a) != 1 or len(units_b) != 1):
         raise ValueError(f"line_up: a duel's line-up takes one unit a side (got {len(units_a)} and {len(units_b)})")
@@ -556,7 +569,7 @@ def _merge(parts: list) -> dict:
     """Batches of games joined in game order."""
     if len(parts) == 1:
         return parts[0]
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("winner", "first", "objectives", "models_left", "points_left")}
+    out: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in ("winner", "first", "objectives", "models_left", "points_left")}
     out["units"] = [{k: sum(p["units"][i][k] for p in parts) for k in parts[0]["units"][i]} for i in range(2)]
     out["traces"] = [t for p in parts for t in p["traces"]]
     out["timers"] = {k: sum(p["timers"][k] for p in parts) for k in parts[0]["timers"]}

@@ -12,13 +12,48 @@ from ._core import Army, ArmyBook
 
 PathOrBook = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
+# What names a file, as a one-line string: an army book is Army Forge's JSON, a list its text.
+FILE_SUFFIXES = (".json", ".txt")
+
+
+def is_path(source: Any) -> bool:
+    """How every loader and entry point tells a path from the text itself, one way everywhere:
+    an ``os.PathLike`` is a path; a ``str`` is a path when it is one line and names a file
+    that exists or ends in ``.json`` or ``.txt``; any other string is the text (a list's text,
+    or a book's JSON, which opens with a brace)."""
+    if isinstance(source, os.PathLike):
+        return True
+    if not isinstance(source, str) or "\n" in source or source.lstrip().startswith(("{", "[")):
+        return False
+    return source.strip().lower().endswith(FILE_SUFFIXES) or os.path.isfile(source)
+
+
+def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source") -> str:
+    """The text of a source: the file's when it is a path (see :func:`is_path`), else itself."""
+    if not is_path(source):
+        return source  # type: ignore[return-value]
+    try:
+        with open(source, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{field}: no file {os.fspath(source)!r} (a one-line string ending in .json or .txt is read "
+                                "as a path)") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{field}: {os.fspath(source)!r} is not UTF-8 text ({exc.reason})") from None
+
+
+def is_book_text(text: str) -> bool:
+    """An army book's JSON opens with a brace; a list's text never does."""
+    return text.lstrip().startswith("{")
+
 
 def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict: Optional[bool] = None) -> ArmyBook:
     """Read an Army Forge army book.
 
-    ``source`` is a path to the JSON file Army Forge serves (``/api/army-books/<uid>``) or
-    that JSON already loaded as a dict. ``edition`` defaults to the book's ``versionString``
-    (falling back to the current edition when it names none the library knows).
+    ``source`` is a path to the JSON file Army Forge serves (``/api/army-books/<uid>``), that
+    JSON as text, or already loaded as a dict (a path is told from text as everywhere: see
+    ``docs/loading.md``). ``edition`` defaults to the book's ``versionString`` (falling back
+    to the current edition when it names none the library knows).
 
     Rule names that neither the library knows nor the book defines in its ``specialRules``
     give one :class:`UnknownRuleWarning` for the whole book, naming them with the closest
@@ -33,10 +68,13 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
             raise ValueError(f"source: the dict is nested deeper than the {LIMITS['MAX_JSON_DEPTH']} "
                              "levels an army book may have") from None
     elif isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(source)
+        if not is_book_text(text):
+            what = f"the file {os.fspath(source)!r}" if is_path(source) else "the text"
+            raise ValueError(f"source: {what} is not an army book's JSON (it does not open with '{{'); "
+                             "for an army list's text use load_army_list")
     else:
-        raise TypeError(f"source: expected a path or a dict, got {type(source).__name__}")
+        raise TypeError(f"source: expected a path, the book's JSON text or a dict, got {type(source).__name__}")
     return _core._load_army_book_json(text, edition, strict)
 
 
@@ -49,18 +87,25 @@ def load_army_list(
 ) -> Army:
     """Read an army list in the Army Forge text export ("Share as text").
 
-    ``source`` is the text itself, or a ``pathlib.Path`` / ``os.PathLike`` to a file holding it.
+    ``source`` is the text itself, or a path to a file holding it: an ``os.PathLike``, or a
+    one-line string naming a file that exists or ending in ``.txt`` (``docs/loading.md``).
     ``book`` is the list's army book (or books): the rules they define are known for its
     units. Other rule names the library does not know give one :class:`UnknownRuleWarning`
     for the whole list; ``strict=True`` (or :func:`set_strict`) makes that a ``ValueError``.
+    A list whose units cost more than its own points limit is warned about
+    (:func:`validate_list` checks every army-building rule).
     """
-    if isinstance(source, os.PathLike):
-        with open(source, encoding="utf-8") as f:
-            source = f.read()
-    if not isinstance(source, str):
+    if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source: expected the list text or a path, got {type(source).__name__}")
+    source = read_text(source)
+    if is_book_text(source):
+        raise ValueError("source: this is an army book's JSON, not a list; use load_army_book")
     books = [] if book is None else [book] if isinstance(book, ArmyBook) else list(book)
     for b in books:
         if not isinstance(b, ArmyBook):
             raise TypeError(f"book: expected an ArmyBook or a sequence of them, got {type(b).__name__}")
-    return _core._load_army_list_text(source, edition, strict, books)
+    army = _core._load_army_list_text(source, edition, strict, books)
+    from ._validate import warn_over_limit
+
+    warn_over_limit(army)
+    return army

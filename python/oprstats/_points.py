@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -380,13 +380,14 @@ class CostModel:
                 "iterations": opts.iterations}
         held_out = intervals = None
         if out_of_sample:
-            groups = _families(items)
+            books = cast(list[ArmyBook], items)  # checked above: all army books
+            groups = _families(books)
             if len(groups) < 2:
                 raise ValueError("units: out_of_sample=True needs books of at least two families (the same book twice, or books "
                                  "that share sub-faction copies, are one family)")
             fits, predicted = _held_out_fits(terms, costs, is_variant_a, np.asarray(source), groups, opts)
-            held_out = _HeldOut(books=tuple(tuple(sorted(items[i].uid for i in g)) for g in groups), weights=tuple(fits),
-                                names=_name_index(items, groups))
+            held_out = _HeldOut(books=tuple(tuple(sorted(books[i].uid for i in g)) for g in groups), weights=tuple(fits),
+                                names=_name_index(books, groups))
             intervals = PredictionIntervals.calibrate(predicted, costs, is_variant_a, coverage)
             info["families"] = len(groups)
         return cls(weights, edition=edition, info=info, held_out=held_out, intervals=intervals)
@@ -832,34 +833,50 @@ class CrossValidation:
                 f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
-def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book") -> tuple[list[Unit], Optional[ArmyBook]]:
-    """The units of a group, and the army book they are from when one was given: a path to
-    a book (``.json``) or a list (text), an ``ArmyBook``, an ``Army``, a ``Unit`` or an
-    iterable of ``Unit``. ``field`` names the argument in errors."""
+def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book") -> tuple[list[Unit], list[Optional[ArmyBook]]]:
+    """The units of a group, and for each the army book it is from (None when no book was
+    given): a path or text of a book or a list (told apart as every loader does), an
+    ``ArmyBook``, an ``Army``, a ``Unit``, or a sequence of any of these. ``field`` names the
+    argument in errors."""
+    expected = "a path, an ArmyBook, an Army, a Unit or a sequence of them"
     if isinstance(source, (bytes, Mapping)) or source is None:
-        raise TypeError(f"{field}: expected a path, an ArmyBook, an Army, a Unit or a sequence of Unit, got {type(source).__name__}")
-    from ._loaders import load_army_book, load_army_list
+        raise TypeError(f"{field}: expected {expected}, got {type(source).__name__}")
+    from ._loaders import is_book_text, load_army_book, load_army_list, read_text
 
     if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        if path.suffix.lower() == ".json":
-            book = load_army_book(path, edition=edition)
-            return list(book.units), book
-        return list(load_army_list(path, edition=edition or DEFAULT_EDITION).units), None
+        text = read_text(source, field)
+        try:
+            if is_book_text(text):
+                book = load_army_book(text, edition=edition)
+                return list(book.units), [book] * len(book)
+            listed = list(load_army_list(text, edition=edition or DEFAULT_EDITION).units)
+        except ValueError as exc:  # named for the argument it came from
+            raise ValueError(f"{field}: {exc}") from None
+        return listed, [None] * len(listed)
     if isinstance(source, ArmyBook):
-        return list(source.units), source
+        return list(source.units), [source] * len(source)
     if isinstance(source, Unit):
-        return [source], None
+        return [source], [None]
     if hasattr(source, "units") and not isinstance(source, Mapping):
-        source = source.units
+        listed = list(source.units)
+        return listed, [None] * len(listed)
     try:
-        units = list(source)
+        items = list(source)
     except TypeError:
-        raise TypeError(f"{field}: expected a path, an ArmyBook, an Army, a Unit or a sequence of Unit, got {type(source).__name__}") from None
-    for i, u in enumerate(units):
-        if not isinstance(u, Unit):
-            raise TypeError(f"{field}[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
-    return units, None
+        raise TypeError(f"{field}: expected {expected}, got {type(source).__name__}") from None
+    units: list[Unit] = []
+    books: list[Optional[ArmyBook]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, Unit):
+            units.append(item)
+            books.append(None)
+        elif isinstance(item, (ArmyBook, str, os.PathLike)) or (hasattr(item, "units") and not isinstance(item, Mapping)):
+            more, their = _source_of(item, edition, f"{field}[{i}]")
+            units += more
+            books += their
+        else:
+            raise TypeError(f"{field}[{i}]: expected an oprstats.Unit, ArmyBook, Army or a path, got {type(item).__name__}")
+    return units, books
 
 
 FAIRNESS_COLUMNS = ("unit", "official", "modelled", "low", "high", "difference", "difference_pct", "verdict", "judged", "drivers",
@@ -881,7 +898,7 @@ def _out_of_sample(judged: str) -> bool:
     return judged in (WITHOUT_FAMILY, NOT_IN_TRAINING)
 
 
-def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], in_sample: bool) -> list[tuple[CostModel, str]]:
+def _judges(model: CostModel, units: Sequence[Unit], books: Sequence[Optional[ArmyBook]], in_sample: bool) -> list[tuple[CostModel, str]]:
     """The model each unit is judged by, and how: out of sample unless asked otherwise."""
     if in_sample or model._held_out is None:
         label = IN_SAMPLE if in_sample else "model has no held-out fits"
@@ -889,7 +906,7 @@ def _judges(model: CostModel, units: Sequence[Unit], book: Optional[ArmyBook], i
     held = model._held_out
     cache: dict[int, CostModel] = {}
     out = []
-    for u in units:
+    for u, book in zip(units, books):
         families = held.families_of(u, None if book is None else book.uid)
         if len(families) != 1:
             out.append((model, IN_SAMPLE_SHARED_NAME if families else NOT_IN_TRAINING))
@@ -931,16 +948,16 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
         model = CostModel.default(edition=edition or DEFAULT_EDITION)
     elif not isinstance(model, CostModel):
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
-    units, book = _source_of(units_or_book, edition)
-    judges = _judges(model, units, book, in_sample)
+    units, books = _source_of(units_or_book, edition)
+    judges = _judges(model, units, books, in_sample)
     # the intervals are calibrated on out-of-sample errors: a price from a model that saw the
     # unit has none (its errors are smaller, and no interval was calibrated on them)
     intervals = model.intervals
     if options:
-        if book is None:
-            raise ValueError("options: judging upgrade options needs an army book (or a path to one), whose options they are")
-        return _option_fairness(book, units, judges, intervals)
-    rows = []
+        if any(b is None for b in books):
+            raise ValueError("options: judging upgrade options needs army books (or paths to them), whose options they are")
+        return _option_fairness(books, units, judges, intervals)  # type: ignore[arg-type]
+    rows: list[dict[str, Any]] = []
     for price, (_, judged) in zip(_priced(judges, units) if units else [], judges):
         main = sorted(price.terms, key=lambda t: -abs(t.points))[:drivers]
         diff = price.difference
@@ -963,12 +980,12 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     return rows
 
 
-def _option_fairness(book: ArmyBook, units: Sequence[Unit], judges: Sequence[tuple[CostModel, str]],
+def _option_fairness(books: Sequence[ArmyBook], units: Sequence[Unit], judges: Sequence[tuple[CostModel, str]],
                      intervals: Optional[PredictionIntervals]) -> list[dict]:
     """Every upgrade option of every unit: its official price against the modelled
     difference it makes (the loadout with it less the default loadout, one model for both)."""
-    rows = []
-    for unit, (judge, judged) in zip(units, judges):
+    rows: list[dict[str, Any]] = []
+    for unit, book, (judge, judged) in zip(units, books, judges):
         variants = book.variants(unit)
         if not variants:
             continue
@@ -1003,7 +1020,8 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
     ``options=True`` (an army book) judges every upgrade option instead: its official price
     against the modelled difference between the loadout with it and the default loadout.
 
-    ``units_or_book``: an army book, an army list, units, or a path to either file.
+    ``units_or_book``: an army book, an army list, units, a path to (or the text of) a book
+    or a list, or a sequence of any of these (several books at once).
     """
     try:
         from ._optional import pandas

@@ -228,11 +228,12 @@ def melee(result: Any, *, axes=None):
                 left.text(start + p / 2, y, f"{p:.0%}", ha="center", va="center", fontsize="small")
             start += p
     labels = [f"{name}\n{side.wounds_caused.mean():.2f} wounds dealt" for name, side in rows]
-    if result.p_tie is not None:
+    if result.p_tie is not None and result.p_charger_wins is not None and result.p_defender_wins is not None:
         y = len(rows)
         start = 0.0
-        for p, label, colour in ((result.p_charger_wins, "charger wins", "tab:blue"), (result.p_tie, "tie", "0.7"),
-                                 (result.p_defender_wins, "defender wins", "tab:purple")):
+        winners = ((result.p_charger_wins, "charger wins", "tab:blue"), (result.p_tie, "tie", "0.7"),
+                   (result.p_defender_wins, "defender wins", "tab:purple"))
+        for p, label, colour in winners:
             left.barh(y, p, left=start, color=colour, label=label, edgecolor="white", linewidth=0.5)
             if p >= 0.07:
                 left.text(start + p / 2, y, f"{p:.0%}", ha="center", va="center", fontsize="small", color="white")
@@ -393,6 +394,7 @@ def matchups(result: Any, *, mode: Optional[str] = None, value: str = "net", ax=
     import matplotlib.pyplot as plt
 
     finite = grid[np.isfinite(grid)]
+    norm: mcolors.Normalize
     if value == "net":
         bound = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
         cmap, norm = plt.get_cmap("RdBu").with_extremes(bad="0.85"), mcolors.TwoSlopeNorm(0.0, -bound, bound)
@@ -540,14 +542,15 @@ def _legend_inches(info) -> float:
 def _game_legend(fig, result, game: int, info) -> None:
     """The units by label, army A's in the left column and army B's in the right, and the
     marks, under the table; the game's result as its title."""
+    from matplotlib.artist import Artist
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     rows = max(len(info[0]), len(info[1]))
     blank = Patch(visible=False)
-    columns = []
+    columns: list[list[tuple[Artist, str]]] = []
     for army in (0, 1):
-        column = [(Patch(facecolor=_ARMY_COLOURS[army], alpha=0.75, edgecolor="black", linewidth=0.4),
+        column: list[tuple[Artist, str]] = [(Patch(facecolor=_ARMY_COLOURS[army], alpha=0.75, edgecolor="black", linewidth=0.4),
                    f"{'AB'[army]}{u}  {name} ({points:g} pts, {models} models)") for u, (name, points, models, _r) in enumerate(info[army])]
         column += [(blank, "")] * (rows - len(column))
         columns.append(column)

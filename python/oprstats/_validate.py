@@ -1,0 +1,162 @@
+"""``validate_list``: an army list against the army-building rules of gf-3.5's beginners' guide
+("Preparing your army" and the optional "Force organisation")."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ._core import Army
+
+# gf-3.5 "FORCE ORGANISATION (OPTIONAL)": "Only 1 hero per 500pts", "Only 1+X copies of the
+# same unit, where X is 1 per 1000pts", "No single unit worth over 35% of total points",
+# "Only 1 unit per 200pts".
+POINTS_PER_HERO = 500
+POINTS_PER_EXTRA_COPY = 1000
+LARGEST_UNIT_SHARE = 0.35
+POINTS_PER_UNIT = 200
+
+#: Two armies whose points differ by more than this share of the larger are warned about:
+#: the games then measure the lists' sizes as much as their units.
+UNEQUAL_POINTS_SHARE = 0.10
+
+
+@dataclass(frozen=True)
+class ListProblem:
+    """One broken rule: which (``"points"``, ``"heroes"``, ``"copies"``, ``"unit share"``,
+    ``"units"``), what the list has, what the rule allows, and a sentence saying so."""
+
+    rule: str
+    found: float
+    allowed: float
+    message: str
+
+
+@dataclass(frozen=True)
+class ListCheck:
+    """What :func:`validate_list` found: ``ok`` when no rule is broken; ``problems`` names each."""
+
+    name: str
+    points: int
+    limit: int
+    force_organisation: bool
+    problems: tuple[ListProblem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        head = f"ListCheck({self.name or 'army'}: {self.points} of {self.limit} pts"
+        if self.ok:
+            return head + (", force organisation kept)" if self.force_organisation else ", within the limit)")
+        return head + "; " + "; ".join(p.message for p in self.problems) + ")"
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        lines = [f"{self.points:,} of {self.limit:,} pts" + (", with the force organisation rules" if self.force_organisation else "")]
+        if self.ok:
+            lines.append("no rule broken")
+        rows = [[p.rule, d._num(p.found), d._num(p.allowed), p.message] for p in self.problems]
+        parts = [d.table(["rule", "found", "allowed", "problem"], rows, [False, True, True, False])] if rows else []
+        return d.block(f"List check: {self.name or 'army'}", lines, *parts)
+
+
+@dataclass(frozen=True)
+class _Selection:
+    """One entry of the list as it was bought: a unit, or a hero joined to one."""
+
+    name: str
+    cost: int
+    hero: bool
+
+
+def _selections(army: Army) -> list[_Selection]:
+    """The list's selections: a joined hero is its own selection beside its unit."""
+    out = []
+    for u in army.units:
+        hero = u.hero
+        if hero is not None:
+            out.append(_Selection(hero.name, hero.cost or 0, True))
+            out.append(_Selection(u.name, (u.cost or 0) - (hero.cost or 0), False))
+        else:
+            out.append(_Selection(u.name, u.cost or 0, any(m.is_hero for m in u.models)))
+    return out
+
+
+def validate_list(army: Any, *, points: Optional[int] = None, force_organisation: bool = True) -> ListCheck:
+    """Checks an army list against the army-building rules of gf-3.5 (beginners' guide).
+
+    Always: the units' points do not go over the game size ("as long as their point cost
+    doesn't go over the agreed total game size"). With ``force_organisation`` (the optional
+    rules most events use): at most 1 hero per 500 points, 1 + 1 per 1000 points copies of
+    the same unit, no unit worth over 35% of the game size, and 1 unit per 200 points.
+
+    ``army``: an :class:`Army`, or a path to (or the text of) a list. ``points``: the game
+    size; by default the list's own limit (``[GF 2000pts]`` in its header). A hero joined to
+    a unit is its own selection: it counts as a hero and as a unit, and its points are not
+    the unit's (docs/loading.md gives the reading). Copies are units of the same name, with
+    any upgrades; a combined unit is one unit.
+    """
+    from ._attack import check_flag
+    from ._loaders import load_army_list
+
+    force_organisation = check_flag("force_organisation", force_organisation)
+    if not isinstance(army, Army):
+        if isinstance(army, (str, os.PathLike)):
+            army = load_army_list(army)
+        else:
+            raise TypeError(f"army: expected an oprstats.Army or a path to (or the text of) a list, got {type(army).__name__}")
+    if points is None:
+        points = army.points_limit
+        if points is None:
+            raise ValueError("points: the list names no points limit; pass points= (the game size)")
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise ValueError(f"points: must be a positive whole number of points (got {points!r})")
+    selections = _selections(army)
+    problems = []
+    total = army.points
+    if total > points:
+        problems.append(ListProblem("points", total, points, f"{total:,} pts is over the game size of {points:,}"))
+    if force_organisation:
+        heroes = sum(s.hero for s in selections)
+        most_heroes = points // POINTS_PER_HERO
+        if heroes > most_heroes:
+            problems.append(ListProblem("heroes", heroes, most_heroes, f"{heroes} heroes, at most {most_heroes} at {points:,} pts"))
+        most_copies = 1 + points // POINTS_PER_EXTRA_COPY
+        for name, n in Counter(s.name for s in selections).items():
+            if n > most_copies:
+                problems.append(ListProblem("copies", n, most_copies, f"{n} copies of {name}, at most {most_copies}"))
+        largest = LARGEST_UNIT_SHARE * points
+        for s in selections:
+            if s.cost > largest:
+                problems.append(ListProblem("unit share", s.cost, largest,
+                                            f"{s.name} is {s.cost} pts, over 35% of {points:,} ({largest:g} pts)"))
+        most_units = points // POINTS_PER_UNIT
+        if len(selections) > most_units:
+            problems.append(ListProblem("units", len(selections), most_units, f"{len(selections)} units, at most {most_units}"))
+    return ListCheck(army.name, total, points, force_organisation, tuple(problems))
+
+
+def warn_over_limit(army: Army, stacklevel: int = 3) -> None:
+    """A list whose units cost more than its own points limit is warned about."""
+    limit = army.points_limit
+    if limit is not None and army.points > limit:
+        warnings.warn(f"{army.name or 'the list'}: its units cost {army.points:,} pts, over its own limit of {limit:,} pts "
+                      "(oprstats.validate_list checks every army-building rule)", stacklevel=stacklevel)
+
+
+def warn_unequal(points_a: float, points_b: float, stacklevel: int = 3) -> None:
+    """Armies of very different points are warned about: the result measures the sizes too."""
+    larger = max(points_a, points_b)
+    if larger > 0 and abs(points_a - points_b) > UNEQUAL_POINTS_SHARE * larger:
+        warnings.warn(f"armies: army A is {points_a:,.0f} pts and army B {points_b:,.0f} pts, more than "
+                      f"{UNEQUAL_POINTS_SHARE:.0%} apart; the result measures the armies' sizes as well as their units",
+                      stacklevel=stacklevel)
