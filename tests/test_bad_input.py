@@ -270,3 +270,19 @@ def test_random_melees_give_probabilities_or_a_clear_error(c, d, cs, ds, strike_
         assert "state." in str(e)
     else:
         assert 0 <= r.p_pass <= 1 and r.p_pass + r.p_fail == pytest.approx(1)
+
+
+def test_a_weapon_that_cannot_attack_that_way_is_not_a_silent_zero():
+    book = oprstats.example_book()
+    squad, drones = book.unit("Warden Squad"), book.unit("Swarm Drones")
+    with pytest.raises(ValueError, match=r"weapons: CCW of Warden Squad: melee weapons strike only in melee \(melee=True\)"):
+        oprstats.attack(squad, drones, weapons=["CCW"])
+    with pytest.raises(ValueError, match="weapons: Line Rifle of Warden Squad: ranged weapons do not strike in melee"):
+        oprstats.attack(squad, drones, weapons=["Line Rifle"], melee=True)
+    with pytest.warns(UserWarning, match="Swarm Drones has no ranged weapon, so it deals nothing shooting"):
+        assert oprstats.attack(drones, squad).hits.max == 0
+    with pytest.warns(UserWarning, match=r'no weapon of Warden Squad reaches 30" \(the longest reaches 24"\)'):
+        assert oprstats.attack(squad, drones, distance=30).hits.max == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert oprstats.attack(squad, drones, weapons=["CCW"], melee=True).hits.max > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Iterable, Optional, Union
 
 import numpy as np
@@ -324,7 +325,26 @@ def attack(
         _FRESH_TUPLE if target_state is None else state_arg("target_state", target_state)._tuple(),
         edition, method, int(samples), seed_to_u64(seed) if method == "sample" else 0, None if threads is None else int(threads),
     )
+    if not raw.groups and isinstance(attacker, Unit):  # no weapon attacked: say why rather than return zeros silently
+        _why_no_weapon(attacker, weapons, melee, distance)
     return AttackResult(raw, method, melee)
+
+
+def _why_no_weapon(attacker: Unit, weapons: Optional[list], melee: bool, distance: float) -> None:
+    """A named weapon that cannot attack this way is an error; a unit with no weapon for it,
+    or none in range, a warning (the zeros are then the honest answer)."""
+    chosen = [w for w in attacker.weapons if weapons is None or w.name in weapons]
+    usable = [w for w in chosen if (w.range is None) == melee]
+    if weapons is not None and chosen and not usable:
+        names = ", ".join(dict.fromkeys(w.name for w in chosen))
+        raise ValueError(f"weapons: {names} of {attacker.name}: "
+                         + ("ranged weapons do not strike in melee" if melee else "melee weapons strike only in melee (melee=True)"))
+    if not usable:
+        warnings.warn(f"attack: {attacker.name} has no {'melee' if melee else 'ranged'} weapon, so it deals nothing "
+                      + ("in melee" if melee else "shooting; pass melee=True for its melee attacks"), stacklevel=3)
+    elif not melee and max(w.range or 0 for w in usable) < distance:
+        warnings.warn(f'attack: no weapon of {attacker.name} reaches {distance:g}" (the longest reaches '
+                      f'{max(w.range or 0 for w in usable)}"), so it deals nothing', stacklevel=3)
 
 
 class AttackTable:
