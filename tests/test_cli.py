@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -120,3 +121,107 @@ def test_machine_readable_formats(capsys):
     assert out.startswith("# rates\nmeasure,rate,low,high\na_wins,") and "\n# units\narmy,name,points,role," in out
     with pytest.raises(SystemExit):
         main(["show", "--format", "xml"])
+
+
+def _lines_fit(out: str, width: int) -> None:
+    too_wide = [line for line in out.splitlines() if len(line) > width]
+    assert not too_wide, too_wide
+
+
+def test_attack_prints_every_stage_exactly(monkeypatch, capsys):
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["attack", "Warden Squad", "swarm drones"]) == 0
+    out = capsys.readouterr().out
+    book = oprstats.example_book()
+    r = oprstats.attack(book.unit("Warden Squad"), book.unit("Swarm Drones"))
+    assert 'Warden Squad attacks Swarm Drones (shooting at 12"), exactly' in out
+    assert f"kills {r.kills.mean():.2f}" in out and f"P(destroyed) {r.p_destroyed:.4f}" in out
+    row = next(line for line in out.splitlines() if line.startswith("1 "))
+    assert row.split()[1:] == [f"{r.hits[1]:.4f}", f"{r.unblocked[1]:.4f}", f"{r.wounds[1]:.4f}", f"{r.kills[1]:.4f}",
+                               f"{r.kills.at_least(1):.4f}"]
+    _lines_fit(out, 80)
+    # a profile in the rulebook's notation, in melee, as JSON
+    assert main(["attack", "Brutes [3] Q4+ D4+\\n3x Club (A3, AP(1))", "Warden Squad", "--melee", "--charging", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"] == ["Brutes attacks Warden Squad (melee, charging), exactly"] and data["stages"][0]["k"] == 0
+
+
+def test_attack_names_an_unknown_unit_with_the_closest(capsys):
+    assert main(["attack", "Warden Sqad", "Swarm Drones"]) == 1
+    assert "unit 'Warden Sqad': not in the example book; did you mean Warden Squad" in capsys.readouterr().err
+    assert main(["attack", "Warden Squad", "Swarm Drones", "--distance", "40"]) == 0  # out of range: warned, zeros
+    assert "reaches 40" in capsys.readouterr().err
+
+
+def test_melee_prints_both_sides(monkeypatch, capsys):
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "70")
+    assert main(["melee", "Swarm Drones", "Warden Squad"]) == 0
+    out = capsys.readouterr().out
+    book = oprstats.example_book()
+    m = oprstats.melee(book.unit("Swarm Drones"), book.unit("Warden Squad"))
+    wins = next(line for line in out.splitlines() if line.startswith("Wins the melee"))
+    assert wins.split()[-2:] == [f"{m.p_charger_wins:.4f}", f"{m.p_defender_wins:.4f}"]
+    assert f"Tie {m.p_tie:.4f}" in out
+    _lines_fit(out, 70)
+
+
+def test_efficiency_prints_points_destroyed_per_unit(monkeypatch, capsys):
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["efficiency"]) == 0
+    out = capsys.readouterr().out
+    _lines_fit(out, 80)
+    drones = oprstats.efficiency(oprstats.example_book().unit("Swarm Drones"))
+    row = next(line for line in out.splitlines() if line.startswith("Swarm Drones"))
+    assert row.split()[3] == "charge" and row.split()[4] == f"{drones.points_destroyed[drones.modes.index('charging'), 0]:.1f}"
+    assert main(["efficiency", "--mode", "shoot"]) == 1
+    assert "--mode: 'shoot' is not one of" in capsys.readouterr().err
+    assert main(["efficiency", "--format", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header == "unit,points,mode,target,points_destroyed_per_100,wounds_per_100,p_destroyed"
+
+
+def test_validate_exits_1_on_a_broken_rule(tmp_path, capsys):
+    assert main(["validate"]) == 1
+    assert "7 units, at most 5" in capsys.readouterr().out
+    assert main(["validate", "--no-force-organisation"]) == 0
+    assert "No army-building rule broken." in capsys.readouterr().out
+    over = tmp_path / "list.txt"
+    over.write_text("++ Tiny [GF 100pts] ++\n\nGrunts [10] Q5+ D5+ | 160pts\n10x CCW (A1)")
+    assert main(["validate", str(over), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    # 100 points allow no unit at all (1 per 200 points)
+    assert [p["rule"] for p in data["problems"]] == ["points", "unit share", "units"]
+    assert "oprstats: warning: Tiny: its units cost 160 pts, over its own limit of 100 pts" in captured.err
+
+
+def test_simulate_takes_the_game_options(capsys):
+    args = ["simulate", "--games", "6", "--quiet", "--terrain", "open", "--policy-b", "random", "--rounds", "3", "--threads", "1",
+            "--format", "json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"][2] == "6 games of Grimdark Future v3.5 (seed 1, open table, policies default/random, 3 rounds)"
+    import oprstats
+
+    army = oprstats.example_army()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = oprstats.simulate(army, army, games=6, seed=1, terrain="open", policy_b="random", rounds=3, progress=False)
+    assert data["rates"][0]["rate"] == g.rates()["a_wins"][0]
+
+
+def test_an_edition_a_book_does_not_fit_is_blamed(capsys):
+    from oprstats.examples import EXAMPLE_BOOK
+
+    assert main(["show", str(EXAMPLE_BOOK), "--edition", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("oprstats: error: --edition 2: Star Wardens (example) is written for v3.5.1 and does not fit that edition")
+    assert "Fear takes no rating" in err

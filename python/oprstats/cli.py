@@ -20,14 +20,30 @@ from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
 from .examples import EXAMPLE_BOOK, EXAMPLE_LIST
 
 
+def _book(path: Path, edition: Optional[str]):
+    """An army book read in ``edition``; a book that reads in its own edition but not in the
+    one asked for is blamed on ``--edition``, not on the file."""
+    try:
+        return load_army_book(path, edition=edition)
+    except ValueError as exc:
+        if edition is None:
+            raise
+        try:
+            own = load_army_book(path)
+        except ValueError:
+            raise exc from None
+        raise ValueError(f"--edition {edition}: {own.name} is written for v{own.version} and does not fit that edition "
+                         f"({str(exc).removeprefix('not an Army Forge army book: ')})") from None
+
+
 def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
     """Units of an army book (``.json``) or of an army list (any other file); the example
     list is read with the example book, which defines its army rules."""
     book = None
     if path is None:
-        path, book = EXAMPLE_LIST, load_army_book(EXAMPLE_BOOK, edition=edition)
+        path, book = EXAMPLE_LIST, _book(EXAMPLE_BOOK, edition)
     if path.suffix.lower() == ".json":
-        book = load_army_book(path, edition=edition)
+        book = _book(path, edition)
         return f"{book.name} (army book, v{book.version}, {len(book)} units)", list(book.units)
     army = load_army_list(path, edition=edition or DEFAULT_EDITION, book=book)
     title = army.name or path.name
@@ -38,7 +54,7 @@ def _load_source(path: Optional[Path], edition: Optional[str]):
     """A title, and the army book itself (its options, and the family it is judged without)
     or the army list's units."""
     if path is not None and path.suffix.lower() == ".json":
-        book = load_army_book(path, edition=edition)
+        book = _book(path, edition)
         return f"{book.name} (army book, v{book.version}, {len(book)} units)", book
     return _load_units(path, edition)
 
@@ -193,15 +209,18 @@ def _simulate(args: argparse.Namespace) -> int:
 
     title_a, army_a = _load_units(args.army_a, None)
     title_b, army_b = _load_units(args.army_b or args.army_a, None)
-    result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet)
+    result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet,
+                      threads=args.threads, terrain=args.terrain, policy_a=args.policy_a, policy_b=args.policy_b or args.policy_a,
+                      rounds=args.rounds)
     rates = [{"measure": name, "rate": rate, "low": lo, "high": hi} for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
     raw_units = [{"army": r.army, "name": r.name, "points": r.points, "role": r.role, "destroyed": r.destroyed_rate, "dealt": r.wounds_dealt,
                   "taken": r.wounds_taken, "holding": r.rounds_holding} for r in result.units().itertuples()] if _has_pandas() else []
-    headline = [f"A: {title_a}", f"B: {title_b}", f"{len(result):,} games of Grimdark Future v3.5 (seed {args.seed}{', paired' if args.paired else ''})"]
+    how = _how_played(args)
+    headline = [f"A: {title_a}", f"B: {title_b}", f"{len(result):,} games of Grimdark Future v3.5 ({how})"]
     if _machine(args, headline, {"rates": rates, "units": raw_units}):
         return 0
     print(f"A: {title_a}\nB: {title_b}")
-    print(f"{len(result):,} games of Grimdark Future v3.5 (seed {args.seed}{', paired' if args.paired else ''})")
+    print(f"{len(result):,} games of Grimdark Future v3.5 ({how})")
     print()
     rows = [{"measure": name, "rate": f"{rate:.3f}", "low": f"{lo:.3f}", "high": f"{hi:.3f}"}
             for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
@@ -215,6 +234,163 @@ def _simulate(args: argparse.Namespace) -> int:
         cols = list(units[0])
         print(format_table(units, cols, {c: c.capitalize() for c in cols}, frozenset(cols[2:3] + cols[4:])))
     return 0
+
+
+def _how_played(args: argparse.Namespace) -> str:
+    """The run's settings in a line: what to pass again to play the same games."""
+    parts = [f"seed {args.seed}"] + (["paired"] if args.paired else [])
+    parts.append(f"{args.terrain} table")
+    policy_b = args.policy_b or args.policy_a
+    parts.append(f"policies {args.policy_a}/{policy_b}" if policy_b != args.policy_a else f"{args.policy_a} policy")
+    if args.rounds != 4:
+        parts.append(f"{args.rounds} rounds")
+    return ", ".join(parts)
+
+
+def _units_by_name(args: argparse.Namespace, names: Sequence[str]) -> list[Unit]:
+    """Each name is a unit of ``--file`` (default: the example book), or a unit written in the
+    rulebook's notation (``'Squad [10] Q4+ D4+ | 100pts\\n10x Rifle (24", A1)'``)."""
+    _title, units = _load_units(args.file, args.edition) if args.file is not None else (
+        "", list(_book(EXAMPLE_BOOK, args.edition).units))
+    by_name = {}
+    for u in units:
+        by_name.setdefault(u.name.lower(), u)
+    out = []
+    for name in names:
+        if "[" in name:  # a profile, not a name
+            out.append(Unit.parse(name.replace("\\n", "\n"), edition=args.edition or DEFAULT_EDITION))
+            continue
+        unit = by_name.get(name.strip().lower())
+        if unit is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, [u.name for u in units], n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else f"; the units are: {', '.join(u.name for u in units[:12])}"
+            raise ValueError(f"unit {name!r}: not in {args.file or 'the example book'}{hint}")
+        out.append(unit)
+    return out
+
+
+def _attack(args: argparse.Namespace) -> int:
+    from ._attack import attack
+
+    attacker, target = _units_by_name(args, [args.attacker, args.target])
+    r = attack(attacker, target, melee=args.melee, charging=args.charging, distance=args.distance, cover=args.cover,
+               edition=args.edition or DEFAULT_EDITION)
+    how = ("melee, charging" if args.charging else "melee") if args.melee else f'shooting at {args.distance:g}"' + (", in cover" if args.cover else "")
+    title = f"{attacker.name} attacks {target.name} ({how}), exactly"
+    stages = {"hits": r.hits, "unblocked": r.unblocked, "wounds": r.wounds, "kills": r.kills}
+    n = max(d.max for d in stages.values()) + 1
+    rows = [{"k": k, **{name: float(d[k]) for name, d in stages.items()}, "kills_at_least": r.kills.at_least(k)} for k in range(n)]
+    notes = [f"P(destroyed) {r.p_destroyed:.4f}"] + ([] if r.p_morale_test is None else [f"P(morale test) {r.p_morale_test:.4f}",
+                                                                                     f"P(Shaken) {r.p_shaken:.4f}"])
+    if r.unmodelled:
+        notes.append("Not modelled: " + ", ".join(r.unmodelled))
+    if _machine(args, [title], {"stages": rows}, notes):
+        return 0
+    print(title)
+    means = ", ".join(f"{name} {d.mean():.2f}" for name, d in stages.items())
+    print(f"Means: {means} (of {r.size} models)")
+    print()
+    headers = {"k": "k", "hits": "P(hits=k)", "unblocked": "P(unbl.=k)", "wounds": "P(wounds=k)", "kills": "P(kills=k)",
+               "kills_at_least": "P(kills≥k)"}
+    print(format_table(rows, list(headers), headers, frozenset(headers), lambda c, v: str(v) if c == "k" else f"{v:.4f}"))
+    print()
+    print("\n".join(notes))
+    return 0
+
+
+def _melee(args: argparse.Namespace) -> int:
+    from ._melee import melee
+
+    charger, defender = _units_by_name(args, [args.charger, args.defender])
+    m = melee(charger, defender, edition=args.edition or DEFAULT_EDITION)
+    title = f"{charger.name} charges {defender.name}, exactly"
+    sides = [{"side": role, "name": side_unit.name, "wins": wins, "destroyed": side.p_destroyed, "routed": side.p_routed,
+              "shaken": side.p_shaken, "unaffected": side.p_unaffected, "wounds_caused": side.wounds_caused.mean(),
+              "models_lost": side.lost.mean()}
+             for role, side_unit, side, wins in (("charger", charger, m.charger, m.p_charger_wins),
+                                                 ("defender", defender, m.defender, m.p_defender_wins))]
+    notes = ([] if m.p_tie is None else [f"Tie {m.p_tie:.4f}"]) + (["Not modelled: " + ", ".join(m.unmodelled)] if m.unmodelled else [])
+    if _machine(args, [title], {"sides": sides}, notes):
+        return 0
+    print(title)
+    print()
+    # one column per side: a table as narrow as the names
+    labels = {"wins": "Wins the melee", "destroyed": "Destroyed", "routed": "Routed", "shaken": "Shaken after",
+              "unaffected": "Unaffected", "wounds_caused": "Wounds caused", "models_lost": "Models lost"}
+    rows = [{"measure": label, "charger": sides[0][key], "defender": sides[1][key]} for key, label in labels.items()]
+    headers = {"measure": "", "charger": f"Charger: {charger.name}", "defender": f"Defender: {defender.name}"}
+    print(format_table(rows, list(headers), headers, frozenset({"charger", "defender"}),
+                       lambda c, v: v if c == "measure" else "-" if v is None else f"{v:.4f}"))
+    if notes:
+        print()
+        print("\n".join(notes))
+    return 0
+
+
+# The panel's targets a table shows (all of them in CSV and JSON): one of each kind.
+EFFICIENCY_TARGETS = {"light-infantry": "LtInf", "infantry": "Inf", "elites": "Elite", "tough-elites": "TElite", "monster": "Monst",
+                      "vehicle": "Veh", "titan": "Titan"}
+SHORT_MODES = {'shooting 12"': 'sh12"', 'shooting 24"': 'sh24"', "charging": "charge", "charged": "charged"}
+
+
+def _efficiency(args: argparse.Namespace) -> int:
+    from ._efficiency import efficiency, natural_mode
+
+    title, units = _load_units(args.file, args.edition)
+    rows, raw = [], []
+    for u in units:
+        eff = efficiency(u, edition=args.edition or DEFAULT_EDITION)
+        mode = args.mode or natural_mode(u)
+        if mode not in eff.modes:
+            raise ValueError(f"--mode: {mode!r} is not one of {list(eff.modes)}")
+        i = eff.modes.index(mode)
+        destroyed = eff.points_destroyed
+        rows.append({"unit": u.name + (f" + {u.hero.name}" if u.hero is not None else ""), "points": eff.points,
+                     "mode": SHORT_MODES.get(mode, mode),
+                     **{t: float(destroyed[i, eff.targets.index(t)]) for t in EFFICIENCY_TARGETS}})
+        raw += [{"unit": u.name, "points": eff.points, "mode": m, "target": t, "points_destroyed_per_100": float(destroyed[a, b]),
+                 "wounds_per_100": float(eff.wounds[a, b]), "p_destroyed": float(eff.p_destroyed[a, b])}
+                for a, m in enumerate(eff.modes) for b, t in enumerate(eff.targets)]
+    if _machine(args, [title], {"efficiency": raw}):
+        return 0
+    print(title)
+    print("Points of the target destroyed per 100 points, exactly; each unit")
+    print(f"in mode {args.mode}." if args.mode else 'in its own mode (sh12": shooting at 12"; charge: without a gun).')
+    print()
+    headers = {"unit": "Unit", "points": "Pts", "mode": "Mode", **EFFICIENCY_TARGETS}
+    print(format_table(rows, list(headers), headers, frozenset(["points", *EFFICIENCY_TARGETS]),
+                       lambda c, v: f"{v:g}" if c == "points" else f"{v:.1f}" if c in EFFICIENCY_TARGETS else str(v)))
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from ._validate import validate_list
+
+    if args.file is None:
+        army = load_army_list(EXAMPLE_LIST, book=load_army_book(EXAMPLE_BOOK))
+    else:
+        army = load_army_list(args.file)
+    check = validate_list(army, points=args.points, force_organisation=not args.no_force_organisation)
+    rows = [{"rule": p.rule, "found": p.found, "allowed": p.allowed, "problem": p.message} for p in check.problems]
+    title = f"{check.name or 'army'}: {check.points:,} of {check.limit:,} pts"
+    if _machine(args, [title], {"problems": rows}):
+        return 0 if check.ok else 1
+    print(title + ("" if check.force_organisation else " (force organisation rules left out)"))
+    if check.ok:
+        print("No army-building rule broken.")
+        return 0
+    print()
+    headers = {"rule": "Rule", "found": "Found", "allowed": "Allowed", "problem": "Problem"}
+    print(format_table(rows, list(headers), headers, frozenset({"found", "allowed"}), lambda c, v: f"{v:g}" if c in ("found", "allowed") else str(v)))
+    return 1
+
+
+def _tour(args: argparse.Namespace) -> int:
+    from ._tour import tour
+
+    return tour()
 
 
 def _has_pandas() -> bool:
@@ -251,8 +427,58 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="seed (default 1): the same seed plays the same games")
     sim.add_argument("--paired", action="store_true", help="play every game twice with sides and first player swapped")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores); the results do not depend on it")
+    sim.add_argument("--terrain", choices=("standard", "open"), default="standard",
+                     help="standard (default): a new rulebook table each game; open: no terrain")
+    policies = ("default", "greedy", "random", "hold")
+    sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
+    sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
+    sim.add_argument("--rounds", type=int, default=4, help="rounds per game (default 4, the rulebook's)")
     sim.set_defaults(run=_simulate)
+    pair = argparse.ArgumentParser(add_help=False)
+    pair.add_argument("--file", type=Path, default=None,
+                      help="army book JSON or army list text the units are from; default: the example book")
+    pair.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
+    unit_help = 'a unit\'s name in --file, or a profile in the rulebook\'s notation ("Squad [10] Q4+ D4+\\n10x Rifle (24\", A1)")'
+    att = sub.add_parser("attack", parents=[common, pair], help="one unit attacks another, exactly: every stage's distribution")
+    att.add_argument("attacker", help=unit_help)
+    att.add_argument("target", help=unit_help)
+    att.add_argument("--distance", type=float, default=12.0, help="inches between them when shooting (default 12)")
+    att.add_argument("--melee", action="store_true", help="melee attacks instead of shooting")
+    att.add_argument("--charging", action="store_true", help="with --melee: the attacker charged (Impact, Furious, Lance...)")
+    att.add_argument("--cover", action="store_true", help="the target is in cover")
+    att.set_defaults(run=_attack)
+    mel = sub.add_parser("melee", parents=[common, pair], help="a charge to the end, exactly: who wins and how each side ends")
+    mel.add_argument("charger", help=unit_help)
+    mel.add_argument("defender", help=unit_help)
+    mel.set_defaults(run=_melee)
+    eff = sub.add_parser("efficiency", parents=[common], help="points of reference targets each unit destroys per 100 points")
+    eff.add_argument("file", nargs="?", type=Path, help="army book JSON or army list text; default: the embedded example army")
+    eff.add_argument("--mode", default=None, help='shooting 12" / shooting 24" / charging / charged (default: each unit\'s own)')
+    eff.add_argument("--edition", default=None, help="rules edition (default 3.5)")
+    eff.set_defaults(run=_efficiency)
+    val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
+    val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
+    val.add_argument("--points", type=int, default=None, help="the game size (default: the list's own limit)")
+    val.add_argument("--no-force-organisation", action="store_true", help="check only the points, not the optional force organisation")
+    val.set_defaults(run=_validate)
+    tour = sub.add_parser("tour", help="a short tour of the main results on the example army")
+    tour.set_defaults(run=_tour)
     return parser
+
+
+def _run_telling_warnings(args: argparse.Namespace) -> int:
+    """Runs the command; its warnings (rules not modelled, a unit out of range...) follow on
+    stderr, one line each, as the command's own messages rather than Python's."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            return args.run(args)
+        finally:
+            for message in dict.fromkeys(str(w.message) for w in caught):
+                print(f"oprstats: warning: {message}", file=sys.stderr)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -265,7 +491,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # cut to the terminal (or $COLUMNS); whole when piped, or with --wide
     WIDTH = None if getattr(args, "wide", False) or not (sys.stdout.isatty() or "COLUMNS" in os.environ) else shutil.get_terminal_size().columns
     try:
-        return args.run(args)
+        return _run_telling_warnings(args)
     except BrokenPipeError:
         # the reader went away (`| head`): stop quietly, as the docs of Python's signal
         # module advise, with stdout pointed at nothing so that the exit flush is quiet too
