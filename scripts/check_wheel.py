@@ -6,7 +6,8 @@ virtualenv (run by `./dev.sh wheel`, and so by `./dev.sh test`):
 - the platform tag is a manylinux one PyPI takes (not the bare ``linux_x86_64``);
 - the metadata carries the license expression and the LICENSE file, a Markdown long
   description with no relative links and no mention of ``../shared``;
-- the extension is stripped;
+- the extension is stripped, and ``auditwheel show`` finds it consistent with its manylinux
+  tag;
 - installed alone in a new virtualenv (with its dependencies from the index), the package
   imports, computes an exact attack, a matchups table and a duel on its embedded example
   army, and its command line prints its version.
@@ -64,12 +65,23 @@ def main(path: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         venv.create(tmp, with_pip=True)
         python = str(Path(tmp) / "bin" / "python")
-        subprocess.run([python, "-m", "pip", "install", "--quiet", str(wheel)], check=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", str(wheel), "auditwheel"], check=True)
+        audit(python, wheel, tag)
         subprocess.run([python, "-c", SMOKE], check=True, cwd=tmp)
         version = subprocess.run([str(Path(tmp) / "bin" / "oprstats"), "--version"], check=True, capture_output=True, text=True).stdout
         if not version.startswith("oprstats "):
             fail(f"oprstats --version printed {version!r}")
     print(f"check_wheel: {wheel.name} is fine")
+
+
+def audit(python: str, wheel: Path, tag: str) -> None:
+    """auditwheel's own reading of the wheel (the tool PyPA's manylinux rules come with): the
+    extension may only link what the manylinux policy of its tag allows."""
+    shown = subprocess.run([python, "-m", "auditwheel", "show", str(wheel)], capture_output=True, text=True)
+    text = " ".join(shown.stdout.split())
+    policy = tag.rsplit("_", 1)[0]  # manylinux_2_35
+    if shown.returncode != 0 or f'consistent with the following platform tag: "{policy}_' not in text:
+        fail(f"auditwheel show does not find the wheel consistent with {policy}:\n{shown.stdout}{shown.stderr}")
 
 
 if __name__ == "__main__":
