@@ -552,7 +552,10 @@ def test_cli_simulates_the_example_army(capsys):
 
     assert main(["simulate", "--games", "50", "--quiet", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "50 games of Grimdark Future v3.5 (seed 3)" in out and "first_player_wins" in out and "Warden Squad" in out
+    assert "50 games of Grimdark Future v3.5 (seed 3, standard table, default policy)" in out
+    assert "first_player_wins" in out and "Warden Squad" in out
+    assert main(["simulate", "--games", "5", "--quiet", "--paired", "--terrain", "open"]) == 0
+    assert "5 pairs (10 games) of Grimdark Future v3.5 (seed 1, paired, open table" in capsys.readouterr().out
 
 
 def test_paired_intervals_rest_on_pairs():

@@ -216,11 +216,13 @@ def _simulate(args: argparse.Namespace) -> int:
     raw_units = [{"army": r.army, "name": r.name, "points": r.points, "role": r.role, "destroyed": r.destroyed_rate, "dealt": r.wounds_dealt,
                   "taken": r.wounds_taken, "holding": r.rounds_holding} for r in result.units().itertuples()] if _has_pandas() else []
     how = _how_played(args)
-    headline = [f"A: {title_a}", f"B: {title_b}", f"{len(result):,} games of Grimdark Future v3.5 ({how})"]
+    # paired: --games counts the pairs, each played twice
+    played = f"{len(result) // 2:,} pairs ({len(result):,} games)" if args.paired else f"{len(result):,} games"
+    headline = [f"A: {title_a}", f"B: {title_b}", f"{played} of Grimdark Future v3.5 ({how})"]
     if _machine(args, headline, {"rates": rates, "units": raw_units}):
         return 0
     print(f"A: {title_a}\nB: {title_b}")
-    print(f"{len(result):,} games of Grimdark Future v3.5 ({how})")
+    print(headline[2])
     print()
     rows = [{"measure": name, "rate": f"{rate:.3f}", "low": f"{lo:.3f}", "high": f"{hi:.3f}"}
             for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
