@@ -683,6 +683,16 @@ pub fn usable_weapons(model: &Model, target: &[(&Model, u32)], situation: &Situa
 /// the `target`'s, in resolution order. Models that share a weapon and a profile (Quality and
 /// attack rules) are one group.
 pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> Vec<Group> {
+    build_groups(attacker, target, situation, pick, true)
+}
+
+/// [`groups`] without their labels, for engines that never show them (the melee): writing a
+/// weapon's profile is a good part of the cost of planning a strike.
+pub fn unlabelled_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> Vec<Group> {
+    build_groups(attacker, target, situation, pick, false)
+}
+
+fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, labels: bool) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
@@ -718,7 +728,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
             }
             keys.push((weapon, model.quality, model_rules.clone()));
             out.push(Group {
-                label: weapon.profile(),
+                label: if labels { weapon.profile() } else { String::new() },
                 kind: GroupKind::Weapon,
                 dice,
                 quality: model.quality,
@@ -755,7 +765,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
         for ((need, ap, wounds), total) in dice {
             if total > 0 {
                 out.push(Group {
-                    label: format!("{}({total})", if wounds { "Ravage" } else { "Crush" }),
+                    label: if labels { format!("{}({total})", if wounds { "Ravage" } else { "Crush" }) } else { String::new() },
                     kind: GroupKind::Dice { need, ap, wounds },
                     dice: total.min(i64::from(u32::MAX)) as u32,
                     quality: need,
@@ -781,7 +791,7 @@ pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &
         for (kind, total) in [(impact_kind, impact[0].saturating_sub(reduction)), (GroupKind::AutomaticHits, impact[1])] {
             if total > 0 {
                 out.push(Group {
-                    label: format!("Impact({total})"),
+                    label: if labels { format!("Impact({total})") } else { String::new() },
                     kind,
                     dice: u32::try_from(total).unwrap_or(u32::MAX),
                     quality: 2,

@@ -74,17 +74,20 @@ struct Pair {
 /// Pairs of states met so far, found by a dense index of (charger state, defender state).
 struct Pairs<'m> {
     m: &'m Melee,
+    /// The defender's number of states: the stride of the index.
+    stride: usize,
     slot: Vec<u32>,
     list: Vec<Pair>,
 }
 
 impl<'m> Pairs<'m> {
     fn new(m: &'m Melee) -> Pairs<'m> {
-        Pairs { m, slot: vec![u32::MAX; m.charger.state_count() * m.defender.state_count()], list: Vec::new() }
+        let stride = m.defender.state_count();
+        Pairs { m, stride, slot: vec![u32::MAX; m.charger.state_count() * stride], list: Vec::new() }
     }
 
     fn entry(&mut self, c: State, d: State) -> &mut Pair {
-        let at = self.m.charger.index(c) * self.m.defender.state_count() + self.m.defender.index(d);
+        let at = self.m.charger.index(c) * self.stride + self.m.defender.index(d);
         if self.slot[at] == u32::MAX {
             self.slot[at] = self.list.len() as u32;
             self.list.push(Pair { c, d, ..Default::default() });

@@ -324,7 +324,7 @@ impl Melee {
             Phase::Counter => Pick::StrikingFirst(true),
             Phase::StrikeBack => Pick::StrikingFirst(false),
         };
-        plan::groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), pick)
+        plan::unlabelled_groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), pick)
     }
 
     /// Firefight: "If Stunned models ... are charged again, then they are Knocked Out
