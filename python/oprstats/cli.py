@@ -254,7 +254,7 @@ def _units_by_name(args: argparse.Namespace, names: Sequence[str]) -> list[Unit]
     rulebook's notation (``'Squad [10] Q4+ D4+ | 100pts\\n10x Rifle (24", A1)'``)."""
     _title, units = _load_units(args.file, args.edition) if args.file is not None else (
         "", list(_book(EXAMPLE_BOOK, args.edition).units))
-    by_name = {}
+    by_name: dict[str, Unit] = {}
     for u in units:
         by_name.setdefault(u.name.lower(), u)
     out = []
