@@ -10,12 +10,14 @@
 #                   (./dev.sh wheel)
 #   ./dev.sh docs   the same with the docs extra, then the documentation site (mkdocs.yml) built
 #                   strictly (a warning is an error) into site/
-#   ./dev.sh wheel  a stripped manylinux release wheel in dist/, checked and smoke-tested in a
+#   ./dev.sh wheel  a stripped manylinux2014 release wheel (linked by zig) in dist/, checked and smoke-tested in a
 #                   fresh virtualenv (scripts/check_wheel.py)
 # The virtualenv is .venv (or $OPRSTATS_VENV); re-running reuses it and rebuilds the package.
 set -euo pipefail
 cd "$(dirname "$0")"
 venv="${OPRSTATS_VENV:-.venv}"
+# absolute: tools started elsewhere (zig's C compiler wrappers) find it too
+case "$venv" in /*) ;; *) venv="$PWD/$venv" ;; esac
 
 tools() {
     if [ ! -x "$venv/bin/python" ]; then
@@ -108,8 +110,11 @@ case "${1:-}" in
         ;;
     wheel)
         tools
+        # zig links against glibc 2.17's symbols, as maturin documents for manylinux2014
+        # wheels without a manylinux container: the wheel installs on glibc 2.17 and later
+        "$venv/bin/python" -m pip install --quiet "ziglang>=0.13"
         rm -rf dist
-        "$venv/bin/maturin" build --release --strip --locked -o dist
+        PATH="$venv/bin:$PATH" "$venv/bin/maturin" build --release --strip --locked --zig --compatibility manylinux2014 -o dist
         "$venv/bin/python" scripts/check_wheel.py dist/oprstats-*.whl
         ;;
     *)

@@ -45,9 +45,12 @@ def fail(message: str) -> None:
 
 def main(path: str) -> None:
     wheel = Path(path)
-    tag = wheel.name.rsplit("-", 1)[-1].removesuffix(".whl")
-    if not re.fullmatch(r"(manylinux_\d+_\d+|manylinux2014)_(x86_64|aarch64)", tag):
-        fail(f"{wheel.name}: platform tag {tag!r} is not a manylinux tag PyPI takes")
+    tags = wheel.name.rsplit("-", 1)[-1].removesuffix(".whl").split(".")  # a compressed tag set: several
+    for tag in tags:
+        if not re.fullmatch(r"(manylinux_\d+_\d+|manylinux2014)_(x86_64|aarch64)", tag):
+            fail(f"{wheel.name}: platform tag {tag!r} is not a manylinux tag PyPI takes")
+    # auditwheel names the glibc policy (manylinux2014 is manylinux_2_17)
+    tag = next((t for t in tags if t.startswith("manylinux_")), tags[0])
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()

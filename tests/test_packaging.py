@@ -44,6 +44,8 @@ def test_classifiers_and_wheel_settings():
     assert (ROOT / "python" / "oprstats" / "py.typed").exists()
     dev = (ROOT / "dev.sh").read_text(encoding="utf-8")
     assert "maturin\" build --release --strip" in dev and "scripts/check_wheel.py" in dev
+    # release wheels for glibc 2.17 and later, linked by zig as maturin documents
+    assert "--zig --compatibility manylinux2014" in dev
 
 
 def _mypy_or_skip() -> None:
