@@ -396,6 +396,8 @@ fn propagate(alloc: &Allocation, groups: &[Group], situation: &Situation, start:
 #[derive(Default)]
 pub struct WoundCache {
     map: FxHashMap<DieModel, Vec<Rc<Vec<f64>>>>,
+    /// Probabilities held in all: what the cache costs in memory.
+    held: usize,
 }
 
 impl WoundCache {
@@ -404,9 +406,31 @@ impl WoundCache {
         let powers = self.map.entry(*dm).or_insert_with(|| vec![Rc::new(vec![1.0]), Rc::new(marginal(&die_outcomes(dm), |k| k.2))]);
         while powers.len() <= dice as usize {
             let next = dice::convolve(powers.last().unwrap(), &powers[1]);
+            self.held += next.len();
             powers.push(Rc::new(next));
         }
         powers[dice as usize].clone()
+    }
+
+    /// Runs `f` with this thread's cache, kept from one melee to the next (the same die models
+    /// recur across a table of matchups and a game's charges). Past `MAX_HELD` probabilities it
+    /// starts over, so its memory stays bounded; the pmfs are the same either way.
+    pub fn with_thread_cache<T>(f: impl FnOnce(&mut WoundCache) -> T) -> T {
+        thread_local! {
+            static CACHE: std::cell::RefCell<WoundCache> = std::cell::RefCell::default();
+        }
+        /// 4 M probabilities: 32 MB per thread at most.
+        const MAX_HELD: usize = 1 << 22;
+        CACHE.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut cache) => {
+                if cache.held > MAX_HELD {
+                    *cache = WoundCache::default();
+                }
+                f(&mut cache)
+            }
+            // re-entered on this thread (not expected): a cache of its own
+            Err(_) => f(&mut WoundCache::default()),
+        })
     }
 }
 

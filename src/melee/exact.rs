@@ -107,8 +107,11 @@ pub fn exact(m: &Melee) -> Outcome {
 
 /// The exact outcome of the melee with its options settled.
 fn exact_one(m: &Melee) -> Outcome {
+    WoundCache::with_thread_cache(|cache| exact_with(m, cache))
+}
+
+fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
     let mut plans = Plans::new(m);
-    let mut cache = WoundCache::default();
     let mut out = Tallies::default();
 
     // 0. Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself.
@@ -120,7 +123,7 @@ fn exact_one(m: &Melee) -> Outcome {
     for &(d0, p0) in &charged {
         if m.strikes_back(d0) {
             let g = plans.groups(Phase::Counter, d0, m.charger_start);
-            for (c1, wounds) in transitions(&m.charger, &g.groups, m.charger_start, &mut cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
+            for (c1, wounds) in transitions(&m.charger, &g.groups, m.charger_start, cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
                 counter.push((d0, c1, wounds.iter().map(|q| q * p0).collect()));
             }
         } else {
@@ -143,7 +146,7 @@ fn exact_one(m: &Melee) -> Outcome {
             continue;
         }
         let g = plans.groups(Phase::Charge, c1, d0);
-        let charge = transitions(&m.defender, &g.groups, d0, &mut cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
+        let charge = transitions(&m.defender, &g.groups, d0, cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
         for (d1, dealt) in charge {
             let p_d1: f64 = dealt.iter().sum();
             for (w, &q) in dealt.iter().enumerate() {
@@ -166,7 +169,7 @@ fn exact_one(m: &Melee) -> Outcome {
             continue;
         }
         let g = plans.groups(Phase::StrikeBack, d1, c1);
-        let back = transitions(&m.charger, &g.groups, c1, &mut cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
+        let back = transitions(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
         for (c2, dealt) in back {
             let f = finals.entry(c2, d1);
             f.margin.add_convolved(&pair.margin, &dealt, -1, 1.0);
