@@ -137,3 +137,48 @@ def test_a_joined_hero_is_its_own_selection():
     check = oprstats.validate_list(army, points=400)
     # at 400 points: no hero (400 // 500 = 0), no unit over 140 points; two units are allowed
     assert {p.rule: p.found for p in check.problems} == {"heroes": 1, "unit share": 300}
+
+
+def test_a_byte_order_mark_and_a_directory(tmp_path):
+    book_file = tmp_path / "book.json"
+    book_file.write_text("\ufeff" + BOOK_TEXT, encoding="utf-8")
+    list_file = tmp_path / "list.txt"
+    list_file.write_text("\ufeff" + LIST_TEXT, encoding="utf-8")
+    book = oprstats.example_book()
+    assert oprstats.load_army_book(book_file).units == book.units
+    assert oprstats.load_army_book("\ufeff" + BOOK_TEXT).units == book.units
+    assert _quiet(lambda: oprstats.load_army_list(list_file, book=book)).units == _quiet(lambda: oprstats.example_army()).units
+    for source in (tmp_path, str(tmp_path)):
+        with pytest.raises(ValueError, match=r"source: '.*' is a directory, not an army book or list file"):
+            oprstats.load_army_list(source)
+    with pytest.raises(ValueError, match=r"army: '.*' is a directory"):
+        oprstats.validate_list(str(tmp_path))
+    with pytest.raises(ValueError, match=r"^source: not an Army Forge army book"):
+        oprstats.load_army_book("{")
+
+
+def test_empty_groups_are_refused():
+    with pytest.raises(ValueError, match="units_or_book: no units"):
+        oprstats.fairness([])
+    with pytest.raises(ValueError, match="attackers: no units"):
+        oprstats.matchups([], [])
+
+
+def test_35_percent_is_allowed_exactly_at_every_game_size():
+    """0.35 x 1400 is 489.99999999999994 in floating point: the rule is kept in whole numbers."""
+    for points in (700, 1300, 1400, 2000, 2600):
+        exact = points * 35 // 100
+        assert exact * 100 == points * 35
+        unit = Unit.parse(f"Big [1] Q4+ D2+ | {exact}pts | Tough(12)")
+        assert not [p for p in oprstats.validate_list(oprstats.Army([unit], points_limit=points)).problems if p.rule == "unit share"]
+        over = unit.replace(cost=exact + 1)
+        problems = oprstats.validate_list(oprstats.Army([over], points_limit=points)).problems
+        assert [p.found for p in problems if p.rule == "unit share"] == [exact + 1]
+
+
+def test_armies_without_costs_are_not_warned_about_their_points():
+    free = [Unit.parse('Free [5] Q4+ D4+\n5x Rifle (24", A1)')]
+    costed = [free[0].replace(cost=200)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        oprstats.simulate(free, costed, games=2, seed=1, progress=False)

@@ -30,6 +30,28 @@ def _labelled(ax) -> None:
     assert ax.get_xlabel() and ax.get_title(), (ax.get_xlabel(), ax.get_title())
 
 
+def _legend_texts(fig) -> list:
+    """The texts of the figure's legend (placed under the axes, on the figure)."""
+    (legend,) = fig.legends
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def _inside(fig) -> None:
+    """Every legend and note lies within the figure as a plain savefig draws it: nothing the
+    reader needs is cut off."""
+    fig.canvas.draw()
+    box = fig.bbox
+    extra = [fig._supxlabel] if getattr(fig, "_supxlabel", None) is not None else []
+    for artist in [*fig.legends, *fig.texts, *extra]:
+        e = artist.get_window_extent()
+        assert e.x0 >= box.x0 - 1 and e.y0 >= box.y0 - 1 and e.x1 <= box.x1 + 1 and e.y1 <= box.y1 + 1, (artist, e, box)
+
+
+def _notes(fig) -> list:
+    extra = [fig._supxlabel] if getattr(fig, "_supxlabel", None) is not None else []
+    return [t.get_text() for t in [*fig.texts, *extra]]
+
+
 def test_distribution_plot_shows_exact_and_at_least():
     result = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"])
     ax = plot.distribution(result.kills, label="models killed")
@@ -46,8 +68,9 @@ def test_attack_plot_has_every_stage_and_error_bars_when_sampled():
     left, right = plot.attack(exact)
     for ax in (left, right):
         _labelled(ax)
-    labels = [t.get_text() for t in right.get_legend().get_texts()]
+    labels = _legend_texts(left.figure)
     assert [label.split(" (")[0] for label in labels] == ["hits", "unblocked", "wounds", "models killed"]
+    _inside(left.figure)
     # the at-least curves start at certainty and fall
     for line in right.get_lines():
         y = line.get_ydata()
@@ -66,8 +89,7 @@ def test_unmodelled_rules_are_written_under_a_plot():
     result = oprstats.attack(UNITS["Warden Squad"], UNITS["Swarm Drones"])
     assert result.unmodelled
     left, _ = plot.attack(result)
-    texts = [t.get_text() for t in left.figure.texts]
-    assert any(t.startswith("not modelled:") and result.unmodelled[0] in t for t in texts)
+    assert any(t.startswith("not modelled:") and result.unmodelled[0] in t for t in _notes(left.figure))
     plt.close(left.figure)
 
 
@@ -82,6 +104,8 @@ def test_melee_plot_shows_fates_summing_to_one_and_the_joint_models_left():
         y = round(patch.get_y() + patch.get_height() / 2)
         widths[y] = widths.get(y, 0.0) + patch.get_width()
     assert sorted(widths) == [0, 1, 2] and all(w == pytest.approx(1.0) for w in widths.values())
+    assert _legend_texts(left.figure) == ["destroyed", "routed", "Shaken", "unaffected", "charger wins", "tie", "defender wins"]
+    _inside(left.figure)
     image = right.get_images()[0].get_array()
     assert image.shape == result.models_left.shape
     assert float(image.sum()) == pytest.approx(1.0)
@@ -111,7 +135,8 @@ def test_games_plot_shows_rates_margins_and_every_unit():
     assert sum(p.get_height() for p in margin_ax.patches) == pytest.approx(1.0)
     assert len(margin_ax.patches) == margins.max() - margins.min() + 1
     assert len(units_ax.get_yticklabels()) == 2 * len(army.units)
-    assert any(t.get_text().startswith("not modelled:") for t in rates_ax.figure.texts)
+    assert any(t.startswith("not modelled:") for t in _notes(rates_ax.figure))
+    assert all("destroyed or routed" in t.get_text() for t in units_ax.texts)
     assert _rendered(rates_ax.figure)
     with pytest.raises(TypeError, match="result: expected an oprstats.GameResult"):
         plot.games(result.to_pandas())
@@ -122,9 +147,10 @@ def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():
     left, right = axes
     assert "points of the target destroyed" in left.get_ylabel()
     assert [t.get_text() for t in right.get_xticklabels()] == ["10 × Tough 1", "3 × Tough 3", "Tough 6", "Tough 12"]
-    # a melee-only unit is shown charging, not at zero shooting
-    labels = [t.get_text() for t in left.get_legend().get_texts()]
+    # a melee-only unit is shown charging, not at zero shooting; the legend is on the figure
+    labels = _legend_texts(left.figure)
     assert any(label.startswith("Swarm Drones") and "charging" in label for label in labels)
+    _inside(left.figure)
     assert _rendered(left.figure)
     ax = plot.efficiency_heatmap(oprstats.efficiency_curve(UNITS["Siege Walker"]))
     _labelled(ax)
@@ -138,8 +164,17 @@ def test_a_unit_that_deals_nothing_is_named_not_drawn():
     assert not curve.values.any()
     left, right = plot.efficiency_curves([curve, oprstats.efficiency_curve(UNITS["Warden Squad"], mode='shooting 12"')])
     assert len(right.get_lines()) == 1
-    assert any("deals nothing" in t.get_text() for t in left.get_legend().get_texts())
+    assert any("deals nothing" in t for t in _legend_texts(left.figure))
     plt.close(left.figure)
+    with pytest.raises(ValueError, match="different Defense or Tough grids"):
+        plot.efficiency_curves([curve, oprstats.efficiency_curve(UNITS["Warden Squad"], tough=[1, 3])])
+
+
+def test_a_legend_goes_inside_axes_the_caller_made():
+    fig, axes = plt.subplots(1, 2)
+    plot.efficiency_curves([UNITS["Warden Squad"]], axes=axes)
+    assert not fig.legends and axes[0].get_legend() is not None
+    plt.close(fig)
 
 
 def test_breakdown_fairness_and_game_plots_render():

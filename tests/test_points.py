@@ -133,6 +133,14 @@ def test_points_destroyed_values_each_wound_at_the_targets_price():
         assert eff.target_points[j] == pytest.approx(price) and eff.target_wounds[j] == wounds
         assert np.allclose(eff.points_destroyed[:, j], eff.wounds[:, j] * price / wounds, rtol=1e-12)
         assert np.all(eff.points_destroyed[:, j] <= price * 100 / eff.points + 1e-9)
+    # one cell from the attack engine: the Tough(6) monster worth P loses w wounds of its six,
+    # so w * P / 6 points per activation, which is per 100 points for this 100-point unit
+    j = eff.targets.index("monster")
+    w = oprstats.attack(SQUAD, oprstats.reference_targets()[j].unit, melee=True, charging=True).wounds.mean()
+    assert eff.points_destroyed[eff.modes.index("charging"), j] == pytest.approx(w * eff.target_points[j] / 6, rel=1e-12)
+    # a real target is worth its official cost
+    real = Unit.parse("Drones [10] Q5+ D6+ | 80pts")
+    assert oprstats.efficiency(SQUAD, targets=[real]).target_points == (80.0,)
     cell = eff.at("charging", "monster")
     assert cell["points"] == pytest.approx(eff.points_destroyed[eff.modes.index("charging"), eff.targets.index("monster")])
     curve = oprstats.efficiency_curve(SQUAD)

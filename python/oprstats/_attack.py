@@ -340,8 +340,10 @@ def _why_no_weapon(attacker: Unit, weapons: Optional[list], melee: bool, distanc
         raise ValueError(f"weapons: {names} of {attacker.name}: "
                          + ("ranged weapons do not strike in melee" if melee else "melee weapons strike only in melee (melee=True)"))
     if not usable:
+        has_melee = any(w.range is None for w in attacker.weapons)
         warnings.warn(f"attack: {attacker.name} has no {'melee' if melee else 'ranged'} weapon, so it deals nothing "
-                      + ("in melee" if melee else "shooting; pass melee=True for its melee attacks"), stacklevel=3)
+                      + ("in melee" if melee else "shooting" + ("; pass melee=True for its melee attacks" if has_melee else "")),
+                      stacklevel=3)
     elif not melee and max(w.range or 0 for w in usable) < distance:
         warnings.warn(f'attack: no weapon of {attacker.name} reaches {distance:g}" (the longest reaches '
                       f'{max(w.range or 0 for w in usable)}"), so it deals nothing', stacklevel=3)

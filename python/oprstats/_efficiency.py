@@ -99,9 +99,11 @@ TARGET_PRICING_EDITION = "3.5"
 
 
 def target_points(unit: Unit) -> float:
-    """What a target is worth, in points: the shipped cost model's price for it (targets are
-    made up, so they have no official cost). It is only a scale that makes damage to
-    different targets comparable."""
+    """What a target is worth, in points: its official cost when it has one, else the shipped
+    cost model's price for it (the reference targets are made up and have none). It is only a
+    scale that makes damage to different targets comparable."""
+    if unit.cost:
+        return float(unit.cost)
     key = str(unit)
     points = _TARGET_POINTS.get(key)
     if points is None:
@@ -125,8 +127,8 @@ class Efficiency:
 
     ``points_destroyed`` is the headline: points of the target destroyed per 100 points,
     each wound worth the target's points over its wounds, so that targets of different
-    sizes and toughness compare (each target's points are ``target_points``, the shipped
-    cost model's price for it). ``wounds`` and ``kills`` are expected wounds and models
+    sizes and toughness compare (each target's points are ``target_points``: its official cost,
+    or for a made-up target the shipped cost model's price). ``wounds`` and ``kills`` are expected wounds and models
     killed per 100 points; the raw expectations per activation are ``expected_wounds`` and
     ``expected_kills``, and ``p_destroyed`` the chance one activation destroys the target.
     ``durability`` maps each reference attacker to the points of its attacks it takes, in
@@ -144,7 +146,7 @@ class Efficiency:
     durability: dict[str, float] = field(default_factory=dict)
     #: Rules of the unit the attack engine ignores (see ``oprstats.rule_coverage``).
     unmodelled: tuple[str, ...] = ()
-    #: Each target's worth in points (the shipped cost model's price) and its wounds.
+    #: Each target's worth in points (official, or the shipped cost model's price) and its wounds.
     target_points: tuple[float, ...] = ()
     target_wounds: tuple[int, ...] = ()
 
@@ -305,11 +307,27 @@ class EfficiencyCurve:
 _MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}
 
 
-def natural_mode(unit: Unit) -> str:
-    """How a unit fights by default: shooting at 12" if it has a ranged weapon, else melee
-    charging (a melee-only unit shooting would show only zeros)."""
-    ranged = any(w.range for w in unit.weapons)
-    return 'shooting 12"' if ranged else "charging"
+#: The ways a unit's own mode is chosen from (see :func:`natural_mode`).
+NATURAL_MODES = ('shooting 12"', "charging")
+
+
+def natural_mode(unit: Unit, *, edition: str = DEFAULT_EDITION) -> str:
+    """How a unit fights by default: shooting at 12" or charging, whichever destroys more
+    points of the reference targets (a unit with a 6" pistol and a great axe charges; a
+    melee-only unit shooting would show only zeros). Shooting wins a tie."""
+    eff = efficiency(unit, modes=list(NATURAL_MODES), edition=edition, cost=1.0)
+    mean = eff.points_destroyed.mean(axis=1)
+    return eff.modes[int(np.argmax(mean))]
+
+
+def _warn_out_of_reach(unit: Unit, mode: str) -> None:
+    """A unit asked to shoot at a distance none of its weapons reaches deals nothing: say so."""
+    reach = max((w.range or 0 for w in unit.weapons), default=0)
+    if mode.startswith("shooting") and reach < int(mode.split()[1].rstrip('"')):
+        import warnings
+
+        why = "has no ranged weapon" if not reach else f'has no weapon that reaches {mode.split()[1]} (the longest: {reach}")'
+        warnings.warn(f"mode: {unit.name} {why}, so it deals nothing {mode}; leave mode=None for its own", stacklevel=3)
 
 
 def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
@@ -336,21 +354,18 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
 
     ``measure``: "points" (points of the target destroyed: each wound worth the target's
     points over its wounds, so that a tank and a squad compare), "wounds" or "kills".
-    ``mode``: by default shooting at 12" for a unit with a ranged weapon, else melee
-    charging; a melee-only unit asked to shoot is warned about (it deals nothing)."""
+    ``mode``: by default the unit's own: shooting at 12" or charging, whichever destroys more
+    points of the curve's own targets (as :func:`natural_mode` chooses on the reference
+    panel); a unit asked to shoot with no weapon that reaches is warned about (it deals
+    nothing)."""
     _check_unit(unit)
     if measure not in MEASURES:
         raise ValueError(f"measure: must be one of {list(MEASURES)} (got {measure!r})")
-    if mode is None:
-        mode = natural_mode(unit)
-    if not isinstance(mode, str):
-        raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
-    _modes([mode])
-    if mode.startswith("shooting") and not any(w.range for w in unit.weapons):
-        import warnings
-
-        warnings.warn(f"mode: {unit.name} has no ranged weapon, so it deals nothing {mode}; "
-                      f"try mode={natural_mode(unit)!r}", stacklevel=2)
+    if mode is not None:
+        if not isinstance(mode, str):
+            raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
+        _modes([mode])
+        _warn_out_of_reach(unit, mode)
     ds = _whole_numbers(defense, "defense", 2, 6)
     ts = _whole_numbers(tough, "tough", 1, LIMITS["MAX_RATING"])
     if not ds or not ts:
@@ -359,13 +374,16 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
         raise ValueError(f"defense x tough: at most 1000 targets in one curve (got {len(ds) * len(ts)})")
     points, _ = unit_points(unit, cost, edition)
     targets = [_core._curve_target(d, t, edition) for d in ds for t in ts]
-    raw = _core._efficiency(unit, [(t, False) for t in targets], modes=[mode], edition=edition)
-    shape = (len(ds), len(ts))
-    worth = np.array([target_points(t) for t in targets]).reshape(shape)
-    if measure == "points":
-        wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape)
-        values = raw["wounds"].reshape(shape) * worth / wounds
-    else:
-        values = raw[measure].reshape(shape)
+    # one call for every mode considered: the core checks its limits before any work
+    modes = [mode] if mode is not None else list(NATURAL_MODES)
+    raw = _core._efficiency(unit, [(t, False) for t in targets], modes=modes, edition=edition)
+    shape = (len(modes), len(ds), len(ts))
+    worth = np.array([target_points(t) for t in targets]).reshape(shape[1:])
+    wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape[1:])
+    destroyed = raw["wounds"].reshape(shape) * worth / wounds
+    # the unit's own mode: the one destroying more points (shooting on a tie)
+    pick = int(np.argmax(destroyed.reshape(len(modes), -1).mean(axis=1)))
+    mode = modes[pick]
+    values = destroyed[pick] if measure == "points" else raw[measure].reshape(shape)[pick]
     models = np.array([t.size for t in targets[: len(ts)]])
     return EfficiencyCurve(unit.name, points, mode, measure, np.asarray(ds), np.asarray(ts), values * (100.0 / points), models, worth)

@@ -506,8 +506,10 @@ def simulate(
     replay = cast(int, np.random.SeedSequence().entropy) if seed is None else seed
     engine_seed = seed_to_u64(replay)
     units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
-    if line_up is None:  # a duel is judged by points: its units may differ in size
-        warn_unequal(sum(u.cost or 0 for u in units_a), sum(u.cost or 0 for u in units_b))
+    # a duel is judged by points: its units may differ in size; units without a cost have
+    # no points to compare
+    if line_up is None and all(u.cost for u in (*units_a, *units_b)):
+        warn_unequal(sum(u.cost for u in units_a), sum(u.cost for u in units_b))
     mirror = len(units_a) == len(units_b) and all(x == y for x, y in zip(units_a, units_b))
     if line_up is not None and (len(units_a) != 1 or len(units_b) != 1):
         raise ValueError(f"line_up: a duel's line-up takes one unit a side (got {len(units_a)} and {len(units_b)})")

@@ -18,33 +18,41 @@ FILE_SUFFIXES = (".json", ".txt")
 
 def is_path(source: Any) -> bool:
     """How every loader and entry point tells a path from the text itself, one way everywhere:
-    an ``os.PathLike`` is a path; a ``str`` is a path when it is one line and names a file
-    that exists or ends in ``.json`` or ``.txt``; any other string is the text (a list's text,
-    or a book's JSON, which opens with a brace)."""
+    an ``os.PathLike`` is a path; a ``str`` is a path when it is one line and names something
+    that exists (a file, or a directory, refused when read) or ends in ``.json`` or ``.txt``;
+    any other string is the text (a list's text, or a book's JSON, which opens with a brace)."""
     if isinstance(source, os.PathLike):
         return True
-    if not isinstance(source, str) or "\n" in source or source.lstrip().startswith(("{", "[")):
+    if not isinstance(source, str) or "\n" in source or source.lstrip(BOM + " \t\r").startswith(("{", "[")):
         return False
-    return source.strip().lower().endswith(FILE_SUFFIXES) or os.path.isfile(source)
+    return source.strip().lower().endswith(FILE_SUFFIXES) or os.path.exists(source)
+
+
+# Windows editors may open a UTF-8 file with a byte-order mark; it is not part of the text.
+BOM = "\ufeff"
 
 
 def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source") -> str:
     """The text of a source: the file's when it is a path (see :func:`is_path`), else itself."""
     if not is_path(source):
-        return source  # type: ignore[return-value]
+        return source.removeprefix(BOM)  # type: ignore[union-attr]
     try:
-        with open(source, encoding="utf-8") as f:
+        with open(source, encoding="utf-8-sig") as f:
             return f.read()
     except FileNotFoundError:
         raise FileNotFoundError(f"{field}: no file {os.fspath(source)!r} (a one-line string ending in .json or .txt is read "
                                 "as a path)") from None
+    except IsADirectoryError:
+        raise ValueError(f"{field}: {os.fspath(source)!r} is a directory, not an army book or list file") from None
+    except PermissionError:
+        raise ValueError(f"{field}: {os.fspath(source)!r} cannot be read (permission denied)") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{field}: {os.fspath(source)!r} is not UTF-8 text ({exc.reason})") from None
 
 
 def is_book_text(text: str) -> bool:
     """An army book's JSON opens with a brace; a list's text never does."""
-    return text.lstrip().startswith("{")
+    return text.lstrip(BOM + " \t\r\n").startswith("{")
 
 
 def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict: Optional[bool] = None) -> ArmyBook:
@@ -75,7 +83,14 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
                              "for an army list's text use load_army_list")
     else:
         raise TypeError(f"source: expected a path, the book's JSON text or a dict, got {type(source).__name__}")
-    return _core._load_army_book_json(text, edition, strict)
+    try:
+        return _core._load_army_book_json(text.removeprefix(BOM), edition, strict)
+    except ValueError as exc:
+        # a malformed book is named for the argument; an unknown rule's message (strict) is
+        # the warning's own, word for word
+        if str(exc).startswith("not an Army Forge army book"):
+            raise ValueError(f"source: {exc}") from None
+        raise
 
 
 def load_army_list(

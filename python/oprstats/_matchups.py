@@ -37,7 +37,10 @@ FAIR_COST_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "d
 def _units(source: Any, field: str, edition: Optional[str]) -> list[Unit]:
     from ._points import _source_of
 
-    return _source_of(source, edition, field)[0]
+    units = _source_of(source, edition, field)[0]
+    if not units:
+        raise ValueError(f"{field}: no units (an empty group)")
+    return units
 
 
 def _costs(units: Sequence[Unit], field: str) -> np.ndarray:

@@ -949,6 +949,8 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     elif not isinstance(model, CostModel):
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
     units, books = _source_of(units_or_book, edition)
+    if not units:
+        raise ValueError("units_or_book: no units (an empty group)")
     judges = _judges(model, units, books, in_sample)
     # the intervals are calibrated on out-of-sample errors: a price from a model that saw the
     # unit has none (its errors are smaller, and no interval was calibrated on them)

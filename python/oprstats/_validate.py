@@ -16,7 +16,7 @@ from ._core import Army
 # "Only 1 unit per 200pts".
 POINTS_PER_HERO = 500
 POINTS_PER_EXTRA_COPY = 1000
-LARGEST_UNIT_SHARE = 0.35
+LARGEST_UNIT_PERCENT = 35
 POINTS_PER_UNIT = 200
 
 #: Two armies whose points differ by more than this share of the larger are warned about:
@@ -106,12 +106,12 @@ def validate_list(army: Any, *, points: Optional[int] = None, force_organisation
     any upgrades; a combined unit is one unit.
     """
     from ._attack import check_flag
-    from ._loaders import load_army_list
+    from ._loaders import load_army_list, read_text
 
     force_organisation = check_flag("force_organisation", force_organisation)
     if not isinstance(army, Army):
         if isinstance(army, (str, os.PathLike)):
-            army = load_army_list(army)
+            army = load_army_list(read_text(army, "army"))
         else:
             raise TypeError(f"army: expected an oprstats.Army or a path to (or the text of) a list, got {type(army).__name__}")
     if points is None:
@@ -134,9 +134,10 @@ def validate_list(army: Any, *, points: Optional[int] = None, force_organisation
         for name, n in Counter(s.name for s in selections).items():
             if n > most_copies:
                 problems.append(ListProblem("copies", n, most_copies, f"{n} copies of {name}, at most {most_copies}"))
-        largest = LARGEST_UNIT_SHARE * points
+        # in whole numbers: 35% of 1400 is 490 exactly, which a float product misses
+        largest = LARGEST_UNIT_PERCENT * points / 100
         for s in selections:
-            if s.cost > largest:
+            if s.cost * 100 > LARGEST_UNIT_PERCENT * points:
                 problems.append(ListProblem("unit share", s.cost, largest,
                                             f"{s.name} is {s.cost} pts, over 35% of {points:,} ({largest:g} pts)"))
         most_units = points // POINTS_PER_UNIT

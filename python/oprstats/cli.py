@@ -15,37 +15,45 @@ from typing import Optional, Sequence
 from ._census import UNKNOWN, census
 from ._core import Unit, __version__
 from ._editions import DEFAULT_EDITION, known_rules
-from ._loaders import load_army_book, load_army_list
+from ._loaders import is_book_text, load_army_book, load_army_list, read_text
 from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
 from .examples import EXAMPLE_BOOK, EXAMPLE_LIST
 
 
-def _book(path: Path, edition: Optional[str]):
-    """An army book read in ``edition``; a book that reads in its own edition but not in the
-    one asked for is blamed on ``--edition``, not on the file."""
+def _book(source, edition: Optional[str]):
+    """An army book (a path or its JSON text) read in ``edition``; a book that reads in its
+    own edition but not in the one asked for is blamed on ``--edition``, not on the file."""
     try:
-        return load_army_book(path, edition=edition)
+        return load_army_book(source, edition=edition)
     except ValueError as exc:
         if edition is None:
             raise
         try:
-            own = load_army_book(path)
+            own = load_army_book(source)
         except ValueError:
             raise exc from None
         raise ValueError(f"--edition {edition}: {own.name} is written for v{own.version} and does not fit that edition "
-                         f"({str(exc).removeprefix('not an Army Forge army book: ')})") from None
+                         f"({str(exc).removeprefix('source: ').removeprefix('not an Army Forge army book: ')})") from None
+
+
+def _read(path: Path):
+    """A file's text, and whether it is an army book (JSON) or a list, told as every loader
+    tells them (docs/loading.md), whatever the file's name."""
+    text = read_text(path, "file")
+    return text, is_book_text(text)
 
 
 def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
-    """Units of an army book (``.json``) or of an army list (any other file); the example
-    list is read with the example book, which defines its army rules."""
+    """Units of an army book or of an army list; the example list is read with the example
+    book, which defines its army rules."""
     book = None
     if path is None:
         path, book = EXAMPLE_LIST, _book(EXAMPLE_BOOK, edition)
-    if path.suffix.lower() == ".json":
-        book = _book(path, edition)
+    text, is_book = _read(path)
+    if is_book:
+        book = _book(text, edition)
         return f"{book.name} (army book, v{book.version}, {len(book)} units)", list(book.units)
-    army = load_army_list(path, edition=edition or DEFAULT_EDITION, book=book)
+    army = load_army_list(text, edition=edition or DEFAULT_EDITION, book=book)
     title = army.name or path.name
     return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
 
@@ -53,9 +61,11 @@ def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list
 def _load_source(path: Optional[Path], edition: Optional[str]):
     """A title, and the army book itself (its options, and the family it is judged without)
     or the army list's units."""
-    if path is not None and path.suffix.lower() == ".json":
-        book = _book(path, edition)
-        return f"{book.name} (army book, v{book.version}, {len(book)} units)", book
+    if path is not None:
+        text, is_book = _read(path)
+        if is_book:
+            book = _book(text, edition)
+            return f"{book.name} (army book, v{book.version}, {len(book)} units)", book
     return _load_units(path, edition)
 
 
@@ -338,13 +348,17 @@ SHORT_MODES = {'shooting 12"': 'sh12"', 'shooting 24"': 'sh24"', "charging": "ch
 
 
 def _efficiency(args: argparse.Namespace) -> int:
-    from ._efficiency import efficiency, natural_mode
+    from ._efficiency import NATURAL_MODES, efficiency
 
     title, units = _load_units(args.file, args.edition)
     rows, raw = [], []
     for u in units:
         eff = efficiency(u, edition=args.edition or DEFAULT_EDITION)
-        mode = args.mode or natural_mode(u)
+        if args.mode:
+            mode = args.mode
+        else:  # the unit's own, as natural_mode() chooses it, from the modes already measured
+            own = [eff.modes.index(m) for m in NATURAL_MODES]
+            mode = eff.modes[max(own, key=lambda i: (eff.points_destroyed[i].mean(), -i))]
         if mode not in eff.modes:
             raise ValueError(f"--mode: {mode!r} is not one of {list(eff.modes)}")
         i = eff.modes.index(mode)
@@ -359,7 +373,7 @@ def _efficiency(args: argparse.Namespace) -> int:
         return 0
     print(title)
     print("Points of the target destroyed per 100 points, exactly; each unit")
-    print(f"in mode {args.mode}." if args.mode else 'in its own mode (sh12": shooting at 12"; charge: without a gun).')
+    print(f"in mode {args.mode}." if args.mode else 'in its own mode: shooting at 12" (sh12") or charging, whichever does more.')
     print()
     headers = {"unit": "Unit", "points": "Pts", "mode": "Mode", **EFFICIENCY_TARGETS}
     print(format_table(rows, list(headers), headers, frozenset(["points", *EFFICIENCY_TARGETS]),
@@ -373,7 +387,10 @@ def _validate(args: argparse.Namespace) -> int:
     if args.file is None:
         army = load_army_list(EXAMPLE_LIST, book=load_army_book(EXAMPLE_BOOK))
     else:
-        army = load_army_list(args.file)
+        text, is_book = _read(args.file)
+        if is_book:
+            raise ValueError(f"file: {args.file} is an army book; validate takes an army list")
+        army = load_army_list(text)
     check = validate_list(army, points=args.points, force_organisation=not args.no_force_organisation)
     rows = [{"rule": p.rule, "found": p.found, "allowed": p.allowed, "problem": p.message} for p in check.problems]
     title = f"{check.name or 'army'}: {check.points:,} of {check.limit:,} pts"

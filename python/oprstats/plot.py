@@ -21,12 +21,23 @@ def _pyplot():
     return optional("matplotlib.pyplot", "plot", "oprstats.plot")
 
 
-def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0):
+def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0, constrained: bool = False):
     plt = _pyplot()
     if ax is not None:
         return ax
-    _fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
+    # constrained: the figure keeps room for a legend placed outside the axes, so a plain
+    # savefig (without bbox_inches="tight") does not cut it off
+    _fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False, layout="constrained" if constrained else None)
     return axes[0] if ncols > 1 else axes[0][0]
+
+
+def _legend_below(fig, handles, labels, ncol: int, fallback_ax) -> None:
+    """A legend under the axes, inside the figure when it was made here (constrained layout);
+    on axes the caller made, in the axes' best corner instead."""
+    if fig.get_layout_engine() is not None:
+        fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
+    else:
+        fallback_ax.legend(handles, labels, fontsize="x-small")
 
 
 def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
@@ -52,13 +63,16 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
 
     ``measure``: "points" of the target destroyed (the default: comparable across targets),
     "wounds" or "kills". ``mode``: one way of attacking for every unit, or (None) each
-    unit's own: shooting at 12" with a ranged weapon, else melee charging. ``units``: units
-    (their curves are computed) or :class:`EfficiencyCurve` results. A unit that deals
-    nothing is named in the legend rather than drawn over the others at zero.
+    unit's own (:func:`natural_mode`: shooting at 12" or charging, whichever does more).
+    ``units``: units (their curves are computed) or :class:`EfficiencyCurve` results. A unit
+    that deals nothing is named in the legend rather than drawn over the others at zero.
     """
     curves = _curves(units, mode=mode, measure=measure, defense=defense, tough=tough, edition=edition)
+    grids = {(tuple(c.defense), tuple(c.tough), c.measure) for c in curves}
+    if len(grids) > 1:
+        raise ValueError("units: the curves have different Defense or Tough grids or measures; give curves computed alike")
     if axes is None:
-        axes = _axes(None, ncols=2, width=5.5)
+        axes = _axes(None, ncols=2, width=5.5, height=4.6, constrained=True)
     left, right = axes
     modes = {c.mode for c in curves}
     first = curves[0]
@@ -84,7 +98,8 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
     left.set_title(f"by target Defense ({how})", fontsize="medium")
     right.set_title(f"by target Tough ({how})", fontsize="medium")
     # under both panels: a legend inside would cover the lines
-    left.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.0, -0.16), ncol=2, frameon=False)
+    handles, labels = left.get_legend_handles_labels()
+    _legend_below(left.figure, handles, labels, 2, left)
     return axes
 
 
@@ -168,7 +183,7 @@ def attack(result: Any, *, axes=None):
     if not isinstance(result, AttackResult):
         raise TypeError(f"result: expected an oprstats.AttackResult, got {type(result).__name__}")
     if axes is None:
-        axes = _axes(None, ncols=2, width=5.5)
+        axes = _axes(None, ncols=2, width=5.5, height=4.4, constrained=True)
     left, right = axes
     stages = [(label, getattr(result, name)) for name, label in _STAGES]
     n = max(d.max for _, d in stages) + 1
@@ -188,7 +203,9 @@ def attack(result: Any, *, axes=None):
         ax.set_xlabel("count k")
         _count_ticks(ax, n)
         ax.grid(axis="y", alpha=0.3)
-    right.legend(fontsize="small")
+    # one legend for both panels: a stage has the same colour in each
+    handles, labels = right.get_legend_handles_labels()
+    _legend_below(left.figure, handles, labels, 4, right)
     kind = "exact" if result.samples is None else f"{result.samples:,} samples"
     left.set_title(f"{'melee' if result.melee else 'shooting'}: each stage ({kind})", fontsize="medium")
     right.set_title(f"P(destroyed) {result.p_destroyed:.3f}" + ("" if result.p_morale_test is None
@@ -199,8 +216,13 @@ def attack(result: Any, *, axes=None):
 
 def _ignored(fig, rules) -> None:
     """Rules a result does not model, written under the figure (nothing is left out silently)."""
-    if rules:
-        fig.text(0.01, 0.005, "not modelled: " + ", ".join(rules), fontsize="x-small", color="0.35", va="bottom")
+    if not rules:
+        return
+    text = "not modelled: " + ", ".join(rules)
+    if fig.get_layout_engine() is not None:  # the layout keeps room for it
+        fig.supxlabel(text, x=0.01, ha="left", fontsize="x-small", color="0.35")
+    else:
+        fig.text(0.01, 0.005, text, fontsize="x-small", color="0.35", va="bottom")
 
 
 _FATES = (("p_destroyed", "destroyed", "tab:red"), ("p_routed", "routed", "tab:orange"), ("p_shaken", "Shaken", "gold"),
@@ -216,7 +238,7 @@ def melee(result: Any, *, axes=None):
     if not isinstance(result, MeleeResult):
         raise TypeError(f"result: expected an oprstats.MeleeResult, got {type(result).__name__}")
     if axes is None:
-        axes = _axes(None, ncols=2, width=5.5)
+        axes = _axes(None, ncols=2, width=5.5, height=4.4, constrained=True)
     left, right = axes
     rows = [("charger", result.charger), ("defender", result.defender)]
     for y, (_name, side) in enumerate(rows):
@@ -243,7 +265,8 @@ def melee(result: Any, *, axes=None):
     left.invert_yaxis()
     left.set_xlim(0, 1)
     left.set_xlabel("chance")
-    left.legend(fontsize="x-small", ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    handles, labels = left.get_legend_handles_labels()
+    _legend_below(left.figure, handles, labels, 7, left)
     kind = "exact" if result.samples is None else f"{result.samples:,} samples"
     left.set_title(f"how the charge ends ({kind})", fontsize="medium")
     grid = np.asarray(result.models_left)
@@ -317,12 +340,12 @@ def games(result: Any, *, axes=None):
     y = np.arange(len(names))
     units_ax.barh(y, dealt, color=colours, alpha=0.8)
     for i, (w, d) in enumerate(zip(dealt, destroyed)):
-        units_ax.text(w, i, f" {d:.0%} destroyed", va="center", fontsize="x-small")
+        units_ax.text(w, i, f" {d:.0%} destroyed or routed", va="center", fontsize="x-small")
     units_ax.set_yticks(y, [n if len(n) <= 40 else n[:39] + "…" for n in names], fontsize="x-small")
     units_ax.invert_yaxis()
     units_ax.set_xlabel("mean wounds dealt per game")
-    units_ax.set_title("each unit (label: how often it was destroyed)", fontsize="medium")
-    units_ax.set_xlim(0, max(max(dealt, default=0.0), 1e-9) * 1.35)
+    units_ax.set_title("each unit (label: how often it was destroyed or routed)", fontsize="medium")
+    units_ax.set_xlim(0, max(max(dealt, default=0.0), 1e-9) * 1.6)
     units_ax.grid(axis="x", alpha=0.3)
     fig = rates_ax.figure
     if result.unmodelled:
