@@ -183,4 +183,7 @@ def test_breakdown_fairness_and_game_plots_render():
     assert ax.get_xlabel() == "points" and _rendered(ax.figure)
     frame = oprstats.fairness(BOOK)
     ax = plot.fairness(frame, top=5)
+    # the interval's legend is under the bars, not over the bottom one
+    assert _legend_texts(ax.figure) == ["90% interval of a fair price"] and ax.get_legend() is None
+    _inside(ax.figure)
     assert ax.get_xlabel() and _rendered(ax.figure)

@@ -367,7 +367,7 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
         frame = frame.rename(columns={"fair": "modelled"})
     column = "difference" if options else "difference_pct"
     rows = frame.dropna(subset=[column]).head(top).iloc[::-1]
-    ax = _axes(ax, width=8.0, height=max(3.0, 0.3 * len(rows) + 1))
+    ax = _axes(ax, width=8.0, height=max(3.0, 0.3 * len(rows) + 1.4), constrained=True)
     y = range(len(rows))
     has_range = {"low", "high"} <= set(rows.columns) and rows["low"].notna().any()
     if has_range:
@@ -388,7 +388,9 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
                   else "official minus fair cost by play, % of fair (right: over-costed)" if by_play
                   else "official minus modelled, % of modelled (right: over-costed)")
     if has_range:
-        ax.legend(fontsize="small", loc="lower right")
+        # under the bars: inside, it would cover the bottom ones
+        handles, labels = ax.get_legend_handles_labels()
+        _legend_below(ax.figure, handles, labels, 1, ax)
         # a bar's base is a sticky edge: without room, the widest interval looks cut off
         low, high = ax.get_xlim()
         ax.set_xlim(low - 0.03 * (high - low), high)
