@@ -372,13 +372,20 @@ def _efficiency(args: argparse.Namespace) -> int:
     if _machine(args, [title], {"efficiency": raw}):
         return 0
     print(title)
-    print("Points of the target destroyed per 100 points, exactly; each unit")
-    print(f"in mode {args.mode}." if args.mode else 'in its own mode: shooting at 12" (sh12") or charging, whichever does more.')
+    how = f"in mode {args.mode}." if args.mode else 'in its own mode: shooting at 12" (sh12") or charging, whichever does more.'
+    print(_wrapped(f"Points of the target destroyed per 100 points, exactly; each unit {how}"))
     print()
     headers = {"unit": "Unit", "points": "Pts", "mode": "Mode", **EFFICIENCY_TARGETS}
     print(format_table(rows, list(headers), headers, frozenset(["points", *EFFICIENCY_TARGETS]),
                        lambda c, v: f"{v:g}" if c == "points" else f"{v:.1f}" if c in EFFICIENCY_TARGETS else str(v)))
     return 0
+
+
+def _wrapped(text: str) -> str:
+    """Prose wrapped to the terminal's width (tables are cut instead), at most 80 wide."""
+    import textwrap
+
+    return textwrap.fill(text, width=min(WIDTH or 80, 80))
 
 
 def _validate(args: argparse.Namespace) -> int:
