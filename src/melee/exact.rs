@@ -81,6 +81,9 @@ struct Pairs<'m> {
 }
 
 impl<'m> Pairs<'m> {
+    /// Values a pair's pmfs usually span (wound margins of a charge): capacity, not a limit.
+    const ROOM: usize = 32;
+
     fn new(m: &'m Melee) -> Pairs<'m> {
         let stride = m.defender.state_count();
         Pairs { m, stride, slot: vec![u32::MAX; m.charger.state_count() * stride], list: Vec::new() }
@@ -90,7 +93,9 @@ impl<'m> Pairs<'m> {
         let at = self.m.charger.index(c) * self.stride + self.m.defender.index(d);
         if self.slot[at] == u32::MAX {
             self.slot[at] = self.list.len() as u32;
-            self.list.push(Pair { c, d, ..Default::default() });
+            // room for the usual spread of wounds up front: no regrowth as terms are added
+            let room = || Signed { lo: 0, p: Vec::with_capacity(Self::ROOM) };
+            self.list.push(Pair { c, d, margin: room(), by_defender: room() });
         }
         &mut self.list[self.slot[at] as usize]
     }
