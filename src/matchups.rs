@@ -55,6 +55,11 @@ impl Mode {
         }
         Err(Error::invalid(field, format!("{text:?}"), "must be \"shoot D\" (D in inches, e.g. \"shoot 12\"), \"charge\" or \"charged\""))
     }
+
+    /// The shooting distances of `modes`, in order: one shot of each activation per distance.
+    pub fn distances(modes: &[Mode]) -> impl Iterator<Item = f64> + '_ {
+        modes.iter().filter_map(|m| if let Mode::Shoot(d) = m { Some(*d) } else { None })
+    }
 }
 
 /// What one side lost: expected wounds, and the chance the unit was removed (destroyed, or
@@ -67,7 +72,8 @@ pub struct Loss {
 }
 
 impl Loss {
-    const IMPOSSIBLE: Loss = Loss { wounds: f64::NAN, p_removed: f64::NAN };
+    /// A mode that cannot happen.
+    pub const IMPOSSIBLE: Loss = Loss { wounds: f64::NAN, p_removed: f64::NAN };
 }
 
 /// One pair in one mode: the defender's loss (what the attacker dealt) and the attacker's
@@ -89,6 +95,7 @@ pub struct Matchups {
 }
 
 /// What each unit can do, read once.
+#[derive(Clone)]
 struct Side {
     orders: Vec<Allocation>,
     can_charge: Vec<bool>,
@@ -139,9 +146,15 @@ struct Table<'u> {
     edition: Edition,
 }
 
-impl Table<'_> {
-    fn distances(&self) -> impl Iterator<Item = f64> + '_ {
-        self.modes.iter().filter_map(|m| if let Mode::Shoot(d) = m { Some(*d) } else { None })
+impl<'u> Table<'u> {
+    /// The table of `units[0]` against `units[1]`, each side read once (a list against
+    /// itself once for both).
+    fn new(units: [&'u [Unit]; 2], modes: &'u [Mode], charge_distance: f64, edition: Edition, threads: Option<usize>) -> Result<Table<'u>> {
+        crate::pool::install(threads, || {
+            let from = Side::of(units[0], edition);
+            let to = if units[0] == units[1] { from.clone() } else { Side::of(units[1], edition) };
+            Table { units, sides: [from, to], modes, charge_distance, edition }
+        })
     }
 
     /// The steps of `from`'s activation against `to`: a shot from each distance, and the
@@ -149,8 +162,7 @@ impl Table<'_> {
     fn steps(&self, from: At, to: At, melee: bool) -> Result<(Vec<Step>, Option<Step>)> {
         let (s, t) = (&self.sides[from.0], &self.sides[to.0]);
         let shooter = &self.units[from.0][from.1];
-        let shots = self
-            .distances()
+        let shots = Mode::distances(self.modes)
             .map(|d| {
                 let situation = Situation::new(self.edition, false, d);
                 Attack::with_orders(shooter, &s.orders[from.1], t.orders[to.1].clone(), situation, None, &UnitState::FRESH, &UnitState::FRESH).map(Step::Attack)
@@ -167,26 +179,29 @@ impl Table<'_> {
         Ok((shots, charge))
     }
 
-    /// The exact work of the steps of `from` against `to` (attacks, melees), checked, and
-    /// the rules they do not model.
-    fn check(&self, from: At, to: At, melee: bool) -> Result<(u64, u64, Vec<String>)> {
-        let (shots, charge) = self.steps(from, to, melee)?;
-        let mut out = (0u64, 0u64, Vec::new());
-        for step in shots.into_iter().chain(charge) {
-            let (attack, melee, names) = match step {
-                Step::Attack(mut x) => (x.check_exact()?, 0, std::mem::take(&mut x.unmodelled)),
-                Step::Melee(mut m) => (0, m.exact_work()?, std::mem::take(&mut m.unmodelled)),
-                Step::Impossible => (0, 0, Vec::new()),
-            };
-            out.0 = out.0.saturating_add(attack);
-            out.1 = out.1.saturating_add(melee);
-            out.2.extend(names);
+    /// The exact work of the steps of `from` against `to` (attacks, melees), checked, the
+    /// rules they do not model, and the steps themselves.
+    fn check(&self, from: At, to: At, melee: bool) -> Result<Checked> {
+        let (mut shots, mut charge) = self.steps(from, to, melee)?;
+        let (mut attack_work, mut melee_work, mut names) = (0u64, 0u64, Vec::new());
+        for step in shots.iter_mut().chain(charge.as_mut()) {
+            match step {
+                Step::Attack(x) => {
+                    attack_work = attack_work.saturating_add(x.check_exact()?);
+                    names.append(&mut x.unmodelled);
+                }
+                Step::Melee(m) => {
+                    melee_work = melee_work.saturating_add(m.exact_work()?);
+                    names.append(&mut m.unmodelled);
+                }
+                Step::Impossible => {}
+            }
         }
-        Ok(out)
+        Ok(Checked { attack_work, melee_work, unmodelled: names, steps: Some((shots, charge)) })
     }
 
-    fn forward(&self, from: At, to: At, melee: bool) -> Result<Forward> {
-        let (shots, charge) = self.steps(from, to, melee)?;
+    /// What the steps do: each shot's loss, and the charge's losses.
+    fn forward((shots, charge): (Vec<Step>, Option<Step>)) -> Forward {
         let shots = shots
             .into_iter()
             .map(|step| match step {
@@ -209,8 +224,17 @@ impl Table<'_> {
             }
             _ => None,
         };
-        Ok(Forward { shots, charge })
+        Forward { shots, charge }
     }
+}
+
+/// An activation checked: its exact work (attacks, melees), the rules it does not model, and
+/// its steps while they are kept for the work.
+struct Checked {
+    attack_work: u64,
+    melee_work: u64,
+    unmodelled: Vec<String>,
+    steps: Option<(Vec<Step>, Option<Step>)>,
 }
 
 /// Pair `(a, d)`'s exchange in each mode, from the attacker's activation `there` and the
@@ -264,10 +288,26 @@ type Task = (At, At, bool, (usize, usize));
 
 /// Builds and checks every task (the first bad pair in row order is named, whatever the
 /// threads), holds the work to the limits, then computes them all; `None` when `stop` was set.
+/// Small tables keep the steps built for the check, as the attack table does; large ones
+/// build them again rather than hold a million at once (each holds its units' removal orders).
 #[allow(clippy::type_complexity)]
 fn run(table: &Table, tasks: &[Task], threads: Option<usize>, stop: &Stop) -> Result<Option<(Vec<Forward>, Vec<Vec<String>>)>> {
-    let checked: Vec<Option<std::result::Result<(u64, u64, Vec<String>), ((usize, usize), Error)>>> = crate::pool::install(threads, || {
-        tasks.par_iter().map(|&(from, to, melee, pair)| (!stop.is_set()).then(|| table.check(from, to, melee).map_err(|e| (pair, e)))).collect()
+    let models = |(side, i): At| u64::from(table.units[side][i].size());
+    let held = tasks.iter().map(|&(from, to, ..)| models(from) + models(to)).fold(0u64, u64::saturating_add);
+    let keep = crate::attack::table::keeps(tasks.len() as u64, held);
+    let checked: Vec<Option<std::result::Result<Checked, ((usize, usize), Error)>>> = crate::pool::install(threads, || {
+        tasks
+            .par_iter()
+            .map(|&(from, to, melee, pair)| {
+                (!stop.is_set()).then(|| {
+                    let mut c = table.check(from, to, melee).map_err(|e| (pair, e))?;
+                    if !keep {
+                        c.steps = None;
+                    }
+                    Ok(c)
+                })
+            })
+            .collect()
     })?;
     if checked.iter().any(Option::is_none) {
         return Ok(None);
@@ -275,8 +315,8 @@ fn run(table: &Table, tasks: &[Task], threads: Option<usize>, stop: &Stop) -> Re
     if let Some(((a, d), e)) = checked.iter().flatten().filter_map(|r| r.as_ref().err()).min_by_key(|(pair, _)| *pair) {
         return Err(in_pair(e.clone(), *a, *d));
     }
-    let checked: Vec<(u64, u64, Vec<String>)> = checked.into_iter().flatten().map(|r| r.unwrap_or_default()).collect();
-    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), (a, m, _)| (x.saturating_add(*a), y.saturating_add(*m)));
+    let mut checked: Vec<Checked> = checked.into_iter().flatten().flatten().collect();
+    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), c| (x.saturating_add(c.attack_work), y.saturating_add(c.melee_work)));
     if attack_work > MAX_TABLE_WORK {
         return Err(Error::limit("exact work of the matchups' attacks in steps (fewer units or modes)", attack_work, MAX_TABLE_WORK));
     }
@@ -286,13 +326,23 @@ fn run(table: &Table, tasks: &[Task], threads: Option<usize>, stop: &Stop) -> Re
     let done: Vec<Option<Forward>> = crate::pool::install(threads, || {
         tasks
             .par_iter()
-            .map(|&(from, to, melee, (a, d))| if stop.is_set() { Ok(None) } else { table.forward(from, to, melee).map(Some).map_err(|e| in_pair(e, a, d)) })
+            .zip(checked.par_iter_mut())
+            .map(|(&(from, to, melee, (a, d)), c)| {
+                if stop.is_set() {
+                    return Ok(None);
+                }
+                let steps = match c.steps.take() {
+                    Some(steps) => steps,
+                    None => table.steps(from, to, melee).map_err(|e| in_pair(e, a, d))?,
+                };
+                Ok(Some(Table::forward(steps)))
+            })
             .collect::<Result<Vec<_>>>()
     })??;
     if done.iter().any(Option::is_none) {
         return Ok(None);
     }
-    Ok(Some((done.into_iter().flatten().collect(), checked.into_iter().map(|(_, _, u)| u).collect())))
+    Ok(Some((done.into_iter().flatten().collect(), checked.into_iter().map(|c| c.unmodelled).collect())))
 }
 
 fn check_args(pairs: u64, modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>) -> Result<()> {
@@ -322,7 +372,7 @@ pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_d
     }
     check_args((attackers.len() as u64).saturating_mul(defenders.len() as u64), modes, charge_distance, edition, threads)?;
     let (na, nd) = (attackers.len(), defenders.len());
-    let table = crate::pool::install(threads, || Table { units: [attackers, defenders], sides: [Side::of(attackers, edition), Side::of(defenders, edition)], modes, charge_distance, edition })?;
+    let table = Table::new([attackers, defenders], modes, charge_distance, edition, threads)?;
     // each pair's two activations: the attacker's, then the defender's
     let (charges, charged) = (modes.contains(&Mode::Charge), modes.contains(&Mode::Charged));
     let tasks: Vec<Task> = (0..na * nd)
@@ -355,7 +405,7 @@ pub struct Activations {
 pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Activations>> {
     check_args((from.len() as u64).saturating_mul(to.len() as u64), modes, charge_distance, edition, threads)?;
     let melee = modes.contains(&Mode::Charge) || modes.contains(&Mode::Charged);
-    let table = crate::pool::install(threads, || Table { units: [from, to], sides: [Side::of(from, edition), Side::of(to, edition)], modes, charge_distance, edition })?;
+    let table = Table::new([from, to], modes, charge_distance, edition, threads)?;
     let nt = to.len();
     let tasks: Vec<Task> = (0..from.len() * nt)
         .map(|k| {
@@ -373,7 +423,7 @@ pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], ch
 pub fn square(blocks: Vec<Activations>, modes: &[Mode]) -> Result<Matchups> {
     let n = blocks.first().map_or(0, |b| b.wounds[1].len());
     let rows: usize = blocks.iter().map(|b| b.wounds[0].len()).sum();
-    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
+    let shots = Mode::distances(modes).count();
     let fits = |b: &Activations| b.wounds[1].len() == n && b.forwards.len() == b.wounds[0].len() * n && b.unmodelled.len() == b.forwards.len() && b.forwards.iter().all(|f| f.shots.len() == shots);
     if rows != n || !blocks.iter().all(fits) {
         return Err(Error::invalid("activations", format!("{} blocks, {rows} rows of {n}", blocks.len()), "must be the rows of a square table in order, with the modes' shots"));

@@ -88,7 +88,7 @@ pub fn table(attackers: &[Unit], targets: &[Unit], situation: &Situation, thread
     // than hold up to a million at once (gigabytes). What a kept attack holds grows with its
     // target's models (tables by position).
     let target_models = targets.iter().map(|u| u64::from(u.size())).fold(0u64, u64::saturating_add);
-    let keep = pairs <= KEEP_BUILT && (attackers.len() as u64).saturating_mul(target_models) <= KEEP_MODELS;
+    let keep = keeps(pairs, (attackers.len() as u64).saturating_mul(target_models));
     table_keeping(attackers, targets, situation, threads, stop, keep)
 }
 
@@ -136,9 +136,15 @@ fn table_keeping(attackers: &[Unit], targets: &[Unit], situation: &Situation, th
 }
 
 /// Tables of at most this many pairs keep their attacks between the check and the work, if
-/// their targets' models, counted once per attacker, are at most `KEEP_MODELS`.
+/// the models they hold, counted once per pair, are at most `KEEP_MODELS`.
 const KEEP_BUILT: u64 = 20_000;
 const KEEP_MODELS: u64 = 200_000;
+
+/// Whether a table of `built` items holding `models` models in all keeps what it built for
+/// the check until the work (the matchups' tables too).
+pub(crate) fn keeps(built: u64, models: u64) -> bool {
+    built <= KEEP_BUILT && models <= KEEP_MODELS
+}
 
 #[cfg(test)]
 mod tests {

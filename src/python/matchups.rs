@@ -70,7 +70,7 @@ pub fn _matchup_activations<'py>(
     let (edition, modes, [from, to]) = inputs(edition, &modes, [&from, &to])?;
     let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, offset, &modes, charge_distance, edition, threads, stop))?;
     // per activation: each shot's loss, then the charger's and the defender's (NaN: none)
-    let none = [Loss { wounds: f64::NAN, p_removed: f64::NAN }; 2];
+    let none = [Loss::IMPOSSIBLE; 2];
     let losses = |f: &Forward| f.shots.iter().copied().chain(f.charge.unwrap_or(none)).collect::<Vec<Loss>>();
     let flat: Vec<Loss> = acts.forwards.iter().flat_map(losses).collect();
     let out = PyDict::new(py);
@@ -89,7 +89,7 @@ pub fn _matchup_activations<'py>(
 #[pyo3(signature = (blocks, modes, /))]
 pub fn _matchups_square<'py>(py: Python<'py>, blocks: Vec<Bound<'py, PyDict>>, modes: Vec<String>) -> PyResult<Bound<'py, PyDict>> {
     let modes = read_modes(&modes)?;
-    let shots = modes.iter().filter(|m| matches!(m, Mode::Shoot(_))).count();
+    let shots = Mode::distances(&modes).count();
     let item = |b: &Bound<'py, PyDict>, key: &str| -> PyResult<Bound<'py, PyAny>> {
         b.get_item(key)?.ok_or_else(|| crate::Error::invalid("blocks", key, "a block from _matchup_activations has it").into())
     };
