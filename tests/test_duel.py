@@ -63,11 +63,11 @@ def test_shares_points_and_intervals():
     assert s["points_destroyed_by_a"][0] == pytest.approx(150 * s["share_b_destroyed"][0])
     # paired: the chances' intervals rest on the pairs (3,000 of them), not the games, and
     # the shares' too
-    from oprstats._game import paired_interval
+    from oprstats._game import _Z95, paired_interval
 
     assert s["p_a_wins"] == pytest.approx(paired_interval((r.winner == 1).astype(float))[:3])
     pairs = (1 - r.left[:, 1]).reshape(-1, 2).mean(axis=1)
-    assert s["share_b_destroyed"][2] - s["share_b_destroyed"][0] == pytest.approx(1.96 * pairs.std(ddof=1) / math.sqrt(len(pairs)))
+    assert s["share_b_destroyed"][2] - s["share_b_destroyed"][0] == pytest.approx(_Z95 * pairs.std(ddof=1) / math.sqrt(len(pairs)))
     # a certainty has an interval of some width (Wilson's), not none
     giant = oprstats.duel(GIANT, Unit.parse("Grunt [1] Q6+ D6+ | 5pts"), games=200, seed=1)
     low, high = giant.summary()["p_b_wins"][1:]

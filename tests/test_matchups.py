@@ -154,7 +154,7 @@ def test_a_unit_built_to_be_worth_twice_another_is_priced_twice():
     assert rows["B"]["offense"] == pytest.approx(2 * rows["A"]["offense"], rel=1e-2)
     raw = oprstats._matchups
     m = oprstats.matchups([a, b], FIELD)
-    d, t = raw._exchanges(m, 0.5)
+    d, t = raw._exchanges(m.modes, m.dealt, m.taken, 0.5)
     np.testing.assert_allclose(d[1], 2 * d[0], rtol=1e-12)
     np.testing.assert_allclose(t[1], t[0], rtol=1e-12)  # the same wounds lost, worth the same per wound
     df = oprstats.fair_cost([a, b], field=FIELD, resamples=0)
@@ -331,7 +331,7 @@ def test_the_break_even_cost_evens_the_exchange_exactly():
     # a shooter's choices do not depend on its cost: its losses grow in proportion to it, so
     # the even cost is what it destroys per round over its losses per point of its cost
     m = oprstats.matchups([a], [FIELD[0]])
-    d, t = oprstats._matchups._exchanges(m, 0.5)
+    d, t = oprstats._matchups._exchanges(m.modes, m.dealt, m.taken, 0.5)
     assert one.value == pytest.approx(100 * d[0, 0] / t[0, 0], abs=0.01)
     row = min(one.table, key=lambda r: abs(r[0] - one.value))
     assert abs(row[3]) < 0.01

@@ -13,7 +13,7 @@ import numpy as np
 
 from ._attack import check_flag
 from ._core import Unit
-from ._game import paired_interval, simulate, wilson
+from ._game import _Z95, rate_interval, simulate
 
 
 class DuelResult:
@@ -48,13 +48,11 @@ class DuelResult:
         incomplete last pair dropped). A chance gets Wilson's interval (over the pairs'
         effective number of games when paired); a share or points a normal one."""
         if chance:
-            if self.paired:
-                return paired_interval(values)[:3]
-            return (float(values.mean()), *wilson(float(values.sum()), len(values)))
+            return rate_interval(values, self.paired)[:3]
         units = values[: len(values) // 2 * 2].reshape(-1, 2).mean(axis=1) if self.paired else values
         n = len(units)
         mean = float(units.mean()) if n else math.nan
-        half = 1.96 * float(units.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+        half = _Z95 * float(units.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
         return mean, mean - half, mean + half
 
     def summary(self) -> dict:

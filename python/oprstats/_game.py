@@ -153,6 +153,16 @@ def paired_interval(values: np.ndarray, z: float = _Z95) -> Tuple[float, float, 
     return (p, *wilson(p * n_eff, n_eff, z), m)
 
 
+def rate_interval(hits: np.ndarray, paired: bool) -> tuple:
+    """A rate with its 95% interval and what it rests on, ``(rate, low, high, n, per)``:
+    Wilson's over the games, or over the pairs when ``paired`` (see :func:`paired_interval`)."""
+    if paired:
+        rate, lo, hi, m = paired_interval(hits)
+        return rate, lo, hi, m, "pairs"
+    n, k = len(hits), float(np.sum(hits))
+    return (k / n if n else float("nan"), *wilson(k, n), n, "games")
+
+
 def _policy(value, field: str) -> Policy:
     if isinstance(value, Policy):
         return value
@@ -242,13 +252,7 @@ class GameResult:
         return np.arange(n) // 2 if self.paired else np.arange(n)
 
     def _rate(self, hits: np.ndarray) -> tuple:
-        """A rate with its 95% interval and what it rests on: Wilson's over the games, or over
-        the pairs when ``paired`` (see :func:`paired_interval`)."""
-        if self.paired:
-            rate, lo, hi, m = paired_interval(hits)
-            return rate, lo, hi, m, "pairs"
-        n, k = len(hits), int(np.count_nonzero(hits))
-        return (k / n if n else float("nan"), *wilson(k, n), n, "games")
+        return rate_interval(hits, self.paired)
 
     def rates(self) -> dict:
         """Win, draw and loss rates of army A with 95% intervals: ``{name: (rate, low, high)}``.
@@ -401,10 +405,6 @@ class _Trace:
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
 
 
-# The farthest apart a duel's line-up may set two units, in inches (the core's limit).
-MAX_LINE_UP = float(LIMITS["MAX_LINE_UP"])
-
-
 def simulate(
     army_a,
     army_b,
@@ -492,14 +492,9 @@ def simulate(
             raise TypeError("deployment: expected (positions of army A, positions of army B)") from None
         fixed = (_points(da, "deployment[0]"), _points(db, "deployment[1]"))
     if line_up is not None:
-        if isinstance(line_up, bool) or not isinstance(line_up, (int, float, np.integer, np.floating)) or not math.isfinite(line_up):
+        # its distance, terrain and formations are the core's check (Config's line-up)
+        if isinstance(line_up, bool) or not isinstance(line_up, _REALS) or not math.isfinite(line_up):
             raise TypeError(f"line_up: expected a number of inches, got {line_up!r}")
-        if not 0 <= line_up <= MAX_LINE_UP:
-            raise ValueError(f"line_up: must be from 0 to {MAX_LINE_UP:g} inches, so both units stand on the table (got {line_up!r})")
-        if deployment is not None:
-            raise ValueError("line_up: a line-up replaces the deployment; give one or the other")
-        if pieces is None:
-            raise ValueError('line_up: a line-up needs fixed terrain (terrain="open" or a list of pieces)')
         line_up = float(line_up)
     # the seed to pass back to play the same games again: fresh entropy is drawn here, not hidden
     # (a SeedSequence made without entropy draws an int)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Mapping, Optional, Sequence, cast
 
 import numpy as np
 
@@ -17,10 +17,8 @@ from . import _core
 from ._attack import LIMITS, check_flag, check_threads, seed_to_u64
 from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
+from ._census import unit_rule_names
 from ._editions import DEFAULT_EDITION
-
-if TYPE_CHECKING:
-    from types import SimpleNamespace
 
 # How a unit was judged: against a field it is not in, against the field without itself
 # (out of sample), or in sample (asked for).
@@ -262,16 +260,17 @@ def matchups(
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
 
 
-def _exchanges(m: Union[Matchups, SimpleNamespace], close_share: float) -> tuple[np.ndarray, np.ndarray]:
+def _exchanges(modes: Sequence[str], dealt: np.ndarray, taken: np.ndarray, close_share: float) -> tuple[np.ndarray, np.ndarray]:
     """What each attacker destroys of each defender, and loses to it, in one round where each
-    acts once (points, ``[attacker, defender]``): at 24" both shoot; at 12" each takes the
-    better of shooting and charging for itself (points destroyed less points lost in its own
+    acts once (points, ``[attacker, defender]``), from a table's ``dealt`` and ``taken`` in
+    points (``[mode, attacker, defender]``): at 24" both shoot; at 12" each takes the better
+    of shooting and charging for itself (points destroyed less points lost in its own
     activation). ``close_share`` of the rounds are at 12"."""
-    i = {name: k for k, name in enumerate(m.modes)}
-    far_d, far_t = m.dealt[i["shoot 24"]], m.taken[i["shoot 24"]]
-    shot_d, shot_t = m.dealt[i["shoot 12"]], m.taken[i["shoot 12"]]
-    charge_d, charge_t = m.dealt[i["charge"]], m.taken[i["charge"]]
-    charged_d, charged_t = m.dealt[i["charged"]], m.taken[i["charged"]]
+    i = {name: k for k, name in enumerate(modes)}
+    far_d, far_t = dealt[i["shoot 24"]], taken[i["shoot 24"]]
+    shot_d, shot_t = dealt[i["shoot 12"]], taken[i["shoot 12"]]
+    charge_d, charge_t = dealt[i["charge"]], taken[i["charge"]]
+    charged_d, charged_t = dealt[i["charged"]], taken[i["charged"]]
     # where a charge cannot be made, it is never chosen
     we_charge = np.nan_to_num(charge_d - charge_t, nan=-np.inf) > shot_d
     they_charge = np.nan_to_num(charged_t - charged_d, nan=-np.inf) > shot_t
@@ -373,18 +372,16 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     if not isinstance(field, Field):
         # the field's matchups against itself, once; the judged units in it read their rows
         field_units = judged if field is None else _units(field, "field", edition)
-        if not field_units:
-            raise ValueError("field: no units to measure against")
         _costs(field_units, "field")
         field = Field(field_units, weights=_weights(weights, field_units), **run)
     field_units, w = list(field.units), field.weights
-    c_f = _costs(field_units, "field")
+    c_f = field.matchups.defender_costs  # a Field's units all have costs (it checked them)
     d_ff, t_ff = field.exchanges(close_share)
     # the judged units the field does not hold are measured against it
     at = [field.positions(u) for u in judged]
     new_units = [u for u, p in zip(judged, at) if not p]
     m_new = matchups(new_units, field_units, measure="points", **run) if new_units else None
-    d_new, t_new = _exchanges(m_new, close_share) if m_new is not None else (None, None)
+    d_new, t_new = _exchanges(m_new.modes, m_new.dealt, m_new.taken, close_share) if m_new is not None else (None, None)
     field_rules, new_rules = _rules_by_row(field.matchups.unmodelled), _rules_by_row(m_new.unmodelled if m_new is not None else {})
     rows_d, rows_t, ignored, k = [], [], [], 0
     for p in at:
@@ -449,16 +446,10 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             "durability": round(float(1.0 / losses[a]), 1) if losses[a] > 0 else math.inf,
             "best_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[:2]),
             "worst_against": ", ".join(f"{field_units[f].name} {net[a, f]:+.0f}" for f in order[::-1][:2]),
-            "ignored_rules": ", ".join(sorted(ignored[a] & _own_rule_names(u))),
+            "ignored_rules": ", ".join(sorted(ignored[a] & unit_rule_names(u))),
         })
     rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
     return rows, spread
-
-
-def _own_rule_names(unit: Unit) -> set:
-    """The names of a unit's rules, its models' and its weapons' (without ratings)."""
-    texts = list(unit.rules) + [r for m in unit.models for r in m.rules] + [r for wpn in unit.weapons for r in wpn.rules]
-    return {t.split("(", 1)[0].strip() for t in texts}
 
 
 def _scale(keep: np.ndarray, c_f: np.ndarray, field_worth: np.ndarray) -> float:
@@ -557,11 +548,7 @@ class Field:
 
     def __init__(self, units: Any, *, weights: Any = None, charge_distance: float = 6.0, edition: str = DEFAULT_EDITION,
                  threads: Optional[int] = None, client: Any = None, partitions: Optional[int] = None) -> None:
-        if isinstance(units, (list, tuple)) and units and all(isinstance(b, _core.ArmyBook) for b in units):
-            units = [u for b in units for u in b.units]
         self.units: tuple = tuple(_units(units, "units", edition))
-        if not self.units:
-            raise ValueError("units: a field needs at least one unit")
         self.weights: np.ndarray = _weights(weights, self.units)
         self.weights.flags.writeable = False
         self.charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
@@ -593,7 +580,7 @@ class Field:
 
     def exchanges(self, close_share: float) -> tuple[np.ndarray, np.ndarray]:
         """The field's exchanges against itself (``_exchanges``), kept per ``close_share``."""
-        return self.cached(("exchanges", close_share), lambda: _exchanges(self.matchups, close_share))
+        return self.cached(("exchanges", close_share), lambda: _exchanges(self.matchups.modes, self.matchups.dealt, self.matchups.taken, close_share))
 
     def cached(self, key: tuple, make):
         if key not in self._cache:
@@ -762,14 +749,16 @@ class BreakEven:
         return f"BreakEven({self.unit} against {against}: even {what} at {self.parameter} {fmt(self.value)}{span}{now}{'; ' + self.note if self.note else ''})"
 
 
-def _net_per_round(m: Matchups, attacker_per_wound: np.ndarray, w: np.ndarray, close_share: float) -> np.ndarray:
-    """Each attacker's mean (dealt, taken) per round against the defenders, in points, from
-    matchups in wounds, the attacker's wounds valued at ``attacker_per_wound``."""
-    from types import SimpleNamespace
+def _dealt_points(m: Matchups) -> np.ndarray:
+    """A table in wounds: what the attackers dealt, in the defenders' points."""
+    return m.dealt * (m.defender_costs / m.defender_wounds)[None, None, :]
 
-    scaled = SimpleNamespace(modes=m.modes, dealt=m.dealt * (m.defender_costs / m.defender_wounds)[None, None, :],
-                             taken=m.taken * attacker_per_wound[None, :, None])
-    dealt, taken = _exchanges(scaled, close_share)
+
+def _net_per_round(m: Matchups, dealt_points: np.ndarray, attacker_per_wound: np.ndarray, w: np.ndarray, close_share: float) -> np.ndarray:
+    """Each attacker's mean (dealt, taken) per round against the defenders, in points, from
+    matchups in wounds (``dealt_points``: :func:`_dealt_points` of them), the attacker's
+    wounds valued at ``attacker_per_wound``."""
+    dealt, taken = _exchanges(m.modes, dealt_points, m.taken * attacker_per_wound[None, :, None], close_share)
     return np.stack([dealt @ w / w.sum(), taken @ w / w.sum()], axis=1)
 
 
@@ -799,8 +788,6 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     if method not in ("exchange", "duel"):
         raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
     field_units = _units(opponents, "opponents", edition)
-    if not field_units:
-        raise ValueError("opponents: no units to measure against")
     w = _weights(weights, field_units)
     if method == "duel":
         return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, distance=distance, interval=interval,
@@ -812,7 +799,8 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         m = matchups([unit], field_units, measure="wounds", charge_distance=charge_distance, edition=edition, threads=threads, client=client,
                      partitions=partitions)
         wounds = float(m.attacker_wounds[0])
-        exchange = lambda c: _net_per_round(m, np.array([c / wounds]), w, close_share)[0]  # noqa: E731  (dealt, taken)
+        dealt_points = _dealt_points(m)  # what it deals does not depend on its own cost
+        exchange = lambda c: _net_per_round(m, dealt_points, np.array([c / wounds]), w, close_share)[0]  # noqa: E731  (dealt, taken)
         gains = lambda c: float(np.subtract(*exchange(c))) > 0  # noqa: E731
         if exchange(0.0)[0] <= 0:
             value, note = 0.0, "it destroys nothing"
@@ -838,7 +826,7 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
                  partitions=partitions)
     # _costs above raised if the unit has no cost
     per_wound = np.array([float(cast(int, unit.cost)) / float(x) for x in m.attacker_wounds])
-    rows = _net_per_round(m, per_wound, w, close_share)
+    rows = _net_per_round(m, _dealt_points(m), per_wound, w, close_share)
     net = rows[:, 0] - rows[:, 1]
     table = [(v, float(d), float(t), float(d - t)) for v, (d, t) in zip(values, rows)]
     at = _crossing(values, net)
@@ -862,7 +850,8 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
     n_f = len(field_units)
     names = tuple(f.name for f in field_units)
     columns = ("p_win", "share_destroyed", "share_lost")
-    draws: list = []
+    costs = np.array([float(f.cost or 0) for f in field_units])
+    draws: list = []  # the bootstrap's weights, made once the number of pairs played is known
 
     def play(variants: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every variant against every opponent on the one seed: the chance to win (a draw
@@ -881,7 +870,6 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         if not draws:
             draws.append(_pair_weights(score.shape[2], resamples, seed))
         mean = lambda x, by: np.einsum("f,vfp,pd->vd", by, x, draws[0])  # noqa: E731
-        costs = np.array([float(f.cost or 0) for f in field_units])
         return mean(score, weight), mean(lost, weight), mean(destroyed, weight), mean(destroyed, weight * costs)
 
     def spread(estimates: np.ndarray) -> tuple[Optional[float], Optional[float]]:

@@ -11,22 +11,15 @@ import numpy as np
 
 from ._attack import seed_to_u64
 from ._core import Unit
-from ._distributed import check_client, sweep
-from ._game import _units as _army_or_units
-from ._matchups import _own_rule_names, _pair_scores, _pair_weights, _percentile_range, price_columns
+from ._census import unit_rule_names
+from ._distributed import sweep
+from ._game import _units as _army_units
+from ._matchups import _pair_scores, _pair_weights, _percentile_range, price_columns
+from ._points import _verdict
 
 
 GAMES_COLUMNS = ("unit", "official", "fair", "low", "high", "difference", "difference_pct", "verdict", "judged", "added_win_rate",
                  "win_rate_per_100_points", "games", "ignored_rules")
-
-
-def _army_units(army: Any, field: str) -> list:
-    """An army as ``simulate`` takes one (an ``Army`` or units), its units checked."""
-    units = _army_or_units(army, field)
-    for i, u in enumerate(units):
-        if not isinstance(u, Unit):
-            raise TypeError(f"{field}[{i}]: expected an oprstats.Unit, got {type(u).__name__}")
-    return units
 
 
 def _reference_pairs(armies: Any) -> list[tuple[list, list]]:
@@ -57,7 +50,6 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 50 <= games <= 1_000_000:
         raise ValueError(f"games: must be a whole number of game pairs from 50 to 1,000,000 (got {games!r})")
     pairs = _reference_pairs(armies)
-    client = check_client(client)
     engine_seed = seed_to_u64(seed)
     # every variant of every pair plays the same games (the same seed): common random numbers
     grid, where = [], []
@@ -97,12 +89,12 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
         official = u.cost
         rows.append({
             **price_columns(u.name, official, f, lo, hi),
-            "verdict": None if lo is None or official is None else "over-costed" if official > hi else "under-costed" if official < lo else "within interval",
+            "verdict": _verdict(official, lo, hi),
             "judged": "by games",
             "added_win_rate": round(float(added[i, 0]), 4),
             "win_rate_per_100_points": round(100.0 * float(per_point[0]), 4),
             "games": 2 * int(games) * len(pairs),
-            "ignored_rules": ", ".join(sorted(ignored.get(i, set()) & _own_rule_names(u))),
+            "ignored_rules": ", ".join(sorted(ignored.get(i, set()) & unit_rule_names(u))),
         })
     rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
     return rows
