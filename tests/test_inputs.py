@@ -92,11 +92,16 @@ def test_armies_far_apart_in_points_are_warned_about():
         oprstats.duel(army.units[0], army.units[4], games=2, seed=1)
 
 
-def test_a_list_over_its_own_limit_is_warned_about():
+def test_a_list_over_its_own_limit_is_warned_about_when_it_plays():
     text = "++ Tiny [GF 100pts] ++\n\nGrunts [10] Q5+ D5+ | 160pts\n10x CCW (A1)"
-    with pytest.warns(UserWarning, match=r"its units cost 160 pts, over its own limit of 100 pts"):
-        army = oprstats.load_army_list(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        army = oprstats.load_army_list(text)  # loading it is no game: validate_list tells
     assert army.points == 160 and army.points_limit == 100
+    for given in (army, text):
+        with pytest.warns(UserWarning, match=r"Tiny: its units cost 160 pts, over its own limit of 100 pts") as record:
+            oprstats.simulate(given, army, games=2, seed=1, progress=False)
+        assert record[0].filename == __file__
 
 
 def test_validate_list_follows_the_force_organisation_rules(rulebook):

@@ -311,13 +311,23 @@ _MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds",
 NATURAL_MODES = ('shooting 12"', "charging")
 
 
+def own_mode(modes: Sequence[str], destroyed: np.ndarray) -> str:
+    """Of the :data:`NATURAL_MODES` among ``modes``, the one destroying more points on
+    average over the targets (``destroyed[mode, ...]``): shooting wins a tie."""
+    rows = [modes.index(m) for m in NATURAL_MODES]
+    means = [float(np.mean(destroyed[i])) for i in rows]
+    return modes[rows[int(np.argmax(means))]]
+
+
 def natural_mode(unit: Unit, *, edition: str = DEFAULT_EDITION) -> str:
     """How a unit fights by default: shooting at 12" or charging, whichever destroys more
     points of the reference targets (a unit with a 6" pistol and a great axe charges; a
     melee-only unit shooting would show only zeros). Shooting wins a tie."""
-    eff = efficiency(unit, modes=list(NATURAL_MODES), edition=edition, cost=1.0)
-    mean = eff.points_destroyed.mean(axis=1)
-    return eff.modes[int(np.argmax(mean))]
+    _check_unit(unit)
+    ts = reference_targets(edition=edition)
+    raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=list(NATURAL_MODES), edition=edition)
+    worth = np.array([target_points(t.unit) / _wounds_of(t.unit) for t in ts])
+    return own_mode(list(NATURAL_MODES), raw["wounds"].reshape(len(NATURAL_MODES), len(ts)) * worth)
 
 
 def _warn_out_of_reach(unit: Unit, mode: str) -> None:
@@ -381,9 +391,8 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     worth = np.array([target_points(t) for t in targets]).reshape(shape[1:])
     wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape[1:])
     destroyed = raw["wounds"].reshape(shape) * worth / wounds
-    # the unit's own mode: the one destroying more points (shooting on a tie)
-    pick = int(np.argmax(destroyed.reshape(len(modes), -1).mean(axis=1)))
-    mode = modes[pick]
+    mode = modes[0] if len(modes) == 1 else own_mode(modes, destroyed)
+    pick = modes.index(mode)
     values = destroyed[pick] if measure == "points" else raw[measure].reshape(shape)[pick]
     models = np.array([t.size for t in targets[: len(ts)]])
     return EfficiencyCurve(unit.name, points, mode, measure, np.asarray(ds), np.asarray(ts), values * (100.0 / points), models, worth)

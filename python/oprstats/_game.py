@@ -13,7 +13,7 @@ import numpy as np
 from . import _core
 from ._attack import LIMITS, SeedLike, check_threads, seed_to_u64
 from ._editions import DEFAULT_EDITION
-from ._validate import warn_unequal
+from ._validate import warn_over_limit, warn_unequal
 
 _INTS = (int, np.integer)
 _REALS = (int, float, np.integer, np.floating)
@@ -182,12 +182,12 @@ def _sequence(values, field: str, expected: str) -> list:
         raise TypeError(f"{field}: expected {expected}, got {type(values).__name__}") from None
 
 
-def _units(army, field: str) -> list:
+def _units(army, field: str, lists: Optional[list] = None) -> list:
     """An army's units: an Army, a sequence of units, or a path to (or the text of) a list,
-    read as every loader reads one."""
+    read as every loader reads one; the lists met are added to ``lists``."""
     from ._points import _source_of
 
-    return _source_of(army, DEFAULT_EDITION, field)[0]
+    return _source_of(army, DEFAULT_EDITION, field, lists)[0]
 
 
 def _points(values, field: str) -> list:
@@ -429,7 +429,8 @@ def simulate(
 
     ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`), a path to (or the
     text of) a list, or a sequence of :class:`Unit` (a book's units, or units built in
-    Python). Armies more than 10% apart in points are warned about. ``seed``: an int, a
+    Python). Armies more than 10% apart in points, and a list over its own points limit,
+    are warned about. ``seed``: an int, a
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
     ``threads``. ``terrain``: ``"standard"`` (a new table of 21 pieces for each game, by the
     rulebook's terrain setup guidelines: docs/game-table.md), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
@@ -500,7 +501,10 @@ def simulate(
     # (a SeedSequence made without entropy draws an int)
     replay = cast(int, np.random.SeedSequence().entropy) if seed is None else seed
     engine_seed = seed_to_u64(replay)
-    units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
+    lists: list = []
+    units_a, units_b = _units(army_a, "army_a", lists), _units(army_b, "army_b", lists)
+    for army in lists:
+        warn_over_limit(army)
     # a duel is judged by points: its units may differ in size; units without a cost have
     # no points to compare
     if line_up is None and all(u.cost for u in (*units_a, *units_b)):

@@ -16,6 +16,10 @@ PathOrBook = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 FILE_SUFFIXES = (".json", ".txt")
 
 
+# Windows editors may open a UTF-8 file with a byte-order mark; it is not part of the text.
+BOM = "\ufeff"
+
+
 def is_path(source: Any) -> bool:
     """How every loader and entry point tells a path from the text itself, one way everywhere:
     an ``os.PathLike`` is a path; a ``str`` is a path when it is one line and names something
@@ -27,9 +31,6 @@ def is_path(source: Any) -> bool:
         return False
     return source.strip().lower().endswith(FILE_SUFFIXES) or os.path.exists(source)
 
-
-# Windows editors may open a UTF-8 file with a byte-order mark; it is not part of the text.
-BOM = "\ufeff"
 
 
 def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source") -> str:
@@ -51,8 +52,9 @@ def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source") -> 
 
 
 def is_book_text(text: str) -> bool:
-    """An army book's JSON opens with a brace; a list's text never does."""
-    return text.lstrip(BOM + " \t\r\n").startswith("{")
+    """An army book's JSON opens with a brace; a list's text never does (``text`` as
+    :func:`read_text` gives it: no byte-order mark)."""
+    return text.lstrip().startswith("{")
 
 
 def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict: Optional[bool] = None) -> ArmyBook:
@@ -84,7 +86,7 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
     else:
         raise TypeError(f"source: expected a path, the book's JSON text or a dict, got {type(source).__name__}")
     try:
-        return _core._load_army_book_json(text.removeprefix(BOM), edition, strict)
+        return _core._load_army_book_json(text, edition, strict)
     except ValueError as exc:
         # a malformed book is named for the argument; an unknown rule's message (strict) is
         # the warning's own, word for word
@@ -107,8 +109,8 @@ def load_army_list(
     ``book`` is the list's army book (or books): the rules they define are known for its
     units. Other rule names the library does not know give one :class:`UnknownRuleWarning`
     for the whole list; ``strict=True`` (or :func:`set_strict`) makes that a ``ValueError``.
-    A list whose units cost more than its own points limit is warned about
-    (:func:`validate_list` checks every army-building rule).
+    :func:`validate_list` checks it against the army-building rules; :func:`simulate` warns
+    when a list costs more than its own limit.
     """
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source: expected the list text or a path, got {type(source).__name__}")
@@ -119,8 +121,4 @@ def load_army_list(
     for b in books:
         if not isinstance(b, ArmyBook):
             raise TypeError(f"book: expected an ArmyBook or a sequence of them, got {type(b).__name__}")
-    army = _core._load_army_list_text(source, edition, strict, books)
-    from ._validate import warn_over_limit
-
-    warn_over_limit(army)
-    return army
+    return _core._load_army_list_text(source, edition, strict, books)

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _core
 from ._attack import check_flag
-from ._core import ArmyBook, Unit
+from ._core import Army, ArmyBook, Unit
 from ._editions import DEFAULT_EDITION
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -833,11 +833,12 @@ class CrossValidation:
                 f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
-def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book") -> tuple[list[Unit], list[Optional[ArmyBook]]]:
+def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book",
+               lists: Optional[list] = None) -> tuple[list[Unit], list[Optional[ArmyBook]]]:
     """The units of a group, and for each the army book it is from (None when no book was
     given): a path or text of a book or a list (told apart as every loader does), an
     ``ArmyBook``, an ``Army``, a ``Unit``, or a sequence of any of these. ``field`` names the
-    argument in errors."""
+    argument in errors; the army lists met (given or read) are added to ``lists``."""
     expected = "a path, an ArmyBook, an Army, a Unit or a sequence of them"
     if isinstance(source, (bytes, Mapping)) or source is None:
         raise TypeError(f"{field}: expected {expected}, got {type(source).__name__}")
@@ -849,15 +850,17 @@ def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book"
             if is_book_text(text):
                 book = load_army_book(text, edition=edition)
                 return list(book.units), [book] * len(book)
-            listed = list(load_army_list(text, edition=edition or DEFAULT_EDITION).units)
-        except ValueError as exc:  # named for the argument it came from
-            raise ValueError(f"{field}: {exc}") from None
-        return listed, [None] * len(listed)
+            army = load_army_list(text, edition=edition or DEFAULT_EDITION)
+        except ValueError as exc:  # named for the argument it came from, not the loader's
+            raise ValueError(f"{field}: {str(exc).removeprefix('source: ')}") from None
+        return _source_of(army, edition, field, lists)
     if isinstance(source, ArmyBook):
         return list(source.units), [source] * len(source)
     if isinstance(source, Unit):
         return [source], [None]
-    if hasattr(source, "units") and not isinstance(source, Mapping):
+    if hasattr(source, "units"):
+        if lists is not None and isinstance(source, Army):
+            lists.append(source)
         listed = list(source.units)
         return listed, [None] * len(listed)
     try:
@@ -871,7 +874,7 @@ def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book"
             units.append(item)
             books.append(None)
         elif isinstance(item, (ArmyBook, str, os.PathLike)) or (hasattr(item, "units") and not isinstance(item, Mapping)):
-            more, their = _source_of(item, edition, f"{field}[{i}]")
+            more, their = _source_of(item, edition, f"{field}[{i}]", lists)
             units += more
             books += their
         else:

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ._census import UNKNOWN, census
-from ._core import Unit, __version__
+from ._core import ArmyBook, Unit, __version__
 from ._editions import DEFAULT_EDITION, known_rules
 from ._loaders import is_book_text, load_army_book, load_army_list, read_text
 from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
-from .examples import EXAMPLE_BOOK, EXAMPLE_LIST
+from .examples import EXAMPLE_BOOK, EXAMPLE_LIST, example_army
 
 
 def _book(source, edition: Optional[str]):
@@ -36,37 +36,25 @@ def _book(source, edition: Optional[str]):
                          f"({str(exc).removeprefix('source: ').removeprefix('not an Army Forge army book: ')})") from None
 
 
-def _read(path: Path):
-    """A file's text, and whether it is an army book (JSON) or a list, told as every loader
-    tells them (docs/loading.md), whatever the file's name."""
-    text = read_text(path, "file")
-    return text, is_book_text(text)
-
-
-def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
-    """Units of an army book or of an army list; the example list is read with the example
-    book, which defines its army rules."""
+def _load(path: Optional[Path], edition: Optional[str]) -> tuple[str, Optional[ArmyBook], list[Unit]]:
+    """A file read once, as a book or a list by its content (docs/loading.md), whatever its
+    name: its title, the book when it is one (its options, and the family it is judged
+    without), and its units. No file: the example list, read with the example book, which
+    defines its army rules."""
     book = None
     if path is None:
         path, book = EXAMPLE_LIST, _book(EXAMPLE_BOOK, edition)
-    text, is_book = _read(path)
-    if is_book:
+    text = read_text(path, "file")
+    if is_book_text(text):
         book = _book(text, edition)
-        return f"{book.name} (army book, v{book.version}, {len(book)} units)", list(book.units)
+        return f"{book.name} (army book, v{book.version}, {len(book)} units)", book, list(book.units)
     army = load_army_list(text, edition=edition or DEFAULT_EDITION, book=book)
-    title = army.name or path.name
-    return f"{title} (army list, {len(army)} units, {army.points}pts)", list(army.units)
+    return f"{army.name or path.name} (army list, {len(army)} units, {army.points}pts)", None, list(army.units)
 
 
-def _load_source(path: Optional[Path], edition: Optional[str]):
-    """A title, and the army book itself (its options, and the family it is judged without)
-    or the army list's units."""
-    if path is not None:
-        text, is_book = _read(path)
-        if is_book:
-            book = _book(text, edition)
-            return f"{book.name} (army book, v{book.version}, {len(book)} units)", book
-    return _load_units(path, edition)
+def _load_units(path: Optional[Path], edition: Optional[str]) -> tuple[str, list[Unit]]:
+    title, _, units = _load(path, edition)
+    return title, units
 
 
 # The width tables are cut to (None: as wide as they come), set by `main` from the terminal
@@ -164,12 +152,12 @@ def _machine(args: argparse.Namespace, title: Sequence[str], tables: dict, notes
 
 def _show(args: argparse.Namespace) -> int:
     title, units = _load_units(args.file, args.edition)
-    if _machine(args, [title], {"units": unit_rows(units)}, rule_lines(units, args.edition or DEFAULT_EDITION)):
+    rows, lines = unit_rows(units), rule_lines(units, args.edition or DEFAULT_EDITION)
+    if _machine(args, [title], {"units": rows}, lines):
         return 0
     print(title)
     print()
-    print(format_table(unit_rows(units)))
-    lines = rule_lines(units, args.edition or DEFAULT_EDITION)
+    print(format_table(rows))
     if lines:
         print()
         print("\n".join(lines))
@@ -185,7 +173,8 @@ OPTION_HEADERS = {"unit": "Unit", "option": "Option", "official": "Official", "m
 def _fairness(args: argparse.Namespace) -> int:
     from ._points import fairness_rows
 
-    title, source = _load_source(args.file, args.edition)
+    title, book, units = _load(args.file, args.edition)
+    source = book if book is not None else units
     rows = fairness_rows(source, edition=args.edition, in_sample=args.in_sample, options=args.options)
     if args.top is not None:
         rows = rows[: args.top]
@@ -231,20 +220,17 @@ def _simulate(args: argparse.Namespace) -> int:
     headline = [f"A: {title_a}", f"B: {title_b}", f"{played} of Grimdark Future v3.5 ({how})"]
     if _machine(args, headline, {"rates": rates, "units": raw_units}):
         return 0
-    print(f"A: {title_a}\nB: {title_b}")
-    print(headline[2])
+    print("\n".join(headline))
     print()
-    rows = [{"measure": name, "rate": f"{rate:.3f}", "low": f"{lo:.3f}", "high": f"{hi:.3f}"}
-            for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
     cols = ["measure", "rate", "low", "high"]
-    print(format_table(rows, cols, {"measure": "Measure", "rate": "Rate", "low": "95% low", "high": "95% high"}, frozenset(cols[1:])))
-    print()
-    units = [{"army": r.army, "name": r.name, "points": f"{r.points:.0f}", "role": r.role,
-              "destroyed": f"{r.destroyed_rate:.2f}", "dealt": f"{r.wounds_dealt:.2f}", "taken": f"{r.wounds_taken:.2f}",
-              "holding": f"{r.rounds_holding:.2f}"} for r in result.units().itertuples()] if _has_pandas() else []
-    if units:
-        cols = list(units[0])
-        print(format_table(units, cols, {c: c.capitalize() for c in cols}, frozenset(cols[2:3] + cols[4:])))
+    print(format_table(rates, cols, {"measure": "Measure", "rate": "Rate", "low": "95% low", "high": "95% high"}, frozenset(cols[1:]),
+                       lambda c, v: v if c == "measure" else f"{v:.3f}"))
+    if raw_units:
+        print()
+        cols = list(raw_units[0])
+        decimals = {"points": 0, "destroyed": 2, "dealt": 2, "taken": 2, "holding": 2}
+        print(format_table(raw_units, cols, {c: c.capitalize() for c in cols}, frozenset(decimals),
+                           lambda c, v: f"{v:.{decimals[c]}f}" if c in decimals else str(v)))
     return 0
 
 
@@ -262,8 +248,7 @@ def _how_played(args: argparse.Namespace) -> str:
 def _units_by_name(args: argparse.Namespace, names: Sequence[str]) -> list[Unit]:
     """Each name is a unit of ``--file`` (default: the example book), or a unit written in the
     rulebook's notation (``'Squad [10] Q4+ D4+ | 100pts\\n10x Rifle (24", A1)'``)."""
-    _title, units = _load_units(args.file, args.edition) if args.file is not None else (
-        "", list(_book(EXAMPLE_BOOK, args.edition).units))
+    _title, units = _load_units(args.file or EXAMPLE_BOOK, args.edition)
     by_name: dict[str, Unit] = {}
     for u in units:
         by_name.setdefault(u.name.lower(), u)
@@ -348,26 +333,23 @@ SHORT_MODES = {'shooting 12"': 'sh12"', 'shooting 24"': 'sh24"', "charging": "ch
 
 
 def _efficiency(args: argparse.Namespace) -> int:
-    from ._efficiency import NATURAL_MODES, efficiency
+    from ._efficiency import efficiency, own_mode
 
     title, units = _load_units(args.file, args.edition)
     rows, raw = [], []
     for u in units:
         eff = efficiency(u, edition=args.edition or DEFAULT_EDITION)
-        if args.mode:
-            mode = args.mode
-        else:  # the unit's own, as natural_mode() chooses it, from the modes already measured
-            own = [eff.modes.index(m) for m in NATURAL_MODES]
-            mode = eff.modes[max(own, key=lambda i: (eff.points_destroyed[i].mean(), -i))]
+        destroyed, wounds = eff.points_destroyed, eff.wounds
+        # the unit's own mode, as natural_mode() chooses it, from the modes already measured
+        mode = args.mode or own_mode(eff.modes, destroyed)
         if mode not in eff.modes:
             raise ValueError(f"--mode: {mode!r} is not one of {list(eff.modes)}")
         i = eff.modes.index(mode)
-        destroyed = eff.points_destroyed
         rows.append({"unit": u.name + (f" + {u.hero.name}" if u.hero is not None else ""), "points": eff.points,
                      "mode": SHORT_MODES.get(mode, mode),
                      **{t: float(destroyed[i, eff.targets.index(t)]) for t in EFFICIENCY_TARGETS}})
         raw += [{"unit": u.name, "points": eff.points, "mode": m, "target": t, "points_destroyed_per_100": float(destroyed[a, b]),
-                 "wounds_per_100": float(eff.wounds[a, b]), "p_destroyed": float(eff.p_destroyed[a, b])}
+                 "wounds_per_100": float(wounds[a, b]), "p_destroyed": float(eff.p_destroyed[a, b])}
                 for a, m in enumerate(eff.modes) for b, t in enumerate(eff.targets)]
     if _machine(args, [title], {"efficiency": raw}):
         return 0
@@ -392,10 +374,10 @@ def _validate(args: argparse.Namespace) -> int:
     from ._validate import validate_list
 
     if args.file is None:
-        army = load_army_list(EXAMPLE_LIST, book=load_army_book(EXAMPLE_BOOK))
+        army = example_army()
     else:
-        text, is_book = _read(args.file)
-        if is_book:
+        text = read_text(args.file, "file")
+        if is_book_text(text):
             raise ValueError(f"file: {args.file} is an army book; validate takes an army list")
         army = load_army_list(text)
     check = validate_list(army, points=args.points, force_organisation=not args.no_force_organisation)
