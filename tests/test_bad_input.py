@@ -281,7 +281,7 @@ def test_a_weapon_that_cannot_attack_that_way_is_not_a_silent_zero():
         oprstats.attack(squad, drones, weapons=["Line Rifle"], melee=True)
     with pytest.warns(UserWarning, match="Swarm Drones has no ranged weapon, so it deals nothing shooting"):
         assert oprstats.attack(drones, squad).hits.max == 0
-    with pytest.warns(UserWarning, match=r'no weapon of Warden Squad reaches 30" \(the longest reaches 24"\)'):
+    with pytest.warns(UserWarning, match=r'Warden Squad has no weapon that reaches 30" \(the longest reaches 24"\), so it deals nothing'):
         assert oprstats.attack(squad, drones, distance=30).hits.max == 0
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 import numpy as np
 
@@ -325,9 +325,19 @@ def attack(
         _FRESH_TUPLE if target_state is None else state_arg("target_state", target_state)._tuple(),
         edition, method, int(samples), seed_to_u64(seed) if method == "sample" else 0, None if threads is None else int(threads),
     )
-    if not raw.groups and isinstance(attacker, Unit):  # no weapon attacked: say why rather than return zeros silently
+    result = AttackResult(raw, method, melee)
+    if not result.groups and isinstance(attacker, Unit):  # no weapon attacked: say why rather than return zeros silently
         _why_no_weapon(attacker, weapons, melee, distance)
-    return AttackResult(raw, method, melee)
+    return result
+
+
+def shooting_gap(weapons: Iterable[Any], distance: float) -> Optional[str]:
+    """Why none of ``weapons`` shoots at ``distance`` (none is ranged, or none reaches), or
+    ``None`` when one does: what a result of zeros is then said to come from."""
+    reach = max((w.range or 0 for w in weapons), default=0)
+    if not reach:
+        return "has no ranged weapon"
+    return f'has no weapon that reaches {distance:g}" (the longest reaches {reach}")' if reach < distance else None
 
 
 def _why_no_weapon(attacker: Unit, weapons: Optional[list], melee: bool, distance: float) -> None:
@@ -339,14 +349,14 @@ def _why_no_weapon(attacker: Unit, weapons: Optional[list], melee: bool, distanc
         names = ", ".join(dict.fromkeys(w.name for w in chosen))
         raise ValueError(f"weapons: {names} of {attacker.name}: "
                          + ("ranged weapons do not strike in melee" if melee else "melee weapons strike only in melee (melee=True)"))
-    if not usable:
-        has_melee = any(w.range is None for w in attacker.weapons)
-        warnings.warn(f"attack: {attacker.name} has no {'melee' if melee else 'ranged'} weapon, so it deals nothing "
-                      + ("in melee" if melee else "shooting" + ("; pass melee=True for its melee attacks" if has_melee else "")),
-                      stacklevel=3)
-    elif not melee and max(w.range or 0 for w in usable) < distance:
-        warnings.warn(f'attack: no weapon of {attacker.name} reaches {distance:g}" (the longest reaches '
-                      f'{max(w.range or 0 for w in usable)}"), so it deals nothing', stacklevel=3)
+    if melee:
+        if not usable:
+            warnings.warn(f"attack: {attacker.name} has no melee weapon, so it deals nothing in melee", stacklevel=3)
+        return
+    gap = shooting_gap(chosen, distance)
+    if gap is not None:
+        hint = "; pass melee=True for its melee attacks" if not usable and any(w.range is None for w in attacker.weapons) else ""
+        warnings.warn(f"attack: {attacker.name} {gap}, so it deals nothing shooting{hint}", stacklevel=3)
 
 
 class AttackTable:

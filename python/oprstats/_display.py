@@ -9,6 +9,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
+from ._distribution import tails
+
 # Rows a distribution table shows before it sums up the rest.
 MAX_ROWS = 25
 _BAR = "display:inline-block;height:0.8em;background:#4c72b0;vertical-align:middle"
@@ -70,7 +72,7 @@ def block(title: str, lines: Sequence[str] = (), *parts: str, notes: Sequence[st
 def distribution_table(pmf: np.ndarray, label: str = "k", stderr: Optional[np.ndarray] = None) -> str:
     """P(= k) with a bar and P(≥ k), row by row; past ``MAX_ROWS`` rows, the rest summed."""
     pmf = np.asarray(pmf, dtype=float)
-    tail = np.cumsum(pmf[::-1])[::-1]
+    tail = tails(pmf)
     last = int(np.nonzero(pmf)[0].max()) if pmf.any() else 0
     shown = min(last, MAX_ROWS - 1)
     rows = []

@@ -114,6 +114,11 @@ class Distribution:
         return f"Distribution(mean={self.mean():.4g}, std={self.std():.4g}, max={self.max}, {kind})"
 
 
+def tails(pmf: np.ndarray) -> np.ndarray:
+    """P(X >= k) for every k of a pmf (clipped to 1 against rounding)."""
+    return np.clip(np.cumsum(np.asarray(pmf, dtype=float)[::-1])[::-1], 0.0, 1.0)
+
+
 def _count(k: Any) -> int:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"k: expected an int count, got {type(k).__name__}")

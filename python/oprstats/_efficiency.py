@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _core
 from ._core import Unit
-from ._attack import LIMITS
+from ._attack import LIMITS, shooting_gap
 from ._editions import DEFAULT_EDITION
 
 MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
@@ -102,15 +102,10 @@ def target_points(unit: Unit) -> float:
     """What a target is worth, in points: its official cost when it has one, else the shipped
     cost model's price for it (the reference targets are made up and have none). It is only a
     scale that makes damage to different targets comparable."""
-    if unit.cost:
-        return float(unit.cost)
     key = str(unit)
     points = _TARGET_POINTS.get(key)
     if points is None:
-        from ._points import CostModel
-
-        points = float(CostModel.default(edition=TARGET_PRICING_EDITION).predict(unit).points)
-        _TARGET_POINTS[key] = points
+        points = _TARGET_POINTS[key] = unit_points(unit, None, TARGET_PRICING_EDITION)[0]
     return points
 
 
@@ -239,11 +234,12 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
     _check_unit(unit)
     ts = _targets(targets, edition)
     points, source = unit_points(unit, cost, edition)
-    if modes is None and _casts(unit):
-        modes = list(MODES) + [CASTING]
-    if modes is not None and CASTING in ([modes] if isinstance(modes, str) else list(modes)) and not _casts(unit):
+    casts, asked = _casts(unit), _modes(modes)
+    if asked is None and casts:
+        asked = list(MODES) + [CASTING]
+    if asked is not None and CASTING in asked and not casts:
         raise ValueError(f"modes: {CASTING!r} needs a caster with damage spells from its book; {unit.name} has none")
-    raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=_modes(modes), edition=edition)
+    raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=asked, edition=edition)
     shape = (len(raw["modes"]), len(ts))
     durability = dict(_core._durability(unit, edition=edition))
     return Efficiency(
@@ -300,11 +296,11 @@ class EfficiencyCurve:
         from . import _display as d
 
         rows = [[f"D{df}+"] + [d._num(x) for x in self.values[i]] for i, df in enumerate(self.defense)]
-        return d.block(f"{self.unit}: {_MEASURE_TEXT[self.measure]} per 100 pts, {self.mode}", [],
+        return d.block(f"{self.unit}: {MEASURE_TEXT[self.measure]} per 100 pts, {self.mode}", [],
                        d.table(["", *self.target_labels], rows, [False] + [True] * len(self.tough)))
 
 
-_MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}
+MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}
 
 
 #: The ways a unit's own mode is chosen from (see :func:`natural_mode`).
@@ -332,12 +328,12 @@ def natural_mode(unit: Unit, *, edition: str = DEFAULT_EDITION) -> str:
 
 def _warn_out_of_reach(unit: Unit, mode: str) -> None:
     """A unit asked to shoot at a distance none of its weapons reaches deals nothing: say so."""
-    reach = max((w.range or 0 for w in unit.weapons), default=0)
-    if mode.startswith("shooting") and reach < int(mode.split()[1].rstrip('"')):
-        import warnings
+    if mode.startswith("shooting"):
+        gap = shooting_gap(unit.weapons, float(mode.split()[1].rstrip('"')))
+        if gap is not None:
+            import warnings
 
-        why = "has no ranged weapon" if not reach else f'has no weapon that reaches {mode.split()[1]} (the longest: {reach}")'
-        warnings.warn(f"mode: {unit.name} {why}, so it deals nothing {mode}; leave mode=None for its own", stacklevel=3)
+            warnings.warn(f"mode: {unit.name} {gap}, so it deals nothing {mode}; leave mode=None for its own", stacklevel=3)
 
 
 def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:

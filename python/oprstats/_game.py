@@ -348,12 +348,14 @@ class GameResult:
                 {**self.rates(), **self.first_player_effect()}.items()]
         lines = [f"{len(self):,} games{' (paired' + (', mirror: each pair an exact mirror' if self.mirror else '') + ')' if self.paired else ''}"
                  f"{', interrupted' if self.interrupted else ''}; 95% intervals over the {level}"]
-        notes = [f"Not modelled: {rule} (A {a:.0%}, B {b:.0%} of points)" for rule, (a, b) in sorted(self.unmodelled.items())]
+        notes = [f"Not modelled: {item}" for item in unmodelled_items(dict(sorted(self.unmodelled.items())))]
         return d.block("Games", lines, d.table(["measure", "rate", "95% interval"], rows, [False, True, True]), notes=notes)
 
     def __repr__(self) -> str:
         r = self.rates()
-        ci = lambda t: f"{t[0]:.3f} [{t[1]:.3f}, {t[2]:.3f}]"  # noqa: E731
+        from ._display import interval
+
+        ci = lambda t: interval(*t)  # noqa: E731
         extra = ", interrupted" if self.interrupted else ""
         ignored = ""
         if self.unmodelled:
@@ -363,9 +365,13 @@ class GameResult:
                 f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}{ignored})")
 
 
+def unmodelled_items(unmodelled: dict) -> list[str]:
+    """``["Mend (A 12%, B 0%)", ...]``: each rule with the share of each army's points."""
+    return [f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in unmodelled.items()]
+
+
 def _unmodelled_text(unmodelled: dict) -> str:
-    """``Mend (A 12%, B 0%), Transport (A 0%, B 30%)``."""
-    return ", ".join(f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in unmodelled.items())
+    return ", ".join(unmodelled_items(unmodelled))
 
 
 class _Trace:

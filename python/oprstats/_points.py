@@ -1028,12 +1028,9 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
     ``units_or_book``: an army book, an army list, units, a path to (or the text of) a book
     or a list, or a sequence of any of these (several books at once).
     """
-    try:
-        from ._optional import pandas
+    from ._optional import pandas
 
-        pd = pandas("fairness()")
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("fairness needs pandas: pip install 'oprstats[pandas]'") from exc
+    pd = pandas("fairness()")
     rows = fairness_rows(units_or_book, model, edition=edition, drivers=drivers, in_sample=in_sample, options=options)
     frame = pd.DataFrame(rows, columns=list(OPTION_COLUMNS if options else FAIRNESS_COLUMNS))
     frame["official"] = frame["official"].astype("Int64")  # a homebrew unit has none

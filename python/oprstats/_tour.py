@@ -42,6 +42,10 @@ def tour(out: Optional[TextIO] = None) -> int:
     def more(call: str) -> None:
         say(f"   more: {call}")
 
+    def not_modelled(rules, where: str = "") -> None:
+        if rules:
+            say(f"   (rules not modelled: {', '.join(rules)}{where})")
+
     book = oprstats.example_book()
     army = oprstats.example_army()
     say(f"A tour of oprstats {oprstats.__version__} on the example army that ships with it:")
@@ -59,8 +63,7 @@ def tour(out: Optional[TextIO] = None) -> int:
         f"models killed {r.kills.mean():.2f}")
     say(f"   P(at least 1 killed) {_pct(r.kills.at_least(1))}, "
         f"P(unit destroyed) {_pct(r.p_destroyed)}")
-    if r.unmodelled:
-        say(f"   (rules not modelled: {', '.join(r.unmodelled)})")
+    not_modelled(r.unmodelled)
     more(f"oprstats.attack(attacker, target, distance={DISTANCE})")
 
     # 2. a charge
@@ -74,8 +77,7 @@ def tour(out: Optional[TextIO] = None) -> int:
         say(f"   {unit.name + ':':<15} destroyed {_pct(side.p_destroyed)}, routed "
             f"{_pct(side.p_routed)}, shaken {_pct(side.p_shaken)}")
     say(f"   {defender.name} loses {m.defender.lost.mean():.1f} models on average")
-    if m.unmodelled:
-        say(f"   (rules not modelled: {', '.join(m.unmodelled)})")
+    not_modelled(m.unmodelled)
     more("oprstats.melee(charger, defender)")
 
     # 3. fairness of the book's costs
@@ -95,8 +97,8 @@ def tour(out: Optional[TextIO] = None) -> int:
     other = oprstats.Army([book.unit(name) for name in
                            ("Void Hunters", "Void Hunters", "Siege Walker", "Scout Skimmers", "Warden Squad")],
                           name="Hunter Strike", points_limit=army.points_limit)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # said below, in a line of the tour
         g = oprstats.simulate(army, other, games=GAMES, seed=1, paired=True, progress=False)
     rates = g.rates()
     heading(4, "Full games, simulated")
@@ -108,9 +110,7 @@ def tour(out: Optional[TextIO] = None) -> int:
         say(f"   {label + ':':<28}{_pct(rate):>7}   (95% {_pct(low)}-{_pct(high)})")
     first = g.first_player_effect()["first_player_wins"][0]
     say(f"   the player going first wins {_pct(first)}")
-    if caught:  # simulate() warns about the rules the game does not play
-        ignored = ", ".join(sorted(g.unmodelled)) or "some of the armies'"
-        say(f"   (rules not modelled: {ignored}; see GameResult.unmodelled)")
+    not_modelled(sorted(g.unmodelled), "; see GameResult.unmodelled")
     more("oprstats.simulate(army_a, army_b, games=10_000, seed=1, paired=True)")
     say()
     say("The same calls take your own army books and lists: oprstats.load_army_book(),")

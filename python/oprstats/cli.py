@@ -16,6 +16,7 @@ from ._census import UNKNOWN, census
 from ._core import ArmyBook, Unit, __version__
 from ._editions import DEFAULT_EDITION, known_rules
 from ._loaders import is_book_text, load_army_book, load_army_list, read_text
+from ._display import ignored_note
 from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
 from .examples import EXAMPLE_BOOK, EXAMPLE_LIST, example_army
 
@@ -282,7 +283,7 @@ def _attack(args: argparse.Namespace) -> int:
     notes = [f"P(destroyed) {r.p_destroyed:.4f}"] + ([] if r.p_morale_test is None else [f"P(morale test) {r.p_morale_test:.4f}",
                                                                                      f"P(Shaken) {r.p_shaken:.4f}"])
     if r.unmodelled:
-        notes.append("Not modelled: " + ", ".join(r.unmodelled))
+        notes += ignored_note(r.unmodelled)
     if _machine(args, [title], {"stages": rows}, notes):
         return 0
     print(title)
@@ -308,7 +309,7 @@ def _melee(args: argparse.Namespace) -> int:
               "models_lost": side.lost.mean()}
              for role, side_unit, side, wins in (("charger", charger, m.charger, m.p_charger_wins),
                                                  ("defender", defender, m.defender, m.p_defender_wins))]
-    notes = ([] if m.p_tie is None else [f"Tie {m.p_tie:.4f}"]) + (["Not modelled: " + ", ".join(m.unmodelled)] if m.unmodelled else [])
+    notes = ([] if m.p_tie is None else [f"Tie {m.p_tie:.4f}"]) + ignored_note(m.unmodelled)
     if _machine(args, [title], {"sides": sides}, notes):
         return 0
     print(title)

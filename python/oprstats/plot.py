@@ -12,7 +12,8 @@ import numpy as np
 
 from ._core import Unit
 from ._editions import DEFAULT_EDITION
-from ._efficiency import EfficiencyCurve, efficiency_curve
+from ._distribution import tails
+from ._efficiency import MEASURE_TEXT, EfficiencyCurve, efficiency_curve
 
 
 def _pyplot():
@@ -84,7 +85,7 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
             continue
         line = left.plot(c.defense, c.values.mean(axis=1), marker="o", label=label)[0]
         right.plot(positions[: len(c.tough)], c.values.mean(axis=0), marker="o", color=line.get_color())
-    what = {"points": "points of the target destroyed", "wounds": "wounds", "kills": "models killed"}[first.measure]
+    what = MEASURE_TEXT[first.measure]
     left.set_xlabel("target Defense")
     left.set_xticks(first.defense, [f"{d}+" for d in first.defense])
     left.invert_xaxis()
@@ -119,7 +120,7 @@ def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
     for (i, j), v in np.ndenumerate(curve.values):
         ax.text(j, i, f"{v:.2f}" if top < 10 else f"{v:.1f}", ha="center", va="center",
                 color="white" if v < top / 2 else "black", fontsize="small")
-    what = {"points": "points destroyed", "wounds": "wounds", "kills": "models killed"}[curve.measure]
+    what = MEASURE_TEXT[curve.measure]
     ax.set_title(f"{curve.unit}: {what} per 100 pts, {curve.mode}", fontsize="medium")
     ax.figure.colorbar(im, ax=ax, label=f"{what} per 100 pts")
     return ax
@@ -128,13 +129,7 @@ def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
 def _bars(ax, pmf: np.ndarray, *, offset: float = 0.0, width: float = 0.8, stderr=None, **style):
     """A pmf as bars (error bars of one standard error for a sampled one)."""
     k = np.arange(pmf.size)
-    yerr = None if stderr is None else stderr
-    return ax.bar(k + offset, pmf, width=width, yerr=yerr, capsize=2 if yerr is not None else 0, **style)
-
-
-def _at_least(pmf: np.ndarray) -> np.ndarray:
-    """P(X >= k) for each k."""
-    return np.clip(np.cumsum(pmf[::-1])[::-1], 0.0, 1.0)
+    return ax.bar(k + offset, pmf, width=width, yerr=stderr, capsize=2 if stderr is not None else 0, **style)
 
 
 def _count_ticks(ax, n: int, axis: str = "x") -> None:
@@ -158,7 +153,7 @@ def distribution(dist: Any, *, label: str = "count", ax=None):
     stderr = None if dist.stderr is None else dist.stderr[:n]
     _bars(ax, pmf, stderr=stderr, color="tab:blue", alpha=0.8, label="P(= k)")
     twin = ax.twinx()
-    twin.step(np.arange(n), _at_least(pmf), where="mid", color="tab:orange", label="P(≥ k)")
+    twin.step(np.arange(n), tails(pmf), where="mid", color="tab:orange", label="P(≥ k)")
     twin.set_ylim(0, 1.05)
     twin.set_ylabel("chance of at least k", color="tab:orange")
     ax.set_xlabel(label)
@@ -194,7 +189,7 @@ def attack(result: Any, *, axes=None):
         colour = f"C{i}"
         _bars(left, pmf, offset=(i - (len(stages) - 1) / 2) * width, width=width, stderr=stderr, color=colour)
         # equal stages (wounds and kills of single-wound models) would hide each other: dashes
-        right.step(np.arange(n), _at_least(pmf), where="mid", color=colour, lw=2.2 - 0.4 * i, ls=("-", "--", "-.", ":")[i],
+        right.step(np.arange(n), tails(pmf), where="mid", color=colour, lw=2.2 - 0.4 * i, ls=("-", "--", "-.", ":")[i],
                    label=f"{label} (mean {d.mean():.2f})")
     left.set_ylabel("chance of exactly k")
     right.set_ylabel("chance of at least k")
@@ -349,7 +344,9 @@ def games(result: Any, *, axes=None):
     units_ax.grid(axis="x", alpha=0.3)
     fig = rates_ax.figure
     if result.unmodelled:
-        _ignored(fig, [f"{rule} (A {a:.0%}, B {b:.0%} of points)" for rule, (a, b) in sorted(result.unmodelled.items())])
+        from ._game import unmodelled_items
+
+        _ignored(fig, unmodelled_items(dict(sorted(result.unmodelled.items()))))
     fig.tight_layout(rect=(0, 0.03 if result.unmodelled else 0, 1, 1))
     return axes
 
