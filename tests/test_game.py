@@ -143,6 +143,32 @@ def check_invariants(result, army_a, army_b):
                     depth = 12 if e["kind"] == "deploy" else 24
                     edges = [(y + r, 48 - y + r) for x, y, r in e["models"]]
                     assert min(max(a for a, _ in edges), max(b for _, b in edges)) <= depth + 1e-6, (g, e)
+        # "Aircraft are flying high above the ground": above the forest they fly over, never
+        # in cover
+        for e in trace.events:
+            if e["kind"] == "shoot" and e["target"] >= 0:
+                target = armies[e["target_army"]][e["target"]]
+                if "Aircraft" in {ru for m in target.models for ru in m.rules}:
+                    assert "target in cover" not in e["detail"], (g, e)
+        # "the charging unit must move back by 1"": right after its melee, at most an inch,
+        # away from the target (the charge's target models, which stood still meanwhile)
+        last = {}
+        for e in trace.events:
+            if e["kind"] in ("charge", "melee"):
+                last[e["kind"]] = e
+            elif e["kind"] == "consolidate":
+                melee, charge = last["melee"], last["charge"]
+                assert (melee["army"], melee["unit"]) == (charge["army"], charge["unit"]) == (e["army"], e["unit"]), (g, e)
+                assert math.dist(e["from"], e["to"]) <= 1 + 1e-9 and e["allowance"] == 1, (g, e)
+                gap = lambda at: min(math.dist(at, (x, y)) for x, y, _ in charge["target_models"])  # noqa: E731
+                assert gap(e["to"]) > gap(e["from"]), (g, e)
+        # "Players alternate in placing Ambushers, starting with the player that activates
+        # next": two in a row by one player only once the other has none left to place
+        for r in range(1, last_round + 1):
+            placed = [e["army"] for e in trace.events if e["kind"] == "ambush" and e["round"] == r]
+            for i in range(1, len(placed)):
+                if placed[i] == placed[i - 1]:
+                    assert 1 - placed[i] not in placed[i:], (g, r, placed)
         # every model on the table, off impassable terrain, and in coherency: "All models in a
         # unit must always stay within 1" of at least one other model ... forming an
         # uninterrupted chain of models in 1" coherency with each other"
@@ -253,6 +279,74 @@ def test_charges_start_within_charge_distance(rulebook, traced):
     # army's charges over seeds 11-15 (14-24% per seed; 11% on the benchmark's armies,
     # docs/game.md); the melee is fought as if in contact
     assert charges > 0 and contact >= 0.7 * charges, (contact, charges)
+
+
+def test_chargers_move_back_an_inch_when_neither_unit_is_destroyed(rulebook, book_paths):
+    cite(rulebook(GUIDE), 'If neither of the units was destroyed, then the charging unit must move back by 1" (if possible)')
+    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
+    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
+    a = [u for u in book_a.units if u.cost][:12]
+    b = [u for u in book_b.units if u.cost][:12]
+    r = oprstats.simulate(a, b, games=60, seed=4, trace=True, progress=False)
+    both_stand = moved_back = 0
+    for trace in r.traces:
+        events = trace.events
+        for i, e in enumerate(events):
+            if e["kind"] == "melee" and not any(w in e["detail"] for w in ("Destroyed", "Routed")):
+                both_stand += 1
+                nxt = events[i + 1] if i + 1 < len(events) else None
+                moved_back += nxt is not None and nxt["kind"] == "consolidate" and (nxt["army"], nxt["unit"]) == (e["army"], e["unit"])
+    # "if possible": a charger with a unit or impassable terrain right behind it stays (a
+    # straight step back, else one turned up to 60 degrees, else half an inch)
+    assert both_stand >= 200 and moved_back >= 0.98 * both_stand, (both_stand, moved_back)
+
+
+def test_ambushers_are_placed_alternately(rulebook):
+    cite(rulebook(GUIDE), "Players alternate in placing Ambushers, starting with the player that activates next.")
+    # a table of impassable blocks 2" apart: one-model units fit between them, a unit on a
+    # 4" base never does (not even where two gaps cross); army A's second Ambusher is one,
+    # and waits while the others arrive
+    blocks = [TerrainPiece(f"block{i}-{j}", 2 + 8 * i, 2 + 8 * j, 8 + 8 * i, 8 + 8 * j, impassable=True, blocking=True)
+              for i in range(9) for j in range(6)]
+    scout = lambda name: Unit.parse(f"{name} [1] Q4+ D4+ | 40pts | Ambush\nBlade (A2, AP(1))")  # noqa: E731
+    giant = Unit.parse("Giant [1] Q4+ D4+ | 40pts | Ambush, Tough(12)\nClaws (A2, AP(1))")
+    a = [scout("A1"), giant, scout("A2"), scout("A3")]
+    b = [scout("B1"), scout("B2"), scout("B3")]
+    r = oprstats.simulate(a, b, games=20, seed=5, terrain=blocks, trace=True, progress=False)
+    assert r.violations == 0
+    rounds = 0
+    for trace in r.traces:
+        for rnd in range(2, 5):
+            this = [e for e in trace.events if e["round"] == rnd]
+            placed = [e["army"] for e in this if e["kind"] == "ambush"]
+            if not placed:
+                continue
+            rounds += 1
+            assert "Giant" not in [e["name"] for e in this if e["kind"] == "ambush"]
+            # the three small units of each side, one by one in turn: the Giant, with nowhere
+            # to arrive, does not cost army A its turn
+            assert placed == [placed[0], 1 - placed[0]] * 3, placed
+            first_to_act = next(e["army"] for e in this if e["kind"] in ACTIONS)
+            assert placed[0] == first_to_act, (placed, first_to_act)
+    assert rounds == 20
+
+
+def test_aircraft_get_no_cover(rulebook):
+    cite(rulebook(GUIDE), "Note that since Aircraft are flying high above the ground, only the actual model counts")
+    forests = [TerrainPiece(f"forest{i}", x, y, x + 10, y + 8, cover=True, difficult=True) for i, (x, y) in enumerate([(6, 14), (31, 20), (56, 14), (18, 28), (44, 28)])]
+    jet = Unit.parse('Jet [1] Q4+ D3+ | 180pts | Aircraft, Tough(6)\nMissiles (24", A4, AP(2))')
+    rifles = Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)')
+    r = oprstats.simulate([jet, rifles], [rifles, rifles, jet], games=40, seed=2, terrain=forests, trace=True, progress=False)
+    shots = {"jet": [0, 0], "rifles": [0, 0]}
+    for trace in r.traces:
+        for e in trace.events:
+            if e["kind"] == "shoot" and e["target"] >= 0:
+                key = "jet" if e["target_name"] == "Jet" else "rifles"
+                shots[key][0] += 1
+                shots[key][1] += "target in cover" in e["detail"]
+    # rifles hide in the forests; the jets over them do not
+    assert shots["jet"][0] >= 20 and shots["jet"][1] == 0, shots
+    assert shots["rifles"][1] > 0, shots
 
 
 def test_shaken_units_stay_idle(rulebook, traced):

@@ -44,11 +44,8 @@ def check_transport_trace(trace, armies):
     many of each thing it saw."""
     seen = defaultdict(int)
     inside: dict[tuple, tuple] = {}  # unit -> its transport
-    radius: dict[tuple, float] = {}  # a one-model transport's base radius
     for e in trace.events:
         who = (e["army"], e["unit"])
-        if e["kind"] in ("deploy", "scout") and len(e["models"]) == 1:
-            radius[who] = e["models"][0][2]
         if e["kind"] in ("embarked", "embark"):
             t = (e["target_army"], e["target"])
             assert who not in inside and t not in inside, e
@@ -63,10 +60,17 @@ def check_transport_trace(trace, armies):
         elif e["kind"] == "disembark":
             t = (e["target_army"], e["target"])
             assert inside.pop(who) == t, e
-            if t in radius and e["models"]:
-                # "must stay fully within 6" of it when exiting" (and when placed after its destruction)
+            if len(e["target_models"]) == 1:
+                # "must stay fully within 6" of it when exiting" (and when placed after its
+                # destruction), measured from the transport's model
+                (tx, ty, tr), = e["target_models"]
                 for x, y, r in e["models"]:
-                    assert math.dist((x, y), e["from"]) + r <= 6 + radius[t] + 1e-6, e
+                    assert math.dist((x, y), (tx, ty)) + r <= 6 + tr + 1e-6, e
+                # the move starts at the transport's edge, and is no longer than its 6"
+                assert math.dist(e["from"], (tx, ty)) == pytest.approx(tr), e
+                if e["detail"] != "charge":
+                    assert math.dist(e["from"], e["to"]) <= 6 + 1e-6, e
+                seen["measured"] += 1
             if "destroyed" in e["detail"]:
                 seen["wrecked"] += 1
             else:
@@ -115,7 +119,7 @@ def test_units_leave_fully_within_six_inches_and_never_attack_in_or_out(books, r
     for trace in r.traces:
         for k, v in check_transport_trace(trace, (a, b)).items():
             seen[k] += v
-    assert seen["embarked"] > 0 and seen["charge"] > 0 and seen["advance"] + seen["rush"] > 0, dict(seen)
+    assert seen["embarked"] > 0 and seen["charge"] > 0 and seen["advance"] + seen["rush"] > 0 and seen["measured"] > 0, dict(seen)
 
 
 def test_a_destroyed_transport_throws_its_units_out_shaken_after_a_dangerous_test(books, rulebook):

@@ -554,6 +554,11 @@ impl<'a> Game<'a> {
         if self.seat[0] == army { 1.0 } else { -1.0 }
     }
 
+    /// Where `id`'s models stand and their bases' radii, as a trace shows them: (x, y, radius).
+    pub fn footprint(&self, id: Id) -> Vec<(f64, f64, f64)> {
+        self.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect()
+    }
+
     /// `id`'s models on the table now: each one's slot in the formation, centre and base radius.
     pub fn models(&self, id: Id) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
         let info = self.info(id);
@@ -1143,7 +1148,7 @@ impl<'a> Game<'a> {
             allowance,
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: when.into(),
-            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+            models: g.footprint(id),
             ..Event::of("place", id, from, to)
         });
     }
@@ -1508,8 +1513,10 @@ impl<'a> Game<'a> {
         let targets = &*targets;
         // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
         // shooting unit (the centre of its disc); a model no shooter sees is behind one too
+        // (an Aircraft gets none: "since Aircraft are flying high above the ground, only the
+        // actual model counts"; it is above the forest it flies over, not inside it)
         let (mut covered, mut inside) = (0usize, 0usize);
-        if !clear {
+        if !clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
                 if pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
@@ -1571,7 +1578,7 @@ impl<'a> Game<'a> {
         if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
             self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
         }
-        self.event(|g| Event { models_left: g.info(id).models, models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(), ..Event::of(kind, id, from, p) });
+        self.event(|g| Event { models_left: g.info(id).models, models: g.footprint(id), ..Event::of(kind, id, from, p) });
     }
 
     /// A duel's line-up: each army's one unit on the table's middle, facing the other across
@@ -1710,25 +1717,39 @@ impl<'a> Game<'a> {
     /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     fn ambush(&mut self, first: usize) {
         let round = self.round;
-        let waiting = [0, 1].map(|army| {
+        let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
             (0..self.units[army].len())
                 .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
                 .collect()
         });
-        for id in alternating(first, &waiting) {
-            // nowhere to arrive: the unit waits for the next round
-            if let Some(p) = policy::ambush_spot(self, id) {
-                self.live_mut(id).arrived = self.round;
-                self.place(id, p, "ambush");
-                // its units arrive with it ("deployed at the same time as the Transport")
-                for u in 0..self.units[id.0].len() {
-                    if self.carrier((id.0, u)) == Some(id) {
-                        self.live_mut((id.0, u)).arrived = self.round;
-                    }
+        // on its turn a player places one of its Ambushers that has somewhere to arrive (one
+        // with nowhere waits for the next round, and the player places another): a unit that
+        // finds no spot does not cost the player its turn
+        let mut turn = first;
+        while waiting.iter().any(|w| !w.is_empty()) {
+            while let Some(u) = waiting[turn].pop_front() {
+                if self.arrive_by_ambush((turn, u)) {
+                    break;
                 }
-                self.arrival_hits(id);
+            }
+            turn = 1 - turn;
+        }
+    }
+
+    /// Places the Ambusher `id` where the policy picks, with the units it carries; `false`:
+    /// nowhere to arrive.
+    fn arrive_by_ambush(&mut self, id: Id) -> bool {
+        let Some(p) = policy::ambush_spot(self, id) else { return false };
+        self.live_mut(id).arrived = self.round;
+        self.place(id, p, "ambush");
+        // its units arrive with it ("deployed at the same time as the Transport")
+        for u in 0..self.units[id.0].len() {
+            if self.carrier((id.0, u)) == Some(id) {
+                self.live_mut((id.0, u)).arrived = self.round;
             }
         }
+        self.arrival_hits(id);
+        true
     }
 
     /// "Once deployed via this rule, roll X dice, for each 4+ one enemy unit within 3" takes 2
@@ -2038,7 +2059,7 @@ impl<'a> Game<'a> {
                 (false, true) => format!("{note}, difficult"),
                 (false, false) => note.into(),
             },
-            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+            models: g.footprint(id),
             ..Event::of(kind, id, from, path.to)
         });
         self.dangerous_test(id, crossing);
@@ -2496,7 +2517,7 @@ impl<'a> Game<'a> {
         let path = self.close_in(id, target, path, cap - path.length);
         self.apply_move(id, path, "charge", reach);
         if self.trace.is_some() {
-            let theirs: Vec<(f64, f64, f64)> = self.models(target).map(|(_, q, r)| (q.x, q.y, r)).collect();
+            let theirs = self.footprint(target);
             if let Some(e) = self.trace.as_mut().and_then(|t| t.iter_mut().rev().find(|e| e.kind == "charge")) {
                 e.target_models = theirs;
             }
@@ -2650,17 +2671,35 @@ impl<'a> Game<'a> {
             ..Event::between("melee", id, target, before, g.live(id).pos)
         });
         if !self.live(id).gone && !self.live(target).gone {
-            let (at, from) = (self.live(target).pos, self.live(id).pos);
-            let d = from.distance(at).max(EPS);
-            let back = Point::new(from.x + (from.x - at.x) / d * CONSOLIDATION_BACK, from.y + (from.y - at.y) / d * CONSOLIDATION_BACK);
-            if self.spot_ok(id, back, true) && self.path_ok(id, from, back, None) {
-                self.live_mut(id).pos = back;
-                self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
-            }
+            self.move_back(id, target);
         }
         // Hit & Run: "after ... being in melee", both sides
         for who in [id, target] {
             self.move_after_attack(who, true);
+        }
+    }
+
+    /// "If neither of the units was destroyed, then the charging unit must move back by 1" (if
+    /// possible)": straight away from the target, else turned up to 60 degrees either way (the
+    /// table, terrain or another unit may be behind it), the full inch where it can, else half.
+    fn move_back(&mut self, id: Id, target: Id) {
+        let (at, from) = (self.live(target).pos, self.live(id).pos);
+        let away = (from.y - at.y).atan2(from.x - at.x);
+        for step in [CONSOLIDATION_BACK, CONSOLIDATION_BACK / 2.0] {
+            for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
+                let (sin, cos) = (away + turn).sin_cos();
+                let back = Point::new(from.x + cos * step, from.y + sin * step);
+                // a short move, tested model by model where it ends and half way (no base is
+                // under an inch across, so none is jumped over): the discs, which the
+                // path test sweeps, may overlap the target's or a neighbour's where no
+                // models do
+                let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
+                if self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
+                    self.live_mut(id).pos = back;
+                    self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
+                    return;
+                }
+            }
         }
     }
 
@@ -2729,7 +2768,7 @@ impl<'a> Game<'a> {
                 self.event(|g| Event {
                     models_left: if live.gone { 0 } else { g.info(id).alloc.alive(live.s) },
                     detail: status.into(),
-                    models: if live.on_table() { g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect() } else { Vec::new() },
+                    models: if live.on_table() { g.footprint(id) } else { Vec::new() },
                     ..Event::of("position", (army, u), live.pos, live.pos)
                 });
             }

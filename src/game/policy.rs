@@ -173,6 +173,33 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
             best = Some((score, p));
         }
     }
+    best.map(|(_, p)| p).or_else(|| ambush_spot_on_grid(g, id, &wanted, &others))
+}
+
+/// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
+/// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
+/// unit that can arrive does.
+fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
+    let r = g.radius(id);
+    let over = g.info(id).movement.ambush_over;
+    let centre = [Point::new(WIDTH / 2.0, super::table::DEPTH / 2.0)];
+    let wanted = if wanted.is_empty() { &centre[..] } else { wanted };
+    let mut best: Option<(f64, Point)> = None;
+    let (mut x, mut y) = (r, r);
+    while y <= super::table::DEPTH - r {
+        while x <= WIDTH - r {
+            let p = Point::new(x, y);
+            let score = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+            if best.is_none_or(|(b, _)| score < b)
+                && (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over))
+                && g.spot_ok_among(id, p, false, others)
+            {
+                best = Some((score, p));
+            }
+            x += 1.0;
+        }
+        (x, y) = (r, y + 1.0);
+    }
     best.map(|(_, p)| p)
 }
 

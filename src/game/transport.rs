@@ -288,7 +288,7 @@ impl<'a> Game<'a> {
                 let live = self.live_mut(id);
                 live.carrier = None;
                 live.pos = from;
-                self.event(|_| Event { detail: "charge".into(), ..Event::between("disembark", id, transport, at, path.to) });
+                self.event(|g| Event { detail: "charge".into(), target_models: g.footprint(transport), ..Event::between("disembark", id, transport, from, path.to) });
                 self.charge(id, target, path);
                 Some(target)
             }
@@ -313,8 +313,9 @@ impl<'a> Game<'a> {
             allowance: EXIT_RANGE,
             detail: kind.into(),
             models_left: g.info(id).alloc.alive(g.live(id).s),
-            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
-            ..Event::between("disembark", id, transport, from, p)
+            models: g.footprint(id),
+            target_models: g.footprint(transport),
+            ..Event::between("disembark", id, transport, start, p)
         });
         self.dangerous_test(id, crossing);
     }
@@ -347,13 +348,14 @@ impl<'a> Game<'a> {
                 let goal = policy::wreck_goal(self, id);
                 match self.exit_spot(id, transport, goal) {
                     Some(p) => {
-                        let from = self.live(transport).pos;
+                        let from = self.live(transport).pos.towards(p, self.radius(transport));
                         self.live_mut(id).pos = p;
                         self.event(|g| Event {
                             allowance: EXIT_RANGE,
                             detail: "transport destroyed: Shaken".into(),
                             models_left: g.info(id).alloc.alive(g.live(id).s),
-                            models: g.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect(),
+                            models: g.footprint(id),
+                            target_models: g.footprint(transport),
                             ..Event::between("disembark", id, transport, from, p)
                         });
                     }
