@@ -34,6 +34,7 @@ __all__ = [
     "UnknownRuleWarning",
     "_attack",
     "_AttackStages",
+    "_MeleeOutcome",
     "_attack_table",
     "_matchups",
     "_matchup_activations",
@@ -427,7 +428,37 @@ def _melee(
     samples: int,
     seed: int,
     threads: Optional[int],
-) -> dict[str, Any]: ...
+) -> _MeleeOutcome: ...
+@final
+class _MeleeOutcome:
+    """A melee's outcome as the core computed it; each array is made when it is read."""
+    @property
+    def unmodelled(self) -> list[str]: ...
+    @property
+    def resolution(self) -> bool:
+        """Whether the edition resolves melee (who wins); Firefight does not."""
+    @property
+    def samples(self) -> Optional[int]: ...
+    @property
+    def dice(self) -> Optional[int]: ...
+    @property
+    def winner(self) -> tuple[float, float, float]:
+        """(P(charger wins), P(defender wins), P(tie))."""
+    @property
+    def status(self) -> list[tuple[float, float, float, float]]:
+        """Per side (charger, defender): (P(destroyed), P(routed), P(Shaken), P(unaffected))."""
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """The unit sizes (charger, defender)."""
+    def wounds(self, side: int) -> npt.NDArray[np.float64]:
+        """The pmf of the wounds `side` caused (0: the charger, 1: the defender)."""
+    def lost(self, side: int) -> npt.NDArray[np.float64]:
+        """The pmf of the models `side` lost."""
+    def left(self) -> npt.NDArray[np.float64]:
+        """`left[c, d]`: P(the charger has `c` models left and the defender `d`)."""
+    def ends(self, side: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """`side`'s states afterwards: (n × 5 state array, probabilities)."""
+
 def _morale(unit: Unit, *, state: _StateTuple, melee: bool, edition: str) -> tuple[float, float, float, bool]:
     """(P(pass), P(Shaken), P(Rout), at half strength or less)."""
 

@@ -30,15 +30,15 @@ class MeleeSide:
     ``p_destroyed`` the chance it is Knocked Out.
     """
 
-    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_wounds", "_lost", "_states",
-                 "_samples", "_firefight")
+    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_outcome", "_side", "_firefight")
 
-    def __init__(self, role: str, size: int, status, wounds, lost, states, samples, firefight: bool = False) -> None:
+    def __init__(self, role: str, outcome: _core._MeleeOutcome, side: int) -> None:
         self.role = role
-        self.size = size
-        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = status.tolist()
-        self._wounds, self._lost, self._states, self._samples = wounds, lost, states, samples
-        self._firefight = firefight
+        self.size = outcome.sizes[side]
+        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = outcome.status[side]
+        # the distributions stay in the core until they are read
+        self._outcome, self._side = outcome, side
+        self._firefight = not outcome.resolution
 
     @property
     def p_stunned(self) -> Optional[float]:
@@ -47,15 +47,15 @@ class MeleeSide:
 
     @property
     def wounds_caused(self) -> Distribution:
-        return Distribution(self._wounds, samples=self._samples)
+        return Distribution(self._outcome.wounds(self._side), samples=self._outcome.samples)
 
     @property
     def lost(self) -> Distribution:
-        return Distribution(self._lost, samples=self._samples)
+        return Distribution(self._outcome.lost(self._side), samples=self._outcome.samples)
 
     @property
     def states(self) -> tuple:
-        return states_from_arrays(self._states)
+        return states_from_arrays(self._outcome.ends(self._side))
 
     def __repr__(self) -> str:
         return (
@@ -76,29 +76,31 @@ class MeleeResult:
     """
 
     __slots__ = ("method", "samples", "dice", "p_charger_wins", "p_defender_wins", "p_tie", "charger", "defender",
-                 "models_left", "unmodelled")
+                 "_outcome", "_left", "unmodelled")
 
-    def __init__(self, raw: dict, method: str) -> None:
-        samples = raw["samples"]
+    def __init__(self, outcome: _core._MeleeOutcome, method: str) -> None:
         self.method = method
-        self.samples: Optional[int] = samples
-        self.dice: Optional[int] = raw.get("dice")
-        resolution = bool(raw["resolution"])
-        winner: list[Optional[float]] = raw["winner"].tolist() if resolution else [None, None, None]
+        self.samples: Optional[int] = outcome.samples
+        self.dice: Optional[int] = outcome.dice
         self.p_charger_wins: Optional[float]
         self.p_defender_wins: Optional[float]
         self.p_tie: Optional[float]
-        self.p_charger_wins, self.p_defender_wins, self.p_tie = winner
-        sizes = raw["sizes"]
-        status = raw["status"]
-        self.charger = MeleeSide("charger", sizes[0], status[0], raw["wounds_by_charger"], raw["charger_lost"],
-                                 raw["charger_ends"], samples, not resolution)
-        self.defender = MeleeSide("defender", sizes[1], status[1], raw["wounds_by_defender"], raw["defender_lost"],
-                                  raw["defender_ends"], samples, not resolution)
-        left = raw["left"]
-        left.flags.writeable = False
-        self.models_left: np.ndarray = left
-        self.unmodelled: tuple = tuple(raw["unmodelled"])
+        self.p_charger_wins, self.p_defender_wins, self.p_tie = outcome.winner if outcome.resolution else (None, None, None)
+        self.charger = MeleeSide("charger", outcome, 0)
+        self.defender = MeleeSide("defender", outcome, 1)
+        self._outcome = outcome
+        self._left: Optional[np.ndarray] = None
+        self.unmodelled: tuple = tuple(outcome.unmodelled)
+
+    @property
+    def models_left(self) -> np.ndarray:
+        """``models_left[c, d]``: the chance the charger has ``c`` models left and the defender
+        ``d`` (read-only)."""
+        if self._left is None:
+            left = self._outcome.left()
+            left.flags.writeable = False
+            self._left = left
+        return self._left
 
     @property
     def wounds_by_charger(self) -> Distribution:
@@ -191,13 +193,13 @@ def melee(
         cs = UnitState(cs.models_lost, cs.wounds, cs.hero_wounds, cs.shaken, True)
     if defender_fatigued:
         ds = UnitState(ds.models_lost, ds.wounds, ds.hero_wounds, ds.shaken, True)
-    raw = _core._melee(
+    outcome = _core._melee(
         charger, defender, charger_state=cs._tuple(), defender_state=ds._tuple(),
         strike_back=_strike_back(strike_back), distance=distance, edition=edition, method=method,
         samples=int(samples), seed=seed_to_u64(seed) if method == "sample" else 0,
         threads=None if threads is None else int(threads),
     )
-    return MeleeResult(raw, method)
+    return MeleeResult(outcome, method)
 
 
 class MoraleResult:

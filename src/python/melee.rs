@@ -9,9 +9,8 @@ use crate::melee::outcome::Outcome;
 use crate::melee::{self, Melee};
 use crate::morale::{self, MoraleTest};
 use crate::state::UnitState;
-use numpy::{IntoPyArray, PyArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, ToPyArray};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 /// A state as Python hands it over: (models lost, wounds, hero wounds, Shaken, fatigued).
 pub type StateTuple = (u32, u32, u32, bool, bool);
@@ -32,20 +31,70 @@ pub fn ends_arrays<'py>(py: Python<'py>, ends: &[(UnitState, f64)]) -> PyResult<
     Ok((states, p))
 }
 
-fn outcome_dict<'py>(py: Python<'py>, o: Outcome, out: &Bound<'py, PyDict>) -> PyResult<()> {
-    out.set_item("winner", o.winner.to_vec().into_pyarray(py))?;
-    out.set_item("status", o.status.iter().flatten().copied().collect::<Vec<f64>>().into_pyarray(py).reshape([2, 4])?)?;
-    let [wc, wd] = o.wounds;
-    out.set_item("wounds_by_charger", wc.into_pyarray(py))?;
-    out.set_item("wounds_by_defender", wd.into_pyarray(py))?;
-    let [lc, ld] = o.lost;
-    out.set_item("charger_lost", lc.into_pyarray(py))?;
-    out.set_item("defender_lost", ld.into_pyarray(py))?;
-    let shape = [o.sizes[0] as usize + 1, o.sizes[1] as usize + 1];
-    out.set_item("left", o.left.into_pyarray(py).reshape(shape)?)?;
-    out.set_item("charger_ends", ends_arrays(py, &o.ends[0])?)?;
-    out.set_item("defender_ends", ends_arrays(py, &o.ends[1])?)?;
-    Ok(())
+/// A melee's outcome as the core computed it. The numpy arrays are made when they are first
+/// read (`MeleeResult` keeps them): most callers want who wins and each side's fate, not
+/// nine arrays of distributions.
+#[pyclass(frozen, module = "oprstats._core", name = "_MeleeOutcome")]
+pub struct PyMeleeOutcome {
+    outcome: Outcome,
+    #[pyo3(get)]
+    unmodelled: Vec<String>,
+    /// Whether the edition resolves melee (who wins); Firefight does not.
+    #[pyo3(get)]
+    resolution: bool,
+    #[pyo3(get)]
+    samples: Option<u64>,
+    #[pyo3(get)]
+    dice: Option<u64>,
+}
+
+impl PyMeleeOutcome {
+    fn side(side: usize) -> PyResult<usize> {
+        if side < 2 { Ok(side) } else { Err(crate::Error::invalid("side", side.to_string(), "must be 0 (charger) or 1 (defender)").into()) }
+    }
+}
+
+#[pymethods]
+impl PyMeleeOutcome {
+    /// (P(charger wins), P(defender wins), P(tie)).
+    #[getter]
+    fn winner(&self) -> (f64, f64, f64) {
+        let [c, d, t] = self.outcome.winner;
+        (c, d, t)
+    }
+
+    /// Per side (charger, defender): (P(destroyed), P(routed), P(Shaken), P(unaffected)).
+    #[getter]
+    fn status(&self) -> [(f64, f64, f64, f64); 2] {
+        self.outcome.status.map(|[a, b, c, d]| (a, b, c, d))
+    }
+
+    /// The unit sizes (charger, defender).
+    #[getter]
+    fn sizes(&self) -> (u32, u32) {
+        (self.outcome.sizes[0], self.outcome.sizes[1])
+    }
+
+    /// The pmf of the wounds `side` caused (0: the charger, 1: the defender).
+    fn wounds<'py>(&self, py: Python<'py>, side: usize) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(self.outcome.wounds[Self::side(side)?].to_pyarray(py))
+    }
+
+    /// The pmf of the models `side` lost.
+    fn lost<'py>(&self, py: Python<'py>, side: usize) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(self.outcome.lost[Self::side(side)?].to_pyarray(py))
+    }
+
+    /// `left[c, d]`: P(the charger has `c` models left and the defender `d`).
+    fn left<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let shape = [self.outcome.sizes[0] as usize + 1, self.outcome.sizes[1] as usize + 1];
+        Ok(self.outcome.left.to_pyarray(py).reshape(shape)?.into_any())
+    }
+
+    /// `side`'s states afterwards: (n × 5 state array, probabilities).
+    fn ends<'py>(&self, py: Python<'py>, side: usize) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        ends_arrays(py, &self.outcome.ends[Self::side(side)?])
+    }
 }
 
 #[pyfunction]
@@ -64,7 +113,7 @@ pub fn _melee<'py>(
     samples: u64,
     seed: u64,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<PyMeleeOutcome> {
     let m = Melee::new(
         &charger.inner,
         &defender.inner,
@@ -74,26 +123,19 @@ pub fn _melee<'py>(
         distance,
         self::edition(edition)?,
     )?;
-    let out = PyDict::new(py);
-    out.set_item("unmodelled", m.unmodelled.clone())?;
-    out.set_item("resolution", crate::rules::effects::rule_set(m.edition).melee_resolution)?;
-    out.set_item("sizes", (m.charger.len(), m.defender.len()))?;
-    match method {
+    let (outcome, samples, dice) = match method {
         "exact" => {
             m.check_exact()?;
-            let o = run(py, || Ok(melee::exact::exact(&m)))?;
-            outcome_dict(py, o, &out)?;
-            out.set_item("samples", py.None())?;
+            (run(py, || Ok(melee::exact::exact(&m)))?, None, None)
         }
         "sample" => {
             let tally = run_stoppable(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
-            out.set_item("samples", tally.samples)?;
-            out.set_item("dice", tally.dice)?;
-            outcome_dict(py, tally.outcome(&m), &out)?;
+            (tally.outcome(&m), Some(tally.samples), Some(tally.dice))
         }
         other => return Err(crate::Error::invalid("method", format!("{other:?}"), "must be \"exact\" or \"sample\"").into()),
-    }
-    Ok(out)
+    };
+    let resolution = crate::rules::effects::rule_set(m.edition).melee_resolution;
+    Ok(PyMeleeOutcome { outcome, unmodelled: m.unmodelled, resolution, samples, dice })
 }
 
 /// (P(pass), P(Shaken), P(Rout), whether the unit is at half strength or less).

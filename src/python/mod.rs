@@ -46,6 +46,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnknownRuleWarning", m.py().get_type::<errors::UnknownRuleWarning>())?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_class::<attack::PyAttackStages>()?;
+    m.add_class::<melee::PyMeleeOutcome>()?;
     m.add_function(wrap_pyfunction!(attack::_attack_table, m)?)?;
     m.add_function(wrap_pyfunction!(matchups::_matchups, m)?)?;
     m.add_function(wrap_pyfunction!(matchups::_matchup_activations, m)?)?;
