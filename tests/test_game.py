@@ -122,6 +122,13 @@ def check_invariants(result, army_a, army_b):
                     allowed = min(allowed, 6)
                 assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)
                 assert e["allowance"] <= allowed + 1e-9, (g, e)
+                # a model that ends in difficult terrain moved in it: "may not move more than
+                # 6"" (Strider and Flying units ignore it; a unit holding a buff may fly)
+                rules = {ru.split("(")[0] for m in unit.models for ru in m.rules}
+                if not rules & {"Strider", "Flying", "Aircraft"} and (e["army"], e["unit"]) not in holding:
+                    inside = any(t.difficult and math.hypot(max(t.x0 - x, 0, x - t.x1), max(t.y0 - y, 0, y - t.y1)) < r - 1e-6
+                                 for x, y, r in e["models"] for t in trace.terrain)
+                    assert not inside or e["detail"] == "difficult", (g, e)
             if e["kind"] in ("place", "hit-and-run"):
                 # a placement (Wolfborn 3", Bounding D3+1", Teleport 6", Fanatic 9") or the move
                 # after shooting or melee (Harassing 3", its Boost 6"): within its allowance
@@ -269,16 +276,19 @@ def test_charges_start_within_charge_distance(rulebook, traced):
             before = [(x - dx, y - dy, r) for x, y, r in ours]
             gap = min(math.dist((x, y), (u, v)) - r - s for x, y, r in before for u, v, s in theirs)
             assert gap <= movement(armies[e["army"]][e["unit"]])["charge"] + 1e-6
+            # through difficult terrain "may not move more than 6"" (the recorded allowance):
+            # the charge distance is 6"
+            assert gap <= e["allowance"] + 1e-6, e
             # "Charging models must move by up to 12" to get into base contact with an enemy
             # model from the target unit, or as close as possible"
             after = min(math.dist((x, y), (u, v)) - r - s for x, y, r in ours for u, v, s in theirs)
             contact += after <= 1e-3
             assert after >= -1e-6, "no model overlaps another"
     # the formation moves as one, so a charge that spends its whole move reaching the
-    # target's disc may end short of base contact ("or as close as possible"): 19% of this
-    # army's charges over seeds 11-15 (14-24% per seed; 11% on the benchmark's armies,
+    # target's disc may end short of base contact ("or as close as possible"): 9% of this
+    # army's charges over seeds 11-15 (5-12% per seed; 8% on the benchmark's armies,
     # docs/game.md); the melee is fought as if in contact
-    assert charges > 0 and contact >= 0.7 * charges, (contact, charges)
+    assert charges > 0 and contact >= 0.8 * charges, (contact, charges)
 
 
 def test_chargers_move_back_an_inch_when_neither_unit_is_destroyed(rulebook, book_paths):

@@ -254,7 +254,7 @@ def test_a_buff_spell_gives_its_rule_once_as_a_friends_buff(books, rulebook):
     walker = unit(knights, "Knight Nemesis Walker")
     a = [walker] + sorted((u for u in knights.units if u.cost and u.name != walker.name and u.size > 1), key=lambda u: u.cost)[:4]
     b = caster_army(books["alien-hives"])
-    r = play(a, b, games=40, seed=12)
+    r = play(a, b, games=100, seed=12)
     given = used = 0
     for trace in r.traces:
         holding = {}

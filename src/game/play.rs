@@ -1403,8 +1403,9 @@ impl<'a> Game<'a> {
         self.find_contact(id, target, reach)
     }
 
-    /// The shortest path of `id` into base contact with `target` within `reach` inches (6"
-    /// through difficult terrain), round what it may not cross; `None`: none. A charge's, and
+    /// The shortest path of `id` into base contact with `target` (or as close as it gets)
+    /// within `reach` inches (6" through difficult terrain, `into_contact`), round what it may
+    /// not cross; `None`: none. A charge's, and
     /// an embarking unit's ("they ignore the 1" move restriction when embarking").
     pub(super) fn find_contact(&self, id: Id, target: Id, reach: f64) -> Option<Path> {
         let m = self.movement(id);
@@ -1416,7 +1417,8 @@ impl<'a> Game<'a> {
         if m.flying {
             let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
             let length = from.distance(to);
-            return (length <= reach + EPS && self.spot_ok(id, to, true)).then_some(Path { to, via: Bends::NONE, length, difficult: false, dangerous: false });
+            let path = Path { to, via: Bends::NONE, length, difficult: false, dangerous: false };
+            return (length <= reach + EPS && self.spot_ok(id, to, true)).then(|| self.close_in(id, target, path, reach - length));
         }
         paths::with_scratch(|paths| {
             self.fill_obstacles(paths, id, from, Some(target), 0.0);
@@ -1434,18 +1436,48 @@ impl<'a> Game<'a> {
                 let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
                 let allowed = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
                 let path = Path { to, via, length, difficult, dangerous };
-                if length <= allowed + EPS && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
-                    let score = length + if dangerous { DANGEROUS_DETOUR } else { 0.0 };
-                    if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
-                        best = Some((score, path));
+                let mut too_far = difficult && length > allowed + EPS;
+                if !too_far && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
+                    match self.into_contact(id, target, path, reach) {
+                        Some(full) => {
+                            let score = full.length + if full.dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                            if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                                best = Some((score, full));
+                            }
+                        }
+                        None => too_far = true,
                     }
                 }
-                let touched = (if difficult && length > allowed + EPS { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
+                let touched = (if too_far { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
                 masks.widen(mask | touched);
             }
             best.map(|(_, p)| p)
         })
         .flatten()
+    }
+
+    /// A path that brings the discs into contact, on into base contact (`close_in`), with the
+    /// terrain of the whole move: "If any model in a unit moves in or through difficult
+    /// terrain at any point of its move, then all models in the unit may not move more than
+    /// 6"", the last step into a target that stands in a forest included; and a unit "may
+    /// only take a Charge action if at least one model is within charge distance of the
+    /// target", so through difficult terrain its closest model starts within 6". `None`: the
+    /// move is difficult and the target beyond 6" (the route round the terrain may do).
+    fn into_contact(&self, id: Id, target: Id, path: Path, reach: f64) -> Option<Path> {
+        let from = self.live(id).pos;
+        let capped = reach.min(DIFFICULT_MOVE);
+        let allowed = if path.difficult { capped } else { reach };
+        let mut full = self.close_in(id, target, path, allowed - path.length);
+        (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
+        if full.difficult && !path.difficult {
+            // the step in is what touches difficult terrain: the whole move within 6"
+            if path.length > capped + EPS {
+                return None;
+            }
+            full = self.close_in(id, target, path, capped - path.length);
+            (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
+        }
+        (!full.difficult || self.within(id, target, capped)).then_some(full)
     }
 
     /// Line of sight and cover from `a` to `b`, model by model. "If at least one model in the
@@ -2513,8 +2545,6 @@ impl<'a> Game<'a> {
         let before = self.live(id).pos;
         let distance = self.gap(id, target);
         let reach = self.charge_reach(id, target);
-        let cap = if path.difficult { reach.min(DIFFICULT_MOVE) } else { reach };
-        let path = self.close_in(id, target, path, cap - path.length);
         self.apply_move(id, path, "charge", reach);
         if self.trace.is_some() {
             let theirs = self.footprint(target);

@@ -140,8 +140,6 @@ impl<'a> Game<'a> {
     /// contact with `transport`, if any.
     pub fn boarding_path(&mut self, id: Id, transport: Id, allowance: f64) -> Option<Path> {
         let path = self.find_contact(id, transport, allowance)?;
-        let limit = if path.difficult { allowance.min(super::play::DIFFICULT_MOVE) } else { allowance };
-        let path = self.close_in(id, transport, path, limit - path.length);
         (self.closest_pair_at(id, path.to, transport).0 <= 1e-3).then_some(path)
     }
 
