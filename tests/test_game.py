@@ -120,7 +120,8 @@ def check_invariants(result, army_a, army_b):
                 allowed = max(allowed, 0)
                 if e["detail"] == "difficult":
                     allowed = min(allowed, 6)
-                assert math.dist(e["from"], e["to"]) <= allowed + 1e-6, (g, e)
+                assert math.dist(e["from"], e["to"]) <= e["length"] + 1e-6, (g, e)
+                assert e["length"] <= allowed + 1e-6, (g, e)
                 assert e["allowance"] <= allowed + 1e-9, (g, e)
                 # a model that ends in difficult terrain moved in it: "may not move more than
                 # 6"" (Strider and Flying units ignore it; a unit holding a buff may fly)
@@ -205,7 +206,7 @@ def check_invariants(result, army_a, army_b):
                     if e["detail"] != "ready" or aircraft:
                         continue
                     # "within 3" of a marker", measured from the unit's closest model
-                    if min(math.dist((x, y), (mx, my)) - r for x, y, r in e["models"]) <= 3.0:
+                    if min(math.dist((x, y), (mx, my)) - r for x, y, r in e["models"]) <= 3.0 + 1e-9:
                         present[e["army"]] = True
                 if present == [True, True]:
                     owners[i] = -1
@@ -357,6 +358,33 @@ def test_aircraft_get_no_cover(rulebook):
     # rifles hide in the forests; the jets over them do not
     assert shots["jet"][0] >= 20 and shots["jet"][1] == 0, shots
     assert shots["rifles"][1] > 0, shots
+
+
+def test_a_rush_no_longer_than_an_advance_is_an_advance(rulebook, book_paths):
+    # "Advance - Moves 6" and can shoot after moving"; "Rush - Moves 12" but can't shoot": a
+    # unit with guns that moves no further than an Advance takes the Advance (the default policy)
+    cite(rulebook(GUIDE), "Advance - Moves 6\" and can shoot after moving.")
+    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
+    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
+    a = [u for u in book_a.units if u.cost][:12]
+    b = [u for u in book_b.units if u.cost][:12]
+    r = oprstats.simulate(a, b, games=60, seed=4, trace=True, progress=False)
+    armies = (a, b)
+    rushes = 0
+    for trace in r.traces:
+        held = set()
+        for e in trace.events:
+            if e["kind"] in ("buff", "debuff") and e["target"] >= 0:
+                held.add((e["target_army"], e["target"]))
+            if e["kind"] != "rush" or (e["army"], e["unit"]) in held:
+                continue
+            unit = armies[e["army"]][e["unit"]]
+            if not any(w.range for w in unit.weapons):
+                continue
+            rushes += 1
+            advance = min(movement(unit)["advance"], 6 if e["detail"] == "difficult" else 99)
+            assert e["length"] > advance + 1e-9, e
+    assert rushes > 20, rushes
 
 
 def test_shaken_units_stay_idle(rulebook, traced):

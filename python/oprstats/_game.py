@@ -377,7 +377,8 @@ def _unmodelled_text(unmodelled: dict) -> str:
 class _Trace:
     """One game's event log: ``terrain`` (:class:`TerrainPiece`), ``objectives`` ((x, y) of
     each marker) and ``events`` (dicts: round, kind, army, unit, target_army, target, from,
-    to, allowance, dice, hits, wounds, models_left, detail, ``models`` (position and move
+    to, allowance, ``length`` (a move's inches along its path, bends included; 0 for what
+    is not a move), dice, hits, wounds, models_left, detail, ``models`` (position and move
     events: each model of the unit left as (x, y, base radius); else empty),
     ``target_models`` (charges: the target's models), and the units' ``name`` and
     ``target_name``, or None where the event is not about a unit)."""
@@ -387,7 +388,7 @@ class _Trace:
     def __init__(self, raw: dict, names: Optional[list] = None) -> None:
         self.terrain = [TerrainPiece(*t) for t in raw["terrain"]]
         self.objectives = [tuple(p) for p in raw["objectives"]]
-        keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "dice", "hits",
+        keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "length", "dice", "hits",
                 "wounds", "models_left", "detail", "models", "target_models")
         self.events = [dict(zip(keys, (*who, *where, *what))) for who, where, what in raw["events"]]
         names = names or [[], []]

@@ -10,6 +10,7 @@ fn config(terrain: Vec<Piece>, a: Vec<Point>, b: Vec<Point>) -> Config {
 
 const RIFLES: &str = "Rifles [10] Q4+ D5+\n10x Rifle (24\", A1)";
 const TARGET: &str = "Target [5] Q4+ D4+";
+const TARGET_ONE: &str = "Lone [1] Q4+ D4+";
 
 /// Moves `id` along `y` until its closest model is `inches` from `other`'s closest model.
 fn put_at(g: &mut Game, id: Id, other: Id, inches: f64) {
@@ -179,4 +180,58 @@ fn a_duels_line_up_is_checked_before_any_game() {
     let deep = prep(&["Big [10] Q4+ D4+ | Tough(12)\n10x Claw (A1)"], &["Big [10] Q4+ D4+ | Tough(12)\n10x Claw (A1)"]);
     assert!(crate::game::check(&deep, &line_up(28.0), 0, 1).unwrap_err().to_string().contains("would leave the 48\" deep table"));
     crate::game::check(&deep, &line_up(24.0), 0, 1).unwrap();
+}
+
+#[test]
+fn a_unit_whose_disc_holds_the_target_blocks_sight_with_its_models() {
+    // "Models can't see through solid obstacles, including the perimeter of other units
+    // (friendly or enemy)": where the target stands inside another unit's disc (their models
+    // interleave), that unit's bases block the lines that cross them, and only those
+    let p = prep(&["Gun [1] Q4+ D4+\nRifle (24\", A1)"], &[TARGET_ONE, "Crowd [20] Q4+ D4+"]);
+    let c = config(vec![], vec![Point::new(36.0, 6.0)], vec![Point::new(10.0, 40.0), Point::new(36.0, 30.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let (crowd, r_crowd) = (g.live((1, 1)).pos, g.radius((1, 1)));
+    let shooter = g.models((0, 0)).next().unwrap().1;
+    let bases: Vec<(Point, f64)> = g.models((1, 1)).map(|(_, q, r)| (q, r)).collect();
+    let (mut blocked, mut clear) = (0, 0);
+    for i in -20..=20 {
+        for j in -20..=20 {
+            let q = Point::new(crowd.x + f64::from(i) * 0.25, crowd.y + f64::from(j) * 0.25);
+            let rq = g.radius((1, 0));
+            // inside the crowd's disc, its base clear of the crowd's bases
+            if q.distance(crowd) >= r_crowd || bases.iter().any(|&(m, rm)| m.distance(q) < rm + rq) {
+                continue;
+            }
+            g.live_mut((1, 0)).pos = q;
+            let target = g.models((1, 0)).next().unwrap().1;
+            let crossed = bases.iter().any(|&(m, rm)| m.distance_to_segment(shooter, target) < rm);
+            assert_eq!(g.sight((0, 0), (1, 0)).visible, !crossed, "target at ({:.2}, {:.2})", q.x, q.y);
+            if crossed { blocked += 1 } else { clear += 1 }
+        }
+    }
+    assert!(blocked > 0 && clear > 0, "{blocked} blocked, {clear} clear");
+}
+
+#[test]
+fn a_model_exactly_three_inches_from_a_marker_is_within_three() {
+    // "within 3" of a marker": a model whose edge is 3" from the marker, wherever the float
+    // arithmetic of its position rounds, is within (a unit that moved back 1" from an enemy
+    // centred 2" from the marker)
+    let p = prep(&[TARGET_ONE], &[TARGET]);
+    let c = config(vec![], vec![Point::new(36.0, 6.0)], vec![Point::new(60.0, 44.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let r = g.radius((0, 0));
+    let mut rounded = 0;
+    for k in 0..360 {
+        let marker = Point::new(30.0 + f64::from(k) * 0.01, 20.0 + f64::from(k) * 0.013);
+        let (sin, cos) = (f64::from(k) * 0.0174533).sin_cos();
+        let at = Point::new(marker.x + cos * (3.0 + r), marker.y + sin * (3.0 + r));
+        g.live_mut((0, 0)).pos = at;
+        let edge = g.models((0, 0)).next().map(|(_, q, rq)| q.distance(marker) - rq).unwrap();
+        rounded += usize::from(edge > 3.0);
+        assert!(g.near_marker((0, 0), marker), "{edge}");
+    }
+    assert!(rounded > 0, "some positions round past 3\"");
 }

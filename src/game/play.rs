@@ -131,6 +131,8 @@ pub struct Event {
     pub to: Point,
     /// The most the move could cover, in inches.
     pub allowance: f64,
+    /// The inches the move covered along its path (its bends included); 0 for what is not a move.
+    pub length: f64,
     pub dice: u64,
     pub hits: u32,
     pub wounds: u32,
@@ -352,7 +354,7 @@ impl PiecesByKind {
 #[derive(Default)]
 struct Looking {
     pieces: Vec<usize>,
-    blockers: Vec<(Point, f64)>,
+    blockers: Vec<(Point, f64, Id)>,
     targets: Vec<(Point, f64)>,
 }
 
@@ -826,7 +828,9 @@ impl<'a> Game<'a> {
     /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
     pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
         // the disc holds the models: beyond 3" of it, no model is within 3"
-        p.distance(marker) - self.radius(id) <= SEIZE_RANGE && self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE)
+        // (to a billionth of an inch: a unit that moved back 1" from a marker 2" away is on it)
+        let within = SEIZE_RANGE + 1e-9;
+        p.distance(marker) - self.radius(id) <= within && self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= within)
     }
 
     /// `near_marker_at` where `id` stands.
@@ -871,8 +875,12 @@ impl<'a> Game<'a> {
             for _ in 0..4 {
                 let to = Point::new(out.to.x + (theirs.x - ours.x) * step / len, out.to.y + (theirs.y - ours.y) * step / len);
                 if self.spot_ok(id, to, true) {
-                    out.length += step;
+                    // the step in starts where the discs touched: a bend, so the legs are
+                    // the path (with no room for one, the last leg cuts the corner and the
+                    // length is the legs')
+                    let bent = out.via.push(out.to);
                     out.to = to;
+                    out.length = if bent { out.length + step } else { out.legs(self.live(id).pos).map(|(a, b)| a.distance(b)).sum() };
                     moved = true;
                     break;
                 }
@@ -1528,7 +1536,7 @@ impl<'a> Game<'a> {
                     let (c, r) = (self.live(other).pos, self.radius(other));
                     let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
                     if near && c.distance_to_segment(pa, pb) < reach + r {
-                        blockers.push((c, r));
+                        blockers.push((c, r, other));
                     }
                 }
             }
@@ -1537,7 +1545,13 @@ impl<'a> Game<'a> {
         let (pieces, blockers) = (|| pieces.iter().map(|&i| &terrain[i]), &*blockers);
         let blocked = |p: Point, q: Point| {
             pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
-                || blockers.iter().any(|&(c, r)| c.distance(p) > r && c.distance(q) > r && c.distance_to_segment(p, q) < r)
+                || blockers.iter().any(|&(c, r, other)| {
+                    c.distance_to_segment(p, q) < r
+                        && ((c.distance(p) > r && c.distance(q) > r)
+                            // an end inside the unit's disc (the units' models interleave): the
+                            // perimeter is its models' bases, and they block
+                            || self.models(other).any(|(_, m, rm)| m.distance(p) > rm && m.distance(q) > rm && m.distance_to_segment(p, q) < rm))
+                })
         };
         let clear = pieces().next().is_none() && blockers.is_empty();
         targets.clear();
@@ -2084,6 +2098,7 @@ impl<'a> Game<'a> {
         }
         self.event(|g| Event {
             allowance: limit,
+            length: path.length,
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: match (note.is_empty(), path.difficult) {
                 (true, true) => "difficult".into(),
@@ -2726,7 +2741,7 @@ impl<'a> Game<'a> {
                 let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
                 if self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
                     self.live_mut(id).pos = back;
-                    self.event(|_| Event { allowance: CONSOLIDATION_BACK, ..Event::of("consolidate", id, from, back) });
+                    self.event(|_| Event { allowance: CONSOLIDATION_BACK, length: step, ..Event::of("consolidate", id, from, back) });
                     return;
                 }
             }
@@ -3059,13 +3074,24 @@ mod tests {
                 let p = a.towards(b, leg * k as f64 / n as f64);
                 assert!(p.x >= r - 1e-6 && p.x <= WIDTH - r + 1e-6 && p.y >= r - 1e-6 && p.y <= DEPTH - r + 1e-6, "off the table at {p:?}");
                 for t in g.terrain.iter().filter(|t| t.kinds.impassable) {
-                    assert!(t.distance_to(p) >= r - 1e-6, "{id:?} through {:?} at {p:?}: {path:?}", t.name);
+                    // the disc clear of it, or (the step into base contact) every model
+                    let clear = t.distance_to(p) >= r - 1e-6 || g.models_at(id, p).all(|(_, q, rq)| t.distance_to(q) >= rq - 1e-6);
+                    assert!(clear, "{id:?} through {:?} at {p:?}: {path:?}", t.name);
                 }
                 for army in 0..2 {
                     for o in g.on_table(army).filter(|&o| o != id) {
+                        if Some(o) == target {
+                            // the step into base contact brings the discs over each other: no
+                            // model on one of the target's
+                            let overlap = g.models_at(id, p).flat_map(|(_, q, rq)| g.models(o).map(move |(_, m, rm)| q.distance(m) - rq - rm)).fold(f64::INFINITY, f64::min);
+                            assert!(overlap >= -1e-6, "{id:?} on a model of its target at {p:?}: {path:?}");
+                            continue;
+                        }
                         let (at, touching) = (g.live(o).pos, r + g.radius(o));
                         let gap = if target.is_none() && from.distance(at) >= touching + UNIT_GAP - 1e-6 { UNIT_GAP } else { 0.0 };
-                        assert!(p.distance(at) >= touching + gap - 1e-6, "{id:?} within {:.3}\" of {o:?} at {p:?}: {path:?}", p.distance(at) - touching);
+                        // the discs apart, or (the step into base contact) the models
+                        let models = || g.models_at(id, p).flat_map(|(_, q, rq)| g.models(o).map(move |(_, m, rm)| q.distance(m) - rq - rm)).fold(f64::INFINITY, f64::min);
+                        assert!(p.distance(at) >= touching + gap - 1e-6 || models() >= gap - 1e-6, "{id:?} within {:.3}\" of {o:?} at {p:?}: {path:?}", p.distance(at) - touching);
                     }
                 }
             }
@@ -3152,13 +3178,15 @@ mod tests {
         let mut g = placed(&p, &c, &mut cache);
         let path = g.charge_path((0, 0), (1, 0)).expect("round the wall");
         assert_legal(&g, (0, 0), &path, Some((1, 0)));
-        assert!(!path.via.is_empty() && path.length <= 12.0 + 1e-9 && (path.to.distance(at) - contact).abs() < 1e-6, "{path:?}");
+        // round the wall until the discs touch, then on into base contact
+        assert!(!path.via.is_empty() && path.length <= 12.0 + 1e-9 && path.to.distance(at) <= contact + 1e-6, "{path:?}");
+        assert!(g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
         // a friendly unit in the straight line: "may never move through other models or units"
         let c = config(vec![], vec![], vec![Point::new(30.0, 20.0 - contact - 6.0), Point::new(30.0, 20.0 - rm - 3.0)], vec![Point::new(30.0, 20.0)]);
         let mut g = placed(&p, &c, &mut cache);
         let path = g.charge_path((0, 0), (1, 0)).expect("round the friend");
         assert_legal(&g, (0, 0), &path, Some((1, 0)));
-        assert!(!path.via.is_empty() && (path.to.distance(Point::new(30.0, 20.0)) - contact).abs() < 1e-6, "{path:?}");
+        assert!(!path.via.is_empty() && g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
     }
 
     #[test]

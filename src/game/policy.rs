@@ -242,14 +242,27 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         PolicyKind::Greedy => default_action(g, id),
         PolicyKind::Default => {
             if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
-                return action;
+                return as_advance_if_shorter(g, id, action);
             }
             // a unit that would stand still in dangerous terrain steps out of it
             match movement_action(g, id) {
                 Action::Hold => super::ai::leave_danger(g, id).unwrap_or(Action::Hold),
-                action => action,
+                action => as_advance_if_shorter(g, id, action),
             }
         }
+    }
+}
+
+/// A Rush no longer than an Advance may be (6" through difficult terrain, which caps both)
+/// is played as that Advance: the same move, after which a unit with guns may shoot.
+fn as_advance_if_shorter(g: &Game, id: Id, action: Action) -> Action {
+    let m = g.movement(id);
+    match action {
+        Action::Rush(path) if g.info(id).max_range > 0.0 => {
+            let advance = if path.difficult { m.advance.min(super::play::DIFFICULT_MOVE) } else { m.advance };
+            if path.length <= advance + 1e-9 { Action::Advance(path) } else { Action::Rush(path) }
+        }
+        action => action,
     }
 }
 

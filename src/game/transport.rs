@@ -130,6 +130,7 @@ impl<'a> Game<'a> {
         self.live_mut(id).pos = self.live(transport).pos;
         self.event(|g| Event {
             allowance: limit,
+            length: path.length,
             detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport),
             models_left: g.info(id).alloc.alive(g.live(id).s),
             ..Event::between("embark", id, transport, from, path.to)
@@ -309,6 +310,7 @@ impl<'a> Game<'a> {
         }
         self.event(|g| Event {
             allowance: EXIT_RANGE,
+            length: start.distance(p),
             detail: kind.into(),
             models_left: g.info(id).alloc.alive(g.live(id).s),
             models: g.footprint(id),

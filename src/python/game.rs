@@ -122,13 +122,13 @@ fn piece_tuple(p: &Piece) -> PieceTuple {
 }
 
 /// An event as three tuples: who ((round, kind, army, unit, target army, target)), where
-/// ((from, to, allowance)) and what ((dice, hits, wounds, models left, detail, models,
+/// ((from, to, allowance, length)) and what ((dice, hits, wounds, models left, detail, models,
 /// target's models)).
 #[allow(clippy::type_complexity)]
-fn event_tuple(e: &Event) -> ((u8, &'static str, i8, i32, i8, i32), ((f64, f64), (f64, f64), f64), (u64, u32, u32, u32, String, Vec<(f64, f64, f64)>, Vec<(f64, f64, f64)>)) {
+fn event_tuple(e: &Event) -> ((u8, &'static str, i8, i32, i8, i32), ((f64, f64), (f64, f64), f64, f64), (u64, u32, u32, u32, String, Vec<(f64, f64, f64)>, Vec<(f64, f64, f64)>)) {
     (
         (e.round, e.kind, e.army, e.unit, e.target_army, e.target),
-        ((e.from.x, e.from.y), (e.to.x, e.to.y), e.allowance),
+        ((e.from.x, e.from.y), (e.to.x, e.to.y), e.allowance, e.length),
         (e.dice, e.hits, e.wounds, e.models_left, e.detail.clone(), e.models.clone(), e.target_models.clone()),
     )
 }
