@@ -12,6 +12,8 @@ import pytest
 import oprstats
 from oprstats import Unit
 
+from .conftest import cite
+
 RIFLES = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1, AP(1))')
 BRUTES = Unit.parse("Brutes [3] Q4+ D4+ | 150pts | Tough(3)\n3x Claws (A3, AP(1))")
 BIG = Unit.parse("Big [10] Q4+ D4+ | 100pts | Tough(12)\n10x Claw (A1)")
@@ -33,6 +35,31 @@ def test_the_line_up_sets_the_closest_models_apart(distance):
     # facing each other across the table's centre line, on its middle
     assert {round(e["to"][0], 6) for e in placed} == {36.0}
     assert placed[0]["to"][1] + placed[1]["to"][1] == pytest.approx(48.0, abs=3.0)
+
+
+def test_a_rush_from_24_inches_leaves_a_charge_for_the_next_round(rulebook):
+    # "Rush - Moves 12" but can't shoot"; "Charge - Moves 12" into melee"; "Units may only take
+    # a Charge action if at least one model is within charge distance of the target unit": a
+    # melee unit lined up 24" from a gun line rushes straight at it and charges next round,
+    # whatever its size (the duel's win chance no longer dips where a formation's closest
+    # model missed the 12" by a hair)
+    text = rulebook("gf-3.5-beginners-guide.txt")
+    cite(text, 'Rush - Moves 12" but can\'t shoot.')
+    cite(text, 'Charge - Moves 12" into melee.')
+    gun_line = Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1)')
+    for n in range(3, 11):
+        squad = Unit.parse(f'Squad [{n}] Q4+ D4+ | {10 * n}pts\n{n}x Hand Weapon (A2, AP(1)), {n}x Pistol (12", A1)')
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = oprstats.simulate([squad], [gun_line], games=40, seed=1, terrain="open", objectives=[], line_up=24.0, first="a",
+                                  trace=True, progress=False)
+        for trace in g.traces:
+            acts = [e for e in trace.events if e["army"] == 0 and e["kind"] in ("hold", "advance", "rush", "charge", "idle")]
+            first, second = acts[0], acts[1] if len(acts) > 1 else None
+            assert first["kind"] == "rush" and first["length"] == pytest.approx(12.0), (n, first)
+            # still there and not Shaken: it charges
+            if second is not None and second["kind"] != "idle":
+                assert second["kind"] == "charge", (n, second)
 
 
 def test_a_mirror_duel_paired_is_exactly_even():

@@ -696,8 +696,11 @@ impl<'a> Game<'a> {
     }
 
     /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
-    /// discs when they are further apart than that (the discs hold the models).
+    /// discs when they are further apart than that (the discs hold the models). To a
+    /// millionth of an inch: a unit that moved exactly 12" towards one 24" away is within 12"
+    /// of it, wherever the float arithmetic of their positions rounds.
     pub fn within(&self, a: Id, b: Id, d: f64) -> bool {
+        let d = d + EPS;
         self.disc_gap(a, b) <= d && self.gap(a, b) <= d
     }
 

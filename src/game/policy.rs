@@ -364,8 +364,17 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     match role {
         Role::Melee => {
             let towards_enemy = enemy.map(|(e, d)| {
-                let at = g.live(e).pos;
-                (at.towards(pos, g.radius(id) + g.radius(e) + 1.5), d)
+                if g.policy_kind(id.0) == PolicyKind::Default {
+                    // straight from its closest model at the enemy's, no further than a Rush
+                    // goes: a move of X" brings them X" closer, so a Rush from 24" ends
+                    // within the next round's 12" charge
+                    let (gap, ours, theirs) = g.closest_pair_at(id, pos, e);
+                    let step = (gap - 1.5).clamp(0.0, m.rush) / ours.distance(theirs).max(1e-9);
+                    (Point::new(pos.x + (theirs.x - ours.x) * step, pos.y + (theirs.y - ours.y) * step), d)
+                } else {
+                    let at = g.live(e).pos;
+                    (at.towards(pos, g.radius(id) + g.radius(e) + 1.5), d)
+                }
             });
             let goal = match (goal_objective, towards_enemy) {
                 (Some((i, d)), Some((_, de))) if d <= policy.objective_weight * de => {
