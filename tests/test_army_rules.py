@@ -339,3 +339,30 @@ def test_hive_bond_adds_one_to_morale(book_rule_text):
     bond = oprstats.morale(U("T [10] Q5+ D4+ | Hive Bond"), state=UnitState(models_lost=6)).p_pass
     boosted = oprstats.morale(U("T [10] Q5+ D4+ | Hive Bond, Hive Bond Boost Aura"), state=UnitState(models_lost=6)).p_pass
     assert (plain, bond, boosted) == pytest.approx((2 / 6, 3 / 6, 4 / 6))
+
+
+# --- Offensive buffs and marks on a joined Hero ----------------------------------------------
+
+@pytest.mark.parametrize("rule, given", [
+    ("Furious Buff", "Furious"),
+    ("Precision Attacks Buff", None),
+    ("Bane Mark", "Bane"),
+])
+def test_a_joined_heros_buff_or_mark_serves_its_whole_unit(book_rule_text, rule, given):
+    # "pick one friendly unit within 12", which gets Furious once": the unit the Hero leads
+    # picks itself before its own attack, so every model fights with it, not the Hero alone
+    text = book_rule_text(rule)
+    cite(text, "Once per activation, before attacking, pick one")
+    squad = U("Squad [10] Q4+ D4+\n10x Blade (A2)")
+    led = squad.join(U(f"Boss [1] Q4+ D4+ | Hero, Tough(3), {rule}\nBlade (A2)"))
+    target = U("T [10] Q4+ D2+ | Tough(3)")
+    if given is None:
+        # +1 to hit rolls for every model: Quality 3+ in all but the name
+        everyone = U("Squad [10] Q3+ D4+\n10x Blade (A2)").join(U("Boss [1] Q3+ D4+ | Hero, Tough(3)\nBlade (A2)"))
+    else:
+        everyone = U(f"Squad [10] Q4+ D4+ | {given}\n10x Blade (A2)").join(U(f"Boss [1] Q4+ D4+ | Hero, Tough(3), {given}\nBlade (A2)"))
+    plain = squad.join(U("Boss [1] Q4+ D4+ | Hero, Tough(3)\nBlade (A2)"))
+    got = oprstats.attack(led, target, melee=True, charging=True)
+    want = oprstats.attack(everyone, target, melee=True, charging=True)
+    assert got.hits.mean() == pytest.approx(want.hits.mean()) and got.wounds.mean() == pytest.approx(want.wounds.mean())
+    assert got.wounds.mean() > 1.1 * oprstats.attack(plain, target, melee=True, charging=True).wounds.mean()

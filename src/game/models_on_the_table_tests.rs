@@ -235,3 +235,20 @@ fn a_model_exactly_three_inches_from_a_marker_is_within_three() {
     }
     assert!(rounded > 0, "some positions round past 3\"");
 }
+
+#[test]
+fn a_unit_whose_disc_overlaps_its_target_still_charges_it() {
+    // after a melee both survive, "the charging unit must move back by 1"": its models are an
+    // inch from the target's, but the discs that hold them may still overlap. "Units may only
+    // take a Charge action if at least one model is within charge distance of the target
+    // unit": it is, and it may charge again
+    let p = prep(&[RIFLES], &[TARGET]);
+    let c = config(vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    put_at(&mut g, (0, 0), (1, 0), 1.2);
+    let contact = g.radius((0, 0)) + g.radius((1, 0));
+    assert!(g.live((0, 0)).pos.distance(g.live((1, 0)).pos) < contact, "the discs overlap");
+    let path = g.charge_path((0, 0), (1, 0)).expect("a charge from overlapping discs");
+    assert!(path.length <= 1.2 + 1e-6 && g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
+}

@@ -1431,6 +1431,12 @@ impl<'a> Game<'a> {
             let path = Path { to, via: Bends::NONE, length, difficult: false, dangerous: false };
             return (length <= reach + EPS && self.spot_ok(id, to, true)).then(|| self.close_in(id, target, path, reach - length));
         }
+        if from.distance(at) <= contact {
+            // the discs already touch (after a melee's move back they may overlap, the models
+            // an inch apart): no route to find, only the step into base contact
+            let here = Path { to: from, via: Bends::NONE, length: 0.0, difficult: false, dangerous: false };
+            return self.into_contact(id, target, here, reach);
+        }
         paths::with_scratch(|paths| {
             self.fill_obstacles(paths, id, from, Some(target), 0.0);
             let goal = Goal::Contact { centre: at, contact };
