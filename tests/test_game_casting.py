@@ -5,6 +5,7 @@ armies with casters from several books playing within the rules."""
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from collections import Counter, defaultdict
@@ -350,3 +351,26 @@ def test_lasting_spells_are_held_once_and_used_where_they_apply(books, rulebook)
                     assert target[0] != who[0] and "Shaken" not in e["detail"], e
     for kind in ("buff", "debuff", "mark", "buff-used", "mark-used", "casting-modifier used", "debuff-test", "both held"):
         assert counts[kind] > 0, (kind, counts)
+
+
+def test_a_debuff_picks_an_aircraft_only_within_six_inches(rulebook):
+    """Aircraft: "units targeting them get -12" to their range"; a rule's "pick one enemy unit
+    within 18"" targets the unit it picks, as a spell does: 6" for an Aircraft."""
+    cite(rulebook(GUIDE), 'units targeting them get -12" to their range')
+    hunters = Unit.parse('Hunters [5] Q4+ D4+ | 100pts | Precision Debuff\n5x Rifle (24", A1)')
+    jet = Unit.parse('Jet [1] Q4+ D3+ | 180pts | Aircraft, Tough(6)\nMissiles (24", A4, AP(2))')
+    rifles = Unit.parse('Rifles [10] Q4+ D5+ | 100pts\n10x Rifle (24", A1)')
+    r = play([hunters, hunters, rifles], [jet, jet, rifles], games=60, seed=3)
+    gap = lambda m1, m2: min(math.dist((x, y), (u, v)) - p - q for x, y, p in m1 for u, v, q in m2)  # noqa: E731
+    picked = {True: [], False: []}
+    for trace in r.traces:
+        where = {}
+        for e in trace.events:
+            if e["models"]:
+                where[(e["army"], e["unit"])] = e["models"]
+            if e["kind"] == "debuff":
+                target = (e["target_army"], e["target"])
+                picked[e["target_name"] == "Jet"].append(gap(where[(e["army"], e["unit"])], where[target]))
+    assert len(picked[True]) >= 10 and max(picked[True]) <= 6 + 1e-6, picked[True]
+    # other units are picked from further away
+    assert max(picked[False]) > 6, picked[False]

@@ -690,7 +690,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// friend one that has yet to cast this round (or the giver).
 fn casting_roll_ok(g: &Game, id: Id, to: Id, friend: bool) -> bool {
     let (info, live) = (g.info(to), g.live(to));
-    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { DEBUFF_RANGE }) && (!friend || to == id || !live.activated)
+    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { picking_range(g, to) }) && (!friend || to == id || !live.activated)
 }
 
 /// Whether caster `u` may still try a spell in this game: not Shaken, and, in the last round,
@@ -734,7 +734,7 @@ fn choose<T: Copy>(g: &mut Game, id: Id, candidates: Vec<T>, score: impl Fn(&Gam
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
 pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> =
-        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, DEBUFF_RANGE)).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
+        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
     choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
 }
 
@@ -743,8 +743,15 @@ pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// test), a morale test that fatigues to the one not yet fatigued with the most points left,
 /// melee units first; the random policy picks any, the hold policy none.
 pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
-    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, DEBUFF_RANGE) && (dangerous || !(g.live(e).fatigued || g.live(e).shaken))).collect();
+    let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, picking_range(g, e)) && (dangerous || !(g.live(e).fatigued || g.live(e).shaken))).collect();
     choose(g, id, candidates, |g, e| g.info(e).cost * g.wound_share(e) * if dangerous { 1.0 } else { melee_weight(g.info(e).role) })
+}
+
+/// How far away an enemy unit may be picked by a rule's "pick one enemy unit within 18"":
+/// 18", less what a spell loses against it (an Aircraft: "units targeting them get -12" to
+/// their range", and picking it is targeting it, as a spell's target is).
+fn picking_range(g: &Game, e: Id) -> f64 {
+    DEBUFF_RANGE - g.info(e).spell_range_penalty
 }
 
 /// How much a unit's role makes it fight in melee, to weigh what acts on melee or moves.
