@@ -223,6 +223,19 @@ def traced():
     return oprstats.simulate(ARMY, ARMY[::-1], games=40, seed=11, trace=True, progress=False)
 
 
+@pytest.fixture(scope="module")
+def real_armies(book_paths):
+    """The first twelve units with a cost of two real books: Battle Brothers, Alien Hives."""
+    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
+    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
+    return [u for u in book_a.units if u.cost][:12], [u for u in book_b.units if u.cost][:12]
+
+
+@pytest.fixture(scope="module")
+def real_traced(real_armies):
+    return oprstats.simulate(*real_armies, games=60, seed=4, trace=True, progress=False)
+
+
 def test_invariants_hold_in_every_traced_game(traced):
     assert traced.violations == 0
     check_invariants(traced, ARMY, ARMY[::-1])
@@ -292,13 +305,9 @@ def test_charges_start_within_charge_distance(rulebook, traced):
     assert charges > 0 and contact >= 0.8 * charges, (contact, charges)
 
 
-def test_chargers_move_back_an_inch_when_neither_unit_is_destroyed(rulebook, book_paths):
+def test_chargers_move_back_an_inch_when_neither_unit_is_destroyed(rulebook, real_traced):
     cite(rulebook(GUIDE), 'If neither of the units was destroyed, then the charging unit must move back by 1" (if possible)')
-    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
-    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
-    a = [u for u in book_a.units if u.cost][:12]
-    b = [u for u in book_b.units if u.cost][:12]
-    r = oprstats.simulate(a, b, games=60, seed=4, trace=True, progress=False)
+    r = real_traced
     both_stand = moved_back = 0
     for trace in r.traces:
         events = trace.events
@@ -360,16 +369,11 @@ def test_aircraft_get_no_cover(rulebook):
     assert shots["rifles"][1] > 0, shots
 
 
-def test_a_rush_no_longer_than_an_advance_is_an_advance(rulebook, book_paths):
+def test_a_rush_no_longer_than_an_advance_is_an_advance(rulebook, real_armies, real_traced):
     # "Advance - Moves 6" and can shoot after moving"; "Rush - Moves 12" but can't shoot": a
     # unit with guns that moves no further than an Advance takes the Advance (the default policy)
     cite(rulebook(GUIDE), "Advance - Moves 6\" and can shoot after moving.")
-    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
-    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
-    a = [u for u in book_a.units if u.cost][:12]
-    b = [u for u in book_b.units if u.cost][:12]
-    r = oprstats.simulate(a, b, games=60, seed=4, trace=True, progress=False)
-    armies = (a, b)
+    r, armies = real_traced, real_armies
     rushes = 0
     for trace in r.traces:
         held = set()
@@ -615,11 +619,8 @@ def test_plot_game_draws_every_round(traced):
         plot.game(untraced)
 
 
-def test_real_armies_play_within_the_rules(book_paths):
-    book_a = oprstats.load_army_book(next(p for p in book_paths if "battle-brothers" in p.name))
-    book_b = oprstats.load_army_book(next(p for p in book_paths if "alien-hives" in p.name))
-    a = [u for u in book_a.units if u.cost][:12]
-    b = [u for u in book_b.units if u.cost][:12]
+def test_real_armies_play_within_the_rules(real_armies):
+    a, b = real_armies
     r = oprstats.simulate(a, b, games=30, seed=6, trace=True, progress=False)
     check_invariants(r, a, b)
     big = oprstats.simulate(a, b, games=500, seed=6, progress=False)
