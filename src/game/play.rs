@@ -519,10 +519,21 @@ impl<'a> Game<'a> {
     pub fn ready(&self, army: usize) -> Vec<usize> {
         let units = &self.units[army];
         let waiting = |u: usize| !units[u].activated && !units[u].gone && !units[u].reserve;
-        let all: Vec<usize> = (0..units.len()).filter(|&u| waiting(u) && units[u].carrier.is_none_or(|t| units[usize::from(t)].on_table())).collect();
         let last = self.round >= self.config.rounds;
-        let first: Vec<usize> = all.iter().copied().filter(|&u| last || units[u].carrier.is_none_or(|t| !waiting(usize::from(t)))).collect();
-        if first.is_empty() { all } else { first }
+        let first: Vec<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !waiting(usize::from(t))))).collect();
+        if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
+    }
+
+    /// Whether some unit of `army` may activate now (`ready` is not empty), without listing them.
+    pub fn any_ready(&self, army: usize) -> bool {
+        (0..self.units[army].len()).any(|u| self.may_activate(army, u))
+    }
+
+    /// Unit `u` of `army` has yet to activate this round, and stands on the table or inside a
+    /// transport that does.
+    fn may_activate(&self, army: usize, u: usize) -> bool {
+        let units = &self.units[army];
+        !units[u].activated && !units[u].gone && !units[u].reserve && units[u].carrier.is_none_or(|t| units[usize::from(t)].on_table())
     }
 
     /// The table point of a point given from `army`'s own edge (`y`: inches from its edge).
@@ -1872,7 +1883,7 @@ impl<'a> Game<'a> {
         loop {
             if !done[turn] {
                 self.sync_passengers();
-                if !self.ready(turn).is_empty() {
+                if self.any_ready(turn) {
                     let u = policy::pick_unit(self, turn);
                     self.activate((turn, u));
                 } else if let Some(u) = self.extra_activation(turn) {
