@@ -206,7 +206,7 @@ def check_invariants(result, army_a, army_b):
                     if e["detail"] != "ready" or aircraft:
                         continue
                     # "within 3" of a marker", measured from the unit's closest model
-                    if min(math.dist((x, y), (mx, my)) - r for x, y, r in e["models"]) <= 3.0 + 1e-9:
+                    if min(math.dist((x, y), (mx, my)) - r for x, y, r in e["models"]) <= 3.0 + 1e-6:
                         present[e["army"]] = True
                 if present == [True, True]:
                     owners[i] = -1

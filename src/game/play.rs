@@ -383,7 +383,19 @@ pub struct Path {
     pub dangerous: bool,
 }
 
+/// The most a move of `allowance` inches may cover: "If any model in a unit moves in or
+/// through difficult terrain at any point of its move, then all models in the unit may not
+/// move more than 6"".
+pub fn move_limit(allowance: f64, difficult: bool) -> f64 {
+    if difficult { allowance.min(DIFFICULT_MOVE) } else { allowance }
+}
+
 impl Path {
+    /// `move_limit` of this path's move of `allowance` inches.
+    pub fn limit(&self, allowance: f64) -> f64 {
+        move_limit(allowance, self.difficult)
+    }
+
     /// A straight move over no terrain that matters (an Aircraft's).
     pub fn straight(to: Point, length: f64) -> Path {
         Path { to, via: Bends::NONE, length, difficult: false, dangerous: false }
@@ -518,9 +530,9 @@ impl<'a> Game<'a> {
     /// before its transport moves).
     pub fn ready(&self, army: usize) -> Vec<usize> {
         let units = &self.units[army];
-        let waiting = |u: usize| !units[u].activated && !units[u].gone && !units[u].reserve;
         let last = self.round >= self.config.rounds;
-        let first: Vec<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !waiting(usize::from(t))))).collect();
+        // (a transport is never carried: it may activate when it is waiting to)
+        let first: Vec<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))).collect();
         if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
     }
 
@@ -842,8 +854,9 @@ impl<'a> Game<'a> {
     /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
     pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
         // the disc holds the models: beyond 3" of it, no model is within 3"
-        // (to a billionth of an inch: a unit that moved back 1" from a marker 2" away is on it)
-        let within = SEIZE_RANGE + 1e-9;
+        // (to a millionth of an inch, as `within`: a unit that moved back 1" from a marker 2"
+        // away is on it)
+        let within = SEIZE_RANGE + EPS;
         p.distance(marker) - self.radius(id) <= within && self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= within)
     }
 
@@ -1440,7 +1453,7 @@ impl<'a> Game<'a> {
             let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
             let length = from.distance(to);
             let path = Path { to, via: Bends::NONE, length, difficult: false, dangerous: false };
-            return (length <= reach + EPS && self.spot_ok(id, to, true)).then(|| self.close_in(id, target, path, reach - length));
+            return if length <= reach + EPS && self.spot_ok(id, to, true) { self.into_contact(id, target, path, reach) } else { None };
         }
         if from.distance(at) <= contact {
             // the discs already touch (after a melee's move back they may overlap, the models
@@ -1462,9 +1475,8 @@ impl<'a> Game<'a> {
                     via.push(p);
                 }
                 let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
-                let allowed = if difficult { reach.min(DIFFICULT_MOVE) } else { reach };
                 let path = Path { to, via, length, difficult, dangerous };
-                let mut too_far = difficult && length > allowed + EPS;
+                let mut too_far = length > path.limit(reach) + EPS;
                 if !too_far && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
                     match self.into_contact(id, target, path, reach) {
                         Some(full) => {
@@ -1493,9 +1505,8 @@ impl<'a> Game<'a> {
     /// move is difficult and the target beyond 6" (the route round the terrain may do).
     fn into_contact(&self, id: Id, target: Id, path: Path, reach: f64) -> Option<Path> {
         let from = self.live(id).pos;
-        let capped = reach.min(DIFFICULT_MOVE);
-        let allowed = if path.difficult { capped } else { reach };
-        let mut full = self.close_in(id, target, path, allowed - path.length);
+        let capped = move_limit(reach, true);
+        let mut full = self.close_in(id, target, path, path.limit(reach) - path.length);
         (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
         if full.difficult && !path.difficult {
             // the step in is what touches difficult terrain: the whole move within 6"
@@ -2106,7 +2117,7 @@ impl<'a> Game<'a> {
     /// `apply_move`, with a note for the trace ("after shooting"; then ", difficult" if so).
     fn apply_move_noted(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64, note: &'static str) {
         let from = self.live(id).pos;
-        let limit = if path.difficult { allowance.min(DIFFICULT_MOVE) } else { allowance };
+        let limit = path.limit(allowance);
         if path.length > limit + EPS || (from.distance(path.to) > path.length + EPS) {
             self.violation(|| format!("unit {id:?} moved {:.3}\" with {limit}\" allowed", path.length));
         }

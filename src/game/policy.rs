@@ -159,10 +159,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
             let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=SEIZE_RANGE + r));
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        // Ambush "over 9"" (Infiltrate "up to 1"": `spot_ok` keeps the 1" between units)
-        let over = g.info(id).movement.ambush_over;
-        let far_enough = over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over);
-        if !far_enough || !g.spot_ok_among(id, p, false, &others) {
+        if !may_arrive(g, id, p, &others) {
             continue;
         }
         if random {
@@ -176,12 +173,18 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
     best.map(|(_, p)| p).or_else(|| ambush_spot_on_grid(g, id, &wanted, &others))
 }
 
+/// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
+/// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
+fn may_arrive(g: &Game, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
+    let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
+    (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over)) && g.spot_ok_among(id, p, false, others)
+}
+
 /// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
 /// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
 /// unit that can arrive does.
 fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
     let r = g.radius(id);
-    let over = g.info(id).movement.ambush_over;
     let centre = [Point::new(WIDTH / 2.0, super::table::DEPTH / 2.0)];
     let wanted = if wanted.is_empty() { &centre[..] } else { wanted };
     let mut best: Option<(f64, Point)> = None;
@@ -190,10 +193,7 @@ fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point,
         while x <= WIDTH - r {
             let p = Point::new(x, y);
             let score = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
-            if best.is_none_or(|(b, _)| score < b)
-                && (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over))
-                && g.spot_ok_among(id, p, false, others)
-            {
+            if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, others) {
                 best = Some((score, p));
             }
             x += 1.0;
@@ -259,8 +259,7 @@ fn as_advance_if_shorter(g: &Game, id: Id, action: Action) -> Action {
     let m = g.movement(id);
     match action {
         Action::Rush(path) if g.info(id).max_range > 0.0 => {
-            let advance = if path.difficult { m.advance.min(super::play::DIFFICULT_MOVE) } else { m.advance };
-            if path.length <= advance + 1e-9 { Action::Advance(path) } else { Action::Rush(path) }
+            if path.length <= path.limit(m.advance) + 1e-9 { Action::Advance(path) } else { Action::Rush(path) }
         }
         action => action,
     }

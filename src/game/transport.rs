@@ -70,6 +70,12 @@ impl<'a> Game<'a> {
         self.live(id).carrier.map(|t| (id.0, usize::from(t)))
     }
 
+    /// Where a unit leaving `transport` for `p` crosses the edge of its footprint, where its
+    /// move out starts (`p` itself when it lies within the footprint: a wreck's own ground).
+    pub(super) fn edge_towards(&self, transport: Id, p: Point) -> Point {
+        self.live(transport).pos.towards(p, self.radius(transport))
+    }
+
     /// The spaces the units inside `transport` take now.
     pub fn load(&self, transport: Id) -> u32 {
         (0..self.units[transport.0].len())
@@ -116,7 +122,7 @@ impl<'a> Game<'a> {
     /// Dangerous terrain on the way is tested as on any move.
     pub(super) fn board(&mut self, id: Id, transport: Id, path: Path, allowance: f64) {
         let from = self.live(id).pos;
-        let limit = if path.difficult { allowance.min(super::play::DIFFICULT_MOVE) } else { allowance };
+        let limit = path.limit(allowance);
         if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
             self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
             return;
@@ -205,7 +211,7 @@ impl<'a> Game<'a> {
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && (wreck || self.path_ok_leaving(id, at.towards(p, rt), p, None, Some(transport))) {
+                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && (wreck || self.path_ok_leaving(id, self.edge_towards(transport, p), p, None, Some(transport))) {
                     let left = p.distance(goal);
                     if best.is_none_or(|(b, bk, _)| left < b || (left == b && k < bk)) {
                         best = Some((left, k, p));
@@ -224,7 +230,7 @@ impl<'a> Game<'a> {
     /// fully within 6" of the transport, on the side of the target facing it.
     pub fn charge_out(&self, id: Id, transport: Id, target: Id) -> Option<Path> {
         let (at, tp) = (self.live(transport).pos, self.live(target).pos);
-        let (rt, contact) = (self.radius(transport), self.radius(id) + self.radius(target));
+        let contact = self.radius(id) + self.radius(target);
         let reach = self.charge_reach(id, target);
         let base = (at.y - tp.y).atan2(at.x - tp.x);
         for turn in [0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9] {
@@ -239,15 +245,14 @@ impl<'a> Game<'a> {
                 let len = ours.distance(theirs).max(1e-9);
                 p = Point::new(p.x + (theirs.x - ours.x) * gap / len, p.y + (theirs.y - ours.y) * gap / len);
             }
-            let from = at.towards(p, rt);
+            let from = self.edge_towards(transport, p);
             let length = from.distance(p);
             // the cheap tests first, the terrain on the way last
             if length > reach || self.closest_pair_at(id, p, target).0 > 1e-3 || !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, true) {
                 continue;
             }
             let (difficult, dangerous) = self.terrain_on_legs(id, from, &super::paths::Bends::NONE, p);
-            let allowed = if difficult { reach.min(super::play::DIFFICULT_MOVE) } else { reach };
-            if length <= allowed && self.path_ok_leaving(id, from, p, Some(target), Some(transport)) {
+            if length <= super::play::move_limit(reach, difficult) && self.path_ok_leaving(id, from, p, Some(target), Some(transport)) {
                 return Some(Path { to: p, via: super::paths::Bends::NONE, length, difficult, dangerous });
             }
         }
@@ -283,7 +288,7 @@ impl<'a> Game<'a> {
                 None
             }
             Some(Exit::Charge(target, path)) => {
-                let from = at.towards(path.to, self.radius(transport));
+                let from = self.edge_towards(transport, path.to);
                 let live = self.live_mut(id);
                 live.carrier = None;
                 live.pos = from;
@@ -296,9 +301,8 @@ impl<'a> Game<'a> {
 
     /// `id` leaves `transport` to `p` with a move action of `kind`.
     fn leave(&mut self, id: Id, transport: Id, p: Point, kind: &'static str) {
-        let from = self.live(transport).pos;
         // a move out of the transport's footprint: dangerous terrain on the way is tested
-        let start = from.towards(p, self.radius(transport));
+        let start = self.edge_towards(transport, p);
         let (_, dangerous) = self.terrain_on_legs(id, start, &super::paths::Bends::NONE, p);
         let live = self.live_mut(id);
         live.carrier = None;
@@ -348,7 +352,7 @@ impl<'a> Game<'a> {
                 let goal = policy::wreck_goal(self, id);
                 match self.exit_spot(id, transport, goal) {
                     Some(p) => {
-                        let from = self.live(transport).pos.towards(p, self.radius(transport));
+                        let from = self.edge_towards(transport, p);
                         self.live_mut(id).pos = p;
                         self.event(|g| Event {
                             allowance: EXIT_RANGE,
