@@ -101,8 +101,14 @@ def test_a_sweep_of_the_engines_needs_no_seed(client):
 
 def test_what_tasks_carry_pickles():
     book, army = oprstats.example_book(), oprstats.example_army()
-    for value in (book, army, book.units[0], oprstats.CostModel.default(), oprstats.matchups(UNITS[:2], UNITS[:2])):
+    melee = oprstats.melee(UNITS[0], UNITS[1])
+    for value in (book, army, book.units[0], oprstats.CostModel.default(), oprstats.matchups(UNITS[:2], UNITS[:2]), melee):
         assert pickle.loads(pickle.dumps(value)) is not None
+    # a melee's distributions travel whole
+    back = pickle.loads(pickle.dumps(melee))
+    assert back.charger.wounds_caused.pmf.tolist() == melee.charger.wounds_caused.pmf.tolist()
+    assert back.defender.states == melee.defender.states and (back.models_left == melee.models_left).all()
+    assert repr(back) == repr(melee)
 
 
 def test_a_bad_pair_is_named_by_its_place_in_the_whole_table(client):

@@ -15,6 +15,29 @@ from ._state import UnitState, state_arg, states_from_arrays
 _STATUSES = ("destroyed", "routed", "shaken", "unaffected")
 
 
+class _StoredOutcome:
+    """A ``_MeleeOutcome`` read out in full: what a pickled ``MeleeResult`` keeps."""
+
+    def __init__(self, raw) -> None:
+        for name in ("unmodelled", "resolution", "samples", "dice", "winner", "status", "sizes"):
+            setattr(self, name, getattr(raw, name))
+        self._arrays = {(name, side): np.asarray(getattr(raw, name)(side)) for name in ("wounds", "lost") for side in (0, 1)}
+        self._ends = (tuple(raw.ends(0)), tuple(raw.ends(1)))
+        self._left = np.array(raw.left())
+
+    def wounds(self, side: int) -> np.ndarray:
+        return self._arrays["wounds", side].copy()
+
+    def lost(self, side: int) -> np.ndarray:
+        return self._arrays["lost", side].copy()
+
+    def left(self) -> np.ndarray:
+        return self._left.copy()
+
+    def ends(self, side: int):
+        return self._ends[side]
+
+
 class MeleeSide:
     """How one side of a melee ends.
 
@@ -30,32 +53,41 @@ class MeleeSide:
     ``p_destroyed`` the chance it is Knocked Out.
     """
 
-    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_outcome", "_side", "_firefight")
+    __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_outcome", "_side", "_wounds", "_lost",
+                 "_states")
 
-    def __init__(self, role: str, outcome: _core._MeleeOutcome, side: int) -> None:
+    def __init__(self, role: str, outcome, side: int) -> None:
         self.role = role
         self.size = outcome.sizes[side]
         self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = outcome.status[side]
-        # the distributions stay in the core until they are read
+        # the distributions stay in the core until they are first read, then are kept
         self._outcome, self._side = outcome, side
-        self._firefight = not outcome.resolution
+        self._wounds: Optional[Distribution] = None
+        self._lost: Optional[Distribution] = None
+        self._states: Optional[tuple] = None
 
     @property
     def p_stunned(self) -> Optional[float]:
         """Firefight: the chance this side's last model ends Stunned (``None`` elsewhere)."""
-        return self.p_shaken if self._firefight else None
+        return None if self._outcome.resolution else self.p_shaken
 
     @property
     def wounds_caused(self) -> Distribution:
-        return Distribution(self._outcome.wounds(self._side), samples=self._outcome.samples)
+        if self._wounds is None:
+            self._wounds = Distribution(self._outcome.wounds(self._side), samples=self._outcome.samples)
+        return self._wounds
 
     @property
     def lost(self) -> Distribution:
-        return Distribution(self._outcome.lost(self._side), samples=self._outcome.samples)
+        if self._lost is None:
+            self._lost = Distribution(self._outcome.lost(self._side), samples=self._outcome.samples)
+        return self._lost
 
     @property
     def states(self) -> tuple:
-        return states_from_arrays(self._outcome.ends(self._side))
+        if self._states is None:
+            self._states = states_from_arrays(self._outcome.ends(self._side))
+        return self._states
 
     def __repr__(self) -> str:
         return (
@@ -78,7 +110,7 @@ class MeleeResult:
     __slots__ = ("method", "samples", "dice", "p_charger_wins", "p_defender_wins", "p_tie", "charger", "defender",
                  "_outcome", "_left", "unmodelled")
 
-    def __init__(self, outcome: _core._MeleeOutcome, method: str) -> None:
+    def __init__(self, outcome, method: str) -> None:
         self.method = method
         self.samples: Optional[int] = outcome.samples
         self.dice: Optional[int] = outcome.dice
@@ -91,6 +123,12 @@ class MeleeResult:
         self._outcome = outcome
         self._left: Optional[np.ndarray] = None
         self.unmodelled: tuple = tuple(outcome.unmodelled)
+
+    def __getstate__(self):
+        return (_StoredOutcome(self._outcome), self.method)
+
+    def __setstate__(self, state) -> None:
+        type(self).__init__(self, *state)
 
     @property
     def models_left(self) -> np.ndarray:
