@@ -254,6 +254,10 @@ class GameResult:
     def _rate(self, hits: np.ndarray) -> tuple:
         return rate_interval(hits, self.paired)
 
+    def _first_won(self) -> np.ndarray:
+        """Whether the player who went first won each game."""
+        return np.where(self.first == 0, self.winner == 1, self.winner == -1)
+
     def rates(self) -> dict:
         """Win, draw and loss rates of army A with 95% intervals: ``{name: (rate, low, high)}``.
         Intervals are Wilson's over the games, or at the level of the pairs when ``paired``
@@ -263,13 +267,10 @@ class GameResult:
     def first_player_effect(self) -> dict:
         """How much going first is worth: the first player's win rate (with its Wilson
         interval), and army A's win rate when it went first and when it went second."""
-        first_won = np.where(self.first == 0, self.winner == 1, self.winner == -1)
-        out = {"first_player_wins": self._rate(first_won)[:3]}
+        out = {"first_player_wins": self._rate(self._first_won())[:3]}
         # one game of each pair has A first: these games are independent across pairs
         for label, mask in (("a_wins_going_first", self.first == 0), ("a_wins_going_second", self.first == 1)):
-            m = int(np.count_nonzero(mask))
-            w = int(np.count_nonzero(self.winner[mask] == 1))
-            out[label] = (w / m if m else float("nan"), *wilson(w, m))
+            out[label] = rate_interval(self.winner[mask] == 1, False)[:3]
         return out
 
     def summary(self):
@@ -284,8 +285,7 @@ class GameResult:
         rows = []
         for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1)):
             rows.append((name, *self._rate(self.winner == value)))
-        first_won = np.where(self.first == 0, self.winner == 1, self.winner == -1)
-        rows.append(("first_player_wins", *self._rate(first_won)))
+        rows.append(("first_player_wins", *self._rate(self._first_won())))
         for name, (rate, lo, hi) in list(self.first_player_effect().items())[1:]:
             mask = self.first == (0 if name.endswith("first") else 1)
             rows.append((name, rate, lo, hi, int(np.count_nonzero(mask)), "games"))
@@ -348,7 +348,7 @@ class GameResult:
                 {**self.rates(), **self.first_player_effect()}.items()]
         lines = [f"{len(self):,} games{' (paired' + (', mirror: each pair an exact mirror' if self.mirror else '') + ')' if self.paired else ''}"
                  f"{', interrupted' if self.interrupted else ''}; 95% intervals over the {level}"]
-        notes = [f"Not modelled: {item}" for item in unmodelled_items(dict(sorted(self.unmodelled.items())))]
+        notes = [f"Not modelled: {item}" for item in unmodelled_items(self.unmodelled)]
         return d.block("Games", lines, d.table(["measure", "rate", "95% interval"], rows, [False, True, True]), notes=notes)
 
     def __repr__(self) -> str:
@@ -359,19 +359,15 @@ class GameResult:
         extra = ", interrupted" if self.interrupted else ""
         ignored = ""
         if self.unmodelled:
-            ignored = "; unmodelled: " + _unmodelled_text(self.unmodelled)
+            ignored = "; unmodelled: " + ", ".join(unmodelled_items(self.unmodelled))
         kind = (", paired" if self.paired else "") + (", mirror" if self.mirror else "")
         return (f"GameResult(games={len(self)}{kind}{extra}: A wins {ci(r['a_wins'])}, "
                 f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}{ignored})")
 
 
 def unmodelled_items(unmodelled: dict) -> list[str]:
-    """``["Mend (A 12%, B 0%)", ...]``: each rule with the share of each army's points."""
-    return [f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in unmodelled.items()]
-
-
-def _unmodelled_text(unmodelled: dict) -> str:
-    return ", ".join(unmodelled_items(unmodelled))
+    """``["Mend (A 12%, B 0%)", ...]``: each rule, by name, with the share of each army's points."""
+    return [f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in sorted(unmodelled.items())]
 
 
 class _Trace:
@@ -564,7 +560,7 @@ def simulate(
     unmodelled = {name: (a, b) for name, a, b in prep.unmodelled()}
     if unmodelled:
         warnings.warn(f"simulate: the game does not model these rules, which units carrying this share of each "
-                      f"army's points have: {_unmodelled_text(unmodelled)}; see GameResult.unmodelled",
+                      f"army's points have: {', '.join(unmodelled_items(unmodelled))}; see GameResult.unmodelled",
                       UserWarning, stacklevel=2)
     raw = _merge(parts)
     if raw["violations"]:

@@ -32,13 +32,14 @@ def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0, constrain
     return axes[0] if ncols > 1 else axes[0][0]
 
 
-def _legend_below(fig, handles, labels, ncol: int, fallback_ax) -> None:
-    """A legend under the axes, inside the figure when it was made here (constrained layout);
-    on axes the caller made, in the axes' best corner instead."""
-    if fig.get_layout_engine() is not None:
-        fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
+def _legend_below(ax, ncol: int) -> None:
+    """``ax``'s legend under the axes, inside the figure when it was made here (constrained
+    layout); on axes the caller made, in the axes' best corner instead."""
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.figure.get_layout_engine() is not None:
+        ax.figure.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
     else:
-        fallback_ax.legend(handles, labels, fontsize="x-small")
+        ax.legend(handles, labels, fontsize="x-small")
 
 
 def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
@@ -99,8 +100,7 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
     left.set_title(f"by target Defense ({how})", fontsize="medium")
     right.set_title(f"by target Tough ({how})", fontsize="medium")
     # under both panels: a legend inside would cover the lines
-    handles, labels = left.get_legend_handles_labels()
-    _legend_below(left.figure, handles, labels, 2, left)
+    _legend_below(left, 2)
     return axes
 
 
@@ -199,8 +199,7 @@ def attack(result: Any, *, axes=None):
         _count_ticks(ax, n)
         ax.grid(axis="y", alpha=0.3)
     # one legend for both panels: a stage has the same colour in each
-    handles, labels = right.get_legend_handles_labels()
-    _legend_below(left.figure, handles, labels, 4, right)
+    _legend_below(right, 4)
     kind = "exact" if result.samples is None else f"{result.samples:,} samples"
     left.set_title(f"{'melee' if result.melee else 'shooting'}: each stage ({kind})", fontsize="medium")
     right.set_title(f"P(destroyed) {result.p_destroyed:.3f}" + ("" if result.p_morale_test is None
@@ -260,8 +259,7 @@ def melee(result: Any, *, axes=None):
     left.invert_yaxis()
     left.set_xlim(0, 1)
     left.set_xlabel("chance")
-    handles, labels = left.get_legend_handles_labels()
-    _legend_below(left.figure, handles, labels, 7, left)
+    _legend_below(left, 7)
     kind = "exact" if result.samples is None else f"{result.samples:,} samples"
     left.set_title(f"how the charge ends ({kind})", fontsize="medium")
     grid = np.asarray(result.models_left)
@@ -346,7 +344,7 @@ def games(result: Any, *, axes=None):
     if result.unmodelled:
         from ._game import unmodelled_items
 
-        _ignored(fig, unmodelled_items(dict(sorted(result.unmodelled.items()))))
+        _ignored(fig, unmodelled_items(result.unmodelled))
     fig.tight_layout(rect=(0, 0.03 if result.unmodelled else 0, 1, 1))
     return axes
 
@@ -386,8 +384,7 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
                   else "official minus modelled, % of modelled (right: over-costed)")
     if has_range:
         # under the bars: inside, it would cover the bottom ones
-        handles, labels = ax.get_legend_handles_labels()
-        _legend_below(ax.figure, handles, labels, 1, ax)
+        _legend_below(ax, 1)
         # a bar's base is a sticky edge: without room, the widest interval looks cut off
         low, high = ax.get_xlim()
         ax.set_xlim(low - 0.03 * (high - low), high)
