@@ -67,7 +67,7 @@ struct Pair {
     d: State,
     /// Wounds by the charger less wounds by the defender.
     margin: Signed,
-    /// Wounds by the defender.
+    /// Wounds by the defender (empty after the strike back: see step 3).
     by_defender: Signed,
 }
 
@@ -89,13 +89,15 @@ impl<'m> Pairs<'m> {
         Pairs { m, stride, slot: vec![u32::MAX; m.charger.state_count() * stride], list: Vec::new() }
     }
 
-    fn entry(&mut self, c: State, d: State) -> &mut Pair {
+    /// The pair of `c` and `d`, new if not met yet (`with_wounds`: with room for the
+    /// defender's wounds too; the last step sums those without keeping them by pair).
+    fn entry(&mut self, c: State, d: State, with_wounds: bool) -> &mut Pair {
         let at = self.m.charger.index(c) * self.stride + self.m.defender.index(d);
         if self.slot[at] == u32::MAX {
             self.slot[at] = self.list.len() as u32;
             // room for the usual spread of wounds up front: no regrowth as terms are added
-            let room = || Signed { lo: 0, p: Vec::with_capacity(Self::ROOM) };
-            self.list.push(Pair { c, d, margin: room(), by_defender: room() });
+            let room = |n| Signed { lo: 0, p: Vec::with_capacity(n) };
+            self.list.push(Pair { c, d, margin: room(Self::ROOM), by_defender: room(if with_wounds { Self::ROOM } else { 0 }) });
         }
         &mut self.list[self.slot[at] as usize]
     }
@@ -144,7 +146,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
         let negated = Signed { lo: 0, p: vec![1.0] }.convolve(counter_wounds, -1);
         let p_c1: f64 = counter_wounds.iter().sum();
         if m.charger.destroyed(c1) || m.defender.destroyed(d0) {
-            let pair = pairs.entry(c1, d0);
+            let pair = pairs.entry(c1, d0, true);
             pair.margin.add(&negated, 0, 1.0);
             pair.by_defender.add(&taken, 0, 1.0);
             out.add_wounds(0, 0, p_c1);
@@ -157,38 +159,43 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
             for (w, &q) in dealt.iter().enumerate() {
                 out.add_wounds(0, w, q * p_c1);
             }
-            let pair = pairs.entry(c1, d1);
+            let pair = pairs.entry(c1, d1, true);
             pair.margin.add_convolved(&negated, &dealt, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
     }
 
-    // 3. The strike back, by the defender's models left, on the charger as it stands.
+    // 3. The strike back, by the defender's models left, on the charger as it stands. The
+    // defender's wounds in all are only read summed over the end states, so they are summed
+    // here: each pair's so far convolved once with its strike back's wounds, whatever the
+    // charger's end state.
     let mut finals = Pairs::new(m);
+    let mut by_defender = Signed::default();
+    let mut back_wounds: Vec<f64> = Vec::with_capacity(Pairs::ROOM);
     for pair in pairs.list {
         let (c1, d1) = (pair.c, pair.d);
         if !m.strikes_back(d1) || m.charger.destroyed(c1) {
-            let f = finals.entry(c1, d1);
-            f.margin.add(&pair.margin, 0, 1.0);
-            f.by_defender.add(&pair.by_defender, 0, 1.0);
+            finals.entry(c1, d1, false).margin.add(&pair.margin, 0, 1.0);
+            by_defender.add(&pair.by_defender, 0, 1.0);
             continue;
         }
         let g = plans.groups(Phase::StrikeBack, d1, c1);
         let back = transitions(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
+        back_wounds.clear();
         for (c2, dealt) in back {
-            let f = finals.entry(c2, d1);
-            f.margin.add_convolved(&pair.margin, &dealt, -1, 1.0);
-            f.by_defender.add_convolved(&pair.by_defender, &dealt, 1, 1.0);
+            finals.entry(c2, d1, false).margin.add_convolved(&pair.margin, &dealt, -1, 1.0);
+            crate::dice::add_scaled(&mut back_wounds, &dealt, 1.0);
         }
+        by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
+    }
+    for (i, &q) in by_defender.p.iter().enumerate() {
+        out.add_wounds(1, (by_defender.lo + i as i64) as usize, q);
     }
 
     // 4. Melee resolution and the loser's morale test.
     for f in &finals.list {
         let (c, d) = (f.c, f.d);
         out.add_casualties(m, c, d, f.margin.p.iter().sum());
-        for (i, &q) in f.by_defender.p.iter().enumerate() {
-            out.add_wounds(1, (f.by_defender.lo + i as i64) as usize, q);
-        }
         // Fear and destruction depend only on the states, so the margin decides the rest.
         let fear = plans.fear_margin(c, d);
         let mut by_winner = [0.0f64; 3];
