@@ -657,6 +657,49 @@ mod tests {
     }
 
     #[test]
+    fn a_shooter_with_no_target_in_sight_closes_in_instead_of_holding() {
+        // "If at least one model in the unit has line of sight ... and has a weapon that is
+        // within range": the only enemy is in range but behind a building, and the one marker
+        // is the shooter's army's already, so nothing to take: the default policy advances on
+        // the enemy (holding would leave it idle all game); the greedy one holds, as it played
+        let p = prep(&["Gunners [5] Q4+ D4+ | 100pts\n5x Rifle (24\", A1)"], &["Grunts [5] Q5+ D5+ | 60pts"]);
+        let wall = Kinds { blocking: true, impassable: true, ..Kinds::default() };
+        let building = vec![Piece::new("building", 20.0, 19.0, 40.0, 25.0, wall).unwrap()];
+        let spots: [&[Point]; 2] = [&[Point::new(30.0, 10.0)], &[Point::new(30.0, 32.0)]];
+        for (kind, moves) in [(PolicyKind::Default, true), (PolicyKind::Greedy, false)] {
+            let c = config(building.clone(), kind);
+            let mut cache = Cache::default();
+            let mut g = game(&p, &c, &mut cache, spots);
+            g.owner[0] = 0;
+            assert!(g.gap((0, 0), (1, 0)) < 24.0 && !g.sight((0, 0), (1, 0)).visible);
+            assert!(policy::shots(&mut g, (0, 0), false).is_empty());
+            let action = policy::decide(&mut g, (0, 0));
+            assert_eq!(matches!(action, Action::Advance(_)), moves, "{kind:?}: {action:?}");
+        }
+    }
+
+    #[test]
+    fn a_unit_with_no_move_nearer_its_marker_goes_for_the_enemy() {
+        // the unit stands against a long wall between it and the marker ("Units may not move
+        // through impassable terrain"): no move gets it nearer, so instead of holding all
+        // game the default policy closes in on the enemy; the greedy one holds, as it played
+        let p = prep(&["Gunners [5] Q4+ D4+ | 100pts\n5x Rifle (24\", A1)"], &["Grunts [5] Q5+ D5+ | 60pts"]);
+        let wall = Kinds { impassable: true, ..Kinds::default() };
+        let walls = vec![Piece::new("wall", 4.0, 30.0, 68.0, 31.0, wall).unwrap()];
+        for (kind, moves) in [(PolicyKind::Default, true), (PolicyKind::Greedy, false)] {
+            let c = config(walls.clone(), kind);
+            let mut cache = Cache::default();
+            let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 20.0)], &[Point::new(20.0, 10.0)]]);
+            let against = Point::new(60.0, 30.0 - g.radius((0, 0)) - 0.01);
+            g.units[0][0].pos = against;
+            assert!(g.plan_move((0, 0), Point::new(60.0, 44.0), 12.0).is_none());
+            let action = policy::decide(&mut g, (0, 0));
+            let closer = |path: &crate::game::play::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
+            assert_eq!(matches!(action, Action::Advance(ref path) | Action::Rush(ref path) if closer(path)), moves, "{kind:?}: {action:?}");
+        }
+    }
+
+    #[test]
     fn aircraft_fly_off_the_long_axis_when_that_is_better() {
         // "May only use Advance actions, moving in a straight line": any heading; the target
         // is out of the cannon's range at the end of a move along the long edge

@@ -350,6 +350,7 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
         }
     }
     let enemy = nearest_enemy(g, id);
+    let default = g.policy_kind(id.0) == PolicyKind::Default;
     let go = |g: &mut Game, goal: Point, rush: bool| -> Action {
         let allowance = if rush { m.rush } else { m.advance };
         match g.plan_move(id, goal, allowance) {
@@ -376,34 +377,51 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
                 }
             });
             let goal = match (goal_objective, towards_enemy) {
-                (Some((i, d)), Some((_, de))) if d <= policy.objective_weight * de => {
-                    g.claimed[i][id.0] = true;
-                    Some(g.objectives[i])
-                }
-                (Some((i, _)), None) => {
-                    g.claimed[i][id.0] = true;
-                    Some(g.objectives[i])
-                }
-                (_, Some((p, _))) => Some(p),
+                (Some((i, d)), Some((_, de))) if d <= policy.objective_weight * de => Some((g.objectives[i], Some(i))),
+                (Some((i, _)), None) => Some((g.objectives[i], Some(i))),
+                (_, Some((p, _))) => Some((p, None)),
                 (None, None) => None,
             };
-            goal.map_or(Action::Hold, |p| go(g, p, true))
-        }
-        Role::Shooting | Role::Hybrid => match goal_objective {
-            Some((i, d)) => {
-                g.claimed[i][id.0] = true;
-                let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
-                let close = d <= m.advance + SEIZE_RANGE + g.radius(id);
-                go(g, g.objectives[i], !(close || target_in_reach))
+            let Some((p, marker)) = goal else { return Action::Hold };
+            match (go(g, p, true), marker) {
+                // no route gets nearer that marker (hemmed in by friends or terrain on the
+                // way): the default policy goes for the enemy instead of standing idle
+                (Action::Hold, Some(_)) if default => towards_enemy.map_or(Action::Hold, |(q, _)| go(g, q, true)),
+                (action, marker) => {
+                    if let Some(i) = marker {
+                        g.claimed[i][id.0] = true;
+                    }
+                    action
+                }
             }
-            None => match enemy {
-                Some((e, de)) if de > info.max_range => {
+        }
+        Role::Shooting | Role::Hybrid => {
+            // with no target from where it stands (in range is not enough: a shooter with no
+            // unit in sight that held would stand idle all game), the default policy closes in
+            let no_target = |g: &mut Game| default && shots(g, id, false).is_empty();
+            let at_enemy = |g: &mut Game| match enemy {
+                Some((e, de)) if de > info.max_range || no_target(g) => {
                     let p = g.live(e).pos;
                     go(g, p, false)
                 }
                 _ => Action::Hold,
-            },
-        },
+            };
+            match goal_objective {
+                Some((i, d)) => {
+                    let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
+                    let close = d <= m.advance + SEIZE_RANGE + g.radius(id);
+                    match go(g, g.objectives[i], !(close || target_in_reach)) {
+                        // no route gets nearer the marker: as with no marker to take
+                        Action::Hold if default => at_enemy(g),
+                        action => {
+                            g.claimed[i][id.0] = true;
+                            action
+                        }
+                    }
+                }
+                None => at_enemy(g),
+            }
+        }
     }
 }
 
