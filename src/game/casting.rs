@@ -615,6 +615,35 @@ mod tests {
     }
 
     #[test]
+    fn a_mark_for_up_to_three_units_marks_three() {
+        // Terror Seeker: "Pick up to three enemy units within 18", which friendly units gets
+        // Unpredictable Fighter against once (next time the effect would apply)": one unit is
+        // in reach of a friend's charge this round, the others wait for a later one; marking
+        // them costs nothing more, so all three are marked
+        use super::super::play::Cache;
+        use crate::rules::spells::{Spell, SpellEffect};
+        use crate::rules::Rule;
+        let three = Targets { enemy: true, model: false, count: 3, range: 18 };
+        let spell = Spell { tokens: 1, targets: three, effect: SpellEffect::Rule { rule: Rule { name: "Unpredictable Fighter".into(), rating: None }, gets: true, when: None, against: true } };
+        let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Terror Seeker".into(), tokens: Some(1), effect: String::new(), spell: Some(spell) }].into();
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse("Claws [10] Q4+ D4+ | 150pts\n10x Claw (A2)")];
+        let b = [parse("T [10] Q4+ D4+ | 200pts"), parse("U [10] Q4+ D4+ | 150pts"), parse("V [10] Q4+ D4+ | 100pts"), parse("W [5] Q4+ D4+ | 50pts")];
+        let prep = Prepared::with_spells([&a, &b], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let us = vec![Point::new(30.0, 14.0), Point::new(20.0, 14.0)];
+        let them = vec![Point::new(20.0, 24.0), Point::new(46.0, 24.0), Point::new(36.0, 32.0), Point::new(24.0, 33.0)];
+        let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], us, them);
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        assert!(g.info((0, 1)).buffed.iter().any(|b| b.rule == "Unpredictable Fighter"), "the claws gain from the mark");
+        assert!((1..4).all(|u| g.within((0, 0), (1, u), 18.0)) && g.within((0, 1), (1, 0), 12.0) && !(1..4).any(|u| g.within((0, 1), (1, u), 12.0)));
+        g.live_mut((0, 0)).tokens = 3;
+        let picked = crate::game::policy::spells_to_cast(&mut g, (0, 0), Window::Any);
+        // the unit the claws can charge first, then the two worth the most points of the rest
+        assert_eq!(picked, vec![(0, vec![(1, 0), (1, 1), (1, 2)])]);
+    }
+
+    #[test]
     fn a_debuff_on_defense_acts_on_a_spells_hits() {
         // "which get -1 to defense rolls once (next time the effect would apply)": a spell's
         // hits are blocked with Defense rolls, so the debuff acts on them and is used up

@@ -1006,16 +1006,24 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                 }
             }
             // a mark goes to the enemy unit most friendly units that gain from it could attack
-            // before the end of the round (`mark_score`)
+            // before the end of the round (`mark_score`); a spell for "up to three" marks the
+            // next best units too, at no cost: the mark waits "once (next time the effect
+            // would apply)", in a later round if need be. (Worth nothing now, they do not make
+            // the spell worth casting.)
             CastEffect::Mark(rule) => {
+                let mut worth_now = false;
                 for &e in &foes {
                     if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = mark_score(g, id, e, rule);
-                        if score > 0.0 {
-                            targets.push((e, lasting_value(score)));
-                        }
+                        worth_now |= score > 0.0;
+                        targets.push((e, if score > 0.0 { lasting_value(score) } else { 0.0 }));
                     }
                 }
+                if !worth_now {
+                    targets.clear();
+                }
+                // (among those worth nothing now, the units with the most points left first)
+                targets.sort_by(|a, b| (g.info(b.0).cost * g.wound_share(b.0)).total_cmp(&(g.info(a.0).cost * g.wound_share(a.0))));
             }
         }
         if targets.is_empty() {
