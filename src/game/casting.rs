@@ -127,6 +127,10 @@ pub struct Casting {
     /// What the policy counts a held token worth, in points: the unit's best spell's expected
     /// points on an average enemy unit, per token, at the bare chance to cast (a half).
     pub token_worth: f64,
+    /// The formation slots (removal order) of the models with Caster(X) or Caster Group: a
+    /// spell's range and line of sight are the caster's ("resolve the effect on a target in
+    /// line of sight"), not its bodyguards'.
+    pub slots: Vec<usize>,
 }
 
 impl Casting {
@@ -152,7 +156,8 @@ impl Casting {
         if spells.is_empty() {
             left_out.push(if caster { "Caster" } else { "Caster Group" }.to_string() + " (no spells: not read from its book)");
         }
-        (Casting { caster: true, group, spells: cast, token_worth: 0.0 }, left_out)
+        let slots = (0..alloc.len()).filter(|&k| alloc.model_at(k).rules.iter().any(|r| r.name == "Caster" || r.name == "Caster Group")).map(|k| k as usize).collect();
+        (Casting { caster: true, group, spells: cast, token_worth: 0.0, slots }, left_out)
     }
 }
 
@@ -202,23 +207,38 @@ impl<'a> Game<'a> {
 
     /// `spell_target`, with the line of sight from the caster to each unit kept in `seen`
     /// (units stand still while a caster weighs its spells).
-    pub fn spell_target_seen(&mut self, id: Id, spell: &CastSpell, target: Id, seen: &mut Vec<(Id, bool)>) -> bool {
+    pub fn spell_target_seen(&mut self, id: Id, spell: &CastSpell, target: Id, seen: &mut Vec<(Id, f64)>) -> bool {
         if (target.0 != id.0) != spell.targets.enemy || !self.live(target).on_table() {
             return false;
         }
         if target == id {
             return true;
         }
+        // "units targeting them get -12" to their range": a 12" spell has no range left at all
         let range = f64::from(spell.targets.range) - self.info(target).spell_range_penalty;
-        if range < 0.0 || !self.within(id, target, range) {
+        if range <= 0.0 || !self.within(id, target, range) {
             return false;
         }
-        if let Some(&(_, visible)) = seen.iter().find(|(u, _)| *u == target) {
-            return visible;
+        let nearest = match seen.iter().find(|(u, _)| *u == target) {
+            Some(&(_, d)) => d,
+            None => {
+                let d = self.caster_sight(id, target);
+                seen.push((target, d));
+                d
+            }
+        };
+        nearest <= range + super::play::EPS
+    }
+
+    /// How far the nearest model of `target` that a caster model of `id` sees is from it,
+    /// edge to edge (infinite if none sees one): Caster(X) "resolve the effect on a target in
+    /// line of sight" is the caster model's sight, as a weapon's is its model's.
+    fn caster_sight(&mut self, id: Id, target: Id) -> f64 {
+        if !self.sight(id, target).visible {
+            return f64::INFINITY;
         }
-        let visible = self.sight(id, target).visible;
-        seen.push((target, visible));
-        visible
+        let slots = &self.info(id).casting.slots;
+        self.seen.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
     }
 
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
@@ -452,6 +472,75 @@ mod tests {
         let mut cache = Cache::default();
         let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
         test(&mut g);
+    }
+
+    #[test]
+    fn a_joined_caster_casts_only_at_what_the_caster_model_sees() {
+        // Caster(X): "resolve the effect on a target in line of sight", the caster's: a joined
+        // Seer behind a wall casts at no unit only its bodyguards see. Checked against sight
+        // lines drawn here, model to model, past the one wall on the table
+        use super::super::play::Cache;
+        use super::super::table::{Kinds, Piece, Point};
+        use crate::rules::spells::{Spell, SpellEffect};
+        let spell = Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 24 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
+        let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Bolt".into(), tokens: Some(1), effect: String::new(), spell: Some(spell) }].into();
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let joined = parse("Guards [10] Q4+ D4+ | 100pts").join(&parse("Seer [1] Q4+ D4+ | 50pts | Hero, Tough(3), Caster(2)"), Edition::V3_5).unwrap();
+        let prep = super::super::prepare::Prepared::with_spells([&[joined], &[parse("T [1] Q4+ D4+ | 50pts")]], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let wall = Piece::new("wall", 28.0, 15.0, 44.0, 17.0, Kinds { blocking: true, impassable: true, ..Kinds::default() }).unwrap();
+        let config = super::super::test_support::config(vec![wall.clone()], vec![Point::new(10.0, 40.0)], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        assert_eq!(g.info((0, 0)).casting.slots, vec![10], "the Seer is the last model removed");
+        let seer = g.models((0, 0)).find(|m| m.0 == 10).unwrap();
+        // a sight line is blocked where it passes through the wall (sampled finely; lines
+        // that graze it are left out)
+        let through = |p: Point, q: Point, grow: f64| (0..=4000).any(|i| {
+            let t = f64::from(i) / 4000.0;
+            let x = Point::new(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t);
+            x.x > wall.x0 - grow && x.x < wall.x1 + grow && x.y > wall.y0 - grow && x.y < wall.y1 + grow
+        });
+        let spell = g.info((0, 0)).casting.spells[0].clone();
+        let (mut bodyguards_only, mut seer_sees) = (0, 0);
+        for i in 0..=56 {
+            for j in 0..=8 {
+                let at = Point::new(8.0 + f64::from(i), 19.0 + f64::from(j));
+                g.live_mut((1, 0)).pos = at;
+                let (_, q, rq) = g.models((1, 0)).next().unwrap();
+                let (blocked, clear) = (through(seer.1, q, 0.02), !through(seer.1, q, -0.02));
+                if blocked != !clear || seer.1.distance(q) - seer.2 - rq > 24.0 {
+                    continue;
+                }
+                let cast = g.spell_target((0, 0), &spell, (1, 0));
+                assert_eq!(cast, clear, "target at ({:.1}, {:.1})", at.x, at.y);
+                let unit_sees = g.sight((0, 0), (1, 0)).visible;
+                if unit_sees && !clear {
+                    bodyguards_only += 1;
+                }
+                seer_sees += usize::from(clear);
+            }
+        }
+        assert!(bodyguards_only > 0 && seer_sees > 0, "{bodyguards_only} seen by bodyguards only, {seer_sees} by the Seer");
+    }
+
+    #[test]
+    fn no_twelve_inch_spell_reaches_an_aircraft() {
+        // Aircraft: "units targeting them get -12" to their range": a 12" spell has none left,
+        // even at a unit standing under the Aircraft's base
+        use super::super::play::Cache;
+        use super::super::table::Point;
+        use crate::rules::spells::{Spell, SpellEffect};
+        let spell = |range| Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
+        let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Blast".into(), tokens: Some(1), effect: String::new(), spell: Some(spell(12)) }, SpellDefinition { name: "Far".into(), tokens: Some(1), effect: String::new(), spell: Some(spell(18)) }].into();
+        let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
+        let prep = super::super::prepare::Prepared::with_spells([&[parse("Seer [1] Q4+ D4+ | 50pts | Hero, Tough(3), Caster(2)")], &[parse("Jet [1] Q4+ D4+ | Aircraft, Tough(6)")]], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
+        let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
+        g.live_mut((1, 0)).pos = Point::new(36.0, 10.5);
+        let spells = g.info((0, 0)).casting.spells.clone();
+        assert!(!g.spell_target((0, 0), &spells[0], (1, 0)));
+        assert!(g.spell_target((0, 0), &spells[1], (1, 0)));
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub const DIFFICULT_MOVE: f64 = 6.0;
 pub const SCOUT_DEPTH: f64 = 12.0;
 /// "the charging unit must move back by 1" (if possible)".
 pub const CONSOLIDATION_BACK: f64 = 1.0;
-const EPS: f64 = 1e-6;
+/// "Within" is compared to a millionth of an inch (float positions round either way).
+pub(super) const EPS: f64 = 1e-6;
 /// How far beyond a move's allowance its route is checked against units, difficult and
 /// dangerous terrain (further on, a route may run through them: they will have moved, or the
 /// next move re-plans); impassable terrain is checked all the way (the dead ends a route must
@@ -446,7 +447,7 @@ pub struct Game<'a> {
     /// Per model of the last unit `sight` was asked for: (slot, distance to the closest
     /// target model in sight, to the closest at all); `seen_for` says for which pair and
     /// positions.
-    seen: Vec<(usize, f64, f64)>,
+    pub(super) seen: Vec<(usize, f64, f64)>,
     seen_for: Option<PairKey>,
     /// `look`'s working lists (the pieces and units between the two units, the target's
     /// models), kept to save their allocations.

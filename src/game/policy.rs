@@ -953,7 +953,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
     let held = g.live(id).tokens;
     let foes: Vec<Id> = enemies(g, id.0).collect();
     // the caster's line of sight to each unit, found once for all its spells
-    let mut seen: Vec<(Id, bool)> = Vec::new();
+    let mut seen: Vec<(Id, f64)> = Vec::new();
     // each spell's targets, best first, with their values
     let mut options: Vec<(usize, Vec<(Id, f64)>)> = Vec::new();
     for (si, spell) in info.casting.spells.iter().enumerate() {
