@@ -252,3 +252,40 @@ fn a_unit_whose_disc_overlaps_its_target_still_charges_it() {
     let path = g.charge_path((0, 0), (1, 0)).expect("a charge from overlapping discs");
     assert!(path.length <= 1.2 + 1e-6 && g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
 }
+
+#[test]
+fn the_move_back_keeps_clear_of_other_units_where_it_can() {
+    // "the charging unit must move back by 1" (if possible), to keep the separation between
+    // units clear"; "Models may never be within 1" of models from other units, unless they are
+    // taking a Charge action": a friend stands just behind the charger's straight line back,
+    // so the inch is taken turned aside, ending 1" clear of it
+    let p = prep(&[TARGET_ONE, TARGET_ONE], &[TARGET_ONE]);
+    let c = config(vec![], vec![Point::new(36.0, 10.0), Point::new(50.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let (charger, friend, target) = ((0, 0), (0, 1), (1, 0));
+    g.live_mut(target).pos = Point::new(36.0, 20.0);
+    let r = g.radius(charger);
+    // in base contact with the target, the friend 1.4" behind it, edge to edge
+    g.live_mut(charger).pos = Point::new(36.0, 20.0 - 2.0 * r);
+    g.live_mut(friend).pos = Point::new(36.0, 20.0 - 4.0 * r - 1.4);
+    let from = g.live(charger).pos;
+    g.move_back(charger, target);
+    let to = g.live(charger).pos;
+    assert!((from.distance(to) - CONSOLIDATION_BACK).abs() < 1e-9, "the full inch: {from:?} -> {to:?}");
+    assert!(g.gap(charger, friend) >= UNIT_GAP - 1e-6, "{} from the friend", g.gap(charger, friend));
+    assert!((to.x - from.x).abs() > 0.1, "turned aside");
+    // with no way to keep clear (a friend on each side too), the straight inch back still
+    let mut cache = Cache::default();
+    let p = prep(&[TARGET_ONE, TARGET_ONE, TARGET_ONE, TARGET_ONE], &[TARGET_ONE]);
+    let c = config(vec![], vec![Point::new(36.0, 10.0), Point::new(50.0, 10.0), Point::new(56.0, 10.0), Point::new(62.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+    let mut g = placed(&p, &c, &mut cache);
+    g.live_mut(target).pos = Point::new(36.0, 20.0);
+    g.live_mut(charger).pos = from;
+    g.live_mut((0, 1)).pos = Point::new(36.0, 20.0 - 4.0 * r - 1.4);
+    g.live_mut((0, 2)).pos = Point::new(36.0 - 2.0 * r - 1.2, from.y - 0.5);
+    g.live_mut((0, 3)).pos = Point::new(36.0 + 2.0 * r + 1.2, from.y - 0.5);
+    g.move_back(charger, target);
+    assert!((g.live(charger).pos.distance(from) - CONSOLIDATION_BACK).abs() < 1e-9);
+    assert!((g.live(charger).pos.x - from.x).abs() < 1e-9, "straight back");
+}

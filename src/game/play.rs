@@ -2758,23 +2758,30 @@ impl<'a> Game<'a> {
 
     /// "If neither of the units was destroyed, then the charging unit must move back by 1" (if
     /// possible)": straight away from the target, else turned up to 60 degrees either way (the
-    /// table, terrain or another unit may be behind it), the full inch where it can, else half.
+    /// table, terrain or another unit may be behind it), the full inch where it can, else half;
+    /// ending 1" clear of every other unit where it can.
     fn move_back(&mut self, id: Id, target: Id) {
         let (at, from) = (self.live(target).pos, self.live(id).pos);
         let away = (from.y - at.y).atan2(from.x - at.x);
         for step in [CONSOLIDATION_BACK, CONSOLIDATION_BACK / 2.0] {
-            for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
-                let (sin, cos) = (away + turn).sin_cos();
-                let back = Point::new(from.x + cos * step, from.y + sin * step);
-                // a short move, tested model by model where it ends and half way (no base is
-                // under an inch across, so none is jumped over): the discs, which the
-                // path test sweeps, may overlap the target's or a neighbour's where no
-                // models do
-                let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
-                if self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
-                    self.live_mut(id).pos = back;
-                    self.event(|_| Event { allowance: CONSOLIDATION_BACK, length: step, ..Event::of("consolidate", id, from, back) });
-                    return;
+            // "to keep the separation between units clear": first the ends 1" clear of every
+            // unit but the one it fought ("Models may never be within 1" of models from other
+            // units, unless they are taking a Charge action"), then any its bases fit
+            for apart in [true, false] {
+                for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
+                    let (sin, cos) = (away + turn).sin_cos();
+                    let back = Point::new(from.x + cos * step, from.y + sin * step);
+                    // a short move, tested model by model where it ends and half way (no base
+                    // is under an inch across, so none is jumped over): the discs, which the
+                    // path test sweeps, may overlap the target's or a neighbour's where no
+                    // models do
+                    let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
+                    let ends_clear = !apart || self.ground_units_but(id).all(|o| o.0 == target || !self.clashes(id, back, false, o));
+                    if ends_clear && self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
+                        self.live_mut(id).pos = back;
+                        self.event(|_| Event { allowance: CONSOLIDATION_BACK, length: step, ..Event::of("consolidate", id, from, back) });
+                        return;
+                    }
                 }
             }
         }
