@@ -126,3 +126,7 @@ def test_v3_5_aircraft_range(rulebook):
     gun = Unit.parse('S [1] Q4+ D4+\nGun (24", A2)')
     jet = Unit.parse("Jet [1] Q4+ D4+ | Aircraft, Tough(3)")
     assert oprstats.attack(gun, jet, distance=12).groups and not oprstats.attack(gun, jet, distance=13).groups
+    # a 12" weapon has no range left at all, even at 0" (from under the Aircraft's base)
+    pistol = Unit.parse('S [1] Q4+ D4+\nPistol (12", A2)')
+    assert not oprstats.attack(pistol, jet, distance=0).groups
+    assert oprstats.attack(pistol, Unit.parse("Walker [1] Q4+ D4+ | Tough(3)"), distance=0).groups

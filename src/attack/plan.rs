@@ -615,7 +615,8 @@ fn usable(weapon: &Weapon, situation: &Situation, range_penalty: i32) -> bool {
     }
     match weapon.range {
         None => situation.melee,
-        Some(r) => !situation.melee && f64::from(r) - f64::from(range_penalty) >= situation.distance,
+        // ("-12" to their range": a 12" weapon has none left, even from under the base)
+        Some(r) => !situation.melee && f64::from(r) > f64::from(range_penalty) && f64::from(r) - f64::from(range_penalty) >= situation.distance,
     }
 }
 

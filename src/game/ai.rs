@@ -697,6 +697,22 @@ mod tests {
             let closer = |path: &crate::game::play::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
             assert_eq!(matches!(action, Action::Advance(ref path) | Action::Rush(ref path) if closer(path)), moves, "{kind:?}: {action:?}");
         }
+        // a melee unit the same way (it goes for the marker, 14" off, before the enemy 40" off)
+        let claws = prep(&["Claws [5] Q4+ D4+ | 100pts\n5x Claw (A2)"], &["Grunts [5] Q5+ D5+ | 60pts"]);
+        let c = config(walls.clone(), PolicyKind::Default);
+        let mut cache = Cache::default();
+        let mut g = game(&claws, &c, &mut cache, [&[Point::new(60.0, 20.0)], &[Point::new(20.0, 10.0)]]);
+        g.units[0][0].pos = Point::new(60.0, 30.0 - g.radius((0, 0)) - 0.01);
+        assert!(matches!(policy::decide(&mut g, (0, 0)), Action::Rush(ref path) if path.to.distance(Point::new(20.0, 10.0)) < 40.0));
+        // but a unit standing on its marker (not holding it, with the hold weight at 0) stays
+        let mut c = config(Vec::new(), PolicyKind::Default);
+        c.policies[0].hold_objectives = 0.0;
+        let mut cache = Cache::default();
+        let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 44.0)], &[Point::new(20.0, 10.0)]]);
+        g.units[0][0].pos = Point::new(60.0, 48.0 - g.radius((0, 0)) - 0.01);
+        assert!(g.near_marker((0, 0), Point::new(60.0, 44.0)));
+        g.units[0][0].pos = Point::new(60.0, 44.0);
+        assert!(matches!(policy::decide(&mut g, (0, 0)), Action::Hold));
     }
 
     #[test]

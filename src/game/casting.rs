@@ -9,8 +9,8 @@
 //! them. Which spell, on whom and how many tokens to spend are the policy's
 //! (`policy::spells_to_cast`, `policy::tokens_to_spend`).
 //!
-//! Readings (docs/game.md): distances and sight are measured from the caster's unit, as for
-//! its shooting; a unit with several casters (a Caster hero joined to a Caster Group) pools
+//! Readings (docs/game.md): range and sight are the caster model's (`Casting::slots`), as a
+//! weapon's are its model's, and a helper's from the caster's unit; a unit with several casters (a Caster hero joined to a Caster Group) pools
 //! their tokens, holding at most 6 per caster; Shaken units can't cast, help or hinder ("can't
 //! use any active special rules, such as casting spells").
 
@@ -175,7 +175,9 @@ pub fn tried(spells_tried: u64, si: usize) -> bool {
 
 impl<'a> Game<'a> {
     /// The expected wounds of `id`'s spell `si` on `target` as it stands (cached: a pure
-    /// function of the state and the distance's class).
+    /// function of the state and the distance's class). The distance is the units' (closest
+    /// models; a joined caster stands among them): it only sorts the hits' distance rules into
+    /// a class. Whether the spell reaches at all is `spell_target`'s, from the caster model.
     pub fn spell_wounds(&mut self, id: Id, si: usize, target: Id) -> f64 {
         let (info, t) = (self.info(id), self.info(target));
         let s = self.live(target).s;
@@ -521,6 +523,16 @@ mod tests {
             }
         }
         assert!(bodyguards_only > 0 && seer_sees > 0, "{bodyguards_only} seen by bodyguards only, {seer_sees} by the Seer");
+        // and the range is the Seer's too: a target in its sight, 23.5" from the farthest
+        // bodyguard and past 24" from the Seer, is out of range
+        let (_, guard, rg) = g.models((0, 0)).max_by(|a, b| a.1.x.total_cmp(&b.1.x)).unwrap();
+        g.live_mut((1, 0)).pos = Point::new(guard.x + rg + 23.5 + 0.5, guard.y);
+        let (_, q, rq) = g.models((1, 0)).next().unwrap();
+        assert!(g.within((0, 0), (1, 0), 24.0) && g.sight((0, 0), (1, 0)).visible && seer.1.distance(q) - seer.2 - rq > 24.0);
+        assert!(!through(seer.1, q, 0.02));
+        assert!(!g.spell_target((0, 0), &spell, (1, 0)));
+        g.live_mut((1, 0)).pos = Point::new(seer.1.x + seer.2 + 23.5 + 0.5, seer.1.y);
+        assert!(g.spell_target((0, 0), &spell, (1, 0)), "23.5\" from the Seer itself");
     }
 
     #[test]
@@ -717,10 +729,10 @@ mod tests {
         let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Terror Seeker".into(), tokens: Some(1), effect: String::new(), spell: Some(spell) }].into();
         let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
         let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse("Claws [10] Q4+ D4+ | 150pts\n10x Claw (A2)")];
-        let b = [parse("T [10] Q4+ D4+ | 200pts"), parse("U [10] Q4+ D4+ | 150pts"), parse("V [10] Q4+ D4+ | 100pts"), parse("W [5] Q4+ D4+ | 50pts")];
+        let b = [parse("T [10] Q4+ D4+ | 200pts"), parse("W [5] Q4+ D4+ | 50pts"), parse("U [10] Q4+ D4+ | 150pts"), parse("V [10] Q4+ D4+ | 100pts")];
         let prep = Prepared::with_spells([&a, &b], [&[book], &[]], Edition::V3_5, [2.0, 2.0]).unwrap();
         let us = vec![Point::new(30.0, 14.0), Point::new(20.0, 14.0)];
-        let them = vec![Point::new(20.0, 24.0), Point::new(46.0, 24.0), Point::new(36.0, 32.0), Point::new(24.0, 33.0)];
+        let them = vec![Point::new(20.0, 24.0), Point::new(24.0, 33.0), Point::new(46.0, 24.0), Point::new(36.0, 32.0)];
         let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], us, them);
         let mut cache = Cache::default();
         let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
@@ -729,7 +741,14 @@ mod tests {
         g.live_mut((0, 0)).tokens = 3;
         let picked = crate::game::policy::spells_to_cast(&mut g, (0, 0), Window::Any);
         // the unit the claws can charge first, then the two worth the most points of the rest
-        assert_eq!(picked, vec![(0, vec![(1, 0), (1, 1), (1, 2)])]);
+        assert_eq!(picked, vec![(0, vec![(1, 0), (1, 2), (1, 3)])]);
+        // the greedy policy marks as it did: only the units a friend can attack this round
+        let mut greedy = config.clone();
+        greedy.policies[0].kind = crate::game::PolicyKind::Greedy;
+        let mut cache = Cache::default();
+        let mut g = super::super::test_support::placed(&prep, &greedy, &mut cache);
+        g.live_mut((0, 0)).tokens = 3;
+        assert_eq!(crate::game::policy::spells_to_cast(&mut g, (0, 0), Window::Any), vec![(0, vec![(1, 0)])]);
     }
 
     #[test]

@@ -275,17 +275,21 @@ fn the_move_back_keeps_clear_of_other_units_where_it_can() {
     assert!((from.distance(to) - CONSOLIDATION_BACK).abs() < 1e-9, "the full inch: {from:?} -> {to:?}");
     assert!(g.gap(charger, friend) >= UNIT_GAP - 1e-6, "{} from the friend", g.gap(charger, friend));
     assert!((to.x - from.x).abs() > 0.1, "turned aside");
-    // with no way to keep clear (a friend on each side too), the straight inch back still
+    // a friend on each side too: no end keeps 1" from every unit; the inch is still taken,
+    // ending no nearer the nearest unit than the straight inch back would
     let mut cache = Cache::default();
     let p = prep(&[TARGET_ONE, TARGET_ONE, TARGET_ONE, TARGET_ONE], &[TARGET_ONE]);
     let c = config(vec![], vec![Point::new(36.0, 10.0), Point::new(50.0, 10.0), Point::new(56.0, 10.0), Point::new(62.0, 10.0)], vec![Point::new(36.0, 30.0)]);
     let mut g = placed(&p, &c, &mut cache);
     g.live_mut(target).pos = Point::new(36.0, 20.0);
-    g.live_mut(charger).pos = from;
     g.live_mut((0, 1)).pos = Point::new(36.0, 20.0 - 4.0 * r - 1.4);
     g.live_mut((0, 2)).pos = Point::new(36.0 - 2.0 * r - 1.2, from.y - 0.5);
     g.live_mut((0, 3)).pos = Point::new(36.0 + 2.0 * r + 1.2, from.y - 0.5);
+    let nearest = |g: &Game| [(0, 1), (0, 2), (0, 3), target].iter().map(|&u| g.gap(charger, u)).fold(f64::INFINITY, f64::min);
+    g.live_mut(charger).pos = Point::new(from.x, from.y - CONSOLIDATION_BACK);
+    let straight = nearest(&g);
+    g.live_mut(charger).pos = from;
     g.move_back(charger, target);
     assert!((g.live(charger).pos.distance(from) - CONSOLIDATION_BACK).abs() < 1e-9);
-    assert!((g.live(charger).pos.x - from.x).abs() < 1e-9, "straight back");
+    assert!(nearest(&g) < UNIT_GAP && nearest(&g) >= straight - 1e-9, "{} against {straight} straight back", nearest(&g));
 }

@@ -2758,31 +2758,44 @@ impl<'a> Game<'a> {
 
     /// "If neither of the units was destroyed, then the charging unit must move back by 1" (if
     /// possible)": straight away from the target, else turned up to 60 degrees either way (the
-    /// table, terrain or another unit may be behind it), the full inch where it can, else half;
-    /// ending 1" clear of every other unit where it can.
+    /// table, terrain or another unit may be behind it), the full inch where it can, else half.
+    /// Of the moves its bases allow, the one that ends farthest from the nearest unit, the
+    /// target included, up to 1" ("to keep the separation between units clear"; "Models may
+    /// never be within 1" of models from other units, unless they are taking a Charge
+    /// action"); the straightest of those.
     fn move_back(&mut self, id: Id, target: Id) {
         let (at, from) = (self.live(target).pos, self.live(id).pos);
         let away = (from.y - at.y).atan2(from.x - at.x);
+        let r = self.radius(id);
+        // how near the nearest unit comes to `id` standing at `p`, counted up to 1"
+        let separation = |g: &Game, p: Point| {
+            g.ground_units_but(id).fold(UNIT_GAP, |least, (other, c, rc)| {
+                if p.distance(c) - r - rc >= least { least } else { least.min(g.closest_pair_at(id, p, other).0.max(0.0)) }
+            })
+        };
         for step in [CONSOLIDATION_BACK, CONSOLIDATION_BACK / 2.0] {
-            // "to keep the separation between units clear": first the ends 1" clear of every
-            // unit but the one it fought ("Models may never be within 1" of models from other
-            // units, unless they are taking a Charge action"), then any its bases fit
-            for apart in [true, false] {
-                for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
-                    let (sin, cos) = (away + turn).sin_cos();
-                    let back = Point::new(from.x + cos * step, from.y + sin * step);
-                    // a short move, tested model by model where it ends and half way (no base
-                    // is under an inch across, so none is jumped over): the discs, which the
-                    // path test sweeps, may overlap the target's or a neighbour's where no
-                    // models do
-                    let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
-                    let ends_clear = !apart || self.ground_units_but(id).all(|o| o.0 == target || !self.clashes(id, back, false, o));
-                    if ends_clear && self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
-                        self.live_mut(id).pos = back;
-                        self.event(|_| Event { allowance: CONSOLIDATION_BACK, length: step, ..Event::of("consolidate", id, from, back) });
-                        return;
+            let mut best: Option<(f64, Point)> = None;
+            for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
+                let (sin, cos) = (away + turn).sin_cos();
+                let back = Point::new(from.x + cos * step, from.y + sin * step);
+                // a short move, tested model by model where it ends and half way (no base is
+                // under an inch across, so none is jumped over): the discs, which the path
+                // test sweeps, may overlap the target's or a neighbour's where no models do
+                let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
+                if self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
+                    let apart = separation(self, back);
+                    if best.is_none_or(|(b, _)| apart > b + 1e-9) {
+                        best = Some((apart, back));
+                    }
+                    if apart >= UNIT_GAP - 1e-9 {
+                        break;
                     }
                 }
+            }
+            if let Some((_, back)) = best {
+                self.live_mut(id).pos = back;
+                self.event(|_| Event { allowance: CONSOLIDATION_BACK, length: step, ..Event::of("consolidate", id, from, back) });
+                return;
             }
         }
     }

@@ -384,9 +384,10 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
             };
             let Some((p, marker)) = goal else { return Action::Hold };
             match (go(g, p, true), marker) {
-                // no route gets nearer that marker (hemmed in by friends or terrain on the
-                // way): the default policy goes for the enemy instead of standing idle
-                (Action::Hold, Some(_)) if default => towards_enemy.map_or(Action::Hold, |(q, _)| go(g, q, true)),
+                // no route gets nearer that marker, and the unit is not on it (hemmed in by
+                // friends or terrain on the way): the default policy goes for the enemy
+                // instead of standing idle
+                (Action::Hold, Some(i)) if default && !g.near_marker(id, g.objectives[i]) => towards_enemy.map_or(Action::Hold, |(q, _)| go(g, q, true)),
                 (action, marker) => {
                     if let Some(i) = marker {
                         g.claimed[i][id.0] = true;
@@ -411,8 +412,9 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
                     let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
                     let close = d <= m.advance + SEIZE_RANGE + g.radius(id);
                     match go(g, g.objectives[i], !(close || target_in_reach)) {
-                        // no route gets nearer the marker: as with no marker to take
-                        Action::Hold if default => at_enemy(g),
+                        // no route gets nearer the marker, and the unit is not on it: as with
+                        // no marker to take
+                        Action::Hold if default && !g.near_marker(id, g.objectives[i]) => at_enemy(g),
                         action => {
                             g.claimed[i][id.0] = true;
                             action
@@ -1006,17 +1008,20 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                 }
             }
             // a mark goes to the enemy unit most friendly units that gain from it could attack
-            // before the end of the round (`mark_score`); a spell for "up to three" marks the
-            // next best units too, at no cost: the mark waits "once (next time the effect
-            // would apply)", in a later round if need be. (Worth nothing now, they do not make
-            // the spell worth casting.)
+            // before the end of the round (`mark_score`); the default policy's spell for "up
+            // to three" marks the next units too, at no cost but the mark slot (a unit holds
+            // one mark): the mark waits "once (next time the effect would apply)", in a later
+            // round if need be. (Worth nothing now, they do not make the spell worth casting.)
             CastEffect::Mark(rule) => {
                 let mut worth_now = false;
+                let ride_along = g.policy_kind(id.0) == PolicyKind::Default;
                 for &e in &foes {
                     if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = mark_score(g, id, e, rule);
                         worth_now |= score > 0.0;
-                        targets.push((e, if score > 0.0 { lasting_value(score) } else { 0.0 }));
+                        if score > 0.0 || ride_along {
+                            targets.push((e, if score > 0.0 { lasting_value(score) } else { 0.0 }));
+                        }
                     }
                 }
                 if !worth_now {

@@ -1,9 +1,10 @@
 //! The exact melee: the joint distribution of both units' states, carried step by step.
 //!
 //! After each step, every pair (charger state, defender state) holds the distribution of the
-//! wound margin so far (wounds caused by the charger less those caused by the defender) and
-//! of the defender's wounds. The charger's wounds are all dealt in one step, so their
-//! distribution is read there. Each step's attack comes from `attack::exact::transitions`,
+//! wound margin so far (wounds caused by the charger less those caused by the defender) and,
+//! until the strike back, of the defender's wounds (those are read summed over the end
+//! states, so the last step sums them instead of carrying them on). The charger's wounds are
+//! all dealt in one step, so their distribution is read there. Each step's attack comes from `attack::exact::transitions`,
 //! started from the state its attacker and target are in, so the strike back depends on
 //! which models survived exactly, not on averages.
 
