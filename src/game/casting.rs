@@ -113,11 +113,9 @@ impl CastSpell {
     }
 }
 
-/// A unit's casting: whether it has a caster, and the spells it casts.
+/// A unit's casting: which of its models are casters, and the spells it casts.
 #[derive(Debug, Clone, Default)]
 pub struct Casting {
-    /// Some model has Caster(X) or Caster Group.
-    pub caster: bool,
     /// Caster Group: "The caster loses all unspent spell tokens at the end of the round."
     pub group: bool,
     /// The book's spells the game casts, in the book's order: its damage spells, and its
@@ -134,16 +132,22 @@ pub struct Casting {
 }
 
 impl Casting {
+    /// Some model has Caster(X) or Caster Group.
+    pub fn caster(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
     /// The casting of a unit whose models are `alloc`'s, from its book's `spells`; and what
     /// the game leaves out of it, for the unit's unmodelled list: each spell it does not cast
     /// ("spell Name"), or the Caster rule itself when the unit has no spells (a unit not read
     /// from its book).
     pub fn of(alloc: &Allocation, spells: &[SpellDefinition], edition: Edition) -> (Casting, Vec<String>) {
-        let has = |name: &str| alloc.runs.iter().any(|(m, _)| m.rules.iter().any(|r| r.name == name));
-        let (caster, group) = (has("Caster"), has("Caster Group"));
-        if !caster && !group {
+        let has = |k: u32, name: &str| alloc.model_at(k).rules.iter().any(|r| r.name == name);
+        let slots: Vec<usize> = (0..alloc.len()).filter(|&k| has(k, "Caster") || has(k, "Caster Group")).map(|k| k as usize).collect();
+        if slots.is_empty() {
             return (Casting::default(), Vec::new());
         }
+        let (caster, group) = ((0..alloc.len()).any(|k| has(k, "Caster")), (0..alloc.len()).any(|k| has(k, "Caster Group")));
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
@@ -156,8 +160,7 @@ impl Casting {
         if spells.is_empty() {
             left_out.push(if caster { "Caster" } else { "Caster Group" }.to_string() + " (no spells: not read from its book)");
         }
-        let slots = (0..alloc.len()).filter(|&k| alloc.model_at(k).rules.iter().any(|r| r.name == "Caster" || r.name == "Caster Group")).map(|k| k as usize).collect();
-        (Casting { caster: true, group, spells: cast, token_worth: 0.0, slots }, left_out)
+        (Casting { group, spells: cast, token_worth: 0.0, slots }, left_out)
     }
 }
 
@@ -253,7 +256,7 @@ impl<'a> Game<'a> {
             for u in 0..self.units[army].len() {
                 let id = (army, u);
                 let info = self.info(id);
-                if !info.casting.caster || self.live(id).gone {
+                if !info.casting.caster() || self.live(id).gone {
                     continue;
                 }
                 let parts = crate::rules::spells::caster_token_parts(&info.alloc, self.live(id).s);

@@ -382,18 +382,13 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
                 (_, Some((p, _))) => Some((p, None)),
                 (None, None) => None,
             };
-            let Some((p, marker)) = goal else { return Action::Hold };
-            match (go(g, p, true), marker) {
-                // no route gets nearer that marker, and the unit is not on it (hemmed in by
-                // friends or terrain on the way): the default policy goes for the enemy
-                // instead of standing idle
-                (Action::Hold, Some(i)) if default && !g.near_marker(id, g.objectives[i]) => towards_enemy.map_or(Action::Hold, |(q, _)| go(g, q, true)),
-                (action, marker) => {
-                    if let Some(i) = marker {
-                        g.claimed[i][id.0] = true;
-                    }
-                    action
+            match goal {
+                Some((p, Some(i))) => {
+                    let action = go(g, p, true);
+                    towards_marker(g, id, i, action, |g| towards_enemy.map_or(Action::Hold, |(q, _)| go(g, q, true)))
                 }
+                Some((p, None)) => go(g, p, true),
+                None => Action::Hold,
             }
         }
         Role::Shooting | Role::Hybrid => {
@@ -411,20 +406,24 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
                 Some((i, d)) => {
                     let target_in_reach = enemy.is_some_and(|(_, de)| de <= info.max_range + m.advance);
                     let close = d <= m.advance + SEIZE_RANGE + g.radius(id);
-                    match go(g, g.objectives[i], !(close || target_in_reach)) {
-                        // no route gets nearer the marker, and the unit is not on it: as with
-                        // no marker to take
-                        Action::Hold if default && !g.near_marker(id, g.objectives[i]) => at_enemy(g),
-                        action => {
-                            g.claimed[i][id.0] = true;
-                            action
-                        }
-                    }
+                    let action = go(g, g.objectives[i], !(close || target_in_reach));
+                    towards_marker(g, id, i, action, at_enemy)
                 }
                 None => at_enemy(g),
             }
         }
     }
+}
+
+/// `action`, `id`'s move towards marker `i`, which then counts as claimed by its side; but
+/// when no move gets nearer the marker and the unit is not on it (hemmed in by friends or
+/// terrain on the way), the default policy's `otherwise` instead of standing idle.
+fn towards_marker(g: &mut Game, id: Id, i: usize, action: Action, otherwise: impl FnOnce(&mut Game) -> Action) -> Action {
+    if matches!(action, Action::Hold) && g.policy_kind(id.0) == PolicyKind::Default && !g.near_marker(id, g.objectives[i]) {
+        return otherwise(g);
+    }
+    g.claimed[i][id.0] = true;
+    action
 }
 
 /// What `id` shoots at after its move: every target in range and in sight (or any target for
@@ -709,7 +708,7 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// friend one that has yet to cast this round (or the giver).
 fn casting_roll_ok(g: &Game, id: Id, to: Id, friend: bool) -> bool {
     let (info, live) = (g.info(to), g.live(to));
-    info.casting.caster && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { picking_range(g, to) }) && (!friend || to == id || !live.activated)
+    info.casting.caster() && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { picking_range(g, to) }) && (!friend || to == id || !live.activated)
 }
 
 /// Whether caster `u` may still try a spell in this game: not Shaken, and, in the last round,
@@ -992,7 +991,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
             // a casting debuff to the enemy caster whose tokens are worth the most
             CastEffect::CastingModifier(_) => {
                 for &e in &foes {
-                    if g.info(e).casting.caster && g.live(e).casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target_seen(id, spell, e, &mut seen) {
+                    if g.info(e).casting.caster() && g.live(e).casting_modifier[1] == 0 && may_cast_again(g, e) && g.spell_target_seen(id, spell, e, &mut seen) {
                         targets.push((e, lasting_value(token_stake(g, e))));
                     }
                 }
@@ -1028,7 +1027,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: super::casting::Window) -> V
                     targets.clear();
                 }
                 // (among those worth nothing now, the units with the most points left first)
-                targets.sort_by(|a, b| (g.info(b.0).cost * g.wound_share(b.0)).total_cmp(&(g.info(a.0).cost * g.wound_share(a.0))));
+                targets.sort_by(|a, b| g.points_left(b.0).total_cmp(&g.points_left(a.0)));
             }
         }
         if targets.is_empty() {

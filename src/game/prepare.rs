@@ -721,7 +721,7 @@ impl Prepared {
         // a spell no unit would gain from (a friend from a buff or a mark, an enemy's from a
         // debuff) is not cast: it is reported
         let gained: [Vec<&'static str>; 2] = [0, 1].map(|side| prep.armies[side].iter().flat_map(|u| u.buffed.iter().map(|b| b.rule)).collect());
-        let enemy_casts = [1, 0].map(|other: usize| prep.armies[other].iter().any(|u| u.casting.caster));
+        let enemy_casts = [1, 0].map(|other: usize| prep.armies[other].iter().any(|u| u.casting.caster()));
         for side in 0..2 {
             for u in prep.armies[side].iter_mut() {
                 let (kept, dropped): (Vec<_>, Vec<_>) = u.casting.spells.drain(..).partition(|s| match s.effect {
