@@ -434,81 +434,136 @@ impl WoundCache {
     }
 }
 
-/// Where an attack leaves the target, from `start`: each end state with the sub-pmf of the
-/// wounds dealt on the way there (Deadly counted X times). `die_model_of(group, state)`
-/// judges the dice, so callers can reuse die models across attacks.
-pub fn transitions(
-    alloc: &Allocation,
-    groups: &[Group],
-    start: State,
-    cache: &mut WoundCache,
-    mut die_model_of: impl FnMut(usize, State) -> DieModel,
-) -> Vec<(State, Vec<f64>)> {
-    let mut cur: Vec<(State, Vec<f64>)> = vec![(start, vec![1.0])];
-    for (gi, g) in groups.iter().enumerate() {
-        if g.dice == 0 {
-            continue;
-        }
-        let mut next: Vec<(State, Vec<f64>)> = Vec::with_capacity(cur.len() * 4);
-        let mut index = StateIndex::default();
-        let mut add_into = |next: &mut Vec<(State, Vec<f64>)>, s: State, pmf: &[f64], shift: usize, p: f64| {
-            let i = index.find_or_push(alloc, next, s, Vec::new);
-            accumulate(&mut next[i].1, pmf, shift, p);
-        };
-        for (s, pmf) in cur {
-            if alloc.destroyed(s) {
-                add_into(&mut next, s, &pmf, 0, 1.0);
+/// Where attacks leave a target, computed into buffers kept from one attack to the next
+/// (the exact melee makes hundreds of small attacks; allocating each one's lists afresh was
+/// about a tenth of its time).
+#[derive(Default)]
+pub struct Transitions {
+    /// The last attack's end states, each with the sub-pmf of the wounds dealt on the way.
+    ends: Vec<(State, Vec<f64>)>,
+    /// The states after the group being resolved.
+    next: Vec<(State, Vec<f64>)>,
+    /// Emptied pmfs, to be filled again.
+    spare: Vec<Vec<f64>>,
+    /// Finds states in `next`.
+    index: StateIndex,
+}
+
+impl Transitions {
+    /// Where an attack leaves the target, from `start`: each end state with the sub-pmf of
+    /// the wounds dealt on the way there (Deadly counted X times). `die_model_of(group,
+    /// state)` judges the dice, so callers can reuse die models across attacks.
+    pub fn run(
+        &mut self,
+        alloc: &Allocation,
+        groups: &[Group],
+        start: State,
+        cache: &mut WoundCache,
+        mut die_model_of: impl FnMut(usize, State) -> DieModel,
+    ) -> &[(State, Vec<f64>)] {
+        let Transitions { ends, next, spare, index } = self;
+        recycle(ends, spare);
+        let mut first = spare.pop().unwrap_or_default();
+        first.push(1.0);
+        ends.push((start, first));
+        for (gi, g) in groups.iter().enumerate() {
+            if g.dice == 0 {
                 continue;
             }
-            let dm = die_model_of(gi, s);
-            let wounds = cache.get(&dm, g.dice);
-            for (w, &p) in wounds.iter().enumerate() {
-                if p > 0.0 {
-                    alloc.landings(alloc.land(s, w as u32, &dm, g.takedown), |s2, q| add_into(&mut next, s2, &pmf, w * dm.deadly as usize, p * q));
+            let mut add = |s: State, pmf: &[f64], shift: usize, p: f64| {
+                // more wounds rarely leave the target better off: equal states are mostly neighbours
+                let i = match next.last() {
+                    Some((t, _)) if *t == s => next.len() - 1,
+                    _ => index.find_or_push(alloc, next, s, || spare.pop().unwrap_or_default()),
+                };
+                accumulate(&mut next[i].1, pmf, shift, p);
+            };
+            for (s, pmf) in ends.iter() {
+                if alloc.destroyed(*s) {
+                    add(*s, pmf, 0, 1.0);
+                    continue;
+                }
+                let dm = die_model_of(gi, *s);
+                let wounds = cache.get(&dm, g.dice);
+                for (w, &p) in wounds.iter().enumerate() {
+                    if p > 0.0 {
+                        alloc.landings(alloc.land(*s, w as u32, &dm, g.takedown), |s2, q| add(s2, pmf, w * dm.deadly as usize, p * q));
+                    }
                 }
             }
+            index.clear(alloc, next);
+            recycle(ends, spare);
+            std::mem::swap(ends, next);
         }
-        cur = next;
+        &self.ends
     }
-    cur
+}
+
+/// Empties `list` into `spare`, keeping the pmfs' memory.
+fn recycle(list: &mut Vec<(State, Vec<f64>)>, spare: &mut Vec<Vec<f64>>) {
+    spare.extend(list.drain(..).map(|(_, mut pmf)| {
+        pmf.clear();
+        pmf
+    }));
 }
 
 /// Finds a state in a list of states: by a search while the list is short, then by the
 /// allocation's dense index (a search was most of the time with hundreds of end states).
 #[derive(Default)]
 struct StateIndex {
+    /// Positions by [`Allocation::index`] (`u32::MAX`: not in the list), once `dense`.
     slots: Vec<u32>,
+    dense: bool,
 }
 
 impl StateIndex {
+    /// A search finds a state among this many faster than the dense index.
     const SHORT: usize = 16;
 
     /// The position of `s` in `list`, pushed with `new()` if it is not there.
     fn find_or_push<T>(&mut self, alloc: &Allocation, list: &mut Vec<(State, T)>, s: State, new: impl FnOnce() -> T) -> usize {
-        if list.len() < Self::SHORT {
+        if !self.dense {
             if let Some(i) = list.iter().position(|(t, _)| *t == s) {
                 return i;
             }
-        } else {
-            if self.slots.is_empty() {
-                self.slots = vec![u32::MAX; alloc.state_count()];
+            if list.len() >= Self::SHORT {
+                self.dense = true;
+                if self.slots.len() < alloc.state_count() {
+                    self.slots.resize(alloc.state_count(), u32::MAX);
+                }
                 for (i, (t, _)) in list.iter().enumerate() {
                     self.slots[alloc.index(*t)] = i as u32;
                 }
             }
-            let i = self.slots[alloc.index(s)];
-            if i != u32::MAX {
-                return i as usize;
+        }
+        if self.dense {
+            let at = alloc.index(s);
+            if self.slots[at] != u32::MAX {
+                return self.slots[at] as usize;
             }
-            self.slots[alloc.index(s)] = list.len() as u32;
+            self.slots[at] = list.len() as u32;
         }
         list.push((s, new()));
         list.len() - 1
+    }
+
+    /// Empties the index of `list`'s states, for another list (the memory is kept).
+    fn clear<T>(&mut self, alloc: &Allocation, list: &[(State, T)]) {
+        if self.dense {
+            for (t, _) in list {
+                self.slots[alloc.index(*t)] = u32::MAX;
+            }
+            self.dense = false;
+        }
     }
 }
 
 /// `dst[x + shift] += src[x] * p`.
 fn accumulate(dst: &mut Vec<f64>, src: &[f64], shift: usize, p: f64) {
+    if let [q] = src {
+        // (the first group of an attack: from a certain start)
+        return add_at(dst, shift, q * p);
+    }
     if src.is_empty() {
         return;
     }

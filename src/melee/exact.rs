@@ -11,7 +11,7 @@
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans, Winner};
 use crate::attack::allocation::State;
-use crate::attack::exact::{transitions, WoundCache};
+use crate::attack::exact::{Transitions, WoundCache};
 
 /// A pmf over integers from `lo`.
 #[derive(Debug, Clone, Default)]
@@ -121,6 +121,7 @@ fn exact_one(m: &Melee) -> Outcome {
 fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
     let mut plans = Plans::new(m);
     let mut out = Tallies::default();
+    let mut tr = Transitions::default();
 
     // 0. Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself.
     let mut charged: Vec<(State, f64)> = Vec::new();
@@ -131,8 +132,8 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
     for &(d0, p0) in &charged {
         if m.strikes_back(d0) {
             let g = plans.groups(Phase::Counter, d0, m.charger_start);
-            for (c1, wounds) in transitions(&m.charger, &g.groups, m.charger_start, cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
-                counter.push((d0, c1, wounds.iter().map(|q| q * p0).collect()));
+            for (c1, wounds) in tr.run(&m.charger, &g.groups, m.charger_start, cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
+                counter.push((d0, *c1, wounds.iter().map(|q| q * p0).collect()));
             }
         } else {
             counter.push((d0, m.charger_start, vec![p0]));
@@ -154,14 +155,13 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
             continue;
         }
         let g = plans.groups(Phase::Charge, c1, d0);
-        let charge = transitions(&m.defender, &g.groups, d0, cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s));
-        for (d1, dealt) in charge {
+        for (d1, dealt) in tr.run(&m.defender, &g.groups, d0, cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s)) {
             let p_d1: f64 = dealt.iter().sum();
             for (w, &q) in dealt.iter().enumerate() {
                 out.add_wounds(0, w, q * p_c1);
             }
-            let pair = pairs.entry(c1, d1, true);
-            pair.margin.add_convolved(&negated, &dealt, 1, 1.0);
+            let pair = pairs.entry(c1, *d1, true);
+            pair.margin.add_convolved(&negated, dealt, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
     }
@@ -181,11 +181,10 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
             continue;
         }
         let g = plans.groups(Phase::StrikeBack, d1, c1);
-        let back = transitions(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s));
         back_wounds.clear();
-        for (c2, dealt) in back {
-            finals.entry(c2, d1, false).margin.add_convolved(&pair.margin, &dealt, -1, 1.0);
-            crate::dice::add_scaled(&mut back_wounds, &dealt, 1.0);
+        for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s)) {
+            finals.entry(*c2, d1, false).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
+            crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
         }
         by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
     }
