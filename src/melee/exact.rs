@@ -120,7 +120,7 @@ fn exact_one(m: &Melee) -> Outcome {
 
 fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
     let mut plans = Plans::new(m);
-    let mut out = Tallies::default();
+    let mut out = Tallies::new(m);
     let mut tr = Transitions::default();
 
     // 0. Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself.

@@ -2,7 +2,7 @@
 //! outcome with its probability, the sampler each rolled exchange with weight 1 (sums of
 //! ones are exact in f64, so merging chunks in any order gives the same counts).
 
-use super::{Melee, Winner};
+use super::{Melee, Status, Winner};
 use crate::attack::allocation::State;
 use crate::dice::{add_at, add_scaled};
 use crate::state::UnitState;
@@ -54,27 +54,84 @@ impl Outcome {
     }
 }
 
-/// Weighted outcomes as they are added; sparse where a dense table could be large.
+/// Weights by a key below a known bound: an array while the bound is small, a map past it
+/// (a sampled melee of 1,000-model units has millions of keys and meets few of them). The
+/// exact melee adds to these a few hundred times a call, where hashing was a tenth of it.
+#[derive(Debug, Clone)]
+enum Weights {
+    Dense(Vec<f64>),
+    Sparse(FxHashMap<usize, f64>),
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::Sparse(FxHashMap::default())
+    }
+}
+
+impl Weights {
+    /// Keys an array is kept for (128 kB).
+    const DENSE_MAX: usize = 1 << 14;
+
+    fn below(bound: usize) -> Weights {
+        if bound <= Self::DENSE_MAX { Weights::Dense(vec![0.0; bound]) } else { Weights::default() }
+    }
+
+    fn add(&mut self, key: usize, p: f64) {
+        match self {
+            Weights::Dense(v) => v[key] += p,
+            Weights::Sparse(map) => *map.entry(key).or_insert(0.0) += p,
+        }
+    }
+
+    /// The keys with a weight, in key order.
+    fn sorted(&self) -> Vec<(usize, f64)> {
+        match self {
+            Weights::Dense(v) => v.iter().enumerate().filter(|(_, q)| **q != 0.0).map(|(k, q)| (k, *q)).collect(),
+            Weights::Sparse(map) => {
+                let mut out: Vec<(usize, f64)> = map.iter().map(|(k, q)| (*k, *q)).collect();
+                out.sort_unstable_by_key(|(k, _)| *k);
+                out
+            }
+        }
+    }
+}
+
+/// Weighted outcomes as they are added. End states are keyed by the side's state index and
+/// whether it ends Shaken, read back into unit states once, at the end.
 #[derive(Debug, Clone, Default)]
 pub struct Tallies {
     winner: [f64; 3],
     status: [[f64; 4]; 2],
     wounds: [Vec<f64>; 2],
     lost: [Vec<f64>; 2],
-    left: FxHashMap<(u32, u32), f64>,
-    ends: [FxHashMap<UnitState, f64>; 2],
+    /// By `charger models left × (defender size + 1) + defender models left`.
+    left: Weights,
+    /// By `2 × state index + Shaken`.
+    ends: [Weights; 2],
 }
 
 impl Tallies {
+    /// Tallies for melee `m` (or any of its variants: they share the units).
+    pub fn new(m: &Melee) -> Tallies {
+        Tallies {
+            left: Weights::below((m.charger.len() as usize + 1) * (m.defender.len() as usize + 1)),
+            ends: [Weights::below(2 * m.charger.state_count()), Weights::below(2 * m.defender.state_count())],
+            ..Tallies::default()
+        }
+    }
+
     /// Adds weight `p` of the melee ending with the charger in `c`, the defender in `d`,
     /// `winner`, and the loser's morale test failed or not.
     pub fn add(&mut self, m: &Melee, c: State, d: State, winner: Winner, failed: bool, p: f64) {
         self.winner[winner as usize] += p;
         let statuses = m.statuses(c, d, winner, failed);
-        for (side, (who, s)) in [(Winner::Charger, c), (Winner::Defender, d)].into_iter().enumerate() {
-            self.status[side][statuses[side] as usize] += p;
-            if let Some(st) = m.end_state(who, s, statuses[side]) {
-                *self.ends[side].entry(st).or_insert(0.0) += p;
+        for (side, (alloc, s)) in [(&m.charger, c), (&m.defender, d)].into_iter().enumerate() {
+            let status = statuses[side];
+            self.status[side][status as usize] += p;
+            // (destroyed and routed units have no end state: see `outcome`)
+            if matches!(status, Status::Shaken | Status::Unaffected) {
+                self.ends[side].add(2 * alloc.index(s) + usize::from(status == Status::Shaken), p);
             }
         }
     }
@@ -82,7 +139,7 @@ impl Tallies {
     /// Adds weight `p` of the casualties leaving the charger in `c` and the defender in `d`.
     pub fn add_casualties(&mut self, m: &Melee, c: State, d: State, p: f64) {
         let (cl, dl) = (m.charger.alive(c), m.defender.alive(d));
-        *self.left.entry((cl, dl)).or_insert(0.0) += p;
+        self.left.add(cl as usize * (m.defender.len() as usize + 1) + dl as usize, p);
         add_at(&mut self.lost[0], (m.charger.alive(m.charger_start) - cl) as usize, p);
         add_at(&mut self.lost[1], (m.defender.alive(m.defender_start) - dl) as usize, p);
     }
@@ -102,12 +159,12 @@ impl Tallies {
             }
             add_scaled(&mut self.wounds[side], &o.wounds[side], 1.0);
             add_scaled(&mut self.lost[side], &o.lost[side], 1.0);
-            for (st, q) in &o.ends[side] {
-                *self.ends[side].entry(*st).or_insert(0.0) += q;
+            for (key, q) in o.ends[side].sorted() {
+                self.ends[side].add(key, q);
             }
         }
-        for (key, q) in &o.left {
-            *self.left.entry(*key).or_insert(0.0) += q;
+        for (key, q) in o.left.sorted() {
+            self.left.add(key, q);
         }
     }
 
@@ -115,13 +172,28 @@ impl Tallies {
     pub fn outcome(&self, m: &Melee, scale: f64) -> Outcome {
         let sizes = [m.charger.len(), m.defender.len()];
         let mut left = vec![0.0; (sizes[0] as usize + 1) * (sizes[1] as usize + 1)];
-        for (&(cl, dl), q) in &self.left {
-            left[cl as usize * (sizes[1] as usize + 1) + dl as usize] = q * scale;
+        for (key, q) in self.left.sorted() {
+            left[key] = q * scale;
         }
         let scaled = |v: &[f64]| v.iter().map(|q| q * scale).collect::<Vec<f64>>();
-        let ends = [0, 1].map(|side| {
-            let mut v: Vec<(UnitState, f64)> = self.ends[side].iter().map(|(st, q)| (*st, q * scale)).collect();
-            v.sort_unstable_by_key(|(st, _)| *st);
+        let ends = [Winner::Charger, Winner::Defender].map(|who| {
+            let (alloc, _) = m.side(who);
+            let states = alloc.states();
+            let mut v: Vec<(UnitState, f64)> = Vec::new();
+            for (key, q) in self.ends[who as usize].sorted() {
+                let status = if key % 2 == 1 { Status::Shaken } else { Status::Unaffected };
+                v.extend(m.end_state(who, states[key / 2], status).map(|st| (st, q)));
+            }
+            // (Firefight: a Stunned state reads as Shaken either way, so two keys can meet)
+            v.sort_by_key(|(st, _)| *st);
+            v.dedup_by(|(st, q), (first, total)| {
+                let same = st == first;
+                if same {
+                    *total += *q;
+                }
+                same
+            });
+            v.iter_mut().for_each(|(_, q)| *q *= scale);
             v
         });
         Outcome {

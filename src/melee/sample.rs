@@ -95,7 +95,7 @@ fn run_chunk(variants: &[(Melee, f64)], seed: u64, chunk: u64, samples: u64) -> 
     let mut rng = chunk_rng(seed, chunk);
     let mut plans: Vec<Plans> = variants.iter().map(|(v, _)| Plans::new(v)).collect();
     let keys: Vec<[u8; 2]> = variants.iter().map(|(v, _)| v.options).collect();
-    let mut t = Tally::default();
+    let mut t = Tally { tallies: Tallies::new(&variants[0].0), ..Tally::default() };
     // how each exchange ended, counted here and tallied once per distinct end (the weights
     // are whole numbers, so the sums are exact in any order)
     let mut ends: FxHashMap<(usize, State, State, Winner, bool), u32> = FxHashMap::default();
