@@ -497,6 +497,19 @@ impl Transitions {
         }
         &self.ends
     }
+
+    /// Lets go of all but `keep` emptied pmfs of at most `keep_len` values (what a caller
+    /// keeps between attacks stays bounded after a large one).
+    pub fn trim(&mut self, keep: usize, keep_len: usize) {
+        recycle(&mut self.ends, &mut self.spare);
+        self.spare.retain(|pmf| pmf.capacity() <= keep_len);
+        self.spare.truncate(keep);
+        for list in [&mut self.ends, &mut self.next] {
+            if list.capacity() > keep {
+                *list = Vec::new();
+            }
+        }
+    }
 }
 
 /// Empties `list` into `spare`, keeping the pmfs' memory.

@@ -92,15 +92,52 @@ impl<'m> Pairs<'m> {
 
     /// The pair of `c` and `d`, new if not met yet (`with_wounds`: with room for the
     /// defender's wounds too; the last step sums those without keeping them by pair).
-    fn entry(&mut self, c: State, d: State, with_wounds: bool) -> &mut Pair {
+    fn entry(&mut self, c: State, d: State, with_wounds: bool, scratch: &mut Scratch) -> &mut Pair {
         let at = self.m.charger.index(c) * self.stride + self.m.defender.index(d);
         if self.slot[at] == u32::MAX {
             self.slot[at] = self.list.len() as u32;
-            // room for the usual spread of wounds up front: no regrowth as terms are added
-            let room = |n| Signed { lo: 0, p: Vec::with_capacity(n) };
-            self.list.push(Pair { c, d, margin: room(Self::ROOM), by_defender: room(if with_wounds { Self::ROOM } else { 0 }) });
+            let by_defender = if with_wounds { scratch.take() } else { Vec::new() };
+            self.list.push(Pair { c, d, margin: Signed { lo: 0, p: scratch.take() }, by_defender: Signed { lo: 0, p: by_defender } });
         }
         &mut self.list[self.slot[at] as usize]
+    }
+}
+
+/// Buffers the exact melee fills and empties, kept by each thread from one melee to the
+/// next (each melee made several hundred allocations otherwise).
+#[derive(Default)]
+struct Scratch {
+    transitions: Transitions,
+    /// Emptied pmfs, for new pairs.
+    spare: Vec<Vec<f64>>,
+}
+
+impl Scratch {
+    /// Pmfs kept for the next melee, and the longest kept: 8 MB at most.
+    const KEEP: usize = 4096;
+    const KEEP_LEN: usize = 256;
+
+    fn with_thread<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+        }
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => f(&mut scratch),
+            // re-entered on this thread (not expected): buffers of its own
+            Err(_) => f(&mut Scratch::default()),
+        })
+    }
+
+    /// An empty pmf, with room for the usual spread of wounds (no regrowth as terms are added).
+    fn take(&mut self) -> Vec<f64> {
+        self.spare.pop().unwrap_or_else(|| Vec::with_capacity(Pairs::ROOM))
+    }
+
+    fn give_back(&mut self, mut pmf: Vec<f64>) {
+        if self.spare.len() < Self::KEEP && pmf.capacity() <= Self::KEEP_LEN && pmf.capacity() > 0 {
+            pmf.clear();
+            self.spare.push(pmf);
+        }
     }
 }
 
@@ -115,13 +152,13 @@ pub fn exact(m: &Melee) -> Outcome {
 
 /// The exact outcome of the melee with its options settled.
 fn exact_one(m: &Melee) -> Outcome {
-    WoundCache::with_thread_cache(|cache| exact_with(m, cache))
+    WoundCache::with_thread_cache(|cache| Scratch::with_thread(|scratch| exact_with(m, cache, scratch)))
 }
 
-fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
+fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outcome {
     let mut plans = Plans::new(m);
     let mut out = Tallies::new(m);
-    let mut tr = Transitions::default();
+    let mut tr = std::mem::take(&mut scratch.transitions);
 
     // 0. Firefight: a Stunned defender is Knocked Out (or wounded) by the charge itself.
     let mut charged: Vec<(State, f64)> = Vec::new();
@@ -148,7 +185,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
         let negated = Signed { lo: 0, p: vec![1.0] }.convolve(counter_wounds, -1);
         let p_c1: f64 = counter_wounds.iter().sum();
         if m.charger.destroyed(c1) || m.defender.destroyed(d0) {
-            let pair = pairs.entry(c1, d0, true);
+            let pair = pairs.entry(c1, d0, true, scratch);
             pair.margin.add(&negated, 0, 1.0);
             pair.by_defender.add(&taken, 0, 1.0);
             out.add_wounds(0, 0, p_c1);
@@ -160,7 +197,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
             for (w, &q) in dealt.iter().enumerate() {
                 out.add_wounds(0, w, q * p_c1);
             }
-            let pair = pairs.entry(c1, *d1, true);
+            let pair = pairs.entry(c1, *d1, true, scratch);
             pair.margin.add_convolved(&negated, dealt, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
@@ -176,17 +213,19 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
     for pair in pairs.list {
         let (c1, d1) = (pair.c, pair.d);
         if !m.strikes_back(d1) || m.charger.destroyed(c1) {
-            finals.entry(c1, d1, false).margin.add(&pair.margin, 0, 1.0);
+            finals.entry(c1, d1, false, scratch).margin.add(&pair.margin, 0, 1.0);
             by_defender.add(&pair.by_defender, 0, 1.0);
-            continue;
+        } else {
+            let g = plans.groups(Phase::StrikeBack, d1, c1);
+            back_wounds.clear();
+            for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s)) {
+                finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
+                crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
+            }
+            by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
         }
-        let g = plans.groups(Phase::StrikeBack, d1, c1);
-        back_wounds.clear();
-        for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s)) {
-            finals.entry(*c2, d1, false).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
-            crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
-        }
-        by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
+        scratch.give_back(pair.margin.p);
+        scratch.give_back(pair.by_defender.p);
     }
     for (i, &q) in by_defender.p.iter().enumerate() {
         out.add_wounds(1, (by_defender.lo + i as i64) as usize, q);
@@ -223,6 +262,11 @@ fn exact_with(m: &Melee, cache: &mut WoundCache) -> Outcome {
             }
         }
     }
+    for f in finals.list {
+        scratch.give_back(f.margin.p);
+    }
+    tr.trim(Scratch::KEEP, Scratch::KEEP_LEN);
+    scratch.transitions = tr;
     out.outcome(m, 1.0)
 }
 
