@@ -43,6 +43,8 @@ pub struct Allocation {
     /// Firefight: whether the last model (the one that takes the wound markers) has Tough(X),
     /// whose exception to "Knocked Out immediately" it gets (see `hit_while_stunned`).
     last_has_tough: bool,
+    /// A joined hero's Tough (0 without one): read on every state lookup.
+    hero_tough: u32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,7 +102,8 @@ impl Allocation {
         }
         offset_at.push(cap);
         let last_has_tough = runs.last().is_some_and(|(m, _)| m.rules.iter().any(|r| r.name == "Tough"));
-        Allocation { runs, starts, capacity, run_at, offset_at, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough }
+        let hero_tough = hero.map_or(0, |h| runs[run_at[h as usize] as usize].0.tough);
+        Allocation { runs, starts, capacity, run_at, offset_at, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough, hero_tough }
     }
 
     fn wound_effects(&self) -> bool {
@@ -140,7 +143,7 @@ impl Allocation {
     }
 
     fn hero_tough(&self) -> u32 {
-        self.hero.map_or(0, |h| self.tough_at(h))
+        self.hero_tough
     }
 
     fn hp_values(&self) -> usize {

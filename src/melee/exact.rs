@@ -21,12 +21,8 @@ struct Signed {
 }
 
 impl Signed {
-    /// `self += scale × (other shifted by `shift`)`.
-    fn add(&mut self, other: &Signed, shift: i64, scale: f64) {
-        if other.p.is_empty() {
-            return;
-        }
-        let lo = other.lo + shift;
+    /// Grows the pmf (with zeros) to hold the values `lo` to `lo + len - 1`.
+    fn cover(&mut self, lo: i64, len: usize) {
         if self.p.is_empty() {
             self.lo = lo;
         }
@@ -35,20 +31,43 @@ impl Signed {
             self.p.splice(0..0, std::iter::repeat_n(0.0, grow));
             self.lo = lo;
         }
-        let at = (lo - self.lo) as usize;
-        if self.p.len() < at + other.p.len() {
-            self.p.resize(at + other.p.len(), 0.0);
-        }
-        for (i, q) in other.p.iter().enumerate() {
-            self.p[at + i] += q * scale;
+        let end = (lo - self.lo) as usize + len;
+        if self.p.len() < end {
+            self.p.resize(end, 0.0);
         }
     }
 
-    /// `self += (other + sign × X) × scale`, where X has pmf `x` over 0, 1, ...
+    /// `self[lo + i] += scale × q[i]` (covered already).
+    fn add_at(&mut self, lo: i64, q: &[f64], scale: f64) {
+        let at = (lo - self.lo) as usize;
+        for (slot, v) in self.p[at..at + q.len()].iter_mut().zip(q) {
+            *slot += v * scale;
+        }
+    }
+
+    /// `self += scale × (other shifted by `shift`)`.
+    fn add(&mut self, other: &Signed, shift: i64, scale: f64) {
+        if other.p.is_empty() {
+            return;
+        }
+        self.cover(other.lo + shift, other.p.len());
+        self.add_at(other.lo + shift, &other.p, scale);
+    }
+
+    /// `self += (other + sign × X) × scale`, where X has pmf `x` over 0, 1, ...: grown
+    /// once to the whole span, then added term by term.
     fn add_convolved(&mut self, other: &Signed, x: &[f64], sign: i64, scale: f64) {
-        for (k, &q) in x.iter().enumerate() {
+        let (Some(first), Some(last)) = (x.iter().position(|&q| q > 0.0), x.iter().rposition(|&q| q > 0.0)) else {
+            return;
+        };
+        if other.p.is_empty() {
+            return;
+        }
+        let (a, b) = (sign * first as i64, sign * last as i64);
+        self.cover(other.lo + a.min(b), other.p.len() + (a - b).unsigned_abs() as usize);
+        for (k, &q) in x.iter().enumerate().take(last + 1).skip(first) {
             if q > 0.0 {
-                self.add(other, sign * k as i64, q * scale);
+                self.add_at(other.lo + sign * k as i64, &other.p, q * scale);
             }
         }
     }
