@@ -15,7 +15,7 @@
 //! accumulates wound markers and rolls to see if it's Stunned or Knocked Out." There `w` is
 //! the last model's wound markers and `stunned` says it is Stunned.
 
-use super::plan::{DieModel, TargetView};
+use super::plan::{Alive, DieModel, TargetView};
 use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::rules::effects::{rule_set, WoundModel};
@@ -496,10 +496,10 @@ impl Allocation {
         if takedown {
             let k = if self.takedown_hits_hero(s) { self.hero.unwrap() } else { s.k };
             let model = self.model_at(k);
-            return TargetView { alive: vec![(model, 1)], defense: model.defense, stunned: s.stunned };
+            return TargetView { alive: smallvec::smallvec![(model, 1)], defense: model.defense, stunned: s.stunned };
         }
         let hero_dead = self.hero.is_some() && s.hp >= self.hero_tough();
-        let mut alive: Vec<(&Model, u32)> = Vec::new();
+        let mut alive = Alive::new();
         if !self.destroyed(s) {
             let first = self.run_of(s.k);
             for (r, (m, n)) in self.runs.iter().enumerate().skip(first) {

@@ -118,6 +118,8 @@ impl Attack {
             variants.push(Variant { situation, groups, weight: s.weight });
         }
         let (groups, situation) = (variants[0].groups.clone(), variants[0].situation);
+        // (the views borrow `allocation`, which moves into the attack)
+        drop((attacking, targeted));
         Ok(Attack {
             variants,
             unmodelled: plan::unmodelled_rules(&attacker_order.runs, &allocation.runs, situation.edition, Engine::Attack),

@@ -152,10 +152,14 @@ impl Group {
     }
 }
 
+/// Runs of alive models, on the stack for the few runs a unit has (views are taken on every
+/// wound in a game).
+pub type Alive<'a> = smallvec::SmallVec<[(&'a Model, u32); 4]>;
+
 /// The target's models that are still alive, as one weapon group sees them.
 pub struct TargetView<'a> {
     /// Alive models as runs of identical models `(model, how many)`.
-    pub alive: Vec<(&'a Model, u32)>,
+    pub alive: Alive<'a>,
     /// The Defense the hits are blocked with: the unit's while any of its own models live,
     /// else the joined hero's ("must use the unit's Defense until all other models have been killed").
     pub defense: u8,
@@ -675,7 +679,7 @@ fn usable_by<'m: 'a, 'a>(model: &'m Model, model_rules: &'a [&'a Rule], view: &'
 /// `model.weapons[i]`; weapons past the 64th count with the 64th), as [`groups`] decides:
 /// the game asks it model by model, each at its own distance.
 pub fn usable_weapons(model: &Model, target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> u64 {
-    let view = TargetView { alive: target.to_vec(), defense: 0, stunned: false };
+    let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
     let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
     usable_by(model, &model_rules, &view, situation, pick).fold(0u64, |m, (i, _)| m | 1 << i.min(63))
 }
@@ -697,7 +701,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
     let mut out: Vec<Group> = Vec::new();
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
-    let view = TargetView { alive: target.to_vec(), defense: 0, stunned: false };
+    let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
     for &(model, copies) in attacker {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
@@ -780,7 +784,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
             .iter()
             .map(|&(m, n)| {
                 let rules = m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter()));
-                let per_model = active(rules, Side::Target, &|_| false, situation, &TargetView { alive: vec![(m, n)], defense: 0, stunned: false })
+                let per_model = active(rules, Side::Target, &|_| false, situation, &TargetView { alive: smallvec::smallvec![(m, n)], defense: 0, stunned: false })
                     .into_iter()
                     .map(|(_, e)| if let Effect::ImpactReduction(x) = e { x } else { 0 })
                     .max()

@@ -10,6 +10,7 @@
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
 use super::play::{Game, Id, Path, SEIZE_RANGE};
+use super::Short;
 use super::policy::Action;
 use super::prepare::{exchange, Exchange, Role};
 use super::table::{Point, DEPTH, WIDTH};
@@ -300,12 +301,12 @@ pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(I
 
 /// The charges of `id` into `foes` worth more than the charge margin, best first: each valued
 /// from both units' states, with the markers they hold.
-fn charge_options(g: &mut Game, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
+fn charge_options(g: &mut Game, id: Id, foes: &[Id]) -> Short<(f64, Id)> {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
     let last_round = g.round >= g.config.rounds;
-    let mut options: Vec<(f64, Id)> = Vec::new();
+    let mut options: Short<(f64, Id)> = Short::new();
     for &e in foes {
         let est = charge_estimate(g, id, e);
         // no charge into a unit it can't hurt
@@ -334,7 +335,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     if info.movement.hold_only || info.movement.aircraft {
         return None;
     }
-    let in_reach: Vec<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
+    let in_reach: Short<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
     let options = charge_options(g, id, &in_reach);
     if options.is_empty() {
         return None;

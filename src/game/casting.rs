@@ -14,9 +14,9 @@
 //! their tokens, holding at most 6 per caster; Shaken units can't cast, help or hinder ("can't
 //! use any active special rules, such as casting spells").
 
-use super::play::{Event, Game, Id};
+use super::play::{Event, Game, Id, Touched};
 use super::policy;
-use crate::attack::allocation::{Allocation, State};
+use crate::attack::allocation::Allocation;
 use crate::attack::plan::{Group, Situation};
 use crate::loaders::army_forge::SpellDefinition;
 use crate::rules::spells::{Once, Roll, SpellEffect, Targets};
@@ -277,7 +277,7 @@ impl<'a> Game<'a> {
     /// before attacking"): each spell at most once, its tokens spent whether or not it is
     /// cast. Wounded targets are added to `touched` for their morale test at the end of the
     /// activation.
-    pub(super) fn cast_spells(&mut self, id: Id, window: Window, touched: &mut Vec<(Id, State)>) {
+    pub(super) fn cast_spells(&mut self, id: Id, window: Window, touched: &mut Touched) {
         let info = self.info(id);
         if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() || !self.casts(id) {
             return;
@@ -386,7 +386,7 @@ impl<'a> Game<'a> {
     }
 
     /// A damage spell's hits on `target`, rolled as `attack()` rolls them.
-    fn spell_hits(&mut self, id: Id, spell: &'a CastSpell, target: Id, touched: &mut Vec<(Id, State)>) {
+    fn spell_hits(&mut self, id: Id, spell: &'a CastSpell, target: Id, touched: &mut Touched) {
         let before = self.live(target).s;
         if !touched.iter().any(|(t, _)| *t == target) {
             touched.push((target, before));
@@ -567,11 +567,11 @@ mod tests {
                 g.live_mut((0, u)).tokens = 6;
             }
             g.live_mut((0, 0)).shaken = true;
-            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Touched::new());
             assert_eq!(g.live((0, 0)).tokens, 6);
             // not Shaken it casts, and its friend helps with tokens of its own
             g.live_mut((0, 0)).shaken = false;
-            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Touched::new());
             assert_eq!(g.live((0, 0)).tokens, 5);
             assert!(g.live((0, 1)).tokens < 6, "an unshaken friend within 18\" helps");
         });
@@ -581,7 +581,7 @@ mod tests {
             }
             // a Shaken friend does not help
             g.live_mut((0, 1)).shaken = true;
-            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Touched::new());
             assert_eq!((g.live((0, 0)).tokens, g.live((0, 1)).tokens), (5, 6));
         });
     }
@@ -687,7 +687,7 @@ mod tests {
             let mut good_shot = super::super::test_support::placed(plain, &config, &mut cache);
             assert!(with > bare && (with - expected(&mut good_shot)).abs() < 1e-12, "{bare} {with}");
             // used by the shot, then gone
-            g.shoot((0, 1), false, &mut Vec::new());
+            g.shoot((0, 1), false, &mut Touched::new());
             assert_eq!(g.live((0, 1)).buff, 0);
             // (plans are valued on the fresh target: the same as before the buff)
             assert!((expected(g) - bare).abs() < 1e-12);
@@ -713,7 +713,7 @@ mod tests {
             g.live_mut((0, 1)).buff = 1;
             let both = expected(g);
             assert!(both > with, "{with} {both}");
-            g.shoot((0, 1), false, &mut Vec::new());
+            g.shoot((0, 1), false, &mut Touched::new());
             assert_eq!((g.live((0, 1)).buff, g.live((1, 0)).mark), (0, None));
         });
     }
@@ -778,7 +778,7 @@ mod tests {
             let (mut missed, mut hit) = (0, 0);
             for _ in 0..60 {
                 g.live_mut((1, 0)).debuff = b;
-                g.shoot((0, 1), false, &mut Vec::new());
+                g.shoot((0, 1), false, &mut Touched::new());
                 let shot = g.trace.as_ref().unwrap().iter().rev().find(|e| e.kind == "shoot").unwrap();
                 if shot.hits == 0 {
                     missed += 1;
@@ -820,7 +820,7 @@ mod tests {
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
             g.live_mut((0, 0)).tokens = 6;
             g.live_mut((0, 0)).casting_modifier = [0, -3];
-            g.cast_spells((0, 0), Window::Any, &mut Vec::new());
+            g.cast_spells((0, 0), Window::Any, &mut Touched::new());
             let casts: Vec<f64> = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "cast").map(|e| e.allowance).collect();
             assert_eq!(casts.first(), Some(&-3.0), "{casts:?}");
             assert!(casts[1..].iter().all(|&m| m == 0.0), "{casts:?}");

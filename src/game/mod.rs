@@ -47,6 +47,10 @@ pub const MAX_LINE_UP: f64 = 30.0;
 /// Games per unit of parallel work.
 const CHUNK: u64 = 16;
 
+/// A short list the game builds on every activation (units ready, targets, weapon groups):
+/// on the stack up to `N` entries, so the game loop does not allocate.
+pub type Short<T, const N: usize = 16> = smallvec::SmallVec<[T; N]>;
+
 /// How the terrain is set up.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Terrain {

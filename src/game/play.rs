@@ -11,7 +11,7 @@ use super::policy::{self, Action};
 use super::prepare::{melee_flags, BuffUse, Movement, Prepared, UnitInfo, MAX_HELD_RULES};
 use crate::attack::allocation::Allocation;
 use super::table::{self, Piece, Point, DEPLOY_DEPTH, DEPTH, WIDTH};
-use super::{game_rng, Config, Output, PolicyKind, Record, Terrain, Timers, Trace};
+use super::{game_rng, Config, Output, PolicyKind, Record, Short, Terrain, Timers, Trace};
 use crate::attack::allocation::State;
 use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self, Settled};
@@ -243,6 +243,31 @@ pub struct Cache {
     /// How melees are played where a side holds a rule with options once (`Buffed::options`),
     /// by (charger, its buff, defender, its buff, `melee_flags`).
     held_melee_options: FxHashMap<HeldOptionsKey, Vec<[u8; 2]>>,
+    /// The last game's lists, for the next to fill.
+    spare: Spare,
+}
+
+/// The units an activation's attacks touched, with their state before the first (their
+/// morale is tested once it ends).
+pub type Touched = Short<(Id, State)>;
+
+/// `v` emptied and filled with `n` copies of `value` (its memory kept).
+fn refilled<T: Clone>(mut v: Vec<T>, value: T, n: usize) -> Vec<T> {
+    v.clear();
+    v.resize(n, value);
+    v
+}
+
+/// The lists a game fills and empties, handed from one game to the next through the cache
+/// (each game allocated them afresh: a tenth of a duel's allocations).
+#[derive(Default)]
+struct Spare {
+    units: [Vec<Live>; 2],
+    objectives: Vec<Point>,
+    owner: Vec<i8>,
+    claimed: Vec<[bool; 2]>,
+    seen: Vec<(usize, f64, f64)>,
+    looking: Looking,
 }
 
 /// What a melee's plans depend on beyond the models left on each side: the two units and
@@ -468,8 +493,20 @@ impl<'a> Game<'a> {
             Terrain::Standard => table::standard_terrain(&mut rng),
             Terrain::Fixed(pieces) => pieces.clone(),
         };
-        let objectives = config.objectives.clone().unwrap_or_else(|| table::place_objectives(&mut rng, &terrain));
-        let units = [0, 1].map(|a| prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }).collect());
+        let mut spare = std::mem::take(&mut cache.spare);
+        let mut objectives = std::mem::take(&mut spare.objectives);
+        objectives.clear();
+        match &config.objectives {
+            Some(fixed) => objectives.extend_from_slice(fixed),
+            None => table::place_objectives(&mut rng, &terrain, &mut objectives),
+        }
+        let units = [0, 1].map(|a| {
+            let mut live = std::mem::take(&mut spare.units[a]);
+            live.clear();
+            live.extend(prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }));
+            live
+        });
+
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
         Game {
             prep,
@@ -477,8 +514,8 @@ impl<'a> Game<'a> {
             cache,
             // the table is drawn from the generator itself, the dice in batches from here on
             rng: Dice::new(rng),
-            owner: vec![-1; objectives.len()],
-            claimed: vec![[false; 2]; objectives.len()],
+            owner: refilled(spare.owner, -1, objectives.len()),
+            claimed: refilled(spare.claimed, [false; 2], objectives.len()),
             by_kind: PiecesByKind::of(&terrain),
             terrain,
             objectives,
@@ -493,9 +530,9 @@ impl<'a> Game<'a> {
             violations: 0,
             first_violation: None,
             wounded_by_terrain: Vec::new(),
-            seen: Vec::new(),
+            seen: spare.seen,
             seen_for: None,
-            looking: Looking::default(),
+            looking: spare.looking,
         }
     }
 
@@ -529,11 +566,11 @@ impl<'a> Game<'a> {
     /// not yet activated; a unit inside waits for its transport to activate first while that
     /// can, but not in the last round (when only units outside hold markers, it may leave
     /// before its transport moves).
-    pub fn ready(&self, army: usize) -> Vec<usize> {
+    pub fn ready(&self, army: usize) -> Short<usize> {
         let units = &self.units[army];
         let last = self.round >= self.config.rounds;
         // (a transport is never carried: it may activate when it is waiting to)
-        let first: Vec<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))).collect();
+        let first: Short<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))).collect();
         if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
     }
 
@@ -773,7 +810,7 @@ impl<'a> Game<'a> {
     }
 
     /// `ground_units_but`, gathered once for a caller that tries many spots (`spot_ok_among`).
-    pub fn others_on_ground(&self, id: Id) -> Vec<(Id, Point, f64)> {
+    pub fn others_on_ground(&self, id: Id) -> Short<(Id, Point, f64), 32> {
         self.ground_units_but(id).collect()
     }
 
@@ -1726,8 +1763,8 @@ impl<'a> Game<'a> {
             self.snapshot();
             return;
         }
-        let mut queues: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-        let mut scouts: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut queues: [Short<usize>; 2] = Default::default();
+        let mut scouts: [Short<usize>; 2] = Default::default();
         for army in 0..2 {
             let keeps_tricks = self.policy_kind(army) != PolicyKind::Hold;
             for (u, info) in self.prep.armies[army].iter().enumerate() {
@@ -1749,7 +1786,7 @@ impl<'a> Game<'a> {
         let mut boarding: Vec<(Id, Id)> = Vec::new();
         for army in 0..2 {
             for (u, t) in policy::passengers(self, army) {
-                queues[army].retain(|&x| x != u);
+                queues[army].retain(|x| *x != u);
                 // a transport waiting to Ambush holds its units from the start
                 if self.units[army][t].reserve {
                     self.embark((army, u), (army, t));
@@ -2001,7 +2038,7 @@ impl<'a> Game<'a> {
             }
         }
         // units whose wounds may call for a morale test at the end of the activation
-        let mut touched: Vec<(Id, State)> = Vec::new();
+        let mut touched = Touched::new();
         let m = self.movement(id);
         let inside = self.live(id).carrier.is_some();
         let start = self.live(id).pos;
@@ -2292,8 +2329,8 @@ impl<'a> Game<'a> {
             marked,
         };
         // the hash is checked against the models it stands for: a collision rebuilds the plan
-        if self.cache.shots.get(&key).is_none_or(|p| p.firing != firing) {
-            let plan = self.new_shot_plan(id, target, key, firing);
+        if self.cache.shots.get(&key).is_none_or(|p| p.firing[..] != firing[..]) {
+            let plan = self.new_shot_plan(id, target, key, firing.to_vec());
             self.cache.shots.insert(key, plan);
         }
         (!self.cache.shots[&key].groups.is_empty()).then_some(key)
@@ -2302,12 +2339,12 @@ impl<'a> Game<'a> {
     /// Which models of `id` fire which weapons at `target` (from `seen`), with the held rules
     /// `shooter` (`all_indirect`: they make every ranged weapon Indirect): (run of the
     /// allocation, weapons of its model as bits, models), sorted.
-    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16, all_indirect: bool) -> Vec<(usize, u64, u32)> {
+    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16, all_indirect: bool) -> Short<(usize, u64, u32)> {
         let info = self.info(id);
         let live = self.live(id);
         let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
-        let masks: Vec<(u64, u64)> = info
+        let masks: Short<(u64, u64)> = info
             .alloc
             .runs
             .iter()
@@ -2321,7 +2358,7 @@ impl<'a> Game<'a> {
             })
             .collect();
         let tkey = self.formation_key(target);
-        let mut out: Vec<(usize, u64, u32)> = Vec::new();
+        let mut out: Short<(usize, u64, u32)> = Short::new();
         let seen = std::mem::take(&mut self.seen);
         for &(slot, in_sight, any) in &seen {
             let run = info.slot_run[slot];
@@ -2426,7 +2463,7 @@ impl<'a> Game<'a> {
     /// Rules with options are settled once for the shooting: a roll ("roll one die") or a
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
-    pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Vec<(Id, State)>) -> bool {
+    pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Touched) -> bool {
         let volleys = policy::shots(self, id, moved);
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
@@ -2535,7 +2572,7 @@ impl<'a> Game<'a> {
     /// disc over theirs: Aircraft and Flying units move through units), the policy picks one
     /// and the weapons that only attack so attack it, at Quality and with their rules as when
     /// shooting, at no range.
-    fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Vec<(Id, State)>) {
+    fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Touched) {
         if !self.info(id).strafing || self.live(id).gone {
             return;
         }
@@ -2805,11 +2842,11 @@ impl<'a> Game<'a> {
     /// end of a round, then it becomes neutral again." Shaken units "can't seize or contest
     /// objectives", nor can Aircraft, nor Ambushers "on the round they deploy".
     fn score_round(&mut self) {
-        let mut holding: Vec<Id> = Vec::new();
+        let mut holding: Short<Id> = Short::new();
         for i in 0..self.objectives.len() {
             let marker = self.objectives[i];
             let mut present = [false; 2];
-            let mut near: Vec<Id> = Vec::new();
+            let mut near: Short<Id> = Short::new();
             for army in 0..2 {
                 for id in self.on_table(army) {
                     if self.can_seize(id) && self.near_marker(id, marker) {
@@ -2909,6 +2946,15 @@ impl<'a> Game<'a> {
         if out.first_violation.is_none() {
             out.first_violation = self.first_violation.take();
         }
+        use std::mem::take;
+        self.cache.spare = Spare {
+            units: [take(&mut self.units[0]), take(&mut self.units[1])],
+            objectives: take(&mut self.objectives),
+            owner: take(&mut self.owner),
+            claimed: take(&mut self.claimed),
+            seen: take(&mut self.seen),
+            looking: take(&mut self.looking),
+        };
     }
 }
 
@@ -2958,8 +3004,8 @@ fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Po
 /// The order in which two players place units one at a time, alternating from `first`
 /// ("the players continue alternating in placing one unit each"); a player with none left
 /// lets the other go on.
-fn alternating(first: usize, lists: &[Vec<usize>; 2]) -> Vec<Id> {
-    let mut out = Vec::with_capacity(lists[0].len() + lists[1].len());
+fn alternating(first: usize, lists: &[Short<usize>; 2]) -> Short<Id, 32> {
+    let mut out = Short::with_capacity(lists[0].len() + lists[1].len());
     let (mut next, mut turn) = ([0usize; 2], first);
     while next[0] < lists[0].len() || next[1] < lists[1].len() {
         if next[turn] < lists[turn].len() {
@@ -3470,8 +3516,9 @@ mod tests {
     #[test]
     fn players_alternate_placing_units_until_both_are_done() {
         // "Then the players continue alternating in placing one unit each, until all units have been deployed."
-        assert_eq!(alternating(1, &[vec![0, 1, 2], vec![5]]), [(1, 5), (0, 0), (0, 1), (0, 2)]);
-        assert_eq!(alternating(0, &[vec![], vec![3, 4]]), [(1, 3), (1, 4)]);
+        let lists = |a: &[usize], b: &[usize]| [Short::from_slice(a), Short::from_slice(b)];
+        assert_eq!(alternating(1, &lists(&[0, 1, 2], &[5]))[..], [(1, 5), (0, 0), (0, 1), (0, 2)]);
+        assert_eq!(alternating(0, &lists(&[], &[3, 4]))[..], [(1, 3), (1, 4)]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::play::{Game, Id, Path, ShotKey, SEIZE_RANGE};
 use super::casting::CastEffect;
 use super::prepare::Role;
 use super::table::{Point, WIDTH};
-use super::PolicyKind;
+use super::{PolicyKind, Short};
 use rand::RngExt;
 
 /// What a unit does with its activation.
@@ -33,8 +33,12 @@ pub enum Action {
 pub struct Volley {
     pub target: Id,
     pub key: ShotKey,
-    pub groups: Vec<usize>,
+    pub groups: Short<usize, 8>,
 }
+
+/// A target a unit may shoot: the target, its shot, the value of each weapon group, and
+/// what the target is worth now.
+type Target = (Id, ShotKey, Short<f64, 8>, f64);
 
 fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
     g.on_table(1 - army)
@@ -431,17 +435,17 @@ fn towards_marker(g: &mut Game, id: Id, i: usize, action: Action, otherwise: imp
 /// points per wound, at most what is left of it). The default policy fires at the best
 /// target, or splits its weapon groups between two when that removes 5% more; the random
 /// policy fires everything at any valid target.
-pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
+pub fn shots(g: &mut Game, id: Id, moved: bool) -> Short<Volley, 2> {
     let info = g.info(id);
     if info.ranged.is_empty() {
-        return Vec::new();
+        return Short::new();
     }
     // (target, key, value of each group, what the target is worth now)
-    let mut options: Vec<(Id, ShotKey, Vec<f64>, f64)> = Vec::new();
+    let mut options: Short<Target, 4> = Short::new();
     // a range its buff, or a mark on the target, adds to (`Buffed::range_bonus`)
     let bonus = |b: &super::prepare::Buffed| b.range_bonus();
     let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
-    let candidates: Vec<Id> = enemies(g, id.0)
+    let candidates: Short<Id> = enemies(g, id.0)
         .filter(|&e| {
             let marked = g.live(e).mark.and_then(|r| info.buffed.iter().find(|b| b.rule == r)).map_or(0.0, bonus);
             g.within(id, e, info.max_range + own.max(marked))
@@ -457,29 +461,29 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
         options.push((e, key, values, worth));
     }
     if options.is_empty() {
-        return Vec::new();
+        return Short::new();
     }
-    let all = |o: &(Id, ShotKey, Vec<f64>, f64)| Volley { target: o.0, key: o.1, groups: (0..o.2.len()).collect() };
+    let all = |o: &Target| Volley { target: o.0, key: o.1, groups: (0..o.2.len()).collect() };
     if g.policy_kind(id.0) == PolicyKind::Random {
         let i = g.rng.random_range(0..options.len());
-        return vec![all(&options[i])];
+        return smallvec::smallvec![all(&options[i])];
     }
-    let single = |o: &(Id, ShotKey, Vec<f64>, f64)| o.2.iter().sum::<f64>().min(o.3);
+    let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
     let default = g.policy_kind(id.0) == PolicyKind::Default;
-    let score: Vec<f64> = options.iter().map(|o| single(o) + if default { super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+    let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
     let best = (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap();
-    let mut chosen = vec![all(&options[best])];
+    let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];
     let best_value = single(&options[best]);
     if options[best].2.len() >= 2 {
-        let labels_best = g.plan(&options[best].1).labels.clone();
+        let labels_best = &g.plan(&options[best].1).labels;
         let mut split_best = best_value * 1.05;
         for (j, other) in options.iter().enumerate() {
             if j == best {
                 continue;
             }
             let labels_other = &g.plan(&other.1).labels;
-            let (mut to_best, mut to_other) = (Vec::new(), Vec::new());
+            let (mut to_best, mut to_other) = (Short::new(), Short::new());
             let (mut v_best, mut v_other) = (0.0, 0.0);
             for (gi, label) in labels_best.iter().enumerate() {
                 let there = labels_other.iter().position(|l| l == label);
@@ -497,7 +501,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Vec<Volley> {
             let value = v_best.min(options[best].3) + v_other.min(other.3);
             if !to_best.is_empty() && !to_other.is_empty() && value > split_best {
                 split_best = value;
-                chosen = vec![
+                chosen = smallvec::smallvec![
                     Volley { target: options[best].0, key: options[best].1, groups: to_best },
                     Volley { target: other.0, key: other.1, groups: to_other },
                 ];

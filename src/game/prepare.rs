@@ -782,6 +782,7 @@ impl Prepared {
         let (casting, spells_left_out) = Casting::of(&alloc, spells, edition);
         let mut unmodelled = unmodelled(runs, edition);
         unmodelled.extend(spells_left_out);
+        let spell_range_penalty = f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false)));
         Ok(UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
@@ -796,7 +797,7 @@ impl Prepared {
             unmodelled,
             casting,
             transport: super::transport::capacity(&alloc),
-            spell_range_penalty: f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false))),
+            spell_range_penalty,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
             indirect: names(&|w| has(w, "Indirect")),

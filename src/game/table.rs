@@ -364,10 +364,9 @@ pub const OBJECTIVE_SPACING: f64 = 9.0;
 /// "D3+2 objective markers ... alternate in placing one marker each outside of the deployment
 /// zones, and over 9" away from other markers (... can't be placed in unreachable positions,
 /// like impassable terrain)". Markers keep 2" from the table edges and impassable terrain.
-pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece]) -> Vec<Point> {
+pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece], out: &mut Vec<Point>) {
     // D3: "roll a D6 and halve the result, rounding up"
     let count = 2 + u32::from(rng.random_range(1..=6u8)).div_ceil(2);
-    let mut out: Vec<Point> = Vec::new();
     for _ in 0..count {
         for _ in 0..500 {
             let p = Point::new(rng.random_range(2.0..=WIDTH - 2.0), rng.random_range(DEPLOY_DEPTH + 0.01..=DEPTH - DEPLOY_DEPTH - 0.01));
@@ -378,7 +377,6 @@ pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece]) -> Vec<
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -654,7 +652,8 @@ mod tests {
                     .sum();
                 assert!(WIDTH * DEPLOY_DEPTH - blocked >= 700.0, "seed {seed}: {blocked} square inches blocked");
             }
-            let objectives = place_objectives(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &t);
+            let mut objectives = Vec::new();
+            place_objectives(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &t, &mut objectives);
             assert!((3..=5).contains(&objectives.len()));
             for (i, a) in objectives.iter().enumerate() {
                 assert!(a.y > DEPLOY_DEPTH && a.y < DEPTH - DEPLOY_DEPTH);

@@ -14,7 +14,7 @@
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
-use super::play::{Event, Game, Id, Path};
+use super::play::{Event, Game, Id, Path, Touched};
 use super::policy;
 use super::table::Point;
 use crate::attack::allocation::{Allocation, State};
@@ -261,7 +261,7 @@ impl<'a> Game<'a> {
 
     /// The activation of a unit inside a transport: it stays (idle if Shaken), or leaves as
     /// the policy picks: "units may enter/exit by using any move action".
-    pub(super) fn activate_inside(&mut self, id: Id, touched: &mut Vec<(Id, State)>) -> Option<Id> {
+    pub(super) fn activate_inside(&mut self, id: Id, touched: &mut Touched) -> Option<Id> {
         let transport = self.carrier(id)?;
         let at = self.live(transport).pos;
         self.live_mut(id).pos = at;

@@ -675,7 +675,7 @@ pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> 
 /// [`Effect::ChargePenalty`] of the charged unit so).
 pub fn unit_effects(edition: Edition, alive: &[(&Model, u32)], side: Side) -> Vec<OwnEffect> {
     let total: u32 = alive.iter().map(|(_, n)| n).sum();
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: smallvec::SmallVec<[&str; 16]> = smallvec::SmallVec::new();
     for (m, _) in alive {
         for r in &m.rules {
             if !names.contains(&r.name.as_str()) {
