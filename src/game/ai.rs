@@ -377,7 +377,7 @@ struct Foe {
     charge_penalty: f64,
 }
 
-fn foes(g: &Game, army: usize) -> Vec<Foe> {
+fn foes(g: &Game, army: usize) -> Short<Foe, 24> {
     g.on_table(1 - army)
         .map(|e| {
             let (ei, el) = (g.info(e), g.live(e));
