@@ -170,6 +170,26 @@ pub struct Config {
     pub profile: bool,
 }
 
+impl Config {
+    /// A run as the rulebook plays it by default: D3+2 markers placed, both sides on the
+    /// default policy and deploying by it, the roll-off for the first turn, four rounds.
+    pub fn new(seed: u64, terrain: Terrain) -> Config {
+        Config {
+            seed,
+            terrain,
+            objectives: None,
+            policies: [Policy::DEFAULT; 2],
+            deployment: None,
+            line_up: None,
+            first: None,
+            paired: false,
+            rounds: 4,
+            trace: false,
+            profile: false,
+        }
+    }
+}
+
 /// What one game ended with, army A first.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Record {

@@ -738,25 +738,13 @@ mod tests {
     fn games_on_standard_tables() {
         use crate::edition::Edition;
         use crate::game::prepare::Prepared;
-        use crate::game::{simulate, Config, Policy, Terrain};
+        use crate::game::{simulate, Config, Terrain};
         use crate::profile::Unit;
         let army = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
         let a = army(&["Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Snipers [5] Q4+ D5+\n5x Sniper Rifle (30\", A1, AP(1))", "Brutes [3] Q4+ D4+ | Tough(3), Furious\n3x Claws (A3, AP(1))"]);
         let b = army(&["Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Grunts [10] Q5+ D5+\n10x Rifle (24\", A1)", "Brutes [3] Q4+ D4+ | Tough(3), Furious\n3x Claws (A3, AP(1))"]);
         let prep = Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap();
-        let mut config = Config {
-            seed: 11,
-            terrain: Terrain::Standard,
-            objectives: None,
-            policies: [Policy::DEFAULT; 2],
-            deployment: None,
-            line_up: None,
-            first: None,
-            paired: false,
-            rounds: 4,
-            trace: false,
-            profile: false,
-        };
+        let mut config = Config::new(11, Terrain::Standard);
         let games = 4000;
         let start = std::time::Instant::now();
         let out = simulate(&prep, &config, 0, games, Some(1)).unwrap();

@@ -3,7 +3,7 @@
 //! binary counts every allocation with a global allocator of its own.
 
 use oprstats::game::prepare::Prepared;
-use oprstats::game::{simulate, Config, Policy, Terrain};
+use oprstats::game::{simulate, Config, Terrain};
 use oprstats::{Edition, Unit};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,19 +37,7 @@ fn a_duel_game_allocates_at_most_twice() {
     let a = [Unit::parse("Troopers [10] Q4+ D4+\n10x Rifle (24\", A1)\n10x CCW (A1)", Edition::V3_5).unwrap()];
     let b = [Unit::parse("Brutes [5] Q4+ D4+ | Tough(3), Furious\n5x Claws (A3, AP(1))", Edition::V3_5).unwrap()];
     let prep = Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap();
-    let config = Config {
-        seed: 1,
-        terrain: Terrain::Fixed(Vec::new()),
-        objectives: None,
-        policies: [Policy::DEFAULT; 2],
-        deployment: None,
-        line_up: None,
-        first: None,
-        paired: false,
-        rounds: 4,
-        trace: false,
-        profile: false,
-    };
+    let config = Config::new(1, Terrain::Fixed(Vec::new()));
     // the thread's caches (shot plans, melees, the last game's lists) filled first
     simulate(&prep, &config, 0, 400, Some(1)).unwrap();
     let games = 2_000;
