@@ -10,9 +10,10 @@
 //! (`policy::spells_to_cast`, `policy::tokens_to_spend`).
 //!
 //! Readings (docs/game.md): range and sight are the caster model's (`Casting::slots`), as a
-//! weapon's are its model's, and a helper's from the caster's unit; a unit with several casters (a Caster hero joined to a Caster Group) pools
-//! their tokens, holding at most 6 per caster; Shaken units can't cast, help or hinder ("can't
-//! use any active special rules, such as casting spells").
+//! weapon's are its model's, and a helper's from the caster's unit; a unit with several
+//! casters (a Caster hero joined to a Caster Group) pools their tokens, holding at most 6
+//! per caster; Shaken units can't cast, help or hinder ("can't use any active special rules,
+//! such as casting spells").
 
 use super::play::{Event, Game, Id, Touched};
 use super::policy;
@@ -147,7 +148,7 @@ impl Casting {
         if slots.is_empty() {
             return (Casting::default(), Vec::new());
         }
-        let (caster, group) = ((0..alloc.len()).any(|k| has(k, "Caster")), (0..alloc.len()).any(|k| has(k, "Caster Group")));
+        let (caster, group) = (slots.iter().any(|&k| has(k as u32, "Caster")), slots.iter().any(|&k| has(k as u32, "Caster Group")));
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {

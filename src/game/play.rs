@@ -506,7 +506,6 @@ impl<'a> Game<'a> {
             live.extend(prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }));
             live
         });
-
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
         Game {
             prep,

@@ -4,9 +4,10 @@
 //! wound margin so far (wounds caused by the charger less those caused by the defender) and,
 //! until the strike back, of the defender's wounds (those are read summed over the end
 //! states, so the last step sums them instead of carrying them on). The charger's wounds are
-//! all dealt in one step, so their distribution is read there. Each step's attack comes from `attack::exact::transitions`,
-//! started from the state its attacker and target are in, so the strike back depends on
-//! which models survived exactly, not on averages.
+//! all dealt in one step, so their distribution is read there. Each step's attack comes from
+//! `attack::exact::Transitions`, started from the state its attacker and target are in, so
+//! the strike back depends on which models survived exactly, not on averages. (The pairs'
+//! pmfs and the transitions' are kept in two pools: one shared pool measured 4% slower.)
 
 use super::outcome::{Outcome, Tallies};
 use super::{Melee, Phase, Plans, Winner};
