@@ -330,6 +330,47 @@ impl Allocation {
         s
     }
 
+    /// Wounds the unit has taken in removal order (a joined hero's own wounds apart).
+    fn position(&self, s: State) -> usize {
+        self.offset(s.k) + s.w as usize
+    }
+
+    /// The state after `pos` wounds in removal order, from a fresh unit (none of a joined
+    /// hero's own).
+    fn at_position(&self, pos: usize) -> State {
+        if pos >= self.offset(self.len()) {
+            return self.destroyed_state();
+        }
+        let r = self.capacity.partition_point(|&c| c <= pos) - 1;
+        let tough = self.runs[r].0.tough as usize;
+        let into = pos - self.capacity[r];
+        State { k: self.starts[r] + (into / tough) as u32, w: (into % tough) as u32, ..State::default() }
+    }
+
+    /// Whether wounds of a group judged by `dm` only run down the removal order from `s`:
+    /// then `land(s, n, ..)` is `At` the `n`-th state of [`Allocation::run_down`] (the
+    /// commonest landing, found without its dispatch). Not for Firefight's markers, Deadly,
+    /// Takedown, a hero's own wounds or a destroyed unit.
+    pub fn runs_down(&self, s: State, dm: &DieModel, takedown: bool) -> bool {
+        !self.wound_effects() && !takedown && dm.deadly <= 1 && s.hp == 0 && !s.stunned && !self.destroyed(s)
+    }
+
+    /// The states 0, 1, 2, ... wounds leave the unit in from `s`, where they only run down
+    /// the removal order ([`Allocation::runs_down`]), each a step from the last.
+    pub fn run_down(&self, s: State) -> impl Iterator<Item = State> + '_ {
+        let mut next = s;
+        std::iter::from_fn(move || {
+            let out = next;
+            if !self.destroyed(next) {
+                next.w += 1;
+                if next.w >= self.tough_at(next.k) {
+                    next = if next.k + 1 >= self.len() { self.destroyed_state() } else { State { k: next.k + 1, w: 0, ..next } };
+                }
+            }
+            Some(out)
+        })
+    }
+
     /// `n` wounds of `size` each (Deadly(X): size X, no carry-over; else 1) to the unit.
     pub fn apply(&self, mut s: State, n: u32, size: u32) -> State {
         if self.destroyed(s) {
@@ -337,14 +378,7 @@ impl Allocation {
         }
         if size <= 1 && s.hp == 0 {
             // Wounds carry over: find where the running total of wounds lands.
-            let pos = self.offset(s.k) + s.w as usize + n as usize;
-            if pos >= self.offset(self.len()) {
-                return self.destroyed_state();
-            }
-            let r = self.capacity.partition_point(|&c| c <= pos) - 1;
-            let tough = self.runs[r].0.tough as usize;
-            let into = pos - self.capacity[r];
-            return State { k: self.starts[r] + (into / tough) as u32, w: (into % tough) as u32, ..State::default() };
+            return self.at_position(self.position(s) + n as usize);
         }
         if size <= 1 {
             let mut left = n;
@@ -543,5 +577,39 @@ impl Allocation {
             out.push(State { k: self.len(), w: 0, hp, stunned: false });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_down_the_removal_order_is_landing_each_number_of_wounds() {
+        let v = Edition::V3_5;
+        let squad = Unit::parse("Squad [6] Q4+ D4+\n6x Hand Weapon (A1)", v).unwrap();
+        let mixed = Unit::parse("Mixed [4] Q4+ D4+ | Tough(3)\n4x Hand Weapon (A1)", v).unwrap();
+        let captain = Unit::parse("Captain [1] Q3+ D4+ | Hero, Tough(3)\nHand Weapon (A2)", v).unwrap();
+        let plain = DieModel::plain(4, 4, 7);
+        for unit in [squad.clone(), mixed, squad.join(&captain, v).unwrap()] {
+            let alloc = Allocation::new(&unit, v);
+            let total = alloc.offset(alloc.len()) as u32;
+            let mut checked = 0;
+            for s in alloc.states() {
+                if !alloc.runs_down(s, &plain, false) {
+                    continue;
+                }
+                for (n, end) in alloc.run_down(s).take(total as usize + 3).enumerate() {
+                    assert_eq!(Landing::At(end), alloc.land(s, n as u32, &plain, false), "{} from {s:?}, {n} wounds", unit.name());
+                    checked += 1;
+                }
+            }
+            assert!(checked > 3 * total, "{}: {checked}", unit.name());
+        }
+        // the cases it leaves to `land`
+        let alloc = Allocation::new(&squad, v);
+        assert!(!alloc.runs_down(State::default(), &DieModel { deadly: 3, ..plain }, false));
+        assert!(!alloc.runs_down(State::default(), &plain, true));
+        assert!(!Allocation::new(&squad, Edition::Firefight3_2).runs_down(State::default(), &plain, false));
     }
 }

@@ -485,6 +485,15 @@ impl Transitions {
                 }
                 let dm = die_model_of(gi, *s);
                 let wounds = cache.get(&dm, g.dice);
+                if alloc.runs_down(*s, &dm, g.takedown) {
+                    // (the same as below, where each landing is `At` with probability 1)
+                    for ((w, &p), end) in wounds.iter().enumerate().zip(alloc.run_down(*s)) {
+                        if p > 0.0 {
+                            add(end, pmf, w * dm.deadly as usize, p);
+                        }
+                    }
+                    continue;
+                }
                 for (w, &p) in wounds.iter().enumerate() {
                     if p > 0.0 {
                         alloc.landings(alloc.land(*s, w as u32, &dm, g.takedown), |s2, q| add(s2, pmf, w * dm.deadly as usize, p * q));
