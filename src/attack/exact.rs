@@ -451,16 +451,11 @@ pub struct Transitions {
 
 impl Transitions {
     /// Where an attack leaves the target, from `start`: each end state with the sub-pmf of
-    /// the wounds dealt on the way there (Deadly counted X times). `die_model_of(group,
-    /// state)` judges the dice, so callers can reuse die models across attacks.
-    pub fn run(
-        &mut self,
-        alloc: &Allocation,
-        groups: &[Group],
-        start: State,
-        cache: &mut WoundCache,
-        mut die_model_of: impl FnMut(usize, State) -> DieModel,
-    ) -> &[(State, Vec<f64>)] {
+    /// the wounds dealt on the way there (Deadly counted X times). `judged(group, state,
+    /// dice)` gives the die model of a group's dice against the target in that state and
+    /// the pmf of the wounds that many deal ([`WoundCache::get`]), so callers can reuse both
+    /// across attacks.
+    pub fn run(&mut self, alloc: &Allocation, groups: &[Group], start: State, mut judged: impl FnMut(usize, State, u32) -> (DieModel, Rc<Vec<f64>>)) -> &[(State, Vec<f64>)] {
         let Transitions { ends, next, spare, index } = self;
         recycle(ends, spare);
         let mut first = spare.pop().unwrap_or_default();
@@ -483,8 +478,7 @@ impl Transitions {
                     add(*s, pmf, 0, 1.0);
                     continue;
                 }
-                let dm = die_model_of(gi, *s);
-                let wounds = cache.get(&dm, g.dice);
+                let (dm, wounds) = judged(gi, *s, g.dice);
                 if alloc.runs_down(*s, &dm, g.takedown) {
                     // (the same as below, where each landing is `At` with probability 1)
                     for ((w, &p), end) in wounds.iter().enumerate().zip(alloc.run_down(*s)) {

@@ -153,6 +153,13 @@ impl FacesTable {
     /// The faces of `group` against state `state` (of `states`); `find` gives its die model
     /// the first time.
     pub fn get(&mut self, group: usize, state: usize, states: usize, find: impl FnOnce() -> DieModel) -> Faces {
+        let i = self.index(group, state, states, find);
+        self.distinct[i]
+    }
+
+    /// Which of the distinct die models met `group` has against state `state` (of
+    /// `states`), for [`FacesTable::die_model`] and for keeping more by die model.
+    pub fn index(&mut self, group: usize, state: usize, states: usize, find: impl FnOnce() -> DieModel) -> usize {
         if self.slots.len() <= group {
             self.slots.resize_with(group + 1, Vec::new);
         }
@@ -162,7 +169,7 @@ impl FacesTable {
         }
         let i = row[state];
         if i != Self::NONE {
-            return self.distinct[i as usize];
+            return i as usize;
         }
         let dm = find();
         let distinct = &mut self.distinct;
@@ -171,7 +178,12 @@ impl FacesTable {
             (distinct.len() - 1) as u32
         });
         row[state] = i;
-        self.distinct[i as usize]
+        i as usize
+    }
+
+    /// The die model of [`FacesTable::index`]'s `i`.
+    pub fn die_model(&self, i: usize) -> &DieModel {
+        &self.distinct[i].dm
     }
 }
 

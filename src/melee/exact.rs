@@ -189,7 +189,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
     for &(d0, p0) in &charged {
         if m.strikes_back(d0) {
             let g = plans.groups(Phase::Counter, d0, m.charger_start);
-            for (c1, wounds) in tr.run(&m.charger, &g.groups, m.charger_start, cache, |gi, s| plans.die_model(Phase::Counter, g.templates[gi], s)) {
+            for (c1, wounds) in tr.run(&m.charger, &g.groups, m.charger_start, |gi, s, dice| plans.judged(Phase::Counter, g.templates[gi], s, dice, cache)) {
                 counter.push((d0, *c1, wounds.iter().map(|q| q * p0).collect()));
             }
         } else {
@@ -212,7 +212,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
             continue;
         }
         let g = plans.groups(Phase::Charge, c1, d0);
-        for (d1, dealt) in tr.run(&m.defender, &g.groups, d0, cache, |gi, s| plans.die_model(Phase::Charge, g.templates[gi], s)) {
+        for (d1, dealt) in tr.run(&m.defender, &g.groups, d0, |gi, s, dice| plans.judged(Phase::Charge, g.templates[gi], s, dice, cache)) {
             let p_d1: f64 = dealt.iter().sum();
             for (w, &q) in dealt.iter().enumerate() {
                 out.add_wounds(0, w, q * p_c1);
@@ -238,7 +238,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
         } else {
             let g = plans.groups(Phase::StrikeBack, d1, c1);
             back_wounds.clear();
-            for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, cache, |gi, s| plans.die_model(Phase::StrikeBack, g.templates[gi], s)) {
+            for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, |gi, s, dice| plans.judged(Phase::StrikeBack, g.templates[gi], s, dice, cache)) {
                 finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
                 crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
             }
@@ -263,6 +263,9 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
                 by_winner[m.winner(c, d, f.margin.lo + i as i64, fear_margin) as usize] += q * pf;
             }
         }
+        let unless_failed = m.statuses_without_failure(c, d);
+        let at = [m.charger.index(c), m.defender.index(d)];
+        let mut add = |winner, failed, q| out.add_ended(winner, m.statuses_from(unless_failed, c, d, winner, failed), at, q);
         for winner in [Winner::Charger, Winner::Defender, Winner::Tie] {
             let q = by_winner[winner as usize];
             if q == 0.0 {
@@ -272,13 +275,13 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
                 Some((loser, s)) => {
                     let p_pass = plans.morale_test(loser, s).p_pass();
                     if p_pass > 0.0 {
-                        out.add(m, c, d, winner, false, q * p_pass);
+                        add(winner, false, q * p_pass);
                     }
                     if p_pass < 1.0 {
-                        out.add(m, c, d, winner, true, q * (1.0 - p_pass));
+                        add(winner, true, q * (1.0 - p_pass));
                     }
                 }
-                None => out.add(m, c, d, winner, false, q),
+                None => add(winner, false, q),
             }
         }
     }

@@ -18,7 +18,7 @@ pub mod sample;
 use crate::attack::allocation::{Allocation, Landing, State};
 use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
 use crate::attack::sample::{Faces, FacesTable};
-use crate::attack::exact::group_expected_wounds;
+use crate::attack::exact::{group_expected_wounds, WoundCache};
 use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
 use crate::limits::MAX_EXACT_MELEE_WORK;
 use crate::edition::Edition;
@@ -28,7 +28,6 @@ use crate::profile::Unit;
 use crate::rules::census::Engine;
 use crate::rules::effects::{own_effects, rule_set, Effect, Settle};
 use crate::state::UnitState;
-use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// The exact engine refuses melees whose pairs of unit states exceed this (300 one-wound
@@ -408,7 +407,18 @@ impl Melee {
     /// Each side's status once the melee is over: the loser's morale test `failed` or not
     /// (ignored when no loser tests).
     pub fn statuses(&self, c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
-        let mut out = [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)];
+        self.statuses_from(self.statuses_without_failure(c, d), c, d, winner, failed)
+    }
+
+    /// Each side's status in `c` and `d` unless a morale test fails (the exact engine reads
+    /// it once for each pair of end states, then [`Melee::statuses_from`] for each result).
+    pub fn statuses_without_failure(&self, c: State, d: State) -> [Status; 2] {
+        [self.status_without_failure(Winner::Charger, c), self.status_without_failure(Winner::Defender, d)]
+    }
+
+    /// [`Melee::statuses`] from [`Melee::statuses_without_failure`]'s `unless_failed`.
+    pub fn statuses_from(&self, unless_failed: [Status; 2], c: State, d: State, winner: Winner, failed: bool) -> [Status; 2] {
+        let mut out = unless_failed;
         if let (Some((loser, s)), true) = (self.loser_tests(c, d, winner), failed) {
             let (alloc, before) = self.side(loser);
             out[loser as usize] = match morale::failure(alloc, s, true, before.shaken, self.edition) {
@@ -459,6 +469,9 @@ impl Fear {
     }
 }
 
+/// The charger's Fear less the defender's: values with their chances.
+pub type FearMargin = smallvec::SmallVec<[(i64, f64); 8]>;
+
 /// The groups one side strikes with in a phase, and each group's profile id in [`Plans`].
 pub struct PhaseGroups {
     pub groups: Vec<Group>,
@@ -483,10 +496,11 @@ pub struct Found {
     /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
     models: [FacesTable; 3],
+    /// By phase, by distinct die model of `models`, by dice: the wounds they deal (the
+    /// exact engine's, from the thread's `WoundCache`, without hashing the die model each time).
+    wounds: [Vec<Vec<Option<Rc<Vec<f64>>>>>; 3],
     /// Fear of each side by which of its models are left.
     fear: [ByAlive<Fear>; 2],
-    /// The distribution of the Fear margin by which models of each side are left.
-    fear_margins: HashMap<((u32, bool), (u32, bool)), Rc<Vec<(i64, f64)>>>,
     /// The melee morale test of each side by which of its models are left ("most models"
     /// rules need the counts, not just the kinds).
     tests: [ByAlive<MoraleTest>; 2],
@@ -542,17 +556,14 @@ impl<'m> Plans<'m> {
     }
 
     /// The distribution of the charger's Fear less the defender's (the sampler rolls the same
-    /// dice: [`Fear::roll`]).
-    pub fn fear_margin(&mut self, c: State, d: State) -> Rc<Vec<(i64, f64)>> {
-        let key = (self.melee.charger.alive_key(c), self.melee.defender.alive_key(d));
-        if let Some(p) = self.found.fear_margins.get(&key) {
-            return p.clone();
-        }
+    /// dice: [`Fear::roll`]): one value unless a side rolls its Fear (v2's "+D3"), so it is
+    /// worked out on the stack each time rather than looked up.
+    pub fn fear_margin(&mut self, c: State, d: State) -> FearMargin {
         let [fc, fd] = self.fear(c, d);
-        let mut pmf: Vec<(i64, f64)> = vec![(fc.fixed - fd.fixed, 1.0)];
+        let mut pmf: FearMargin = smallvec::smallvec![(fc.fixed - fd.fixed, 1.0)];
         for (fear, sign) in [(fc, 1i64), (fd, -1i64)] {
             for _ in 0..fear.dice {
-                let mut next: Vec<(i64, f64)> = Vec::new();
+                let mut next = FearMargin::new();
                 for &(v, p) in &pmf {
                     for face in 1..=i64::from(fear.sides) {
                         let value = v + sign * face;
@@ -565,8 +576,6 @@ impl<'m> Plans<'m> {
                 pmf = next;
             }
         }
-        let pmf = Rc::new(pmf);
-        self.found.fear_margins.insert(key, pmf.clone());
         pmf
     }
 
@@ -594,9 +603,24 @@ impl<'m> Plans<'m> {
         self.found.groups[phase as usize].get_or(i, || out)
     }
 
-    /// How a die of group profile `template` of `phase` is judged against the target in `s`.
-    pub fn die_model(&mut self, phase: Phase, template: usize, s: State) -> DieModel {
-        self.faces(phase, template, s).dm
+    /// How a die of group profile `template` of `phase` is judged against the target in `s`,
+    /// and the pmf of the wounds `dice` such dice deal (before Deadly multiplication).
+    pub fn judged(&mut self, phase: Phase, template: usize, s: State, dice: u32, cache: &mut WoundCache) -> (DieModel, Rc<Vec<f64>>) {
+        let m = self.melee;
+        let (_, target) = m.sides(phase);
+        let group = &self.found.templates[phase as usize][template];
+        let table = &mut self.found.models[phase as usize];
+        let i = table.index(template, target.index(s), target.state_count(), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)));
+        let dm = *table.die_model(i);
+        let by_model = &mut self.found.wounds[phase as usize];
+        if by_model.len() <= i {
+            by_model.resize_with(i + 1, Vec::new);
+        }
+        let by_dice = &mut by_model[i];
+        if by_dice.len() <= dice as usize {
+            by_dice.resize(dice as usize + 1, None);
+        }
+        (dm, by_dice[dice as usize].get_or_insert_with(|| cache.get(&dm, dice)).clone())
     }
 
     /// The same, read into the sampler's lookups by face.

@@ -124,14 +124,19 @@ impl Tallies {
     /// Adds weight `p` of the melee ending with the charger in `c`, the defender in `d`,
     /// `winner`, and the loser's morale test failed or not.
     pub fn add(&mut self, m: &Melee, c: State, d: State, winner: Winner, failed: bool, p: f64) {
+        self.add_ended(winner, m.statuses(c, d, winner, failed), [m.charger.index(c), m.defender.index(d)], p);
+    }
+
+    /// Adds weight `p` of the melee ending with `winner` and the sides' `statuses`, in the
+    /// states of index `at` ([`Tallies::add`] with those found already).
+    pub fn add_ended(&mut self, winner: Winner, statuses: [Status; 2], at: [usize; 2], p: f64) {
         self.winner[winner as usize] += p;
-        let statuses = m.statuses(c, d, winner, failed);
-        for (side, (alloc, s)) in [(&m.charger, c), (&m.defender, d)].into_iter().enumerate() {
+        for side in 0..2 {
             let status = statuses[side];
             self.status[side][status as usize] += p;
             // (destroyed and routed units have no end state: see `outcome`)
             if matches!(status, Status::Shaken | Status::Unaffected) {
-                self.ends[side].add(2 * alloc.index(s) + usize::from(status == Status::Shaken), p);
+                self.ends[side].add(2 * at[side] + usize::from(status == Status::Shaken), p);
             }
         }
     }
