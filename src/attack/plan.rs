@@ -688,21 +688,79 @@ pub fn usable_weapons(model: &Model, target: &[(&Model, u32)], situation: &Situa
 /// the `target`'s, in resolution order. Models that share a weapon and a profile (Quality and
 /// attack rules) are one group.
 pub fn groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> Vec<Group> {
-    build_groups(attacker, target, situation, pick, true)
+    build_groups(attacker, target, situation, pick, true, None)
 }
 
 /// [`groups`] without their labels, for engines that never show them (the melee): writing a
 /// weapon's profile is a good part of the cost of planning a strike.
 pub fn unlabelled_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> Vec<Group> {
-    build_groups(attacker, target, situation, pick, false)
+    build_groups(attacker, target, situation, pick, false, None)
 }
 
-fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, labels: bool) -> Vec<Group> {
+/// [`unlabelled_groups`] with the [`Recipe`] that gives the same attacker's groups for other
+/// numbers of each of its models.
+pub fn unlabelled_groups_and_recipe(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> (Vec<Group>, Recipe) {
+    let mut recipe = Recipe::default();
+    let groups = build_groups(attacker, target, situation, pick, false, Some(&mut recipe));
+    (groups, recipe)
+}
+
+/// How [`build_groups`] counted each group's dice from the numbers of the attacker's models
+/// (one per entry of its `attacker`), so that the groups of the same models in other numbers
+/// are found without planning again (a melee asks for them with every number of models
+/// left). Everything else about a group depends on which models attack, not how many.
+#[derive(Debug, Clone, Default)]
+pub struct Recipe {
+    /// Every group met, in the order built, before dropping the dice groups with no dice
+    /// and sorting.
+    candidates: Vec<(Group, Dice)>,
+}
+
+/// How a candidate group's dice are counted, with the same saturating sums as the builder.
+#[derive(Debug, Clone)]
+enum Dice {
+    /// A weapon group: attacks per model of each entry.
+    Weapon(Vec<(usize, u32)>),
+    /// Impact, automatic hits, Ravage or Crush: dice per model of each entry, less `less`;
+    /// only kept when above zero.
+    Counted { terms: Vec<(usize, i64)>, less: i64 },
+}
+
+impl Recipe {
+    /// The groups of the same models as built, with `counts[e]` of entry `e`: `None` when a
+    /// dice group would appear or vanish with these numbers (then build them afresh).
+    pub fn groups(&self, counts: &[u32]) -> Option<Vec<Group>> {
+        let mut out = Vec::with_capacity(self.candidates.len());
+        for (g, dice) in &self.candidates {
+            let n = match dice {
+                Dice::Weapon(terms) => terms.iter().fold(0u32, |acc, &(e, per_model)| acc.saturating_add(per_model.saturating_mul(counts[e]))),
+                Dice::Counted { terms, less } => {
+                    let total = terms.iter().fold(0i64, |acc, &(e, x)| acc.saturating_add(x.saturating_mul(i64::from(counts[e])))).saturating_sub(*less);
+                    if (total > 0) != (g.dice > 0) {
+                        return None;
+                    }
+                    if total <= 0 {
+                        continue;
+                    }
+                    u32::try_from(total).unwrap_or(u32::MAX)
+                }
+            };
+            out.push(Group { dice: n, ..g.clone() });
+        }
+        out.sort_by_key(Group::priority);
+        Some(out)
+    }
+}
+
+fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, labels: bool, mut recipe: Option<&mut Recipe>) -> Vec<Group> {
     let mut out: Vec<Group> = Vec::new();
+    // (for the recipe) how each group of `out` counts its dice
+    let recording = recipe.is_some();
+    let mut counted: Vec<Vec<(usize, u32)>> = Vec::new();
     // (weapon profile, Quality, attacking model's rules) -> index in `out`
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
     let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
-    for &(model, copies) in attacker {
+    for (entry, &(model, copies)) in attacker.iter().enumerate() {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
         let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
         let weapons: Vec<&Weapon> = usable_by(model, &model_rules, &view, situation, pick).map(|(_, w)| w).collect();
@@ -723,7 +781,13 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
             let found = keys.iter().position(|(w, q, r)| *q == model.quality && w.same_profile(weapon) && *r == model_rules);
             if let Some(i) = found {
                 out[i].dice = out[i].dice.saturating_add(dice);
+                if recording {
+                    counted[i].push((entry, per_model));
+                }
                 continue;
+            }
+            if recording {
+                counted.push(vec![(entry, per_model)]);
             }
             let mut rules: Vec<Rule> = weapon.rules.clone();
             for r in &model_rules {
@@ -743,41 +807,57 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
             });
         }
     }
+    if let Some(recipe) = recipe.as_deref_mut() {
+        recipe.candidates = out.iter().cloned().zip(counted.into_iter().map(Dice::Weapon)).collect();
+    }
     // Impact per attacking model, less the target's per-model reductions (Counter); both are
     // rows of the rule table, read against the untouched target.
     if pick.takes_model_dice() {
         let mut impact = [0i64; 2];
         let mut impact_ap = 0i32;
-        // Ravage and Crush dice by (need, AP, wounds)
-        let mut dice: Vec<((u8, u8, bool), i64)> = Vec::new();
-        for &(m, n) in attacker {
+        // (for the recipe) Impact dice and hits per model of each entry
+        let mut impact_terms: [Vec<(usize, i64)>; 2] = [Vec::new(), Vec::new()];
+        // Ravage and Crush dice by (need, AP, wounds), and per model of each entry
+        let mut dice: Vec<((u8, u8, bool), i64, Vec<(usize, i64)>)> = Vec::new();
+        for (entry, &(m, n)) in attacker.iter().enumerate() {
             for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.name == x), situation, &view) {
                 match e {
-                    Effect::ImpactDice(a) => impact[0] = impact[0].saturating_add(i64::from(amount(a, r)).saturating_mul(i64::from(n))),
-                    Effect::ImpactHits(a) => impact[1] = impact[1].saturating_add(i64::from(amount(a, r)).saturating_mul(i64::from(n))),
+                    Effect::ImpactDice(a) | Effect::ImpactHits(a) => {
+                        let which = usize::from(matches!(e, Effect::ImpactHits(_)));
+                        impact[which] = impact[which].saturating_add(i64::from(amount(a, r)).saturating_mul(i64::from(n)));
+                        impact_terms[which].push((entry, i64::from(amount(a, r))));
+                    }
                     Effect::ImpactAp(a) => impact_ap = impact_ap.max(amount(a, r)),
                     Effect::MeleeDice { amount: a, need, ap, wounds } => {
-                        let x = i64::from(amount(a, r).max(0)).saturating_mul(i64::from(n));
-                        match dice.iter_mut().find(|(k, _)| *k == (need, ap, wounds)) {
-                            Some((_, total)) => *total = total.saturating_add(x),
-                            None => dice.push(((need, ap, wounds), x)),
+                        let per_model = i64::from(amount(a, r).max(0));
+                        let x = per_model.saturating_mul(i64::from(n));
+                        match dice.iter_mut().find(|(k, ..)| *k == (need, ap, wounds)) {
+                            Some((_, total, terms)) => {
+                                *total = total.saturating_add(x);
+                                terms.push((entry, per_model));
+                            }
+                            None => dice.push(((need, ap, wounds), x, vec![(entry, per_model)])),
                         }
                     }
                     _ => {}
                 }
             }
         }
-        for ((need, ap, wounds), total) in dice {
+        for ((need, ap, wounds), total, terms) in dice {
+            let group = Group {
+                label: if labels { format!("{}({total})", if wounds { "Ravage" } else { "Crush" }) } else { String::new() },
+                kind: GroupKind::Dice { need, ap, wounds },
+                dice: total.clamp(0, i64::from(u32::MAX)) as u32,
+                quality: need,
+                rules: Vec::new(),
+                takedown: false,
+                deadly: false,
+            };
+            if let Some(recipe) = recipe.as_deref_mut() {
+                recipe.candidates.push((group.clone(), Dice::Counted { terms, less: 0 }));
+            }
             if total > 0 {
-                out.push(Group {
-                    label: if labels { format!("{}({total})", if wounds { "Ravage" } else { "Crush" }) } else { String::new() },
-                    kind: GroupKind::Dice { need, ap, wounds },
-                    dice: total.min(i64::from(u32::MAX)) as u32,
-                    quality: need,
-                    rules: Vec::new(),
-                    takedown: false,
-                    deadly: false,
-                });
+                out.push(group);
             }
         }
         let reduction: i64 = target
@@ -793,17 +873,22 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
             })
             .fold(0i64, i64::saturating_add);
         let impact_kind = GroupKind::Impact { ap: impact_ap.clamp(0, 6) as u8 };
-        for (kind, total) in [(impact_kind, impact[0].saturating_sub(reduction)), (GroupKind::AutomaticHits, impact[1])] {
+        let [dice_terms, hits_terms] = impact_terms;
+        for (kind, total, terms, less) in [(impact_kind, impact[0].saturating_sub(reduction), dice_terms, reduction), (GroupKind::AutomaticHits, impact[1], hits_terms, 0)] {
+            let group = Group {
+                label: if labels { format!("Impact({total})") } else { String::new() },
+                kind,
+                dice: u32::try_from(total.max(0)).unwrap_or(u32::MAX),
+                quality: 2,
+                rules: Vec::new(),
+                takedown: false,
+                deadly: false,
+            };
+            if let Some(recipe) = recipe.as_deref_mut() {
+                recipe.candidates.push((group.clone(), Dice::Counted { terms, less }));
+            }
             if total > 0 {
-                out.push(Group {
-                    label: if labels { format!("Impact({total})") } else { String::new() },
-                    kind,
-                    dice: u32::try_from(total).unwrap_or(u32::MAX),
-                    quality: 2,
-                    rules: Vec::new(),
-                    takedown: false,
-                    deadly: false,
-                });
+                out.push(group);
             }
         }
     }
@@ -860,4 +945,73 @@ pub fn unmodelled_rules(attacker: &[(Model, u32)], target: &[(Model, u32)], edit
         }
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attack::allocation::Allocation;
+    use crate::profile::Unit;
+
+    /// A recipe from one number of each model gives what planning afresh gives for every
+    /// other number of the same models, or declines (never a different answer).
+    #[test]
+    fn a_recipe_gives_the_groups_of_the_same_models_in_other_numbers() {
+        let v = Edition::V3_5;
+        let parse = |text: &str| Unit::parse(text, v).unwrap();
+        let captain = parse("Captain [1] Q3+ D4+ | Hero, Tough(3), Impact(2)\nHand Weapon (A2, AP(1))");
+        let chargers = [
+            parse("Squad [10] Q4+ D4+\n8x Hand Weapon (A2, AP(1))\n2x Claw (A1, Rending)").join(&captain, v).unwrap(),
+            parse("Riders [6] Q4+ D4+ | Impact(1), Ravage(1)\n6x Lance (A1, AP(2))").join(&captain, v).unwrap(),
+            parse("Brutes [3] Q4+ D4+ | Tough(3), Crush(2), Furious\n3x Club (A3)\n3x Fist (A1, AP(1))"),
+        ];
+        let targets = [parse("Guards [5] Q4+ D3+\n5x Halberd (A2, Counter)"), parse("Spears [2] Q4+ D3+\n2x Spear (A1, Counter)")];
+        let mut replayed = 0;
+        for charger in &chargers {
+            let alloc = Allocation::new(charger, v);
+            for target in &targets {
+                let target_alloc = Allocation::new(target, v);
+                let target_alive = target_alloc.view(target_alloc.start(), false).alive;
+                let situation = Situation::new(v, true, 6.0);
+                let mut recipes: Vec<((usize, bool), Recipe)> = Vec::new();
+                for s in alloc.states().into_iter().filter(|s| !alloc.destroyed(*s)) {
+                    let alive = alloc.view(s, false).alive;
+                    let fresh = unlabelled_groups(&alive, &target_alive, &situation, Pick::All);
+                    let key = (alive.len(), alloc.alive_key(s).1);
+                    let counts: Vec<u32> = alive.iter().map(|(_, n)| *n).collect();
+                    match recipes.iter().find(|(k, _)| *k == key) {
+                        Some((_, recipe)) => {
+                            if let Some(groups) = recipe.groups(&counts) {
+                                assert_eq!(groups, fresh, "{} against {} in {s:?}", charger.name(), target.name());
+                                replayed += 1;
+                            }
+                        }
+                        None => {
+                            let (groups, recipe) = unlabelled_groups_and_recipe(&alive, &target_alive, &situation, Pick::All);
+                            assert_eq!(groups, fresh);
+                            recipes.push((key, recipe));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(replayed > 40, "{replayed}");
+    }
+
+    /// Impact less the target's Counter models: a group that vanishes with fewer models is
+    /// not replayed with no dice.
+    #[test]
+    fn a_recipe_declines_when_a_dice_group_vanishes() {
+        let v = Edition::V3_5;
+        let riders = Unit::parse("Riders [3] Q4+ D4+ | Impact(1)\n3x Lance (A1)", v).unwrap();
+        let guards = Unit::parse("Guards [2] Q4+ D3+\n2x Halberd (A2, Counter)", v).unwrap();
+        let (alloc, target) = (Allocation::new(&riders, v), Allocation::new(&guards, v));
+        let situation = Situation::new(v, true, 6.0);
+        let target_alive = target.view(target.start(), false).alive;
+        let (groups, recipe) = unlabelled_groups_and_recipe(&alloc.view(alloc.start(), false).alive, &target_alive, &situation, Pick::All);
+        assert!(groups.iter().any(|g| matches!(g.kind, GroupKind::Impact { .. }) && g.dice == 1));
+        // 2 riders: Impact 2 less 2 Counter models: no Impact group
+        assert!(recipe.groups(&[2]).is_none());
+        assert_eq!(recipe.groups(&[3]), Some(groups));
+    }
 }

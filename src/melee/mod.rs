@@ -16,7 +16,7 @@ pub mod outcome;
 pub mod sample;
 
 use crate::attack::allocation::{Allocation, Landing, State};
-use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Situation};
+use crate::attack::plan::{self, die_model, DieModel, Group, Pick, Recipe, Situation};
 use crate::attack::sample::{Faces, FacesTable};
 use crate::attack::exact::{group_expected_wounds, WoundCache};
 use crate::attack::{budget, check_situation, options, MAX_EXACT_DICE};
@@ -318,12 +318,22 @@ impl Melee {
     /// against the target's models left in `target` (which decide Counter's Impact reduction).
     pub fn groups(&self, phase: Phase, attacker: State, target: State) -> Vec<Group> {
         let (a, t) = self.sides(phase);
-        let pick = match phase {
+        plan::unlabelled_groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), Self::pick(phase))
+    }
+
+    /// [`Melee::groups`] with the recipe for the same models in other numbers.
+    fn groups_and_recipe(&self, phase: Phase, attacker: State, target: State) -> (Vec<Group>, Recipe) {
+        let (a, t) = self.sides(phase);
+        plan::unlabelled_groups_and_recipe(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), Self::pick(phase))
+    }
+
+    /// The weapons a phase strikes with.
+    fn pick(phase: Phase) -> Pick<'static> {
+        match phase {
             Phase::Charge => Pick::All,
             Phase::Counter => Pick::StrikingFirst(true),
             Phase::StrikeBack => Pick::StrikingFirst(false),
-        };
-        plan::unlabelled_groups(&a.view(attacker, false).alive, &t.view(target, false).alive, &self.situation(phase), pick)
+        }
     }
 
     /// Firefight: "If Stunned models ... are charged again, then they are Knocked Out
@@ -493,6 +503,10 @@ pub struct Plans<'m> {
 pub struct Found {
     /// By phase, by the attacker's models left.
     groups: [ByAlive<Rc<PhaseGroups>>; 3],
+    /// By phase, by which of the attacker's runs of models are left (how many runs, and
+    /// whether a joined hero died out of order): the recipe for their groups in any numbers,
+    /// and the groups' profile ids.
+    recipes: [Vec<((usize, bool), Rc<(Recipe, Vec<usize>)>)>; 3],
     /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
     templates: [Vec<Group>; 3],
     models: [FacesTable; 3],
@@ -587,7 +601,18 @@ impl<'m> Plans<'m> {
         if let Some(Some(g)) = self.found.groups[phase as usize].0.get(i) {
             return g.clone();
         }
-        let groups = self.melee.groups(phase, attacker, target);
+        // the same runs of models in other numbers: the same groups with other dice
+        let alive = a.view(attacker, false).alive;
+        let counts: smallvec::SmallVec<[u32; 4]> = alive.iter().map(|(_, n)| *n).collect();
+        let runs = (alive.len(), a.alive_key(attacker).1);
+        let recipes = &mut self.found.recipes[phase as usize];
+        if let Some((_, found)) = recipes.iter().find(|(key, _)| *key == runs) {
+            if let Some(groups) = found.0.groups(&counts) {
+                let out = Rc::new(PhaseGroups { groups, templates: found.1.clone() });
+                return self.found.groups[phase as usize].get_or(i, || out);
+            }
+        }
+        let (groups, recipe) = self.melee.groups_and_recipe(phase, attacker, target);
         let mut templates_of = Vec::with_capacity(groups.len());
         for g in &groups {
             let templates = &mut self.found.templates[phase as usize];
@@ -598,6 +623,10 @@ impl<'m> Plans<'m> {
                 templates.len() - 1
             });
             templates_of.push(id);
+        }
+        let recipes = &mut self.found.recipes[phase as usize];
+        if !recipes.iter().any(|(key, _)| *key == runs) {
+            recipes.push((runs, Rc::new((recipe, templates_of.clone()))));
         }
         let out = Rc::new(PhaseGroups { groups, templates: templates_of });
         self.found.groups[phase as usize].get_or(i, || out)
