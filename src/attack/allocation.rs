@@ -273,6 +273,18 @@ impl Allocation {
         2 * k as usize + usize::from(hero_dead)
     }
 
+    /// A dense index of what a weapon group sees of the unit in state `s` ([`Allocation::view`]):
+    /// which models are left and whether the last is Stunned, or for Takedown the state
+    /// itself (the model it picks depends on a hero's wounds). Below [`Allocation::view_count`].
+    pub fn view_index(&self, s: State, takedown: bool) -> usize {
+        if takedown { self.index(s) } else { 2 * self.alive_index(s) + usize::from(s.stunned) }
+    }
+
+    /// The bound of [`Allocation::view_index`].
+    pub fn view_count(&self, takedown: bool) -> usize {
+        if takedown { self.state_count() } else { 4 * (self.len() as usize + 1) }
+    }
+
     /// Wounds the models left in state `s` can still take (0 when destroyed): what a
     /// matchup counts as left of the unit, and the game as its points left.
     pub fn wounds_left(&self, s: State) -> u32 {
@@ -611,5 +623,29 @@ mod tests {
         assert!(!alloc.runs_down(State::default(), &DieModel { deadly: 3, ..plain }, false));
         assert!(!alloc.runs_down(State::default(), &plain, true));
         assert!(!Allocation::new(&squad, Edition::Firefight3_2).runs_down(State::default(), &plain, false));
+    }
+
+    /// States with the same view index look the same to a weapon group (the die models of
+    /// the melee's plans are kept by it).
+    #[test]
+    fn states_of_one_view_index_show_the_same_models() {
+        let captain = |v| Unit::parse("Captain [1] Q3+ D4+ | Hero, Tough(3)\nHand Weapon (A2)", v).unwrap();
+        for v in Edition::ALL {
+            let squad = Unit::parse("Squad [4] Q4+ D5+ | Tough(2)\n4x Hand Weapon (A1)", v).unwrap();
+            // (Firefight's heroes join no unit)
+            for unit in std::iter::once(squad.clone()).chain(squad.join(&captain(v), v).ok()) {
+                let alloc = Allocation::new(&unit, v);
+                for takedown in [false, true] {
+                    let mut seen: Vec<Option<(Vec<(String, u32)>, u8, bool)>> = vec![None; alloc.view_count(takedown)];
+                    // (groups strike units still on the table)
+                    for s in alloc.states().into_iter().filter(|s| !alloc.destroyed(*s)) {
+                        let view = alloc.view(s, takedown);
+                        let shown = (view.alive.iter().map(|(m, n)| (format!("{m:?}"), *n)).collect(), view.defense, view.stunned);
+                        let slot = &mut seen[alloc.view_index(s, takedown)];
+                        assert_eq!(slot.get_or_insert_with(|| shown.clone()), &shown, "{v:?} {} {s:?}", unit.name());
+                    }
+                }
+            }
+        }
     }
 }

@@ -507,7 +507,8 @@ pub struct Found {
     /// whether a joined hero died out of order): the recipe for their groups in any numbers,
     /// and the groups' profile ids.
     recipes: [Vec<((usize, bool), Rc<(Recipe, Vec<usize>)>)>; 3],
-    /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, target state).
+    /// Distinct (kind, Quality, rules) per phase: a die model is cached per (template, what
+    /// the template's dice see of the target: [`Allocation::view_index`]).
     templates: [Vec<Group>; 3],
     models: [FacesTable; 3],
     /// By phase, by distinct die model of `models`, by dice: the wounds they deal (the
@@ -639,7 +640,7 @@ impl<'m> Plans<'m> {
         let (_, target) = m.sides(phase);
         let group = &self.found.templates[phase as usize][template];
         let table = &mut self.found.models[phase as usize];
-        let i = table.index(template, target.index(s), target.state_count(), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)));
+        let i = table.index(template, target.view_index(s, group.takedown), target.view_count(group.takedown), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)));
         let dm = *table.die_model(i);
         let by_model = &mut self.found.wounds[phase as usize];
         if by_model.len() <= i {
@@ -657,6 +658,6 @@ impl<'m> Plans<'m> {
         let m = self.melee;
         let (_, target) = m.sides(phase);
         let group = &self.found.templates[phase as usize][template];
-        self.found.models[phase as usize].get(template, target.index(s), target.state_count(), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)))
+        self.found.models[phase as usize].get(template, target.view_index(s, group.takedown), target.view_count(group.takedown), || die_model(group, &m.situation(phase), &target.view(s, group.takedown)))
     }
 }
