@@ -56,10 +56,10 @@ class MeleeSide:
     __slots__ = ("role", "size", "p_destroyed", "p_routed", "p_shaken", "p_unaffected", "_outcome", "_side", "_wounds", "_lost",
                  "_states")
 
-    def __init__(self, role: str, outcome, side: int) -> None:
+    def __init__(self, role: str, outcome, side: int, size: int, status: tuple) -> None:
         self.role = role
-        self.size = outcome.sizes[side]
-        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = outcome.status[side]
+        self.size = size
+        self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected = status
         # the distributions stay in the core until they are first read, then are kept
         self._outcome, self._side = outcome, side
         self._wounds: Optional[Distribution] = None
@@ -118,8 +118,10 @@ class MeleeResult:
         self.p_defender_wins: Optional[float]
         self.p_tie: Optional[float]
         self.p_charger_wins, self.p_defender_wins, self.p_tie = outcome.winner if outcome.resolution else (None, None, None)
-        self.charger = MeleeSide("charger", outcome, 0)
-        self.defender = MeleeSide("defender", outcome, 1)
+        # (each of the core's getters builds its value afresh: read once)
+        sizes, status = outcome.sizes, outcome.status
+        self.charger = MeleeSide("charger", outcome, 0, sizes[0], status[0])
+        self.defender = MeleeSide("defender", outcome, 1, sizes[1], status[1])
         self._outcome = outcome
         self._left: Optional[np.ndarray] = None
         self.unmodelled: tuple = tuple(outcome.unmodelled)

@@ -110,6 +110,19 @@ impl<'m> Pairs<'m> {
         Pairs { m, stride, slot: vec![u32::MAX; m.charger.state_count() * stride], list: Vec::new() }
     }
 
+    /// Adds `margin` to the pair of `c` and `d`'s margin: moved in if the pair is new (the
+    /// same pmf as adding it to zeros).
+    fn add_moved(&mut self, c: State, d: State, margin: Signed, scratch: &mut Scratch) {
+        let at = self.m.charger.index(c) * self.stride + self.m.defender.index(d);
+        if self.slot[at] == u32::MAX {
+            self.slot[at] = self.list.len() as u32;
+            self.list.push(Pair { c, d, margin, by_defender: Signed::default() });
+        } else {
+            self.list[self.slot[at] as usize].margin.add(&margin, 0, 1.0);
+            scratch.give_back(margin.p);
+        }
+    }
+
     /// The pair of `c` and `d`, new if not met yet (`with_wounds`: with room for the
     /// defender's wounds too; the last step sums those without keeping them by pair).
     fn entry(&mut self, c: State, d: State, with_wounds: bool, scratch: &mut Scratch) -> &mut Pair {
@@ -232,18 +245,20 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
     let mut back_wounds: Vec<f64> = Vec::with_capacity(Pairs::ROOM);
     for pair in pairs.list {
         let (c1, d1) = (pair.c, pair.d);
-        if !m.strikes_back(d1) || m.charger.destroyed(c1) {
-            finals.entry(c1, d1, false, scratch).margin.add(&pair.margin, 0, 1.0);
+        let back = (m.strikes_back(d1) && !m.charger.destroyed(c1)).then(|| plans.groups(Phase::StrikeBack, d1, c1));
+        // (a strike back without dice, as when all its weapons struck first, leaves all as it is)
+        let Some(g) = back.filter(|g| g.groups.iter().any(|g| g.dice > 0)) else {
             by_defender.add(&pair.by_defender, 0, 1.0);
-        } else {
-            let g = plans.groups(Phase::StrikeBack, d1, c1);
-            back_wounds.clear();
-            for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, |gi, s, dice| plans.judged(Phase::StrikeBack, g.templates[gi], s, dice, cache)) {
-                finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
-                crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
-            }
-            by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
+            scratch.give_back(pair.by_defender.p);
+            finals.add_moved(c1, d1, pair.margin, scratch);
+            continue;
+        };
+        back_wounds.clear();
+        for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, |gi, s, dice| plans.judged(Phase::StrikeBack, g.templates[gi], s, dice, cache)) {
+            finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
+            crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
         }
+        by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
         scratch.give_back(pair.margin.p);
         scratch.give_back(pair.by_defender.p);
     }
