@@ -108,6 +108,19 @@ impl Melee {
         Melee::with_orders(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)
     }
 
+    /// [`Melee::new`] and [`Melee::check_exact`] in one, planning the phases once.
+    pub fn new_exact(
+        charger: &Unit,
+        defender: &Unit,
+        charger_state: &UnitState,
+        defender_state: &UnitState,
+        strike_back: bool,
+        distance: f64,
+        edition: Edition,
+    ) -> Result<Melee> {
+        Melee::checked(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition, true)
+    }
+
     /// [`Melee::new`] from the units' removal orders, already built (a table builds each
     /// unit's once), with the same checks.
     pub fn with_orders(
@@ -119,6 +132,21 @@ impl Melee {
         distance: f64,
         edition: Edition,
     ) -> Result<Melee> {
+        Melee::checked(charger_order, defender_order, charger_state, defender_state, strike_back, distance, edition, false)
+    }
+
+    /// The melee with every check, and the exact engine's too if `exact`.
+    #[allow(clippy::too_many_arguments)]
+    fn checked(
+        charger_order: Allocation,
+        defender_order: Allocation,
+        charger_state: &UnitState,
+        defender_state: &UnitState,
+        strike_back: bool,
+        distance: f64,
+        edition: Edition,
+        exact: bool,
+    ) -> Result<Melee> {
         let probe = Situation::new(edition, true, distance);
         check_situation(&probe)?;
         if charger_state.shaken {
@@ -127,11 +155,17 @@ impl Melee {
         }
         let mut m = Melee::from_allocations(charger_order, defender_order, charger_state, defender_state, strike_back, distance, edition)?;
         m.unmodelled = plan::unmodelled_rules(&m.charger.runs, &m.defender.runs, edition, Engine::Melee);
-        for (phase, dice) in m.phase_dice() {
+        let phases = m.phase_groups();
+        for (phase, groups, ..) in &phases {
+            let dice = groups.iter().map(|g| u64::from(g.dice)).fold(0u64, u64::saturating_add);
             if dice > MAX_EXACT_DICE {
                 return Err(Error::limit(format!("{} melee dice", phase.side()), dice, MAX_EXACT_DICE));
             }
         }
+        if exact {
+            m.exact_work_of(&phases)?;
+        }
+        drop(phases);
         Ok(m)
     }
 
@@ -222,11 +256,6 @@ impl Melee {
                 (phase, self.groups(phase, attacker, target), self.situation(phase), t, target)
             })
             .collect()
-    }
-
-    /// Dice each phase rolls from the fresh start (sums saturate).
-    fn phase_dice(&self) -> Vec<(Phase, u64)> {
-        self.phase_groups().into_iter().map(|(phase, groups, ..)| (phase, groups.iter().map(|g| u64::from(g.dice)).fold(0u64, u64::saturating_add))).collect()
     }
 
     /// The most hits one sampled exchange can produce (dice after multipliers).

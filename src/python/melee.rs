@@ -114,20 +114,11 @@ pub fn _melee<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<PyMeleeOutcome> {
-    let m = Melee::new(
-        &charger.inner,
-        &defender.inner,
-        &unit_state(charger_state),
-        &unit_state(defender_state),
-        strike_back,
-        distance,
-        self::edition(edition)?,
-    )?;
+    let new = if method == "exact" { Melee::new_exact } else { Melee::new };
+    let m = new(&charger.inner, &defender.inner, &unit_state(charger_state), &unit_state(defender_state), strike_back, distance, self::edition(edition)?)?;
     let (outcome, samples, dice) = match method {
-        "exact" => {
-            m.check_exact()?;
-            (run(py, || Ok(melee::exact::exact(&m)))?, None, None)
-        }
+        // (checked for the exact engine by `new_exact`)
+        "exact" => (run(py, || Ok(melee::exact::exact(&m)))?, None, None),
         "sample" => {
             let tally = run_stoppable(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
             (tally.outcome(&m), Some(tally.samples), Some(tally.dice))
