@@ -45,6 +45,11 @@ pub struct Allocation {
     last_has_tough: bool,
     /// A joined hero's Tough (0 without one): read on every state lookup.
     hero_tough: u32,
+    /// The number of models, the wounds they take in all, and the values a joined hero's
+    /// own wounds take (Tough + 1): read on every state lookup.
+    count: u32,
+    total: usize,
+    hp_values: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,7 +108,21 @@ impl Allocation {
         offset_at.push(cap);
         let last_has_tough = runs.last().is_some_and(|(m, _)| m.rules.iter().any(|r| r.name == "Tough"));
         let hero_tough = hero.map_or(0, |h| runs[run_at[h as usize] as usize].0.tough);
-        Allocation { runs, starts, capacity, run_at, offset_at, hero, unit_defense: unit.defense(), wounds: rule_set(edition).wounds, last_has_tough, hero_tough }
+        Allocation {
+            runs,
+            starts,
+            capacity,
+            run_at,
+            offset_at,
+            hero,
+            unit_defense: unit.defense(),
+            wounds: rule_set(edition).wounds,
+            last_has_tough,
+            hero_tough,
+            count: pos,
+            total: cap,
+            hp_values: hero_tough as usize + 1,
+        }
     }
 
     fn wound_effects(&self) -> bool {
@@ -117,7 +136,7 @@ impl Allocation {
     }
 
     pub fn len(&self) -> u32 {
-        *self.starts.last().unwrap_or(&0)
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
@@ -147,7 +166,7 @@ impl Allocation {
     }
 
     fn hp_values(&self) -> usize {
-        self.hero_tough() as usize + 1
+        self.hp_values
     }
 
     /// How many distinct states there are (for dense arrays).
@@ -169,8 +188,8 @@ impl Allocation {
                 std::cmp::Ordering::Greater => last as usize + 2 * (tough + EXTRA_MARKERS + 1) as usize,
             };
         }
-        let base = if s.k >= self.len() { self.offset(self.len()) } else { self.offset(s.k) + s.w as usize };
-        base * self.hp_values() + s.hp as usize
+        let base = if s.k >= self.count { self.total } else { self.offset_at[s.k as usize] + s.w as usize };
+        base * self.hp_values + s.hp as usize
     }
 
     pub fn start(&self) -> State {
