@@ -127,8 +127,9 @@ pub struct Group {
     /// Dice rolled: copies × attacks (Impact: the X of every model, less Counter).
     pub dice: u32,
     pub quality: u8,
-    /// The weapon's rules and the attacking models' rules, each name once.
-    pub rules: Vec<Rule>,
+    /// The weapon's rules and the attacking models' rules, each name once (shared: a
+    /// group is copied with other dice for every number of models left).
+    pub rules: std::sync::Arc<[Rule]>,
     pub takedown: bool,
     pub deadly: bool,
 }
@@ -433,7 +434,7 @@ fn attacker_effects(group: &Group, situation: &Situation, view: &TargetView) -> 
         ignore_cover: false,
         ignore_negative: false,
     };
-    for (rule, effect) in active(&group.rules, Side::Attacker, &|n| group.has(n), situation, view) {
+    for (rule, effect) in active(group.rules.iter(), Side::Attacker, &|n| group.has(n), situation, view) {
         match effect {
             Effect::HitModifier(a) => e.hit_mods.push(amount(a, rule)),
             Effect::Quality(q) => e.quality = Some(e.quality.map_or(q, |x| x.min(q))),
@@ -803,7 +804,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
                 quality: model.quality,
                 takedown: rules.iter().any(|r| has_effect(situation.edition, r, Side::Attacker, |e| matches!(e, Effect::Takedown))),
                 deadly: rules.iter().any(|r| has_effect(situation.edition, r, Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
-                rules,
+                rules: rules.into(),
             });
         }
     }
@@ -849,7 +850,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
                 kind: GroupKind::Dice { need, ap, wounds },
                 dice: total.clamp(0, i64::from(u32::MAX)) as u32,
                 quality: need,
-                rules: Vec::new(),
+                rules: Default::default(),
                 takedown: false,
                 deadly: false,
             };
@@ -880,7 +881,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
                 kind,
                 dice: u32::try_from(total.max(0)).unwrap_or(u32::MAX),
                 quality: 2,
-                rules: Vec::new(),
+                rules: Default::default(),
                 takedown: false,
                 deadly: false,
             };

@@ -1890,7 +1890,7 @@ impl<'a> Game<'a> {
             return;
         }
         let situation = Situation::new(self.prep.edition, false, 0.0);
-        let rules = vec![crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }];
+        let rules: std::sync::Arc<[crate::rules::Rule]> = [crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }].into();
         for _ in 0..successes {
             let alive: Vec<Id> = near.iter().copied().filter(|&e| !self.live(e).gone).collect();
             let Some(target) = policy::surprise_target(self, id.0, &alive) else { return };

@@ -771,7 +771,7 @@ impl Prepared {
         };
         let has = |w: &crate::profile::Weapon, name: &str| w.rules.iter().any(|r| r.name == name);
         // Regeneration as the attack engine reads it: the die model of a plain hit
-        let plain = Group { label: String::new(), kind: GroupKind::Weapon, dice: 1, quality: 2, rules: Vec::new(), takedown: false, deadly: false };
+        let plain = Group { label: String::new(), kind: GroupKind::Weapon, dice: 1, quality: 2, rules: Default::default(), takedown: false, deadly: false };
         let start = alloc.start();
         let ignore_wound_on = crate::attack::plan::die_model(&plain, &situation(edition, false, 0.0), &alloc.view(start, false)).ignore_on;
         let wounds = runs.iter().map(|(m, n)| m.tough * n).sum();

@@ -412,7 +412,7 @@ impl Spell {
             kind: GroupKind::SpellHits { sixes_rolled: *roll_for == Some(6) },
             dice: *hits,
             quality: 2,
-            rules: rules.clone(),
+            rules: rules.clone().into(),
             takedown: self.targets.model,
             deadly: rules.iter().any(|r| has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
         })
