@@ -434,15 +434,52 @@ impl WoundCache {
     }
 }
 
+/// A sub-pmf of wounds dealt, from `lo` on: on the way to most end states only one number of
+/// wounds leads there, so leading zeros are not stored (nor added up).
+#[derive(Debug, Default)]
+pub struct Dealt {
+    pub lo: usize,
+    pub p: Vec<f64>,
+}
+
+impl Dealt {
+    /// `self[x + shift] += src[x] × p` for every `x` of `src`.
+    fn accumulate(&mut self, src: &Dealt, shift: usize, p: f64) {
+        if src.p.is_empty() {
+            return;
+        }
+        let start = src.lo + shift;
+        if self.p.is_empty() {
+            self.lo = start;
+        } else if start < self.lo {
+            self.p.splice(0..0, std::iter::repeat_n(0.0, self.lo - start));
+            self.lo = start;
+        }
+        accumulate(&mut self.p, &src.p, start - self.lo, p);
+    }
+
+    /// The sum of the sub-pmf.
+    pub fn total(&self) -> f64 {
+        self.p.iter().sum()
+    }
+
+    /// The sub-pmf over 0, 1, 2, ... (the leading zeros written out).
+    pub fn dense(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.lo];
+        out.extend_from_slice(&self.p);
+        out
+    }
+}
+
 /// Where attacks leave a target, computed into buffers kept from one attack to the next
 /// (the exact melee makes hundreds of small attacks; allocating each one's lists afresh was
 /// about a tenth of its time).
 #[derive(Default)]
 pub struct Transitions {
     /// The last attack's end states, each with the sub-pmf of the wounds dealt on the way.
-    ends: Vec<(State, Vec<f64>)>,
+    ends: Vec<(State, Dealt)>,
     /// The states after the group being resolved.
-    next: Vec<(State, Vec<f64>)>,
+    next: Vec<(State, Dealt)>,
     /// Emptied pmfs, to be filled again.
     spare: Vec<Vec<f64>>,
     /// Finds states in `next`.
@@ -455,23 +492,23 @@ impl Transitions {
     /// dice)` gives the die model of a group's dice against the target in that state and
     /// the pmf of the wounds that many deal ([`WoundCache::get`]), so callers can reuse both
     /// across attacks.
-    pub fn run(&mut self, alloc: &Allocation, groups: &[Group], start: State, mut judged: impl FnMut(usize, State, u32) -> (DieModel, Rc<Vec<f64>>)) -> &[(State, Vec<f64>)] {
+    pub fn run(&mut self, alloc: &Allocation, groups: &[Group], start: State, mut judged: impl FnMut(usize, State, u32) -> (DieModel, Rc<Vec<f64>>)) -> &[(State, Dealt)] {
         let Transitions { ends, next, spare, index } = self;
         recycle(ends, spare);
         let mut first = spare.pop().unwrap_or_default();
         first.push(1.0);
-        ends.push((start, first));
+        ends.push((start, Dealt { lo: 0, p: first }));
         for (gi, g) in groups.iter().enumerate() {
             if g.dice == 0 {
                 continue;
             }
-            let mut add = |s: State, pmf: &[f64], shift: usize, p: f64| {
+            let mut add = |s: State, pmf: &Dealt, shift: usize, p: f64| {
                 // more wounds rarely leave the target better off: equal states are mostly neighbours
                 let i = match next.last() {
                     Some((t, _)) if *t == s => next.len() - 1,
-                    _ => index.find_or_push(alloc, next, s, || spare.pop().unwrap_or_default()),
+                    _ => index.find_or_push(alloc, next, s, || Dealt { lo: 0, p: spare.pop().unwrap_or_default() }),
                 };
-                accumulate(&mut next[i].1, pmf, shift, p);
+                next[i].1.accumulate(pmf, shift, p);
             };
             for (s, pmf) in ends.iter() {
                 if alloc.destroyed(*s) {
@@ -516,10 +553,10 @@ impl Transitions {
 }
 
 /// Empties `list` into `spare`, keeping the pmfs' memory.
-fn recycle(list: &mut Vec<(State, Vec<f64>)>, spare: &mut Vec<Vec<f64>>) {
-    spare.extend(list.drain(..).map(|(_, mut pmf)| {
-        pmf.clear();
-        pmf
+fn recycle(list: &mut Vec<(State, Dealt)>, spare: &mut Vec<Vec<f64>>) {
+    spare.extend(list.drain(..).map(|(_, Dealt { mut p, .. })| {
+        p.clear();
+        p
     }));
 }
 
@@ -616,6 +653,20 @@ mod tests {
         dm.extra_wounds_block_one = 1;
         let enumerated: f64 = die_outcomes(&dm).iter().map(|&((_, _, w), p)| f64::from(w) * p).sum();
         assert!((die_mean_wounds(&dm) - enumerated).abs() < 1e-12);
+    }
+
+    #[test]
+    fn wounds_dealt_from_an_offset_add_up_as_dense_pmfs_do() {
+        let mut dense = Vec::new();
+        let mut dealt = Dealt::default();
+        for (lo, p, shift, scale) in [(3, vec![0.5], 1, 1.0), (1, vec![0.25, 0.25], 0, 0.5), (0, vec![0.1, 0.0, 0.2], 6, 2.0)] {
+            let src = Dealt { lo, p };
+            accumulate(&mut dense, &src.dense(), shift, scale);
+            dealt.accumulate(&src, shift, scale);
+        }
+        assert_eq!(dealt.lo, 1);
+        assert_eq!(dealt.dense(), dense);
+        assert_eq!(dealt.total(), dense.iter().sum::<f64>());
     }
 
     #[test]

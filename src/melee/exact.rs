@@ -55,20 +55,20 @@ impl Signed {
         self.add_at(other.lo + shift, &other.p, scale);
     }
 
-    /// `self += (other + sign × X) × scale`, where X has pmf `x` over 0, 1, ...: grown
-    /// once to the whole span, then added term by term.
-    fn add_convolved(&mut self, other: &Signed, x: &[f64], sign: i64, scale: f64) {
+    /// `self += (other + sign × X) × scale`, where X has pmf `x` over `x_lo`, `x_lo + 1`,
+    /// ...: grown once to the whole span, then added term by term.
+    fn add_convolved(&mut self, other: &Signed, x_lo: usize, x: &[f64], sign: i64, scale: f64) {
         let (Some(first), Some(last)) = (x.iter().position(|&q| q > 0.0), x.iter().rposition(|&q| q > 0.0)) else {
             return;
         };
         if other.p.is_empty() {
             return;
         }
-        let (a, b) = (sign * first as i64, sign * last as i64);
+        let (a, b) = (sign * (x_lo + first) as i64, sign * (x_lo + last) as i64);
         self.cover(other.lo + a.min(b), other.p.len() + (a - b).unsigned_abs() as usize);
         for (k, &q) in x.iter().enumerate().take(last + 1).skip(first) {
             if q > 0.0 {
-                self.add_at(other.lo + sign * k as i64, &other.p, q * scale);
+                self.add_at(other.lo + sign * (x_lo + k) as i64, &other.p, q * scale);
             }
         }
     }
@@ -76,7 +76,7 @@ impl Signed {
     /// The pmf of `self + sign × X` where X has pmf `x` over 0, 1, ...
     fn convolve(&self, x: &[f64], sign: i64) -> Signed {
         let mut out = Signed::default();
-        out.add_convolved(self, x, sign, 1.0);
+        out.add_convolved(self, 0, x, sign, 1.0);
         out
     }
 }
@@ -203,7 +203,7 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
         if m.strikes_back(d0) {
             let g = plans.groups(Phase::Counter, d0, m.charger_start);
             for (c1, wounds) in tr.run(&m.charger, &g.groups, m.charger_start, |gi, s, dice| plans.judged(Phase::Counter, g.templates[gi], s, dice, cache)) {
-                counter.push((d0, *c1, wounds.iter().map(|q| q * p0).collect()));
+                counter.push((d0, *c1, wounds.dense().iter().map(|q| q * p0).collect()));
             }
         } else {
             counter.push((d0, m.charger_start, vec![p0]));
@@ -226,12 +226,12 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
         }
         let g = plans.groups(Phase::Charge, c1, d0);
         for (d1, dealt) in tr.run(&m.defender, &g.groups, d0, |gi, s, dice| plans.judged(Phase::Charge, g.templates[gi], s, dice, cache)) {
-            let p_d1: f64 = dealt.iter().sum();
-            for (w, &q) in dealt.iter().enumerate() {
-                out.add_wounds(0, w, q * p_c1);
+            let p_d1 = dealt.total();
+            for (w, &q) in dealt.p.iter().enumerate() {
+                out.add_wounds(0, dealt.lo + w, q * p_c1);
             }
             let pair = pairs.entry(c1, *d1, true, scratch);
-            pair.margin.add_convolved(&negated, dealt, 1, 1.0);
+            pair.margin.add_convolved(&negated, dealt.lo, &dealt.p, 1, 1.0);
             pair.by_defender.add(&taken, 0, p_d1);
         }
     }
@@ -255,10 +255,15 @@ fn exact_with(m: &Melee, cache: &mut WoundCache, scratch: &mut Scratch) -> Outco
         };
         back_wounds.clear();
         for (c2, dealt) in tr.run(&m.charger, &g.groups, c1, |gi, s, dice| plans.judged(Phase::StrikeBack, g.templates[gi], s, dice, cache)) {
-            finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt, -1, 1.0);
-            crate::dice::add_scaled(&mut back_wounds, dealt, 1.0);
+            finals.entry(*c2, d1, false, scratch).margin.add_convolved(&pair.margin, dealt.lo, &dealt.p, -1, 1.0);
+            if back_wounds.len() < dealt.lo + dealt.p.len() {
+                back_wounds.resize(dealt.lo + dealt.p.len(), 0.0);
+            }
+            for (total, q) in back_wounds[dealt.lo..].iter_mut().zip(&dealt.p) {
+                *total += q;
+            }
         }
-        by_defender.add_convolved(&pair.by_defender, &back_wounds, 1, 1.0);
+        by_defender.add_convolved(&pair.by_defender, 0, &back_wounds, 1, 1.0);
         scratch.give_back(pair.margin.p);
         scratch.give_back(pair.by_defender.p);
     }
