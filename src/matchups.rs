@@ -173,7 +173,7 @@ impl<'u> Table<'u> {
         } else if !(s.can_charge[from.1] && t.can_be_charged[to.1]) {
             Some(Step::Impossible)
         } else {
-            let m = Melee::with_orders(s.orders[from.1].clone(), t.orders[to.1].clone(), &UnitState::FRESH, &UnitState::FRESH, true, self.charge_distance, self.edition)?;
+            let m = Melee::with_orders(s.orders[from.1].clone(), t.orders[to.1].clone(), &UnitState::FRESH, &UnitState::FRESH, true, self.charge_distance, self.edition, false)?;
             Some(Step::Melee(m))
         };
         Ok((shots, charge))

@@ -105,24 +105,13 @@ impl Melee {
         distance: f64,
         edition: Edition,
     ) -> Result<Melee> {
-        Melee::with_orders(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition)
-    }
-
-    /// [`Melee::new`] and [`Melee::check_exact`] in one, planning the phases once.
-    pub fn new_exact(
-        charger: &Unit,
-        defender: &Unit,
-        charger_state: &UnitState,
-        defender_state: &UnitState,
-        strike_back: bool,
-        distance: f64,
-        edition: Edition,
-    ) -> Result<Melee> {
-        Melee::checked(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition, true)
+        Melee::with_orders(Allocation::new(charger, edition), Allocation::new(defender, edition), charger_state, defender_state, strike_back, distance, edition, false)
     }
 
     /// [`Melee::new`] from the units' removal orders, already built (a table builds each
-    /// unit's once), with the same checks.
+    /// unit's once), with the same checks; and [`Melee::check_exact`]'s if `check_exact`
+    /// (from the same planning of its phases).
+    #[allow(clippy::too_many_arguments)]
     pub fn with_orders(
         charger_order: Allocation,
         defender_order: Allocation,
@@ -131,21 +120,7 @@ impl Melee {
         strike_back: bool,
         distance: f64,
         edition: Edition,
-    ) -> Result<Melee> {
-        Melee::checked(charger_order, defender_order, charger_state, defender_state, strike_back, distance, edition, false)
-    }
-
-    /// The melee with every check, and the exact engine's too if `exact`.
-    #[allow(clippy::too_many_arguments)]
-    fn checked(
-        charger_order: Allocation,
-        defender_order: Allocation,
-        charger_state: &UnitState,
-        defender_state: &UnitState,
-        strike_back: bool,
-        distance: f64,
-        edition: Edition,
-        exact: bool,
+        check_exact: bool,
     ) -> Result<Melee> {
         let probe = Situation::new(edition, true, distance);
         check_situation(&probe)?;
@@ -162,7 +137,7 @@ impl Melee {
                 return Err(Error::limit(format!("{} melee dice", phase.side()), dice, MAX_EXACT_DICE));
             }
         }
-        if exact {
+        if check_exact {
             m.exact_work_of(&phases)?;
         }
         drop(phases);

@@ -114,10 +114,11 @@ pub fn _melee<'py>(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<PyMeleeOutcome> {
-    let new = if method == "exact" { Melee::new_exact } else { Melee::new };
-    let m = new(&charger.inner, &defender.inner, &unit_state(charger_state), &unit_state(defender_state), strike_back, distance, self::edition(edition)?)?;
+    let edition = self::edition(edition)?;
+    let (c, d) = (Allocation::new(&charger.inner, edition), Allocation::new(&defender.inner, edition));
+    let m = Melee::with_orders(c, d, &unit_state(charger_state), &unit_state(defender_state), strike_back, distance, edition, method == "exact")?;
     let (outcome, samples, dice) = match method {
-        // (checked for the exact engine by `new_exact`)
+        // (checked for the exact engine by `with_orders`)
         "exact" => (run(py, || Ok(melee::exact::exact(&m)))?, None, None),
         "sample" => {
             let tally = run_stoppable(py, |stop| melee::sample::sample_until(&m, samples, seed, threads, stop))?;
