@@ -2340,20 +2340,14 @@ impl<'a> Game<'a> {
     /// allocation, weapons of its model as bits, models), sorted.
     fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16, all_indirect: bool) -> Short<(usize, u64, u32)> {
         let info = self.info(id);
-        let live = self.live(id);
-        let spent = |n: &str| info.limited.iter().position(|l| l == n).is_some_and(|i| i < 32 && live.limited_spent & (1 << i) != 0);
+        let spent = self.live(id).limited_spent;
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
         let masks: Short<(u64, u64)> = info
-            .alloc
-            .runs
+            .guns
             .iter()
-            .map(|(m, _)| {
-                m.weapons.iter().enumerate().fold((0u64, 0u64), |(all, indirect), (i, w)| {
-                    let b = bit(i);
-                    let shoots = w.range.is_some() && info.ranged.contains(&w.name) && !spent(&w.name);
-                    let is_indirect = shoots && (all_indirect || info.indirect.contains(&w.name));
-                    (all | if shoots { b } else { 0 }, indirect | if is_indirect { b } else { 0 })
-                })
+            .map(|guns| {
+                let shoots = guns.ranged & !guns.spent(spent);
+                (shoots, if all_indirect { shoots } else { guns.indirect & shoots })
             })
             .collect();
         let tkey = self.formation_key(target);

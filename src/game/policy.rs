@@ -1219,7 +1219,7 @@ pub fn embark_action(g: &mut Game, id: Id) -> Option<Action> {
     let kind = g.policy_kind(id.0);
     let info = g.info(id);
     // a unit inside can't seize a marker: none gets in in the last round
-    if kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 || g.round >= g.config.rounds {
+    if !g.prep.transports || kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 || g.round >= g.config.rounds {
         return None;
     }
     let transports: Vec<Id> = g

@@ -372,6 +372,9 @@ pub struct UnitInfo {
     pub limited: Vec<String>,
     /// Names of all ranged weapons (not those of `strafing`).
     pub ranged: Vec<String>,
+    /// `ranged`, `indirect` and `limited` as weapon bits of each run of `alloc.runs`, read
+    /// once so that a shot compares no weapon names.
+    pub guns: Vec<RunGuns>,
     /// A weapon attacks while the unit moves through enemy units ([`Effect::OnlyMovingThrough`]: Strafing).
     pub strafing: bool,
     pub role: Role,
@@ -391,6 +394,47 @@ pub struct UnitInfo {
     /// The range a spell loses against it (`plan::spell_range_penalty`: Aircraft), read at
     /// full strength.
     pub spell_range_penalty: f64,
+}
+
+/// What one run of a unit's models shoots with, as weapon bits (`play::bit` of the weapon's
+/// index in its model).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunGuns {
+    /// Its weapons named in `UnitInfo::ranged` that have a range.
+    pub ranged: u64,
+    /// Those named in `UnitInfo::indirect`.
+    pub indirect: u64,
+    /// Its weapons named in `UnitInfo::limited`, each with its bit in `Live::limited_spent`
+    /// (the name's index there, below 32).
+    pub limited: Vec<(u64, u32)>,
+}
+
+impl RunGuns {
+    fn of(runs: &[(crate::profile::Model, u32)], ranged: &[String], indirect: &[String], limited: &[String]) -> Vec<RunGuns> {
+        runs.iter()
+            .map(|(m, _)| {
+                let mut guns = RunGuns::default();
+                for (i, w) in m.weapons.iter().enumerate() {
+                    let b = super::play::bit(i);
+                    if w.range.is_some() && ranged.contains(&w.name) {
+                        guns.ranged |= b;
+                        if indirect.contains(&w.name) {
+                            guns.indirect |= b;
+                        }
+                    }
+                    if let Some(li) = limited.iter().position(|l| l == &w.name).filter(|&li| li < 32) {
+                        guns.limited.push((b, li as u32));
+                    }
+                }
+                guns
+            })
+            .collect()
+    }
+
+    /// The weapon bits of `limited` already spent (`Live::limited_spent`).
+    pub fn spent(&self, limited_spent: u32) -> u64 {
+        self.limited.iter().filter(|&&(_, li)| limited_spent & (1 << li) != 0).fold(0, |m, &(b, _)| m | b)
+    }
 }
 
 impl UnitInfo {
@@ -452,6 +496,9 @@ pub struct Prepared {
     pub edition: Edition,
     /// Tells one preparation from another (for memos kept across chunks of a run).
     pub id: u64,
+    /// Whether any unit of either army is a transport: else no unit is ever carried, and the
+    /// game skips its passengers' bookkeeping.
+    pub transports: bool,
 }
 
 /// The next `Prepared::id`.
@@ -677,6 +724,7 @@ impl Prepared {
         let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), d.spells, edition, &d.field)).collect::<Result<_>>()?;
         let infos: Vec<Vec<UnitInfo>> = ids.iter().map(|ids| ids.iter().map(|&k| made[k].clone()).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
+        let transports = a.iter().chain(&b).any(|u| u.transport > 0);
         let mut prep = Prepared {
             armies: [a, b],
             charge_value: [Vec::new(), Vec::new()],
@@ -685,6 +733,7 @@ impl Prepared {
             shot_value: [Vec::new(), Vec::new()],
             edition,
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            transports,
         };
         // the rules units may hold once: those friends give (by their own rules,
         // `Effect::Buff`, and by buff spells), those their army's marks give its attackers, and
@@ -783,6 +832,8 @@ impl Prepared {
         let mut unmodelled = unmodelled(runs, edition);
         unmodelled.extend(spells_left_out);
         let spell_range_penalty = f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false)));
+        let (indirect, limited, ranged) = (names(&|w| has(w, "Indirect")), names(&|w| has(w, "Limited")), names(&|_| true));
+        let guns = RunGuns::of(&alloc.runs, &ranged, &indirect, &limited);
         Ok(UnitInfo {
             name: unit.name().to_string(),
             cost: f64::from(unit.cost().unwrap_or(0)),
@@ -800,9 +851,10 @@ impl Prepared {
             spell_range_penalty,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
-            indirect: names(&|w| has(w, "Indirect")),
-            limited: names(&|w| has(w, "Limited")),
-            ranged: names(&|_| true),
+            indirect,
+            limited,
+            ranged,
+            guns,
             role: Role::Hybrid,
             ignore_wound_on,
             buffed: Vec::new(),

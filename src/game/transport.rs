@@ -152,6 +152,9 @@ impl<'a> Game<'a> {
 
     /// Units inside stand where their transport stands (for the policy's distances).
     pub(super) fn sync_passengers(&mut self) {
+        if !self.prep.transports {
+            return;
+        }
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 if let Some(t) = self.units[army][u].carrier {
@@ -329,6 +332,9 @@ impl<'a> Game<'a> {
     /// every transport destroyed (or routed) with units inside. A unit with no room to be
     /// placed is destroyed.
     pub(super) fn empty_wrecks(&mut self) {
+        if !self.prep.transports {
+            return;
+        }
         let t = self.clock();
         self.wrecks();
         self.lap(t, |x| &mut x.transports);
