@@ -716,10 +716,13 @@ impl Paths {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
                     _ => o.tangents_from(p),
                 };
-                for j in 0..SIDES {
+                // the candidates' bits, lowest first
+                let mut bits = candidates;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
                     let n = 1 + a * SIDES + j;
-                    let candidate = candidates & (1 << j) != 0;
-                    if !candidate || self.state[n] == 2 {
+                    if self.state[n] == 2 {
                         continue;
                     }
                     let q = o.v[j];

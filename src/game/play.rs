@@ -844,15 +844,25 @@ impl<'a> Game<'a> {
     /// radius `ro_disc`): "Models may never be within 1" of models from other units, unless
     /// they are taking a Charge action" (`charging`: touching is allowed). The discs settle
     /// it when they keep that far apart; else the models themselves.
+    /// (Inline: most calls are settled by the discs, a few instructions; the models' test is
+    /// `models_clash`.)
+    #[inline]
     fn clashes(&self, id: Id, p: Point, charging: bool, (other, at, ro_disc): (Id, Point, f64)) -> bool {
         let gap = if charging { 0.0 } else { UNIT_GAP };
         let reach = self.radius(id) + ro_disc + gap;
         let (dx, dy) = (p.x - at.x, p.y - at.y);
-        // only models of ours that come that near the other's disc (which holds its models'
-        // bases) can come that near one of its models
-        dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6)
-            && p.distance(at) < reach - EPS
-            && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && self.models(other).any(|(_, o, ro)| q.distance(o) < rq + ro + gap - EPS))
+        dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS && self.models_clash(id, p, gap, (other, at, ro_disc))
+    }
+
+    /// `clashes` where the discs come that near: whether a model of `id` (its disc centred on
+    /// `p`) comes within `gap` of one of `other`'s. The discs hold their models' bases, so
+    /// only models of ours that come that near the other's disc can come that near one of its
+    /// models, and only its models that come that near ours (each found once).
+    #[inline(never)]
+    fn models_clash(&self, id: Id, p: Point, gap: f64, (other, at, ro_disc): (Id, Point, f64)) -> bool {
+        let r = self.radius(id);
+        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| o.distance(p) < r + ro + gap + 1e-6).map(|(_, o, ro)| (o, ro)).collect();
+        !theirs.is_empty() && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| q.distance(o) < rq + ro + gap - EPS))
     }
 
     /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
