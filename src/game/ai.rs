@@ -470,6 +470,17 @@ const HEADINGS: u32 = 24;
 /// "adding 30" to its total move ... can't move into the table edges to move less than 30"".
 const AIRCRAFT_MIN: f64 = 30.0;
 
+/// The `HEADINGS` directions, as (cos, sin), worked out once.
+fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
+    static HEADING: std::sync::LazyLock<[(f64, f64); HEADINGS as usize]> = std::sync::LazyLock::new(|| {
+        std::array::from_fn(|k| {
+            let a = k as f64 * std::f64::consts::TAU / f64::from(HEADINGS);
+            (a.cos(), a.sin())
+        })
+    });
+    &HEADING
+}
+
 /// An Aircraft's move: "May only use Advance actions, moving in a straight line" — any
 /// heading on which the move (at least 30") fits on the table, the one whose end point is
 /// worth most: the best volley in range of it, less `threat_weight` times what enemy
@@ -480,9 +491,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
     let mine = g.wound_share(id);
     let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
     let mut best: Option<(f64, Path)> = None;
-    for k in 0..HEADINGS {
-        let a = f64::from(k) * std::f64::consts::TAU / f64::from(HEADINGS);
-        let (dx, dy) = (a.cos(), a.sin());
+    for &(dx, dy) in headings() {
         // how far the heading stays on the table
         let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
         let fits = room(from.x, dx, WIDTH).min(room(from.y, dy, DEPTH));

@@ -823,8 +823,18 @@ impl<'a> Game<'a> {
         self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.any(|o| self.clashes(id, p, charging, o)))
     }
 
-    /// `spot_ok`'s tests of the table: its edges and impassable terrain.
+    /// `spot_ok`'s tests of the table: its edges and impassable terrain. (Inline: a disc on the
+    /// table with no impassable terrain to mind settles most calls; the rest is out of line.)
+    #[inline]
     fn spot_ok_on_table(&self, id: Id, p: Point) -> bool {
+        let r = self.radius(id);
+        let on_table = p.x >= r - EPS && p.x <= WIDTH - r + EPS && p.y >= r - EPS && p.y <= DEPTH - r + EPS;
+        (on_table && (self.by_kind.impassable.is_empty() || self.info(id).movement.aircraft)) || self.spot_ok_on_table_by_models(id, p)
+    }
+
+    /// `spot_ok_on_table`, model by model where the disc does not settle it.
+    #[inline(never)]
+    fn spot_ok_on_table_by_models(&self, id: Id, p: Point) -> bool {
         let info = self.info(id);
         let r = self.radius(id);
         // the disc first; where it does not settle it, the models themselves
@@ -899,12 +909,19 @@ impl<'a> Game<'a> {
 
     /// "within 3" of a marker", from the closest of `id`'s models as they would stand with
     /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
+    /// (Inline: the disc settles most calls; the models' test is out of line.)
+    #[inline]
     pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
         // the disc holds the models: beyond 3" of it, no model is within 3"
         // (to a millionth of an inch, as `within`: a unit that moved back 1" from a marker 2"
         // away is on it)
-        let within = SEIZE_RANGE + EPS;
-        p.distance(marker) - self.radius(id) <= within && self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= within)
+        p.distance(marker) - self.radius(id) <= SEIZE_RANGE + EPS && self.a_model_near_marker(id, p, marker)
+    }
+
+    /// `near_marker_at`'s test of the models.
+    #[inline(never)]
+    fn a_model_near_marker(&self, id: Id, p: Point, marker: Point) -> bool {
+        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= SEIZE_RANGE + EPS)
     }
 
     /// `near_marker_at` where `id` stands.
@@ -1444,20 +1461,26 @@ impl<'a> Game<'a> {
 
     /// How `id` moves now: its rules' movement, and the inches of a buff it holds for its
     /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
+    #[inline]
     pub fn movement(&self, id: Id) -> Movement {
-        let mut m = self.info(id).movement;
+        let m = self.info(id).movement;
         let live = self.live(id);
-        if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only {
-            // a friend's inches and an enemy's both count ("+2"" and "-2"" from two spells)
-            let (mut advance, mut rush, mut charge) = (m.advance, m.rush, m.charge);
-            for b in [live.buff, live.debuff].into_iter().filter(|&b| b > 0) {
-                let held = &self.info(id).buffed[usize::from(b) - 1];
-                let add = held.moves();
-                (advance, rush, charge) = (advance + f64::from(add.advance), rush + f64::from(add.rush), charge + f64::from(add.charge));
-                m.flying |= held.flying;
-            }
-            (m.advance, m.rush, m.charge) = (advance.max(0.0), rush.max(0.0), charge.max(0.0));
+        if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only { self.buffed_movement(id, m) } else { m }
+    }
+
+    /// `movement` of a unit that holds a buff or a debuff.
+    #[inline(never)]
+    fn buffed_movement(&self, id: Id, mut m: Movement) -> Movement {
+        let live = self.live(id);
+        // a friend's inches and an enemy's both count ("+2"" and "-2"" from two spells)
+        let (mut advance, mut rush, mut charge) = (m.advance, m.rush, m.charge);
+        for b in [live.buff, live.debuff].into_iter().filter(|&b| b > 0) {
+            let held = &self.info(id).buffed[usize::from(b) - 1];
+            let add = held.moves();
+            (advance, rush, charge) = (advance + f64::from(add.advance), rush + f64::from(add.rush), charge + f64::from(add.charge));
+            m.flying |= held.flying;
         }
+        (m.advance, m.rush, m.charge) = (advance.max(0.0), rush.max(0.0), charge.max(0.0));
         m
     }
 
@@ -2146,7 +2169,7 @@ impl<'a> Game<'a> {
                 touched.push((who, before));
             }
         }
-        for (who, before) in touched {
+        for &(who, before) in &touched {
             if in_melee && (who == id || Some(who) == melee_with) {
                 continue;
             }
