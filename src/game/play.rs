@@ -622,6 +622,7 @@ impl<'a> Game<'a> {
     }
 
     /// `id`'s models on the table now: each one's slot in the formation, centre and base radius.
+    #[inline]
     pub fn models(&self, id: Id) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
         let info = self.info(id);
         let (k, hero_dead) = self.formation_key(id);

@@ -45,6 +45,7 @@ fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
 }
 
 /// Whether `id` stands within 3" of marker `o` and no friend that may seize it does.
+#[inline]
 pub fn holds_alone(g: &Game, id: Id, o: Point) -> bool {
     g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.can_seize(f) && g.near_marker(f, o))
 }

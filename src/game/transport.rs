@@ -151,6 +151,7 @@ impl<'a> Game<'a> {
     }
 
     /// Units inside stand where their transport stands (for the policy's distances).
+    #[inline]
     pub(super) fn sync_passengers(&mut self) {
         if !self.prep.transports {
             return;
@@ -331,10 +332,15 @@ impl<'a> Game<'a> {
     /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
     /// every transport destroyed (or routed) with units inside. A unit with no room to be
     /// placed is destroyed.
+    #[inline]
     pub(super) fn empty_wrecks(&mut self) {
-        if !self.prep.transports {
-            return;
+        if self.prep.transports {
+            self.empty_wrecks_timed();
         }
+    }
+
+    /// `empty_wrecks`, its time counted to transports.
+    fn empty_wrecks_timed(&mut self) {
         let t = self.clock();
         self.wrecks();
         self.lap(t, |x| &mut x.transports);
