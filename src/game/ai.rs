@@ -296,17 +296,20 @@ fn held_alone(g: &Game, id: Id) -> Option<Point> {
 /// can reach from the transport (`Game::charge_out`) valued as `charge_action` values
 /// them, from both units' states with the markers they hold, above the charge margin.
 pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
-    charge_options(g, id, foes).into_iter().find_map(|(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
+    let mut options = Short::new();
+    charge_options(g, id, foes, &mut options);
+    options.iter().find_map(|&(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
 }
 
 /// The charges of `id` into `foes` worth more than the charge margin, best first: each valued
-/// from both units' states, with the markers they hold.
-fn charge_options(g: &mut Game, id: Id, foes: &[Id]) -> Short<(f64, Id)> {
+/// from both units' states, with the markers they hold; into `options` (a list the caller
+/// holds: no copy of it on return).
+fn charge_options(g: &mut Game, id: Id, foes: &[Id], options: &mut Short<(f64, Id)>) {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
     let last_round = g.round >= g.config.rounds;
-    let mut options: Short<(f64, Id)> = Short::new();
+    options.clear();
     for &e in foes {
         let est = charge_estimate(g, id, e);
         // no charge into a unit it can't hurt
@@ -323,7 +326,6 @@ fn charge_options(g: &mut Game, id: Id, foes: &[Id]) -> Short<(f64, Id)> {
         }
     }
     options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    options
 }
 
 /// The default policy's charge, if one is worth more than the unit's other options: targets
@@ -336,7 +338,8 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         return None;
     }
     let in_reach: Short<Id> = g.on_table(1 - id.0).filter(|&e| !g.info(e).movement.aircraft && g.within(id, e, g.charge_reach(id, e))).collect();
-    let options = charge_options(g, id, &in_reach);
+    let mut options = Short::new();
+    charge_options(g, id, &in_reach, &mut options);
     if options.is_empty() {
         return None;
     }
@@ -344,7 +347,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
     let shooting = quick_shot_value(g, id, 0.0);
     let held = held_alone(g, id);
     let r = g.radius(id);
-    for (value, e) in options {
+    for &(value, e) in &options {
         if value <= shooting {
             break;
         }

@@ -2334,7 +2334,8 @@ impl<'a> Game<'a> {
             self.sight(id, target);
         }
         let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
-        let firing = self.firing(id, target, moved, arrived, shooter, all_indirect);
+        let mut firing = Short::new();
+        self.firing(id, target, (moved, arrived, shooter, all_indirect), &mut firing);
         if firing.is_empty() {
             return None;
         }
@@ -2371,8 +2372,9 @@ impl<'a> Game<'a> {
 
     /// Which models of `id` fire which weapons at `target` (from `seen`), with the held rules
     /// `shooter` (`all_indirect`: they make every ranged weapon Indirect): (run of the
-    /// allocation, weapons of its model as bits, models), sorted.
-    fn firing(&mut self, id: Id, target: Id, moved: bool, arrived: bool, shooter: u16, all_indirect: bool) -> Short<(usize, u64, u32)> {
+    /// allocation, weapons of its model as bits, models), sorted, into `out` (a list the
+    /// caller holds: no copy of it on return).
+    fn firing(&mut self, id: Id, target: Id, (moved, arrived, shooter, all_indirect): (bool, bool, u16, bool), out: &mut Short<(usize, u64, u32)>) {
         let info = self.info(id);
         let spent = self.live(id).limited_spent;
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
@@ -2385,7 +2387,7 @@ impl<'a> Game<'a> {
             })
             .collect();
         let tkey = self.formation_key(target);
-        let mut out: Short<(usize, u64, u32)> = Short::new();
+        out.clear();
         let seen = std::mem::take(&mut self.seen);
         for &(slot, in_sight, any) in &seen {
             let run = info.slot_run[slot];
@@ -2409,7 +2411,6 @@ impl<'a> Game<'a> {
         }
         self.seen = seen;
         out.sort_unstable();
-        out
     }
 
     /// The weapons of a model of `id`'s run `run` that may fire at `target` from `distance`

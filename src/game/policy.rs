@@ -89,7 +89,9 @@ pub fn pick_unit(g: &mut Game, army: usize) -> usize {
 
 /// The distance from `p` to the nearest objective marker.
 pub fn to_objective(g: &Game, p: Point) -> f64 {
-    g.objectives.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min)
+    // the least squared distance, then its root: the root of the least is the least root
+    // (the root is monotone and correctly rounded), for one root instead of one a marker
+    g.objectives.iter().map(|o| o.distance2(p)).fold(f64::INFINITY, f64::min).sqrt()
 }
 
 /// Where `id` deploys, within `depth` of its army's edge (12", or 24" for Scouts): the

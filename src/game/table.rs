@@ -33,8 +33,14 @@ impl Point {
     pub fn distance(self, o: Point) -> f64 {
         // not `hypot`: coordinates are inches on a table, far from overflow, and the game
         // measures millions of distances
+        self.distance2(o).sqrt()
+    }
+
+    /// The squared distance (`distance` is its root).
+    #[inline]
+    pub fn distance2(self, o: Point) -> f64 {
         let (dx, dy) = (self.x - o.x, self.y - o.y);
-        (dx * dx + dy * dy).sqrt()
+        dx * dx + dy * dy
     }
 
     /// The point `d` inches from here towards `to` (or `to` itself if nearer).
