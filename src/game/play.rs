@@ -872,7 +872,13 @@ impl<'a> Game<'a> {
     #[inline(never)]
     fn models_clash(&self, id: Id, p: Point, gap: f64, (other, at, ro_disc): (Id, Point, f64)) -> bool {
         let r = self.radius(id);
-        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| o.distance(p) < r + ro + gap + 1e-6).map(|(_, o, ro)| (o, ro)).collect();
+        // (squared: a list of candidates needs no roots, and 1e-6 keeps every model that can
+        // clash in it, the test itself below being the exact one)
+        let near = |o: Point, ro: f64| {
+            let reach = r + ro + gap + 1e-6;
+            o.distance2(p) < reach * reach
+        };
+        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| near(o, ro)).map(|(_, o, ro)| (o, ro)).collect();
         !theirs.is_empty() && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| q.distance(o) < rq + ro + gap - EPS))
     }
 
