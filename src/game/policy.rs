@@ -89,9 +89,7 @@ pub fn pick_unit(g: &mut Game, army: usize) -> usize {
 
 /// The distance from `p` to the nearest objective marker.
 pub fn to_objective(g: &Game, p: Point) -> f64 {
-    // the least squared distance, then its root: the root of the least is the least root
-    // (the root is monotone and correctly rounded), for one root instead of one a marker
-    g.objectives.iter().map(|o| o.distance2(p)).fold(f64::INFINITY, f64::min).sqrt()
+    p.nearest(&g.objectives)
 }
 
 /// Where `id` deploys, within `depth` of its army's edge (12", or 24" for Scouts): the
@@ -172,7 +170,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
         if random {
             return Some(p);
         }
-        let score = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+        let score = p.nearest(&wanted);
         if best.is_none_or(|(b, _)| score < b) {
             best = Some((score, p));
         }
@@ -199,7 +197,7 @@ fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point,
     while y <= super::table::DEPTH - r {
         while x <= WIDTH - r {
             let p = Point::new(x, y);
-            let score = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+            let score = p.nearest(wanted);
             if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, others) {
                 best = Some((score, p));
             }
@@ -619,7 +617,7 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
     let score = |g: &Game, p: Point| {
         let leaves = held.iter().any(|&o| !g.near_marker_at(id, p, o));
         let threat: f64 = threats.iter().filter(|(at, reach, _)| p.distance(*at) - r <= *reach).map(|t| t.2).sum();
-        let objective = wanted.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);
+        let objective = p.nearest(&wanted);
         (u8::from(leaves), threat, if objective.is_finite() { objective } else { 0.0 })
     };
     let better = |a: (u8, f64, f64), b: (u8, f64, f64)| a.0 < b.0 || (a.0 == b.0 && (a.1 < b.1 - 1e-9 || (a.1 <= b.1 + 1e-9 && a.2 < b.2 - 0.5)));

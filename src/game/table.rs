@@ -43,6 +43,13 @@ impl Point {
         dx * dx + dy * dy
     }
 
+    /// The distance to the nearest of `points` (infinite when there are none): the least
+    /// squared distance, then its root, which is the least root (the root is monotone and
+    /// correctly rounded), for one root instead of one a point.
+    pub fn nearest(self, points: &[Point]) -> f64 {
+        points.iter().map(|o| o.distance2(self)).fold(f64::INFINITY, f64::min).sqrt()
+    }
+
     /// The point `d` inches from here towards `to` (or `to` itself if nearer).
     pub fn towards(self, to: Point, d: f64) -> Point {
         let len = self.distance(to);

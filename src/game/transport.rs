@@ -334,13 +334,9 @@ impl<'a> Game<'a> {
     /// placed is destroyed.
     #[inline]
     pub(super) fn empty_wrecks(&mut self) {
-        if self.prep.transports {
-            self.empty_wrecks_timed();
+        if !self.prep.transports {
+            return;
         }
-    }
-
-    /// `empty_wrecks`, its time counted to transports.
-    fn empty_wrecks_timed(&mut self) {
         let t = self.clock();
         self.wrecks();
         self.lap(t, |x| &mut x.transports);
