@@ -4,7 +4,8 @@
 ``../shared``), each a single-unit army against a single-unit army on an open table,
 ``simulate(..., games=5000, terrain="open")`` per pair: what a matchup sweep calls. The
 figure includes each pair's preparation. The reference in the same run is the 1-thread rate
-(the ratio is the parallel speed-up); the issue's outside reference, a C++ duel simulator on
+(the ratio is the parallel speed-up), and the machine yardstick of ``machine.py`` sets the
+figures against the machine they were measured on; the issue's outside reference, a C++ duel simulator on
 a 1-D line at 2.05 M games/s on 1 thread, is not in this repository.
 
     python benchmarks/duels.py
@@ -18,7 +19,10 @@ import time
 import warnings
 from pathlib import Path
 
-import oprstats
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import oprstats  # noqa: E402
+from benchmarks.machine import describe  # noqa: E402
 
 BOOKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "opr" / "grimdark-future" / "3.5.1"
 GAMES = 5_000
@@ -29,6 +33,7 @@ def main() -> int:
     if not paths:
         print(f"skipped: no army books at {BOOKS}")
         return 0
+    print(describe())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         units = [u for p in paths for u in oprstats.load_army_book(p).units]

@@ -9,7 +9,8 @@ loadout, taken in a seeded order until the army holds the wanted number of units
 without ``../shared`` the example army plays itself.
 
 1. Games per second with 1 and 2 threads, for 10-unit and 15-unit armies (the 1-thread run
-   is the reference measured in the same run: the ratio is the parallel speed-up).
+   is the reference measured in the same run: the ratio is the parallel speed-up), after
+   the machine yardstick of ``machine.py`` (how fast this machine is as the run starts).
 2. Time shares (timers on: a separate run, since the clocks themselves cost time).
 
     python benchmarks/game.py [--games N]
@@ -28,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import oprstats  # noqa: E402
 from oprstats._game import _profile  # noqa: E402
+
+from benchmarks.machine import describe  # noqa: E402
 
 BOOKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "opr" / "grimdark-future" / "3.5.1"
 
@@ -83,6 +86,7 @@ def main() -> int:
     args = parser.parse_args()
     # the rules the game ignores are named once (the warning of a warm-up), not once per run
     warnings.simplefilter("once", UserWarning)
+    print(describe())
     for units, target, carried in ((10, 4000, False), (15, 2000, False), (10, 2000, True)):
         a, b, label = armies(units, carried)
         print(f"Armies of {units} units: {label}")
