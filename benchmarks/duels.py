@@ -5,8 +5,8 @@
 ``simulate(..., games=5000, terrain="open")`` per pair: what a matchup sweep calls. The
 figure includes each pair's preparation. The reference in the same run is the 1-thread rate
 (the ratio is the parallel speed-up), and the machine yardstick of ``machine.py`` sets the
-figures against the machine they were measured on; the issue's outside reference, a C++ duel simulator on
-a 1-D line at 2.05 M games/s on 1 thread, is not in this repository.
+figures against the machine they were measured on; the issue's outside reference, a C++
+duel simulator on a 1-D line at 2.05 M games/s on 1 thread, is not in this repository.
 
     python benchmarks/duels.py
 """
