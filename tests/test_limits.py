@@ -49,11 +49,12 @@ def refused(call, pattern: str, exc=ValueError) -> float:
     return took
 
 
-def refused_capped(calls: dict) -> dict:
+def refused_capped(calls: dict, allowed: dict | None = None) -> dict:
     """Runs each call (an expression; `U` is Unit.parse) in one capped subprocess, for
     requests whose failure was a hang or an abort: gives by name the seconds until it was
     refused and the message. A call that is accepted fails the test, and one that runs away
-    hits the time limit."""
+    hits the time limit; each must be refused within `FAST` seconds, or within what `allowed`
+    gives for its name."""
     code = "import json, time\nU = Unit.parse\nout = {}\n"
     for name, call in calls.items():
         code += (f"start = time.perf_counter()\ntry:\n    {call}\n    out[{name!r}] = 'accepted'\n"
@@ -63,7 +64,7 @@ def refused_capped(calls: dict) -> dict:
     out = json.loads(r.stdout.splitlines()[-1])
     for name, result in out.items():
         assert result != "accepted", f"{name} was accepted"
-        assert result[0] < FAST, f"{name} was refused only after {result[0]:.3f} s"
+        assert result[0] < (allowed or {}).get(name, FAST), f"{name} was refused only after {result[0]:.3f} s"
     return {name: message for name, (_, message) in out.items()}
 
 
@@ -487,6 +488,11 @@ def test_refusals_are_immediate_whatever_the_request():
         # 20,000 distinct melees of 100 against 200 models, 2 x 10^10 steps to value them all
         "preparation": "oprstats.simulate([U(f'A{i} [100] Q4+ D4+\\n100x Sword (A3)') for i in range(100)], "
                        "[U(f'B{i} [200] Q4+ D4+\\n200x Sword (A1)') for i in range(100)], games=1, progress=False)",
+    }, allowed={
+        # the limit is the work of these 20,000 melees, so each is set up to be costed: about
+        # 0.09 s on the shared 2-core machine, 0.16 s when it runs slow (a core's speed drifts
+        # 1.8x there), where valuing them would be the 2 x 10^10 steps above
+        "preparation": 0.5,
     })
     assert "simulate preparation work" in found["preparation"]
     assert "games x units" in found["unit-games"]
