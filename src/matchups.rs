@@ -110,7 +110,8 @@ impl Side {
 
     fn of(units: &[Unit], edition: Edition) -> Side {
         let orders: Vec<Allocation> = units.par_iter().map(|u| Allocation::new(u, edition)).collect();
-        let moves: Vec<_> = orders.iter().map(|o| crate::game::prepare::movement(&o.runs, edition)).collect();
+        // only whether a unit may charge and be charged is read here (Aircraft, Immobile)
+        let moves: Vec<_> = orders.iter().map(|o| crate::game::prepare::movement(&o.runs, edition, &crate::game::rules::GameRules::V3_5)).collect();
         Side {
             can_charge: moves.iter().map(|m| !(m.aircraft || m.hold_only)).collect(),
             can_be_charged: moves.iter().map(|m| !m.aircraft).collect(),

@@ -9,11 +9,12 @@
 //! surviving vehicle is worth its points per wound), plus the chance that the loser of the
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
-use super::play::{Game, Id, Path, SEIZE_RANGE};
+use super::state::{Game, Id};
+use super::movement::Path;
 use super::Short;
 use super::policy::Action;
 use super::prepare::{exchange, Exchange, Role};
-use super::table::{Point, DEPTH, WIDTH};
+use super::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
 use crate::state::UnitState;
@@ -228,7 +229,7 @@ fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
 /// nearest marker within reach that its side does not hold or that an enemy contests
 /// ("the player that controls most markers wins"), instead of shooting; `None` otherwise.
 pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
-    if g.round < g.config.rounds || !g.can_seize(id) {
+    if g.round < g.config.rounds || !g.may_seize(id) {
         return None;
     }
     let (pos, r) = (g.live(id).pos, g.radius(id));
@@ -241,11 +242,11 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
         .filter(|&i| {
             let o = g.objectives[i];
             let mine = g.owner[i] == id.0 as i8;
-            let contested = g.on_table(1 - id.0).any(|e| g.can_seize(e) && on(g, e, o));
-            let friend = g.on_table(id.0).any(|f| f != id && g.can_seize(f) && on(g, f, o));
+            let contested = g.on_table(1 - id.0).any(|e| g.may_contest(e) && on(g, e, o));
+            let friend = g.on_table(id.0).any(|f| f != id && g.may_seize(f) && on(g, f, o));
             (!mine || contested) && !friend && !g.claimed[i][id.0]
         })
-        .map(|i| (g.objectives[i].distance(pos) - r - SEIZE_RANGE, i))
+        .map(|i| (g.objectives[i].distance(pos) - r - g.rules.markers.range, i))
         .filter(|(d, _)| *d <= rush)
         .collect();
     wanted.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -353,7 +354,7 @@ pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
         }
         let Some(path) = g.charge_path(id, e) else { continue };
         // the charger ends 1" back from its target ("must move back by 1"")
-        let leaves = held.is_some_and(|o| path.to.distance(o) - r + 1.0 > SEIZE_RANGE);
+        let leaves = held.is_some_and(|o| path.to.distance(o) - r + 1.0 > g.rules.markers.range);
         if leaves && value - shooting <= marker {
             continue;
         }
@@ -471,7 +472,6 @@ pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
 /// Headings an Aircraft may take: every 15 degrees.
 const HEADINGS: u32 = 24;
 /// "adding 30" to its total move ... can't move into the table edges to move less than 30"".
-const AIRCRAFT_MIN: f64 = 30.0;
 
 /// The `HEADINGS` directions, as (cos, sin), worked out once.
 fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
@@ -493,12 +493,14 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
     let policy = g.config.policies[id.0];
     let mine = g.wound_share(id);
     let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
+    // "Aircraft can't move into the table edges to move less than 30""
+    let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
     let mut best: Option<(f64, Path)> = None;
     for &(dx, dy) in headings() {
         // how far the heading stays on the table
         let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
-        let fits = room(from.x, dx, WIDTH).min(room(from.y, dy, DEPTH));
-        if fits.is_nan() || fits < AIRCRAFT_MIN {
+        let fits = room(from.x, dx, table.width).min(room(from.y, dy, table.depth));
+        if fits.is_nan() || fits < least_move {
             continue;
         }
         let length = info.movement.advance.min(fits);
@@ -517,7 +519,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
             }
         }
         // a small pull to the table's middle keeps later headings open
-        let centre = to.distance(Point::new(WIDTH / 2.0, DEPTH / 2.0));
+        let centre = to.distance(Point::new(table.width / 2.0, table.depth / 2.0));
         let score = volley - policy.threat_weight * threat - 0.01 * centre;
         if best.as_ref().is_none_or(|(b, _)| score > *b) {
             best = Some((score, Path::straight(to, length)));
@@ -565,7 +567,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let mean = army.iter().map(|u| u.cost).sum::<f64>() / army.len().max(1) as f64;
     let cheap = info.cost <= mean;
     // the gap to the enemy's zone from the front of ours
-    let no_mans_land = DEPTH - 2.0 * super::table::DEPLOY_DEPTH;
+    let no_mans_land = g.rules.table.depth - 2.0 * g.rules.deployment.depth;
     let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
     let jitter = (info.role != Role::Shooting || needs_front).then_some(3.0);
     let score = |g: &Game, p: Point, y: f64, crowd: f64| {
@@ -581,7 +583,7 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::play::Cache;
+    use crate::game::cache::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;
     use crate::game::table::{Kinds, Piece};
@@ -707,7 +709,7 @@ mod tests {
             g.units[0][0].pos = against;
             assert!(g.plan_move((0, 0), Point::new(60.0, 44.0), 12.0).is_none());
             let action = policy::decide(&mut g, (0, 0));
-            let closer = |path: &crate::game::play::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
+            let closer = |path: &crate::game::movement::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
             assert_eq!(matches!(action, Action::Advance(ref path) | Action::Rush(ref path) if closer(path)), moves, "{kind:?}: {action:?}");
         }
         // a melee unit the same way (it goes for the marker, 14" off, before the enemy 40" off)
@@ -738,7 +740,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
         let path = aircraft_path(&mut g, (0, 0)).unwrap();
-        assert!(path.length >= AIRCRAFT_MIN && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
+        assert!(path.length >= 30.0 && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
         assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
         let greedy = config(Vec::new(), PolicyKind::Greedy);
         let mut cache = Cache::default();
@@ -835,7 +837,7 @@ mod tests {
         assert!(g.in_dangerous((0, 0), g.live((0, 0)).pos));
         let Some(Action::Advance(path)) = leave_danger(&mut g, (0, 0)) else { panic!("stays in the minefield") };
         assert!(!g.in_dangerous((0, 0), path.to));
-        assert!(g.models_at((0, 0), path.to).any(|(_, q, r)| q.distance(Point::new(60.0, 44.0)) - r <= SEIZE_RANGE));
+        assert!(g.models_at((0, 0), path.to).any(|(_, q, r)| q.distance(Point::new(60.0, 44.0)) - r <= g.rules.markers.range));
     }
 }
 

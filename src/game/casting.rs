@@ -15,7 +15,7 @@
 //! per caster; Shaken units can't cast, help or hinder ("can't use any active special rules,
 //! such as casting spells").
 
-use super::play::{Event, Game, Id, Touched};
+use super::state::{Event, Game, Id, Touched};
 use super::policy;
 use crate::attack::allocation::Allocation;
 use crate::attack::plan::{Group, Situation};
@@ -24,8 +24,6 @@ use crate::rules::spells::{Once, Roll, SpellEffect, Targets};
 use crate::Edition;
 
 pub use crate::rules::spells::{cast_chance, cast_succeeds, caster_tokens};
-/// "Models within 18" in line of sight of the caster's unit may spend any number of spell tokens".
-pub const HELP_RANGE: f64 = 18.0;
 
 /// What a spell the game casts does: hits on enemy units, or a rule held "once (next time the
 /// effect would apply)" (`rules::spells::Once`): by a friendly unit, as a friend's buff is
@@ -186,7 +184,7 @@ impl<'a> Game<'a> {
         let (info, t) = (self.info(id), self.info(target));
         let s = self.live(target).s;
         let distance = self.gap(id, target);
-        let key = (id, si, target, t.alloc.index(s), super::play::distance_class(info, t, distance));
+        let key = (id, si, target, t.alloc.index(s), super::state::distance_class(info, t, distance));
         if let Some(&w) = self.cache.spell_wounds.get(&key) {
             return w;
         }
@@ -233,7 +231,7 @@ impl<'a> Game<'a> {
                 d
             }
         };
-        nearest <= range + super::play::EPS
+        nearest <= range + super::state::EPS
     }
 
     /// How far the nearest model of `target` that a caster model of `id` sees is from it,
@@ -413,11 +411,12 @@ impl<'a> Game<'a> {
     /// decides on the roll as its own side has moved it. The roll's modifier.
     fn help_and_hinder(&mut self, caster: Id, stake: f64) -> i32 {
         let mut moved = [0i32; 2];
+        let help_range = self.rules.help_range();
         for army in [caster.0, 1 - caster.0] {
             for u in 0..self.units[army].len() {
                 let other = (army, u);
                 let live = self.live(other);
-                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.casts(other) || !self.within(other, caster, HELP_RANGE) || !self.sight(other, caster).visible {
+                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.casts(other) || !self.within(other, caster, help_range) || !self.sight(other, caster).visible {
                     continue;
                 }
                 let help = army == caster.0;
@@ -463,7 +462,7 @@ mod tests {
     /// A caster with one damage spell ("6 hits", 24") and a second caster beside it, against
     /// a unit 10" away on an open table.
     fn casters(test: impl FnOnce(&mut Game)) {
-        use super::super::play::Cache;
+        use super::super::cache::Cache;
         use super::super::table::Point;
         use crate::rules::spells::{Spell, SpellEffect};
         let spell = Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 24 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
@@ -485,7 +484,7 @@ mod tests {
         // Caster(X): "resolve the effect on a target in line of sight", the caster's: a joined
         // Seer behind a wall casts at no unit only its bodyguards see. Checked against sight
         // lines drawn here, model to model, past the one wall on the table
-        use super::super::play::Cache;
+        use super::super::cache::Cache;
         use super::super::table::{Kinds, Piece, Point};
         use crate::rules::spells::{Spell, SpellEffect};
         let spell = Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 24 }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
@@ -543,7 +542,7 @@ mod tests {
     fn no_twelve_inch_spell_reaches_an_aircraft() {
         // Aircraft: "units targeting them get -12" to their range": a 12" spell has none left,
         // even at a unit standing under the Aircraft's base
-        use super::super::play::Cache;
+        use super::super::cache::Cache;
         use super::super::table::Point;
         use crate::rules::spells::{Spell, SpellEffect};
         let spell = |range| Spell { tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range }, effect: SpellEffect::Hits { hits: 6, rules: Vec::new(), roll_for: None } };
@@ -612,7 +611,7 @@ mod tests {
         let unit = parse("Synapse [3] Q4+ D4+ | Caster Group").join(&parse("Seer [1] Q4+ D4+ | Hero, Caster(2)"), Edition::V3_5).unwrap();
         let prep = Prepared::new([&[unit], &[parse("T [10] Q4+ D4+")]], Edition::V3_5, [2.0, 2.0]).unwrap();
         let config = super::super::test_support::config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(20.0, 10.0)], vec![Point::new(40.0, 40.0)]);
-        let mut cache = super::super::play::Cache::default();
+        let mut cache = super::super::cache::Cache::default();
         let mut g = super::super::test_support::placed(&prep, &config, &mut cache);
         let id = (0, 0);
         g.give_tokens();
@@ -641,7 +640,7 @@ mod tests {
 
     /// `held`, with `ours` as the shooter beside the caster.
     fn held_by(ours: &str, shooter: &str, test: impl FnOnce(&mut Game, &Prepared)) {
-        use super::super::play::Cache;
+        use super::super::cache::Cache;
         use super::super::table::Point;
         use crate::rules::spells::{Attacks, Spell, SpellEffect};
         use crate::rules::{Rating, Rule};
@@ -684,7 +683,7 @@ mod tests {
             g.live_mut((0, 1)).buff = 1;
             let with = expected(g);
             let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
-            let mut cache = super::super::play::Cache::default();
+            let mut cache = super::super::cache::Cache::default();
             let mut good_shot = super::super::test_support::placed(plain, &config, &mut cache);
             assert!(with > bare && (with - expected(&mut good_shot)).abs() < 1e-12, "{bare} {with}");
             // used by the shot, then gone
@@ -704,7 +703,7 @@ mod tests {
             g.live_mut((1, 0)).mark = Some("AP(+1) when shooting");
             let with = expected(g);
             let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
-            let mut cache = super::super::play::Cache::default();
+            let mut cache = super::super::cache::Cache::default();
             let mut ap = super::super::test_support::placed(plain, &config, &mut cache);
             assert!(with > bare && (with - expected(&mut ap)).abs() < 1e-12, "{bare} {with}");
             // its own army's attacks never use it
@@ -725,7 +724,7 @@ mod tests {
         // Unpredictable Fighter against once (next time the effect would apply)": one unit is
         // in reach of a friend's charge this round, the others wait for a later one; marking
         // them costs nothing more, so all three are marked
-        use super::super::play::Cache;
+        use super::super::cache::Cache;
         use crate::rules::spells::{Spell, SpellEffect};
         use crate::rules::Rule;
         let three = Targets { enemy: true, model: false, count: 3, range: 18 };

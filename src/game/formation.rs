@@ -15,10 +15,6 @@
 
 /// Inches between neighbouring bases: within the 1" coherency with room to spare.
 pub const SPACING: f64 = 0.5;
-/// "must stay within 1" of at least one other model".
-pub const COHERENCY: f64 = 1.0;
-/// "must stay within 9" of all other models (or as close as possible)".
-pub const COHERENCY_SPREAD: f64 = 9.0;
 
 /// A model's base radius in inches, by its Tough: the guide's "Infantry: ... 20mm/32mm round
 /// bases", "Large Infantry: ... 40mm/50mm", "Monsters: ... 60mm", "Large Walkers: ... 120mm
@@ -287,10 +283,10 @@ fn hull(slots: &[Slot], k: usize, hero_dead: bool) -> Hull {
     Hull { x, y, r }
 }
 
-/// Whether models (centre and radius) are in coherency as the guide says: a chain in which
-/// each link is within `COHERENCY` edge to edge, and every two within `spread` (the guide's
-/// 9", "or as close as possible": callers pass what the unit can do).
-pub fn coherent(models: &[(f64, f64, f64)], spread: f64) -> bool {
+/// Whether models (centre and radius) are in coherency as the edition says (`Coherency`): a
+/// chain in which each link is within `link` edge to edge, and every two within `spread`
+/// ("or as close as possible": callers pass what the unit can do).
+pub fn coherent(models: &[(f64, f64, f64)], link: f64, spread: f64) -> bool {
     let n = models.len();
     if n <= 1 {
         return true;
@@ -301,7 +297,7 @@ pub fn coherent(models: &[(f64, f64, f64)], spread: f64) -> bool {
     reached[0] = true;
     while let Some(a) = stack.pop() {
         for (b, seen) in reached.iter_mut().enumerate() {
-            if !*seen && gap(a, b) <= COHERENCY + 1e-9 {
+            if !*seen && gap(a, b) <= link + 1e-9 {
                 *seen = true;
                 stack.push(b);
             }
@@ -313,6 +309,7 @@ pub fn coherent(models: &[(f64, f64, f64)], spread: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    const V3_5: crate::game::rules::GameRules = crate::game::rules::GameRules::V3_5;
 
     fn models_left(f: &Formation, k: u32, hero_dead: bool) -> Vec<(f64, f64, f64)> {
         f.alive(k, hero_dead).map(|(_, s)| (s.x, s.y, s.r)).collect()
@@ -341,10 +338,10 @@ mod tests {
                         continue;
                     }
                     let left = models_left(&f, k, hero_dead);
-                    assert!(coherent(&left, f64::INFINITY), "chain broken: {} models, {k} removed", bases.len());
+                    assert!(coherent(&left, V3_5.coherency.link, f64::INFINITY), "chain broken: {} models, {k} removed", bases.len());
                     // "within 9" of all other models (or as close as possible)": 20 infantry fit
                     if bases.len() <= 20 {
-                        assert!(coherent(&left, COHERENCY_SPREAD), "spread over 9\": {} models", bases.len());
+                        assert!(coherent(&left, V3_5.coherency.link, V3_5.coherency.spread), "spread over 9\": {} models", bases.len());
                     }
                     // the hull holds every model left
                     let h = f.hull(k, hero_dead);

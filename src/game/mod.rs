@@ -12,21 +12,38 @@
 //! shortest paths round terrain and units (`paths`); terrain pieces are rectangles. What is
 //! abstracted is written down in `docs/game.md`.
 
+pub mod activation;
 pub mod ai;
+pub mod cache;
 pub mod casting;
+pub mod charge;
+mod charge_values;
 pub mod formation;
 #[cfg(test)]
-pub(crate) mod test_support;
+mod game_tests;
+pub mod held;
+pub mod morale;
+#[cfg(test)]
+mod models_on_the_table_tests;
+pub mod movement;
 pub mod paths;
-pub mod play;
 pub mod policy;
 pub mod prepare;
+pub mod round_end;
+pub mod rules;
+pub mod setup;
+pub mod shooting;
+pub mod sight;
+pub mod space;
+pub mod state;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod table;
 pub mod transport;
 
 use crate::attack::sample::mix;
 use crate::error::{Error, Result};
-use play::{Event, Game};
+use state::{Event, Game};
 use prepare::Prepared;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -322,8 +339,8 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
             return Err(Error::limit("objectives", objectives.len(), table::MAX_OBJECTIVES));
         }
         for (i, p) in objectives.iter().enumerate() {
-            if !(p.x.is_finite() && p.y.is_finite() && (0.0..=table::WIDTH).contains(&p.x) && (0.0..=table::DEPTH).contains(&p.y)) {
-                return Err(Error::invalid(format!("objectives[{i}]"), format!("({}, {})", p.x, p.y), "must lie on the 72\" x 48\" table"));
+            if !(p.x.is_finite() && p.y.is_finite() && (0.0..=prep.rules.table.width).contains(&p.x) && (0.0..=prep.rules.table.depth).contains(&p.y)) {
+                return Err(Error::invalid(format!("objectives[{i}]"), format!("({}, {})", p.x, p.y), format!("must lie on the {}\" x {}\" table", prep.rules.table.width, prep.rules.table.depth)));
             }
         }
     }
@@ -339,8 +356,8 @@ pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result
             for (i, p) in positions.iter().enumerate() {
                 let r = prep.armies[side][i].radius;
                 let at = || format!("({}, {})", p.x, p.y);
-                if !(p.x.is_finite() && p.y.is_finite() && p.x >= r && p.x <= table::WIDTH - r && p.y >= r && p.y <= table::DEPTH - r) {
-                    return Err(Error::invalid(format!("{field}[{i}]"), at(), format!("must keep the unit (radius {r:.1}\") on the 72\" x 48\" table")));
+                if !(p.x.is_finite() && p.y.is_finite() && prep.rules.table.holds(p.x, p.y, r, 0.0)) {
+                    return Err(Error::invalid(format!("{field}[{i}]"), at(), format!("must keep the unit (radius {r:.1}\") on the {}\" x {}\" table", prep.rules.table.width, prep.rules.table.depth)));
                 }
                 if let Terrain::Fixed(pieces) = &config.terrain {
                     if let Some(t) = pieces.iter().find(|t| t.kinds.impassable && t.distance_to(*p) < r) {
@@ -376,13 +393,13 @@ fn check_line_up(prep: &Prepared, config: &Config, distance: f64) -> Result<()> 
     let Terrain::Fixed(pieces) = &config.terrain else {
         return Err(Error::invalid("line_up", distance, "a line-up needs fixed terrain (open, or a list of pieces)"));
     };
-    let mut cache = play::Cache::default();
+    let mut cache = cache::Cache::default();
     let mut g = Game::new(prep, config, 0, &mut cache);
     g.lined_up(distance);
     for side in 0..2 {
         let name = &prep.armies[side][0].name;
         for (_, p, r) in g.models((side, 0)) {
-            if !(p.y >= r && p.y <= table::DEPTH - r && p.x >= r && p.x <= table::WIDTH - r) {
+            if !prep.rules.table.holds(p.x, p.y, r, 0.0) {
                 return Err(Error::invalid("line_up", distance, format!("{name:?}'s formation would leave the 48\" deep table at this distance")));
             }
             if let Some(t) = pieces.iter().find(|t| t.kinds.impassable && t.distance_to(p) < r) {
@@ -398,7 +415,7 @@ thread_local! {
     /// this thread played, by its id: they are pure functions of their keys and of the
     /// armies, so a thread keeps them from chunk to chunk and from call to call, and results
     /// do not depend on which thread plays a game.
-    static CACHE: std::cell::RefCell<(u64, play::Cache)> = std::cell::RefCell::new((u64::MAX, play::Cache::default()));
+    static CACHE: std::cell::RefCell<(u64, cache::Cache)> = std::cell::RefCell::new((u64::MAX, cache::Cache::default()));
 }
 
 /// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
@@ -415,7 +432,7 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
                 let mut cache = CACHE.with(|k| {
                     let mut k = k.borrow_mut();
-                    if k.0 == prep.id { std::mem::take(&mut k.1) } else { play::Cache::default() }
+                    if k.0 == prep.id { std::mem::take(&mut k.1) } else { cache::Cache::default() }
                 });
                 cache.trim();
                 for g in start..end {

@@ -1,8 +1,18 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
-use super::*;
+use super::{Config, Terrain};
+use super::rules::*;
+use super::table::*;
+use crate::attack::allocation::State;
+use super::state::*;
+use super::cache::*;
+use super::movement::*;
 use crate::game::table::Kinds;
 use crate::game::test_support::{placed, prep};
+
+const DEPLOY_DEPTH: f64 = GameRules::V3_5.deployment.depth;
+const UNIT_GAP: f64 = GameRules::V3_5.moves.unit_gap;
+const CONSOLIDATION_BACK: f64 = GameRules::V3_5.moves.move_back;
 
 fn config(terrain: Vec<Piece>, a: Vec<Point>, b: Vec<Point>) -> Config {
     Config { trace: false, ..crate::game::test_support::config(terrain, vec![], a, b) }

@@ -6,12 +6,13 @@ use crate::attack::allocation::{Allocation, State};
 use super::casting::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
+use super::charge_values::ChargePlan;
+use super::rules::GameRules;
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
 use crate::edition::Edition;
 use crate::error::{Error, Result};
-use crate::limits::MAX_PREPARATION_WORK;
-use crate::melee::{exact, Melee};
+use crate::melee::Melee;
 use crate::profile::{Model, Unit};
 use crate::rules::census::Engine;
 use crate::rules::effects::{self, Effect, Moves, Placement, Side};
@@ -396,7 +397,7 @@ pub struct UnitInfo {
     pub spell_range_penalty: f64,
 }
 
-/// What one run of a unit's models shoots with, as weapon bits (`play::bit` of the weapon's
+/// What one run of a unit's models shoots with, as weapon bits (`state::bit` of the weapon's
 /// index in its model).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunGuns {
@@ -415,7 +416,7 @@ impl RunGuns {
             .map(|(m, _)| {
                 let mut guns = RunGuns::default();
                 for (i, w) in m.weapons.iter().enumerate() {
-                    let b = super::play::bit(i);
+                    let b = super::state::bit(i);
                     if w.range.is_some() && ranged.contains(&w.name) {
                         guns.ranged |= b;
                         if indirect.contains(&w.name) {
@@ -494,6 +495,8 @@ pub struct Prepared {
     /// from): the default policy's quick read of who threatens whom.
     pub shot_value: [Vec<Vec<f64>>; 2],
     pub edition: Edition,
+    /// The edition's game rules: what every phase reads.
+    pub rules: &'static GameRules,
     /// Tells one preparation from another (for memos kept across chunks of a run).
     pub id: u64,
     /// Whether any unit of either army is a transport: else no unit is ever carried, and the
@@ -590,8 +593,9 @@ fn distance_marks(runs: &[(Model, u32)], edition: Edition) -> Vec<u16> {
     out
 }
 
-pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
-    let mut m = Movement { advance: 6.0, rush: 12.0, charge: 12.0, ..Movement::default() };
+pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition, rules: &GameRules) -> Movement {
+    let (advance, rush, charge) = rules.base_moves();
+    let mut m = Movement { advance, rush, charge, ..Movement::default() };
     // Every move bonus and malus is an `Effect::Move` of the rule tables (Fast, Slow, the
     // books' Lustbound, Highborn, Rapid Charge, Fast Aura, the Boosts...), in play when all
     // models have the rule (any, for Slow): the unit moves as its slowest model.
@@ -606,7 +610,7 @@ pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition) -> Movement {
     (m.advance, m.rush, m.charge) = (m.advance.max(0.0), m.rush.max(0.0), m.charge.max(0.0));
     m.aircraft = all_have(runs, "Aircraft");
     if m.aircraft {
-        m.advance += 30.0;
+        m.advance += rules.aircraft_move();
     }
     m.hold_only = any_has(runs, "Immobile") || any_has(runs, "Artillery");
     m.strider = all_have(runs, "Strider");
@@ -700,9 +704,7 @@ impl Prepared {
     /// `new`, with the spells of each unit's book (`spells[army][unit]`; a unit past the end
     /// has none): "the Caster's spells must be picked from their own faction".
     pub fn with_spells(armies: [&[Unit]; 2], spells: [&[Spells]; 2], edition: Edition, role_ratio: [f64; 2]) -> Result<Prepared> {
-        if edition != Edition::V3_5 {
-            return Err(Error::invalid("edition", edition.key(), "the game simulator plays Grimdark Future v3.5 (gf-3.5-beginners-guide.txt) only"));
-        }
+        let rules = GameRules::of(edition)?;
         for (side, units) in armies.iter().enumerate() {
             let field = ["army_a", "army_b"][side];
             if units.is_empty() {
@@ -717,11 +719,11 @@ impl Prepared {
             // every activation rolls a unit's dice, and every charge is a melee of them
             crate::attack::check_attack_dice(&d.alloc, edition, &d.field)?;
             // the least width any formation of its bases can have, at once
-            check_width(&d.field, d.unit.name(), d.alloc.len(), least_width(&bases(&d.alloc)), true)?;
+            check_width(&d.field, d.unit.name(), d.alloc.len(), least_width(&bases(&d.alloc)), true, rules)?;
         }
         // the dearest work, counted (and refused if too much) before any is done
-        let plan = ChargePlan::new(&distinct, &ids, edition)?;
-        let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), d.spells, edition, &d.field)).collect::<Result<_>>()?;
+        let plan = ChargePlan::new(&distinct, &ids, rules)?;
+        let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), d.spells, rules, &d.field)).collect::<Result<_>>()?;
         let infos: Vec<Vec<UnitInfo>> = ids.iter().map(|ids| ids.iter().map(|&k| made[k].clone()).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
         let transports = a.iter().chain(&b).any(|u| u.transport > 0);
@@ -732,6 +734,7 @@ impl Prepared {
             fresh_exchange: [Vec::new(), Vec::new()],
             shot_value: [Vec::new(), Vec::new()],
             edition,
+            rules,
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             transports,
         };
@@ -804,8 +807,8 @@ impl Prepared {
     }
 
     /// What the game needs to know of `unit` (`field` names it in errors).
-    fn unit(unit: &Unit, alloc: Allocation, spells: &[SpellDefinition], edition: Edition, field: &str) -> Result<UnitInfo> {
-        let runs = &alloc.runs;
+    pub(super) fn unit(unit: &Unit, alloc: Allocation, spells: &[SpellDefinition], rules: &GameRules, field: &str) -> Result<UnitInfo> {
+        let (runs, edition) = (&alloc.runs, rules.edition);
         // weapons that attack only while moving through enemy units (Strafing) do not shoot
         let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
         let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some() && !strafes(w));
@@ -827,7 +830,7 @@ impl Prepared {
         let slot_run: Vec<usize> = runs.iter().enumerate().flat_map(|(i, (_, n))| std::iter::repeat_n(i, *n as usize)).collect();
         let distance_marks = distance_marks(runs, edition);
         let formation = Formation::new(&bases(&alloc), alloc.hero.is_some());
-        check_width(field, unit.name(), alloc.len(), 2.0 * formation.widest(), false)?;
+        check_width(field, unit.name(), alloc.len(), 2.0 * formation.widest(), false, rules)?;
         let (casting, spells_left_out) = Casting::of(&alloc, spells, edition);
         let mut unmodelled = unmodelled(runs, edition);
         unmodelled.extend(spells_left_out);
@@ -843,7 +846,7 @@ impl Prepared {
             formation,
             slot_run,
             distance_marks,
-            movement: movement(runs, edition),
+            movement: movement(runs, edition, rules),
             tricks: tricks(runs, edition),
             unmodelled,
             casting,
@@ -983,42 +986,35 @@ impl Prepared {
     }
 }
 
-/// The exact melees of one preparation may take this much work (state pairs × hits) in all,
-/// a few seconds on one core; past it those the sampler plays for less are sampled instead,
-/// the greatest saving first, which values them well enough for the policy. Real 2,000-point armies
-/// need about 10^7.
-const EXACT_CHARGE_WORK: u64 = 200_000_000;
-/// Exchanges the sampler plays (at a fixed seed) for a charge not solved exactly.
-const SAMPLED_EXCHANGES: u64 = 2_000;
-
 /// Refuses a unit wider than the table is deep: its formation (`across` inches wide, or at
 /// least that wide where `least`) cannot be placed in reserve's arrival or a Flying move,
 /// which keep the unit's disc on the table, nor, much wider, deployed.
-fn check_width(field: &str, name: &str, models: u32, across: f64, least: bool) -> Result<()> {
-    if across > super::table::DEPTH {
+pub(super) fn check_width(field: &str, name: &str, models: u32, across: f64, least: bool, rules: &GameRules) -> Result<()> {
+    let depth = rules.table.depth;
+    if across > depth {
         let how = if least { "at least " } else { "" };
-        let why = format!("its {models} models stand {how}{across:.1}\" across in coherency (after any casualties), more than the table's {}\" depth: the unit cannot be placed on the table", super::table::DEPTH);
+        let why = format!("its {models} models stand {how}{across:.1}\" across in coherency (after any casualties), more than the table's {depth}\" depth: the unit cannot be placed on the table");
         return Err(Error::invalid(field, name, why));
     }
     Ok(())
 }
 
 /// Each model's base radius, in removal order.
-fn bases(alloc: &Allocation) -> Vec<f64> {
+pub(super) fn bases(alloc: &Allocation) -> Vec<f64> {
     alloc.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(base_radius(m.tough), *n as usize)).collect()
 }
 
 /// One of the distinct units of a run (a list's copies of a unit are checked and worked out
 /// once): named by its first copy's place in the armies.
-struct Distinct<'u> {
-    unit: &'u Unit,
-    spells: &'u [SpellDefinition],
-    field: String,
-    alloc: Allocation,
+pub(super) struct Distinct<'u> {
+    pub(super) unit: &'u Unit,
+    pub(super) spells: &'u [SpellDefinition],
+    pub(super) field: String,
+    pub(super) alloc: Allocation,
 }
 
 /// The distinct units of both armies, and each army unit's index among them.
-fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
+pub(super) fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
     let mut distinct: Vec<Distinct<'u>> = Vec::new();
     let ids = [0, 1].map(|side| {
         armies[side]
@@ -1038,190 +1034,4 @@ fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], editio
             .collect::<Vec<usize>>()
     });
     (distinct, ids)
-}
-
-/// A distinct unit of a run, as a charge's value needs it.
-struct Charger {
-    alloc: Allocation,
-    can_charge: bool,
-    can_be_charged: bool,
-    cost: f64,
-}
-
-/// How the value of every charge of a run is worked out: each distinct (charger, defender)
-/// pair of units once (an army's copies of a unit share it), by the exact melee, or by the
-/// sampler where the exact engine refuses it or where the exact melees together would cost
-/// more than `EXACT_CHARGE_WORK` (those the sampler plays for less, the greatest saving
-/// first). Made before the units' other tables,
-/// so that a run over `MAX_PREPARATION_WORK` is refused before any work is done.
-struct ChargePlan {
-    units: Vec<Charger>,
-    /// Each army unit's index in `units`.
-    ids: [Vec<usize>; 2],
-    /// The distinct (charger, defender) pairs, and whether each is solved exactly.
-    pairs: Vec<(usize, usize)>,
-    exact: Vec<bool>,
-    index: FxHashMap<(usize, usize), usize>,
-}
-
-impl ChargePlan {
-    fn new(distinct: &[Distinct<'_>], ids: &[Vec<usize>; 2], edition: Edition) -> Result<ChargePlan> {
-        let units: Vec<Charger> = distinct
-            .iter()
-            .map(|d| {
-                let moves = movement(&d.alloc.runs, edition);
-                Charger { can_charge: !(moves.aircraft || moves.hold_only), can_be_charged: !moves.aircraft, cost: f64::from(d.unit.cost().unwrap_or(0)), alloc: d.alloc.clone() }
-            })
-            .collect();
-        let (mut pairs, mut index) = (Vec::new(), FxHashMap::default());
-        for side in 0..2 {
-            for &c in &ids[side] {
-                for &d in &ids[1 - side] {
-                    index.entry((c, d)).or_insert_with(|| {
-                        pairs.push((c, d));
-                        pairs.len() - 1
-                    });
-                }
-            }
-        }
-        let mut plan = ChargePlan { units, ids: ids.clone(), pairs, exact: Vec::new(), index };
-        // what each costs: the exact engine's work where it takes the melee, and the sampler's
-        let costs: Vec<(Option<u64>, u64)> = (0..plan.pairs.len())
-            .into_par_iter()
-            .map(|j| match plan.melee(j, edition) {
-                Some(m) => {
-                    let (exact, hits) = m.costs();
-                    (exact.ok(), SAMPLED_EXCHANGES.saturating_mul(hits.max(1)))
-                }
-                None => (None, 0),
-            })
-            .collect();
-        plan.exact = costs.iter().map(|(work, _)| work.is_some()).collect();
-        let mut exact_work: u64 = costs.iter().filter_map(|(work, _)| *work).fold(0, u64::saturating_add);
-        if exact_work > EXACT_CHARGE_WORK {
-            // those the sampler plays for less, the greatest saving first
-            let saving = |j: usize| costs[j].0.unwrap_or(0).saturating_sub(costs[j].1);
-            let mut dearest: Vec<usize> = (0..costs.len()).filter(|&j| plan.exact[j] && saving(j) > 0).collect();
-            dearest.sort_by_key(|&j| (std::cmp::Reverse(saving(j)), j));
-            for j in dearest {
-                if exact_work <= EXACT_CHARGE_WORK {
-                    break;
-                }
-                plan.exact[j] = false;
-                exact_work -= costs[j].0.unwrap_or(0);
-            }
-        }
-        let total = costs.iter().zip(&plan.exact).map(|(&(work, sampled), &exact)| if exact { work.unwrap_or(0) } else { sampled }).fold(0u64, u64::saturating_add);
-        if total > MAX_PREPARATION_WORK {
-            return Err(Error::limit(
-                "simulate preparation work (the melee of every distinct pair of units, valued before the games: state pairs × hits where exact, 2,000 exchanges × hits where sampled)",
-                total,
-                MAX_PREPARATION_WORK,
-            ));
-        }
-        Ok(plan)
-    }
-
-    /// The melee of pair `j`'s charger charging its defender, both fresh; `None` where no
-    /// such charge can be.
-    fn melee(&self, j: usize, edition: Edition) -> Option<Melee> {
-        let (c, d) = (&self.units[self.pairs[j].0], &self.units[self.pairs[j].1]);
-        if !(c.can_charge && d.can_be_charged) {
-            return None;
-        }
-        Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, edition).ok()
-    }
-
-    /// `values[a][u][v]`: the value of unit `u` of army `a` charging unit `v` of the other
-    /// army (`f64::NEG_INFINITY` where it cannot).
-    fn values(&self, edition: Edition) -> [Vec<Vec<f64>>; 2] {
-        let values: Vec<f64> = (0..self.pairs.len())
-            .into_par_iter()
-            .map(|j| {
-                let (c, d) = (&self.units[self.pairs[j].0], &self.units[self.pairs[j].1]);
-                self.melee(j, edition).map_or(f64::NEG_INFINITY, |m| charge_value(&m, self.exact[j], c, d))
-            })
-            .collect();
-        [0, 1].map(|side| self.ids[side].iter().map(|&c| self.ids[1 - side].iter().map(|&d| values[self.index[&(c, d)]]).collect()).collect())
-    }
-}
-
-/// Expected points the defender loses less those the charger loses in one fresh melee `m`,
-/// exact or from the sampler's `SAMPLED_EXCHANGES`.
-fn charge_value(m: &Melee, exact: bool, charger: &Charger, defender: &Charger) -> f64 {
-    let outcome = if exact { exact::exact(m) } else { crate::melee::sample::sample(m, SAMPLED_EXCHANGES, 0x00e1_1ee0, None).map(|t| t.outcome(m)).unwrap_or_default() };
-    let lost = |side: usize, unit: &Charger| -> f64 {
-        let per_model = unit.cost / f64::from(unit.alloc.len().max(1));
-        let models = crate::dice::mean(&outcome.lost[side]);
-        // a Rout (status 1) removes what is left: at most half the unit, as only units at
-        // half strength or less Rout, so half its points stands for it
-        let routed = outcome.status[side][1];
-        models * per_model + routed * unit.cost * 0.5
-    };
-    lost(1, defender) - lost(0, charger)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn units(texts: &[String]) -> Vec<Unit> {
-        texts.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect()
-    }
-
-    fn plan_of(a: &[Unit], b: &[Unit]) -> Result<ChargePlan> {
-        let (distinct, ids) = distinct_units([a, b], [&[], &[]], Edition::V3_5);
-        ChargePlan::new(&distinct, &ids, Edition::V3_5)
-    }
-
-    #[test]
-    fn copies_of_a_unit_share_their_charges() {
-        let a = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "C [5] Q3+ D3+ | 150pts\n5x Axe (A3)".into()]);
-        let b = units(&["A [10] Q4+ D4+ | 100pts\n10x Sword (A2)".into(), "B [20] Q5+ D5+ | 120pts\n20x Claws (A1)".into()]);
-        let plan = plan_of(&a, &b).unwrap();
-        // distinct units A, C, B: A and C charge A and B (4), and A and B charge A and C
-        // (A into A is the same melee: 3 more)
-        assert_eq!(plan.units.len(), 3);
-        assert_eq!(plan.pairs.len(), 7);
-        let values = plan.values(Edition::V3_5);
-        assert_eq!(values[0][0], values[0][1]);
-        assert_eq!(values[0][0][0], values[1][0][0], "the mirror match is one melee");
-        assert!(plan.exact.iter().all(|&e| e));
-        // each value is its own charger's charge into its own defender, as worked out alone
-        let infos = |army: &[Unit]| army.iter().map(|u| Prepared::unit(u, Allocation::new(u, Edition::V3_5), &[], Edition::V3_5, "x").unwrap()).collect::<Vec<_>>();
-        let (ia, ib) = (infos(&a), infos(&b));
-        let alone = |c: &UnitInfo, d: &UnitInfo| {
-            let m = Melee::from_allocations(c.alloc.clone(), d.alloc.clone(), &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap();
-            let unit = |i: &UnitInfo| Charger { alloc: i.alloc.clone(), can_charge: true, can_be_charged: true, cost: i.cost };
-            charge_value(&m, true, &unit(c), &unit(d))
-        };
-        assert_eq!(values[0][2][1], alone(&ia[2], &ib[1]), "C charging B");
-        assert_eq!(values[1][1][2], alone(&ib[1], &ia[2]), "B charging C");
-        assert_ne!(values[0][2][1], values[1][1][2]);
-    }
-
-    #[test]
-    fn the_dearest_exact_charges_are_sampled_and_too_much_work_is_refused() {
-        // each charge between these is solved exactly alone (about 10^7 steps of work), but
-        // 40 of them are over EXACT_CHARGE_WORK together
-        let a = units(&(0..4).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
-        let b = units(&(0..5).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
-        let plan = plan_of(&a, &b).unwrap();
-        let exact = plan.exact.iter().filter(|&&e| e).count();
-        assert!(exact > 0 && exact < plan.pairs.len(), "{exact} of {} exact", plan.pairs.len());
-        // the sampled ones are valued, close to the exact value of the same melee
-        let sampled = plan.exact.iter().position(|&e| !e).unwrap();
-        let (c, d) = (&plan.units[plan.pairs[sampled].0], &plan.units[plan.pairs[sampled].1]);
-        let m = plan.melee(sampled, Edition::V3_5).unwrap();
-        let (by_sample, by_exact) = (charge_value(&m, false, c, d), charge_value(&m, true, c, d));
-        assert!((by_sample - by_exact).abs() < 0.1 * by_exact.abs().max(1.0), "{by_sample} against {by_exact}");
-        // 60 distinct units a side: some 7,200 sampled charges, refused before any is played
-        let a = units(&(0..60).map(|i| format!("A{i} [100] Q4+ D4+\n100x Sword (A3)")).collect::<Vec<_>>());
-        let b = units(&(0..60).map(|i| format!("B{i} [200] Q4+ D4+\n200x Sword (A1)")).collect::<Vec<_>>());
-        match plan_of(&a, &b) {
-            Err(Error::Limit { field, .. }) => assert!(field.contains("simulate preparation work"), "{field}"),
-            Err(other) => panic!("expected the preparation limit, got {other}"),
-            Ok(_) => panic!("accepted"),
-        }
-    }
 }

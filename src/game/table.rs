@@ -6,15 +6,11 @@
 //! the guide's "TERRAIN SETUP GUIDELINES" (see `standard_terrain` and docs/game-table.md for
 //! how each sentence is read).
 
+use super::rules::{GameRules, TableSize};
 use crate::error::{Error, Result};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Table width (the long edges) and depth, in inches.
-pub const WIDTH: f64 = 72.0;
-pub const DEPTH: f64 = 48.0;
-/// "fully within 12" of their table edge".
-pub const DEPLOY_DEPTH: f64 = 12.0;
 /// Terrain pieces one table takes at most (a user's own terrain included).
 pub const MAX_TERRAIN: usize = 200;
 
@@ -199,8 +195,6 @@ const BAND_PIECES: usize = 9;
 /// `BAND_ROW_GAP.0` apart: narrow gaps, the price of blocking every line (see `standard_terrain`).
 const BAND_CORRIDOR: (f64, f64) = (2.0, 2.5);
 const BAND_ROW_GAP: (f64, f64) = (2.5, 3.0);
-/// The steepest line from one long edge to the other: 72" across for 48" up.
-const STEEPEST: f64 = WIDTH / DEPTH;
 /// Coverage the generator aims at, a little over the guide's 25% so rounding never falls short.
 const COVERAGE_AIM: f64 = 0.26;
 
@@ -226,17 +220,18 @@ const COVERAGE_AIM: f64 = 0.26;
 /// - "no gaps bigger than 12"": each row of 6 pieces keeps 6" to 11.2" between neighbours; no
 ///   open disc 12" across fits on the table (checked in tests on a 0.5" grid).
 /// - at least 25% of the table covered, pieces of 1" to 3" (barricades) or 4" to 12".
-pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
+pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus, table: TableSize) -> Vec<Piece> {
+    let TableSize { width, depth } = table;
     let corridor = rng.random_range(BAND_CORRIDOR.0..=BAND_CORRIDOR.1);
     // the corridor's floor, about the table's middle
-    let floor = DEPTH / 2.0 - corridor / 2.0 + rng.random_range(-1.5..=1.5);
-    let band_x = band_spans(rng, corridor);
+    let floor = depth / 2.0 - corridor / 2.0 + rng.random_range(-1.5..=1.5);
+    let band_x = band_spans(rng, corridor, table);
     let first_low = rng.random_bool(0.5);
     let mirror_x = rng.random_bool(0.5);
-    let flip = |x0: f64, x1: f64| if mirror_x { (WIDTH - x1, WIDTH - x0) } else { (x0, x1) };
+    let flip = |x0: f64, x1: f64| if mirror_x { (width - x1, width - x0) } else { (x0, x1) };
 
     // the two halves' pieces along the table first (their area decides how deep the band is)
-    let mut halves = [half_row(rng), half_row(rng)];
+    let mut halves = [half_row(rng, width), half_row(rng, width)];
     let deepest_band = 7.0;
 
     // the band: forests and ruins, as deep as the coverage needs (4" to 7")
@@ -247,7 +242,7 @@ pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
         *d = rng.random_range(4.5..=6.5);
     }
     let band_area: f64 = band_x.iter().zip(&depths).map(|((a, b), d)| (b - a) * d).sum();
-    let short = COVERAGE_AIM * WIDTH * DEPTH - halves_area - band_area;
+    let short = COVERAGE_AIM * width * depth - halves_area - band_area;
     if short > 0.0 && band_width > 0.0 {
         let extra = short / band_width;
         for d in depths.iter_mut() {
@@ -273,11 +268,11 @@ pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
     let low_bottom = band.iter().filter(|p| p.y1 <= floor).map(|p| p.y0).fold(floor, f64::min);
     let high_top = band.iter().filter(|p| p.y0 >= floor).map(|p| p.y1).fold(floor + corridor, f64::max);
     for (seat, half) in halves.iter_mut().enumerate() {
-        let room = if seat == 0 { low_bottom } else { DEPTH - high_top } - LARGE_UNIT_GAP;
+        let room = if seat == 0 { low_bottom } else { depth - high_top } - LARGE_UNIT_GAP;
         for p in half.iter_mut() {
             let h = (p.y1 - p.y0).min(room.max(0.0));
             let top = (room - rng.random_range(0.0..=1.5)).max(h);
-            (p.y0, p.y1) = if seat == 0 { (top - h, top) } else { (DEPTH - top, DEPTH - top + h) };
+            (p.y0, p.y1) = if seat == 0 { (top - h, top) } else { (depth - top, depth - top + h) };
             (p.x0, p.x1) = flip(p.x0, p.x1);
         }
     }
@@ -301,11 +296,13 @@ pub fn standard_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
 }
 
 /// The band's pieces along the table, left to right: `BAND_PIECES` spans from `x = 0` to
-/// `x = WIDTH`, each overlapping the next by more than `STEEPEST` times the corridor, each at
-/// least 2.5" clear of the next but one (they share a row), none over 12" long.
-fn band_spans(rng: &mut Xoshiro256PlusPlus, corridor: f64) -> [(f64, f64); BAND_PIECES] {
+/// the table's width, each overlapping the next by more than the steepest line's slope
+/// (72" across for 48" up) times the corridor, each at least 2.5" clear of the next but one
+/// (they share a row), none over 12" long.
+fn band_spans(rng: &mut Xoshiro256PlusPlus, corridor: f64, table: TableSize) -> [(f64, f64); BAND_PIECES] {
+    let width = table.width;
     // overlaps 10% to 20% beyond the least that blocks the steepest line
-    let least = STEEPEST * corridor;
+    let least = table.width / table.depth * corridor;
     let mut overlaps = [0.0; BAND_PIECES - 1];
     for o in overlaps.iter_mut() {
         *o = least * rng.random_range(1.1..=1.2);
@@ -319,7 +316,7 @@ fn band_spans(rng: &mut Xoshiro256PlusPlus, corridor: f64) -> [(f64, f64); BAND_
         *len = if i == 0 || i + 1 == BAND_PIECES { (before + after + 2.0).max(6.0) } else { before + after + row_gap };
     }
     // lengthen every piece by the same share of its headroom until the chain spans the table
-    let total: f64 = WIDTH + overlaps.iter().sum::<f64>();
+    let total: f64 = width + overlaps.iter().sum::<f64>();
     let least_total: f64 = least_len.iter().sum();
     let headroom: f64 = least_len.iter().map(|l| (MAX_SIDE - l).max(0.0)).sum();
     let share = if headroom > 0.0 { ((total - least_total) / headroom).clamp(0.0, 1.0) } else { 0.0 };
@@ -327,17 +324,17 @@ fn band_spans(rng: &mut Xoshiro256PlusPlus, corridor: f64) -> [(f64, f64); BAND_
     let mut x = 0.0;
     for i in 0..BAND_PIECES {
         let len = (least_len[i] + (MAX_SIDE - least_len[i]).max(0.0) * share).min(MAX_SIDE);
-        out[i] = (x, (x + len).min(WIDTH));
+        out[i] = (x, (x + len).min(width));
         x += len - overlaps.get(i).copied().unwrap_or(0.0);
     }
     // the last piece reaches the right edge whatever the rounding
-    out[BAND_PIECES - 1].1 = WIDTH;
+    out[BAND_PIECES - 1].1 = width;
     out
 }
 
 /// One player's 6 pieces (`HALF`), in a row along the table, in a shuffled order, 6" to 12"
 /// between neighbours (`y` from 0 to their depth: `standard_terrain` moves them into place).
-fn half_row(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
+fn half_row(rng: &mut Xoshiro256PlusPlus, width: f64) -> Vec<Piece> {
     let mut sizes = [(0.0, 0.0); HALF.len()];
     for (s, (_, _, lo, hi)) in sizes.iter_mut().zip(HALF) {
         *s = (rng.random_range(lo..=hi), rng.random_range(lo..=hi));
@@ -346,7 +343,7 @@ fn half_row(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
     shuffle(rng, &mut order);
     // the open length beyond the 6" gaps, shared at random between the 5 gaps and 2 ends
     let widths: f64 = sizes.iter().map(|s| s.0).sum();
-    let spare = (WIDTH - widths - LARGE_UNIT_GAP * (HALF.len() - 1) as f64).max(0.0);
+    let spare = (width - widths - LARGE_UNIT_GAP * (HALF.len() - 1) as f64).max(0.0);
     let mut weights = [0.0; HALF.len() + 1];
     for w in weights.iter_mut() {
         *w = rng.random_range(0.5..=1.5);
@@ -371,20 +368,19 @@ fn shuffle<T>(rng: &mut Xoshiro256PlusPlus, items: &mut [T]) {
 
 /// Objectives a game takes at most (D3+2 is at most 5; a user's own list may hold more).
 pub const MAX_OBJECTIVES: usize = 20;
-/// "over 9" away from other markers".
-pub const OBJECTIVE_SPACING: f64 = 9.0;
 
 /// "D3+2 objective markers ... alternate in placing one marker each outside of the deployment
 /// zones, and over 9" away from other markers (... can't be placed in unreachable positions,
 /// like impassable terrain)". Markers keep 2" from the table edges and impassable terrain.
-pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece], out: &mut Vec<Point>) {
+pub fn place_objectives(rng: &mut Xoshiro256PlusPlus, terrain: &[Piece], rules: &GameRules, out: &mut Vec<Point>) {
+    let (TableSize { width, depth }, zone) = (rules.table, rules.deployment.depth);
     // D3: "roll a D6 and halve the result, rounding up"
-    let count = 2 + u32::from(rng.random_range(1..=6u8)).div_ceil(2);
+    let count = rules.markers.least + u32::from(rng.random_range(1..=6u8)).div_ceil(2);
     for _ in 0..count {
         for _ in 0..500 {
-            let p = Point::new(rng.random_range(2.0..=WIDTH - 2.0), rng.random_range(DEPLOY_DEPTH + 0.01..=DEPTH - DEPLOY_DEPTH - 0.01));
+            let p = Point::new(rng.random_range(2.0..=width - 2.0), rng.random_range(zone + 0.01..=depth - zone - 0.01));
             let free = terrain.iter().all(|t| !t.kinds.impassable || t.distance_to(p) > 2.0);
-            if free && out.iter().all(|o| o.distance(p) > OBJECTIVE_SPACING) {
+            if free && out.iter().all(|o| o.distance(p) > rules.markers.spacing) {
                 out.push(p);
                 break;
             }
@@ -398,9 +394,14 @@ mod tests {
     use rand::SeedableRng;
 
     const SEEDS: u64 = 500;
+    const V3_5: GameRules = GameRules::V3_5;
+    const WIDTH: f64 = V3_5.table.width;
+    const DEPTH: f64 = V3_5.table.depth;
+    const DEPLOY_DEPTH: f64 = V3_5.deployment.depth;
+    const OBJECTIVE_SPACING: f64 = V3_5.markers.spacing;
 
     fn table(seed: u64) -> Vec<Piece> {
-        standard_terrain(&mut Xoshiro256PlusPlus::seed_from_u64(seed))
+        standard_terrain(&mut Xoshiro256PlusPlus::seed_from_u64(seed), V3_5.table)
     }
 
     /// Pieces of the central band (the only ones allowed nearer than 6" to each other).
@@ -666,7 +667,7 @@ mod tests {
                 assert!(WIDTH * DEPLOY_DEPTH - blocked >= 700.0, "seed {seed}: {blocked} square inches blocked");
             }
             let mut objectives = Vec::new();
-            place_objectives(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &t, &mut objectives);
+            place_objectives(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &t, &V3_5, &mut objectives);
             assert!((3..=5).contains(&objectives.len()));
             for (i, a) in objectives.iter().enumerate() {
                 assert!(a.y > DEPLOY_DEPTH && a.y < DEPTH - DEPLOY_DEPTH);

@@ -1,6 +1,7 @@
 //! What the game's tests share.
 
-use super::play::{Cache, Game};
+use super::cache::Cache;
+use super::state::Game;
 use super::prepare::Prepared;
 use super::table::{Piece, Point};
 use super::{Config, Policy, Terrain};

@@ -14,13 +14,13 @@
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
-use super::play::{Event, Game, Id, Path, Touched};
+use super::state::{Event, Game, Id, Touched};
+use super::movement::Path;
 use super::policy;
 use super::table::Point;
 use crate::attack::allocation::{Allocation, State};
 
 /// "must stay fully within 6" of it when exiting" (and the placement after its destruction).
-pub const EXIT_RANGE: f64 = 6.0;
 
 /// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
 /// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
@@ -65,6 +65,12 @@ pub enum Exit {
 const EXIT_DIRECTIONS: usize = 48;
 
 impl<'a> Game<'a> {
+    /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no
+    /// Transport, whose units then never carry any).
+    pub fn exit_range(&self) -> f64 {
+        self.rules.transport.map_or(0.0, |t| t.exit_range)
+    }
+
     /// The transport `id` is inside, if any.
     pub fn carrier(&self, id: Id) -> Option<Id> {
         self.live(id).carrier.map(|t| (id.0, usize::from(t)))
@@ -122,7 +128,7 @@ impl<'a> Game<'a> {
     /// Dangerous terrain on the way is tested as on any move.
     pub(super) fn board(&mut self, id: Id, transport: Id, path: Path, allowance: f64) {
         let from = self.live(id).pos;
-        let limit = path.limit(allowance);
+        let limit = self.rules.move_limit(allowance, path.difficult);
         if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
             self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
             return;
@@ -171,7 +177,8 @@ impl<'a> Game<'a> {
     pub fn fully_within_exit(&self, id: Id, p: Point, transport: Id) -> bool {
         let (at, r) = (self.live(transport).pos, self.radius(transport));
         // the disc holds the models: when it is within, so are they
-        p.distance(at) + self.radius(id) <= EXIT_RANGE + r + 1e-9 || self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= EXIT_RANGE + r + 1e-9)
+        let exit_range = self.exit_range();
+        p.distance(at) + self.radius(id) <= exit_range + r + 1e-9 || self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= exit_range + r + 1e-9)
     }
 
     /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
@@ -185,8 +192,8 @@ impl<'a> Game<'a> {
         // its units are placed ("must be placed fully within 6""), not moved: no path to the
         // spot is needed (a charger in contact would block every path from the wreck's edge)
         let wreck = !self.live(transport).on_table();
-        let near = if wreck { 0.0 } else { rt + super::play::UNIT_GAP };
-        let far = EXIT_RANGE + rt;
+        let near = if wreck { 0.0 } else { rt + self.rules.moves.unit_gap };
+        let far = self.exit_range() + rt;
         // each direction's spot is somewhere on its ray between `near` and `far`: no nearer the
         // goal than the ray is, so the directions are searched nearest first and the search
         // stops once no ray left can beat the best spot (the spot found is the same as a full
@@ -256,7 +263,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             let (difficult, dangerous) = self.terrain_on_legs(id, from, &super::paths::Bends::NONE, p);
-            if length <= super::play::move_limit(reach, difficult) && self.path_ok_leaving(id, from, p, Some(target), Some(transport)) {
+            if length <= self.rules.move_limit(reach, difficult) && self.path_ok_leaving(id, from, p, Some(target), Some(transport)) {
                 return Some(Path { to: p, via: super::paths::Bends::NONE, length, difficult, dangerous });
             }
         }
@@ -317,7 +324,7 @@ impl<'a> Game<'a> {
             self.violation(|| format!("unit {id:?} left its transport to ({:.2}, {:.2}), where it may not stand", p.x, p.y));
         }
         self.event(|g| Event {
-            allowance: EXIT_RANGE,
+            allowance: g.exit_range(),
             length: start.distance(p),
             detail: kind.into(),
             models_left: g.info(id).alloc.alive(g.live(id).s),
@@ -350,7 +357,7 @@ impl<'a> Game<'a> {
                 if !self.live(transport).gone || self.live(id).gone {
                     continue;
                 }
-                let all = self.models(id).fold(0u64, |m, (i, _, _)| m | super::play::bit(i));
+                let all = self.models(id).fold(0u64, |m, (i, _, _)| m | super::state::bit(i));
                 self.dangerous_test(id, all);
                 self.live_mut(id).carrier = None;
                 if self.live(id).gone {
@@ -363,7 +370,7 @@ impl<'a> Game<'a> {
                         let from = self.edge_towards(transport, p);
                         self.live_mut(id).pos = p;
                         self.event(|g| Event {
-                            allowance: EXIT_RANGE,
+                            allowance: g.exit_range(),
                             detail: "transport destroyed: Shaken".into(),
                             models_left: g.info(id).alloc.alive(g.live(id).s),
                             models: g.footprint(id),
@@ -420,7 +427,7 @@ mod tests {
         use super::super::test_support::{config, placed, prep};
         let prep = prep(&["APC [1] Q4+ D2+ | Tough(6), Transport(11)", "Squad [10] Q4+ D4+"], &["Brutes [10] Q4+ D4+"]);
         let config = config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(20.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0)]);
-        let mut cache = super::super::play::Cache::default();
+        let mut cache = super::super::cache::Cache::default();
         let mut g = placed(&prep, &config, &mut cache);
         let (apc, squad, brutes) = ((0, 0), (0, 1), (1, 0));
         g.live_mut(squad).carrier = Some(apc.1 as u16);

@@ -1,0 +1,229 @@
+//! The round: "players alternate in activating one unit each"; a unit's activation takes one
+//! action (Hold, Advance, Rush, Charge) that the policy picks, casts and shoots as it allows,
+//! and ends with the morale tests of the units its attacks wounded.
+
+use super::casting::Window;
+use super::policy::{self, Action};
+use super::rules::MoraleTiming;
+use super::{Output, PolicyKind};
+use super::state::{Event, Game, Id, Touched};
+
+impl<'a> Game<'a> {
+    /// Plays the game and adds it to `out`.
+    pub fn play(mut self, out: &mut Output) {
+        let t = self.clock();
+        self.deploy();
+        let mut first = self.seat[0];
+        for round in 1..=self.config.rounds {
+            self.round = round;
+            first = self.play_round(first);
+            self.sync_passengers();
+            self.score_round();
+        }
+        self.lap(t, |x| &mut x.total);
+        self.finish(out);
+    }
+
+    /// One round of alternating activations. Returns the army that "finished activating first"
+    /// and so activates first next round.
+    pub(super) fn play_round(&mut self, first: usize) -> usize {
+        for army in 0..2 {
+            for live in &mut self.units[army] {
+                live.activated = false;
+                live.fatigued = false;
+                live.moved_after_attack = false;
+                live.round_start = live.pos;
+            }
+        }
+        self.extra_this_round = [0; 2];
+        self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
+        self.recover();
+        self.give_tokens();
+        self.ambush(first);
+        self.empty_wrecks();
+        let mut turn = first;
+        let mut finished_first: Option<usize> = None;
+        let mut done = [false; 2];
+        loop {
+            if !done[turn] {
+                self.sync_passengers();
+                if self.any_ready(turn) {
+                    let u = policy::pick_unit(self, turn);
+                    self.activate((turn, u));
+                } else if let Some(u) = self.extra_activation(turn) {
+                    self.activate_again((turn, u));
+                } else {
+                    // "the player that finished activating first"
+                    done[turn] = true;
+                    finished_first.get_or_insert(turn);
+                }
+            }
+            if done == [true, true] {
+                break;
+            }
+            turn = 1 - turn;
+        }
+        finished_first.unwrap_or(first)
+    }
+
+    /// A unit of `army` the policy activates a second time this round, if any may
+    /// (`Effect::ExtraActivation`: "Once per game ... Only up to half of the units in the army
+    /// with this rule at the beginning of the game (rounding up) may use it in a single round").
+    pub(super) fn extra_activation(&mut self, army: usize) -> Option<usize> {
+        if self.extra_this_round[army] >= self.extra_limit[army] || self.policy_kind(army) == PolicyKind::Hold {
+            return None;
+        }
+        let eligible: Vec<usize> = self
+            .on_table(army)
+            .filter(|&id| self.info(id).tricks.extra_activation && self.live(id).activated && !self.live(id).extra_used && !self.live(id).shaken)
+            .map(|(_, u)| u)
+            .collect();
+        if eligible.is_empty() {
+            return None;
+        }
+        policy::extra_activation(self, army, &eligible)
+    }
+
+    /// "it may be activated even if it had already activated this round (stops being fatigued
+    /// when activated for the second time)".
+    pub(super) fn activate_again(&mut self, id: Id) {
+        self.extra_this_round[id.0] += 1;
+        let live = self.live_mut(id);
+        live.extra_used = true;
+        live.fatigued = false;
+        let used = self.extra_this_round[id.0];
+        let limit = self.extra_limit[id.0];
+        if used > limit {
+            self.violation(|| format!("army {} used {used} extra activations in round with {limit} allowed", id.0));
+        }
+        self.event(|g| Event { detail: format!("{used} of {limit} this round"), ..Event::of("activate-again", id, g.live(id).pos, g.live(id).pos) });
+        self.activate(id);
+    }
+
+    /// One activation: "the player picks one action for the unit to take, and completes it."
+    pub(super) fn activate(&mut self, id: Id) {
+        let live = self.live_mut(id);
+        live.activated = true;
+        // "only one try per spell" in each activation
+        live.spells_tried = 0;
+        // one dangerous terrain test per activation, for every unit: the test of a unit moved
+        // in another unit's activation (a move after melee) counts for that activation
+        for army in &mut self.units {
+            for live in army.iter_mut() {
+                live.dangerous_tested = 0;
+            }
+        }
+        // units whose wounds may call for a morale test at the end of the activation
+        let mut touched = Touched::new();
+        let m = self.movement(id);
+        let inside = self.live(id).carrier.is_some();
+        let start = self.live(id).pos;
+        // "If a model ... is activated in it, then it must take a dangerous terrain test."
+        if !m.aircraft && !inside {
+            let inside = self.models_in_dangerous_at(id, start);
+            self.dangerous_test(id, inside);
+        }
+        if self.live(id).gone {
+            return;
+        }
+        let mut in_melee = false;
+        // "Units that were in melee don't take morale tests from wounds at the end of an
+        // activation": the charger and the unit it charged
+        let mut melee_with: Option<Id> = None;
+        let was_shaken = self.live(id).shaken;
+        if inside {
+            if let Some(target) = self.activate_inside(id, &mut touched) {
+                in_melee = true;
+                melee_with = Some(target);
+            }
+        } else if was_shaken {
+            // "When activated, Shaken units must spend their activation being idle"; Aircraft
+            // still make their move ("their mandatory move doesn't break the staying idle
+            // requirement").
+            if m.aircraft {
+                if let Some(path) = policy::aircraft_path(self, id) {
+                    self.apply_move(id, path, "idle", m.advance);
+                }
+            } else {
+                self.event(|_| Event::of("idle", id, start, start));
+            }
+        } else {
+            self.place_on_activation(id);
+            self.give_buff(id);
+            self.give_casting_roll(id);
+            self.give_debuff(id);
+            // spells are cast "at any point before attacking": damage spells first, at
+            // targets in reach now (before the action is chosen, so it sees what they did),
+            // then the spells not tried yet just before it attacks: after an Advance or a
+            // Rush, before shooting, and (buffs only) before a charge; a unit that attacks
+            // while moving (Strafing) casts only first, any spell
+            let again = !self.info(id).strafing;
+            self.cast_spells(id, if again { Window::Damage } else { Window::Any }, &mut touched);
+            let m = self.movement(id);
+            let start = self.live(id).pos;
+            match policy::decide(self, id) {
+                Action::Hold => {
+                    self.event(|_| Event::of("hold", id, start, start));
+                    self.cast_spells(id, Window::Any, &mut touched);
+                    if self.shoot(id, false, &mut touched) {
+                        self.move_after_attack(id, false);
+                    }
+                }
+                Action::Advance(path) => {
+                    self.apply_move(id, path, "advance", m.advance);
+                    self.spend_move_buff(id, 0);
+                    if again {
+                        self.cast_spells(id, Window::Any, &mut touched);
+                    }
+                    self.strafe(id, start, path, &mut touched);
+                    if !self.live(id).gone && self.shoot(id, true, &mut touched) {
+                        self.move_after_attack(id, false);
+                    }
+                }
+                Action::Rush(path) => {
+                    self.apply_move(id, path, "rush", m.rush);
+                    self.spend_move_buff(id, 1);
+                    if again {
+                        self.cast_spells(id, Window::Any, &mut touched);
+                    }
+                    self.strafe(id, start, path, &mut touched);
+                }
+                Action::Charge(target, path) => {
+                    self.cast_spells(id, Window::Buffs, &mut touched);
+                    in_melee = true;
+                    melee_with = Some(target);
+                    self.charge(id, target, path);
+                }
+                Action::Embark(transport, path, rush) => {
+                    self.board(id, transport, path, if rush { m.rush } else { m.advance });
+                }
+            }
+        }
+        // "which stops them being Shaken at the end of the activation"
+        if was_shaken {
+            self.live_mut(id).shaken = false;
+        }
+        self.empty_wrecks();
+        // "At the end of an activation in which a unit takes wounds that leave it with half or
+        // less of its starting size ..., it must take a morale test." Units that were in melee
+        // compare wounds instead (done in the melee). Wounds from dangerous terrain count too,
+        // from the state before the first wound of the activation.
+        for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
+            if !touched.iter().any(|(t, _)| *t == who) {
+                touched.push((who, before));
+            }
+        }
+        match self.rules.morale_timing {
+            MoraleTiming::EndOfActivation => {
+                for &(who, before) in &touched {
+                    if in_melee && (who == id || Some(who) == melee_with) {
+                        continue;
+                    }
+                    self.wound_morale(who, before);
+                }
+            }
+        }
+        // a transport that routed in those tests
+        self.empty_wrecks();
+    }
+}

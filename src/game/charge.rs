@@ -1,0 +1,396 @@
+//! Charges and melee: "Charging models must move by up to 12" to get into base contact";
+//! the melee's dice rolled as `melee()` rolls them (strike back, resolution, morale), and "the
+//! charging unit must move back by 1" (if possible)" when neither side is destroyed.
+
+use super::paths::{self, Bends, Goal, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, UNIT};
+use super::policy::{self};
+use super::prepare::{melee_flags, BuffUse};
+use super::table::Point;
+use crate::attack::allocation::State;
+use crate::attack::options::{self};
+use crate::attack::sample::roll_options;
+use crate::melee::sample::roll_exchange;
+use crate::melee::{Found, Melee, Plans, Status, Winner};
+use super::cache::MeleeKey;
+use super::movement::Path;
+use super::state::{EPS, Event, Game, Id, distance_class};
+
+/// What a side of a melee fights with: the rules it holds once that act on its attacks, on
+/// its defense (used only if it takes hits: "next time the effect would apply"), those that
+/// act only if it loses (its morale test), and a mark's on the other side (bits and index in
+/// `UnitInfo::buffed`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Held {
+    pub(super) attacks: u16,
+    pub(super) defense: u16,
+    pub(super) morale: u16,
+    pub(super) mark: Option<usize>,
+}
+
+impl<'a> Game<'a> {
+    /// A charge path's last step: from its end (where the discs touch) on towards the
+    /// target's closest model until it is in base contact with the closest of the charger's
+    /// ("Charging models must move ... to get into base contact with an enemy model from the
+    /// target unit, or as close as possible"), within `budget` more inches and only onto
+    /// spots it may take. Moving the closest pair together by their gap brings no other pair
+    /// closer than that gap, so no model overlaps.
+    pub(super) fn close_in(&self, id: Id, target: Id, path: Path, budget: f64) -> Path {
+        let mut out = path;
+        for _ in 0..3 {
+            let (gap, ours, theirs) = self.closest_pair_at(id, out.to, target);
+            let left = budget - (out.length - path.length);
+            if gap <= 1e-6 || left <= 1e-6 {
+                break;
+            }
+            let len = ours.distance(theirs).max(EPS);
+            let mut step = gap.min(left);
+            let mut moved = false;
+            for _ in 0..4 {
+                let to = Point::new(out.to.x + (theirs.x - ours.x) * step / len, out.to.y + (theirs.y - ours.y) * step / len);
+                if self.spot_ok(id, to, true) {
+                    // the step in starts where the discs touched: a bend, so the legs are
+                    // the path (with no room for one, the last leg cuts the corner and the
+                    // length is the legs')
+                    let bent = out.via.push(out.to);
+                    out.to = to;
+                    out.length = if bent { out.length + step } else { out.legs(self.live(id).pos).map(|(a, b)| a.distance(b)).sum() };
+                    moved = true;
+                    break;
+                }
+                step /= 2.0;
+            }
+            if !moved {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The path of a charge of `id` into `target`: up to the charge distance (6" through
+    /// difficult terrain) into base contact, the shortest way round what it may not cross
+    /// ("Charge moves don't have to be in a straight line"). `None`: not a valid target.
+    pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
+        let t = self.clock();
+        let out = self.find_charge(id, target);
+        self.lap(t, |x| &mut x.movement);
+        out
+    }
+
+    /// How far `id` may move to charge `target`: its charge move less the target's
+    /// `ChargePenalty` (Melee Shrouding: "Enemies get -3" movement when trying to charge").
+    pub fn charge_reach(&self, id: Id, target: Id) -> f64 {
+        (self.movement(id).charge - self.info(target).tricks.charge_penalty).max(0.0)
+    }
+
+    /// "Charging models must move by up to 12" to get into base contact with an enemy model
+    /// from the target unit ... (charge moves don't have to be in a straight line)": the
+    /// shortest route to any point in contact with the target, round impassable terrain and
+    /// through no other unit (touching them is allowed: "may ignore the 1" distance
+    /// restriction"), within the charge allowance (6" if it touches difficult terrain; then
+    /// the route round the difficult terrain is tried too). Dangerous terrain is avoided when
+    /// the way round is at most `DANGEROUS_DETOUR` longer and still within reach.
+    pub(super) fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
+        let m = self.movement(id);
+        let reach = self.charge_reach(id, target);
+        if m.hold_only || m.aircraft || self.info(target).movement.aircraft {
+            return None;
+        }
+        self.find_contact(id, target, reach)
+    }
+
+    /// The shortest path of `id` into base contact with `target` (or as close as it gets)
+    /// within `reach` inches (6" through difficult terrain, `into_contact`), round what it may
+    /// not cross; `None`: none. A charge's, and
+    /// an embarking unit's ("they ignore the 1" move restriction when embarking").
+    pub(super) fn find_contact(&self, id: Id, target: Id, reach: f64) -> Option<Path> {
+        let m = self.movement(id);
+        if !self.within(id, target, reach) {
+            return None;
+        }
+        let (from, at) = (self.live(id).pos, self.live(target).pos);
+        let contact = self.radius(id) + self.radius(target);
+        if m.flying {
+            let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
+            let length = from.distance(to);
+            let path = Path { to, via: Bends::NONE, length, difficult: false, dangerous: false };
+            return if length <= reach + EPS && self.spot_ok(id, to, true) { self.into_contact(id, target, path, reach) } else { None };
+        }
+        if from.distance(at) <= contact {
+            // the discs already touch (after a melee's move back they may overlap, the models
+            // an inch apart): no route to find, only the step into base contact
+            let here = Path { to: from, via: Bends::NONE, length: 0.0, difficult: false, dangerous: false };
+            return self.into_contact(id, target, here, reach);
+        }
+        paths::with_scratch(|paths| {
+            self.fill_obstacles(paths, id, from, Some(target), 0.0);
+            let goal = Goal::Contact { centre: at, contact };
+            let mut masks = Widening::new(IMPASSABLE | UNIT);
+            let mut best: Option<(f64, Path)> = None;
+            while let Some((mask, again)) = masks.next() {
+                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, again) else { continue };
+                let route = &paths.route;
+                let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
+                let mut via = Bends::NONE;
+                for &p in &route[1..route.len() - 1] {
+                    via.push(p);
+                }
+                let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
+                let path = Path { to, via, length, difficult, dangerous };
+                let mut too_far = length > self.rules.move_limit(reach, path.difficult) + EPS;
+                if !too_far && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
+                    match self.into_contact(id, target, path, reach) {
+                        Some(full) => {
+                            let score = full.length + if full.dangerous { DANGEROUS_DETOUR } else { 0.0 };
+                            if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
+                                best = Some((score, full));
+                            }
+                        }
+                        None => too_far = true,
+                    }
+                }
+                let touched = (if too_far { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
+                masks.widen(mask | touched);
+            }
+            best.map(|(_, p)| p)
+        })
+        .flatten()
+    }
+
+    /// A path that brings the discs into contact, on into base contact (`close_in`), with the
+    /// terrain of the whole move: "If any model in a unit moves in or through difficult
+    /// terrain at any point of its move, then all models in the unit may not move more than
+    /// 6"", the last step into a target that stands in a forest included; and a unit "may
+    /// only take a Charge action if at least one model is within charge distance of the
+    /// target", so through difficult terrain its closest model starts within 6". `None`: the
+    /// move is difficult and the target beyond 6" (the route round the terrain may do).
+    pub(super) fn into_contact(&self, id: Id, target: Id, path: Path, reach: f64) -> Option<Path> {
+        let from = self.live(id).pos;
+        let capped = self.rules.move_limit(reach, true);
+        let mut full = self.close_in(id, target, path, self.rules.move_limit(reach, path.difficult) - path.length);
+        (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
+        if full.difficult && !path.difficult {
+            // the step in is what touches difficult terrain: the whole move within 6"
+            if path.length > capped + EPS {
+                return None;
+            }
+            full = self.close_in(id, target, path, capped - path.length);
+            (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
+        }
+        (!full.difficult || self.within(id, target, capped)).then_some(full)
+    }
+
+    /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
+    /// melee sampler's own exchange; then "the charging unit must move back by 1"".
+    pub(super) fn charge(&mut self, id: Id, target: Id, path: Path) {
+        let before = self.live(id).pos;
+        let distance = self.gap(id, target);
+        let reach = self.charge_reach(id, target);
+        self.apply_move(id, path, "charge", reach);
+        if self.trace.is_some() {
+            let theirs = self.footprint(target);
+            if let Some(e) = self.trace.as_mut().and_then(|t| t.iter_mut().rev().find(|e| e.kind == "charge")) {
+                e.target_models = theirs;
+            }
+        }
+        self.spend_move_buff(id, 2);
+        if self.live(id).gone || self.live(target).gone {
+            return;
+        }
+        let t = self.clock();
+        let (c, d) = (self.info(id), self.info(target));
+        // buffs: the defender's against the charge, the charger's against the strike back,
+        // and either's for the morale test of the side that loses
+        // "charged from over 9" away": the distance between the units before the charge
+        // ("from/to the closest model in each unit"), not the length of the charge's path
+        let charge_distance = distance;
+        // "the defending unit may choose to strike back ..., but doesn't have to"
+        let strike_back = policy::strike_back(self, id, target);
+        // each side fights with the rule it holds once if it acts in this melee (on its
+        // attacks, its defense or, for the side that loses, its morale test), else with the
+        // rule a mark on the other side gives it
+        // (the charger defends only against a strike back)
+        let sides = [(id, target, BuffUse::StruckBack, true, strike_back), (target, id, BuffUse::Charged(charge_distance), strike_back, true)];
+        let uses: [Held; 2] = sides.map(|(who, other, defends, attacks, attacked)| {
+            let fights = BuffUse::Attack { melee: true, charging: who == id, distance: charge_distance };
+            let (defense, attacks_with) = (if attacked { self.held_for(who, defends) } else { 0 }, if attacks { self.held_for(who, fights) } else { 0 });
+            let morale = self.held_for(who, BuffUse::Morale) & !(defense | attacks_with);
+            let mark = self.mark_for(who, other, fights).filter(|&m| attacks && (defense | attacks_with | morale) & (1 << m) == 0);
+            Held { attacks: attacks_with, defense, morale, mark }
+        });
+        let buffs = uses.map(|h| h.attacks | h.defense | h.morale | h.mark.map_or(0, |m| 1 << m));
+        let [c_alloc, d_alloc] = [(id, buffs[0]), (target, buffs[1])].map(|(who, b)| self.alloc_of(who, b));
+        let (cl, dl) = (self.live(id), self.live(target));
+        let c_state = c_alloc.unit_state(cl.s, false, cl.fatigued).expect("the charger is alive");
+        let d_state = d_alloc.unit_state(dl.s, dl.shaken, dl.fatigued).expect("the target is alive");
+        let (c_s, d_s) = (cl.s, dl.s);
+        // rules with options: one of the ways the melee is played (`Melee::variants`, settled
+        // once per pair of units at full strength), rolled as the melee sampler rolls them
+        let mut options = [0, 0];
+        let mut options_played = String::new();
+        let held_options = [(id, buffs[0]), (target, buffs[1])].iter().any(|&(who, mask)| self.info(who).held(mask).any(|(_, b)| b.options));
+        if c.tricks.options || d.tricks.options || held_options {
+            let flags = melee_flags(charge_distance > 9.0, c_state.fatigued, d_state.fatigued, d_state.shaken);
+            let keys = if held_options {
+                // a rule with options held once: settled as `Prepared::melee_options` settles
+                // the units' own, at full strength, for these allocations (kept)
+                let edition = self.prep.edition;
+                self.cache.held_melee_options.entry((id, buffs[0], target, buffs[1], flags)).or_insert_with(|| {
+                    let charger = crate::state::UnitState { fatigued: flags & 2 != 0, ..crate::state::UnitState::FRESH };
+                    let defender = crate::state::UnitState { fatigued: flags & 4 != 0, shaken: flags & 8 != 0, ..crate::state::UnitState::FRESH };
+                    Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &charger, &defender, true, charge_distance, edition)
+                        .map(|m| m.variants().iter().map(|(v, _)| v.options).collect())
+                        .unwrap_or_else(|_| vec![[0, 0]])
+                })
+            } else {
+                self.prep.melee_options.get(&(id.0, id.1, target.1, flags)).map_or(&[][..], |k| &k[..])
+            };
+            if !keys.is_empty() {
+                options = keys[roll_options(keys, &mut self.rng)];
+            }
+        }
+        // the same melee as an earlier one but for where it starts: its plans are kept
+        let key = MeleeKey {
+            charger: (id, buffs[0]),
+            defender: (target, buffs[1]),
+            flags: [c_state.fatigued, d_state.fatigued, d_state.shaken],
+            defender_alive: d_alloc.alive_key(d_s),
+            strike_back,
+            distance: distance_class(c, d, charge_distance),
+            options,
+        };
+        let built = !self.cache.melees.contains_key(&key);
+        let (mut melee, found) = match self.cache.melees.remove(&key) {
+            Some((mut melee, found)) => {
+                melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
+                melee.defender_start = melee.defender.state_of("defender_state", &d_state).expect("a state of the allocation itself");
+                melee.charger_before = c_state;
+                melee.defender_before = d_state;
+                melee.distance = charge_distance;
+                (melee, found)
+            }
+            None => {
+                let m = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
+                    .expect("states taken from the allocations themselves");
+                (m, Found::default())
+            }
+        };
+        melee.options = options;
+        if (c.tricks.options || d.tricks.options || held_options) && self.trace.is_some() {
+            let edition = self.prep.edition;
+            // the charger is the unit taking its activation; the defender only strikes back
+            let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8, activated: bool| {
+                let alive = alloc.view(s, false).alive;
+                options::describe(edition, &alive, true, true, activated, option).or_else(|| options::describe(edition, &alive, false, true, activated, option))
+            };
+            let sides = [("charger", describe(c_alloc, c_s, melee.options[0], true)), ("defender", describe(d_alloc, d_s, melee.options[1], false))];
+            options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
+        }
+        let mut plans = Plans::with(&melee, found);
+        let mut x = roll_exchange(&melee, &mut plans, &mut self.rng);
+        let found = plans.into_found();
+        // "if a unit didn't strike back in melee, then it must only take a morale test if it
+        // suffered at least one wound" (the charger's Fear alone does not make it lose)
+        if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
+            x.winner = Winner::Tie;
+            x.failed = false;
+        }
+        let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
+        if built {
+            self.cache.melee_states += melee.charger.state_count() + melee.defender.state_count();
+        }
+        self.cache.melees.insert(key, (melee, found));
+        self.dice += x.dice;
+        self.lap(t, |x| &mut x.dice);
+        for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
+            self.set_state(who, end);
+            let live = self.live_mut(who);
+            // "After attacking in melee for the first time during a round, either by charging
+            // or by striking back": a defender that did not strike back is not fatigued
+            live.fatigued |= who == id || strike_back;
+            live.dealt += dealt;
+            live.taken += taken;
+            match status {
+                Status::Destroyed | Status::Routed => live.gone = true,
+                Status::Shaken => live.shaken = true,
+                Status::Unaffected => {}
+            }
+        }
+        for (k, who, other, lost) in [(0, id, target, x.winner == Winner::Defender), (1, target, id, x.winner == Winner::Charger)] {
+            let held = uses[k];
+            // a defense rule waits for an attack on it (the defender may be destroyed before it
+            // strikes back), and one on Defense rolls for an attack that hits
+            let used = held.attacks | x.hits_taken[k].map_or(0, |hits| self.used_on_hits(who, held.defense, hits));
+            self.spend_held(who, used, if k == 0 { "charge" } else { "charged" });
+            if lost {
+                self.spend_held(who, held.morale, "morale test");
+            }
+            if held.mark.is_some() {
+                self.spend_mark(other, who, if k == 0 { "charge" } else { "strike back" });
+            }
+        }
+        self.event(|g| Event {
+            dice: x.dice,
+            wounds: x.by_charger,
+            hits: x.by_defender,
+            models_left: g.info(target).alloc.alive(x.defender),
+            detail: if options_played.is_empty() {
+                format!("winner={:?} charger={:?} defender={:?}{}", x.winner, statuses[0], statuses[1], if strike_back { "" } else { " (no strike back)" })
+            } else {
+                format!("winner={:?} charger={:?} defender={:?} [{options_played}]", x.winner, statuses[0], statuses[1])
+            },
+            ..Event::between("melee", id, target, before, g.live(id).pos)
+        });
+        if !self.live(id).gone && !self.live(target).gone {
+            self.move_back(id, target);
+        }
+        // Hit & Run: "after ... being in melee", both sides
+        for who in [id, target] {
+            self.move_after_attack(who, true);
+        }
+    }
+
+    /// "If neither of the units was destroyed, then the charging unit must move back by 1" (if
+    /// possible)": straight away from the target, else turned up to 60 degrees either way (the
+    /// table, terrain or another unit may be behind it), the full inch where it can, else half.
+    /// Of the moves its bases allow, the one that ends farthest from the nearest unit, the
+    /// target included, up to 1" ("to keep the separation between units clear"; "Models may
+    /// never be within 1" of models from other units, unless they are taking a Charge
+    /// action"); the straightest of those.
+    pub(super) fn move_back(&mut self, id: Id, target: Id) {
+        let (at, from) = (self.live(target).pos, self.live(id).pos);
+        let away = (from.y - at.y).atan2(from.x - at.x);
+        let r = self.radius(id);
+        // how near the nearest unit comes to `id` standing at `p`, counted up to 1"
+        let separation = |g: &Game, p: Point| {
+            g.ground_units_but(id).fold(g.rules.moves.unit_gap, |least, (other, c, rc)| {
+                if p.distance(c) - r - rc >= least { least } else { least.min(g.closest_pair_at(id, p, other).0.max(0.0)) }
+            })
+        };
+        let move_back = self.rules.moves.move_back;
+        for step in [move_back, move_back / 2.0] {
+            let mut best: Option<(f64, Point)> = None;
+            for turn in [0.0, 0.5, -0.5, 1.0, -1.0] {
+                let (sin, cos) = (away + turn).sin_cos();
+                let back = Point::new(from.x + cos * step, from.y + sin * step);
+                // a short move, tested model by model where it ends and half way (no base is
+                // under an inch across, so none is jumped over): the discs, which the path
+                // test sweeps, may overlap the target's or a neighbour's where no models do
+                let half = Point::new((from.x + back.x) / 2.0, (from.y + back.y) / 2.0);
+                if self.spot_ok(id, back, true) && self.spot_ok(id, half, true) {
+                    let apart = separation(self, back);
+                    if best.is_none_or(|(b, _)| apart > b + 1e-9) {
+                        best = Some((apart, back));
+                    }
+                    if apart >= self.rules.moves.unit_gap - 1e-9 {
+                        break;
+                    }
+                }
+            }
+            if let Some((_, back)) = best {
+                self.live_mut(id).pos = back;
+                self.event(|_| Event { allowance: move_back, length: step, ..Event::of("consolidate", id, from, back) });
+                return;
+            }
+        }
+    }
+}

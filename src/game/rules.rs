@@ -1,0 +1,329 @@
+//! An edition's game rules as one value: every number and switch a full game reads, each
+//! with the rulebook sentence it comes from. The phases read them from here and nowhere
+//! else, so an edition is data: a new edition is a new value (and, where it plays a rule no
+//! other edition has, a new variant of one of the enums below, which the compiler then
+//! walks the engine through, match by match).
+//!
+//! Only v3.5's value exists so far (`GameRules::of` refuses the others, naming the
+//! edition): `../shared/design/editions-game.md` lists the values v3.4.1, v2.x and Firefight
+//! v3.2 take, and the variants each enum gains for them are named in its doc.
+//!
+//! The attack-level rows (cover, Blast, Rending, the Aircraft's -12" to range...) are the
+//! dice engines' own (`crate::rules::effects::Ruleset`), shared with `attack()` and
+//! `melee()`; this value holds what only a game needs.
+
+use crate::edition::Edition;
+use crate::error::{Error, Result};
+
+/// The table, in inches: `width` along the long edges, `depth` between them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TableSize {
+    pub width: f64,
+    pub depth: f64,
+}
+
+impl TableSize {
+    /// Whether a disc of radius `r` at `(x, y)` lies on the table (to `slack`).
+    #[inline]
+    pub fn holds(&self, x: f64, y: f64, r: f64, slack: f64) -> bool {
+        x >= r - slack && x <= self.width - r + slack && y >= r - slack && y <= self.depth - r + slack
+    }
+}
+
+/// How the terrain of a table is laid out when the user gives none.
+/// Firefight v3.2 adds its own recipe ("at least 50% ... gaps of at most 6"").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerrainRecipe {
+    /// The guide's "TERRAIN SETUP GUIDELINES" on a 6'x4' table (`table::standard_terrain`).
+    Guidelines,
+}
+
+/// How many objective markers are placed, where, and from how far a unit seizes one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Markers {
+    /// "D3+2 objective markers": this many plus a D3.
+    pub least: u32,
+    /// "over 9" away from other markers".
+    pub spacing: f64,
+    /// "if a unit is within 3" of a marker whilst no enemies are, then it counts as being seized".
+    pub range: f64,
+}
+
+/// Which units count at a marker at the end of a round: to seize it (alone) and to contest
+/// it (neutral when both sides do). v3.4.1's Aircraft contest without seizing and v2.x's
+/// Wavering units do too: the two are kept apart for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Presence {
+    /// A Shaken unit counts ("Shaken units ... can't seize or contest objectives": no).
+    pub shaken: bool,
+    /// An Aircraft counts ("Aircraft ... can't seize or contest objectives": no).
+    pub aircraft: bool,
+    /// An Ambusher counts in the round it arrives ("Units that deploy via Ambush can't seize
+    /// or contest objectives on the round they deploy": no).
+    pub arrival_round: bool,
+}
+
+/// Deployment zones and the order units are placed in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Deployment {
+    /// "places one unit fully within 12" of their table edge" (the long edges).
+    pub depth: f64,
+}
+
+/// Where Scout units go.
+/// v3.4.1 adds "deployed, then placed within 12" of their position", v2.x and Firefight
+/// "deployed after all others, then move 12" ignoring terrain".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scout {
+    /// "After all other units are deployed, may be deployed anywhere fully within 12" of
+    /// their deployment zone": the zone grows by `beyond` inches for them.
+    ZoneGrown { beyond: f64 },
+}
+
+/// Who places the first of the units set aside (Scout, Ambush).
+/// v2.x and Firefight add a roll-off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReserveOrder {
+    /// "Players alternate in placing Scout units [Ambushers], starting with the player that
+    /// activates next."
+    NextToActivate,
+}
+
+/// "All models in a unit must always stay within 1" of at least one other model, and must
+/// stay within 9" of all other models (or as close as possible)".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Coherency {
+    pub link: f64,
+    pub spread: f64,
+}
+
+/// The actions' distances, and what limits a move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Moves {
+    /// "Advance - Moves 6" and can shoot after moving."
+    pub advance: f64,
+    /// "Rush - Moves 12" but can't shoot."
+    pub rush: f64,
+    /// "Charging models must move by up to 12" to get into base contact".
+    pub charge: f64,
+    /// "If any model in a unit moves in or through difficult terrain at any point of its
+    /// move, then all models in the unit may not move more than 6"".
+    pub difficult_cap: f64,
+    /// "Models may never be within 1" of models from other units, unless they are taking a
+    /// Charge action".
+    pub unit_gap: f64,
+    /// After a melee that did not destroy a side, "the charging unit must move back by 1" (if
+    /// possible)".
+    pub move_back: f64,
+}
+
+/// When a unit that took wounds tests morale.
+/// v2.x adds "at once" ("whenever a unit ... is down to half"); Firefight none (Rout Tests
+/// at the end of the round instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoraleTiming {
+    /// "at the end of an activation, if a unit has been reduced to half or less of its
+    /// starting size": once, when the activation that wounded it ends.
+    EndOfActivation,
+}
+
+/// What a failed morale test does outside melee.
+/// v2.x adds Wavering (which still contests), Firefight Stunned (a second failure Routs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailedTest {
+    /// "If the test is failed, the unit is Shaken." "Shaken units must stay idle, but may
+    /// strike back counting as fatigued, always fail morale tests, and can't seize or
+    /// contest objectives."
+    Shaken,
+}
+
+/// "Aircraft: May only use Advance actions, moving in a straight line, and adding 30" to its
+/// total move".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aircraft {
+    /// Inches added to its Advance.
+    pub extra_move: f64,
+    /// "Aircraft can't move into the table edges to move less than 30"".
+    pub least_move: f64,
+}
+
+/// "Transport(X): ... units may enter/exit by using any move action, but must stay fully
+/// within 6" of it when exiting."
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transport {
+    pub exit_range: f64,
+}
+
+/// Casting spells.
+/// v2.x adds Psychic(X) (opposed D6+X, one cast or block a round), Firefight a caster that
+/// adds its own tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Casting {
+    /// "Caster(X): Gets X spell tokens at the start of each round ... Roll one die, on 4+
+    /// resolve the effect ... Models within 18" in line of sight of the caster's unit may
+    /// spend any number of spell tokens at the same time before rolling, to give the caster
+    /// +1/-1 to the roll per token."
+    Tokens { help_range: f64 },
+}
+
+/// Everything a full game of one edition reads, built once (`GameRules::of`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameRules {
+    pub edition: Edition,
+    /// "You are going to need a flat 6'x4' area to play on".
+    pub table: TableSize,
+    pub terrain: TerrainRecipe,
+    pub markers: Markers,
+    /// Who seizes a marker alone, and who makes it neutral by being there too: "if units
+    /// from both sides contest a marker at the end of a round, then it becomes neutral".
+    pub seize: Presence,
+    pub contest: Presence,
+    pub deployment: Deployment,
+    pub scout: Scout,
+    pub reserve_order: ReserveOrder,
+    pub coherency: Coherency,
+    pub moves: Moves,
+    /// "you may fire only at up to two different targets" (`None`: no cap).
+    pub max_targets: Option<u8>,
+    pub morale_timing: MoraleTiming,
+    pub failed_test: FailedTest,
+    /// `None` where the edition has no Aircraft (Firefight).
+    pub aircraft: Option<Aircraft>,
+    /// `None` where the edition has no Transport (Firefight).
+    pub transport: Option<Transport>,
+    pub casting: Casting,
+    /// "After 4 rounds have been played, the game ends" (a run may ask for other counts).
+    pub rounds: u8,
+}
+
+impl GameRules {
+    /// Grimdark Future v3.5 (gf-3.5-beginners-guide.txt).
+    pub const V3_5: GameRules = GameRules {
+        edition: Edition::V3_5,
+        table: TableSize { width: 72.0, depth: 48.0 },
+        terrain: TerrainRecipe::Guidelines,
+        markers: Markers { least: 2, spacing: 9.0, range: 3.0 },
+        seize: Presence { shaken: false, aircraft: false, arrival_round: false },
+        contest: Presence { shaken: false, aircraft: false, arrival_round: false },
+        deployment: Deployment { depth: 12.0 },
+        scout: Scout::ZoneGrown { beyond: 12.0 },
+        reserve_order: ReserveOrder::NextToActivate,
+        coherency: Coherency { link: 1.0, spread: 9.0 },
+        moves: Moves { advance: 6.0, rush: 12.0, charge: 12.0, difficult_cap: 6.0, unit_gap: 1.0, move_back: 1.0 },
+        max_targets: Some(2),
+        morale_timing: MoraleTiming::EndOfActivation,
+        failed_test: FailedTest::Shaken,
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0 }),
+        transport: Some(Transport { exit_range: 6.0 }),
+        casting: Casting::Tokens { help_range: 18.0 },
+        rounds: 4,
+    };
+
+    /// The game rules of `edition`, or why it has no full game yet.
+    pub fn of(edition: Edition) -> Result<&'static GameRules> {
+        match edition {
+            Edition::V3_5 => Ok(&Self::V3_5),
+            other => Err(Error::invalid(
+                "edition",
+                other.key(),
+                "the game simulator plays Grimdark Future v3.5 (gf-3.5-beginners-guide.txt) only; attack(), melee() and morale play every edition",
+            )),
+        }
+    }
+
+    /// The most a move of `allowance` inches may cover once it has been through difficult
+    /// terrain (`difficult`) or not.
+    #[inline]
+    pub fn move_limit(&self, allowance: f64, difficult: bool) -> f64 {
+        if difficult { allowance.min(self.moves.difficult_cap) } else { allowance }
+    }
+
+    /// The most inches Aircraft add to their Advance (0 where the edition has none).
+    pub fn aircraft_move(&self) -> f64 {
+        self.aircraft.map_or(0.0, |a| a.extra_move)
+    }
+
+    /// The inches a unit's Advance, Rush and Charge start from, before its rules.
+    pub fn base_moves(&self) -> (f64, f64, f64) {
+        (self.moves.advance, self.moves.rush, self.moves.charge)
+    }
+
+    /// Scout's deployment depth: the zone's own and the inches beyond it.
+    pub fn scout_depth(&self) -> f64 {
+        match self.scout {
+            Scout::ZoneGrown { beyond } => self.deployment.depth + beyond,
+        }
+    }
+
+    /// The range within which friendly casters help or enemies hinder a cast.
+    pub fn help_range(&self) -> f64 {
+        match self.casting {
+            Casting::Tokens { help_range } => help_range,
+        }
+    }
+}
+
+impl Presence {
+    /// Whether a unit on the table with these traits counts at a marker.
+    #[inline]
+    pub fn counts(&self, shaken: bool, aircraft: bool, arriving: bool) -> bool {
+        (self.shaken || !shaken) && (self.aircraft || !aircraft) && (self.arrival_round || !arriving)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each v3.5 value against the sentence it quotes in the rulebook.
+    #[test]
+    fn v3_5_values_are_the_rulebooks() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/gf-3.5-beginners-guide.txt"));
+        let Ok(text) = text else {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "../shared/rules is missing under CI=true");
+            eprintln!("skipped: ../shared/rules/gf-3.5-beginners-guide.txt is absent");
+            return;
+        };
+        let r = GameRules::of(Edition::V3_5).unwrap();
+        for (sentence, holds) in [
+            ("You are going to need a flat 6'x4' area to play on", r.table.width == 72.0 && r.table.depth == 48.0),
+            ("if a unit is within 3\" of a marker whilst no enemies are, then it counts as being seized", r.markers.range == 3.0),
+            ("over 9\" away from other markers", r.markers.spacing == 9.0),
+            ("places one unit fully within 12\" of their table edge", r.deployment.depth == 12.0),
+            ("may be deployed anywhere fully within 12\" of their deployment zone", r.scout_depth() == 24.0),
+            ("stay within 1\" of at least one other model, and must stay within 9\" of all other models", r.coherency.link == 1.0 && r.coherency.spread == 9.0),
+            ("Advance** - Moves 6\"", r.moves.advance == 6.0),
+            ("Rush** - Moves 12\"", r.moves.rush == 12.0),
+            ("Charging models must move by up to 12\"", r.moves.charge == 12.0),
+            ("Models may never be within 1\" of models from other units, unless they are taking a Charge action", r.moves.unit_gap == 1.0),
+            ("you may fire only at up to two different targets", r.max_targets == Some(2)),
+            ("can't seize or contest objectives", !r.seize.shaken && !r.contest.shaken && !r.seize.aircraft && !r.contest.aircraft),
+            ("can't seize or contest objectives on the round they deploy", !r.seize.arrival_round && !r.contest.arrival_round),
+            ("adding 30\" to its total move", r.aircraft_move() == 30.0),
+            ("Aircraft can't move into the table edges to move less than 30\"", r.aircraft.unwrap().least_move == 30.0),
+            ("must stay fully within 6\" of it when exiting", r.transport.unwrap().exit_range == 6.0),
+            ("Models within 18\" in line of sight of the caster's unit", r.help_range() == 18.0),
+            ("After 4 rounds have been played", r.rounds == 4),
+        ] {
+            assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
+            assert!(holds, "the v3.5 value disagrees with {sentence:?}");
+        }
+    }
+
+    #[test]
+    fn editions_without_a_game_are_refused_by_name() {
+        for e in [Edition::V3_4_1, Edition::V2, Edition::Firefight3_2] {
+            let err = GameRules::of(e).unwrap_err().to_string();
+            assert!(err.contains(e.key()) && err.contains("v3.5"), "{err}");
+        }
+    }
+
+    #[test]
+    fn presence_counts_what_its_switches_allow() {
+        let none = Presence { shaken: false, aircraft: false, arrival_round: false };
+        assert!(none.counts(false, false, false));
+        assert!(!none.counts(true, false, false) && !none.counts(false, true, false) && !none.counts(false, false, true));
+        let all = Presence { shaken: true, aircraft: true, arrival_round: true };
+        assert!(all.counts(true, true, true));
+    }
+}

@@ -1,0 +1,135 @@
+//! Line of sight and cover, model by model: "units can see through other friendly and
+//! enemy units, but not through solid terrain" is read as the guide's true line of sight
+//! (docs/game.md gives the readings), and a target "in cover" when most of its models are
+//! in cover terrain or behind a cover piece or another unit's edge.
+
+use super::table::Point;
+use super::cache::Looking;
+use super::state::{Game, Id};
+
+/// Two units, where they stand and which of their models are left.
+pub(super) type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
+
+/// What one unit sees of another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sight {
+    pub visible: bool,
+    /// In cover terrain, or behind a cover piece or another unit's edge.
+    pub cover: bool,
+    /// Only the cover of the terrain the target stands in (what Indirect does not ignore).
+    pub cover_inside: bool,
+}
+
+impl<'a> Game<'a> {
+    /// Line of sight and cover from `a` to `b`, model by model. "If at least one model in the
+    /// unit has line of sight to an enemy model ... then that enemy is a valid target";
+    /// blocking terrain a line crosses blocks it unless either model stands in the piece
+    /// ("can see into and out of forests, but not through them"); "Models can't see through
+    /// solid obstacles, including the perimeter of other units" (another unit's disc), "but
+    /// they can always see through friendly models from their own unit". Cover: "If the
+    /// majority of models in a unit are fully inside a piece of cover terrain or behind a
+    /// sight blocker". Each shooting model's distance to the closest target model it sees
+    /// (and to the closest at all, for Indirect) is kept for `shot_key`.
+    pub fn sight(&mut self, a: Id, b: Id) -> Sight {
+        let t = self.clock();
+        let mut seen = std::mem::take(&mut self.seen);
+        let mut looking = std::mem::take(&mut self.looking);
+        let out = self.look(a, b, &mut seen, &mut looking);
+        self.seen = seen;
+        self.looking = looking;
+        self.seen_for = Some(self.pair_key(a, b));
+        self.lap(t, |x| &mut x.line_of_sight);
+        out
+    }
+
+    /// What `seen` was worked out for: both units, where they stand and their models left.
+    pub(super) fn pair_key(&self, a: Id, b: Id) -> PairKey {
+        (a, b, [self.live(a).pos, self.live(b).pos], [self.formation_key(a), self.formation_key(b)])
+    }
+
+    /// `sight`'s work: fills `seen` with (slot, distance to the closest target model in
+    /// sight or infinity, distance to the closest target model) per model of `a`.
+    pub(super) fn look(&self, a: Id, b: Id, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
+        seen.clear();
+        let (pa, pb) = (self.live(a).pos, self.live(b).pos);
+        let reach = self.radius(a).max(self.radius(b));
+        // only what crosses the band joining the two units' discs can stand between their
+        // models (the band's box settles most pieces and units first)
+        let (lo, hi) = (Point::new(pa.x.min(pb.x) - reach, pa.y.min(pb.y) - reach), Point::new(pa.x.max(pb.x) + reach, pa.y.max(pb.y) + reach));
+        let Looking { pieces, blockers, targets } = looking;
+        pieces.clear();
+        pieces.extend(self.by_kind.sight.iter().copied().filter(|&i| {
+            let t = &self.terrain[i];
+            t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)
+        }));
+        blockers.clear();
+        for army in 0..2 {
+            for other in self.on_table(army) {
+                if other != a && other != b && !self.info(other).movement.aircraft {
+                    let (c, r) = (self.live(other).pos, self.radius(other));
+                    let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
+                    if near && c.distance_to_segment(pa, pb) < reach + r {
+                        blockers.push((c, r, other));
+                    }
+                }
+            }
+        }
+        let terrain = &self.terrain;
+        let (pieces, blockers) = (|| pieces.iter().map(|&i| &terrain[i]), &*blockers);
+        let blocked = |p: Point, q: Point| {
+            pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
+                || blockers.iter().any(|&(c, r, other)| {
+                    c.distance_to_segment(p, q) < r
+                        && ((c.distance(p) > r && c.distance(q) > r)
+                            // an end inside the unit's disc (the units' models interleave): the
+                            // perimeter is its models' bases, and they block
+                            || self.models(other).any(|(_, m, rm)| m.distance(p) > rm && m.distance(q) > rm && m.distance_to_segment(p, q) < rm))
+                })
+        };
+        let clear = pieces().next().is_none() && blockers.is_empty();
+        targets.clear();
+        targets.extend(self.models(b).map(|(_, q, r)| (q, r)));
+        let targets = &*targets;
+        // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
+        // shooting unit (the centre of its disc); a model no shooter sees is behind one too
+        // (an Aircraft gets none: "since Aircraft are flying high above the ground, only the
+        // actual model counts"; it is above the forest it flies over, not inside it)
+        let (mut covered, mut inside) = (0usize, 0usize);
+        if !clear && !self.info(b).movement.aircraft {
+            for &(q, _) in targets {
+                if pieces().any(|t| t.kinds.cover && t.contains(q)) {
+                    inside += 1;
+                    covered += 1;
+                } else if blocked(pa, q) || pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
+                    covered += 1;
+                }
+            }
+        }
+        let mut visible = false;
+        for (slot, p, r) in self.models(a) {
+            // the closest target model first: in sight, it is the answer (most often)
+            let (mut any, mut nearest) = (f64::INFINITY, 0);
+            for (k, &(q, s)) in targets.iter().enumerate() {
+                let d = p.distance(q) - r - s;
+                if d < any {
+                    (any, nearest) = (d, k);
+                }
+            }
+            let mut in_sight = f64::INFINITY;
+            if clear || targets.get(nearest).is_some_and(|&(q, _)| !blocked(p, q)) {
+                in_sight = any;
+            } else {
+                for &(q, s) in targets {
+                    let d = p.distance(q) - r - s;
+                    if d < in_sight && !blocked(p, q) {
+                        in_sight = d;
+                    }
+                }
+            }
+            visible |= in_sight.is_finite();
+            seen.push((slot, in_sight.max(0.0), any.max(0.0)));
+        }
+        let n = targets.len();
+        Sight { visible, cover: 2 * covered > n, cover_inside: 2 * inside > n }
+    }
+}

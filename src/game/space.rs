@@ -1,0 +1,249 @@
+//! Where units may stand and how far apart they are: distances between the closest models,
+//! "Models may never be within 1" of models from other units, unless they are taking a Charge
+//! action", the table's edges, impassable and dangerous terrain, and the markers' 3".
+
+use super::paths::{DANGEROUS, DIFFICULT, IMPASSABLE};
+use super::table::{Piece, Point};
+use super::Short;
+use super::cache::GapEntry;
+use super::state::{EPS, Game, Id, bit, closest_pair};
+
+/// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
+/// touch the piece only then): a test cheaper than `Piece::distance_to`.
+#[inline]
+pub(super) fn near_box(t: &Piece, p: Point, r: f64) -> bool {
+    p.x > t.x0 - r && p.x < t.x1 + r && p.y > t.y0 - r && p.y < t.y1 + r
+}
+
+/// The costly kinds (`DIFFICULT`, `DANGEROUS`) a piece is to a unit (Strider ignores
+/// difficult terrain); impassable pieces are `IMPASSABLE` alone.
+pub(super) fn terrain_class(t: &Piece, strider: bool) -> u8 {
+    if t.kinds.impassable {
+        return IMPASSABLE;
+    }
+    (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
+}
+
+impl<'a> Game<'a> {
+    /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
+    /// hold the models) and much cheaper, for the policy's quick orderings.
+    #[inline]
+    pub fn disc_gap(&self, a: Id, b: Id) -> f64 {
+        (self.live(a).pos.distance(self.live(b).pos) - self.radius(a) - self.radius(b)).max(0.0)
+    }
+
+    /// Edge-to-edge distance between two units: "When measuring the distance between two
+    /// units you always measure from/to the closest model in each unit."
+    pub fn gap(&self, a: Id, b: Id) -> f64 {
+        let (pa, pb) = (self.live(a).pos, self.live(b).pos);
+        let (ra, rb) = (self.radius(a), self.radius(b));
+        // one model each: the discs are the bases
+        if self.live(a).left <= 1 && self.live(b).left <= 1 {
+            return (pa.distance(pb) - ra - rb).max(0.0);
+        }
+        let n0 = self.prep.armies[0].len();
+        let flat = |id: Id| if id.0 == 0 { id.1 } else { n0 + id.1 };
+        let n = n0 + self.prep.armies[1].len();
+        let (lo, hi) = if flat(a) <= flat(b) { (a, b) } else { (b, a) };
+        let slot = flat(lo) * n + flat(hi);
+        let wanted = GapEntry { at: [self.live(lo).pos, self.live(hi).pos], keys: [self.formation_key(lo), self.formation_key(hi)], facing: self.facing(0), gap: 0.0 };
+        {
+            let mut gaps = self.cache.gaps.borrow_mut();
+            if gaps.len() != n * n {
+                gaps.clear();
+                gaps.resize(n * n, GapEntry { gap: f64::NAN, ..GapEntry::default() });
+            }
+            let e = gaps[slot];
+            if !e.gap.is_nan() && (GapEntry { gap: 0.0, ..e }) == wanted {
+                return e.gap;
+            }
+        }
+        let gap = closest_pair(self.models(a).map(|(_, p, r)| (p, r)), pb, rb, || self.models(b).map(|(_, q, s)| (q, s))).0.max(0.0);
+        self.cache.gaps.borrow_mut()[slot] = GapEntry { gap, ..wanted };
+        gap
+    }
+
+    /// The impassable pieces.
+    pub fn impassable_pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
+        self.by_kind.impassable.iter().map(|&i| &self.terrain[i])
+    }
+
+    /// The dangerous pieces.
+    pub fn dangerous_pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
+        self.by_kind.dangerous.iter().map(|&i| &self.terrain[i])
+    }
+
+    /// The models of `id` (bits by formation slot) whose bases touch dangerous terrain with
+    /// the unit's disc centred on `p` ("If a model moves in or through dangerous terrain, or
+    /// is activated in it"); a piece out of reach of the disc touches none of them.
+    pub fn models_in_dangerous_at(&self, id: Id, p: Point) -> u64 {
+        let r = self.radius(id);
+        let mut out = 0;
+        for t in self.dangerous_pieces() {
+            if near_box(t, p, r) && t.distance_to(p) < r {
+                out |= self.models_at(id, p).filter(|&(_, q, rq)| t.distance_to(q) < rq).fold(0, |m, (i, _, _)| m | bit(i));
+            }
+        }
+        out
+    }
+
+    /// Whether any of `id`'s models would touch dangerous terrain with its disc centred on `p`.
+    pub fn in_dangerous(&self, id: Id, p: Point) -> bool {
+        self.models_in_dangerous_at(id, p) != 0
+    }
+
+    /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
+    /// discs when they are further apart than that (the discs hold the models). To a
+    /// millionth of an inch: a unit that moved exactly 12" towards one 24" away is within 12"
+    /// of it, wherever the float arithmetic of their positions rounds.
+    pub fn within(&self, a: Id, b: Id, d: f64) -> bool {
+        let d = d + EPS;
+        self.disc_gap(a, b) <= d && self.gap(a, b) <= d
+    }
+
+    /// Whether `id` may stand at `p`: on the table, off impassable terrain, and 1" from other
+    /// units (`charging`: touching is allowed, "may ignore the 1" distance restriction").
+    /// "Aircraft ignore all units and terrain when moving and stopping."
+    pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
+        self.spot_clear_of(id, p, charging, self.ground_units_but(id))
+    }
+
+    /// The units `id` must keep away from, and where they stand (their discs): every unit on
+    /// the table but itself and Aircraft ("Aircraft ignore all units"; no one keeps away from
+    /// them).
+    pub(super) fn ground_units_but(&self, id: Id) -> impl Iterator<Item = (Id, Point, f64)> + '_ {
+        (0..2).flat_map(move |army| self.on_table(army)).filter(move |&other| other != id && !self.info(other).movement.aircraft).map(|other| (other, self.live(other).pos, self.radius(other)))
+    }
+
+    /// `ground_units_but`, gathered once for a caller that tries many spots (`spot_ok_among`).
+    pub fn others_on_ground(&self, id: Id) -> Short<(Id, Point, f64), 32> {
+        self.ground_units_but(id).collect()
+    }
+
+    /// `spot_ok` against the units `others` (from `others_on_ground`).
+    pub fn spot_ok_among(&self, id: Id, p: Point, charging: bool, others: &[(Id, Point, f64)]) -> bool {
+        self.spot_clear_of(id, p, charging, others.iter().copied())
+    }
+
+    /// On the table, out of impassable terrain, and (but for Aircraft) clear of `others`.
+    pub(super) fn spot_clear_of(&self, id: Id, p: Point, charging: bool, mut others: impl Iterator<Item = (Id, Point, f64)>) -> bool {
+        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.any(|o| self.clashes(id, p, charging, o)))
+    }
+
+    /// `spot_ok`'s tests of the table: its edges and impassable terrain. (Inline: a disc on the
+    /// table with no impassable terrain to mind settles most calls; the rest is out of line.)
+    #[inline]
+    pub(super) fn spot_ok_on_table(&self, id: Id, p: Point) -> bool {
+        let r = self.radius(id);
+        let on_table = self.rules.table.holds(p.x, p.y, r, EPS);
+        (on_table && (self.by_kind.impassable.is_empty() || self.info(id).movement.aircraft)) || self.spot_ok_on_table_by_models(id, p)
+    }
+
+    /// `spot_ok_on_table`, model by model where the disc does not settle it.
+    #[inline(never)]
+    pub(super) fn spot_ok_on_table_by_models(&self, id: Id, p: Point) -> bool {
+        let info = self.info(id);
+        let r = self.radius(id);
+        // the disc first; where it does not settle it, the models themselves
+        let table = self.rules.table;
+        if !table.holds(p.x, p.y, r, EPS) && self.models_at(id, p).any(|(_, q, rq)| !table.holds(q.x, q.y, rq, EPS))
+        {
+            return false;
+        }
+        if info.movement.aircraft {
+            return true;
+        }
+        // (each test is first settled, where it can be, by boxes and squared distances)
+        !self.impassable_pieces().any(|t| near_box(t, p, r) && t.distance_to(p) < r - EPS && self.models_at(id, p).any(|(_, q, rq)| t.distance_to(q) < rq - EPS))
+    }
+
+    /// Whether `id` standing at `p` comes too near `other` (standing at `at`, its disc of
+    /// radius `ro_disc`): "Models may never be within 1" of models from other units, unless
+    /// they are taking a Charge action" (`charging`: touching is allowed). The discs settle
+    /// it when they keep that far apart; else the models themselves.
+    /// (Inline: most calls are settled by the discs, a few instructions; the models' test is
+    /// `models_clash`.)
+    #[inline]
+    pub(super) fn clashes(&self, id: Id, p: Point, charging: bool, (other, at, ro_disc): (Id, Point, f64)) -> bool {
+        let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
+        let reach = self.radius(id) + ro_disc + gap;
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS && self.models_clash(id, p, gap, (other, at, ro_disc))
+    }
+
+    /// `clashes` where the discs come that near: whether a model of `id` (its disc centred on
+    /// `p`) comes within `gap` of one of `other`'s. The discs hold their models' bases, so
+    /// only models of ours that come that near the other's disc can come that near one of its
+    /// models, and only its models that come that near ours (each found once).
+    #[inline(never)]
+    pub(super) fn models_clash(&self, id: Id, p: Point, gap: f64, (other, at, ro_disc): (Id, Point, f64)) -> bool {
+        let r = self.radius(id);
+        // (squared: a list of candidates needs no roots, and 1e-6 keeps every model that can
+        // clash in it, the test itself below being the exact one)
+        let near = |o: Point, ro: f64| {
+            let reach = r + ro + gap + 1e-6;
+            o.distance2(p) < reach * reach
+        };
+        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| near(o, ro)).map(|(_, o, ro)| (o, ro)).collect();
+        !theirs.is_empty() && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| q.distance(o) < rq + ro + gap - EPS))
+    }
+
+    /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
+    /// zone, on a half-inch grid (deployment's fallback when the policy's samples find none);
+    /// off dangerous terrain if it can be.
+    pub(super) fn any_spot(&self, id: Id, depth: f64) -> Option<Point> {
+        const STEP: f64 = 0.5;
+        let mut fallback = None;
+        let rows = (depth / STEP).floor() as usize;
+        let cols = (self.rules.table.width / STEP).floor() as usize;
+        // "fully within 12"": every model, from the edge
+        let edge = self.from_edge(id.0, 0.0, 0.0).y;
+        let pos = self.live(id).pos;
+        let (back, front) = self.models(id).fold((f64::INFINITY, f64::NEG_INFINITY), |(b, f), (_, q, rq)| {
+            let y = (q.y - pos.y) * if edge == 0.0 { 1.0 } else { -1.0 };
+            (b.min(y - rq), f.max(y + rq))
+        });
+        let others = self.others_on_ground(id);
+        for row in (0..=rows).rev() {
+            for col in 0..=cols {
+                let p = self.from_edge(id.0, col as f64 * STEP, row as f64 * STEP);
+                let y = row as f64 * STEP;
+                if y + back < -EPS || y + front > depth + EPS || !self.spot_ok_among(id, p, false, &others) {
+                    continue;
+                }
+                if self.models_in_dangerous_at(id, p) == 0 {
+                    return Some(p);
+                }
+                fallback = fallback.or(Some(p));
+            }
+        }
+        fallback
+    }
+
+    /// "within 3" of a marker", from the closest of `id`'s models as they would stand with
+    /// the unit's disc centred on `p` (the one measure of markers for the rules and the policies).
+    /// (Inline: the disc settles most calls; the models' test is out of line.)
+    #[inline]
+    pub fn near_marker_at(&self, id: Id, p: Point, marker: Point) -> bool {
+        // the disc holds the models: beyond 3" of it, no model is within 3"
+        // (to a millionth of an inch, as `within`: a unit that moved back 1" from a marker 2"
+        // away is on it)
+        p.distance(marker) - self.radius(id) <= self.rules.markers.range + EPS && self.a_model_near_marker(id, p, marker)
+    }
+
+    /// `near_marker_at`'s test of the models.
+    #[inline(never)]
+    pub(super) fn a_model_near_marker(&self, id: Id, p: Point, marker: Point) -> bool {
+        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= self.rules.markers.range + EPS)
+    }
+
+    /// `near_marker_at` where `id` stands.
+    pub fn near_marker(&self, id: Id, marker: Point) -> bool {
+        self.near_marker_at(id, self.live(id).pos, marker)
+    }
+
+    /// Whether `id` may seize and stands within 3" of some marker.
+    pub fn on_marker(&self, id: Id) -> bool {
+        self.may_seize(id) && self.objectives.iter().any(|&o| self.near_marker(id, o))
+    }
+}

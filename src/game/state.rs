@@ -1,0 +1,475 @@
+//! The state of one game: each unit as it stands (`Live`), the markers and their owners, the
+//! round, the dice and the trace (`Event`), and the plain questions every phase and the
+//! policy ask of it (which units may activate, where a unit's models stand, what it has left).
+//!
+//! gf-3.5: "rounds of alternating activations"; "After 4 rounds have been played the game
+//! ends, and the player that controls most markers wins." The phases that change this state
+//! are the modules beside it (`setup`, `activation`, `movement`, `shooting`, `charge`,
+//! `morale`, `round_end`, `casting`, `transport`); the choices are the policy's (`policy`).
+
+use super::prepare::{Prepared, UnitInfo};
+use super::rules::GameRules;
+use super::table::{self, Piece, Point};
+use super::{game_rng, Config, PolicyKind, Short, Terrain, Timers};
+use crate::attack::allocation::State;
+use rand::RngExt;
+use crate::rolls::Dice;
+use std::time::Instant;
+use super::cache::{Cache, Looking};
+use super::sight::PairKey;
+
+/// A unit: (army, index in the army).
+pub type Id = (usize, usize);
+
+/// "Within" is compared to a millionth of an inch (float positions round either way).
+pub(super) const EPS: f64 = 1e-6;
+
+/// A unit during a game.
+#[derive(Debug, Clone, Default)]
+pub struct Live {
+    /// Wounds and models lost, in the unit's removal order.
+    pub s: State,
+    pub pos: Point,
+    pub shaken: bool,
+    pub fatigued: bool,
+    pub activated: bool,
+    /// Destroyed or Routed.
+    pub gone: bool,
+    /// Set aside to Ambush and not yet on the table.
+    pub reserve: bool,
+    /// The radius of the disc holding the models left (`Game::radius`), which models are
+    /// left (`Allocation::alive_key`) and how many: kept up to date by `Game::set_state`.
+    pub radius: f64,
+    pub key: (u32, bool),
+    pub left: u32,
+    /// Wounds left (`UnitInfo::wounds_left`, which walks the removal order).
+    pub wounds_left: u32,
+    /// The round it arrived by Ambush (0: deployed as usual).
+    pub arrived: u8,
+    /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
+    /// `UnitInfo::limited`: Limited is spent weapon by weapon.
+    pub limited_spent: u32,
+    /// The models (bit per formation slot; slots past 63 share the last bit) that took their
+    /// dangerous terrain test in the current activation: one test per model per activation.
+    pub dangerous_tested: u64,
+    /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
+    pub moved_after_attack: bool,
+    /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
+    pub extra_used: bool,
+    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`, a buff spell):
+    /// 1 + its index in `UnitInfo::buffed` (0: none).
+    pub buff: u8,
+    /// A rule an enemy unit gave it until it is next used (`Effect::Debuff`, a debuff spell),
+    /// as `buff`: "Effects from multiple instances of the same special rule or spell don't
+    /// stack", but a friend's and an enemy's do.
+    pub debuff: u8,
+    /// A rule the enemy army's units attacking it get until one of them uses it (a mark
+    /// spell: "which friendly units get Relentless against once").
+    pub mark: Option<&'static str>,
+    /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
+    /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different
+    /// rules and spells stack; one from each side at a time.
+    pub casting_modifier: [i8; 2],
+    /// Spell tokens held (`casting`).
+    pub tokens: u8,
+    /// Of those, the most its Caster(X) models hold, which stay from round to round (a Caster
+    /// Group's go at the end of the round).
+    pub own_tokens: u8,
+    /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
+    /// try per spell".
+    pub spells_tried: u64,
+    /// The transport (its index in the army) the unit is inside (`transport`): off the table.
+    pub carrier: Option<u16>,
+    /// Where it stood when the round began.
+    pub round_start: Point,
+    pub dealt: u32,
+    pub taken: u32,
+    pub holding: u32,
+}
+
+impl Live {
+    pub fn on_table(&self) -> bool {
+        !self.gone && !self.reserve && self.carrier.is_none()
+    }
+}
+
+/// One thing that happened, for `trace=True`. Objective events use `unit` for the marker and
+/// `army` for its controller (-1: neutral); position events snapshot every unit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Event {
+    pub round: u8,
+    pub kind: &'static str,
+    pub army: i8,
+    pub unit: i32,
+    pub target_army: i8,
+    pub target: i32,
+    pub from: Point,
+    pub to: Point,
+    /// The most the move could cover, in inches.
+    pub allowance: f64,
+    /// The inches the move covered along its path (its bends included); 0 for what is not a move.
+    pub length: f64,
+    pub dice: u64,
+    pub hits: u32,
+    pub wounds: u32,
+    pub models_left: u32,
+    pub detail: String,
+    /// Position and move events: each model of the unit left, (x, y, base radius), where
+    /// it stands after the event.
+    pub models: Vec<(f64, f64, f64)>,
+    /// Charge events: the target's models, as `models`.
+    pub target_models: Vec<(f64, f64, f64)>,
+}
+
+impl Event {
+    /// An event of unit `id` with no target; other fields by struct update.
+    pub(super) fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
+        Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
+    }
+
+    /// An event of unit `id` acting on `target`.
+    pub(super) fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
+        Event { target_army: target.0 as i8, target: target.1 as i32, ..Event::of(kind, id, from, to) }
+    }
+}
+
+/// The units an activation's attacks touched, with their state before the first (their
+/// morale is tested once it ends).
+pub type Touched = Short<(Id, State)>;
+
+/// `v` emptied and filled with `n` copies of `value` (its memory kept).
+pub(super) fn refilled<T: Clone>(mut v: Vec<T>, value: T, n: usize) -> Vec<T> {
+    v.clear();
+    v.resize(n, value);
+    v
+}
+
+/// The bit of `index` in a set of formation slots or weapons (indices past 63 share the last
+/// bit).
+pub(super) fn bit(index: usize) -> u64 {
+    1 << index.min(63)
+}
+
+/// Which distance class `d` falls in between the marks the two units' rules tell apart
+/// (`UnitInfo::distance_marks`): 0 up to the smallest mark, then one more past each. Every
+/// distance of a class plays the same (a rule's "over 9"" or "within X"" reads alike).
+pub(super) fn distance_class(a: &UnitInfo, b: &UnitInfo, d: f64) -> u16 {
+    a.distance_marks.iter().chain(&b.distance_marks).copied().filter(|&m| f64::from(m) < d).max().map_or(0, |m| m + 1)
+}
+
+/// Indices of the pieces of each kind (`Game::by_kind`).
+#[derive(Default)]
+pub(super) struct PiecesByKind {
+    pub(super) impassable: Vec<usize>,
+    pub(super) dangerous: Vec<usize>,
+    pub(super) sight: Vec<usize>,
+}
+
+impl PiecesByKind {
+    pub(super) fn of(terrain: &[Piece]) -> PiecesByKind {
+        let which = |f: fn(&Piece) -> bool| terrain.iter().enumerate().filter(|(_, t)| f(t)).map(|(i, _)| i).collect();
+        PiecesByKind { impassable: which(|t| t.kinds.impassable), dangerous: which(|t| t.kinds.dangerous), sight: which(|t| t.kinds.blocking || t.kinds.cover) }
+    }
+}
+
+pub struct Game<'a> {
+    pub prep: &'a Prepared,
+    /// The edition's game rules (`prep.rules`): every number and switch the phases read.
+    pub rules: &'static GameRules,
+    pub config: &'a Config,
+    pub(super) cache: &'a mut Cache,
+    pub rng: Dice,
+    pub terrain: Vec<Piece>,
+    /// Which pieces are impassable, dangerous, or block sight or give cover: the tests run
+    /// thousands of times a game look only at these.
+    pub(super) by_kind: PiecesByKind,
+    pub objectives: Vec<Point>,
+    /// Controller of each marker: an army, or -1.
+    pub owner: Vec<i8>,
+    pub units: [Vec<Live>; 2],
+    /// `seat[0]`: the army that won the roll-off, deploys on the `y = 0` edge and goes first.
+    pub seat: [usize; 2],
+    pub round: u8,
+    /// Markers some unit of each army is already heading for this round.
+    pub claimed: Vec<[bool; 2]>,
+    /// Units of each army that may use an extra activation in one round: "up to half of the
+    /// units in the army with this rule at the beginning of the game (rounding up)".
+    pub extra_limit: [u32; 2],
+    /// Extra activations each army used this round.
+    pub extra_this_round: [u32; 2],
+    pub(super) trace: Option<Vec<Event>>,
+    pub(super) timers: Timers,
+    pub(super) dice: u64,
+    pub(super) violations: u64,
+    pub(super) first_violation: Option<String>,
+    /// Units wounded by dangerous terrain in the current activation, with their state before:
+    /// they test morale at its end like units wounded by shooting.
+    pub(super) wounded_by_terrain: Vec<(Id, State)>,
+    /// Per model of the last unit `sight` was asked for: (slot, distance to the closest
+    /// target model in sight, to the closest at all); `seen_for` says for which pair and
+    /// positions.
+    pub(super) seen: Vec<(usize, f64, f64)>,
+    pub(super) seen_for: Option<PairKey>,
+    /// `look`'s working lists (the pieces and units between the two units, the target's
+    /// models), kept to save their allocations.
+    pub(super) looking: Looking,
+}
+
+/// The closest two models of two units: their distance edge to edge (negative when bases
+/// overlap) and their centres. `ours` (centre, radius), the other unit's disc (`centre`,
+/// `radius`) and its models. Our models are tried nearest the other disc first, so that those
+/// whose distance to the disc is no better than the best pair found are skipped; the inner
+/// loop compares squared distances.
+pub(super) fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator<Item = (Point, f64)>, centre: Point, radius: f64, theirs: impl Fn() -> I) -> (f64, Point, Point) {
+    const ON_STACK: usize = 64;
+    let mut near = [(0.0f64, Point::default(), 0.0f64); ON_STACK];
+    let mut n = 0;
+    let mut best = (f64::INFINITY, Point::default(), centre);
+    let scan = |p: Point, r: f64, best: &mut (f64, Point, Point)| {
+        for (q, s) in theirs() {
+            let reach = best.0 + r + s;
+            let (dx, dy) = (p.x - q.x, p.y - q.y);
+            let d2 = dx * dx + dy * dy;
+            if reach <= 0.0 || d2 < reach * reach {
+                let d = d2.sqrt() - r - s;
+                if d < best.0 {
+                    *best = (d, p, q);
+                }
+            }
+        }
+    };
+    for (p, r) in ours {
+        let bound = p.distance(centre) - r - radius;
+        if n < ON_STACK {
+            near[n] = (bound, p, r);
+            n += 1;
+        } else if bound < best.0 {
+            scan(p, r, &mut best);
+        }
+    }
+    let near = &mut near[..n];
+    near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    for &(bound, p, r) in near.iter() {
+        if bound >= best.0 {
+            break;
+        }
+        scan(p, r, &mut best);
+    }
+    best
+}
+
+impl<'a> Game<'a> {
+    /// Game `game` of the run: its generator, its roll-off, its table and its markers.
+    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache) -> Game<'a> {
+        let mut rng = game_rng(config, game);
+        // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
+        let roll_off = usize::from(rng.random_bool(0.5));
+        let mut first = config.first.unwrap_or(roll_off);
+        if config.paired && game % 2 == 1 {
+            first = 1 - first;
+        }
+        let terrain = match &config.terrain {
+            Terrain::Standard => table::standard_terrain(&mut rng, prep.rules.table),
+            Terrain::Fixed(pieces) => pieces.clone(),
+        };
+        let mut spare = std::mem::take(&mut cache.spare);
+        let mut objectives = std::mem::take(&mut spare.objectives);
+        objectives.clear();
+        match &config.objectives {
+            Some(fixed) => objectives.extend_from_slice(fixed),
+            None => table::place_objectives(&mut rng, &terrain, prep.rules, &mut objectives),
+        }
+        let units = [0, 1].map(|a| {
+            let mut live = std::mem::take(&mut spare.units[a]);
+            live.clear();
+            live.extend(prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }));
+            live
+        });
+        let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
+        Game {
+            prep,
+            rules: prep.rules,
+            config,
+            cache,
+            // the table is drawn from the generator itself, the dice in batches from here on
+            rng: Dice::new(rng),
+            owner: refilled(spare.owner, -1, objectives.len()),
+            claimed: refilled(spare.claimed, [false; 2], objectives.len()),
+            by_kind: PiecesByKind::of(&terrain),
+            terrain,
+            objectives,
+            units,
+            seat: [first, 1 - first],
+            round: 0,
+            extra_limit,
+            extra_this_round: [0; 2],
+            trace: config.trace.then(Vec::new),
+            timers: Timers::default(),
+            dice: 0,
+            violations: 0,
+            first_violation: None,
+            wounded_by_terrain: Vec::new(),
+            seen: spare.seen,
+            seen_for: None,
+            looking: spare.looking,
+        }
+    }
+
+    pub fn info(&self, id: Id) -> &'a UnitInfo {
+        &self.prep.armies[id.0][id.1]
+    }
+
+    pub fn live(&self, id: Id) -> &Live {
+        &self.units[id.0][id.1]
+    }
+
+    pub(super) fn live_mut(&mut self, id: Id) -> &mut Live {
+        &mut self.units[id.0][id.1]
+    }
+
+    /// The default policy's memo, kept across the games of a chunk.
+    pub fn memo(&mut self) -> &mut super::ai::Memo {
+        &mut self.cache.memo
+    }
+
+    pub fn policy_kind(&self, army: usize) -> PolicyKind {
+        self.config.policies[army].kind
+    }
+
+    /// Units of `army` on the table.
+    pub fn on_table(&self, army: usize) -> impl Iterator<Item = Id> + '_ {
+        (0..self.units[army].len()).filter(move |&u| self.units[army][u].on_table()).map(move |u| (army, u))
+    }
+
+    /// The units of `army` that may activate now: on the table or inside a transport that is,
+    /// not yet activated; a unit inside waits for its transport to activate first while that
+    /// can, but not in the last round (when only units outside hold markers, it may leave
+    /// before its transport moves).
+    pub fn ready(&self, army: usize) -> Short<usize> {
+        let units = &self.units[army];
+        let last = self.round >= self.config.rounds;
+        // (a transport is never carried: it may activate when it is waiting to)
+        let first: Short<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))).collect();
+        if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
+    }
+
+    /// Whether some unit of `army` may activate now (`ready` is not empty), without listing them.
+    pub fn any_ready(&self, army: usize) -> bool {
+        (0..self.units[army].len()).any(|u| self.may_activate(army, u))
+    }
+
+    /// Unit `u` of `army` has yet to activate this round, and stands on the table or inside a
+    /// transport that does.
+    pub(super) fn may_activate(&self, army: usize, u: usize) -> bool {
+        let units = &self.units[army];
+        !units[u].activated && !units[u].gone && !units[u].reserve && units[u].carrier.is_none_or(|t| units[usize::from(t)].on_table())
+    }
+
+    /// The table point of a point given from `army`'s own edge (`y`: inches from its edge).
+    pub fn from_edge(&self, army: usize, x: f64, y: f64) -> Point {
+        if self.seat[0] == army { Point::new(x, y) } else { Point::new(x, self.rules.table.depth - y) }
+    }
+
+    /// What decides which of `id`'s models are left (`Allocation::alive_key`).
+    pub(super) fn formation_key(&self, id: Id) -> (u32, bool) {
+        self.live(id).key
+    }
+
+    /// The radius of the disc that holds `id`'s models now, centred on `Live::pos`: it
+    /// shrinks as models are removed.
+    pub fn radius(&self, id: Id) -> f64 {
+        self.live(id).radius
+    }
+
+    /// The share of `id`'s wounds it has left.
+    pub fn wound_share(&self, id: Id) -> f64 {
+        f64::from(self.live(id).wounds_left) / f64::from(self.info(id).wounds.max(1))
+    }
+
+    /// What is left of `id`, in points: its points per wound times its wounds left.
+    pub fn points_left(&self, id: Id) -> f64 {
+        self.info(id).points_per_wound() * f64::from(self.live(id).wounds_left)
+    }
+
+    /// +1 for the army on the `y = 0` edge (its formations face `+y`, the enemy), else -1.
+    pub(super) fn facing(&self, army: usize) -> f64 {
+        if self.seat[0] == army { 1.0 } else { -1.0 }
+    }
+
+    /// Where `id`'s models stand and their bases' radii, as a trace shows them: (x, y, radius).
+    pub fn footprint(&self, id: Id) -> Vec<(f64, f64, f64)> {
+        self.models(id).map(|(_, q, r)| (q.x, q.y, r)).collect()
+    }
+
+    /// `id`'s models on the table now: each one's slot in the formation, centre and base radius.
+    #[inline]
+    pub fn models(&self, id: Id) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
+        let info = self.info(id);
+        let (k, hero_dead) = self.formation_key(id);
+        let h = info.formation.hull(k, hero_dead);
+        let (f, pos) = (self.facing(id.0), self.live(id).pos);
+        info.formation.alive(k, hero_dead).map(move |(i, s)| (i, Point::new(pos.x + f * (s.x - h.x), pos.y + f * (s.y - h.y)), s.r))
+    }
+
+    /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
+    /// disc is re-centred on them and sized to hold them (mostly smaller; re-centred, it can
+    /// be a little wider than before).
+    pub(super) fn set_state(&mut self, id: Id, s: State) {
+        let alloc = &self.info(id).alloc;
+        let (old, new) = (self.live(id).key, alloc.alive_key(s));
+        if old != new && !alloc.destroyed(s) {
+            let f = &self.info(id).formation;
+            let (a, b) = (f.hull(old.0, old.1), f.hull(new.0, new.1));
+            let dir = self.facing(id.0);
+            let live = self.live_mut(id);
+            live.pos = Point::new(live.pos.x + dir * (b.x - a.x), live.pos.y + dir * (b.y - a.y));
+            live.radius = b.r;
+            live.key = new;
+        }
+        let (left, wounds_left) = (alloc.alive(s), self.info(id).wounds_left(s));
+        let live = self.live_mut(id);
+        live.s = s;
+        live.left = left;
+        live.wounds_left = wounds_left;
+    }
+
+    pub(super) fn clock(&self) -> Option<Instant> {
+        self.config.profile.then(Instant::now)
+    }
+
+    /// Adds the time since `start` (when profiling) to one part of the timers.
+    pub(super) fn lap(&mut self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
+        if let Some(t) = start {
+            *part(&mut self.timers) += t.elapsed().as_secs_f64();
+        }
+    }
+
+    pub(super) fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
+        if self.trace.is_some() {
+            let mut ev = e(self);
+            ev.round = self.round;
+            if let Some(events) = &mut self.trace {
+                events.push(ev);
+            }
+        }
+    }
+
+    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
+        self.violations += 1;
+        if self.first_violation.is_none() {
+            self.first_violation = Some(what());
+        }
+    }
+
+    /// `id`'s models as they would stand with the unit's disc centred on `p`.
+    pub fn models_at(&self, id: Id, p: Point) -> impl Iterator<Item = (usize, Point, f64)> + '_ {
+        let pos = self.live(id).pos;
+        self.models(id).map(move |(i, q, r)| (i, Point::new(q.x + p.x - pos.x, q.y + p.y - pos.y), r))
+    }
+
+    /// The closest pair of models of `id` standing at `p` and of `other` where it stands:
+    /// their distance, and the centres of the two models.
+    pub(super) fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
+        closest_pair(self.models_at(id, p).map(|(_, q, r)| (q, r)), self.live(other).pos, self.radius(other), || self.models(other).map(|(_, o, ro)| (o, ro)))
+    }
+}
