@@ -1,0 +1,118 @@
+"""The seeded-results hash of the game: one line to compare before and after an engine change
+that must not change what the games produce.
+
+Plays a fixed, seeded set of games on 1 thread and hashes everything the results hold (per
+game: winner, first player, objectives, models and points left, floats by their repr; per
+unit: the totals of ``unit_stats``; traced games: the terrain, the markers and every event,
+field by field). Each part prints its own hash so a mismatch can be located:
+
+(a) the 40 book duel pairs of ``duels.py`` x 300 games each on an open table;
+(b) the army pairs of ``game.py`` (10 and 15 units, and 10 units with transports and
+    casters) x 300 games each on the standard table;
+(c) 5 traced games between the armies with transports and casters.
+
+The dice counts (``GameResult.dice``) have a line of their own, outside the parts: a change
+that rolls the same dice differently shows there without touching the results.
+
+    python benchmarks/game_hash.py
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import oprstats
+
+from benchmarks.duels import BOOKS
+from benchmarks.game import armies
+
+GAMES = 300
+TRACED = 5
+
+
+def canon(value) -> str:
+    """A text of ``value`` that is the same exactly when the value is: floats by their repr,
+    numpy values as the Python values they hold, dicts by sorted key."""
+    if isinstance(value, np.ndarray):
+        return canon(value.tolist())
+    if isinstance(value, np.generic):
+        return canon(value.item())
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canon(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k!r}:{canon(value[k])}" for k in sorted(value)) + "}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value).__name__ + canon({f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    raise TypeError(f"no canonical text for {type(value).__name__}")
+
+
+def feed_result(h, r: oprstats.GameResult) -> None:
+    """Every game's record, then the per-unit totals, then the traces."""
+    w, f, o, m, p = (a.tolist() for a in (r.winner, r.first, r.objectives, r.models_left, r.points_left))
+    h.update(f"games {len(w)}\n".encode())
+    for i in range(len(w)):
+        h.update(f"{w[i]} {f[i]} {o[i][0]} {o[i][1]} {m[i][0]} {m[i][1]} {p[i][0]!r} {p[i][1]!r}\n".encode())
+    h.update(("units " + canon(r.unit_stats) + "\n").encode())
+    for t in r.traces:
+        h.update(("terrain " + canon(t.terrain) + "\nobjectives " + canon(t.objectives) + "\n").encode())
+        for e in t.events:
+            h.update(("event " + canon(e) + "\n").encode())
+
+
+def duel_pairs() -> list:
+    """The 40 seeded pairs of ``duels.py`` (made inside its ``main``, so remade here the same way)."""
+    units = [u for p in sorted(BOOKS.glob("*.json"))[:6] for u in oprstats.load_army_book(p).units]
+    rng = random.Random(1)
+    return [(rng.choice(units), rng.choice(units)) for _ in range(40)]
+
+
+def main() -> int:
+    if not BOOKS.is_dir() or not any(BOOKS.glob("*.json")):
+        print(f"skipped: no army books at {BOOKS}")
+        return 0
+    start = time.perf_counter()
+    warnings.simplefilter("ignore")  # unmodelled rules and unequal points, once per call
+    run = {"threads": 1, "progress": False}
+    parts = {}
+    dice = []
+
+    def part(name: str, runs) -> None:
+        h = hashlib.sha256()
+        games = 0
+        for r in runs:
+            feed_result(h, r)
+            games += len(r)
+            dice.append(r.dice)
+        parts[name] = (h.hexdigest()[:16], games)
+
+    part("(a) duels: 40 pairs x 300, open", (oprstats.simulate([a], [b], games=GAMES, seed=1, terrain="open", **run)
+                                             for a, b in duel_pairs()))
+    carried = armies(10, carried=True)
+    part("(b) armies 10, 15, 10 carried x 300, standard", (oprstats.simulate(a, b, games=GAMES, seed=1, **run)
+                                                          for a, b, _ in (armies(10), armies(15), carried)))
+    part("(c) 5 traced games, 10 carried", [oprstats.simulate(carried[0], carried[1], games=TRACED, seed=9, trace=True, **run)])
+    parts["(d) dice rolled, every run above"] = (hashlib.sha256(canon(dice).encode()).hexdigest()[:16], sum(dice))
+
+    total = hashlib.sha256("".join(f"{name} {digest}\n" for name, (digest, _) in parts.items()).encode()).hexdigest()[:16]
+    for name, (digest, n) in parts.items():
+        print(f"{digest}  {name} ({n:,} {'dice' if name.startswith('(d)') else 'games'})")
+    print(f"game hash: {total}  (oprstats {oprstats.__version__}, {time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
