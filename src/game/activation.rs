@@ -2,10 +2,10 @@
 //! action (Hold, Advance, Rush, Charge) that the policy picks, casts and shoots as it allows,
 //! and ends with the morale tests of the units its attacks wounded.
 
-use super::casting::Window;
+use super::spellbook::Window;
 use super::policy::{self, Action};
 use super::rules::MoraleTiming;
-use super::{Output, PolicyKind};
+use super::config::{Output, PolicyKind};
 use super::state::{Event, Game, Id, Touched};
 
 impl<'a> Game<'a> {

@@ -10,8 +10,8 @@
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
 use super::state::{Game, Id};
-use super::movement::Path;
-use super::Short;
+use super::paths::Path;
+use super::config::Short;
 use super::policy::Action;
 use super::prepare::{exchange, Exchange, Role};
 use super::table::Point;
@@ -709,7 +709,7 @@ mod tests {
             g.units[0][0].pos = against;
             assert!(g.plan_move((0, 0), Point::new(60.0, 44.0), 12.0).is_none());
             let action = policy::decide(&mut g, (0, 0));
-            let closer = |path: &crate::game::movement::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
+            let closer = |path: &crate::game::paths::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
             assert_eq!(matches!(action, Action::Advance(ref path) | Action::Rush(ref path) if closer(path)), moves, "{kind:?}: {action:?}");
         }
         // a melee unit the same way (it goes for the marker, 14" off, before the enemy 40" off)

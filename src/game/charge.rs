@@ -12,7 +12,7 @@ use crate::attack::sample::roll_options;
 use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
 use super::cache::MeleeKey;
-use super::movement::Path;
+use super::paths::Path;
 use super::state::{EPS, Event, Game, Id, distance_class};
 
 /// What a side of a melee fights with: the rules it holds once that act on its attacks, on

@@ -1,5 +1,6 @@
 //! Tests of the game's phases, each citing the rule it checks.
 
+use super::paths::Path;
 use super::{paths, table, Config, Short, Terrain};
 use super::prepare::*;
 use super::rules::*;
@@ -8,7 +9,6 @@ use rand::RngExt;
 use std::time::Instant;
 use super::state::*;
 use super::cache::*;
-use super::movement::*;
 use super::setup::*;
 use crate::edition::Edition;
 use crate::game::UnitTotals;

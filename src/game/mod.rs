@@ -17,6 +17,7 @@ pub mod ai;
 pub mod cache;
 pub mod casting;
 pub mod charge;
+pub mod config;
 mod charge_values;
 pub mod formation;
 #[cfg(test)]
@@ -35,282 +36,22 @@ pub mod setup;
 pub mod shooting;
 pub mod sight;
 pub mod space;
+pub mod spellbook;
 pub mod state;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod table;
 pub mod transport;
 
-use crate::attack::sample::mix;
 use crate::error::{Error, Result};
-use state::{Event, Game};
+use state::Game;
 use prepare::Prepared;
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+pub use config::{Config, Deployment, Output, Policy, PolicyKind, Record, Short, Terrain, Timers, Trace, UnitTotals, MAX_GAMES, MAX_LINE_UP, MAX_ROUNDS, MAX_TRACED_GAMES, MAX_UNITS};
 pub use table::{Kinds, Piece, Point};
 
-/// Games one call plays at most.
-pub const MAX_GAMES: u64 = 100_000_000;
-/// Games that may keep a trace (each holds every event of the game).
-pub const MAX_TRACED_GAMES: u64 = 100;
-/// Units one army may field.
-pub const MAX_UNITS: usize = 100;
-/// Rounds a game lasts at most (the rulebook plays 4).
-pub const MAX_ROUNDS: u8 = 20;
-/// The farthest apart a duel's line-up may set two units (the table is 48" deep; a larger
-/// unit's formation may need less, which the line-up check says).
-pub const MAX_LINE_UP: f64 = 30.0;
 /// Games per unit of parallel work.
 const CHUNK: u64 = 16;
-
-/// A short list the game builds on every activation (units ready, targets, weapon groups):
-/// on the stack up to `N` entries, so the game loop does not allocate.
-pub type Short<T, const N: usize = 16> = smallvec::SmallVec<[T; N]>;
-
-/// How the terrain is set up.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Terrain {
-    /// A new standard table for each game (see `table::standard_terrain`).
-    Standard,
-    /// The same pieces every game.
-    Fixed(Vec<Piece>),
-}
-
-/// How a side picks its actions.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum PolicyKind {
-    /// Plays to win (see `ai`): charges, targets, activation order, deployment, Aircraft
-    /// headings and strike backs valued in expected points from the units' current states.
-    Default,
-    /// The earlier default, kept as it played: charges valued once on fresh units by models
-    /// killed, the nearest unit first, Aircraft along the long axis, always striking back.
-    Greedy,
-    /// Any legal action, uniformly.
-    Random,
-    /// Never moves; shoots the best target (a scripted gun line).
-    Hold,
-}
-
-/// A side's policy and the weights of the default one.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Policy {
-    pub kind: PolicyKind,
-    /// How much nearer an objective must be than an enemy for a melee unit to go for it
-    /// (1: whichever is nearer; 2: objectives up to twice as far).
-    pub objective_weight: f64,
-    /// Charge when the exact melee's expected points margin is above this share of the
-    /// charger's points (0: whenever it is expected to come out ahead).
-    pub charge_margin: f64,
-    /// Stay on an objective the side holds when no other friendly unit does (1) or not (0).
-    pub hold_objectives: f64,
-    /// A unit whose shooting damage is this many times its melee damage is a shooter (and
-    /// the other way round a melee unit); in between it is a hybrid.
-    pub role_ratio: f64,
-    /// Default policy: what a marker is worth, in multiples of the army's average unit
-    /// points: when a charge would pull the only unit holding it off, and when a charge may
-    /// remove or Shake an enemy on one (markers win games; 0: ignore them).
-    pub marker_value: f64,
-    /// Default policy: the share of a unit's points left that being Shaken costs it (it
-    /// stays idle and can't hold markers), in charge and strike-back values.
-    pub shaken_weight: f64,
-    /// Default policy: how much the points a unit stands to lose to enemy charges and shots
-    /// count towards activating it early (against what its own best action is worth), and
-    /// against an Aircraft heading in range of enemy guns. 0 by default: in paired games
-    /// against the greedy policy, ordering by the unit's own best action alone won more.
-    pub threat_weight: f64,
-    /// Default policy: the share of a defender's own best charge it gives up by striking back
-    /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
-    pub fatigue_weight: f64,
-}
-
-impl Policy {
-    pub const DEFAULT: Policy = Policy {
-        kind: PolicyKind::Default,
-        objective_weight: 1.5,
-        charge_margin: 0.0,
-        hold_objectives: 1.0,
-        role_ratio: 2.0,
-        marker_value: 1.0,
-        shaken_weight: 0.3,
-        threat_weight: 0.0,
-        fatigue_weight: 0.5,
-    };
-    /// Today's earlier default, kept playable for comparison.
-    pub const GREEDY: Policy = Policy { kind: PolicyKind::Greedy, ..Policy::DEFAULT };
-
-    pub fn check(&self, field: &str) -> Result<()> {
-        for (name, v) in [
-            ("objective_weight", self.objective_weight),
-            ("charge_margin", self.charge_margin),
-            ("hold_objectives", self.hold_objectives),
-            ("role_ratio", self.role_ratio),
-            ("marker_value", self.marker_value),
-            ("shaken_weight", self.shaken_weight),
-            ("threat_weight", self.threat_weight),
-            ("fatigue_weight", self.fatigue_weight),
-        ] {
-            if !v.is_finite() || !(0.0..=100.0).contains(&v) {
-                return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));
-            }
-        }
-        if self.role_ratio < 1.0 {
-            return Err(Error::invalid(format!("{field}.role_ratio"), self.role_ratio, "must be at least 1"));
-        }
-        Ok(())
-    }
-}
-
-/// Where units start, instead of the policy's deployment (a scripted scenario): table
-/// positions for each unit of an army, in army order.
-pub type Deployment = Vec<Point>;
-
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub seed: u64,
-    pub terrain: Terrain,
-    /// Objective markers; `None`: D3+2 placed as the rulebook says.
-    pub objectives: Option<Vec<Point>>,
-    pub policies: [Policy; 2],
-    /// Fixed positions per army (both or neither).
-    pub deployment: Option<[Deployment; 2]>,
-    /// A duel's line-up instead of a deployment: one unit a side, facing each other across
-    /// the table's centre, their closest models this many inches apart.
-    pub line_up: Option<f64>,
-    /// The army that goes first; `None`: the roll-off.
-    pub first: Option<usize>,
-    pub paired: bool,
-    pub rounds: u8,
-    /// Keep every game's event log.
-    pub trace: bool,
-    /// Time line of sight, movement and dice (costs a little).
-    pub profile: bool,
-}
-
-impl Config {
-    /// A run as the rulebook plays it by default: D3+2 markers placed, both sides on the
-    /// default policy and deploying by it, the roll-off for the first turn, four rounds.
-    pub fn new(seed: u64, terrain: Terrain) -> Config {
-        Config {
-            seed,
-            terrain,
-            objectives: None,
-            policies: [Policy::DEFAULT; 2],
-            deployment: None,
-            line_up: None,
-            first: None,
-            paired: false,
-            rounds: 4,
-            trace: false,
-            profile: false,
-        }
-    }
-}
-
-/// What one game ended with, army A first.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Record {
-    /// +1: army A won, -1: army B, 0: a draw.
-    pub winner: i8,
-    pub objectives: [u8; 2],
-    pub models_left: [u32; 2],
-    /// Each unit's points times the share of its wounds left, summed.
-    pub points_left: [f64; 2],
-    /// The army that went first (0: A, 1: B).
-    pub first: u8,
-}
-
-/// Per-unit sums over games, army by army in army order.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct UnitTotals {
-    pub destroyed: Vec<u64>,
-    pub wounds_dealt: Vec<u64>,
-    pub wounds_taken: Vec<u64>,
-    pub rounds_holding: Vec<u64>,
-}
-
-impl UnitTotals {
-    fn new(n: usize) -> UnitTotals {
-        UnitTotals { destroyed: vec![0; n], wounds_dealt: vec![0; n], wounds_taken: vec![0; n], rounds_holding: vec![0; n] }
-    }
-
-    fn merge(&mut self, o: &UnitTotals) {
-        for (a, b) in [(&mut self.destroyed, &o.destroyed), (&mut self.wounds_dealt, &o.wounds_dealt), (&mut self.wounds_taken, &o.wounds_taken), (&mut self.rounds_holding, &o.rounds_holding)] {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-        }
-    }
-}
-
-/// Seconds spent, summed over threads, when `Config::profile` is on.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Timers {
-    pub line_of_sight: f64,
-    pub movement: f64,
-    pub dice: f64,
-    /// Casting spells: choosing, helping and hindering, and rolling their hits.
-    pub spells: f64,
-    /// Transports: getting in and out (the policy's choice and the placements), wrecks.
-    pub transports: f64,
-    pub total: f64,
-}
-
-impl Timers {
-    fn merge(&mut self, o: &Timers) {
-        self.line_of_sight += o.line_of_sight;
-        self.movement += o.movement;
-        self.dice += o.dice;
-        self.spells += o.spells;
-        self.transports += o.transports;
-        self.total += o.total;
-    }
-}
-
-/// A traced game: its table and every event.
-#[derive(Debug, Clone, Default)]
-pub struct Trace {
-    pub terrain: Vec<Piece>,
-    pub objectives: Vec<Point>,
-    pub events: Vec<Event>,
-}
-
-/// The results of games `first..first + count` of a run.
-#[derive(Debug, Clone, Default)]
-pub struct Output {
-    pub records: Vec<Record>,
-    pub units: [UnitTotals; 2],
-    pub traces: Vec<Trace>,
-    pub timers: Timers,
-    /// Attack, Impact, morale and terrain dice rolled.
-    pub dice: u64,
-    /// Invariant breaches found while playing (always 0 unless the engine has a bug); the
-    /// first is described.
-    pub violations: u64,
-    pub first_violation: Option<String>,
-}
-
-impl Output {
-    fn merge(&mut self, o: Output) {
-        self.records.extend(o.records);
-        for side in 0..2 {
-            self.units[side].merge(&o.units[side]);
-        }
-        self.traces.extend(o.traces);
-        self.timers.merge(&o.timers);
-        self.dice += o.dice;
-        self.violations += o.violations;
-        if self.first_violation.is_none() {
-            self.first_violation = o.first_violation;
-        }
-    }
-}
-
-/// The generator of game `game`: paired games share their pair's stream.
-pub fn game_rng(config: &Config, game: u64) -> Xoshiro256PlusPlus {
-    let stream = if config.paired { game / 2 } else { game };
-    Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, stream))
-}
 
 /// Checks a configuration against the prepared armies before any game is played.
 pub fn check(prep: &Prepared, config: &Config, first: u64, count: u64) -> Result<()> {

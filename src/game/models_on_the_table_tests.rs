@@ -1,12 +1,12 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
+use super::paths::Path;
 use super::{Config, Terrain};
 use super::rules::*;
 use super::table::*;
 use crate::attack::allocation::State;
 use super::state::*;
 use super::cache::*;
-use super::movement::*;
 use crate::game::table::Kinds;
 use crate::game::test_support::{placed, prep};
 

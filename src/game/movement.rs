@@ -4,11 +4,12 @@
 //! terrain's tests, placements that the rules allow outside the action (Scout, Ambush,
 //! the army books' moves after attacking).
 
+use crate::game::paths::Path;
 use super::paths::{self, Bends, Goal, Paths, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
 use super::policy::{self};
 use super::prepare::{BuffUse, Movement};
 use super::table::Point;
-use super::PolicyKind;
+use super::config::PolicyKind;
 use super::space::terrain_class;
 use super::state::{EPS, Event, Game, Id, bit};
 
@@ -18,35 +19,6 @@ use super::state::{EPS, Event, Game, Id, bit};
 /// see coming). 0: a search's cost grows fast with the obstacles it goes round, and looking
 /// 6" further made path queries in games about a third slower.
 pub const LOOKAHEAD: f64 = 0.0;
-
-/// A move's path: from where the unit stands through the bends of `via` to `to` (found by
-/// `paths`: the shortest way round what the unit may not cross).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Path {
-    pub to: Point,
-    /// The bends before `to`, in order (none: a straight move).
-    pub via: Bends,
-    pub length: f64,
-    pub difficult: bool,
-    pub dangerous: bool,
-}
-
-impl Path {
-    /// A straight move over no terrain that matters (an Aircraft's).
-    pub fn straight(to: Point, length: f64) -> Path {
-        Path { to, via: Bends::NONE, length, difficult: false, dangerous: false }
-    }
-
-    /// The legs of the path, starting from `from` (where the unit stood).
-    pub fn legs(&self, from: Point) -> impl Iterator<Item = (Point, Point)> + '_ {
-        let mut at = from;
-        self.via.as_slice().iter().copied().chain(std::iter::once(self.to)).map(move |p| {
-            let leg = (at, p);
-            at = p;
-            leg
-        })
-    }
-}
 
 impl<'a> Game<'a> {
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other

@@ -888,6 +888,36 @@ fn enters_disc(a: Point, b: Point, centre: Point, radius: f64) -> Option<f64> {
     (0.0..1.0).contains(&s).then_some(s)
 }
 
+
+/// A move's path: from where the unit stands through the bends of `via` to `to` (found by
+/// `paths`: the shortest way round what the unit may not cross).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Path {
+    pub to: Point,
+    /// The bends before `to`, in order (none: a straight move).
+    pub via: Bends,
+    pub length: f64,
+    pub difficult: bool,
+    pub dangerous: bool,
+}
+
+impl Path {
+    /// A straight move over no terrain that matters (an Aircraft's).
+    pub fn straight(to: Point, length: f64) -> Path {
+        Path { to, via: Bends::NONE, length, difficult: false, dangerous: false }
+    }
+
+    /// The legs of the path, starting from `from` (where the unit stood).
+    pub fn legs(&self, from: Point) -> impl Iterator<Item = (Point, Point)> + '_ {
+        let mut at = from;
+        self.via.as_slice().iter().copied().chain(std::iter::once(self.to)).map(move |p| {
+            let leg = (at, p);
+            at = p;
+            leg
+        })
+    }
+}
+
 #[cfg(test)]
 #[path = "paths_tests.rs"]
 mod tests;

@@ -3,7 +3,7 @@
 //! the expected outcome of every possible charge).
 
 use crate::attack::allocation::{Allocation, State};
-use super::casting::{CastEffect, Casting};
+use super::spellbook::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
 use super::charge_values::ChargePlan;
@@ -710,8 +710,8 @@ impl Prepared {
             if units.is_empty() {
                 return Err(Error::invalid(field, "an empty army", "needs at least one unit"));
             }
-            if units.len() > super::MAX_UNITS {
-                return Err(Error::limit(format!("{field} units"), units.len(), super::MAX_UNITS));
+            if units.len() > super::config::MAX_UNITS {
+                return Err(Error::limit(format!("{field} units"), units.len(), super::config::MAX_UNITS));
             }
         }
         let (distinct, ids) = distinct_units(armies, spells, edition);
@@ -894,8 +894,8 @@ impl Prepared {
     /// units being equally likely), per token, at the bare chance to cast.
     fn token_worth(&self, u: &UnitInfo, side: usize) -> f64 {
         let enemies = &self.armies[1 - side];
-        let chance = super::casting::cast_chance(0);
-        let per_token = |spell: &super::casting::CastSpell| {
+        let chance = super::spellbook::cast_chance(0);
+        let per_token = |spell: &super::spellbook::CastSpell| {
             let Some(group) = spell.hits() else { return 0.0 };
             let situation = crate::attack::plan::Situation::spell(self.edition, f64::from(spell.targets.range));
             let mean: f64 = enemies

@@ -3,7 +3,7 @@
 
 use super::prepare::BuffUse;
 use super::rules::Presence;
-use super::{Output, Record, Short, Trace};
+use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;
 use super::state::{Event, Game, Id};
 

@@ -5,7 +5,7 @@
 use super::policy::{self};
 use super::rules::ReserveOrder;
 use super::table::Point;
-use super::{PolicyKind, Short};
+use super::config::{PolicyKind, Short};
 use crate::attack::plan::{self, Group, Situation};
 use super::state::{EPS, Event, Game, Id};
 

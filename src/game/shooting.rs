@@ -5,14 +5,14 @@
 use super::policy::{self};
 use super::prepare::BuffUse;
 use super::table::Point;
-use super::Short;
+use super::config::Short;
 use crate::attack::allocation::State;
 use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self, Settled};
 use crate::attack::sample::{roll_attack, roll_options, Faces, FacesTable};
 use crate::cost::features::group_expected_wounds;
 use std::hash::BuildHasher;
-use super::movement::Path;
+use super::paths::Path;
 use super::sight::Sight;
 use super::state::{EPS, Event, Game, Id, Touched, bit, distance_class};
 

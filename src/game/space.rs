@@ -4,7 +4,7 @@
 
 use super::paths::{DANGEROUS, DIFFICULT, IMPASSABLE};
 use super::table::{Piece, Point};
-use super::Short;
+use super::config::Short;
 use super::cache::GapEntry;
 use super::state::{EPS, Game, Id, bit, closest_pair};
 

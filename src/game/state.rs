@@ -7,10 +7,14 @@
 //! are the modules beside it (`setup`, `activation`, `movement`, `shooting`, `charge`,
 //! `morale`, `round_end`, `casting`, `transport`); the choices are the policy's (`policy`).
 
+use crate::attack::sample::mix;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use super::prepare::{Prepared, UnitInfo};
 use super::rules::GameRules;
 use super::table::{self, Piece, Point};
-use super::{game_rng, Config, PolicyKind, Short, Terrain, Timers};
+
+use super::config::{Config, PolicyKind, Short, Terrain, Timers};
 use crate::attack::allocation::State;
 use rand::RngExt;
 use crate::rolls::Dice;
@@ -472,4 +476,10 @@ impl<'a> Game<'a> {
     pub(super) fn closest_pair_at(&self, id: Id, p: Point, other: Id) -> (f64, Point, Point) {
         closest_pair(self.models_at(id, p).map(|(_, q, r)| (q, r)), self.live(other).pos, self.radius(other), || self.models(other).map(|(_, o, ro)| (o, ro)))
     }
+}
+
+/// The generator of game `game`: paired games share their pair's stream.
+pub fn game_rng(config: &Config, game: u64) -> Xoshiro256PlusPlus {
+    let stream = if config.paired { game / 2 } else { game };
+    Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, stream))
 }

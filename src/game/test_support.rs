@@ -4,7 +4,7 @@ use super::cache::Cache;
 use super::state::Game;
 use super::prepare::Prepared;
 use super::table::{Piece, Point};
-use super::{Config, Policy, Terrain};
+use super::config::{Config, Policy, Terrain};
 use crate::edition::Edition;
 use crate::profile::Unit;
 

@@ -15,7 +15,7 @@
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
 use super::state::{Event, Game, Id, Touched};
-use super::movement::Path;
+use super::paths::Path;
 use super::policy;
 use super::table::Point;
 use crate::attack::allocation::{Allocation, State};
@@ -290,7 +290,7 @@ impl<'a> Game<'a> {
             }
             Some(Exit::Advance(p)) => {
                 self.leave(id, transport, p, "advance");
-                self.cast_spells(id, super::casting::Window::Any, touched);
+                self.cast_spells(id, super::spellbook::Window::Any, touched);
                 self.shoot(id, true, touched);
                 None
             }

@@ -12,11 +12,11 @@
 //! default one.
 
 use super::state::{Game, Id};
-use super::movement::Path;
+use super::paths::Path;
 use super::shooting::ShotKey;
 use super::prepare::Role;
 use super::table::Point;
-use super::{PolicyKind, Short};
+use super::config::{PolicyKind, Short};
 use rand::RngExt;
 
 mod spells;

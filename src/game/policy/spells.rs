@@ -3,7 +3,7 @@
 //! and how many tokens a caster spends to help or hinder a cast.
 
 use crate::game::state::{Game, Id};  
-use crate::game::casting::CastEffect;
+use crate::game::spellbook::CastEffect;
 use crate::game::prepare::Role;
 use crate::game::PolicyKind;
 use rand::RngExt;
@@ -240,7 +240,7 @@ fn lasting_value(score: f64) -> f64 {
 /// (at the bare chance to cast) less what the tokens spent are worth kept is highest within
 /// the tokens it holds ("only one try per spell"). The random policy tries each spell it can
 /// afford with even odds, on random targets.
-pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::casting::Window) -> Vec<(usize, Vec<Id>)> {
+pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::spellbook::Window) -> Vec<(usize, Vec<Id>)> {
     let info = g.info(id);
     let held = g.live(id).tokens;
     let foes: Vec<Id> = enemies(g, id.0).collect();
@@ -249,7 +249,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::casting::Window
     // each spell's targets, best first, with their values
     let mut options: Vec<(usize, Vec<(Id, f64)>)> = Vec::new();
     for (si, spell) in info.casting.spells.iter().enumerate() {
-        if spell.tokens > held || crate::game::casting::tried(g.live(id).spells_tried, si) || !window.allows(&spell.effect) {
+        if spell.tokens > held || crate::game::spellbook::tried(g.live(id).spells_tried, si) || !window.allows(&spell.effect) {
             continue;
         }
         let mut targets: Vec<(Id, f64)> = Vec::new();
@@ -344,9 +344,9 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::casting::Window
     // tokens kept are worth `token_worth` each, as many as the next round's tokens leave room
     // for: a Caster Group loses what it holds at the end of the round, and the last round has
     // no next
-    let (per_round, cap) = crate::game::casting::caster_tokens(&info.alloc, g.live(id).s);
+    let (per_round, cap) = crate::game::spellbook::caster_tokens(&info.alloc, g.live(id).s);
     let carried = if info.casting.group || g.round >= g.config.rounds { 0 } else { cap.saturating_sub(per_round) };
-    let chance = crate::game::casting::cast_chance(0);
+    let chance = crate::game::spellbook::cast_chance(0);
     let priced: Vec<(u8, f64)> = options.iter().map(|(si, t)| (info.casting.spells[*si].tokens, chance * t.iter().map(|x| x.1).sum::<f64>())).collect();
     let set = crate::rules::spells::best_set(u32::from(held), &priced, |left| info.casting.token_worth * f64::from(left.min(carried)));
     set.into_iter().map(|i| (options[i].0, options[i].1.iter().map(|x| x.0).collect())).collect()
@@ -368,7 +368,7 @@ pub fn tokens_to_spend(g: &mut Game, who: Id, stake: f64, modifier: i32, help: b
     let mut spent = 0u8;
     while spent < held {
         let m = modifier + if help { i32::from(spent) } else { -i32::from(spent) };
-        let moved = if help { crate::game::casting::cast_chance(m + 1) - crate::game::casting::cast_chance(m) } else { crate::game::casting::cast_chance(m) - crate::game::casting::cast_chance(m - 1) };
+        let moved = if help { crate::game::spellbook::cast_chance(m + 1) - crate::game::spellbook::cast_chance(m) } else { crate::game::spellbook::cast_chance(m) - crate::game::spellbook::cast_chance(m - 1) };
         if moved * stake <= worth || moved <= 0.0 {
             break;
         }
