@@ -3,10 +3,12 @@
 //! and ends with the morale tests of the units its attacks wounded.
 
 use super::spellbook::Window;
-use super::policy::{self, Action};
+use super::decisions::Action;
 use super::rules::MoraleTiming;
 use super::config::{Output, PolicyKind};
-use super::state::{Event, Game, Id, Touched};
+use super::state::{Game, Id, Touched};
+use super::config::Event;
+
 
 impl<'a> Game<'a> {
     /// Plays the game and adds it to `out`.
@@ -36,7 +38,7 @@ impl<'a> Game<'a> {
             }
         }
         self.extra_this_round = [0; 2];
-        self.claimed.iter_mut().for_each(|c| *c = [false; 2]);
+        self.player.round_begins(&self.view);
         self.recover();
         self.give_tokens();
         self.ambush(first);
@@ -48,7 +50,7 @@ impl<'a> Game<'a> {
             if !done[turn] {
                 self.sync_passengers();
                 if self.any_ready(turn) {
-                    let u = policy::pick_unit(self, turn);
+                    let u = self.ask(|p, v, r| p.pick_unit(v, r, turn));
                     self.activate((turn, u));
                 } else if let Some(u) = self.extra_activation(turn) {
                     self.activate_again((turn, u));
@@ -81,7 +83,7 @@ impl<'a> Game<'a> {
         if eligible.is_empty() {
             return None;
         }
-        policy::extra_activation(self, army, &eligible)
+        self.ask(|p, v, r| p.extra_activation(v, r, army, &eligible))
     }
 
     /// "it may be activated even if it had already activated this round (stops being fatigued
@@ -141,7 +143,7 @@ impl<'a> Game<'a> {
             // still make their move ("their mandatory move doesn't break the staying idle
             // requirement").
             if m.aircraft {
-                if let Some(path) = policy::aircraft_path(self, id) {
+                if let Some(path) = self.ask(|p, v, r| p.aircraft_path(v, r, id)) {
                     self.apply_move(id, path, "idle", m.advance);
                 }
             } else {
@@ -161,7 +163,7 @@ impl<'a> Game<'a> {
             self.cast_spells(id, if again { Window::Damage } else { Window::Any }, &mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
-            match policy::decide(self, id) {
+            match self.ask(|p, v, r| p.decide(v, r, id)) {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
                     self.cast_spells(id, Window::Any, &mut touched);

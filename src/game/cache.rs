@@ -4,22 +4,21 @@
 
 use super::table::Point;
 use crate::melee::{Found, Melee};
+use std::cell::RefCell;
 use rustc_hash::FxHashMap;
-use super::shooting::{ShotKey, ShotPlan};
+use crate::attack::plan::{Group, Situation};
+use crate::attack::sample::FacesTable;
 use super::state::{Id, Live};
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
 /// and the last distance found between each two units.
 #[derive(Default)]
 pub struct Cache {
-    pub(super) shots: FxHashMap<ShotKey, ShotPlan>,
+    pub(super) shots: RefCell<FxHashMap<ShotKey, ShotPlan>>,
     pub(super) gaps: std::cell::RefCell<Vec<GapEntry>>,
     /// Which weapons of a model may fire (`plan::usable_weapons`), by (shooter, its run,
     /// target, the target's models left, whole inches, moved, arrived).
-    pub(super) usable: FxHashMap<UsableKey, u64>,
-    /// The default policy's valuations of damaged units (kept by each thread across chunks
-    /// of the same run, see `simulate`).
-    pub memo: super::ai::Memo,
+    pub(super) usable: RefCell<FxHashMap<UsableKey, u64>>,
     /// Melees between the same units in the same circumstances, with the groups, die models,
     /// Fear and morale tests found for them (`melee::Found`): only where they start changes.
     pub(super) melees: FxHashMap<MeleeKey, (Melee, Found)>,
@@ -27,7 +26,7 @@ pub struct Cache {
     pub(super) melee_states: usize,
     /// A damage spell's expected wounds on a target, by (caster, spell, target, the target's
     /// state, the distance's class between the rules' marks).
-    pub(super) spell_wounds: FxHashMap<(Id, usize, Id, usize, u16), f64>,
+    pub(super) spell_wounds: RefCell<FxHashMap<(Id, usize, Id, usize, u16), f64>>,
     /// How melees are played where a side holds a rule with options once (`Buffed::options`),
     /// by (charger, its buff, defender, its buff, `melee_flags`).
     pub(super) held_melee_options: FxHashMap<HeldOptionsKey, Vec<[u8; 2]>>,
@@ -42,7 +41,6 @@ pub(super) struct Spare {
     pub(super) units: [Vec<Live>; 2],
     pub(super) objectives: Vec<Point>,
     pub(super) owner: Vec<i8>,
-    pub(super) claimed: Vec<[bool; 2]>,
     pub(super) seen: Vec<(usize, f64, f64)>,
     pub(super) looking: Looking,
 }
@@ -73,18 +71,18 @@ impl Cache {
     const MELEE_STATES: usize = 2_000_000;
 
     pub fn trim(&mut self) {
-        if self.shots.len() > Self::LIMIT {
-            self.shots.clear();
+        if self.shots.get_mut().len() > Self::LIMIT {
+            self.shots.get_mut().clear();
         }
-        if self.usable.len() > 8 * Self::LIMIT {
-            self.usable.clear();
+        if self.usable.get_mut().len() > 8 * Self::LIMIT {
+            self.usable.get_mut().clear();
         }
         if self.melees.len() > Self::MELEES || self.melee_states > Self::MELEE_STATES {
             self.melees.clear();
             self.melee_states = 0;
         }
-        if self.spell_wounds.len() > Self::LIMIT {
-            self.spell_wounds.clear();
+        if self.spell_wounds.get_mut().len() > Self::LIMIT {
+            self.spell_wounds.get_mut().clear();
         }
         if self.held_melee_options.len() > Self::LIMIT / 10 {
             self.held_melee_options.clear();
@@ -115,4 +113,54 @@ pub(super) struct Looking {
     pub(super) pieces: Vec<usize>,
     pub(super) blockers: Vec<(Point, f64, Id)>,
     pub(super) targets: Vec<(Point, f64)>,
+}
+
+/// How one unit shoots at one target from where it stands, found once per run of games and
+/// reused: the groups, their situation, expected wounds per group on the fresh target, and
+/// die models by (group, target state) as the dice need them.
+pub struct ShotPlan {
+    pub groups: Vec<Group>,
+    /// Each group's weapon profile as a number, to match groups of plans at different targets.
+    pub labels: Vec<u64>,
+    pub situation: Situation,
+    /// Expected wounds per group on the fresh target, over the ways the shot is played.
+    pub expected: Vec<f64>,
+    /// Every way the shot is played by the units' rules with options (`options::settle`):
+    /// the situation with the options settled, and its weight (one entry, weight 1, without).
+    pub variants: Vec<(Situation, f64)>,
+    /// `[attacker option, target option]` of each variant, for `roll_options`.
+    pub(super) keys: Vec<[u8; 2]>,
+    /// What each variant plays, for the trace ("Versatile Attack: AP(+1)").
+    pub(super) option_labels: Vec<String>,
+    /// Die models by (variant, group, target state), found as the dice need them.
+    pub(super) models: Vec<FacesTable>,
+    /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
+    pub(super) firing: Vec<(usize, u64, u32)>,
+}
+
+/// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
+/// ranges and penalties are whole inches and the only other test is "over 9"", so
+/// `ceil(d)` decides every rule exactly as `d` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShotKey {
+    pub(super) army: u8,
+    pub(super) unit: u16,
+    /// Which models fire which weapons (`Game::firing`), hashed.
+    pub(super) firing: u64,
+    pub(super) target: u16,
+    /// The smallest distance of the class the unit's distance falls in between the rules'
+    /// marks (`UnitInfo::distance_marks`): the plan is the same for every distance of it.
+    pub(super) distance: u16,
+    pub(super) cover: bool,
+    pub(super) visible: bool,
+    pub(super) limited_spent: u32,
+    pub(super) moved: bool,
+    /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
+    pub(super) arrived: bool,
+    /// The rules the target holds that act on this shot (bits by index in `UnitInfo::buffed`).
+    pub(super) buff: u16,
+    /// The rules the shooter shoots with (`Game::attack_rules`: those it holds, and a mark's
+    /// on the target), and whether the mark's is among them.
+    pub(super) shooter: u16,
+    pub(super) marked: bool,
 }

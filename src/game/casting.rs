@@ -7,7 +7,7 @@
 //! token." The spells are the caster's book's ("the Caster's spells must be picked from their
 //! own faction"); the game casts its damage spells, whose hits are rolled as `attack()` rolls
 //! them. Which spell, on whom and how many tokens to spend are the policy's
-//! (`policy::spells_to_cast`, `policy::tokens_to_spend`).
+//! (`Player::spells_to_cast`, `Player::tokens_to_spend`).
 //!
 //! Readings (docs/game.md): range and sight are the caster model's (`Casting::slots`), as a
 //! weapon's are its model's, and a helper's from the caster's unit; a unit with several
@@ -16,28 +16,29 @@
 //! such as casting spells").
 
 
-use super::state::{Event, Game, Id, Touched};
-use super::policy;
+use crate::game::state::View;
+use super::state::{Game, Id, Touched};
+use super::config::Event;
 use super::spellbook::*;
 use crate::attack::plan::Situation;
 
-impl<'a> Game<'a> {
+impl<'a> View<'a> {
     /// The expected wounds of `id`'s spell `si` on `target` as it stands (cached: a pure
     /// function of the state and the distance's class). The distance is the units' (closest
     /// models; a joined caster stands among them): it only sorts the hits' distance rules into
     /// a class. Whether the spell reaches at all is `spell_target`'s, from the caster model.
-    pub fn spell_wounds(&mut self, id: Id, si: usize, target: Id) -> f64 {
+    pub fn spell_wounds(&self, id: Id, si: usize, target: Id) -> f64 {
         let (info, t) = (self.info(id), self.info(target));
         let s = self.live(target).s;
         let distance = self.gap(id, target);
         let key = (id, si, target, t.alloc.index(s), super::state::distance_class(info, t, distance));
-        if let Some(&w) = self.cache.spell_wounds.get(&key) {
+        if let Some(&w) = self.cache.spell_wounds.borrow().get(&key) {
             return w;
         }
         let situation = Situation::spell(self.prep.edition, distance);
         let Some(group) = info.casting.spells[si].hits() else { return 0.0 };
         let w = crate::attack::exact::group_expected_wounds(group, &situation, &t.alloc, s);
-        self.cache.spell_wounds.insert(key, w);
+        self.cache.spell_wounds.borrow_mut().insert(key, w);
         w
     }
 
@@ -51,13 +52,13 @@ impl<'a> Game<'a> {
     /// ("Pick one enemy unit", "Pick one friendly unit") on the table, within the spell's range
     /// (less what its rules take off: Aircraft) and in line of sight; a unit "may always
     /// target themselves".
-    pub fn spell_target(&mut self, id: Id, spell: &CastSpell, target: Id) -> bool {
+    pub fn spell_target(&self, id: Id, spell: &CastSpell, target: Id) -> bool {
         self.spell_target_seen(id, spell, target, &mut Vec::new())
     }
 
     /// `spell_target`, with the line of sight from the caster to each unit kept in `seen`
     /// (units stand still while a caster weighs its spells).
-    pub fn spell_target_seen(&mut self, id: Id, spell: &CastSpell, target: Id, seen: &mut Vec<(Id, f64)>) -> bool {
+    pub fn spell_target_seen(&self, id: Id, spell: &CastSpell, target: Id, seen: &mut Vec<(Id, f64)>) -> bool {
         if (target.0 != id.0) != spell.targets.enemy || !self.live(target).on_table() {
             return false;
         }
@@ -83,12 +84,23 @@ impl<'a> Game<'a> {
     /// How far the nearest model of `target` that a caster model of `id` sees is from it,
     /// edge to edge (infinite if none sees one): Caster(X) "resolve the effect on a target in
     /// line of sight" is the caster model's sight, as a weapon's is its model's.
-    fn caster_sight(&mut self, id: Id, target: Id) -> f64 {
+    fn caster_sight(&self, id: Id, target: Id) -> f64 {
         if !self.sight(id, target).visible {
             return f64::INFINITY;
         }
         let slots = &self.info(id).casting.slots;
-        self.seen.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
+        self.seen.borrow().models.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
+    }
+
+}
+
+
+impl<'a> Game<'a> {
+    /// "which must take a morale test. If failed, it becomes fatigued": the test as any morale
+    /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
+    /// Shaken: the spell says what a fail does).
+    pub(super) fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
+        self.test_or_fatigued(id, target, "spell-test", &spell.name);
     }
 
     /// "Gets X spell tokens at the start of each round, but can't hold more than 6 tokens at
@@ -129,7 +141,7 @@ impl<'a> Game<'a> {
         }
         let t = self.clock();
         // one spell at a time, the rest planned again after each (a target may be gone)
-        while let Some((si, targets)) = policy::spells_to_cast(self, id, window).into_iter().next() {
+        while let Some((si, targets)) = self.ask(|p, v, r| p.spells_to_cast(v, r, id, window)).into_iter().next() {
             let spell = &info.casting.spells[si];
             let held = self.live(id).tokens;
             if held < spell.tokens || targets.is_empty() || tried(self.live(id).spells_tried, si) || !targets.iter().all(|&e| self.spell_target(id, spell, e)) {
@@ -139,7 +151,7 @@ impl<'a> Game<'a> {
             let live = self.live_mut(id);
             live.tokens = held - spell.tokens;
             live.spells_tried |= 1 << si.min(63);
-            let stake: f64 = targets.iter().map(|&e| policy::spell_value(self, id, si, e)).sum();
+            let stake: f64 = targets.iter().map(|&e| self.ask(|p, v, r| p.spell_value(v, r, id, si, e))).sum();
             let mut modifier = self.help_and_hinder(id, stake);
             // a debuff on its next casting roll ("-3 to casting rolls once") is used now
             let held = std::mem::take(&mut self.live_mut(id).casting_modifier);
@@ -197,13 +209,6 @@ impl<'a> Game<'a> {
         }
         self.live_mut(target).casting_modifier[usize::from(x < 0)] = x;
         self.event(|g| Event { detail: format!("{}: {x:+} to casting rolls", spell.name), ..Event::between("casting-modifier", id, target, g.live(id).pos, g.live(target).pos) });
-    }
-
-    /// "which must take a morale test. If failed, it becomes fatigued": the test as any morale
-    /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
-    /// Shaken: the spell says what a fail does).
-    pub(super) fn spell_test(&mut self, id: Id, spell: &CastSpell, target: Id) {
-        self.test_or_fatigued(id, target, "spell-test", &spell.name);
     }
 
     /// `target`'s morale test that fatigues it if failed, made by `by` (a spell, or the Fatigue
@@ -267,7 +272,7 @@ impl<'a> Game<'a> {
                 }
                 let help = army == caster.0;
                 let side = usize::from(!help);
-                let tokens = policy::tokens_to_spend(self, other, stake, if help { moved[0] } else { -moved[1] }, help);
+                let tokens = self.ask(|p, v, r| p.tokens_to_spend(v, r, other, stake, if help { moved[0] } else { -moved[1] }, help));
                 if tokens == 0 {
                     continue;
                 }
@@ -294,6 +299,7 @@ mod tests {
     use crate::attack::allocation::Allocation;
     use super::super::table::Point;
     use super::*;
+    use crate::game::test_support::with_seat;
 
     #[test]
     fn a_six_always_casts_and_a_one_always_fails() {
@@ -591,7 +597,7 @@ mod tests {
         assert!(g.info((0, 1)).buffed.iter().any(|b| b.rule == "Unpredictable Fighter"), "the claws gain from the mark");
         assert!((1..4).all(|u| g.within((0, 0), (1, u), 18.0)) && g.within((0, 1), (1, 0), 12.0) && !(1..4).any(|u| g.within((0, 1), (1, u), 12.0)));
         g.live_mut((0, 0)).tokens = 3;
-        let picked = crate::game::policy::spells_to_cast(&mut g, (0, 0), Window::Any);
+        let picked = with_seat(&mut g, |s| crate::game::policy::spells_to_cast(s, (0, 0), Window::Any));
         // the unit the claws can charge first, then the two worth the most points of the rest
         assert_eq!(picked, vec![(0, vec![(1, 0), (1, 2), (1, 3)])]);
         // the greedy policy marks as it did: only the units a friend can attack this round
@@ -600,7 +606,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut g = super::super::test_support::placed(&prep, &greedy, &mut cache);
         g.live_mut((0, 0)).tokens = 3;
-        assert_eq!(crate::game::policy::spells_to_cast(&mut g, (0, 0), Window::Any), vec![(0, vec![(1, 0)])]);
+        assert_eq!(with_seat(&mut g, |s| crate::game::policy::spells_to_cast(s, (0, 0), Window::Any)), vec![(0, vec![(1, 0)])]);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! the melee's dice rolled as `melee()` rolls them (strike back, resolution, morale), and "the
 //! charging unit must move back by 1" (if possible)" when neither side is destroyed.
 
+use crate::game::state::View;
 use super::paths::{self, Bends, Goal, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, UNIT};
-use super::policy::{self};
 use super::prepare::{melee_flags, BuffUse};
 use super::table::Point;
 use crate::attack::allocation::State;
@@ -13,7 +13,8 @@ use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
 use super::cache::MeleeKey;
 use super::paths::Path;
-use super::state::{EPS, Event, Game, Id, distance_class};
+use super::state::{EPS, Game, Id, distance_class};
+use super::config::Event;
 
 /// What a side of a melee fights with: the rules it holds once that act on its attacks, on
 /// its defense (used only if it takes hits: "next time the effect would apply"), those that
@@ -27,7 +28,7 @@ pub(super) struct Held {
     pub(super) mark: Option<usize>,
 }
 
-impl<'a> Game<'a> {
+impl<'a> View<'a> {
     /// A charge path's last step: from its end (where the discs touch) on towards the
     /// target's closest model until it is in base contact with the closest of the charger's
     /// ("Charging models must move ... to get into base contact with an enemy model from the
@@ -69,7 +70,7 @@ impl<'a> Game<'a> {
     /// The path of a charge of `id` into `target`: up to the charge distance (6" through
     /// difficult terrain) into base contact, the shortest way round what it may not cross
     /// ("Charge moves don't have to be in a straight line"). `None`: not a valid target.
-    pub fn charge_path(&mut self, id: Id, target: Id) -> Option<Path> {
+    pub fn charge_path(&self, id: Id, target: Id) -> Option<Path> {
         let t = self.clock();
         let out = self.find_charge(id, target);
         self.lap(t, |x| &mut x.movement);
@@ -179,6 +180,9 @@ impl<'a> Game<'a> {
         (!full.difficult || self.within(id, target, capped)).then_some(full)
     }
 
+}
+
+impl<'a> Game<'a> {
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
     /// melee sampler's own exchange; then "the charging unit must move back by 1"".
     pub(super) fn charge(&mut self, id: Id, target: Id, path: Path) {
@@ -204,7 +208,7 @@ impl<'a> Game<'a> {
         // ("from/to the closest model in each unit"), not the length of the charge's path
         let charge_distance = distance;
         // "the defending unit may choose to strike back ..., but doesn't have to"
-        let strike_back = policy::strike_back(self, id, target);
+        let strike_back = self.ask(|p, v, r| p.strike_back(v, r, id, target));
         // each side fights with the rule it holds once if it acts in this melee (on its
         // attacks, its defense or, for the side that loses, its morale test), else with the
         // rule a mark on the other side gives it
@@ -234,7 +238,7 @@ impl<'a> Game<'a> {
                 // a rule with options held once: settled as `Prepared::melee_options` settles
                 // the units' own, at full strength, for these allocations (kept)
                 let edition = self.prep.edition;
-                self.cache.held_melee_options.entry((id, buffs[0], target, buffs[1], flags)).or_insert_with(|| {
+                self.view.cache.held_melee_options.entry((id, buffs[0], target, buffs[1], flags)).or_insert_with(|| {
                     let charger = crate::state::UnitState { fatigued: flags & 2 != 0, ..crate::state::UnitState::FRESH };
                     let defender = crate::state::UnitState { fatigued: flags & 4 != 0, shaken: flags & 8 != 0, ..crate::state::UnitState::FRESH };
                     Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &charger, &defender, true, charge_distance, edition)
@@ -242,7 +246,7 @@ impl<'a> Game<'a> {
                         .unwrap_or_else(|_| vec![[0, 0]])
                 })
             } else {
-                self.prep.melee_options.get(&(id.0, id.1, target.1, flags)).map_or(&[][..], |k| &k[..])
+                self.view.prep.melee_options.get(&(id.0, id.1, target.1, flags)).map_or(&[][..], |k| &k[..])
             };
             if !keys.is_empty() {
                 options = keys[roll_options(keys, &mut self.rng)];

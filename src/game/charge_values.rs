@@ -2,6 +2,8 @@
 //! games, by the exact melee where its work allows and by sampled exchanges where not (the
 //! default policy's first read of a charge, `Prepared::charge_value`).
 
+use crate::profile::Unit;
+use crate::loaders::army_forge::{SpellDefinition, Spells};
 use crate::attack::allocation::Allocation;
 use super::rules::GameRules;
 use crate::edition::Edition;
@@ -11,7 +13,7 @@ use crate::melee::{exact, Melee};
 use crate::state::UnitState;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use super::prepare::*;
+
 
 /// The exact melees of one preparation may take this much work (state pairs × hits) in all,
 /// a few seconds on one core; past it those the sampler plays for less are sampled instead,
@@ -46,14 +48,14 @@ pub(super) struct ChargePlan {
 }
 
 impl ChargePlan {
-    pub(super) fn new(distinct: &[Distinct<'_>], ids: &[Vec<usize>; 2], rules: &GameRules) -> Result<ChargePlan> {
+    /// `charges[k]`: whether distinct unit `k` may charge and be charged (Aircraft can't be
+    /// charged; Aircraft, Immobile and Artillery don't charge).
+    pub(super) fn new(distinct: &[Distinct<'_>], ids: &[Vec<usize>; 2], charges: &[(bool, bool)], rules: &GameRules) -> Result<ChargePlan> {
         let edition = rules.edition;
         let units: Vec<Charger> = distinct
             .iter()
-            .map(|d| {
-                let moves = movement(&d.alloc.runs, edition, rules);
-                Charger { can_charge: !(moves.aircraft || moves.hold_only), can_be_charged: !moves.aircraft, cost: f64::from(d.unit.cost().unwrap_or(0)), alloc: d.alloc.clone() }
-            })
+            .zip(charges)
+            .map(|(d, &(can_charge, can_be_charged))| Charger { can_charge, can_be_charged, cost: f64::from(d.unit.cost().unwrap_or(0)), alloc: d.alloc.clone() })
             .collect();
         let (mut pairs, mut index) = (Vec::new(), FxHashMap::default());
         for side in 0..2 {
@@ -143,9 +145,43 @@ pub(super) fn charge_value(m: &Melee, exact: bool, charger: &Charger, defender: 
     lost(1, defender) - lost(0, charger)
 }
 
+
+/// One of the distinct units of a run (a list's copies of a unit are checked and worked out
+/// once): named by its first copy's place in the armies.
+pub(super) struct Distinct<'u> {
+    pub(super) unit: &'u Unit,
+    pub(super) spells: &'u [SpellDefinition],
+    pub(super) field: String,
+    pub(super) alloc: Allocation,
+}
+
+/// The distinct units of both armies, and each army unit's index among them.
+pub(super) fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
+    let mut distinct: Vec<Distinct<'u>> = Vec::new();
+    let ids = [0, 1].map(|side| {
+        armies[side]
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let book: &[SpellDefinition] = spells[side].get(i).map_or(&[], |s| s);
+                (i, u, book)
+            })
+            .map(|(i, u, book)| match distinct.iter().position(|d| d.unit == u && d.spells == book) {
+                Some(k) => k,
+                None => {
+                    distinct.push(Distinct { unit: u, spells: book, field: format!("{}[{i}]", ["army_a", "army_b"][side]), alloc: Allocation::new(u, edition) });
+                    distinct.len() - 1
+                }
+            })
+            .collect::<Vec<usize>>()
+    });
+    (distinct, ids)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::profile::Unit;
+
+    use crate::game::prepare::{may_charge, movement, Prepared, UnitInfo};
     use super::*;
 
     fn units(texts: &[String]) -> Vec<Unit> {
@@ -154,7 +190,8 @@ mod tests {
 
     fn plan_of(a: &[Unit], b: &[Unit]) -> Result<ChargePlan> {
         let (distinct, ids) = distinct_units([a, b], [&[], &[]], Edition::V3_5);
-        ChargePlan::new(&distinct, &ids, &GameRules::V3_5)
+        let charges: Vec<(bool, bool)> = distinct.iter().map(|d| may_charge(&movement(&d.alloc.runs, Edition::V3_5, &GameRules::V3_5))).collect();
+        ChargePlan::new(&distinct, &ids, &charges, &GameRules::V3_5)
     }
 
     #[test]

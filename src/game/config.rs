@@ -2,8 +2,8 @@
 //! (`Output`: a `Record` per game, per-unit totals, traces, timers), with the limits every run
 //! is checked against.
 
+use crate::game::state::Id;
 use crate::error::{Error, Result};
-use super::state::Event;
 use super::table::{Piece, Point};
 
 /// Games one call plays at most.
@@ -261,5 +261,45 @@ impl Output {
         if self.first_violation.is_none() {
             self.first_violation = o.first_violation;
         }
+    }
+}
+
+/// One thing that happened, for `trace=True`. Objective events use `unit` for the marker and
+/// `army` for its controller (-1: neutral); position events snapshot every unit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Event {
+    pub round: u8,
+    pub kind: &'static str,
+    pub army: i8,
+    pub unit: i32,
+    pub target_army: i8,
+    pub target: i32,
+    pub from: Point,
+    pub to: Point,
+    /// The most the move could cover, in inches.
+    pub allowance: f64,
+    /// The inches the move covered along its path (its bends included); 0 for what is not a move.
+    pub length: f64,
+    pub dice: u64,
+    pub hits: u32,
+    pub wounds: u32,
+    pub models_left: u32,
+    pub detail: String,
+    /// Position and move events: each model of the unit left, (x, y, base radius), where
+    /// it stands after the event.
+    pub models: Vec<(f64, f64, f64)>,
+    /// Charge events: the target's models, as `models`.
+    pub target_models: Vec<(f64, f64, f64)>,
+}
+
+impl Event {
+    /// An event of unit `id` with no target; other fields by struct update.
+    pub(super) fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
+        Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
+    }
+
+    /// An event of unit `id` acting on `target`.
+    pub(super) fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
+        Event { target_army: target.0 as i8, target: target.1 as i32, ..Event::of(kind, id, from, to) }
     }
 }

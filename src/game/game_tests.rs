@@ -55,7 +55,7 @@ fn moves_cover_the_rulebooks_distances() {
     assert_eq!(speeds, [(6.0, 12.0, 12.0), (8.0, 16.0, 16.0), (4.0, 8.0, 8.0)]);
     let c = config(vec![], vec![], vec![Point::new(10.0, 5.0), Point::new(30.0, 5.0), Point::new(50.0, 5.0)], vec![Point::new(36.0, 44.0)]);
     let mut cache = Cache::default();
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     for (u, allowance) in [(0, 12.0), (1, 16.0), (2, 8.0)] {
         let from = g.live((0, u)).pos;
         let path = g.plan_move((0, u), Point::new(from.x, 40.0), allowance).unwrap();
@@ -134,7 +134,7 @@ fn difficult_terrain_caps_a_move_at_six_inches_unless_strider() {
     let p = prep(&[GRUNTS, "Striders [5] Q5+ D5+ | Strider"], &[GRUNTS]);
     let c = config(vec![swamp], vec![], vec![Point::new(10.0, 8.0), Point::new(40.0, 8.0)], vec![Point::new(36.0, 44.0)]);
     let mut cache = Cache::default();
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     let path = g.plan_move((0, 0), Point::new(10.0, 40.0), 12.0).unwrap();
     assert!(path.difficult && path.length <= DIFFICULT_MOVE + 1e-9);
     let path = g.plan_move((0, 1), Point::new(40.0, 40.0), 12.0).unwrap();
@@ -221,7 +221,7 @@ fn a_detour_beats_a_minefield_when_it_is_cheap() {
     for (field, round) in [(mines(29.0, 31.0), true), (mines(0.0, 72.0), false)] {
         let c = config(vec![field], vec![], vec![Point::new(30.0, 10.0)], vec![Point::new(66.0, 44.0)]);
         let mut cache = Cache::default();
-        let mut g = placed(&p, &c, &mut cache);
+        let g = placed(&p, &c, &mut cache);
         let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
         assert_legal(&g, (0, 0), &path, None);
         assert_eq!(path.dangerous, !round, "{path:?}");
@@ -241,7 +241,7 @@ fn difficult_terrain_is_gone_round_when_that_goes_further() {
     let p = prep(&[GRUNTS], &[GRUNTS]);
     let c = config(vec![forest], vec![], vec![Point::new(30.0, 8.0)], vec![Point::new(66.0, 44.0)]);
     let mut cache = Cache::default();
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     let path = g.plan_move((0, 0), Point::new(30.0, 40.0), 12.0).unwrap();
     assert_legal(&g, (0, 0), &path, None);
     assert!(!path.difficult && (path.length - 12.0).abs() < 1e-9 && !path.via.is_empty(), "{path:?}");
@@ -263,7 +263,7 @@ fn charges_go_round_obstacles_into_base_contact() {
     let at = Point::new(30.0, 14.0 + rm);
     let c = config(vec![wall], vec![], vec![Point::new(30.0, 11.5 - rh), Point::new(60.0, 5.0)], vec![at]);
     let mut cache = Cache::default();
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     let path = g.charge_path((0, 0), (1, 0)).expect("round the wall");
     assert_legal(&g, (0, 0), &path, Some((1, 0)));
     // round the wall until the discs touch, then on into base contact
@@ -271,7 +271,7 @@ fn charges_go_round_obstacles_into_base_contact() {
     assert!(g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
     // a friendly unit in the straight line: "may never move through other models or units"
     let c = config(vec![], vec![], vec![Point::new(30.0, 20.0 - contact - 6.0), Point::new(30.0, 20.0 - rm - 3.0)], vec![Point::new(30.0, 20.0)]);
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     let path = g.charge_path((0, 0), (1, 0)).expect("round the friend");
     assert_legal(&g, (0, 0), &path, Some((1, 0)));
     assert!(!path.via.is_empty() && g.closest_pair_at((0, 0), path.to, (1, 0)).0 <= 1e-6, "{path:?}");
@@ -288,7 +288,7 @@ fn paths_never_cross_impassable_terrain_or_other_units() {
     for seed in 0..30 {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
         let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
-        let mut g = placed(&p, &c, &mut cache);
+        let g = placed(&p, &c, &mut cache);
         for army in 0..2 {
             for u in 0..6 {
                 let id = (army, u);

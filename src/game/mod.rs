@@ -13,11 +13,11 @@
 //! abstracted is written down in `docs/game.md`.
 
 pub mod activation;
-pub mod ai;
 pub mod cache;
 pub mod casting;
 pub mod charge;
 pub mod config;
+pub mod decisions;
 mod charge_values;
 pub mod formation;
 #[cfg(test)]
@@ -134,14 +134,14 @@ fn check_line_up(prep: &Prepared, config: &Config, distance: f64) -> Result<()> 
     let Terrain::Fixed(pieces) = &config.terrain else {
         return Err(Error::invalid("line_up", distance, "a line-up needs fixed terrain (open, or a list of pieces)"));
     };
-    let mut cache = cache::Cache::default();
-    let mut g = Game::new(prep, config, 0, &mut cache);
+    let (mut cache, mut bot) = (cache::Cache::default(), policy::Bot::default());
+    let mut g = Game::new(prep, config, 0, &mut cache, &mut bot);
     g.lined_up(distance);
     for side in 0..2 {
         let name = &prep.armies[side][0].name;
         for (_, p, r) in g.models((side, 0)) {
             if !prep.rules.table.holds(p.x, p.y, r, 0.0) {
-                return Err(Error::invalid("line_up", distance, format!("{name:?}'s formation would leave the 48\" deep table at this distance")));
+                return Err(Error::invalid("line_up", distance, format!("{name:?}'s formation would leave the {}\" deep table at this distance", prep.rules.table.depth)));
             }
             if let Some(t) = pieces.iter().find(|t| t.kinds.impassable && t.distance_to(p) < r) {
                 return Err(Error::invalid("line_up", distance, format!("{name:?} would stand on impassable terrain {:?}", t.name)));
@@ -152,11 +152,11 @@ fn check_line_up(prep: &Prepared, config: &Config, distance: f64) -> Result<()> 
 }
 
 thread_local! {
-    /// The caches (shot plans, distances, the default policy's memo) of the last preparation
-    /// this thread played, by its id: they are pure functions of their keys and of the
-    /// armies, so a thread keeps them from chunk to chunk and from call to call, and results
-    /// do not depend on which thread plays a game.
-    static CACHE: std::cell::RefCell<(u64, cache::Cache)> = std::cell::RefCell::new((u64::MAX, cache::Cache::default()));
+    /// The caches (shot plans, distances) and the policy (its memo of valuations) of the last
+    /// preparation this thread played, by its id: they are pure functions of their keys and
+    /// of the armies, so a thread keeps them from chunk to chunk and from call to call, and
+    /// results do not depend on which thread plays a game.
+    static CACHE: std::cell::RefCell<(u64, cache::Cache, policy::Bot)> = std::cell::RefCell::new((u64::MAX, cache::Cache::default(), policy::Bot::default()));
 }
 
 /// Plays games `first..first + count` of the run `config` describes. `threads`: `None` for
@@ -171,15 +171,15 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
                 let start = first + c * CHUNK;
                 let end = (start + CHUNK).min(first + count);
                 let mut out = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
-                let mut cache = CACHE.with(|k| {
+                let (mut cache, mut bot) = CACHE.with(|k| {
                     let mut k = k.borrow_mut();
-                    if k.0 == prep.id { std::mem::take(&mut k.1) } else { cache::Cache::default() }
+                    if k.0 == prep.id { (std::mem::take(&mut k.1), std::mem::take(&mut k.2)) } else { Default::default() }
                 });
                 cache.trim();
                 for g in start..end {
-                    Game::new(prep, config, g, &mut cache).play(&mut out);
+                    Game::new(prep, config, g, &mut cache, &mut bot).play(&mut out);
                 }
-                CACHE.with(|k| *k.borrow_mut() = (prep.id, cache));
+                CACHE.with(|k| *k.borrow_mut() = (prep.id, cache, bot));
                 out
             })
             .collect::<Vec<Output>>()

@@ -81,10 +81,10 @@ fn only_the_models_that_see_the_target_fire() {
     let p = prep(&[RIFLES], &[TARGET]);
     let c = config(vec![Piece::new("building", 20.0, 18.0, 35.5, 22.0, wall).unwrap()], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
     let mut cache = Cache::default();
-    let mut g = placed(&p, &c, &mut cache);
+    let g = placed(&p, &c, &mut cache);
     let sight = g.sight((0, 0), (1, 0));
     assert!(sight.visible);
-    let seeing = g.seen.iter().filter(|s| s.1.is_finite()).count();
+    let seeing = g.seen.borrow().models.iter().filter(|s| s.1.is_finite()).count();
     let key = g.shot_key((0, 0), (1, 0), sight, false).expect("some models see it");
     let firing: u32 = g.plan(&key).firing.iter().map(|f| f.2).sum();
     assert!(seeing > 0 && seeing < 10 && firing as usize == seeing, "{seeing} see, {firing} fire");
@@ -100,7 +100,7 @@ fn cover_needs_most_of_the_models_inside_or_behind() {
         // a field over the target: all of it, three of its five models, or one
         let c = config(vec![Piece::new("field", 20.0, 28.0, x1, 34.0, field).unwrap()], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 31.0)]);
         let mut cache = Cache::default();
-        let mut g = placed(&p, &c, &mut cache);
+        let g = placed(&p, &c, &mut cache);
         let inside = g.models((1, 0)).filter(|&(_, q, _)| q.x <= x1 && q.y >= 28.0 && q.y <= 34.0).count();
         let sight = g.sight((0, 0), (1, 0));
         assert_eq!(sight.cover, 2 * inside > 5, "{inside} of 5 inside");

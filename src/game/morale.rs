@@ -6,7 +6,8 @@ use super::prepare::BuffUse;
 use super::rules::FailedTest;
 use crate::attack::allocation::State;
 use crate::morale::{self, MoraleTest};
-use super::state::{Event, Game, Id};
+use super::state::{Game, Id};
+use super::config::Event;
 
 impl<'a> Game<'a> {
     /// The morale test after wounds (not from melee), at the end of an activation.

@@ -4,14 +4,16 @@
 //! terrain's tests, placements that the rules allow outside the action (Scout, Ambush,
 //! the army books' moves after attacking).
 
+use crate::game::state::View;
 use crate::game::paths::Path;
 use super::paths::{self, Bends, Goal, Paths, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, MARGIN, UNIT};
-use super::policy::{self};
 use super::prepare::{BuffUse, Movement};
 use super::table::Point;
 use super::config::PolicyKind;
 use super::space::terrain_class;
-use super::state::{EPS, Event, Game, Id, bit};
+use super::state::{EPS, Game, Id};
+use super::prepare::bit;
+use super::config::Event;
 
 /// How far beyond a move's allowance its route is checked against units, difficult and
 /// dangerous terrain (further on, a route may run through them: they will have moved, or the
@@ -20,7 +22,7 @@ use super::state::{EPS, Event, Game, Id, bit};
 /// 6" further made path queries in games about a third slower.
 pub const LOOKAHEAD: f64 = 0.0;
 
-impl<'a> Game<'a> {
+impl<'a> View<'a> {
     /// Whether `id` may move along `a`–`b`: not through impassable terrain nor through other
     /// units ("may never move through other models or units ... even if they are taking a
     /// Charge action"); Flying "may move through units and terrain". The disc sweeps a
@@ -116,7 +118,7 @@ impl<'a> Game<'a> {
     /// A path for `id` towards `goal`, covering at most `allowance` (at most 6" if it touches
     /// difficult terrain): the first `allowance` of the shortest route there, round what it
     /// may not cross. `None` when no move gets nearer.
-    pub fn plan_move(&mut self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
+    pub fn plan_move(&self, id: Id, goal: Point, allowance: f64) -> Option<Path> {
         let t = self.clock();
         let out = self.find_move(id, goal, allowance);
         self.lap(t, |x| &mut x.movement);
@@ -243,7 +245,7 @@ impl<'a> Game<'a> {
     /// Placing is not moving: terrain and units on the way do not matter, only that the spot
     /// is on the table, off impassable terrain and 1" from other units. `None` when no legal
     /// spot is at least half an inch nearer the goal.
-    pub fn find_placement(&mut self, id: Id, goal: Point, inches: f64) -> Option<Point> {
+    pub fn find_placement(&self, id: Id, goal: Point, inches: f64) -> Option<Point> {
         const TURNS: [f64; 9] = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.2, -2.2];
         let t = self.clock();
         let from = self.live(id).pos;
@@ -269,6 +271,77 @@ impl<'a> Game<'a> {
         }
         self.lap(t, |x| &mut x.movement);
         best.filter(|(left, _)| *left < to_goal - 0.5).map(|(_, p)| p)
+    }
+
+    /// How `id` moves now: its rules' movement, and the inches of a buff it holds for its
+    /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
+    #[inline]
+    pub fn movement(&self, id: Id) -> Movement {
+        let m = self.info(id).movement;
+        let live = self.live(id);
+        if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only { self.buffed_movement(id, m) } else { m }
+    }
+
+    /// `movement` of a unit that holds a buff or a debuff.
+    #[inline(never)]
+    pub(super) fn buffed_movement(&self, id: Id, mut m: Movement) -> Movement {
+        let live = self.live(id);
+        // a friend's inches and an enemy's both count ("+2"" and "-2"" from two spells)
+        let (mut advance, mut rush, mut charge) = (m.advance, m.rush, m.charge);
+        for b in [live.buff, live.debuff].into_iter().filter(|&b| b > 0) {
+            let held = &self.info(id).buffed[usize::from(b) - 1];
+            let add = held.moves();
+            (advance, rush, charge) = (advance + f64::from(add.advance), rush + f64::from(add.rush), charge + f64::from(add.charge));
+            m.flying |= held.flying;
+        }
+        (m.advance, m.rush, m.charge) = (advance.max(0.0), rush.max(0.0), charge.max(0.0));
+        m
+    }
+
+    /// The models of `id` (bits by formation slot) whose bases, moving with the unit from
+    /// `from` along `path`, touch dangerous terrain ("Flying ... may move through units and
+    /// terrain": `path.dangerous` already says whether any of them does).
+    pub(super) fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
+        let legs: Vec<(Point, Point)> = path.legs(from).collect();
+        let shift = |p: Point, o: Point| Point::new(p.x + o.x, p.y + o.y);
+        let mut out = 0u64;
+        for (i, q, r) in self.models(id) {
+            let o = Point::new(q.x - from.x, q.y - from.y);
+            if self.dangerous_pieces().any(|t| legs.iter().any(|&(a, b)| t.crossed(shift(a, o), shift(b, o), r))) {
+                out |= bit(i);
+            }
+        }
+        out
+    }
+
+}
+
+impl<'a> Game<'a> {
+    /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
+    pub(super) fn spend_move_buff(&mut self, id: Id, kind: u8) {
+        let mask = self.held_for(id, BuffUse::Move(kind));
+        if mask != 0 {
+            self.spend_held(id, mask, ["advance", "rush", "charge"][usize::from(kind)]);
+        }
+    }
+
+    /// Moves `id` along `path`; dangerous terrain on the way calls for a test.
+    pub(super) fn apply_move(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64) {
+        self.apply_move_noted(id, path, kind, allowance, "");
+    }
+
+    /// "roll one die (or as many dice as the model's Tough value), and if the result is 1,
+    /// then the unit takes one automatic wound": every model of the unit tests, one wound per
+    /// 1 rolled; Regeneration may ignore them as it ignores any wound.
+    pub(super) fn dangerous_test(&mut self, id: Id, models: u64) {
+        // "If a model moves in or through dangerous terrain, or is activated in it, then it
+        // must take a dangerous terrain test": once per model per activation, however it got there
+        let testing = models & !self.live(id).dangerous_tested;
+        if testing == 0 {
+            return;
+        }
+        self.live_mut(id).dangerous_tested |= testing;
+        self.roll_dangerous(id, testing);
     }
 
     /// Places `id` at `to` (`Effect::Reposition`), checking the allowance and the spot.
@@ -297,7 +370,7 @@ impl<'a> Game<'a> {
         if inches <= 0.0 || self.live(id).gone || self.policy_kind(id.0) == PolicyKind::Hold {
             return;
         }
-        if let Some(to) = policy::placement_after_deployment(self, id, inches) {
+        if let Some(to) = self.ask(|p, v, r| p.placement_after_deployment(v, r, id, inches)) {
             self.reposition(id, to, inches, "after deployment");
         }
     }
@@ -317,7 +390,7 @@ impl<'a> Game<'a> {
         if inches <= 0.0 && !d3 {
             return;
         }
-        let Some(goal) = policy::placement_goal(self, id, inches + if d3 { 3.0 } else { 0.0 }) else { return };
+        let Some(goal) = self.ask(|p, v, r| p.placement_goal(v, r, id, inches + if d3 { 3.0 } else { 0.0 })) else { return };
         // "D3+1"": the die is rolled when the rule is used
         let allowance = if d3 {
             let roll = (self.rng.d6() + 1) / 2;
@@ -349,50 +422,12 @@ impl<'a> Game<'a> {
         if inches <= 0.0 || !live.on_table() || live.moved_after_attack || live.shaken || self.info(id).movement.aircraft {
             return;
         }
-        let Some(path) = policy::after_attack_path(self, id, inches) else { return };
+        let Some(path) = self.ask(|p, v, r| p.after_attack_path(v, r, id, inches)) else { return };
         if held > own {
             self.spend_held(id, bit, "move after attacking");
         }
         self.live_mut(id).moved_after_attack = true;
         self.apply_move_noted(id, path, "hit-and-run", inches, if melee { "after melee" } else { "after shooting" });
-    }
-
-    /// How `id` moves now: its rules' movement, and the inches of a buff it holds for its
-    /// next move (`Effect::Buff` of Speed Boost, Rapid Advance: `BuffUse::Move`).
-    #[inline]
-    pub fn movement(&self, id: Id) -> Movement {
-        let m = self.info(id).movement;
-        let live = self.live(id);
-        if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only { self.buffed_movement(id, m) } else { m }
-    }
-
-    /// `movement` of a unit that holds a buff or a debuff.
-    #[inline(never)]
-    pub(super) fn buffed_movement(&self, id: Id, mut m: Movement) -> Movement {
-        let live = self.live(id);
-        // a friend's inches and an enemy's both count ("+2"" and "-2"" from two spells)
-        let (mut advance, mut rush, mut charge) = (m.advance, m.rush, m.charge);
-        for b in [live.buff, live.debuff].into_iter().filter(|&b| b > 0) {
-            let held = &self.info(id).buffed[usize::from(b) - 1];
-            let add = held.moves();
-            (advance, rush, charge) = (advance + f64::from(add.advance), rush + f64::from(add.rush), charge + f64::from(add.charge));
-            m.flying |= held.flying;
-        }
-        (m.advance, m.rush, m.charge) = (advance.max(0.0), rush.max(0.0), charge.max(0.0));
-        m
-    }
-
-    /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
-    pub(super) fn spend_move_buff(&mut self, id: Id, kind: u8) {
-        let mask = self.held_for(id, BuffUse::Move(kind));
-        if mask != 0 {
-            self.spend_held(id, mask, ["advance", "rush", "charge"][usize::from(kind)]);
-        }
-    }
-
-    /// Moves `id` along `path`; dangerous terrain on the way calls for a test.
-    pub(super) fn apply_move(&mut self, id: Id, path: Path, kind: &'static str, allowance: f64) {
-        self.apply_move_noted(id, path, kind, allowance, "");
     }
 
     /// `apply_move`, with a note for the trace ("after shooting"; then ", difficult" if so).
@@ -422,36 +457,6 @@ impl<'a> Game<'a> {
             ..Event::of(kind, id, from, path.to)
         });
         self.dangerous_test(id, crossing);
-    }
-
-    /// The models of `id` (bits by formation slot) whose bases, moving with the unit from
-    /// `from` along `path`, touch dangerous terrain ("Flying ... may move through units and
-    /// terrain": `path.dangerous` already says whether any of them does).
-    pub(super) fn models_through_dangerous(&self, id: Id, from: Point, path: &Path) -> u64 {
-        let legs: Vec<(Point, Point)> = path.legs(from).collect();
-        let shift = |p: Point, o: Point| Point::new(p.x + o.x, p.y + o.y);
-        let mut out = 0u64;
-        for (i, q, r) in self.models(id) {
-            let o = Point::new(q.x - from.x, q.y - from.y);
-            if self.dangerous_pieces().any(|t| legs.iter().any(|&(a, b)| t.crossed(shift(a, o), shift(b, o), r))) {
-                out |= bit(i);
-            }
-        }
-        out
-    }
-
-    /// "roll one die (or as many dice as the model's Tough value), and if the result is 1,
-    /// then the unit takes one automatic wound": every model of the unit tests, one wound per
-    /// 1 rolled; Regeneration may ignore them as it ignores any wound.
-    pub(super) fn dangerous_test(&mut self, id: Id, models: u64) {
-        // "If a model moves in or through dangerous terrain, or is activated in it, then it
-        // must take a dangerous terrain test": once per model per activation, however it got there
-        let testing = models & !self.live(id).dangerous_tested;
-        if testing == 0 {
-            return;
-        }
-        self.live_mut(id).dangerous_tested |= testing;
-        self.roll_dangerous(id, testing);
     }
 
     /// The dangerous terrain test of the models `testing` (bit per formation slot) of `id`.

@@ -2,6 +2,7 @@
 //! order, and what the default policy reads from the exact engines (each unit's role, and
 //! the expected outcome of every possible charge).
 
+use crate::game::charge_values::distinct_units;
 use crate::attack::allocation::{Allocation, State};
 use super::spellbook::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
@@ -416,7 +417,7 @@ impl RunGuns {
             .map(|(m, _)| {
                 let mut guns = RunGuns::default();
                 for (i, w) in m.weapons.iter().enumerate() {
-                    let b = super::state::bit(i);
+                    let b = super::prepare::bit(i);
                     if w.range.is_some() && ranged.contains(&w.name) {
                         guns.ranged |= b;
                         if indirect.contains(&w.name) {
@@ -593,6 +594,12 @@ fn distance_marks(runs: &[(Model, u32)], edition: Edition) -> Vec<u16> {
     out
 }
 
+/// Whether a unit that moves so may charge, and may be charged: "Aircraft ... can't be
+/// charged"; Aircraft, Immobile and Artillery take no Charge action.
+pub(crate) fn may_charge(m: &Movement) -> (bool, bool) {
+    (!(m.aircraft || m.hold_only), !m.aircraft)
+}
+
 pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition, rules: &GameRules) -> Movement {
     let (advance, rush, charge) = rules.base_moves();
     let mut m = Movement { advance, rush, charge, ..Movement::default() };
@@ -722,7 +729,8 @@ impl Prepared {
             check_width(&d.field, d.unit.name(), d.alloc.len(), least_width(&bases(&d.alloc)), true, rules)?;
         }
         // the dearest work, counted (and refused if too much) before any is done
-        let plan = ChargePlan::new(&distinct, &ids, rules)?;
+        let charges: Vec<(bool, bool)> = distinct.iter().map(|d| may_charge(&movement(&d.alloc.runs, edition, rules))).collect();
+        let plan = ChargePlan::new(&distinct, &ids, &charges, rules)?;
         let made: Vec<UnitInfo> = distinct.iter().map(|d| Self::unit(d.unit, d.alloc.clone(), d.spells, rules, &d.field)).collect::<Result<_>>()?;
         let infos: Vec<Vec<UnitInfo>> = ids.iter().map(|ids| ids.iter().map(|&k| made[k].clone()).collect()).collect();
         let [a, b]: [Vec<UnitInfo>; 2] = infos.try_into().expect("two armies");
@@ -850,7 +858,7 @@ impl Prepared {
             tricks: tricks(runs, edition),
             unmodelled,
             casting,
-            transport: super::transport::capacity(&alloc),
+            transport: capacity(&alloc),
             spell_range_penalty,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
@@ -1004,34 +1012,43 @@ pub(super) fn bases(alloc: &Allocation) -> Vec<f64> {
     alloc.runs.iter().flat_map(|(m, n)| std::iter::repeat_n(base_radius(m.tough), *n as usize)).collect()
 }
 
-/// One of the distinct units of a run (a list's copies of a unit are checked and worked out
-/// once): named by its first copy's place in the armies.
-pub(super) struct Distinct<'u> {
-    pub(super) unit: &'u Unit,
-    pub(super) spells: &'u [SpellDefinition],
-    pub(super) field: String,
-    pub(super) alloc: Allocation,
+/// The bit of `index` in a set of formation slots or weapons (indices past 63 share the last
+/// bit).
+pub(super) fn bit(index: usize) -> u64 {
+    1 << index.min(63)
 }
 
-/// The distinct units of both armies, and each army unit's index among them.
-pub(super) fn distinct_units<'u>(armies: [&'u [Unit]; 2], spells: [&'u [Spells]; 2], edition: Edition) -> (Vec<Distinct<'u>>, [Vec<usize>; 2]) {
-    let mut distinct: Vec<Distinct<'u>> = Vec::new();
-    let ids = [0, 1].map(|side| {
-        armies[side]
-            .iter()
-            .enumerate()
-            .map(|(i, u)| {
-                let book: &[SpellDefinition] = spells[side].get(i).map_or(&[], |s| s);
-                (i, u, book)
-            })
-            .map(|(i, u, book)| match distinct.iter().position(|d| d.unit == u && d.spells == book) {
-                Some(k) => k,
-                None => {
-                    distinct.push(Distinct { unit: u, spells: book, field: format!("{}[{i}]", ["army_a", "army_b"][side]), alloc: Allocation::new(u, edition) });
-                    distinct.len() - 1
-                }
-            })
-            .collect::<Vec<usize>>()
-    });
-    (distinct, ids)
+/// Whether a game casts `spell` where some unit gains from it: a damage spell, or one whose
+/// rule held once the game plays (`prepare::once_entries`).
+pub fn game_casts(spell: &crate::rules::spells::Spell, edition: Edition) -> bool {
+    CastEffect::of(spell, edition).is_some_and(|e| e.rule().is_none_or(|rule| once_played(edition, rule)))
+}
+
+/// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
+/// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
+/// carried ("models with Tough(6) or higher can't be transported", Heroes up to Tough(6)
+/// aside).
+pub fn spaces(alloc: &Allocation, s: State) -> Option<u32> {
+    let mut total = 0u32;
+    for (m, n) in alloc.view(s, false).alive {
+        let each = match (m.hero, m.tough) {
+            (true, 0..=6) | (false, 0..=1) => 1,
+            (false, 2..=3) => 3,
+            _ => return None,
+        };
+        total = total.saturating_add(each * n);
+    }
+    Some(total)
+}
+
+/// The spaces a unit with Transport(X) offers: the X of its models (summed over them).
+pub fn capacity(alloc: &Allocation) -> u32 {
+    let mut total = 0u32;
+    for (m, n) in &alloc.runs {
+        for r in m.rules.iter().filter(|r| r.name == "Transport") {
+            let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(u16::MAX))).unwrap_or(0);
+            total = total.saturating_add(x.saturating_mul(*n));
+        }
+    }
+    total
 }

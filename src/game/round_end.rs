@@ -1,11 +1,34 @@
 //! The end of a round: markers seized and contested (`GameRules::seize`, `GameRules::contest`),
 //! Shaken units that recover, the snapshot of the trace, and the end of the game.
 
+use crate::game::state::View;
 use super::prepare::BuffUse;
 use super::rules::Presence;
 use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;
-use super::state::{Event, Game, Id};
+use super::state::{Game, Id};
+use super::config::Event;
+
+impl<'a> View<'a> {
+
+    /// Whether `id` may seize a marker now (`GameRules::seize`).
+    pub fn may_seize(&self, id: Id) -> bool {
+        self.counts_at_markers(id, self.rules.seize)
+    }
+
+    /// Whether `id` contests a marker now, making it neutral if the enemy is there too
+    /// (`GameRules::contest`).
+    pub fn may_contest(&self, id: Id) -> bool {
+        self.counts_at_markers(id, self.rules.contest)
+    }
+
+    #[inline]
+    pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
+        let live = self.live(id);
+        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
+    }
+
+}
 
 impl<'a> Game<'a> {
     /// "If a unit where all models have this rule is Shaken at the beginning of the round,
@@ -88,23 +111,6 @@ impl<'a> Game<'a> {
         self.snapshot();
     }
 
-    /// Whether `id` may seize a marker now (`GameRules::seize`).
-    pub fn may_seize(&self, id: Id) -> bool {
-        self.counts_at_markers(id, self.rules.seize)
-    }
-
-    /// Whether `id` contests a marker now, making it neutral if the enemy is there too
-    /// (`GameRules::contest`).
-    pub fn may_contest(&self, id: Id) -> bool {
-        self.counts_at_markers(id, self.rules.contest)
-    }
-
-    #[inline]
-    pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
-        let live = self.live(id);
-        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
-    }
-
     /// Every unit's place and state, for the trace.
     pub(super) fn snapshot(&mut self) {
         if self.trace.is_none() {
@@ -168,7 +174,7 @@ impl<'a> Game<'a> {
             out.traces.push(Trace { terrain: std::mem::take(&mut self.terrain), objectives: self.objectives.clone(), events });
         }
         out.records.push(record);
-        out.timers.merge(&self.timers);
+        out.timers.merge(&self.timers.get());
         out.dice += self.dice;
         out.violations += self.violations;
         if out.first_violation.is_none() {
@@ -179,9 +185,8 @@ impl<'a> Game<'a> {
             units: [take(&mut self.units[0]), take(&mut self.units[1])],
             objectives: take(&mut self.objectives),
             owner: take(&mut self.owner),
-            claimed: take(&mut self.claimed),
-            seen: take(&mut self.seen),
-            looking: take(&mut self.looking),
+            seen: take(&mut self.seen.get_mut().models),
+            looking: take(&mut self.seen.get_mut().looking),
         };
     }
 }

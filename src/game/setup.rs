@@ -2,12 +2,13 @@
 //! first"; the armies placed one unit at a time in their zones, Scouts after them, Ambushers
 //! set aside and arriving from the second round; a duel's line-up.
 
-use super::policy::{self};
+use crate::game::state::View;
 use super::rules::ReserveOrder;
 use super::table::Point;
 use super::config::{PolicyKind, Short};
 use crate::attack::plan::{self, Group, Situation};
-use super::state::{EPS, Event, Game, Id};
+use super::state::{EPS, Game, Id};
+use super::config::Event;
 
 /// The order in which two players place units one at a time, alternating from `first`
 /// ("the players continue alternating in placing one unit each"); a player with none left
@@ -25,25 +26,7 @@ pub(super) fn alternating(first: usize, lists: &[Short<usize>; 2]) -> Short<Id, 
     out
 }
 
-impl<'a> Game<'a> {
-    pub(super) fn place(&mut self, id: Id, p: Point, kind: &'static str) {
-        let from = self.live(id).pos;
-        self.live_mut(id).pos = p;
-        self.live_mut(id).reserve = false;
-        if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
-            self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
-        }
-        self.event(|g| Event { models_left: g.info(id).models, models: g.footprint(id), ..Event::of(kind, id, from, p) });
-    }
-
-    /// A duel's line-up: each army's one unit on the table's middle, facing the other across
-    /// the centre line, their closest models `distance` apart.
-    pub(super) fn line_up(&mut self, distance: f64) {
-        let spots = self.lined_up(distance);
-        for (army, p) in spots.into_iter().enumerate() {
-            self.place((army, 0), p, "deploy-fixed");
-        }
-    }
+impl<'a> View<'a> {
 
     /// Where [`Game::line_up`] puts army A's and army B's units. The formations face each
     /// other along the table's depth, so the gap between their closest models changes inch
@@ -72,6 +55,56 @@ impl<'a> Game<'a> {
             out[id.0] = self.live(id).pos;
         }
         out
+    }
+
+}
+
+impl<'a> Game<'a> {
+    /// A duel's line-up: each army's one unit on the table's middle, facing the other across
+    /// the centre line, their closest models `distance` apart.
+    pub(super) fn line_up(&mut self, distance: f64) {
+        let spots = self.lined_up(distance);
+        for (army, p) in spots.into_iter().enumerate() {
+            self.place((army, 0), p, "deploy-fixed");
+        }
+    }
+
+    /// "At the start of any round after the first, may be deployed anywhere over 9" away from
+    /// enemy units. Players alternate in placing Ambushers, starting with the player that
+    /// activates next."
+    /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
+    pub(super) fn ambush(&mut self, next: usize) {
+        let first = match self.rules.reserve_order {
+            ReserveOrder::NextToActivate => next,
+        };
+        let round = self.round;
+        let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
+            (0..self.units[army].len())
+                .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
+                .collect()
+        });
+        // on its turn a player places one of its Ambushers that has somewhere to arrive (one
+        // with nowhere waits for the next round, and the player places another): a unit that
+        // finds no spot does not cost the player its turn
+        let mut turn = first;
+        while waiting.iter().any(|w| !w.is_empty()) {
+            while let Some(u) = waiting[turn].pop_front() {
+                if self.arrive_by_ambush((turn, u)) {
+                    break;
+                }
+            }
+            turn = 1 - turn;
+        }
+    }
+
+    pub(super) fn place(&mut self, id: Id, p: Point, kind: &'static str) {
+        let from = self.live(id).pos;
+        self.live_mut(id).pos = p;
+        self.live_mut(id).reserve = false;
+        if !self.spot_ok(id, p, false) && kind != "deploy-fixed" {
+            self.violation(|| format!("unit {id:?} placed at ({:.2}, {:.2}), where it may not stand", p.x, p.y));
+        }
+        self.event(|g| Event { models_left: g.info(id).models, models: g.footprint(id), ..Event::of(kind, id, from, p) });
     }
 
     /// "the winner must start deploying their army first ... places one unit fully within 12"
@@ -125,7 +158,7 @@ impl<'a> Game<'a> {
         // at the same time as the Transport"
         let mut boarding: Vec<(Id, Id)> = Vec::new();
         for army in 0..2 {
-            for (u, t) in policy::passengers(self, army) {
+            for (u, t) in self.ask(|p, v, r| p.passengers(v, r, army)) {
                 queues[army].retain(|x| *x != u);
                 // a transport waiting to Ambush holds its units from the start
                 if self.units[army][t].reserve {
@@ -145,7 +178,7 @@ impl<'a> Game<'a> {
                 self.units[id.0][id.1].gone = false;
                 let t = self.clock();
                 // the policy samples spots; when it finds none, any legal spot in the zone
-                let spot = policy::deployment_spot(self, id, depth).or_else(|| self.any_spot(id, depth));
+                let spot = self.ask(|p, v, r| p.deployment_spot(v, r, id, depth)).or_else(|| self.any_spot(id, depth));
                 self.lap(t, |x| &mut x.movement);
                 match spot {
                     Some(p) => {
@@ -171,38 +204,10 @@ impl<'a> Game<'a> {
         self.snapshot();
     }
 
-    /// "At the start of any round after the first, may be deployed anywhere over 9" away from
-    /// enemy units. Players alternate in placing Ambushers, starting with the player that
-    /// activates next."
-    /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
-    pub(super) fn ambush(&mut self, next: usize) {
-        let first = match self.rules.reserve_order {
-            ReserveOrder::NextToActivate => next,
-        };
-        let round = self.round;
-        let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
-            (0..self.units[army].len())
-                .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
-                .collect()
-        });
-        // on its turn a player places one of its Ambushers that has somewhere to arrive (one
-        // with nowhere waits for the next round, and the player places another): a unit that
-        // finds no spot does not cost the player its turn
-        let mut turn = first;
-        while waiting.iter().any(|w| !w.is_empty()) {
-            while let Some(u) = waiting[turn].pop_front() {
-                if self.arrive_by_ambush((turn, u)) {
-                    break;
-                }
-            }
-            turn = 1 - turn;
-        }
-    }
-
     /// Places the Ambusher `id` where the policy picks, with the units it carries; `false`:
     /// nowhere to arrive.
     pub(super) fn arrive_by_ambush(&mut self, id: Id) -> bool {
-        let Some(p) = policy::ambush_spot(self, id) else { return false };
+        let Some(p) = self.ask(|p, v, r| p.ambush_spot(v, r, id)) else { return false };
         self.live_mut(id).arrived = self.round;
         self.place(id, p, "ambush");
         // its units arrive with it ("deployed at the same time as the Transport")
@@ -242,7 +247,7 @@ impl<'a> Game<'a> {
         let rules: std::sync::Arc<[crate::rules::Rule]> = [crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }].into();
         for _ in 0..successes {
             let alive: Vec<Id> = near.iter().copied().filter(|&e| !self.live(e).gone).collect();
-            let Some(target) = policy::surprise_target(self, id.0, &alive) else { return };
+            let Some(target) = self.ask(|p, v, r| p.surprise_target(v, r, id.0, &alive)) else { return };
             let tinfo = self.info(target);
             let group = Group { label: format!("{per} hits, AP({ap})"), kind: plan::GroupKind::AutomaticHits, dice: per, quality: 2, rules: rules.clone(), takedown: false, deadly: false };
             let r = self.roll_hits(id, target, &group, &situation);

@@ -2,7 +2,9 @@
 //! to two different targets"; the shot's plan (groups, situation, die models) found once per
 //! key and reused; hits, wounds and the models removed.
 
-use super::policy::{self};
+use crate::game::state::View;
+use crate::game::cache::ShotKey;
+use crate::game::cache::ShotPlan;
 use super::prepare::BuffUse;
 use super::table::Point;
 use super::config::Short;
@@ -14,74 +16,11 @@ use crate::cost::features::group_expected_wounds;
 use std::hash::BuildHasher;
 use super::paths::Path;
 use super::sight::Sight;
-use super::state::{EPS, Event, Game, Id, Touched, bit, distance_class};
+use super::state::{EPS, Game, Id, Touched, distance_class};
+use super::prepare::bit;
+use super::config::Event;
 
-/// How one unit shoots at one target from where it stands, found once per run of games and
-/// reused: the groups, their situation, expected wounds per group on the fresh target, and
-/// die models by (group, target state) as the dice need them.
-pub struct ShotPlan {
-    pub groups: Vec<Group>,
-    /// Each group's weapon profile as a number, to match groups of plans at different targets.
-    pub labels: Vec<u64>,
-    pub situation: Situation,
-    /// Expected wounds per group on the fresh target, over the ways the shot is played.
-    pub expected: Vec<f64>,
-    /// Every way the shot is played by the units' rules with options (`options::settle`):
-    /// the situation with the options settled, and its weight (one entry, weight 1, without).
-    pub variants: Vec<(Situation, f64)>,
-    /// `[attacker option, target option]` of each variant, for `roll_options`.
-    pub(super) keys: Vec<[u8; 2]>,
-    /// What each variant plays, for the trace ("Versatile Attack: AP(+1)").
-    pub(super) option_labels: Vec<String>,
-    /// Die models by (variant, group, target state), found as the dice need them.
-    pub(super) models: Vec<FacesTable>,
-    /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
-    pub(super) firing: Vec<(usize, u64, u32)>,
-}
-
-/// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
-/// ranges and penalties are whole inches and the only other test is "over 9"", so
-/// `ceil(d)` decides every rule exactly as `d` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ShotKey {
-    pub(super) army: u8,
-    pub(super) unit: u16,
-    /// Which models fire which weapons (`Game::firing`), hashed.
-    pub(super) firing: u64,
-    pub(super) target: u16,
-    /// The smallest distance of the class the unit's distance falls in between the rules'
-    /// marks (`UnitInfo::distance_marks`): the plan is the same for every distance of it.
-    pub(super) distance: u16,
-    pub(super) cover: bool,
-    pub(super) visible: bool,
-    pub(super) limited_spent: u32,
-    pub(super) moved: bool,
-    /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
-    pub(super) arrived: bool,
-    /// The rules the target holds that act on this shot (bits by index in `UnitInfo::buffed`).
-    pub(super) buff: u16,
-    /// The rules the shooter shoots with (`Game::attack_rules`: those it holds, and a mark's
-    /// on the target), and whether the mark's is among them.
-    pub(super) shooter: u16,
-    pub(super) marked: bool,
-}
-
-impl<'a> Game<'a> {
-    /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
-    /// taken (`take_wounds`).
-    pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
-        // a rule the target holds once acts on a spell's hits as on a shot's ("which gets -1 to
-        // defense rolls once": a spell's hits are blocked with Defense rolls)
-        let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
-        let talloc = self.alloc_of(target, held);
-        let before = self.live(target).s;
-        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::at(group, situation, talloc, s));
-        self.dice += r.dice;
-        self.take_wounds(by, target, r.end, r.wounds);
-        let used = self.used_on_hits(target, held, r.hits);
-        self.spend_held(target, used, "spell");
-        r
-    }
+impl<'a> View<'a> {
 
     /// The held rules of `target` in `mask` that an attack making `hits` hits used: all of
     /// them if it hit, else those acting on the rolls to hit ("next time the effect would
@@ -108,7 +47,7 @@ impl<'a> Game<'a> {
     /// to the target, and that have a weapon that is within range of it, may fire at it":
     /// each model fires the weapons in range of the closest target model it sees (Indirect
     /// weapons: the closest at all).
-    pub fn shot_key(&mut self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
+    pub fn shot_key(&self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
         let distance = self.gap(id, target).ceil();
         let (shooter, marked) = self.attack_rules(id, target, BuffUse::Attack { melee: false, charging: false, distance });
         // a rule it shoots with once makes every ranged weapon Indirect ("Indirect when shooting")
@@ -116,7 +55,7 @@ impl<'a> Game<'a> {
         if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty() && !all_indirect) {
             return None;
         }
-        if self.seen_for != Some(self.pair_key(id, target)) {
+        if self.seen.borrow().for_pair != Some(self.pair_key(id, target)) {
             self.sight(id, target);
         }
         let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
@@ -149,18 +88,18 @@ impl<'a> Game<'a> {
             marked,
         };
         // the hash is checked against the models it stands for: a collision rebuilds the plan
-        if self.cache.shots.get(&key).is_none_or(|p| p.firing[..] != firing[..]) {
+        if self.cache.shots.borrow().get(&key).is_none_or(|p| p.firing[..] != firing[..]) {
             let plan = self.new_shot_plan(id, target, key, firing.to_vec());
-            self.cache.shots.insert(key, plan);
+            self.cache.shots.borrow_mut().insert(key, plan);
         }
-        (!self.cache.shots[&key].groups.is_empty()).then_some(key)
+        (!self.cache.shots.borrow()[&key].groups.is_empty()).then_some(key)
     }
 
     /// Which models of `id` fire which weapons at `target` (from `seen`), with the held rules
     /// `shooter` (`all_indirect`: they make every ranged weapon Indirect): (run of the
     /// allocation, weapons of its model as bits, models), sorted, into `out` (a list the
     /// caller holds: no copy of it on return).
-    pub(super) fn firing(&mut self, id: Id, target: Id, (moved, arrived, shooter, all_indirect): (bool, bool, u16, bool), out: &mut Short<(usize, u64, u32)>) {
+    pub(super) fn firing(&self, id: Id, target: Id, (moved, arrived, shooter, all_indirect): (bool, bool, u16, bool), out: &mut Short<(usize, u64, u32)>) {
         let info = self.info(id);
         let spent = self.live(id).limited_spent;
         // per run: the weapons that shoot (named ranged weapons not spent), and the Indirect ones
@@ -174,8 +113,8 @@ impl<'a> Game<'a> {
             .collect();
         let tkey = self.formation_key(target);
         out.clear();
-        let seen = std::mem::take(&mut self.seen);
-        for &(slot, in_sight, any) in &seen {
+        let seen = self.seen.borrow();
+        for &(slot, in_sight, any) in &seen.models {
             let run = info.slot_run[slot];
             let (shoots, indirect) = masks[run];
             if shoots == 0 {
@@ -195,29 +134,29 @@ impl<'a> Game<'a> {
                 }
             }
         }
-        self.seen = seen;
+        drop(seen);
         out.sort_unstable();
     }
 
     /// The weapons of a model of `id`'s run `run` that may fire at `target` from `distance`
     /// inches (`plan::usable_weapons`, which knows range bonuses and penalties), cached.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn usable(&mut self, (id, shooter): (Id, u16), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
+    pub(super) fn usable(&self, (id, shooter): (Id, u16), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
         let inches = distance.ceil().min(f64::from(u16::MAX)) as u16;
         let key = (id, shooter, run, target, tkey, inches, moved, arrived);
-        if let Some(&m) = self.cache.usable.get(&key) {
+        if let Some(&m) = self.cache.usable.borrow().get(&key) {
             return m;
         }
         let situation = Situation { moved, arrived, ..Situation::new(self.prep.edition, false, f64::from(inches)) };
         let talloc = &self.info(target).alloc;
         let alive = talloc.view(self.live(target).s, false).alive;
         let m = plan::usable_weapons(&self.alloc_of(id, shooter).runs[run].0, &alive, &situation, Pick::All);
-        self.cache.usable.insert(key, m);
+        self.cache.usable.borrow_mut().insert(key, m);
         m
     }
 
-    pub fn plan(&self, key: &ShotKey) -> &ShotPlan {
-        &self.cache.shots[key]
+    pub fn plan(&self, key: &ShotKey) -> std::cell::Ref<'_, ShotPlan> {
+        std::cell::Ref::map(self.cache.shots.borrow(), |shots| &shots[key])
     }
 
     pub(super) fn new_shot_plan(&self, id: Id, target: Id, key: ShotKey, firing: Vec<(usize, u64, u32)>) -> ShotPlan {
@@ -272,13 +211,32 @@ impl<'a> Game<'a> {
         ShotPlan { groups, labels, situation, expected, variants, keys, option_labels, models, firing }
     }
 
+}
+
+impl<'a> Game<'a> {
+    /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
+    /// taken (`take_wounds`).
+    pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
+        // a rule the target holds once acts on a spell's hits as on a shot's ("which gets -1 to
+        // defense rolls once": a spell's hits are blocked with Defense rolls)
+        let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
+        let talloc = self.alloc_of(target, held);
+        let before = self.live(target).s;
+        let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::at(group, situation, talloc, s));
+        self.dice += r.dice;
+        self.take_wounds(by, target, r.end, r.wounds);
+        let used = self.used_on_hits(target, held, r.hits);
+        self.spend_held(target, used, "spell");
+        r
+    }
+
     /// Shooting: the policy picks up to two targets and which weapon groups fire at each
     /// ("you may fire only at up to two different targets"); all are declared, then rolled.
     /// Rules with options are settled once for the shooting: a roll ("roll one die") or a
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
     pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Touched) -> bool {
-        let volleys = policy::shots(self, id, moved);
+        let volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
         // "you may fire only at up to two different targets": the rules hold the policy to it
@@ -296,7 +254,7 @@ impl<'a> Game<'a> {
             let key = volley.key;
             let talloc = self.alloc_of(target, key.buff);
             let prep = self.prep;
-            let plan = self.cache.shots.get_mut(&key).expect("the policy made the shot plan");
+            let plan = self.view.cache.shots.get_mut().get_mut(&key).expect("the policy made the shot plan");
             // which way the shot is played: the attacker's option as settled for the first
             // target, the target's by its own pick or roll
             let vi = match option {
@@ -358,7 +316,7 @@ impl<'a> Game<'a> {
             }
             self.spend_held(id, key.shooter, "shooting");
             self.event(|g| {
-                let plan = &g.cache.shots[&key];
+                let plan = g.plan(&key);
                 let mut labels = volley.groups.iter().map(|&gi| plan.groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
                 // what a player would say of the shot: models out of range or sight, cover
                 let firing: u32 = plan.firing.iter().map(|f| f.2).sum();
@@ -414,7 +372,7 @@ impl<'a> Game<'a> {
             })
             .filter(|(_, g)| !g.is_empty())
             .collect();
-        let Some(target) = policy::strafe_target(self, id.0, &plans, &situation) else { return };
+        let Some(target) = self.ask(|p, v, r| p.strafe_target(v, r, id.0, &plans, &situation)) else { return };
         let groups = &plans.iter().find(|(e, _)| *e == target).expect("a crossed unit").1;
         let tinfo = self.info(target);
         let before = self.live(target).s;

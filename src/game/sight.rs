@@ -3,9 +3,10 @@
 //! (docs/game.md gives the readings), and a target "in cover" when most of its models are
 //! in cover terrain or behind a cover piece or another unit's edge.
 
+use crate::game::state::View;
 use super::table::Point;
 use super::cache::Looking;
-use super::state::{Game, Id};
+use super::state::Id;
 
 /// Two units, where they stand and which of their models are left.
 pub(super) type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
@@ -20,7 +21,17 @@ pub struct Sight {
     pub cover_inside: bool,
 }
 
-impl<'a> Game<'a> {
+/// What the last `sight` worked out: per model of the looking unit, (slot, distance to the
+/// closest target model in sight, to the closest at all), for which pair and positions, and
+/// `look`'s working lists (kept to save their allocations).
+#[derive(Default)]
+pub struct Seen {
+    pub(super) models: Vec<(usize, f64, f64)>,
+    pub(super) for_pair: Option<PairKey>,
+    pub(super) looking: Looking,
+}
+
+impl<'a> View<'a> {
     /// Line of sight and cover from `a` to `b`, model by model. "If at least one model in the
     /// unit has line of sight to an enemy model ... then that enemy is a valid target";
     /// blocking terrain a line crosses blocks it unless either model stands in the piece
@@ -30,14 +41,13 @@ impl<'a> Game<'a> {
     /// majority of models in a unit are fully inside a piece of cover terrain or behind a
     /// sight blocker". Each shooting model's distance to the closest target model it sees
     /// (and to the closest at all, for Indirect) is kept for `shot_key`.
-    pub fn sight(&mut self, a: Id, b: Id) -> Sight {
+    pub fn sight(&self, a: Id, b: Id) -> Sight {
         let t = self.clock();
-        let mut seen = std::mem::take(&mut self.seen);
-        let mut looking = std::mem::take(&mut self.looking);
-        let out = self.look(a, b, &mut seen, &mut looking);
-        self.seen = seen;
-        self.looking = looking;
-        self.seen_for = Some(self.pair_key(a, b));
+        let mut seen = self.seen.borrow_mut();
+        let Seen { models, for_pair, looking } = &mut *seen;
+        let out = self.look(a, b, models, looking);
+        *for_pair = Some(self.pair_key(a, b));
+        drop(seen);
         self.lap(t, |x| &mut x.line_of_sight);
         out
     }

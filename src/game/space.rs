@@ -2,11 +2,13 @@
 //! "Models may never be within 1" of models from other units, unless they are taking a Charge
 //! action", the table's edges, impassable and dangerous terrain, and the markers' 3".
 
+use crate::game::state::View;
 use super::paths::{DANGEROUS, DIFFICULT, IMPASSABLE};
 use super::table::{Piece, Point};
 use super::config::Short;
 use super::cache::GapEntry;
-use super::state::{EPS, Game, Id, bit, closest_pair};
+use super::state::{EPS, Id, closest_pair};
+use super::prepare::bit;
 
 /// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
 /// touch the piece only then): a test cheaper than `Piece::distance_to`.
@@ -24,7 +26,7 @@ pub(super) fn terrain_class(t: &Piece, strider: bool) -> u8 {
     (if t.kinds.difficult && !strider { DIFFICULT } else { 0 }) | if t.kinds.dangerous { DANGEROUS } else { 0 }
 }
 
-impl<'a> Game<'a> {
+impl<'a> View<'a> {
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
     /// hold the models) and much cheaper, for the policy's quick orderings.
     #[inline]

@@ -149,12 +149,6 @@ impl Casting {
     }
 }
 
-/// Whether a game casts `spell` where some unit gains from it: a damage spell, or one whose
-/// rule held once the game plays (`prepare::once_entries`).
-pub fn game_casts(spell: &crate::rules::spells::Spell, edition: Edition) -> bool {
-    CastEffect::of(spell, edition).is_some_and(|e| e.rule().is_none_or(|rule| super::prepare::once_played(edition, rule)))
-}
-
 /// Whether spell `si` was tried this activation (`Live::spells_tried`; spells past the 63rd
 /// share the last bit).
 pub fn tried(spells_tried: u64, si: usize) -> bool {

@@ -7,6 +7,8 @@
 //! are the modules beside it (`setup`, `activation`, `movement`, `shooting`, `charge`,
 //! `morale`, `round_end`, `casting`, `transport`); the choices are the policy's (`policy`).
 
+use crate::game::sight::Seen;
+use crate::game::config::Event;
 use crate::attack::sample::mix;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -18,9 +20,10 @@ use super::config::{Config, PolicyKind, Short, Terrain, Timers};
 use crate::attack::allocation::State;
 use rand::RngExt;
 use crate::rolls::Dice;
+use super::decisions::Player;
+use std::cell::{Cell, RefCell};
 use std::time::Instant;
-use super::cache::{Cache, Looking};
-use super::sight::PairKey;
+use super::cache::Cache;
 
 /// A unit: (army, index in the army).
 pub type Id = (usize, usize);
@@ -97,46 +100,6 @@ impl Live {
     }
 }
 
-/// One thing that happened, for `trace=True`. Objective events use `unit` for the marker and
-/// `army` for its controller (-1: neutral); position events snapshot every unit.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Event {
-    pub round: u8,
-    pub kind: &'static str,
-    pub army: i8,
-    pub unit: i32,
-    pub target_army: i8,
-    pub target: i32,
-    pub from: Point,
-    pub to: Point,
-    /// The most the move could cover, in inches.
-    pub allowance: f64,
-    /// The inches the move covered along its path (its bends included); 0 for what is not a move.
-    pub length: f64,
-    pub dice: u64,
-    pub hits: u32,
-    pub wounds: u32,
-    pub models_left: u32,
-    pub detail: String,
-    /// Position and move events: each model of the unit left, (x, y, base radius), where
-    /// it stands after the event.
-    pub models: Vec<(f64, f64, f64)>,
-    /// Charge events: the target's models, as `models`.
-    pub target_models: Vec<(f64, f64, f64)>,
-}
-
-impl Event {
-    /// An event of unit `id` with no target; other fields by struct update.
-    pub(super) fn of(kind: &'static str, id: Id, from: Point, to: Point) -> Event {
-        Event { kind, army: id.0 as i8, unit: id.1 as i32, target_army: -1, target: -1, from, to, ..Event::default() }
-    }
-
-    /// An event of unit `id` acting on `target`.
-    pub(super) fn between(kind: &'static str, id: Id, target: Id, from: Point, to: Point) -> Event {
-        Event { target_army: target.0 as i8, target: target.1 as i32, ..Event::of(kind, id, from, to) }
-    }
-}
-
 /// The units an activation's attacks touched, with their state before the first (their
 /// morale is tested once it ends).
 pub type Touched = Short<(Id, State)>;
@@ -146,12 +109,6 @@ pub(super) fn refilled<T: Clone>(mut v: Vec<T>, value: T, n: usize) -> Vec<T> {
     v.clear();
     v.resize(n, value);
     v
-}
-
-/// The bit of `index` in a set of formation slots or weapons (indices past 63 share the last
-/// bit).
-pub(super) fn bit(index: usize) -> u64 {
-    1 << index.min(63)
 }
 
 /// Which distance class `d` falls in between the marks the two units' rules tell apart
@@ -176,13 +133,15 @@ impl PiecesByKind {
     }
 }
 
-pub struct Game<'a> {
+/// The state of a game as everyone may read it: the phases (through `Game`, which derefs to
+/// it) and the policy (which gets `&View` and nothing else of the game). Its caches of pure
+/// functions (sight, shot plans, distances, spell values) fill in behind `&self`.
+pub struct View<'a> {
     pub prep: &'a Prepared,
     /// The edition's game rules (`prep.rules`): every number and switch the phases read.
     pub rules: &'static GameRules,
     pub config: &'a Config,
     pub(super) cache: &'a mut Cache,
-    pub rng: Dice,
     pub terrain: Vec<Piece>,
     /// Which pieces are impassable, dangerous, or block sight or give cover: the tests run
     /// thousands of times a game look only at these.
@@ -194,29 +153,46 @@ pub struct Game<'a> {
     /// `seat[0]`: the army that won the roll-off, deploys on the `y = 0` edge and goes first.
     pub seat: [usize; 2],
     pub round: u8,
-    /// Markers some unit of each army is already heading for this round.
-    pub claimed: Vec<[bool; 2]>,
     /// Units of each army that may use an extra activation in one round: "up to half of the
     /// units in the army with this rule at the beginning of the game (rounding up)".
     pub extra_limit: [u32; 2],
     /// Extra activations each army used this round.
     pub extra_this_round: [u32; 2],
+    /// Time spent, when profiling (`Config::profile`).
+    pub(super) timers: Cell<Timers>,
+    /// What the last `sight` worked out, model by model.
+    pub(super) seen: RefCell<Seen>,
+}
+
+/// A game being played: its state (`View`, which it derefs to) and what only the rules
+/// touch: the dice, the trace, the counts of dice and of invariant breaches.
+pub struct Game<'a> {
+    pub view: View<'a>,
+    /// Who makes the choices, for both sides (`decisions`).
+    pub(super) player: &'a mut dyn Player,
+    pub rng: Dice,
     pub(super) trace: Option<Vec<Event>>,
-    pub(super) timers: Timers,
     pub(super) dice: u64,
     pub(super) violations: u64,
     pub(super) first_violation: Option<String>,
     /// Units wounded by dangerous terrain in the current activation, with their state before:
     /// they test morale at its end like units wounded by shooting.
     pub(super) wounded_by_terrain: Vec<(Id, State)>,
-    /// Per model of the last unit `sight` was asked for: (slot, distance to the closest
-    /// target model in sight, to the closest at all); `seen_for` says for which pair and
-    /// positions.
-    pub(super) seen: Vec<(usize, f64, f64)>,
-    pub(super) seen_for: Option<PairKey>,
-    /// `look`'s working lists (the pieces and units between the two units, the target's
-    /// models), kept to save their allocations.
-    pub(super) looking: Looking,
+}
+
+impl<'a> std::ops::Deref for Game<'a> {
+    type Target = View<'a>;
+    #[inline]
+    fn deref(&self) -> &View<'a> {
+        &self.view
+    }
+}
+
+impl<'a> std::ops::DerefMut for Game<'a> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut View<'a> {
+        &mut self.view
+    }
 }
 
 /// The closest two models of two units: their distance edge to edge (negative when bases
@@ -264,7 +240,7 @@ pub(super) fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator
 
 impl<'a> Game<'a> {
     /// Game `game` of the run: its generator, its roll-off, its table and its markers.
-    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache) -> Game<'a> {
+    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut dyn Player) -> Game<'a> {
         let mut rng = game_rng(config, game);
         // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
         let roll_off = usize::from(rng.random_bool(0.5));
@@ -290,15 +266,12 @@ impl<'a> Game<'a> {
             live
         });
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
-        Game {
+        let view = View {
             prep,
             rules: prep.rules,
             config,
             cache,
-            // the table is drawn from the generator itself, the dice in batches from here on
-            rng: Dice::new(rng),
             owner: refilled(spare.owner, -1, objectives.len()),
-            claimed: refilled(spare.claimed, [false; 2], objectives.len()),
             by_kind: PiecesByKind::of(&terrain),
             terrain,
             objectives,
@@ -307,17 +280,49 @@ impl<'a> Game<'a> {
             round: 0,
             extra_limit,
             extra_this_round: [0; 2],
+            timers: Cell::new(Timers::default()),
+            seen: RefCell::new(Seen { models: spare.seen, for_pair: None, looking: spare.looking }),
+        };
+        player.round_begins(&view);
+        Game {
+            view,
+            player,
+            // the table is drawn from the generator itself, the dice in batches from here on
+            rng: Dice::new(rng),
             trace: config.trace.then(Vec::new),
-            timers: Timers::default(),
             dice: 0,
             violations: 0,
             first_violation: None,
             wounded_by_terrain: Vec::new(),
-            seen: spare.seen,
-            seen_for: None,
-            looking: spare.looking,
         }
     }
+
+    /// Asks the player a question: it sees the game as it stands and draws from the game's
+    /// dice.
+    #[inline]
+    pub(super) fn ask<T>(&mut self, question: impl FnOnce(&mut dyn Player, &View<'a>, &mut Dice) -> T) -> T {
+        question(&mut *self.player, &self.view, &mut self.rng)
+    }
+
+    pub(super) fn event(&mut self, e: impl FnOnce(&View) -> Event) {
+        if self.trace.is_some() {
+            let mut ev = e(&self.view);
+            ev.round = self.round;
+            if let Some(events) = &mut self.trace {
+                events.push(ev);
+            }
+        }
+    }
+
+    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
+        self.violations += 1;
+        if self.first_violation.is_none() {
+            self.first_violation = Some(what());
+        }
+    }
+}
+
+impl<'a> View<'a> {
 
     pub fn info(&self, id: Id) -> &'a UnitInfo {
         &self.prep.armies[id.0][id.1]
@@ -329,11 +334,6 @@ impl<'a> Game<'a> {
 
     pub(super) fn live_mut(&mut self, id: Id) -> &mut Live {
         &mut self.units[id.0][id.1]
-    }
-
-    /// The default policy's memo, kept across the games of a chunk.
-    pub fn memo(&mut self) -> &mut super::ai::Memo {
-        &mut self.cache.memo
     }
 
     pub fn policy_kind(&self, army: usize) -> PolicyKind {
@@ -442,26 +442,11 @@ impl<'a> Game<'a> {
     }
 
     /// Adds the time since `start` (when profiling) to one part of the timers.
-    pub(super) fn lap(&mut self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
+    pub(super) fn lap(&self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
         if let Some(t) = start {
-            *part(&mut self.timers) += t.elapsed().as_secs_f64();
-        }
-    }
-
-    pub(super) fn event(&mut self, e: impl FnOnce(&Game) -> Event) {
-        if self.trace.is_some() {
-            let mut ev = e(self);
-            ev.round = self.round;
-            if let Some(events) = &mut self.trace {
-                events.push(ev);
-            }
-        }
-    }
-
-    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
-        self.violations += 1;
-        if self.first_violation.is_none() {
-            self.first_violation = Some(what());
+            let mut timers = self.timers.get();
+            *part(&mut timers) += t.elapsed().as_secs_f64();
+            self.timers.set(timers);
         }
     }
 

@@ -2,6 +2,8 @@
 
 use super::cache::Cache;
 use super::state::Game;
+use super::decisions::Player;
+use super::policy::{Bot, Seat};
 use super::prepare::Prepared;
 use super::table::{Piece, Point};
 use super::config::{Config, Policy, Terrain};
@@ -32,9 +34,22 @@ pub fn config(terrain: Vec<Piece>, objectives: Vec<Point>, a: Vec<Point>, b: Vec
     }
 }
 
+/// A player for a test's game (leaked: a test makes a handful).
+pub fn bot() -> &'static mut Bot {
+    Box::leak(Box::default())
+}
+
+/// The policy's handle on `g`, for a test that asks it directly (a fresh bot: its memo and
+/// its claims on markers are empty).
+pub fn with_seat<T>(g: &mut Game, f: impl FnOnce(&mut Seat) -> T) -> T {
+    let mut bot = Bot::default();
+    bot.round_begins(&g.view);
+    f(&mut bot.seat(&g.view, &mut g.rng))
+}
+
 /// A game deployed as `config` says, at the start of round 1.
 pub fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) -> Game<'a> {
-    let mut g = Game::new(prep, config, 0, cache);
+    let mut g = Game::new(prep, config, 0, cache, bot());
     g.deploy();
     g.round = 1;
     g

@@ -14,57 +14,20 @@
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
-use super::state::{Event, Game, Id, Touched};
+use super::prepare::spaces;
+use crate::game::decisions::Exit;
+use crate::game::state::View;
+use super::state::{Game, Id, Touched};
+use super::config::Event;
 use super::paths::Path;
-use super::policy;
 use super::table::Point;
-use crate::attack::allocation::{Allocation, State};
 
 /// "must stay fully within 6" of it when exiting" (and the placement after its destruction).
-
-/// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
-/// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
-/// carried ("models with Tough(6) or higher can't be transported", Heroes up to Tough(6)
-/// aside).
-pub fn spaces(alloc: &Allocation, s: State) -> Option<u32> {
-    let mut total = 0u32;
-    for (m, n) in alloc.view(s, false).alive {
-        let each = match (m.hero, m.tough) {
-            (true, 0..=6) | (false, 0..=1) => 1,
-            (false, 2..=3) => 3,
-            _ => return None,
-        };
-        total = total.saturating_add(each * n);
-    }
-    Some(total)
-}
-
-/// The spaces a unit with Transport(X) offers: the X of its models (summed over them).
-pub fn capacity(alloc: &Allocation) -> u32 {
-    let mut total = 0u32;
-    for (m, n) in &alloc.runs {
-        for r in m.rules.iter().filter(|r| r.name == "Transport") {
-            let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(u16::MAX))).unwrap_or(0);
-            total = total.saturating_add(x.saturating_mul(*n));
-        }
-    }
-    total
-}
-
-/// How an embarked unit leaves its transport (the policy's choice).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Exit {
-    /// Placed at the spot, then shoots as after an Advance.
-    Advance(Point),
-    Rush(Point),
-    /// Charges the target from the transport's footprint along the path.
-    Charge(Id, Path),
-}
 
 /// The directions round a transport an exit spot is searched in (every 7.5 degrees).
 const EXIT_DIRECTIONS: usize = 48;
 
-impl<'a> Game<'a> {
+impl<'a> View<'a> {
     /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no
     /// Transport, whose units then never carry any).
     pub fn exit_range(&self) -> f64 {
@@ -96,19 +59,6 @@ impl<'a> Game<'a> {
         self.info(id).transport > 0 && (0..self.units[id.0].len()).any(|u| self.carrier((id.0, u)) == Some(id) && !self.live((id.0, u)).gone)
     }
 
-    /// Puts `id` inside `transport` (at deployment: "Transports may deploy with units inside").
-    pub(super) fn embark(&mut self, id: Id, transport: Id) {
-        let fits = spaces(&self.info(id).alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= self.info(transport).transport);
-        if !fits || self.info(id).transport > 0 || self.info(id).movement.aircraft {
-            self.violation(|| format!("unit {id:?} put in transport {transport:?}, which can't take it"));
-            return;
-        }
-        let live = self.live_mut(id);
-        live.carrier = Some(transport.1 as u16);
-        live.gone = false;
-        self.event(|g| Event { detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport), ..Event::between("embarked", id, transport, g.live(transport).pos, g.live(transport).pos) });
-    }
-
     /// Whether `id` may get into `transport` now: a friendly transport on the table with room
     /// for its models left, itself neither a transport nor an Aircraft.
     pub fn may_board(&self, id: Id, transport: Id) -> bool {
@@ -122,36 +72,9 @@ impl<'a> Game<'a> {
             && spaces(&info.alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= t.transport)
     }
 
-    /// `id` moves along `path` into base contact with `transport` and gets in: "units may
-    /// enter/exit by using any move action ... they ignore the 1" move restriction when
-    /// embarking (only one model needs to reach the Transport for everyone to embark)".
-    /// Dangerous terrain on the way is tested as on any move.
-    pub(super) fn board(&mut self, id: Id, transport: Id, path: Path, allowance: f64) {
-        let from = self.live(id).pos;
-        let limit = self.rules.move_limit(allowance, path.difficult);
-        if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
-            self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
-            return;
-        }
-        let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
-        self.dangerous_test(id, crossing);
-        if self.live(id).gone {
-            return;
-        }
-        self.live_mut(id).carrier = Some(transport.1 as u16);
-        self.live_mut(id).pos = self.live(transport).pos;
-        self.event(|g| Event {
-            allowance: limit,
-            length: path.length,
-            detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport),
-            models_left: g.info(id).alloc.alive(g.live(id).s),
-            ..Event::between("embark", id, transport, from, path.to)
-        });
-    }
-
     /// The path of a move of up to `allowance` inches that brings a model of `id` into base
     /// contact with `transport`, if any.
-    pub fn boarding_path(&mut self, id: Id, transport: Id, allowance: f64) -> Option<Path> {
+    pub fn boarding_path(&self, id: Id, transport: Id, allowance: f64) -> Option<Path> {
         let path = self.find_contact(id, transport, allowance)?;
         (self.closest_pair_at(id, path.to, transport).0 <= 1e-3).then_some(path)
     }
@@ -270,6 +193,64 @@ impl<'a> Game<'a> {
         None
     }
 
+}
+
+
+impl<'a> Game<'a> {
+    /// "When a transport is destroyed, units inside must take a dangerous terrain test, are
+    /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
+    /// every transport destroyed (or routed) with units inside. A unit with no room to be
+    /// placed is destroyed.
+    #[inline]
+    pub(super) fn empty_wrecks(&mut self) {
+        if !self.prep.transports {
+            return;
+        }
+        let t = self.clock();
+        self.wrecks();
+        self.lap(t, |x| &mut x.transports);
+    }
+
+    /// Puts `id` inside `transport` (at deployment: "Transports may deploy with units inside").
+    pub(super) fn embark(&mut self, id: Id, transport: Id) {
+        let fits = spaces(&self.info(id).alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= self.info(transport).transport);
+        if !fits || self.info(id).transport > 0 || self.info(id).movement.aircraft {
+            self.violation(|| format!("unit {id:?} put in transport {transport:?}, which can't take it"));
+            return;
+        }
+        let live = self.live_mut(id);
+        live.carrier = Some(transport.1 as u16);
+        live.gone = false;
+        self.event(|g| Event { detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport), ..Event::between("embarked", id, transport, g.live(transport).pos, g.live(transport).pos) });
+    }
+
+    /// `id` moves along `path` into base contact with `transport` and gets in: "units may
+    /// enter/exit by using any move action ... they ignore the 1" move restriction when
+    /// embarking (only one model needs to reach the Transport for everyone to embark)".
+    /// Dangerous terrain on the way is tested as on any move.
+    pub(super) fn board(&mut self, id: Id, transport: Id, path: Path, allowance: f64) {
+        let from = self.live(id).pos;
+        let limit = self.rules.move_limit(allowance, path.difficult);
+        if !self.may_board(id, transport) || path.length > limit + 1e-6 || self.closest_pair_at(id, path.to, transport).0 > 1e-3 {
+            self.violation(|| format!("unit {id:?} boarded transport {transport:?} with a move of {:.2}\" ({limit}\" allowed)", path.length));
+            return;
+        }
+        let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
+        self.dangerous_test(id, crossing);
+        if self.live(id).gone {
+            return;
+        }
+        self.live_mut(id).carrier = Some(transport.1 as u16);
+        self.live_mut(id).pos = self.live(transport).pos;
+        self.event(|g| Event {
+            allowance: limit,
+            length: path.length,
+            detail: format!("{} of {} spaces", g.load(transport), g.info(transport).transport),
+            models_left: g.info(id).alloc.alive(g.live(id).s),
+            ..Event::between("embark", id, transport, from, path.to)
+        });
+    }
+
     /// The activation of a unit inside a transport: it stays (idle if Shaken), or leaves as
     /// the policy picks: "units may enter/exit by using any move action".
     pub(super) fn activate_inside(&mut self, id: Id, touched: &mut Touched) -> Option<Id> {
@@ -281,7 +262,7 @@ impl<'a> Game<'a> {
             return None;
         }
         let t = self.clock();
-        let exit = policy::exit(self, id, transport);
+        let exit = self.ask(|p, v, r| p.exit(v, r, id, transport));
         self.lap(t, |x| &mut x.transports);
         match exit {
             None => {
@@ -335,20 +316,6 @@ impl<'a> Game<'a> {
         self.dangerous_test(id, crossing);
     }
 
-    /// "When a transport is destroyed, units inside must take a dangerous terrain test, are
-    /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
-    /// every transport destroyed (or routed) with units inside. A unit with no room to be
-    /// placed is destroyed.
-    #[inline]
-    pub(super) fn empty_wrecks(&mut self) {
-        if !self.prep.transports {
-            return;
-        }
-        let t = self.clock();
-        self.wrecks();
-        self.lap(t, |x| &mut x.transports);
-    }
-
     fn wrecks(&mut self) {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
@@ -357,14 +324,14 @@ impl<'a> Game<'a> {
                 if !self.live(transport).gone || self.live(id).gone {
                     continue;
                 }
-                let all = self.models(id).fold(0u64, |m, (i, _, _)| m | super::state::bit(i));
+                let all = self.models(id).fold(0u64, |m, (i, _, _)| m | super::prepare::bit(i));
                 self.dangerous_test(id, all);
                 self.live_mut(id).carrier = None;
                 if self.live(id).gone {
                     continue;
                 }
                 self.live_mut(id).shaken = true;
-                let goal = policy::wreck_goal(self, id);
+                let goal = self.ask(|p, v, r| p.wreck_goal(v, r, id));
                 match self.exit_spot(id, transport, goal) {
                     Some(p) => {
                         let from = self.edge_towards(transport, p);
@@ -390,6 +357,8 @@ impl<'a> Game<'a> {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::prepare::capacity;
+    use crate::attack::allocation::Allocation;
     use super::*;
     use crate::Edition;
 

@@ -4,7 +4,7 @@
 use super::convert::{edition, type_name};
 use super::errors::{run, type_error};
 use super::profile::PyUnit;
-use crate::game::state::Event;
+use crate::game::config::Event;
 use crate::game::prepare::{Prepared, Role};
 use crate::loaders::army_forge::Spells;
 use crate::game::{self, Config, Kinds, Piece, Point, Policy, PolicyKind, Terrain};

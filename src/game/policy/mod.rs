@@ -1,6 +1,8 @@
 //! The players: which unit to activate, which action it takes, where it goes and what it
-//! shoots. The rules of the game stay in the phase modules
-//! (`setup`, `activation`, `shooting`, `charge`...); a policy only chooses among legal options.
+//! shoots. The rules of the game stay in the phase modules (`setup`, `activation`,
+//! `shooting`, `charge`...), which ask their questions through `decisions::Player`; `Bot`
+//! answers them as each side's `Policy` says, from a read-only `View` of the game, its own
+//! memo, and the dice the rules hand it (`Seat`). It only chooses among legal options.
 //!
 //! The greedy policy (the earlier default) plays by the rules' priorities: it reads each
 //! unit's role from its exact expected damage (`prepare::Role`), charges when the exact melee
@@ -11,52 +13,132 @@
 //! The random policy takes any legal action; the hold policy never moves and shoots like the
 //! default one.
 
-use super::state::{Game, Id};
+use super::decisions::{Action, Exit, Player, Volley};
+use super::spellbook::Window;
+use super::state::{Id, View};
+use crate::attack::plan::{Group, Situation};
+use crate::rolls::Dice;
 use super::paths::Path;
-use super::shooting::ShotKey;
+use super::cache::ShotKey;
 use super::prepare::Role;
 use super::table::Point;
 use super::config::{PolicyKind, Short};
 use rand::RngExt;
 
+pub mod ai;
+mod common;
+use common::*;
+mod seat;
 mod spells;
+pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, DEBUFF_RANGE, spell_value, spells_to_cast, tokens_to_spend};
 
-/// What a unit does with its activation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Action {
-    Hold,
-    Advance(Path),
-    Rush(Path),
-    Charge(Id, Path),
-    /// Into a friendly transport by a move (Advance, or Rush when `true`) that reaches it.
-    Embark(Id, Path, bool),
-}
+/// Each question of the rules, answered by the policy function of the same name.
+impl Player for Bot {
+    fn round_begins(&mut self, view: &View<'_>) {
+        self.claimed.clear();
+        self.claimed.resize(view.objectives.len(), [false; 2]);
+    }
 
-/// Weapon groups fired at one target (indices into the shot plan's groups).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Volley {
-    pub target: Id,
-    pub key: ShotKey,
-    pub groups: Short<usize, 8>,
+    fn passengers(&mut self, view: &View<'_>, rng: &mut Dice, army: usize) -> Vec<(usize, usize)> {
+        passengers(&mut self.seat(view, rng), army)
+    }
+
+    fn deployment_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, depth: f64) -> Option<Point> {
+        deployment_spot(&mut self.seat(view, rng), id, depth)
+    }
+
+    fn ambush_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Point> {
+        ambush_spot(&mut self.seat(view, rng), id)
+    }
+
+    fn surprise_target(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, near: &[Id]) -> Option<Id> {
+        surprise_target(&mut self.seat(view, rng), army, near)
+    }
+
+    fn placement_after_deployment(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, inches: f64) -> Option<Point> {
+        placement_after_deployment(&mut self.seat(view, rng), id, inches)
+    }
+
+    fn pick_unit(&mut self, view: &View<'_>, rng: &mut Dice, army: usize) -> usize {
+        pick_unit(&mut self.seat(view, rng), army)
+    }
+
+    fn extra_activation(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, eligible: &[usize]) -> Option<usize> {
+        extra_activation(&mut self.seat(view, rng), army, eligible)
+    }
+
+    fn placement_goal(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, reach: f64) -> Option<Point> {
+        placement_goal(&mut self.seat(view, rng), id, reach)
+    }
+
+    fn aircraft_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Path> {
+        aircraft_path(&mut self.seat(view, rng), id)
+    }
+
+    fn decide(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Action {
+        decide(&mut self.seat(view, rng), id)
+    }
+
+    fn exit(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, transport: Id) -> Option<Exit> {
+        exit(&mut self.seat(view, rng), id, transport)
+    }
+
+    fn after_attack_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, inches: f64) -> Option<Path> {
+        after_attack_path(&mut self.seat(view, rng), id, inches)
+    }
+
+    fn shots(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, moved: bool) -> Short<Volley, 2> {
+        shots(&mut self.seat(view, rng), id, moved)
+    }
+
+    fn strafe_target(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, plans: &[(Id, Vec<Group>)], situation: &Situation) -> Option<Id> {
+        strafe_target(&mut self.seat(view, rng), army, plans, situation)
+    }
+
+    fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool {
+        strike_back(&mut self.seat(view, rng), c, d)
+    }
+
+    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
+        buff_target(&mut self.seat(view, rng), id, rule)
+    }
+
+    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
+        debuff_target(&mut self.seat(view, rng), id, rule)
+    }
+
+    fn casting_roll_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, friend: bool) -> Option<Id> {
+        casting_roll_target(&mut self.seat(view, rng), id, friend)
+    }
+
+    fn enemy_test_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, dangerous: bool) -> Option<Id> {
+        enemy_test_target(&mut self.seat(view, rng), id, dangerous)
+    }
+
+    fn spells_to_cast(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, window: Window) -> Vec<(usize, Vec<Id>)> {
+        spells_to_cast(&mut self.seat(view, rng), id, window)
+    }
+
+    fn spell_value(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, si: usize, target: Id) -> f64 {
+        spell_value(&mut self.seat(view, rng), id, si, target)
+    }
+
+    fn tokens_to_spend(&mut self, view: &View<'_>, rng: &mut Dice, who: Id, stake: f64, modifier: i32, help: bool) -> u8 {
+        tokens_to_spend(&mut self.seat(view, rng), who, stake, modifier, help)
+    }
+
+    fn wreck_goal(&mut self, view: &View<'_>, _rng: &mut Dice, id: Id) -> Point {
+        wreck_goal(view, id)
+    }
 }
 
 /// A target a unit may shoot: the target, its shot, the value of each weapon group, and
 /// what the target is worth now.
 type Target = (Id, ShotKey, Short<f64, 8>, f64);
 
-fn enemies<'g>(g: &'g Game, army: usize) -> impl Iterator<Item = Id> + 'g {
-    g.on_table(1 - army)
-}
-
-/// Whether `id` stands within 3" of marker `o` and no friend that may seize it does.
-#[inline]
-pub fn holds_alone(g: &Game, id: Id, o: Point) -> bool {
-    g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.may_seize(f) && g.near_marker(f, o))
-}
-
 /// The nearest enemy on the ground (Aircraft can't be charged, and no one walks to them).
-fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
+fn nearest_enemy(g: &View, id: Id) -> Option<(Id, f64)> {
     // the discs' gap is at most the models': an enemy whose disc is no nearer than the best
     // so far is not measured
     let mut best: Option<(Id, f64)> = None;
@@ -74,14 +156,14 @@ fn nearest_enemy(g: &Game, id: Id) -> Option<(Id, f64)> {
 /// Which of `army`'s units that have not activated goes next: the default policy sends the
 /// unit nearest the enemy first (it is the one about to be charged or shot), Shaken units
 /// last; the random one picks any.
-pub fn pick_unit(g: &mut Game, army: usize) -> usize {
+pub fn pick_unit(g: &mut Seat, army: usize) -> usize {
     let ready = g.ready(army);
     match g.policy_kind(army) {
         PolicyKind::Random => {
             let i = g.rng.random_range(0..ready.len());
             return ready[i];
         }
-        PolicyKind::Default => return super::ai::pick_unit(g, &ready, army),
+        PolicyKind::Default => return ai::pick_unit(g, &ready, army),
         PolicyKind::Greedy | PolicyKind::Hold => {}
     }
     let urgency = |u: usize| {
@@ -92,17 +174,12 @@ pub fn pick_unit(g: &mut Game, army: usize) -> usize {
     *ready.iter().min_by(|&&a, &&b| urgency(a).partial_cmp(&urgency(b)).unwrap_or(std::cmp::Ordering::Equal)).expect("some unit is ready")
 }
 
-/// The distance from `p` to the nearest objective marker.
-pub fn to_objective(g: &Game, p: Point) -> f64 {
-    p.nearest(&g.objectives)
-}
-
 /// Where `id` deploys, within `depth` of its army's edge (12", or 24" for Scouts): the
 /// default policy puts melee units at the front of the zone and shooters anywhere in it,
 /// nearest an objective and away from friends; the random one anywhere. `None`: no room.
-pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
+pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
     if g.policy_kind(id.0) == PolicyKind::Default {
-        return super::ai::deployment_spot(g, id, depth);
+        return ai::deployment_spot(g, id, depth);
     }
     // the random policy takes the first spot it may stand on
     let random = g.policy_kind(id.0) == PolicyKind::Random;
@@ -110,52 +187,10 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     sample_deployment(g, id, depth, jitter, if random { 1 } else { 12 }, |_, _| true, |g, p, _, crowd| to_objective(g, p) + 6.0 * crowd)
 }
 
-/// The deployment policies' sampling: up to 60 spots, each drawn along the edge and then
-/// from it (anywhere within the zone, or, with `jitter`, up to that many inches back from its
-/// front), kept where the unit may stand and `keep` allows, scored by `score(game, spot, its
-/// depth in the zone, friends within 8" of it)`; the lowest score of the first `enough` kept
-/// spots. `None`: none kept.
-pub fn sample_deployment(
-    g: &mut Game,
-    id: Id,
-    depth: f64,
-    jitter: Option<f64>,
-    enough: usize,
-    keep: impl Fn(&Game, Point) -> bool,
-    score: impl Fn(&Game, Point, f64, f64) -> f64,
-) -> Option<Point> {
-    let r = g.radius(id);
-    let far = (depth - r).max(r);
-    let mut best: Option<(f64, Point)> = None;
-    let mut valid = 0;
-    let others = g.others_on_ground(id);
-    for _ in 0..60 {
-        let x = g.rng.random_range(r..=g.rules.table.width - r);
-        let y = match jitter {
-            None => g.rng.random_range(r..=far),
-            Some(j) => (far - g.rng.random_range(0.0..=j)).max(r),
-        };
-        let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok_among(id, p, false, &others) || !keep(g, p) {
-            continue;
-        }
-        let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
-        let score = score(g, p, y, crowd);
-        if best.is_none_or(|(b, _)| score < b) {
-            best = Some((score, p));
-        }
-        valid += 1;
-        if valid >= enough {
-            break;
-        }
-    }
-    best.map(|(_, p)| p)
-}
-
 /// Where an Ambusher arrives: "anywhere over 9" away from enemy units" (Infiltrate: "up to 1""
 /// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
-pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
+pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
@@ -185,7 +220,7 @@ pub fn ambush_spot(g: &mut Game, id: Id) -> Option<Point> {
 
 /// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
 /// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
-fn may_arrive(g: &Game, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
+fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
     let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
     (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over)) && g.spot_ok_among(id, p, false, others)
 }
@@ -193,7 +228,7 @@ fn may_arrive(g: &Game, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
 /// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
 /// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
 /// unit that can arrive does.
-fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
+fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
     let r = g.radius(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let centre = [Point::new(width / 2.0, depth / 2.0)];
@@ -217,9 +252,9 @@ fn ambush_spot_on_grid(g: &Game, id: Id, wanted: &[Point], others: &[(Id, Point,
 /// An Aircraft's move: "moving in a straight line, and adding 30" to its total move" along
 /// the long edges, towards the side with room for the full move ("can't move into the table
 /// edges to move less than 30"").
-pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
+pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     if g.policy_kind(id.0) == PolicyKind::Default {
-        return super::ai::aircraft_path(g, id);
+        return ai::aircraft_path(g, id);
     }
     let (info, from) = (g.info(id), g.live(id).pos);
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
@@ -241,7 +276,7 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
 }
 
 /// The action of a unit that is not Shaken.
-pub fn decide(g: &mut Game, id: Id) -> Action {
+pub fn decide(g: &mut Seat, id: Id) -> Action {
     let m = g.info(id).movement;
     if m.aircraft {
         return aircraft_path(g, id).map_or(Action::Hold, Action::Advance);
@@ -252,12 +287,12 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
         PolicyKind::Default => {
-            if let Some(action) = super::ai::charge_action(g, id).or_else(|| super::ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
+            if let Some(action) = ai::charge_action(g, id).or_else(|| ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
                 return as_advance_if_shorter(g, id, action);
             }
             // a unit that would stand still in dangerous terrain steps out of it
             match movement_action(g, id) {
-                Action::Hold => super::ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                Action::Hold => ai::leave_danger(g, id).unwrap_or(Action::Hold),
                 action => as_advance_if_shorter(g, id, action),
             }
         }
@@ -266,7 +301,7 @@ pub fn decide(g: &mut Game, id: Id) -> Action {
 
 /// A Rush no longer than an Advance may be (6" through difficult terrain, which caps both)
 /// is played as that Advance: the same move, after which a unit with guns may shoot.
-fn as_advance_if_shorter(g: &Game, id: Id, action: Action) -> Action {
+fn as_advance_if_shorter(g: &View, id: Id, action: Action) -> Action {
     let m = g.movement(id);
     match action {
         Action::Rush(path) if g.info(id).max_range > 0.0 => {
@@ -276,7 +311,7 @@ fn as_advance_if_shorter(g: &Game, id: Id, action: Action) -> Action {
     }
 }
 
-fn random_action(g: &mut Game, id: Id) -> Action {
+fn random_action(g: &mut Seat, id: Id) -> Action {
     let m = g.movement(id);
     let mut options = vec![Action::Hold];
     let from = g.live(id).pos;
@@ -301,7 +336,7 @@ fn random_action(g: &mut Game, id: Id) -> Action {
 }
 
 /// The greedy policy's action: its charge, else boarding a transport, else the default move.
-fn default_action(g: &mut Game, id: Id) -> Action {
+fn default_action(g: &mut Seat, id: Id) -> Action {
     // charge when the exact melee favours it ("charge when the exact melee outcome favours
     // it"): the best target only
     if g.info(id).role != Role::Shooting {
@@ -318,7 +353,7 @@ fn default_action(g: &mut Game, id: Id) -> Action {
 /// The greedy policy's charges of `id` into `foes` worth more than the charge margin, best
 /// first: the exact melee's value on fresh units (`Prepared::charge_value`), scaled by the
 /// share of its models left.
-fn greedy_charges(g: &Game, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
+fn greedy_charges(g: &View, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let alive_share = f64::from(g.live(id).left) / f64::from(info.models.max(1));
     let mut out: Vec<(f64, Id)> = foes.iter().map(|&e| (g.prep.charge_value[id.0][id.1][e.1] * alive_share, e)).filter(|&(v, _)| v > policy.charge_margin * info.cost).collect();
@@ -329,7 +364,7 @@ fn greedy_charges(g: &Game, id: Id, foes: &[Id]) -> Vec<(f64, Id)> {
 
 /// Holding a marker, or moving towards markers and enemies (both the greedy and the default
 /// policy, once they have decided not to charge).
-fn movement_action(g: &mut Game, id: Id) -> Action {
+fn movement_action(g: &mut Seat, id: Id) -> Action {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let m = g.movement(id);
     let pos = g.live(id).pos;
@@ -362,7 +397,7 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
     }
     let enemy = nearest_enemy(g, id);
     let default = g.policy_kind(id.0) == PolicyKind::Default;
-    let go = |g: &mut Game, goal: Point, rush: bool| -> Action {
+    let go = |g: &mut Seat, goal: Point, rush: bool| -> Action {
         let allowance = if rush { m.rush } else { m.advance };
         match g.plan_move(id, goal, allowance) {
             Some(path) if rush => Action::Rush(path),
@@ -405,8 +440,8 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
         Role::Shooting | Role::Hybrid => {
             // with no target from where it stands (in range is not enough: a shooter with no
             // unit in sight that held would stand idle all game), the default policy closes in
-            let no_target = |g: &mut Game| default && shots(g, id, false).is_empty();
-            let at_enemy = |g: &mut Game| match enemy {
+            let no_target = |g: &mut Seat| default && shots(g, id, false).is_empty();
+            let at_enemy = |g: &mut Seat| match enemy {
                 Some((e, de)) if de > info.max_range || no_target(g) => {
                     let p = g.live(e).pos;
                     go(g, p, false)
@@ -429,7 +464,7 @@ fn movement_action(g: &mut Game, id: Id) -> Action {
 /// `action`, `id`'s move towards marker `i`, which then counts as claimed by its side; but
 /// when no move gets nearer the marker and the unit is not on it (hemmed in by friends or
 /// terrain on the way), the default policy's `otherwise` instead of standing idle.
-fn towards_marker(g: &mut Game, id: Id, i: usize, action: Action, otherwise: impl FnOnce(&mut Game) -> Action) -> Action {
+fn towards_marker(g: &mut Seat, id: Id, i: usize, action: Action, otherwise: impl FnOnce(&mut Seat) -> Action) -> Action {
     if matches!(action, Action::Hold) && g.policy_kind(id.0) == PolicyKind::Default && !g.near_marker(id, g.objectives[i]) {
         return otherwise(g);
     }
@@ -442,7 +477,7 @@ fn towards_marker(g: &mut Game, id: Id, i: usize, action: Action, otherwise: imp
 /// points per wound, at most what is left of it). The default policy fires at the best
 /// target, or splits its weapon groups between two when that removes 5% more; the random
 /// policy fires everything at any valid target.
-pub fn shots(g: &mut Game, id: Id, moved: bool) -> Short<Volley, 2> {
+pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let info = g.info(id);
     if info.ranged.is_empty() {
         return Short::new();
@@ -478,7 +513,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Short<Volley, 2> {
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
     let default = g.policy_kind(id.0) == PolicyKind::Default;
-    let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { super::ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+    let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
     let best = (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap();
     let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];
     let best_value = single(&options[best]);
@@ -519,7 +554,7 @@ pub fn shots(g: &mut Game, id: Id, moved: bool) -> Short<Volley, 2> {
 }
 
 /// A point `reach` inches from `id` in a random direction (the random policy's placements and moves).
-fn random_goal(g: &mut Game, id: Id, reach: f64) -> Point {
+fn random_goal(g: &mut Seat, id: Id, reach: f64) -> Point {
     let from = g.live(id).pos;
     let a = g.rng.random_range(0.0..std::f64::consts::TAU);
     Point::new(from.x + reach * a.cos(), from.y + reach * a.sin())
@@ -527,7 +562,7 @@ fn random_goal(g: &mut Game, id: Id, reach: f64) -> Point {
 
 /// Where `id` is placed "after this model is deployed" (Fanatic, `inches` away at most): the
 /// default policy towards the nearest marker, the random one half of the time anywhere.
-pub fn placement_after_deployment(g: &mut Game, id: Id, inches: f64) -> Option<Point> {
+pub fn placement_after_deployment(g: &mut Seat, id: Id, inches: f64) -> Option<Point> {
     let goal = match g.policy_kind(id.0) {
         PolicyKind::Hold => return None,
         PolicyKind::Random => {
@@ -550,7 +585,7 @@ pub fn placement_after_deployment(g: &mut Game, id: Id, inches: f64) -> Option<P
 /// reach, else towards the marker (or, for a melee unit, the enemy) its action heads for; a
 /// unit holding a marker alone, or already able to charge, stays. The random policy places
 /// half of the time, anywhere.
-pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
+pub fn placement_goal(g: &mut Seat, id: Id, reach: f64) -> Option<Point> {
     match g.policy_kind(id.0) {
         PolicyKind::Hold => return None,
         PolicyKind::Random => {
@@ -596,7 +631,7 @@ pub fn placement_goal(g: &mut Game, id: Id, reach: f64) -> Option<Point> {
 /// by charging it as it can (their expected points margin, summed), then goes towards the
 /// nearest marker its side does not hold; it moves only when that is better than staying.
 /// The random policy moves half of the time, anywhere.
-pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
+pub fn after_attack_path(g: &mut Seat, id: Id, inches: f64) -> Option<Path> {
     match g.policy_kind(id.0) {
         PolicyKind::Hold => return None,
         PolicyKind::Random => {
@@ -620,7 +655,7 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
         .collect();
     let held: Vec<Point> = g.objectives.iter().copied().filter(|&o| g.near_marker(id, o)).collect();
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
-    let score = |g: &Game, p: Point| {
+    let score = |g: &View, p: Point| {
         let leaves = held.iter().any(|&o| !g.near_marker_at(id, p, o));
         let threat: f64 = threats.iter().filter(|(at, reach, _)| p.distance(*at) - r <= *reach).map(|t| t.2).sum();
         let objective = p.nearest(&wanted);
@@ -647,7 +682,7 @@ pub fn after_attack_path(g: &mut Game, id: Id, inches: f64) -> Option<Path> {
 /// the policy activates a second time, when the army has no other unit to activate: the
 /// default policy the first (nearest the enemy) that can charge an enemy it gains from
 /// charging, or shoot at something; the random policy any, half of the time.
-pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option<usize> {
+pub fn extra_activation(g: &mut Seat, army: usize, eligible: &[usize]) -> Option<usize> {
     match g.policy_kind(army) {
         PolicyKind::Hold => None,
         PolicyKind::Random => {
@@ -683,20 +718,17 @@ pub fn extra_activation(g: &mut Game, army: usize, eligible: &[usize]) -> Option
 /// Whether the defender `d` strikes back at the charger `c`: "the defending unit may choose
 /// to strike back ..., but doesn't have to". The greedy, random and hold policies always
 /// do; the default one declines when that is worth more (`ai::strikes_back`).
-pub fn strike_back(g: &mut Game, c: Id, d: Id) -> bool {
+pub fn strike_back(g: &mut Seat, c: Id, d: Id) -> bool {
     match g.policy_kind(d.0) {
-        PolicyKind::Default => super::ai::strikes_back(g, c, d),
+        PolicyKind::Default => ai::strikes_back(g, c, d),
         _ => true,
     }
 }
 
-/// "pick one friendly unit within 12"".
-pub const BUFF_RANGE: f64 = 12.0;
-
 /// Which of the enemy units a move crossed a Strafing unit attacks (`plans`: each with the
 /// weapon groups that attack it): the default policy the one losing the most points in
 /// expectation, the random policy any; the hold policy never moves.
-pub fn strafe_target(g: &mut Game, army: usize, plans: &[(Id, Vec<crate::attack::plan::Group>)], situation: &crate::attack::plan::Situation) -> Option<Id> {
+pub fn strafe_target(g: &mut Seat, army: usize, plans: &[(Id, Vec<crate::attack::plan::Group>)], situation: &crate::attack::plan::Situation) -> Option<Id> {
     if plans.is_empty() {
         return None;
     }
@@ -718,7 +750,7 @@ pub fn strafe_target(g: &mut Game, army: usize, plans: &[(Id, Vec<crate::attack:
 
 /// Which enemy unit within reach takes a Surprise Attack's hits (`Effect::ArrivalHits`): the
 /// default policy the one with the most points per wound, the random policy any.
-pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
+pub fn surprise_target(g: &mut Seat, army: usize, near: &[Id]) -> Option<Id> {
     if near.is_empty() {
         return None;
     }
@@ -735,7 +767,7 @@ pub fn surprise_target(g: &mut Game, army: usize, near: &[Id]) -> Option<Id> {
 /// transport with room (the largest first); shooters and units that arrive by Ambush or
 /// Scout deploy as usual.
 /// The random policy boards any unit that fits with even odds; the hold policy none.
-pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
+pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     let kind = g.policy_kind(army);
     if kind == PolicyKind::Hold {
         return Vec::new();
@@ -748,10 +780,10 @@ pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     room.sort_by_key(|&(u, cap)| (std::cmp::Reverse(cap), u));
-    let fits = |g: &Game, u: usize| {
+    let fits = |g: &View, u: usize| {
         let info = g.info((army, u));
         let m = info.movement;
-        let spaces = super::transport::spaces(&info.alloc, info.alloc.start());
+        let spaces = super::prepare::spaces(&info.alloc, info.alloc.start());
         info.transport == 0 && !m.aircraft && !m.ambush && !m.scout && !m.hold_only && spaces.is_some()
     };
     let mut order: Vec<usize> = (0..n).filter(|&u| fits(g, u)).collect();
@@ -768,7 +800,7 @@ pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for u in order {
         let info = g.info((army, u));
-        let need = super::transport::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
+        let need = super::prepare::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
         if let Some(slot) = room.iter_mut().find(|(_, left)| *left >= need) {
             slot.1 -= need;
             out.push((u, slot.0));
@@ -779,7 +811,7 @@ pub fn passengers(g: &mut Game, army: usize) -> Vec<(usize, usize)> {
 
 /// Where a unit inside is going: the nearest marker its army does not hold and no friend on
 /// the table stands by, else the nearest enemy, else where its transport stands.
-fn passenger_goal(g: &Game, id: Id, from: Point) -> Point {
+fn passenger_goal(g: &View, id: Id, from: Point) -> Point {
     let covered = |o: Point| g.on_table(id.0).any(|f| g.may_seize(f) && g.near_marker(f, o));
     let marker = g.objectives.iter().enumerate().filter(|&(i, &o)| g.owner[i] != id.0 as i8 && !covered(o)).map(|(_, &o)| o).min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)));
     marker.or_else(|| enemies(g, id.0).map(|e| g.live(e).pos).min_by(|a, b| a.distance(from).total_cmp(&b.distance(from)))).unwrap_or(from)
@@ -793,8 +825,8 @@ fn passenger_goal(g: &Game, id: Id, from: Point) -> Point {
 /// after, for a unit with guns; else by Rush) once it is within reach of the exit, the
 /// transport can't move them on (Shaken, Immobile, or it activated this round and moved under 1"), or in the last round. The random
 /// policy stays or leaves by any action with equal odds.
-pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exit> {
-    use super::transport::Exit;
+pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<super::decisions::Exit> {
+    use super::decisions::Exit;
     let exit_range = g.exit_range();
     let at = g.live(transport).pos;
     let info = g.info(id);
@@ -815,7 +847,7 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
         return options[i];
     }
     if g.policy_kind(id.0) == PolicyKind::Default && !info.movement.hold_only {
-        if let Some((e, path)) = super::ai::charge_out(g, id, transport, &foes) {
+        if let Some((e, path)) = ai::charge_out(g, id, transport, &foes) {
             return Some(Exit::Charge(e, path));
         }
     } else if info.role != Role::Shooting && !info.movement.hold_only {
@@ -837,13 +869,13 @@ pub fn exit(g: &mut Game, id: Id, transport: Id) -> Option<super::transport::Exi
 
 /// Where a unit thrown out of a destroyed transport is placed: towards the nearest marker its
 /// army does not hold (or the nearest enemy).
-pub fn wreck_goal(g: &Game, id: Id) -> Point {
+pub fn wreck_goal(g: &View, id: Id) -> Point {
     let at = g.live(id).pos;
     passenger_goal(g, id, at)
 }
 
 /// `embark_action`, its time counted to transports.
-fn timed_embark_action(g: &mut Game, id: Id) -> Option<Action> {
+fn timed_embark_action(g: &mut Seat, id: Id) -> Option<Action> {
     let t = g.clock();
     let out = embark_action(g, id);
     g.lap(t, |x| &mut x.transports);
@@ -855,7 +887,7 @@ fn timed_embark_action(g: &mut Game, id: Id) -> Option<Action> {
 /// would have it) is beyond its Rush and a transport that has not activated yet this round
 /// is within its Advance (else its Rush), when no enemy is within its charge reach: the
 /// transport then takes it on. The random policy boards any transport it reaches, at times.
-pub fn embark_action(g: &mut Game, id: Id) -> Option<Action> {
+pub fn embark_action(g: &mut Seat, id: Id) -> Option<Action> {
     let kind = g.policy_kind(id.0);
     let info = g.info(id);
     // a unit inside can't seize a marker: none gets in in the last round

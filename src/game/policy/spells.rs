@@ -2,12 +2,13 @@
 //! friend gets a buff, which enemy a debuff or a mark, which spells a caster tries on whom,
 //! and how many tokens a caster spends to help or hinder a cast.
 
-use crate::game::state::{Game, Id};  
+use crate::game::state::{Id, View};  
 use crate::game::spellbook::CastEffect;
 use crate::game::prepare::Role;
 use crate::game::PolicyKind;
 use rand::RngExt;
-use super::*;
+use super::common::{enemies, BUFF_RANGE};
+use super::seat::Seat;
 
 /// "Once per activation, before attacking, pick one friendly unit within 12"" for a buff
 /// (`Effect::Buff`): among the friendly units within 12" (the unit itself included) that
@@ -15,7 +16,7 @@ use super::*;
 /// most points left at stake: its points left times the enemy units that could shoot it
 /// (within their longest range plus an Advance) or charge it next. The random policy picks
 /// any of them; the hold policy gives none. `(unit, index in its UnitInfo::buffed)`.
-pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
+pub fn buff_target(g: &mut Seat, id: Id, rule: &str) -> Option<(Id, usize)> {
     if g.policy_kind(id.0) == PolicyKind::Hold {
         return None;
     }
@@ -46,14 +47,14 @@ pub fn buff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// Whether a casting roll modifier given by a rule (Casting Buff within 12", Casting Debuff
 /// within 18") can go to `to`: a unit with a caster that holds none, in range, and for a
 /// friend one that has yet to cast this round (or the giver).
-fn casting_roll_ok(g: &Game, id: Id, to: Id, friend: bool) -> bool {
+fn casting_roll_ok(g: &View, id: Id, to: Id, friend: bool) -> bool {
     let (info, live) = (g.info(to), g.live(to));
     info.casting.caster() && !info.casting.spells.is_empty() && live.casting_modifier[usize::from(!friend)] == 0 && may_cast_again(g, to) && g.within(id, to, if friend { BUFF_RANGE } else { picking_range(g, to) }) && (!friend || to == id || !live.activated)
 }
 
 /// Whether caster `u` may still try a spell in this game: not Shaken, and, in the last round,
 /// yet to act with tokens in hand (a casting modifier or a debuff on it is wasted otherwise).
-fn may_cast_again(g: &Game, u: Id) -> bool {
+fn may_cast_again(g: &View, u: Id) -> bool {
     let live = g.live(u);
     !live.shaken && (g.round < g.config.rounds || (!live.activated && live.tokens > 0))
 }
@@ -61,7 +62,7 @@ fn may_cast_again(g: &Game, u: Id) -> bool {
 /// The caster that gets a rule's casting roll modifier (`Effect::CastingRollGiven`): the
 /// default policy the one whose tokens are worth the most (its token worth times the tokens
 /// it holds); the random policy any; the hold policy none.
-pub fn casting_roll_target(g: &mut Game, id: Id, friend: bool) -> Option<Id> {
+pub fn casting_roll_target(g: &mut Seat, id: Id, friend: bool) -> Option<Id> {
     let army = if friend { id.0 } else { 1 - id.0 };
     let candidates: Vec<Id> = g.on_table(army).filter(|&u| casting_roll_ok(g, id, u, friend)).collect();
     choose(g, id, candidates, |g, u| token_stake(g, u))
@@ -69,13 +70,13 @@ pub fn casting_roll_target(g: &mut Game, id: Id, friend: bool) -> Option<Id> {
 
 /// What a caster's next casting roll is worth, to give a modifier to: its token worth times
 /// the tokens it holds.
-fn token_stake(g: &Game, u: Id) -> f64 {
+fn token_stake(g: &View, u: Id) -> f64 {
     g.info(u).casting.token_worth * f64::from(g.live(u).tokens.max(1))
 }
 
 /// The unit a rule of `id`'s gives to, among `candidates`: none for the hold policy, any for
 /// the random policy, the last scoring most for the default policy.
-fn choose<T: Copy>(g: &mut Game, id: Id, candidates: Vec<T>, score: impl Fn(&Game, T) -> f64) -> Option<T> {
+fn choose<T: Copy>(g: &mut Seat, id: Id, candidates: Vec<T>, score: impl Fn(&View, T) -> f64) -> Option<T> {
     match g.policy_kind(id.0) {
         _ if candidates.is_empty() => None,
         PolicyKind::Hold => None,
@@ -90,7 +91,7 @@ fn choose<T: Copy>(g: &mut Game, id: Id, candidates: Vec<T>, score: impl Fn(&Gam
 /// The enemy unit within 18" that gets a rule's debuff (`Effect::Debuff`), among those it
 /// would change that hold no buff: the default policy the one scoring most (`debuff_score`),
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
-pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
+pub fn debuff_target(g: &mut Seat, id: Id, rule: &str) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> =
         enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
     choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
@@ -100,7 +101,7 @@ pub fn debuff_target(g: &mut Game, id: Id, rule: &str) -> Option<(Id, usize)> {
 /// policy, a dangerous terrain test goes to the one with the most points left (all its models
 /// test), a morale test that fatigues to the one not yet fatigued with the most points left,
 /// melee units first; the random policy picks any, the hold policy none.
-pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
+pub fn enemy_test_target(g: &mut Seat, id: Id, dangerous: bool) -> Option<Id> {
     let candidates: Vec<Id> = enemies(g, id.0).filter(|&e| g.within(id, e, picking_range(g, e)) && (dangerous || !(g.live(e).fatigued || g.live(e).shaken))).collect();
     choose(g, id, candidates, |g, e| g.info(e).cost * g.wound_share(e) * if dangerous { 1.0 } else { melee_weight(g.info(e).role) })
 }
@@ -108,7 +109,7 @@ pub fn enemy_test_target(g: &mut Game, id: Id, dangerous: bool) -> Option<Id> {
 /// How far away an enemy unit may be picked by a rule's "pick one enemy unit within 18"":
 /// 18", less what a spell loses against it (an Aircraft: "units targeting them get -12" to
 /// their range", and picking it is targeting it, as a spell's target is).
-fn picking_range(g: &Game, e: Id) -> f64 {
+fn picking_range(g: &View, e: Id) -> f64 {
     DEBUFF_RANGE - g.info(e).spell_range_penalty
 }
 
@@ -123,7 +124,7 @@ fn melee_weight(role: Role) -> f64 {
 
 /// Whether `attacker` could shoot `target` (within its longest range plus an Advance) or
 /// charge it next.
-fn could_attack(g: &Game, attacker: Id, target: Id) -> bool {
+fn could_attack(g: &View, attacker: Id, target: Id) -> bool {
     let i = g.info(attacker);
     (i.max_range > 0.0 && g.within(attacker, target, i.max_range + i.movement.advance)) || (!i.movement.hold_only && !i.movement.aircraft && g.within(attacker, target, i.movement.charge))
 }
@@ -134,7 +135,7 @@ pub const DEBUFF_RANGE: f64 = 18.0;
 /// Whether a buff for moves (`Buffed::for_moves`) would still act for `f` this round: a unit
 /// that moves and has yet to act (or the giver `id` itself); a buff for attacks, a unit that
 /// has yet to act (or the giver).
-fn buff_in_time(g: &Game, id: Id, f: Id, b: usize) -> bool {
+fn buff_in_time(g: &View, id: Id, f: Id, b: usize) -> bool {
     let (info, live) = (g.info(f), g.live(f));
     let moves = info.buffed[b].moves();
     let for_moves = moves.advance != 0 || moves.rush != 0 || moves.charge != 0;
@@ -149,7 +150,7 @@ fn buff_in_time(g: &Game, id: Id, f: Id, b: usize) -> bool {
 /// threatens (its points left, twice if it has yet to act this round); on its moves, to its
 /// melee units that have yet to act; on its defense or morale, by its points left times the
 /// friendly units that threaten it.
-fn debuff_score(g: &Game, army: usize, e: Id, b: usize) -> f64 {
+fn debuff_score(g: &View, army: usize, e: Id, b: usize) -> f64 {
     let info = g.info(e);
     let buff = &info.buffed[b];
     let left = info.cost * g.wound_share(e);
@@ -173,14 +174,14 @@ fn debuff_score(g: &Game, army: usize, e: Id, b: usize) -> f64 {
 
 /// The units of the army other than `army` that could shoot `f` (within their longest range
 /// plus an Advance) or charge it next.
-fn threats(g: &Game, army: usize, f: Id) -> usize {
+fn threats(g: &View, army: usize, f: Id) -> usize {
     enemies(g, army).filter(|&e| could_attack(g, e, f)).count()
 }
 
 /// How much marking enemy unit `e` with `rule` is worth to `caster`'s default policy (a
 /// score, not points; 0: no use): its points left times the friendly units that gain from
 /// the rule, have yet to act this round (or are the caster) and could shoot or charge it.
-fn mark_score(g: &Game, caster: Id, e: Id, rule: &str) -> f64 {
+fn mark_score(g: &View, caster: Id, e: Id, rule: &str) -> f64 {
     let left = g.info(e).cost * g.wound_share(e);
     let attackers = g
         .on_table(caster.0)
@@ -195,7 +196,7 @@ fn mark_score(g: &Game, caster: Id, e: Id, rule: &str) -> f64 {
 /// rank units by, not points): buffs for moves to the melee units first (they charge), then
 /// the hybrid ones, by points; Steadfast's recovery to the Shaken units first; defensive
 /// buffs by the points left times the enemies that threaten the unit.
-fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
+fn buff_score(g: &View, army: usize, f: Id, b: usize) -> f64 {
     let at_stake = |f: Id| {
         let info = g.info(f);
         info.cost * g.wound_share(f) * threats(g, army, f) as f64
@@ -217,7 +218,7 @@ fn buff_score(g: &Game, army: usize, f: Id, b: usize) -> f64 {
 
 /// The expected points a cast of `id`'s spell `si` removes from `target` (its hits' expected
 /// wounds on the target as it stands, at most what is left of it), the spell assumed cast.
-pub fn spell_value(g: &mut Game, id: Id, si: usize, target: Id) -> f64 {
+pub fn spell_value(g: &mut Seat, id: Id, si: usize, target: Id) -> f64 {
     let t = g.info(target);
     if t.alloc.destroyed(g.live(target).s) {
         return 0.0;
@@ -240,7 +241,7 @@ fn lasting_value(score: f64) -> f64 {
 /// (at the bare chance to cast) less what the tokens spent are worth kept is highest within
 /// the tokens it holds ("only one try per spell"). The random policy tries each spell it can
 /// afford with even odds, on random targets.
-pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::spellbook::Window) -> Vec<(usize, Vec<Id>)> {
+pub fn spells_to_cast(g: &mut Seat, id: Id, window: crate::game::spellbook::Window) -> Vec<(usize, Vec<Id>)> {
     let info = g.info(id);
     let held = g.live(id).tokens;
     let foes: Vec<Id> = enemies(g, id.0).collect();
@@ -356,7 +357,7 @@ pub fn spells_to_cast(g: &mut Game, id: Id, window: crate::game::spellbook::Wind
 /// (a friend's spell) or hinder (an enemy's), worth `stake` points to the caster's side. Each
 /// token moves the chance by up to a sixth; `who` spends while that is worth more than what
 /// it counts a token of its own worth. The random policy spends a random number.
-pub fn tokens_to_spend(g: &mut Game, who: Id, stake: f64, modifier: i32, help: bool) -> u8 {
+pub fn tokens_to_spend(g: &mut Seat, who: Id, stake: f64, modifier: i32, help: bool) -> u8 {
     let held = g.live(who).tokens;
     if g.policy_kind(who.0) == PolicyKind::Random {
         return g.rng.random_range(0..=held);

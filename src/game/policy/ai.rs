@@ -9,32 +9,19 @@
 //! surviving vehicle is worth its points per wound), plus the chance that the loser of the
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
-use super::state::{Game, Id};
-use super::paths::Path;
-use super::config::Short;
-use super::policy::Action;
-use super::prepare::{exchange, Exchange, Role};
-use super::table::Point;
+use super::seat::{Seat, MEMO_LIMIT};
+use crate::game::state::{Id, View};
+use crate::game::paths::Path;
+use crate::game::config::Short;
+use crate::game::decisions::Action;
+use crate::game::prepare::{exchange, Exchange, Role};
+use crate::game::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
 use crate::state::UnitState;
-use rustc_hash::FxHashMap;
-
-/// Entries a memo keeps at most (it starts again when full).
-const MEMO_LIMIT: usize = 200_000;
 
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
 type Side = (State, bool, bool);
-
-/// What the valuations need beyond the fresh tables, kept by each thread across the chunks
-/// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
-/// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
-/// left, Shaken).
-#[derive(Default)]
-pub struct Memo {
-    exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
-    fails: FxHashMap<(Id, (u32, bool), bool), f64>,
-}
 
 /// What a charge is worth to the charger, in expected points.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -98,7 +85,7 @@ fn failure_stake(left: f64, wounds: f64, per_wound: f64, shaken_weight: f64) -> 
     if left <= wounds / 2.0 { points } else { shaken_weight * points }
 }
 
-fn side_of(g: &Game, id: Id) -> Side {
+fn side_of(g: &View, id: Id) -> Side {
     let l = g.live(id);
     (l.s, l.shaken, l.fatigued)
 }
@@ -108,7 +95,7 @@ fn side_of(g: &Game, id: Id) -> Side {
 /// defender "only hit on unmodified rolls of 6"), each side's blows scaled by its share of
 /// models left (`estimate` caps them at the wounds left). Cheap enough for every decision;
 /// rules that change with the models left are read at full strength.
-fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
+fn exchange_now(g: &mut Seat, c: Id, d: Id, far: bool) -> Exchange {
     let (cl, dl) = (g.live(c), g.live(d));
     let (c_tired, d_tired) = (cl.fatigued, dl.fatigued || dl.shaken);
     let (ci, di) = (g.info(c), g.info(d));
@@ -136,7 +123,7 @@ fn exchange_now(g: &mut Game, c: Id, d: Id, far: bool) -> Exchange {
 }
 
 /// The chance a unit in state `s` (Shaken or not) fails a morale test.
-fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
+fn p_fail(g: &mut Seat, id: Id, s: State, shaken: bool) -> f64 {
     // the test reads the models left (their Quality and rules), a joined Hero among them or
     // not (`Allocation::alive_key`)
     let key = (id, g.info(id).alloc.alive_key(s), shaken);
@@ -152,7 +139,7 @@ fn p_fail(g: &mut Game, id: Id, s: State, shaken: bool) -> f64 {
 }
 
 /// What `c` charging `d` now is worth to `c`.
-pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
+pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
     let far = g.gap(c, d) > 9.0;
     estimate(g, c, d, far, true)
 }
@@ -162,7 +149,7 @@ pub fn charge_estimate(g: &mut Game, c: Id, d: Id) -> Estimate {
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
 /// a morale test if it suffered at least one wound" (a Poisson chance).
-fn estimate(g: &mut Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let (c_left, d_left) = (f64::from(g.live(c).wounds_left), f64::from(g.live(d).wounds_left));
@@ -195,7 +182,7 @@ fn estimate(g: &mut Game, c: Id, d: Id, far: bool, strike_back: bool) -> Estimat
 /// winning, against the test it takes anyway and the fatigue that spoils its own charge
 /// later this round ("After attacking in melee for the first time during a round, either by
 /// charging or by striking back, units only hit on unmodified rolls of 6").
-pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
+pub fn strikes_back(g: &mut Seat, c: Id, d: Id) -> bool {
     let far = g.gap(c, d) > 9.0;
     let with = estimate(g, c, d, far, true);
     let without = estimate(g, c, d, far, false);
@@ -212,13 +199,13 @@ pub fn strikes_back(g: &mut Game, c: Id, d: Id) -> bool {
 }
 
 /// What one marker is worth, in points: `marker_value` times the army's average unit.
-fn marker_points(g: &Game, army: usize) -> f64 {
+fn marker_points(g: &View, army: usize) -> f64 {
     let units = &g.prep.armies[army];
     g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
 }
 
 /// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
-fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
+fn removal_chance(g: &mut Seat, e: Id, dealt: f64) -> f64 {
     let left = g.live(e).wounds_left as usize;
     let mut p = [0.0; POISSON_TOP];
     let n = poisson(dealt, &mut p);
@@ -228,7 +215,7 @@ fn removal_chance(g: &mut Game, e: Id, dealt: f64) -> f64 {
 /// The default policy's move in the last round: a unit off the markers rushes onto the
 /// nearest marker within reach that its side does not hold or that an enemy contests
 /// ("the player that controls most markers wins"), instead of shooting; `None` otherwise.
-pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
+pub fn last_round_move(g: &mut Seat, id: Id) -> Option<Action> {
     if g.round < g.config.rounds || !g.may_seize(id) {
         return None;
     }
@@ -236,7 +223,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
     if g.on_marker(id) {
         return None;
     }
-    let on = |g: &Game, who: Id, o: Point| g.near_marker(who, o);
+    let on = |g: &View, who: Id, o: Point| g.near_marker(who, o);
     let rush = g.movement(id).rush;
     let mut wanted: Vec<(f64, usize)> = (0..g.objectives.len())
         .filter(|&i| {
@@ -264,7 +251,7 @@ pub fn last_round_move(g: &mut Game, id: Id) -> Option<Action> {
 
 /// What `wounds` expected wounds on `e` are worth for the markers: when `e` stands on one,
 /// the marker's points times the chance the wounds destroy it.
-pub fn marker_bonus(g: &mut Game, army: usize, e: Id, wounds: f64) -> f64 {
+pub fn marker_bonus(g: &mut Seat, army: usize, e: Id, wounds: f64) -> f64 {
     let on_marker = g.on_marker(e);
     if on_marker { removal_chance(g, e, wounds) * marker_points(g, army) } else { 0.0 }
 }
@@ -272,7 +259,7 @@ pub fn marker_bonus(g: &mut Game, army: usize, e: Id, wounds: f64) -> f64 {
 /// A quick read of the best volley `id` could fire after moving `reach` inches: the table's
 /// fresh expected points (`Prepared::shot_value`) scaled by what is left of it, at most what
 /// is left of the target, for enemies within range (sight not checked).
-fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
+fn quick_shot_value(g: &View, id: Id, reach: f64) -> f64 {
     let info = g.info(id);
     if info.max_range <= 0.0 {
         return 0.0;
@@ -289,14 +276,14 @@ fn quick_shot_value(g: &Game, id: Id, reach: f64) -> f64 {
 }
 
 /// The marker `id` holds alone, if any (within 3" and no friend that may seize near it).
-fn held_alone(g: &Game, id: Id) -> Option<Point> {
-    g.objectives.iter().copied().find(|&o| super::policy::holds_alone(g, id, o))
+fn held_alone(g: &View, id: Id) -> Option<Point> {
+    g.objectives.iter().copied().find(|&o| super::common::holds_alone(g, id, o))
 }
 
 /// The default policy's charge out of `transport`, if one is worth it: the enemy units it
 /// can reach from the transport (`Game::charge_out`) valued as `charge_action` values
 /// them, from both units' states with the markers they hold, above the charge margin.
-pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
+pub fn charge_out(g: &mut Seat, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
     let mut options = Short::new();
     charge_options(g, id, foes, &mut options);
     options.iter().find_map(|&(_, e)| g.charge_out(id, transport, e).map(|path| (e, path)))
@@ -305,7 +292,7 @@ pub fn charge_out(g: &mut Game, id: Id, transport: Id, foes: &[Id]) -> Option<(I
 /// The charges of `id` into `foes` worth more than the charge margin, best first: each valued
 /// from both units' states, with the markers they hold; into `options` (a list the caller
 /// holds: no copy of it on return).
-fn charge_options(g: &mut Game, id: Id, foes: &[Id], options: &mut Short<(f64, Id)>) {
+fn charge_options(g: &mut Seat, id: Id, foes: &[Id], options: &mut Short<(f64, Id)>) {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
@@ -333,7 +320,7 @@ fn charge_options(g: &mut Game, id: Id, foes: &[Id], options: &mut Short<(f64, I
 /// in reach valued from both units' states, tried best first until one has a path; charged
 /// only when worth more than the charge margin, than shooting this activation (a unit that
 /// charges doesn't shoot), and, off a marker it alone holds, than the marker.
-pub fn charge_action(g: &mut Game, id: Id) -> Option<Action> {
+pub fn charge_action(g: &mut Seat, id: Id) -> Option<Action> {
     let info = g.info(id);
     if info.movement.hold_only || info.movement.aircraft {
         return None;
@@ -381,7 +368,7 @@ struct Foe {
     charge_penalty: f64,
 }
 
-fn foes(g: &Game, army: usize) -> Short<Foe, 24> {
+fn foes(g: &View, army: usize) -> Short<Foe, 24> {
     g.on_table(1 - army)
         .map(|e| {
             let (ei, el) = (g.info(e), g.live(e));
@@ -408,7 +395,7 @@ fn foes(g: &Game, army: usize) -> Short<Foe, 24> {
 /// left of each side (it is asked for every ready unit at every pick, so the enemies are
 /// read once per pick), plus `threat_weight` times the points enemies in reach stand to
 /// take from it.
-fn activation_value(g: &Game, id: Id, foes: &[Foe]) -> (f64, f64) {
+fn activation_value(g: &View, id: Id, foes: &[Foe]) -> (f64, f64) {
     let (info, live) = (g.info(id), g.live(id));
     let (pos, radius) = (live.pos, g.radius(id));
     let mine = g.wound_share(id);
@@ -450,7 +437,7 @@ fn activation_value(g: &Game, id: Id, foes: &[Foe]) -> (f64, f64) {
 /// Which ready unit the default policy activates: the one whose activation is worth most
 /// now (its best action, or what it stands to lose by waiting), nearest the enemy on ties;
 /// Shaken units last (they only stand idle).
-pub fn pick_unit(g: &mut Game, ready: &[usize], army: usize) -> usize {
+pub fn pick_unit(g: &mut Seat, ready: &[usize], army: usize) -> usize {
     if ready.len() <= 1 {
         return ready.first().copied().unwrap_or(0);
     }
@@ -488,7 +475,7 @@ fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
 /// heading on which the move (at least 30") fits on the table, the one whose end point is
 /// worth most: the best volley in range of it, less `threat_weight` times what enemy
 /// shooters in range of it would take.
-pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
+pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
     let policy = g.config.policies[id.0];
     let mine = g.wound_share(id);
@@ -532,12 +519,12 @@ pub fn aircraft_path(g: &mut Game, id: Id) -> Option<Path> {
 /// then it must take a dangerous terrain test": one test per activation, taken already) with
 /// an Advance, staying within 3" of the marker it stands on, if any; `None` when it is not in
 /// dangerous terrain or finds no such spot.
-pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
+pub fn leave_danger(g: &mut Seat, id: Id) -> Option<Action> {
     let pos = g.live(id).pos;
     if g.info(id).movement.aircraft || !g.in_dangerous(id, pos) {
         return None;
     }
-    let near = |g: &Game, p: Point, o: Point| g.near_marker_at(id, p, o);
+    let near = |g: &View, p: Point, o: Point| g.near_marker_at(id, p, o);
     let marker = g.objectives.iter().copied().find(|&o| near(g, pos, o));
     let advance = g.movement(id).advance;
     let mut best: Option<(f64, Path)> = None;
@@ -560,7 +547,7 @@ pub fn leave_danger(g: &mut Game, id: Id) -> Option<Action> {
 /// first rounds (Artillery and short guns at the front, long guns anywhere); cheap units
 /// nearest the markers; valuable units a little behind the screen of those placed before
 /// them; away from friends.
-pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
+pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
     let info = g.info(id);
     let far = (depth - g.radius(id)).max(g.radius(id));
     let army = &g.prep.armies[id.0];
@@ -570,19 +557,21 @@ pub fn deployment_spot(g: &mut Game, id: Id, depth: f64) -> Option<Point> {
     let no_mans_land = g.rules.table.depth - 2.0 * g.rules.deployment.depth;
     let needs_front = info.role == Role::Shooting && (info.movement.hold_only || info.max_range < no_mans_land + far + 6.0);
     let jitter = (info.role != Role::Shooting || needs_front).then_some(3.0);
-    let score = |g: &Game, p: Point, y: f64, crowd: f64| {
-        let objective = super::policy::to_objective(g, p);
+    let score = |g: &View, p: Point, y: f64, crowd: f64| {
+        let objective = super::common::to_objective(g, p);
         let objective = if objective.is_finite() { objective } else { 0.0 };
         // a valuable non-melee unit prefers a friend placed between it and the enemy
         let screened = !cheap && info.role != Role::Melee && g.on_table(id.0).any(|f| f != id && (g.live(f).pos.x - p.x).abs() < 6.0 && g.from_edge(id.0, g.live(f).pos.x, g.live(f).pos.y).y > y);
         objective * if cheap { 1.5 } else { 1.0 } + 6.0 * crowd - if screened { 6.0 } else { 0.0 }
     };
-    super::policy::sample_deployment(g, id, depth, jitter, 12, |g, p| !g.in_dangerous(id, p), score)
+    super::common::sample_deployment(g, id, depth, jitter, 12, |g, p| !g.in_dangerous(id, p), score)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::test_support::{bot, with_seat};
+    use crate::game::state::Game;
     use crate::game::cache::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;
@@ -610,7 +599,7 @@ mod tests {
 
     /// A game in round 1 with every unit at the given spot.
     fn game<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache, spots: [&[Point]; 2]) -> Game<'a> {
-        let mut g = Game::new(prep, config, 0, cache);
+        let mut g = Game::new(prep, config, 0, cache, bot());
         for army in 0..2 {
             for (u, p) in spots[army].iter().enumerate() {
                 g.units[army][u].pos = *p;
@@ -630,12 +619,12 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
-        let e = charge_estimate(&mut g, (0, 0), (1, 0));
+        let e = with_seat(&mut g, |s| charge_estimate(s, (0, 0), (1, 0)));
         let tank = &p.armies[1][0];
         assert!(e.dealt > 3.0 && e.dealt < 12.0, "{e:?}");
         assert!((e.value - e.dealt * tank.points_per_wound()).abs() < 1e-6 + e.defender_fails * e.defender_stake, "{e:?}");
         assert!(e.value > 0.0);
-        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 0), _))));
+        assert!(matches!(with_seat(&mut g, |s| charge_action(s, (0, 0))), Some(Action::Charge((1, 0), _))));
     }
 
     #[test]
@@ -645,8 +634,8 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 20.0)], &[Point::new(30.0, 26.0)]]);
-        assert_eq!(charge_estimate(&mut g, (0, 0), (1, 0)).dealt, 0.0);
-        assert!(charge_action(&mut g, (0, 0)).is_none());
+        assert_eq!(with_seat(&mut g, |s| charge_estimate(s, (0, 0), (1, 0))).dealt, 0.0);
+        assert!(with_seat(&mut g, |s| charge_action(s, (0, 0))).is_none());
     }
 
     #[test]
@@ -664,11 +653,11 @@ mod tests {
         let c = config(walls, PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, [&[Point::new(30.0, 22.0)], &[Point::new(30.0, 36.0), Point::new(40.0, 24.0)]]);
-        let (best, next) = (charge_estimate(&mut g, (0, 0), (1, 0)), charge_estimate(&mut g, (0, 0), (1, 1)));
+        let (best, next) = (with_seat(&mut g, |s| charge_estimate(s, (0, 0), (1, 0))), with_seat(&mut g, |s| charge_estimate(s, (0, 0), (1, 1))));
         assert!(best.value > next.value && next.value > 0.0, "{best:?} {next:?}");
         assert!(g.gap((0, 0), (1, 0)) <= g.charge_reach((0, 0), (1, 0)));
         assert!(g.charge_path((0, 0), (1, 0)).is_none());
-        assert!(matches!(charge_action(&mut g, (0, 0)), Some(Action::Charge((1, 1), _))));
+        assert!(matches!(with_seat(&mut g, |s| charge_action(s, (0, 0))), Some(Action::Charge((1, 1), _))));
     }
 
     #[test]
@@ -687,8 +676,8 @@ mod tests {
             let mut g = game(&p, &c, &mut cache, spots);
             g.owner[0] = 0;
             assert!(g.gap((0, 0), (1, 0)) < 24.0 && !g.sight((0, 0), (1, 0)).visible);
-            assert!(policy::shots(&mut g, (0, 0), false).is_empty());
-            let action = policy::decide(&mut g, (0, 0));
+            assert!(with_seat(&mut g, |s| policy::shots(s, (0, 0), false)).is_empty());
+            let action = with_seat(&mut g, |s| policy::decide(s, (0, 0)));
             assert_eq!(matches!(action, Action::Advance(_)), moves, "{kind:?}: {action:?}");
         }
     }
@@ -708,7 +697,7 @@ mod tests {
             let against = Point::new(60.0, 30.0 - g.radius((0, 0)) - 0.01);
             g.units[0][0].pos = against;
             assert!(g.plan_move((0, 0), Point::new(60.0, 44.0), 12.0).is_none());
-            let action = policy::decide(&mut g, (0, 0));
+            let action = with_seat(&mut g, |s| policy::decide(s, (0, 0)));
             let closer = |path: &crate::game::paths::Path| path.to.distance(Point::new(20.0, 10.0)) < against.distance(Point::new(20.0, 10.0)) - 5.0;
             assert_eq!(matches!(action, Action::Advance(ref path) | Action::Rush(ref path) if closer(path)), moves, "{kind:?}: {action:?}");
         }
@@ -718,7 +707,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut g = game(&claws, &c, &mut cache, [&[Point::new(60.0, 20.0)], &[Point::new(20.0, 10.0)]]);
         g.units[0][0].pos = Point::new(60.0, 30.0 - g.radius((0, 0)) - 0.01);
-        assert!(matches!(policy::decide(&mut g, (0, 0)), Action::Rush(ref path) if path.to.distance(Point::new(20.0, 10.0)) < 40.0));
+        assert!(matches!(with_seat(&mut g, |s| policy::decide(s, (0, 0))), Action::Rush(ref path) if path.to.distance(Point::new(20.0, 10.0)) < 40.0));
         // but a unit standing on its marker (not holding it, with the hold weight at 0) stays
         let mut c = config(Vec::new(), PolicyKind::Default);
         c.policies[0].hold_objectives = 0.0;
@@ -727,7 +716,7 @@ mod tests {
         g.units[0][0].pos = Point::new(60.0, 48.0 - g.radius((0, 0)) - 0.01);
         assert!(g.near_marker((0, 0), Point::new(60.0, 44.0)));
         g.units[0][0].pos = Point::new(60.0, 44.0);
-        assert!(matches!(policy::decide(&mut g, (0, 0)), Action::Hold));
+        assert!(matches!(with_seat(&mut g, |s| policy::decide(s, (0, 0))), Action::Hold));
     }
 
     #[test]
@@ -739,13 +728,13 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
-        let path = aircraft_path(&mut g, (0, 0)).unwrap();
+        let path = with_seat(&mut g, |s| aircraft_path(s, (0, 0))).unwrap();
         assert!(path.length >= 30.0 && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
         assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
         let greedy = config(Vec::new(), PolicyKind::Greedy);
         let mut cache = Cache::default();
         let mut g = game(&p, &greedy, &mut cache, spots);
-        assert_eq!(policy::aircraft_path(&mut g, (0, 0)).unwrap().to.y, 6.0);
+        assert_eq!(with_seat(&mut g, |s| policy::aircraft_path(s, (0, 0))).unwrap().to.y, 6.0);
     }
 
     #[test]
@@ -758,7 +747,7 @@ mod tests {
         let c = config(field, PolicyKind::Default);
         for seed in 0..40 {
             let mut cache = Cache::default();
-            let mut g = Game::new(&p, &c, seed, &mut cache);
+            let mut g = Game::new(&p, &c, seed, &mut cache, bot());
             for army in 0..2 {
                 for live in g.units[army].iter_mut() {
                     live.gone = true;
@@ -767,7 +756,7 @@ mod tests {
             let army = g.seat[0];
             for u in 0..2 {
                 g.units[army][u].gone = false;
-                let spot = policy::deployment_spot(&mut g, (army, u), 12.0).unwrap_or_else(|| panic!("seed {seed} unit {u}: no room right of the minefield"));
+                let spot = with_seat(&mut g, |s| policy::deployment_spot(s, (army, u), 12.0)).unwrap_or_else(|| panic!("seed {seed} unit {u}: no room right of the minefield"));
                 assert!(!g.in_dangerous((army, u), spot), "seed {seed}: {spot:?}");
                 g.units[army][u].pos = spot;
             }
@@ -792,7 +781,7 @@ mod tests {
         let with_hero = State::default();
         let without = alloc.state_of("s", &UnitState { hero_wounds: 3, ..UnitState::FRESH }).unwrap();
         assert_ne!(alloc.alive_key(with_hero), alloc.alive_key(without));
-        let fails = [with_hero, without].map(|s| p_fail(&mut g, (0, 0), s, false));
+        let fails = [with_hero, without].map(|s| with_seat(&mut g, |seat| p_fail(seat, (0, 0), s, false)));
         for (s, got) in [with_hero, without].into_iter().zip(fails) {
             assert!((got - (1.0 - MoraleTest::new(alloc, s, false, Edition::V3_5).p_pass())).abs() < 1e-12, "{s:?}");
         }
@@ -810,19 +799,19 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
-        assert!(!strikes_back(&mut g, (0, 0), (1, 0)));
-        assert!(!policy::strike_back(&mut g, (0, 0), (1, 0)));
+        assert!(!with_seat(&mut g, |s| strikes_back(s, (0, 0), (1, 0))));
+        assert!(!with_seat(&mut g, |s| policy::strike_back(s, (0, 0), (1, 0))));
         // a defender that wins its melee strikes back
         let p = prep(&["Horrors [5] Q5+ D2+ | 100pts\n5x Claw (A1)"], &["Hammers [5] Q3+ D4+ | 150pts\n5x Hammer (A3, AP(4))"]);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
-        assert!(strikes_back(&mut g, (0, 0), (1, 0)));
+        assert!(with_seat(&mut g, |s| strikes_back(s, (0, 0), (1, 0))));
         // the greedy policy always strikes back
         let p = prep(&["Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)"], &["Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)"]);
         let greedy = config(Vec::new(), PolicyKind::Greedy);
         let mut cache = Cache::default();
         let mut g = game(&p, &greedy, &mut cache, spots);
-        assert!(policy::strike_back(&mut g, (0, 0), (1, 0)));
+        assert!(with_seat(&mut g, |s| policy::strike_back(s, (0, 0), (1, 0))));
     }
     #[test]
     fn a_unit_on_a_marker_steps_out_of_dangerous_terrain_and_keeps_the_marker() {
@@ -835,7 +824,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, [&[Point::new(60.0, 44.0)], &[Point::new(10.0, 5.0)]]);
         assert!(g.in_dangerous((0, 0), g.live((0, 0)).pos));
-        let Some(Action::Advance(path)) = leave_danger(&mut g, (0, 0)) else { panic!("stays in the minefield") };
+        let Some(Action::Advance(path)) = with_seat(&mut g, |s| leave_danger(s, (0, 0))) else { panic!("stays in the minefield") };
         assert!(!g.in_dangerous((0, 0), path.to));
         assert!(g.models_at((0, 0), path.to).any(|(_, q, r)| q.distance(Point::new(60.0, 44.0)) - r <= g.rules.markers.range));
     }

@@ -1,0 +1,62 @@
+//! The policy's side of a game: `Bot`, what it keeps from game to game (its memo of
+//! valuations) and round to round (its claims on markers), and `Seat`, its handle on a game
+//! while it decides: the game read only, the dice the rules hand it, and what it keeps.
+
+use crate::game::prepare::Exchange;
+use crate::game::state::{Id, View};
+use crate::rolls::Dice;
+use rustc_hash::FxHashMap;
+
+/// The policy of both sides of a game (`Config::policies`): its memo of valuations (a pure
+/// function of its keys, kept by each thread from game to game of a run) and the markers its
+/// units are heading for this round.
+#[derive(Default)]
+pub struct Bot {
+    pub(super) memo: Memo,
+    pub(super) claimed: Vec<[bool; 2]>,
+}
+
+impl Bot {
+    /// The bot's handle on a game while it decides.
+    pub fn seat<'s, 'a>(&'s mut self, view: &'s View<'a>, rng: &'s mut Dice) -> Seat<'s, 'a> {
+        Seat { view, rng, memo: &mut self.memo, claimed: &mut self.claimed }
+    }
+}
+
+/// What the policy decides with: the game as it stands (read only: `Seat` derefs to
+/// `View`), the dice the rules hand it, its memo, and its units' claims on markers.
+pub struct Seat<'s, 'a> {
+    view: &'s View<'a>,
+    pub rng: &'s mut Dice,
+    memo: &'s mut Memo,
+    /// Markers some unit of each army is already heading for this round.
+    pub claimed: &'s mut Vec<[bool; 2]>,
+}
+
+impl Seat<'_, '_> {
+    /// The default policy's memo of valuations.
+    pub fn memo(&mut self) -> &mut Memo {
+        self.memo
+    }
+}
+
+impl<'a> std::ops::Deref for Seat<'_, 'a> {
+    type Target = View<'a>;
+    #[inline]
+    fn deref(&self) -> &View<'a> {
+        self.view
+    }
+}
+
+/// Entries a memo keeps at most (it starts again when full).
+pub(super) const MEMO_LIMIT: usize = 200_000;
+
+/// What the valuations need beyond the fresh tables, kept by each thread across the chunks
+/// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
+/// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
+/// left, Shaken).
+#[derive(Default)]
+pub struct Memo {
+    pub(super) exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
+    pub(super) fails: FxHashMap<(Id, (u32, bool), bool), f64>,
+}
