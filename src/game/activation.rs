@@ -6,7 +6,9 @@ use super::spellbook::Window;
 use super::decisions::Action;
 use super::rules::MoraleTiming;
 use super::config::{Output, PolicyKind};
-use super::state::{Game, Id, Touched};
+use super::state::Touched;
+use super::play::Game;
+use super::live::Id;
 use super::config::Event;
 
 

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap;
 use crate::attack::plan::{Group, Situation};
 use crate::attack::sample::FacesTable;
-use super::state::{Id, Live};
+use super::live::{Id, Live};
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
 /// and the last distance found between each two units.
@@ -136,6 +136,9 @@ pub struct ShotPlan {
     pub(super) models: Vec<FacesTable>,
     /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
     pub(super) firing: Vec<(usize, u64, u32)>,
+    /// The Limited weapons each group fires, by their bit in `UnitInfo::limited` (spent when
+    /// the group fires: "may only be used once per game").
+    pub(super) limited: Vec<u32>,
 }
 
 /// What decides a shot's groups and dice. Distances are whole inches rounded up: weapon
@@ -163,4 +166,17 @@ pub struct ShotKey {
     /// on the target), and whether the mark's is among them.
     pub(super) shooter: u16,
     pub(super) marked: bool,
+}
+
+/// Two units, where they stand and which of their models are left.
+pub(super) type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
+
+/// What the last `sight` worked out: per model of the looking unit, (slot, distance to the
+/// closest target model in sight, to the closest at all), for which pair and positions, and
+/// `look`'s working lists (kept to save their allocations).
+#[derive(Default)]
+pub struct Seen {
+    pub(super) models: Vec<(usize, f64, f64)>,
+    pub(super) for_pair: Option<PairKey>,
+    pub(super) looking: Looking,
 }

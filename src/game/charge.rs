@@ -2,8 +2,6 @@
 //! the melee's dice rolled as `melee()` rolls them (strike back, resolution, morale), and "the
 //! charging unit must move back by 1" (if possible)" when neither side is destroyed.
 
-use crate::game::state::View;
-use super::paths::{self, Bends, Goal, Widening, DANGEROUS, DANGEROUS_DETOUR, DIFFICULT, IMPASSABLE, UNIT};
 use super::prepare::{melee_flags, BuffUse};
 use super::table::Point;
 use crate::attack::allocation::State;
@@ -13,7 +11,9 @@ use crate::melee::sample::roll_exchange;
 use crate::melee::{Found, Melee, Plans, Status, Winner};
 use super::cache::MeleeKey;
 use super::paths::Path;
-use super::state::{EPS, Game, Id, distance_class};
+use super::state::distance_class;
+use super::play::Game;
+use super::live::Id;
 use super::config::Event;
 
 /// What a side of a melee fights with: the rules it holds once that act on its attacks, on
@@ -28,159 +28,6 @@ pub(super) struct Held {
     pub(super) mark: Option<usize>,
 }
 
-impl<'a> View<'a> {
-    /// A charge path's last step: from its end (where the discs touch) on towards the
-    /// target's closest model until it is in base contact with the closest of the charger's
-    /// ("Charging models must move ... to get into base contact with an enemy model from the
-    /// target unit, or as close as possible"), within `budget` more inches and only onto
-    /// spots it may take. Moving the closest pair together by their gap brings no other pair
-    /// closer than that gap, so no model overlaps.
-    pub(super) fn close_in(&self, id: Id, target: Id, path: Path, budget: f64) -> Path {
-        let mut out = path;
-        for _ in 0..3 {
-            let (gap, ours, theirs) = self.closest_pair_at(id, out.to, target);
-            let left = budget - (out.length - path.length);
-            if gap <= 1e-6 || left <= 1e-6 {
-                break;
-            }
-            let len = ours.distance(theirs).max(EPS);
-            let mut step = gap.min(left);
-            let mut moved = false;
-            for _ in 0..4 {
-                let to = Point::new(out.to.x + (theirs.x - ours.x) * step / len, out.to.y + (theirs.y - ours.y) * step / len);
-                if self.spot_ok(id, to, true) {
-                    // the step in starts where the discs touched: a bend, so the legs are
-                    // the path (with no room for one, the last leg cuts the corner and the
-                    // length is the legs')
-                    let bent = out.via.push(out.to);
-                    out.to = to;
-                    out.length = if bent { out.length + step } else { out.legs(self.live(id).pos).map(|(a, b)| a.distance(b)).sum() };
-                    moved = true;
-                    break;
-                }
-                step /= 2.0;
-            }
-            if !moved {
-                break;
-            }
-        }
-        out
-    }
-
-    /// The path of a charge of `id` into `target`: up to the charge distance (6" through
-    /// difficult terrain) into base contact, the shortest way round what it may not cross
-    /// ("Charge moves don't have to be in a straight line"). `None`: not a valid target.
-    pub fn charge_path(&self, id: Id, target: Id) -> Option<Path> {
-        let t = self.clock();
-        let out = self.find_charge(id, target);
-        self.lap(t, |x| &mut x.movement);
-        out
-    }
-
-    /// How far `id` may move to charge `target`: its charge move less the target's
-    /// `ChargePenalty` (Melee Shrouding: "Enemies get -3" movement when trying to charge").
-    pub fn charge_reach(&self, id: Id, target: Id) -> f64 {
-        (self.movement(id).charge - self.info(target).tricks.charge_penalty).max(0.0)
-    }
-
-    /// "Charging models must move by up to 12" to get into base contact with an enemy model
-    /// from the target unit ... (charge moves don't have to be in a straight line)": the
-    /// shortest route to any point in contact with the target, round impassable terrain and
-    /// through no other unit (touching them is allowed: "may ignore the 1" distance
-    /// restriction"), within the charge allowance (6" if it touches difficult terrain; then
-    /// the route round the difficult terrain is tried too). Dangerous terrain is avoided when
-    /// the way round is at most `DANGEROUS_DETOUR` longer and still within reach.
-    pub(super) fn find_charge(&self, id: Id, target: Id) -> Option<Path> {
-        let m = self.movement(id);
-        let reach = self.charge_reach(id, target);
-        if m.hold_only || m.aircraft || self.info(target).movement.aircraft {
-            return None;
-        }
-        self.find_contact(id, target, reach)
-    }
-
-    /// The shortest path of `id` into base contact with `target` (or as close as it gets)
-    /// within `reach` inches (6" through difficult terrain, `into_contact`), round what it may
-    /// not cross; `None`: none. A charge's, and
-    /// an embarking unit's ("they ignore the 1" move restriction when embarking").
-    pub(super) fn find_contact(&self, id: Id, target: Id, reach: f64) -> Option<Path> {
-        let m = self.movement(id);
-        if !self.within(id, target, reach) {
-            return None;
-        }
-        let (from, at) = (self.live(id).pos, self.live(target).pos);
-        let contact = self.radius(id) + self.radius(target);
-        if m.flying {
-            let to = if from.distance(at) <= contact { from } else { at.towards(from, contact) };
-            let length = from.distance(to);
-            let path = Path { to, via: Bends::NONE, length, difficult: false, dangerous: false };
-            return if length <= reach + EPS && self.spot_ok(id, to, true) { self.into_contact(id, target, path, reach) } else { None };
-        }
-        if from.distance(at) <= contact {
-            // the discs already touch (after a melee's move back they may overlap, the models
-            // an inch apart): no route to find, only the step into base contact
-            let here = Path { to: from, via: Bends::NONE, length: 0.0, difficult: false, dangerous: false };
-            return self.into_contact(id, target, here, reach);
-        }
-        paths::with_scratch(|paths| {
-            self.fill_obstacles(paths, id, from, Some(target), 0.0);
-            let goal = Goal::Contact { centre: at, contact };
-            let mut masks = Widening::new(IMPASSABLE | UNIT);
-            let mut best: Option<(f64, Path)> = None;
-            while let Some((mask, again)) = masks.next() {
-                let Some(length) = paths.shortest(from, goal, mask, reach, f64::INFINITY, again) else { continue };
-                let route = &paths.route;
-                let (Some(&to), true) = (route.last(), route.len() >= 2 && route.len() - 2 <= paths::MAX_BENDS) else { continue };
-                let mut via = Bends::NONE;
-                for &p in &route[1..route.len() - 1] {
-                    via.push(p);
-                }
-                let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
-                let path = Path { to, via, length, difficult, dangerous };
-                let mut too_far = length > self.rules.move_limit(reach, path.difficult) + EPS;
-                if !too_far && self.spot_ok(id, to, true) && path.legs(from).all(|(a, b)| self.path_ok(id, a, b, Some(target))) {
-                    match self.into_contact(id, target, path, reach) {
-                        Some(full) => {
-                            let score = full.length + if full.dangerous { DANGEROUS_DETOUR } else { 0.0 };
-                            if best.as_ref().is_none_or(|(b, _)| score < *b - 1e-9) {
-                                best = Some((score, full));
-                            }
-                        }
-                        None => too_far = true,
-                    }
-                }
-                let touched = (if too_far { DIFFICULT } else { 0 }) | if dangerous { DANGEROUS } else { 0 };
-                masks.widen(mask | touched);
-            }
-            best.map(|(_, p)| p)
-        })
-        .flatten()
-    }
-
-    /// A path that brings the discs into contact, on into base contact (`close_in`), with the
-    /// terrain of the whole move: "If any model in a unit moves in or through difficult
-    /// terrain at any point of its move, then all models in the unit may not move more than
-    /// 6"", the last step into a target that stands in a forest included; and a unit "may
-    /// only take a Charge action if at least one model is within charge distance of the
-    /// target", so through difficult terrain its closest model starts within 6". `None`: the
-    /// move is difficult and the target beyond 6" (the route round the terrain may do).
-    pub(super) fn into_contact(&self, id: Id, target: Id, path: Path, reach: f64) -> Option<Path> {
-        let from = self.live(id).pos;
-        let capped = self.rules.move_limit(reach, true);
-        let mut full = self.close_in(id, target, path, self.rules.move_limit(reach, path.difficult) - path.length);
-        (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
-        if full.difficult && !path.difficult {
-            // the step in is what touches difficult terrain: the whole move within 6"
-            if path.length > capped + EPS {
-                return None;
-            }
-            full = self.close_in(id, target, path, capped - path.length);
-            (full.difficult, full.dangerous) = self.terrain_on_legs(id, from, &full.via, full.to);
-        }
-        (!full.difficult || self.within(id, target, capped)).then_some(full)
-    }
-
-}
 
 impl<'a> Game<'a> {
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the

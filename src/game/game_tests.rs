@@ -1,5 +1,7 @@
 //! Tests of the game's phases, each citing the rule it checks.
 
+use crate::game::play::Game;
+use crate::game::live::Id;
 use super::paths::Path;
 use super::{paths, table, Config, Short, Terrain};
 use super::prepare::*;
@@ -7,7 +9,6 @@ use super::rules::*;
 use super::table::*;
 use rand::RngExt;
 use std::time::Instant;
-use super::state::*;
 use super::cache::*;
 use super::setup::*;
 use crate::edition::Edition;

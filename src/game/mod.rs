@@ -13,6 +13,8 @@
 //! abstracted is written down in `docs/game.md`.
 
 pub mod activation;
+pub mod boarding;
+pub mod buffs;
 pub mod cache;
 pub mod casting;
 pub mod charge;
@@ -23,20 +25,25 @@ pub mod formation;
 #[cfg(test)]
 mod game_tests;
 pub mod held;
+pub mod live;
 pub mod morale;
 #[cfg(test)]
 mod models_on_the_table_tests;
 pub mod movement;
 pub mod paths;
+pub mod play;
 pub mod policy;
 pub mod prepare;
 pub mod round_end;
+pub mod routes;
 pub mod rules;
 pub mod setup;
 pub mod shooting;
+pub mod shot_plans;
 pub mod sight;
 pub mod space;
 pub mod spellbook;
+pub mod spell_targets;
 pub mod state;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -44,7 +51,7 @@ pub mod table;
 pub mod transport;
 
 use crate::error::{Error, Result};
-use state::Game;
+use play::Game;
 use prepare::Prepared;
 use rayon::prelude::*;
 pub use config::{Config, Deployment, Output, Policy, PolicyKind, Record, Short, Terrain, Timers, Trace, UnitTotals, MAX_GAMES, MAX_LINE_UP, MAX_ROUNDS, MAX_TRACED_GAMES, MAX_UNITS};

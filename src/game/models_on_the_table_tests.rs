@@ -1,11 +1,12 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
+use crate::game::play::Game;
+use crate::game::live::Id;
 use super::paths::Path;
 use super::{Config, Terrain};
 use super::rules::*;
 use super::table::*;
 use crate::attack::allocation::State;
-use super::state::*;
 use super::cache::*;
 use crate::game::table::Kinds;
 use crate::game::test_support::{placed, prep};

@@ -6,7 +6,8 @@ use super::prepare::BuffUse;
 use super::rules::FailedTest;
 use crate::attack::allocation::State;
 use crate::morale::{self, MoraleTest};
-use super::state::{Game, Id};
+use super::play::Game;
+use super::live::Id;
 use super::config::Event;
 
 impl<'a> Game<'a> {

@@ -1,34 +1,13 @@
 //! The end of a round: markers seized and contested (`GameRules::seize`, `GameRules::contest`),
 //! Shaken units that recover, the snapshot of the trace, and the end of the game.
 
-use crate::game::state::View;
 use super::prepare::BuffUse;
-use super::rules::Presence;
 use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;
-use super::state::{Game, Id};
+use super::play::Game;
+use super::live::Id;
 use super::config::Event;
 
-impl<'a> View<'a> {
-
-    /// Whether `id` may seize a marker now (`GameRules::seize`).
-    pub fn may_seize(&self, id: Id) -> bool {
-        self.counts_at_markers(id, self.rules.seize)
-    }
-
-    /// Whether `id` contests a marker now, making it neutral if the enemy is there too
-    /// (`GameRules::contest`).
-    pub fn may_contest(&self, id: Id) -> bool {
-        self.counts_at_markers(id, self.rules.contest)
-    }
-
-    #[inline]
-    pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
-        let live = self.live(id);
-        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
-    }
-
-}
 
 impl<'a> Game<'a> {
     /// "If a unit where all models have this rule is Shaken at the beginning of the round,

@@ -2,12 +2,13 @@
 //! first"; the armies placed one unit at a time in their zones, Scouts after them, Ambushers
 //! set aside and arriving from the second round; a duel's line-up.
 
-use crate::game::state::View;
 use super::rules::ReserveOrder;
 use super::table::Point;
 use super::config::{PolicyKind, Short};
 use crate::attack::plan::{self, Group, Situation};
-use super::state::{EPS, Game, Id};
+use super::state::EPS;
+use super::play::Game;
+use super::live::Id;
 use super::config::Event;
 
 /// The order in which two players place units one at a time, alternating from `first`
@@ -26,7 +27,7 @@ pub(super) fn alternating(first: usize, lists: &[Short<usize>; 2]) -> Short<Id, 
     out
 }
 
-impl<'a> View<'a> {
+impl<'a> Game<'a> {
 
     /// Where [`Game::line_up`] puts army A's and army B's units. The formations face each
     /// other along the table's depth, so the gap between their closest models changes inch
@@ -57,9 +58,6 @@ impl<'a> View<'a> {
         out
     }
 
-}
-
-impl<'a> Game<'a> {
     /// A duel's line-up: each army's one unit on the table's middle, facing the other across
     /// the centre line, their closest models `distance` apart.
     pub(super) fn line_up(&mut self, distance: f64) {

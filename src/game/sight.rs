@@ -3,13 +3,12 @@
 //! (docs/game.md gives the readings), and a target "in cover" when most of its models are
 //! in cover terrain or behind a cover piece or another unit's edge.
 
+use crate::game::cache::PairKey;
+use crate::game::cache::Seen;
 use crate::game::state::View;
 use super::table::Point;
 use super::cache::Looking;
-use super::state::Id;
-
-/// Two units, where they stand and which of their models are left.
-pub(super) type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
+use super::live::Id;
 
 /// What one unit sees of another.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,16 +18,6 @@ pub struct Sight {
     pub cover: bool,
     /// Only the cover of the terrain the target stands in (what Indirect does not ignore).
     pub cover_inside: bool,
-}
-
-/// What the last `sight` worked out: per model of the looking unit, (slot, distance to the
-/// closest target model in sight, to the closest at all), for which pair and positions, and
-/// `look`'s working lists (kept to save their allocations).
-#[derive(Default)]
-pub struct Seen {
-    pub(super) models: Vec<(usize, f64, f64)>,
-    pub(super) for_pair: Option<PairKey>,
-    pub(super) looking: Looking,
 }
 
 impl<'a> View<'a> {

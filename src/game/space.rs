@@ -2,12 +2,14 @@
 //! "Models may never be within 1" of models from other units, unless they are taking a Charge
 //! action", the table's edges, impassable and dangerous terrain, and the markers' 3".
 
+use crate::game::rules::Presence;
 use crate::game::state::View;
 use super::paths::{DANGEROUS, DIFFICULT, IMPASSABLE};
 use super::table::{Piece, Point};
 use super::config::Short;
 use super::cache::GapEntry;
-use super::state::{EPS, Id, closest_pair};
+use super::state::{EPS, closest_pair};
+use super::live::Id;
 use super::prepare::bit;
 
 /// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
@@ -27,6 +29,23 @@ pub(super) fn terrain_class(t: &Piece, strider: bool) -> u8 {
 }
 
 impl<'a> View<'a> {
+    /// Whether `id` may seize a marker now (`GameRules::seize`).
+    pub fn may_seize(&self, id: Id) -> bool {
+        self.counts_at_markers(id, self.rules.seize)
+    }
+
+    /// Whether `id` contests a marker now, making it neutral if the enemy is there too
+    /// (`GameRules::contest`).
+    pub fn may_contest(&self, id: Id) -> bool {
+        self.counts_at_markers(id, self.rules.contest)
+    }
+
+    #[inline]
+    pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
+        let live = self.live(id);
+        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
+    }
+
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs
     /// hold the models) and much cheaper, for the policy's quick orderings.
     #[inline]

@@ -7,98 +7,21 @@
 //! are the modules beside it (`setup`, `activation`, `movement`, `shooting`, `charge`,
 //! `morale`, `round_end`, `casting`, `transport`); the choices are the policy's (`policy`).
 
-use crate::game::sight::Seen;
-use crate::game::config::Event;
-use crate::attack::sample::mix;
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::game::live::Id;
+use crate::game::live::Live;
+use crate::game::cache::Seen;
 use super::prepare::{Prepared, UnitInfo};
 use super::rules::GameRules;
-use super::table::{self, Piece, Point};
+use super::table::{Piece, Point};
 
-use super::config::{Config, PolicyKind, Short, Terrain, Timers};
+use super::config::{Config, PolicyKind, Short, Timers};
 use crate::attack::allocation::State;
-use rand::RngExt;
-use crate::rolls::Dice;
-use super::decisions::Player;
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
 use super::cache::Cache;
 
-/// A unit: (army, index in the army).
-pub type Id = (usize, usize);
-
 /// "Within" is compared to a millionth of an inch (float positions round either way).
 pub(super) const EPS: f64 = 1e-6;
-
-/// A unit during a game.
-#[derive(Debug, Clone, Default)]
-pub struct Live {
-    /// Wounds and models lost, in the unit's removal order.
-    pub s: State,
-    pub pos: Point,
-    pub shaken: bool,
-    pub fatigued: bool,
-    pub activated: bool,
-    /// Destroyed or Routed.
-    pub gone: bool,
-    /// Set aside to Ambush and not yet on the table.
-    pub reserve: bool,
-    /// The radius of the disc holding the models left (`Game::radius`), which models are
-    /// left (`Allocation::alive_key`) and how many: kept up to date by `Game::set_state`.
-    pub radius: f64,
-    pub key: (u32, bool),
-    pub left: u32,
-    /// Wounds left (`UnitInfo::wounds_left`, which walks the removal order).
-    pub wounds_left: u32,
-    /// The round it arrived by Ambush (0: deployed as usual).
-    pub arrived: u8,
-    /// The Limited weapons fired ("may only be used once per game"), one bit per weapon of
-    /// `UnitInfo::limited`: Limited is spent weapon by weapon.
-    pub limited_spent: u32,
-    /// The models (bit per formation slot; slots past 63 share the last bit) that took their
-    /// dangerous terrain test in the current activation: one test per model per activation.
-    pub dangerous_tested: u64,
-    /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
-    pub moved_after_attack: bool,
-    /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
-    pub extra_used: bool,
-    /// A rule a friendly unit gave it until it is next used (`Effect::Buff`, a buff spell):
-    /// 1 + its index in `UnitInfo::buffed` (0: none).
-    pub buff: u8,
-    /// A rule an enemy unit gave it until it is next used (`Effect::Debuff`, a debuff spell),
-    /// as `buff`: "Effects from multiple instances of the same special rule or spell don't
-    /// stack", but a friend's and an enemy's do.
-    pub debuff: u8,
-    /// A rule the enemy army's units attacking it get until one of them uses it (a mark
-    /// spell: "which friendly units get Relentless against once").
-    pub mark: Option<&'static str>,
-    /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
-    /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different
-    /// rules and spells stack; one from each side at a time.
-    pub casting_modifier: [i8; 2],
-    /// Spell tokens held (`casting`).
-    pub tokens: u8,
-    /// Of those, the most its Caster(X) models hold, which stay from round to round (a Caster
-    /// Group's go at the end of the round).
-    pub own_tokens: u8,
-    /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
-    /// try per spell".
-    pub spells_tried: u64,
-    /// The transport (its index in the army) the unit is inside (`transport`): off the table.
-    pub carrier: Option<u16>,
-    /// Where it stood when the round began.
-    pub round_start: Point,
-    pub dealt: u32,
-    pub taken: u32,
-    pub holding: u32,
-}
-
-impl Live {
-    pub fn on_table(&self) -> bool {
-        !self.gone && !self.reserve && self.carrier.is_none()
-    }
-}
 
 /// The units an activation's attacks touched, with their state before the first (their
 /// morale is tested once it ends).
@@ -164,36 +87,6 @@ pub struct View<'a> {
     pub(super) seen: RefCell<Seen>,
 }
 
-/// A game being played: its state (`View`, which it derefs to) and what only the rules
-/// touch: the dice, the trace, the counts of dice and of invariant breaches.
-pub struct Game<'a> {
-    pub view: View<'a>,
-    /// Who makes the choices, for both sides (`decisions`).
-    pub(super) player: &'a mut dyn Player,
-    pub rng: Dice,
-    pub(super) trace: Option<Vec<Event>>,
-    pub(super) dice: u64,
-    pub(super) violations: u64,
-    pub(super) first_violation: Option<String>,
-    /// Units wounded by dangerous terrain in the current activation, with their state before:
-    /// they test morale at its end like units wounded by shooting.
-    pub(super) wounded_by_terrain: Vec<(Id, State)>,
-}
-
-impl<'a> std::ops::Deref for Game<'a> {
-    type Target = View<'a>;
-    #[inline]
-    fn deref(&self) -> &View<'a> {
-        &self.view
-    }
-}
-
-impl<'a> std::ops::DerefMut for Game<'a> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut View<'a> {
-        &mut self.view
-    }
-}
 
 /// The closest two models of two units: their distance edge to edge (negative when bases
 /// overlap) and their centres. `ours` (centre, radius), the other unit's disc (`centre`,
@@ -238,89 +131,6 @@ pub(super) fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator
     best
 }
 
-impl<'a> Game<'a> {
-    /// Game `game` of the run: its generator, its roll-off, its table and its markers.
-    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut dyn Player) -> Game<'a> {
-        let mut rng = game_rng(config, game);
-        // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
-        let roll_off = usize::from(rng.random_bool(0.5));
-        let mut first = config.first.unwrap_or(roll_off);
-        if config.paired && game % 2 == 1 {
-            first = 1 - first;
-        }
-        let terrain = match &config.terrain {
-            Terrain::Standard => table::standard_terrain(&mut rng, prep.rules.table),
-            Terrain::Fixed(pieces) => pieces.clone(),
-        };
-        let mut spare = std::mem::take(&mut cache.spare);
-        let mut objectives = std::mem::take(&mut spare.objectives);
-        objectives.clear();
-        match &config.objectives {
-            Some(fixed) => objectives.extend_from_slice(fixed),
-            None => table::place_objectives(&mut rng, &terrain, prep.rules, &mut objectives),
-        }
-        let units = [0, 1].map(|a| {
-            let mut live = std::mem::take(&mut spare.units[a]);
-            live.clear();
-            live.extend(prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }));
-            live
-        });
-        let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
-        let view = View {
-            prep,
-            rules: prep.rules,
-            config,
-            cache,
-            owner: refilled(spare.owner, -1, objectives.len()),
-            by_kind: PiecesByKind::of(&terrain),
-            terrain,
-            objectives,
-            units,
-            seat: [first, 1 - first],
-            round: 0,
-            extra_limit,
-            extra_this_round: [0; 2],
-            timers: Cell::new(Timers::default()),
-            seen: RefCell::new(Seen { models: spare.seen, for_pair: None, looking: spare.looking }),
-        };
-        player.round_begins(&view);
-        Game {
-            view,
-            player,
-            // the table is drawn from the generator itself, the dice in batches from here on
-            rng: Dice::new(rng),
-            trace: config.trace.then(Vec::new),
-            dice: 0,
-            violations: 0,
-            first_violation: None,
-            wounded_by_terrain: Vec::new(),
-        }
-    }
-
-    /// Asks the player a question: it sees the game as it stands and draws from the game's
-    /// dice.
-    #[inline]
-    pub(super) fn ask<T>(&mut self, question: impl FnOnce(&mut dyn Player, &View<'a>, &mut Dice) -> T) -> T {
-        question(&mut *self.player, &self.view, &mut self.rng)
-    }
-
-    pub(super) fn event(&mut self, e: impl FnOnce(&View) -> Event) {
-        if self.trace.is_some() {
-            let mut ev = e(&self.view);
-            ev.round = self.round;
-            if let Some(events) = &mut self.trace {
-                events.push(ev);
-            }
-        }
-    }
-
-    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
-        self.violations += 1;
-        if self.first_violation.is_none() {
-            self.first_violation = Some(what());
-        }
-    }
-}
 
 impl<'a> View<'a> {
 
@@ -463,8 +273,3 @@ impl<'a> View<'a> {
     }
 }
 
-/// The generator of game `game`: paired games share their pair's stream.
-pub fn game_rng(config: &Config, game: u64) -> Xoshiro256PlusPlus {
-    let stream = if config.paired { game / 2 } else { game };
-    Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, stream))
-}

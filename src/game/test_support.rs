@@ -1,7 +1,7 @@
 //! What the game's tests share.
 
 use super::cache::Cache;
-use super::state::Game;
+use super::play::Game;
 use super::decisions::Player;
 use super::policy::{Bot, Seat};
 use super::prepare::Prepared;

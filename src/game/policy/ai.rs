@@ -10,7 +10,8 @@
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
 use super::seat::{Seat, MEMO_LIMIT};
-use crate::game::state::{Id, View};
+use crate::game::state::View;
+use crate::game::live::Id;
 use crate::game::paths::Path;
 use crate::game::config::Short;
 use crate::game::decisions::Action;
@@ -571,7 +572,7 @@ pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
 mod tests {
     use super::*;
     use crate::game::test_support::{bot, with_seat};
-    use crate::game::state::Game;
+    use crate::game::play::Game;
     use crate::game::cache::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;

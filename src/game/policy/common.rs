@@ -2,7 +2,8 @@
 //! marker alone, how far a spot is from the markers, and the sampling of deployment spots.
 
 use super::seat::Seat;
-use crate::game::state::{Id, View};
+use crate::game::state::View;
+use crate::game::live::Id;
 use crate::game::table::Point;
 use rand::RngExt;
 

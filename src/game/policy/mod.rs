@@ -15,7 +15,8 @@
 
 use super::decisions::{Action, Exit, Player, Volley};
 use super::spellbook::Window;
-use super::state::{Id, View};
+use super::state::View;
+use super::live::Id;
 use crate::attack::plan::{Group, Situation};
 use crate::rolls::Dice;
 use super::paths::Path;

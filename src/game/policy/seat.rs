@@ -3,7 +3,8 @@
 //! while it decides: the game read only, the dice the rules hand it, and what it keeps.
 
 use crate::game::prepare::Exchange;
-use crate::game::state::{Id, View};
+use crate::game::state::View;
+use crate::game::live::Id;
 use crate::rolls::Dice;
 use rustc_hash::FxHashMap;
 

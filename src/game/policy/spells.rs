@@ -2,7 +2,8 @@
 //! friend gets a buff, which enemy a debuff or a mark, which spells a caster tries on whom,
 //! and how many tokens a caster spends to help or hinder a cast.
 
-use crate::game::state::{Id, View};  
+use crate::game::state::View;
+use crate::game::live::Id;  
 use crate::game::spellbook::CastEffect;
 use crate::game::prepare::Role;
 use crate::game::PolicyKind;

@@ -1,0 +1,145 @@
+//! A game being played (`Game`): its state (`View`, which it derefs to), the player who
+//! answers the rules' questions (`decisions::Player`), the dice, and the trace. The phases
+//! are `Game`'s methods, one module each (`setup`, `activation`, `movement`, `shooting`,
+//! `charge`, `morale`, `round_end`, `casting`, `transport`).
+
+use crate::game::state::PiecesByKind;
+use crate::game::state::refilled;
+use crate::game::live::Id;
+use crate::game::live::Live;
+use crate::game::cache::Seen;
+use crate::game::config::Event;
+use crate::attack::sample::mix;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use super::prepare::Prepared;
+use super::table::{self};
+use super::config::{Config, Terrain, Timers};
+use crate::attack::allocation::State;
+use rand::RngExt;
+use crate::rolls::Dice;
+use super::decisions::Player;
+use std::cell::{Cell, RefCell};
+use super::cache::Cache;
+use super::state::View;
+
+/// A game being played: its state (`View`, which it derefs to) and what only the rules
+/// touch: the dice, the trace, the counts of dice and of invariant breaches.
+pub struct Game<'a> {
+    pub view: View<'a>,
+    /// Who makes the choices, for both sides (`decisions`).
+    pub(super) player: &'a mut dyn Player,
+    pub rng: Dice,
+    pub(super) trace: Option<Vec<Event>>,
+    pub(super) dice: u64,
+    pub(super) violations: u64,
+    pub(super) first_violation: Option<String>,
+    /// Units wounded by dangerous terrain in the current activation, with their state before:
+    /// they test morale at its end like units wounded by shooting.
+    pub(super) wounded_by_terrain: Vec<(Id, State)>,
+}
+
+impl<'a> std::ops::Deref for Game<'a> {
+    type Target = View<'a>;
+    #[inline]
+    fn deref(&self) -> &View<'a> {
+        &self.view
+    }
+}
+
+impl<'a> std::ops::DerefMut for Game<'a> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut View<'a> {
+        &mut self.view
+    }
+}
+
+impl<'a> Game<'a> {
+    /// Game `game` of the run: its generator, its roll-off, its table and its markers.
+    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut dyn Player) -> Game<'a> {
+        let mut rng = game_rng(config, game);
+        // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
+        let roll_off = usize::from(rng.random_bool(0.5));
+        let mut first = config.first.unwrap_or(roll_off);
+        if config.paired && game % 2 == 1 {
+            first = 1 - first;
+        }
+        let terrain = match &config.terrain {
+            Terrain::Standard => table::standard_terrain(&mut rng, prep.rules.table),
+            Terrain::Fixed(pieces) => pieces.clone(),
+        };
+        let mut spare = std::mem::take(&mut cache.spare);
+        let mut objectives = std::mem::take(&mut spare.objectives);
+        objectives.clear();
+        match &config.objectives {
+            Some(fixed) => objectives.extend_from_slice(fixed),
+            None => table::place_objectives(&mut rng, &terrain, prep.rules, &mut objectives),
+        }
+        let units = [0, 1].map(|a| {
+            let mut live = std::mem::take(&mut spare.units[a]);
+            live.clear();
+            live.extend(prep.armies[a].iter().map(|u| Live { radius: u.radius, key: u.alloc.alive_key(State::default()), left: u.alloc.alive(State::default()), wounds_left: u.wounds, ..Live::default() }));
+            live
+        });
+        let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
+        let view = View {
+            prep,
+            rules: prep.rules,
+            config,
+            cache,
+            owner: refilled(spare.owner, -1, objectives.len()),
+            by_kind: PiecesByKind::of(&terrain),
+            terrain,
+            objectives,
+            units,
+            seat: [first, 1 - first],
+            round: 0,
+            extra_limit,
+            extra_this_round: [0; 2],
+            timers: Cell::new(Timers::default()),
+            seen: RefCell::new(Seen { models: spare.seen, for_pair: None, looking: spare.looking }),
+        };
+        player.round_begins(&view);
+        Game {
+            view,
+            player,
+            // the table is drawn from the generator itself, the dice in batches from here on
+            rng: Dice::new(rng),
+            trace: config.trace.then(Vec::new),
+            dice: 0,
+            violations: 0,
+            first_violation: None,
+            wounded_by_terrain: Vec::new(),
+        }
+    }
+
+    /// Asks the player a question: it sees the game as it stands and draws from the game's
+    /// dice.
+    #[inline]
+    pub(super) fn ask<T>(&mut self, question: impl FnOnce(&mut dyn Player, &View<'a>, &mut Dice) -> T) -> T {
+        question(&mut *self.player, &self.view, &mut self.rng)
+    }
+
+    pub(super) fn event(&mut self, e: impl FnOnce(&View) -> Event) {
+        if self.trace.is_some() {
+            let mut ev = e(&self.view);
+            ev.round = self.round;
+            if let Some(events) = &mut self.trace {
+                events.push(ev);
+            }
+        }
+    }
+
+    pub(super) fn violation(&mut self, what: impl FnOnce() -> String) {
+        self.violations += 1;
+        if self.first_violation.is_none() {
+            self.first_violation = Some(what());
+        }
+    }
+}
+
+/// The generator of game `game`: paired games share their pair's stream.
+pub fn game_rng(config: &Config, game: u64) -> Xoshiro256PlusPlus {
+    let stream = if config.paired { game / 2 } else { game };
+    Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, stream))
+}
