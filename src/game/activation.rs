@@ -2,6 +2,7 @@
 //! action (Hold, Advance, Rush, Charge) that the policy picks, casts and shoots as it allows,
 //! and ends with the morale tests of the units its attacks wounded.
 
+use crate::game::decisions::Player;
 use super::spellbook::Window;
 use super::decisions::Action;
 use super::rules::MoraleTiming;
@@ -12,7 +13,7 @@ use super::live::Id;
 use super::config::Event;
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// Plays the game and adds it to `out`.
     pub fn play(mut self, out: &mut Output) {
         let t = self.clock();

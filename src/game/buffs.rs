@@ -2,13 +2,14 @@
 //! casting roll modifiers and enemy tests, and a held rule spent "once (next time the effect
 //! would apply)" when it is used; whom they go to is the player's choice.
 
+use crate::game::decisions::Player;
 use super::play::Game;
 use super::live::Id;
 use super::prepare::bit;
 use super::config::Event;
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// "Once per activation, before attacking, pick one friendly unit within 12", which gets X
     /// once (next time the effect would apply)" (`Effect::Buff`): the policy picks the unit
     /// (itself included) among those the rule would change and that hold no buff yet.

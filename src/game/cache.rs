@@ -2,9 +2,10 @@
 //! policy's memo, each a pure function of its key (so results do not depend on the thread),
 //! and the lists one game hands the next.
 
+use crate::game::config::Timers;
 use super::table::Point;
 use crate::melee::{Found, Melee};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use rustc_hash::FxHashMap;
 use crate::attack::plan::{Group, Situation};
 use crate::attack::sample::FacesTable;
@@ -32,6 +33,11 @@ pub struct Cache {
     pub(super) held_melee_options: FxHashMap<HeldOptionsKey, Vec<[u8; 2]>>,
     /// The last game's lists, for the next to fill.
     pub(super) spare: Spare,
+    /// What the last `sight` worked out, model by model (kept out of `View`, whose plain
+    /// fields the compiler may then read once where a query reads them often).
+    pub(super) seen: RefCell<Seen>,
+    /// Time spent in this game, when profiling (`Config::profile`).
+    pub(super) timers: Cell<Timers>,
 }
 
 /// The lists a game fills and empties, handed from one game to the next through the cache
@@ -41,8 +47,6 @@ pub(super) struct Spare {
     pub(super) units: [Vec<Live>; 2],
     pub(super) objectives: Vec<Point>,
     pub(super) owner: Vec<i8>,
-    pub(super) seen: Vec<(usize, f64, f64)>,
-    pub(super) looking: Looking,
 }
 
 /// What a melee's plans depend on beyond the models left on each side: the two units and
@@ -107,7 +111,7 @@ pub(super) type HeldOptionsKey = (Id, u16, Id, u16, u8);
 /// inches, moved, arrived).
 pub(super) type UsableKey = (Id, u16, usize, Id, (u32, bool), u16, bool, bool);
 
-/// `Game::look`'s working lists.
+/// `View::look`'s working lists.
 #[derive(Default)]
 pub(super) struct Looking {
     pub(super) pieces: Vec<usize>,
@@ -134,7 +138,7 @@ pub struct ShotPlan {
     pub(super) option_labels: Vec<String>,
     /// Die models by (variant, group, target state), found as the dice need them.
     pub(super) models: Vec<FacesTable>,
-    /// The models that fire and their weapons (`Game::firing`), which the key's hash stands for.
+    /// The models that fire and their weapons (`View::firing`), which the key's hash stands for.
     pub(super) firing: Vec<(usize, u64, u32)>,
     /// The Limited weapons each group fires, by their bit in `UnitInfo::limited` (spent when
     /// the group fires: "may only be used once per game").
@@ -148,7 +152,7 @@ pub struct ShotPlan {
 pub struct ShotKey {
     pub(super) army: u8,
     pub(super) unit: u16,
-    /// Which models fire which weapons (`Game::firing`), hashed.
+    /// Which models fire which weapons (`View::firing`), hashed.
     pub(super) firing: u64,
     pub(super) target: u16,
     /// The smallest distance of the class the unit's distance falls in between the rules'
@@ -162,7 +166,7 @@ pub struct ShotKey {
     pub(super) arrived: bool,
     /// The rules the target holds that act on this shot (bits by index in `UnitInfo::buffed`).
     pub(super) buff: u16,
-    /// The rules the shooter shoots with (`Game::attack_rules`: those it holds, and a mark's
+    /// The rules the shooter shoots with (`View::attack_rules`: those it holds, and a mark's
     /// on the target), and whether the mark's is among them.
     pub(super) shooter: u16,
     pub(super) marked: bool,

@@ -16,6 +16,7 @@
 //! such as casting spells").
 
 
+use crate::game::decisions::Player;
 use super::state::Touched;
 use super::play::Game;
 use super::live::Id;
@@ -25,7 +26,7 @@ use crate::attack::plan::Situation;
 
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// "which must take a morale test. If failed, it becomes fatigued": the test as any morale
     /// test (a buff for morale acts on it), and only the spell's outcome on a fail (it is not
     /// Shaken: the spell says what a fail does).
@@ -223,6 +224,7 @@ impl<'a> Game<'a> {
 #[cfg(test)]
 mod tests {
     use super::super::prepare::Prepared;
+    use crate::game::test_support::Game;
     use crate::rules::spells::{Roll, Spell, SpellEffect, Targets};
     use crate::loaders::army_forge::SpellDefinition;
     use crate::Edition;

@@ -2,6 +2,8 @@
 //! the melee's dice rolled as `melee()` rolls them (strike back, resolution, morale), and "the
 //! charging unit must move back by 1" (if possible)" when neither side is destroyed.
 
+use crate::game::state::View;
+use crate::game::decisions::Player;
 use super::prepare::{melee_flags, BuffUse};
 use super::table::Point;
 use crate::attack::allocation::State;
@@ -29,7 +31,7 @@ pub(super) struct Held {
 }
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// A Charge: the move into contact, then the melee sequence and its morale, rolled by the
     /// melee sampler's own exchange; then "the charging unit must move back by 1"".
     pub(super) fn charge(&mut self, id: Id, target: Id, path: Path) {
@@ -212,7 +214,7 @@ impl<'a> Game<'a> {
         let away = (from.y - at.y).atan2(from.x - at.x);
         let r = self.radius(id);
         // how near the nearest unit comes to `id` standing at `p`, counted up to 1"
-        let separation = |g: &Game, p: Point| {
+        let separation = |g: &View, p: Point| {
             g.ground_units_but(id).fold(g.rules.moves.unit_gap, |least, (other, c, rc)| {
                 if p.distance(c) - r - rc >= least { least } else { least.min(g.closest_pair_at(id, p, other).0.max(0.0)) }
             })

@@ -38,7 +38,7 @@ pub enum Terrain {
 /// How a side picks its actions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PolicyKind {
-    /// Plays to win (see `ai`): charges, targets, activation order, deployment, Aircraft
+    /// Plays to win (see `policy::ai`): charges, targets, activation order, deployment, Aircraft
     /// headings and strike backs valued in expected points from the units' current states.
     Default,
     /// The earlier default, kept as it played: charges valued once on fresh units by models

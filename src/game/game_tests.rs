@@ -1,6 +1,6 @@
 //! Tests of the game's phases, each citing the rule it checks.
 
-use crate::game::play::Game;
+use crate::game::test_support::Game;
 use crate::game::live::Id;
 use super::paths::Path;
 use super::{paths, table, Config, Short, Terrain};

@@ -20,8 +20,8 @@ pub struct Live {
     pub gone: bool,
     /// Set aside to Ambush and not yet on the table.
     pub reserve: bool,
-    /// The radius of the disc holding the models left (`Game::radius`), which models are
-    /// left (`Allocation::alive_key`) and how many: kept up to date by `Game::set_state`.
+    /// The radius of the disc holding the models left (`View::radius`), which models are
+    /// left (`Allocation::alive_key`) and how many: kept up to date by `View::set_state`.
     pub radius: f64,
     pub key: (u32, bool),
     pub left: u32,

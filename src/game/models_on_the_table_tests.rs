@@ -1,6 +1,6 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
-use crate::game::play::Game;
+use crate::game::test_support::Game;
 use crate::game::live::Id;
 use super::paths::Path;
 use super::{Config, Terrain};
@@ -85,7 +85,7 @@ fn only_the_models_that_see_the_target_fire() {
     let g = placed(&p, &c, &mut cache);
     let sight = g.sight((0, 0), (1, 0));
     assert!(sight.visible);
-    let seeing = g.seen.borrow().models.iter().filter(|s| s.1.is_finite()).count();
+    let seeing = g.cache.seen.borrow().models.iter().filter(|s| s.1.is_finite()).count();
     let key = g.shot_key((0, 0), (1, 0), sight, false).expect("some models see it");
     let firing: u32 = g.plan(&key).firing.iter().map(|f| f.2).sum();
     assert!(seeing > 0 && seeing < 10 && firing as usize == seeing, "{seeing} see, {firing} fire");

@@ -2,6 +2,7 @@
 //! it with half or less of its starting size ..., it must take a morale test" (when, and what
 //! a failed test does, are the edition's: `GameRules::morale_timing`, `GameRules::failed_test`).
 
+use crate::game::decisions::Player;
 use super::prepare::BuffUse;
 use super::rules::FailedTest;
 use crate::attack::allocation::State;
@@ -10,7 +11,7 @@ use super::play::Game;
 use super::live::Id;
 use super::config::Event;
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// The morale test after wounds (not from melee), at the end of an activation.
     pub(super) fn wound_morale(&mut self, id: Id, before: State) {
         let alloc = self.alloc_of(id, self.held_for(id, BuffUse::Morale));

@@ -4,6 +4,7 @@
 //! terrain's tests, placements that the rules allow outside the action (Scout, Ambush,
 //! the army books' moves after attacking).
 
+use crate::game::decisions::Player;
 use crate::game::paths::Path;
 use super::prepare::BuffUse;
 use super::table::Point;
@@ -15,7 +16,7 @@ use super::prepare::bit;
 use super::config::Event;
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// A buff for moves is used by a move of this kind (0 Advance, 1 Rush, 2 Charge) if it adds to it.
     pub(super) fn spend_move_buff(&mut self, id: Id, kind: u8) {
         let mask = self.held_for(id, BuffUse::Move(kind));

@@ -7,7 +7,6 @@ use crate::game::state::PiecesByKind;
 use crate::game::state::refilled;
 use crate::game::live::Id;
 use crate::game::live::Live;
-use crate::game::cache::Seen;
 use crate::game::config::Event;
 use crate::attack::sample::mix;
 use rand::SeedableRng;
@@ -19,16 +18,15 @@ use crate::attack::allocation::State;
 use rand::RngExt;
 use crate::rolls::Dice;
 use super::decisions::Player;
-use std::cell::{Cell, RefCell};
 use super::cache::Cache;
 use super::state::View;
 
 /// A game being played: its state (`View`, which it derefs to) and what only the rules
 /// touch: the dice, the trace, the counts of dice and of invariant breaches.
-pub struct Game<'a> {
+pub struct Game<'a, P: Player> {
     pub view: View<'a>,
     /// Who makes the choices, for both sides (`decisions`).
-    pub(super) player: &'a mut dyn Player,
+    pub(super) player: &'a mut P,
     pub rng: Dice,
     pub(super) trace: Option<Vec<Event>>,
     pub(super) dice: u64,
@@ -39,7 +37,7 @@ pub struct Game<'a> {
     pub(super) wounded_by_terrain: Vec<(Id, State)>,
 }
 
-impl<'a> std::ops::Deref for Game<'a> {
+impl<'a, P: Player> std::ops::Deref for Game<'a, P> {
     type Target = View<'a>;
     #[inline]
     fn deref(&self) -> &View<'a> {
@@ -47,16 +45,16 @@ impl<'a> std::ops::Deref for Game<'a> {
     }
 }
 
-impl<'a> std::ops::DerefMut for Game<'a> {
+impl<'a, P: Player> std::ops::DerefMut for Game<'a, P> {
     #[inline]
     fn deref_mut(&mut self) -> &mut View<'a> {
         &mut self.view
     }
 }
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// Game `game` of the run: its generator, its roll-off, its table and its markers.
-    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut dyn Player) -> Game<'a> {
+    pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut P) -> Game<'a, P> {
         let mut rng = game_rng(config, game);
         // "The players roll-off": drawn even when `first` is fixed, so streams stay aligned
         let roll_off = usize::from(rng.random_bool(0.5));
@@ -82,6 +80,9 @@ impl<'a> Game<'a> {
             live
         });
         let extra_limit = [0, 1].map(|a| (prep.armies[a].iter().filter(|u| u.tricks.extra_activation).count() as u32).div_ceil(2));
+        // a new table: what the last game's line of sight worked out holds no more
+        cache.seen.get_mut().for_pair = None;
+        cache.timers.set(Timers::default());
         let view = View {
             prep,
             rules: prep.rules,
@@ -96,8 +97,6 @@ impl<'a> Game<'a> {
             round: 0,
             extra_limit,
             extra_this_round: [0; 2],
-            timers: Cell::new(Timers::default()),
-            seen: RefCell::new(Seen { models: spare.seen, for_pair: None, looking: spare.looking }),
         };
         player.round_begins(&view);
         Game {
@@ -116,8 +115,8 @@ impl<'a> Game<'a> {
     /// Asks the player a question: it sees the game as it stands and draws from the game's
     /// dice.
     #[inline]
-    pub(super) fn ask<T>(&mut self, question: impl FnOnce(&mut dyn Player, &View<'a>, &mut Dice) -> T) -> T {
-        question(&mut *self.player, &self.view, &mut self.rng)
+    pub(super) fn ask<T>(&mut self, question: impl FnOnce(&mut P, &View<'a>, &mut Dice) -> T) -> T {
+        question(self.player, &self.view, &mut self.rng)
     }
 
     pub(super) fn event(&mut self, e: impl FnOnce(&View) -> Event) {

@@ -1,6 +1,7 @@
 //! The end of a round: markers seized and contested (`GameRules::seize`, `GameRules::contest`),
 //! Shaken units that recover, the snapshot of the trace, and the end of the game.
 
+use crate::game::decisions::Player;
 use super::prepare::BuffUse;
 use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;
@@ -9,7 +10,7 @@ use super::live::Id;
 use super::config::Event;
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// "If a unit where all models have this rule is Shaken at the beginning of the round,
     /// roll one die. On a 4+, it stops being Shaken." (`Effect::RecoverOn`: Battleborn, Honor
     /// Code, Steadfast.)
@@ -58,13 +59,16 @@ impl<'a> Game<'a> {
     /// contests it; both sides contesting make it neutral; otherwise it stays as it was.
     pub(super) fn score_round(&mut self) {
         let mut holding: Short<Id> = Short::new();
+        // (where the edition counts the same units for both, as v3.5 does, one test serves)
+        let alike = self.rules.seize == self.rules.contest;
         for i in 0..self.objectives.len() {
             let marker = self.objectives[i];
             let (mut contest, mut seize) = ([false; 2], [false; 2]);
             let mut near: Short<Id> = Short::new();
             for army in 0..2 {
                 for id in self.on_table(army) {
-                    let (seizes, contests) = (self.may_seize(id), self.may_contest(id));
+                    let seizes = self.may_seize(id);
+                    let contests = if alike { seizes } else { self.may_contest(id) };
                     if (seizes || contests) && self.near_marker(id, marker) {
                         contest[army] |= contests;
                         seize[army] |= seizes;
@@ -153,7 +157,7 @@ impl<'a> Game<'a> {
             out.traces.push(Trace { terrain: std::mem::take(&mut self.terrain), objectives: self.objectives.clone(), events });
         }
         out.records.push(record);
-        out.timers.merge(&self.timers.get());
+        out.timers.merge(&self.cache.timers.get());
         out.dice += self.dice;
         out.violations += self.violations;
         if out.first_violation.is_none() {
@@ -164,8 +168,6 @@ impl<'a> Game<'a> {
             units: [take(&mut self.units[0]), take(&mut self.units[1])],
             objectives: take(&mut self.objectives),
             owner: take(&mut self.owner),
-            seen: take(&mut self.seen.get_mut().models),
-            looking: take(&mut self.seen.get_mut().looking),
         };
     }
 }

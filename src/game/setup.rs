@@ -2,6 +2,7 @@
 //! first"; the armies placed one unit at a time in their zones, Scouts after them, Ambushers
 //! set aside and arriving from the second round; a duel's line-up.
 
+use crate::game::decisions::Player;
 use super::rules::ReserveOrder;
 use super::table::Point;
 use super::config::{PolicyKind, Short};
@@ -27,7 +28,7 @@ pub(super) fn alternating(first: usize, lists: &[Short<usize>; 2]) -> Short<Id, 
     out
 }
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
 
     /// Where [`Game::line_up`] puts army A's and army B's units. The formations face each
     /// other along the table's depth, so the gap between their closest models changes inch

@@ -2,6 +2,7 @@
 //! to two different targets"; the shot's plan (groups, situation, die models) found once per
 //! key and reused; hits, wounds and the models removed.
 
+use crate::game::decisions::Player;
 use super::prepare::BuffUse;
 use super::table::Point;
 use crate::attack::plan::{self, Group, Pick, Situation};
@@ -14,7 +15,7 @@ use super::live::Id;
 use super::config::Event;
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
     /// taken (`take_wounds`).
     pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
@@ -37,12 +38,12 @@ impl<'a> Game<'a> {
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
     pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Touched) -> bool {
-        let volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
+        let mut volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
         // "you may fire only at up to two different targets": the rules hold the policy to it
-        let cap = self.rules.max_targets.map_or(usize::MAX, usize::from);
-        for volley in volleys.into_iter().take(cap) {
+        volleys.truncate(self.rules.max_targets.map_or(usize::MAX, usize::from));
+        for volley in volleys {
             let target = volley.target;
             let before = self.live(target).s;
             if self.live(target).gone {

@@ -55,7 +55,7 @@ impl<'a> View<'a> {
         if distance > f64::from(u16::MAX) || (!sight.visible && self.info(id).indirect.is_empty() && !all_indirect) {
             return None;
         }
-        if self.seen.borrow().for_pair != Some(self.pair_key(id, target)) {
+        if self.cache.seen.borrow().for_pair != Some(self.pair_key(id, target)) {
             self.sight(id, target);
         }
         let arrived = self.info(id).tricks.arrival_rules && self.live(id).arrived == self.round;
@@ -113,7 +113,7 @@ impl<'a> View<'a> {
             .collect();
         let tkey = self.formation_key(target);
         out.clear();
-        let seen = self.seen.borrow();
+        let seen = self.cache.seen.borrow();
         for &(slot, in_sight, any) in &seen.models {
             let run = info.slot_run[slot];
             let (shoots, indirect) = masks[run];
@@ -155,6 +155,7 @@ impl<'a> View<'a> {
         m
     }
 
+    #[inline]
     pub fn plan(&self, key: &ShotKey) -> std::cell::Ref<'_, ShotPlan> {
         std::cell::Ref::map(self.cache.shots.borrow(), |shots| &shots[key])
     }

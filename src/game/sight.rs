@@ -32,7 +32,7 @@ impl<'a> View<'a> {
     /// (and to the closest at all, for Indirect) is kept for `shot_key`.
     pub fn sight(&self, a: Id, b: Id) -> Sight {
         let t = self.clock();
-        let mut seen = self.seen.borrow_mut();
+        let mut seen = self.cache.seen.borrow_mut();
         let Seen { models, for_pair, looking } = &mut *seen;
         let out = self.look(a, b, models, looking);
         *for_pair = Some(self.pair_key(a, b));

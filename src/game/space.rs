@@ -30,17 +30,19 @@ pub(super) fn terrain_class(t: &Piece, strider: bool) -> u8 {
 
 impl<'a> View<'a> {
     /// Whether `id` may seize a marker now (`GameRules::seize`).
+    #[inline(always)]
     pub fn may_seize(&self, id: Id) -> bool {
         self.counts_at_markers(id, self.rules.seize)
     }
 
     /// Whether `id` contests a marker now, making it neutral if the enemy is there too
     /// (`GameRules::contest`).
+    #[inline(always)]
     pub fn may_contest(&self, id: Id) -> bool {
         self.counts_at_markers(id, self.rules.contest)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
         let live = self.live(id);
         live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
@@ -125,6 +127,7 @@ impl<'a> View<'a> {
     /// Whether `id` may stand at `p`: on the table, off impassable terrain, and 1" from other
     /// units (`charging`: touching is allowed, "may ignore the 1" distance restriction").
     /// "Aircraft ignore all units and terrain when moving and stopping."
+    #[inline]
     pub fn spot_ok(&self, id: Id, p: Point, charging: bool) -> bool {
         self.spot_clear_of(id, p, charging, self.ground_units_but(id))
     }
@@ -142,11 +145,13 @@ impl<'a> View<'a> {
     }
 
     /// `spot_ok` against the units `others` (from `others_on_ground`).
+    #[inline(always)]
     pub fn spot_ok_among(&self, id: Id, p: Point, charging: bool, others: &[(Id, Point, f64)]) -> bool {
         self.spot_clear_of(id, p, charging, others.iter().copied())
     }
 
     /// On the table, out of impassable terrain, and (but for Aircraft) clear of `others`.
+    #[inline(always)]
     pub(super) fn spot_clear_of(&self, id: Id, p: Point, charging: bool, mut others: impl Iterator<Item = (Id, Point, f64)>) -> bool {
         self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !others.any(|o| self.clashes(id, p, charging, o)))
     }

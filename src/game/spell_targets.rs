@@ -75,6 +75,6 @@ impl<'a> View<'a> {
             return f64::INFINITY;
         }
         let slots = &self.info(id).casting.slots;
-        self.seen.borrow().models.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
+        self.cache.seen.borrow().models.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
     }
 }

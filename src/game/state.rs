@@ -9,14 +9,12 @@
 
 use crate::game::live::Id;
 use crate::game::live::Live;
-use crate::game::cache::Seen;
 use super::prepare::{Prepared, UnitInfo};
 use super::rules::GameRules;
 use super::table::{Piece, Point};
 
 use super::config::{Config, PolicyKind, Short, Timers};
 use crate::attack::allocation::State;
-use std::cell::{Cell, RefCell};
 use std::time::Instant;
 use super::cache::Cache;
 
@@ -41,7 +39,7 @@ pub(super) fn distance_class(a: &UnitInfo, b: &UnitInfo, d: f64) -> u16 {
     a.distance_marks.iter().chain(&b.distance_marks).copied().filter(|&m| f64::from(m) < d).max().map_or(0, |m| m + 1)
 }
 
-/// Indices of the pieces of each kind (`Game::by_kind`).
+/// Indices of the pieces of each kind (`View::by_kind`).
 #[derive(Default)]
 pub(super) struct PiecesByKind {
     pub(super) impassable: Vec<usize>,
@@ -81,10 +79,6 @@ pub struct View<'a> {
     pub extra_limit: [u32; 2],
     /// Extra activations each army used this round.
     pub extra_this_round: [u32; 2],
-    /// Time spent, when profiling (`Config::profile`).
-    pub(super) timers: Cell<Timers>,
-    /// What the last `sight` worked out, model by model.
-    pub(super) seen: RefCell<Seen>,
 }
 
 
@@ -254,9 +248,9 @@ impl<'a> View<'a> {
     /// Adds the time since `start` (when profiling) to one part of the timers.
     pub(super) fn lap(&self, start: Option<Instant>, part: fn(&mut Timers) -> &mut f64) {
         if let Some(t) = start {
-            let mut timers = self.timers.get();
+            let mut timers = self.cache.timers.get();
             *part(&mut timers) += t.elapsed().as_secs_f64();
-            self.timers.set(timers);
+            self.cache.timers.set(timers);
         }
     }
 

@@ -1,7 +1,7 @@
 //! What the game's tests share.
 
 use super::cache::Cache;
-use super::play::Game;
+use super::play;
 use super::decisions::Player;
 use super::policy::{Bot, Seat};
 use super::prepare::Prepared;
@@ -41,6 +41,9 @@ pub fn bot() -> &'static mut Bot {
 
 /// The policy's handle on `g`, for a test that asks it directly (a fresh bot: its memo and
 /// its claims on markers are empty).
+/// A game played by the policy (`Bot`), as the tests play it.
+pub type Game<'a> = play::Game<'a, Bot>;
+
 pub fn with_seat<T>(g: &mut Game, f: impl FnOnce(&mut Seat) -> T) -> T {
     let mut bot = Bot::default();
     bot.round_begins(&g.view);

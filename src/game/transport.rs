@@ -14,6 +14,7 @@
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
+use crate::game::decisions::Player;
 use super::prepare::spaces;
 use crate::game::decisions::Exit;
 use super::state::Touched;
@@ -27,7 +28,7 @@ use super::table::Point;
 
 
 
-impl<'a> Game<'a> {
+impl<'a, P: Player> Game<'a, P> {
     /// "When a transport is destroyed, units inside must take a dangerous terrain test, are
     /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
     /// every transport destroyed (or routed) with units inside. A unit with no room to be

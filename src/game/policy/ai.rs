@@ -282,7 +282,7 @@ fn held_alone(g: &View, id: Id) -> Option<Point> {
 }
 
 /// The default policy's charge out of `transport`, if one is worth it: the enemy units it
-/// can reach from the transport (`Game::charge_out`) valued as `charge_action` values
+/// can reach from the transport (`View::charge_out`) valued as `charge_action` values
 /// them, from both units' states with the markers they hold, above the charge margin.
 pub fn charge_out(g: &mut Seat, id: Id, transport: Id, foes: &[Id]) -> Option<(Id, Path)> {
     let mut options = Short::new();
@@ -425,7 +425,7 @@ fn activation_value(g: &View, id: Id, foes: &[Foe]) -> (f64, f64) {
             if foe.shoots_within > 0.0 && gap <= foe.shoots_within {
                 threat += their_shots[foe.unit][id.1] * foe.share * mine;
             }
-            // (its charge reach less this unit's own penalty to chargers, as `Game::charge_reach`)
+            // (its charge reach less this unit's own penalty to chargers, as `View::charge_reach`)
             if foe.charges_within >= 0.0 && !info.movement.aircraft && gap <= (foe.charges_within - info.tricks.charge_penalty).max(0.0) {
                 let x = their_exchanges[foe.unit][id.1][usize::from(gap > 9.0)];
                 threat += (x.charge * foe.share * info.points_per_wound() - (x.counter + x.strike_back) * mine * foe.per_wound).max(0.0);
@@ -572,7 +572,7 @@ pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
 mod tests {
     use super::*;
     use crate::game::test_support::{bot, with_seat};
-    use crate::game::play::Game;
+    use crate::game::test_support::Game;
     use crate::game::cache::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;

@@ -12,9 +12,17 @@ pub(super) fn enemies<'g>(g: &'g View, army: usize) -> impl Iterator<Item = Id> 
 }
 
 /// Whether `id` stands within 3" of marker `o` and no friend that may seize it does.
-#[inline]
+#[inline(always)]
 pub fn holds_alone(g: &View, id: Id, o: Point) -> bool {
-    g.near_marker(id, o) && !g.on_table(id.0).any(|f| f != id && g.may_seize(f) && g.near_marker(f, o))
+    if !g.near_marker(id, o) {
+        return false;
+    }
+    for f in g.on_table(id.0) {
+        if f != id && g.may_seize(f) && g.near_marker(f, o) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The distance from `p` to the nearest objective marker.

@@ -36,99 +36,123 @@ pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_tar
 
 /// Each question of the rules, answered by the policy function of the same name.
 impl Player for Bot {
+    #[inline]
     fn round_begins(&mut self, view: &View<'_>) {
         self.claimed.clear();
         self.claimed.resize(view.objectives.len(), [false; 2]);
     }
 
+    #[inline]
     fn passengers(&mut self, view: &View<'_>, rng: &mut Dice, army: usize) -> Vec<(usize, usize)> {
         passengers(&mut self.seat(view, rng), army)
     }
 
+    #[inline]
     fn deployment_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, depth: f64) -> Option<Point> {
         deployment_spot(&mut self.seat(view, rng), id, depth)
     }
 
+    #[inline]
     fn ambush_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Point> {
         ambush_spot(&mut self.seat(view, rng), id)
     }
 
+    #[inline]
     fn surprise_target(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, near: &[Id]) -> Option<Id> {
         surprise_target(&mut self.seat(view, rng), army, near)
     }
 
+    #[inline]
     fn placement_after_deployment(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, inches: f64) -> Option<Point> {
         placement_after_deployment(&mut self.seat(view, rng), id, inches)
     }
 
+    #[inline]
     fn pick_unit(&mut self, view: &View<'_>, rng: &mut Dice, army: usize) -> usize {
         pick_unit(&mut self.seat(view, rng), army)
     }
 
+    #[inline]
     fn extra_activation(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, eligible: &[usize]) -> Option<usize> {
         extra_activation(&mut self.seat(view, rng), army, eligible)
     }
 
+    #[inline]
     fn placement_goal(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, reach: f64) -> Option<Point> {
         placement_goal(&mut self.seat(view, rng), id, reach)
     }
 
+    #[inline]
     fn aircraft_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Path> {
         aircraft_path(&mut self.seat(view, rng), id)
     }
 
+    #[inline]
     fn decide(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Action {
         decide(&mut self.seat(view, rng), id)
     }
 
+    #[inline]
     fn exit(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, transport: Id) -> Option<Exit> {
         exit(&mut self.seat(view, rng), id, transport)
     }
 
+    #[inline]
     fn after_attack_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, inches: f64) -> Option<Path> {
         after_attack_path(&mut self.seat(view, rng), id, inches)
     }
 
+    #[inline]
     fn shots(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, moved: bool) -> Short<Volley, 2> {
         shots(&mut self.seat(view, rng), id, moved)
     }
 
+    #[inline]
     fn strafe_target(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, plans: &[(Id, Vec<Group>)], situation: &Situation) -> Option<Id> {
         strafe_target(&mut self.seat(view, rng), army, plans, situation)
     }
 
+    #[inline]
     fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool {
         strike_back(&mut self.seat(view, rng), c, d)
     }
 
+    #[inline]
     fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
         buff_target(&mut self.seat(view, rng), id, rule)
     }
 
+    #[inline]
     fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
         debuff_target(&mut self.seat(view, rng), id, rule)
     }
 
+    #[inline]
     fn casting_roll_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, friend: bool) -> Option<Id> {
         casting_roll_target(&mut self.seat(view, rng), id, friend)
     }
 
+    #[inline]
     fn enemy_test_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, dangerous: bool) -> Option<Id> {
         enemy_test_target(&mut self.seat(view, rng), id, dangerous)
     }
 
+    #[inline]
     fn spells_to_cast(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, window: Window) -> Vec<(usize, Vec<Id>)> {
         spells_to_cast(&mut self.seat(view, rng), id, window)
     }
 
+    #[inline]
     fn spell_value(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, si: usize, target: Id) -> f64 {
         spell_value(&mut self.seat(view, rng), id, si, target)
     }
 
+    #[inline]
     fn tokens_to_spend(&mut self, view: &View<'_>, rng: &mut Dice, who: Id, stake: f64, modifier: i32, help: bool) -> u8 {
         tokens_to_spend(&mut self.seat(view, rng), who, stake, modifier, help)
     }
 
+    #[inline]
     fn wreck_goal(&mut self, view: &View<'_>, _rng: &mut Dice, id: Id) -> Point {
         wreck_goal(view, id)
     }
