@@ -14,8 +14,9 @@ impl<'a, P: Player> Game<'a, P> {
     /// once (next time the effect would apply)" (`Effect::Buff`): the policy picks the unit
     /// (itself included) among those the rule would change and that hold no buff yet.
     pub(super) fn give_buff(&mut self, id: Id) {
-        for rule in self.info(id).tricks.buff.into_iter().flatten() {
-            let Some((to, b)) = self.ask(|p, v, r| p.buff_target(v, r, id, rule)) else { continue };
+        for given in self.info(id).gives_buff.into_iter().flatten() {
+            let rule = self.prep.given[id.0][usize::from(given)];
+            let Some((to, b)) = self.ask(|p, v, r| p.buff_target(v, r, id, given)) else { continue };
             self.live_mut(to).buff = b as u8 + 1;
             self.event(|g| Event { detail: rule.to_string(), ..Event::between("buff", id, to, g.live(id).pos, g.live(to).pos) });
         }
@@ -42,8 +43,9 @@ impl<'a, P: Player> Game<'a, P> {
     /// fatigued", or "which must immediately take a Dangerous Terrain test".
     pub(super) fn give_debuff(&mut self, id: Id) {
         let t = self.info(id).tricks;
-        if let Some(rule) = t.debuff {
-            if let Some((to, b)) = self.ask(|p, v, r| p.debuff_target(v, r, id, rule)) {
+        if let Some(given) = self.info(id).gives_debuff {
+            let rule = self.prep.given[1 - id.0][usize::from(given)];
+            if let Some((to, b)) = self.ask(|p, v, r| p.debuff_target(v, r, id, given)) {
                 self.live_mut(to).debuff = b as u8 + 1;
                 self.event(|g| Event { detail: rule.to_string(), ..Event::between("debuff", id, to, g.live(id).pos, g.live(to).pos) });
             }
@@ -64,9 +66,10 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// The mark on `target` has been used: it loses it.
     pub(super) fn spend_mark(&mut self, target: Id, by: Id, on: &'static str) {
-        let Some(rule) = self.live_mut(target).mark.take() else {
+        let Some(mark) = self.live_mut(target).mark.take() else {
             return;
         };
+        let rule = self.prep.given[1 - target.0][usize::from(mark)];
         self.event(|g| Event { detail: format!("{rule}: {on}"), ..Event::between("mark-used", by, target, g.live(by).pos, g.live(target).pos) });
     }
 

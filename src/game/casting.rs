@@ -120,7 +120,8 @@ impl<'a, P: Player> Game<'a, P> {
     /// a friend's buff is given (`Live::buff`; an enemy's: `Live::debuff`); a unit holding one
     /// from that side already keeps it (the policy picks units holding none).
     fn spell_buff(&mut self, id: Id, spell: &CastSpell, rule: &'static str, target: Id) {
-        let Some(b) = self.info(target).buffed.iter().position(|x| x.rule == rule) else { return };
+        // (the spell's rule as an index in the target's army's list: `CastSpell::given`)
+        let Some(b) = spell.given.and_then(|g| self.info(target).held_of[usize::from(g)]).map(usize::from) else { return };
         // a friend's rule and an enemy's are held side by side
         let friend = target.0 == id.0;
         let live = self.live_mut(target);
@@ -162,7 +163,7 @@ impl<'a, P: Player> Game<'a, P> {
         if self.live(target).mark.is_some() {
             return;
         }
-        self.live_mut(target).mark = Some(rule);
+        self.live_mut(target).mark = spell.given;
         self.event(|g| Event { detail: format!("{}: {rule}", spell.name), ..Event::between("mark", id, target, g.live(id).pos, g.live(target).pos) });
     }
 
@@ -487,7 +488,8 @@ mod tests {
         // once": a shot at it is a shot with AP(1) weapons
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1, AP(1))", |g, plain| {
             let bare = expected(g);
-            g.live_mut((1, 0)).mark = Some("AP(+1) when shooting");
+            g.live_mut((1, 0)).mark = g.prep.given[0].iter().position(|r| *r == "AP(+1) when shooting").map(|i| i as u8);
+            assert!(g.live((1, 0)).mark.is_some());
             let with = expected(g);
             let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);
             let mut cache = super::super::cache::Cache::default();
@@ -587,7 +589,7 @@ mod tests {
         // "Pick one enemy unit within 18", which must take a morale test. If failed, it becomes
         // fatigued": Quality 4+ fails half the time; a fail does not Shake
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1)", |g, _| {
-            let spell = CastSpell { name: "Terrifying Fury".into(), tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 18 }, effect: CastEffect::TestOrFatigued };
+            let spell = CastSpell { name: "Terrifying Fury".into(), tokens: 1, targets: Targets { enemy: true, model: false, count: 1, range: 18 }, effect: CastEffect::TestOrFatigued, given: None };
             let mut failed = 0;
             let n = 4000;
             for _ in 0..n {

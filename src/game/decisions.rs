@@ -93,10 +93,11 @@ pub trait Player {
     fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool;
 
     // ---- rules held once, spells
-    /// Which friend gets `id`'s buff `rule`, and which of its rules that is.
-    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)>;
-    /// Which enemy gets `id`'s debuff `rule`.
-    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)>;
+    /// Which friend gets `id`'s buff (`given`: the rule's index in its army's
+    /// `Prepared::given`), and that rule's index in the friend's `UnitInfo::buffed`.
+    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)>;
+    /// Which enemy gets `id`'s debuff (`given`: in the enemy army's list), as `buff_target`.
+    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)>;
     /// Which unit's next casting roll `id` moves (a friend's up, an enemy's down).
     fn casting_roll_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, friend: bool) -> Option<Id>;
     /// Which enemy takes `id`'s test (a dangerous terrain test when `dangerous`).

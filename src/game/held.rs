@@ -31,11 +31,12 @@ impl<'a> View<'a> {
     /// The index in `attacker`'s `UnitInfo::buffed` of the rule a mark on `target` gives it,
     /// if that acts on `used` (an attack of `attacker`'s).
     pub fn mark_for(&self, attacker: Id, target: Id, used: BuffUse) -> Option<usize> {
-        let rule = self.live(target).mark?;
+        let mark = self.live(target).mark?;
         if attacker.0 == target.0 {
             return None;
         }
-        self.info(attacker).buffed.iter().position(|b| b.rule == rule && b.applies(used)).filter(|&i| i < MAX_HELD_RULES)
+        let info = self.info(attacker);
+        info.held_of.get(usize::from(mark)).copied().flatten().map(usize::from).filter(|&i| info.buffed[i].applies(used) && i < MAX_HELD_RULES)
     }
 
     /// The rules `id`'s attack at `target` is made with (bits by index in `UnitInfo::buffed`):

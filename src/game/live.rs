@@ -48,7 +48,7 @@ pub struct Live {
     pub debuff: u8,
     /// A rule the enemy army's units attacking it get until one of them uses it (a mark
     /// spell: "which friendly units get Relentless against once").
-    pub mark: Option<&'static str>,
+    pub mark: Option<u8>,
     /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
     /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different
     /// rules and spells stack; one from each side at a time.

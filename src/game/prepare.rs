@@ -386,6 +386,13 @@ pub struct UnitInfo {
     /// The rules it may be given once (by friends' buffs and spells, enemies' debuffs, and its
     /// army's marks on an enemy) that would change something, at most `MAX_HELD_RULES`.
     pub buffed: Vec<Buffed>,
+    /// For each rule its army may hold (`Prepared::given`), its index in `buffed` (none
+    /// where the unit gains nothing from it).
+    pub held_of: Vec<Option<u8>>,
+    /// The rules it gives friends by its own rules (`Tricks::buff`), as indices in its army's
+    /// `Prepared::given`, and the one it gives enemies (`Tricks::debuff`), in the enemy's.
+    pub gives_buff: [Option<u8>; 3],
+    pub gives_debuff: Option<u8>,
     /// Its allocation with two or three of those rules at once (a friend's, an enemy's and a
     /// mark's), by their bits: made the first time a game needs it.
     pub held_allocs: Vec<(u16, std::sync::OnceLock<Allocation>)>,
@@ -409,6 +416,9 @@ pub struct RunGuns {
     /// Its weapons named in `UnitInfo::limited`, each with its bit in `Live::limited_spent`
     /// (the name's index there, below 32).
     pub limited: Vec<(u64, u32)>,
+    /// Of those, the weapons that carry Limited themselves (what a shot plan's groups
+    /// spend): (index in the model's weapons, bit in `Live::limited_spent`).
+    pub limited_rule: Vec<(usize, u32)>,
 }
 
 impl RunGuns {
@@ -426,6 +436,9 @@ impl RunGuns {
                     }
                     if let Some(li) = limited.iter().position(|l| l == &w.name).filter(|&li| li < 32) {
                         guns.limited.push((b, li as u32));
+                        if w.rules.iter().any(|r| r.name == "Limited") {
+                            guns.limited_rule.push((i, li as u32));
+                        }
                     }
                 }
                 guns
@@ -503,6 +516,11 @@ pub struct Prepared {
     /// Whether any unit of either army is a transport: else no unit is ever carried, and the
     /// game skips its passengers' bookkeeping.
     pub transports: bool,
+    /// The rules the units of each army may hold once (`given[army]`): those friends give
+    /// by their rules (`Effect::Buff`) and spells, those the army's marks give its attackers,
+    /// and those the enemy's debuffs give. A rule given in a game is an index here, read
+    /// through each unit's `UnitInfo::held_of`, so no game looks a rule up by name.
+    pub given: [Vec<&'static str>; 2],
 }
 
 /// The next `Prepared::id`.
@@ -745,6 +763,7 @@ impl Prepared {
             rules,
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             transports,
+            given: [Vec::new(), Vec::new()],
         };
         // the rules units may hold once: those friends give (by their own rules,
         // `Effect::Buff`, and by buff spells), those their army's marks give its attackers, and
@@ -801,6 +820,24 @@ impl Prepared {
                 u.casting.token_worth = w;
             }
         }
+        // the rules given, as indices found once: each unit's held rule for each rule its army
+        // may hold, and each rule a unit or a spell gives, in the receiving army's list
+        let index = |list: &[&'static str], rule: &str| list.iter().position(|r| *r == rule).map(|i| i as u8);
+        for side in 0..2 {
+            for u in prep.armies[side].iter_mut() {
+                u.held_of = given[side].iter().map(|rule| u.buffed.iter().position(|b| b.rule == *rule).map(|i| i as u8)).collect();
+                u.gives_buff = u.tricks.buff.map(|r| r.and_then(|r| index(&given[side], r)));
+                u.gives_debuff = u.tricks.debuff.and_then(|r| index(&given[1 - side], r));
+                for s in u.casting.spells.iter_mut() {
+                    s.given = match s.effect {
+                        CastEffect::Buff(rule) | CastEffect::Mark(rule) => index(&given[side], rule),
+                        CastEffect::Debuff(rule) => index(&given[1 - side], rule),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        prep.given = given;
         prep.melee_options = prep.melee_option_table();
         prep.charge_value = plan.values(edition);
         for side in 0..2 {
@@ -869,6 +906,9 @@ impl Prepared {
             role: Role::Hybrid,
             ignore_wound_on,
             buffed: Vec::new(),
+            held_of: Vec::new(),
+            gives_buff: [None; 3],
+            gives_debuff: None,
             held_allocs: Vec::new(),
             alloc,
         })

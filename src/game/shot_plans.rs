@@ -2,6 +2,7 @@
 //! groups, situation and die models the dice then need (found once per key and kept, a pure
 //! function of it). The policy values targets with them; `shooting` rolls their dice.
 
+use crate::game::prepare::RunGuns;
 use super::prepare::BuffUse;
 use super::config::Short;
 use crate::attack::allocation::State;
@@ -209,27 +210,25 @@ impl<'a> View<'a> {
         } else {
             vec![String::new()]
         };
-        let limited = limited_by_group(&labels, runs, &firing, &info.limited);
+        let limited = limited_by_group(&labels, runs, &firing, &info.guns);
         ShotPlan { groups, labels, situation, expected, variants, keys, option_labels, models, firing, limited }
     }
 }
 
-/// The Limited weapons each group fires (bits by index in `limited`, the unit's Limited
-/// weapons by name): a group gathers the fired weapons of its profile, as `plan::groups`
-/// labels it (`labels`: the groups' labels hashed), so the bits are found once per plan
-/// and a shot reads them instead of looking the weapons up by name.
-fn limited_by_group(labels: &[u64], runs: &[(crate::profile::Model, u32)], firing: &[(usize, u64, u32)], limited: &[String]) -> Vec<u32> {
+/// The Limited weapons each group fires (bits by their index in `UnitInfo::limited`, as
+/// `RunGuns::limited` gives them): a group gathers the fired weapons of its profile, as
+/// `plan::groups` labels it (`labels`: the groups' labels hashed), so the bits are found once
+/// per plan and a shot reads them; the weapons' Limited rule was read once, when the armies
+/// were prepared (`RunGuns::limited_rule`). Buffed allocations keep the runs and weapons, so
+/// the bits hold for every allocation a unit shoots with.
+fn limited_by_group(labels: &[u64], runs: &[(crate::profile::Model, u32)], firing: &[(usize, u64, u32)], guns: &[RunGuns]) -> Vec<u32> {
     let mut out = vec![0u32; labels.len()];
-    if limited.is_empty() {
-        return out;
-    }
     for &(run, mask, _) in firing {
-        for (i, w) in runs[run].0.weapons.iter().enumerate() {
-            if mask & bit(i) == 0 || !w.rules.iter().any(|r| r.name == "Limited") {
+        for &(i, index) in &guns[run].limited_rule {
+            if mask & bit(i) == 0 {
                 continue;
             }
-            let Some(index) = limited.iter().position(|l| *l == w.name).filter(|i| *i < 32) else { continue };
-            let hash = rustc_hash::FxBuildHasher.hash_one(w.profile());
+            let hash = rustc_hash::FxBuildHasher.hash_one(runs[run].0.weapons[i].profile());
             for (gi, label) in labels.iter().enumerate() {
                 if *label == hash {
                     out[gi] |= 1 << index;

@@ -86,6 +86,10 @@ pub struct CastSpell {
     pub tokens: u8,
     pub targets: Targets,
     pub effect: CastEffect,
+    /// A buff's, debuff's or mark's rule as an index in the list of the army that holds it
+    /// (`Prepared::given`: the caster's for buffs and marks, the enemy's for debuffs), set
+    /// when the armies are prepared.
+    pub given: Option<u8>,
 }
 
 impl CastSpell {
@@ -136,7 +140,7 @@ impl Casting {
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
         for d in spells {
-            let played = d.spell.as_ref().and_then(|s| Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect: CastEffect::of(s, edition)? }));
+            let played = d.spell.as_ref().and_then(|s| Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect: CastEffect::of(s, edition)?, given: None }));
             match played {
                 Some(spell) => cast.push(spell),
                 None => left_out.push(format!("spell {}", d.name)),

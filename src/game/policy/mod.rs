@@ -118,13 +118,13 @@ impl Player for Bot {
     }
 
     #[inline]
-    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
-        buff_target(&mut self.seat(view, rng), id, rule)
+    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)> {
+        buff_target(&mut self.seat(view, rng), id, given)
     }
 
     #[inline]
-    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, rule: &str) -> Option<(Id, usize)> {
-        debuff_target(&mut self.seat(view, rng), id, rule)
+    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)> {
+        debuff_target(&mut self.seat(view, rng), id, given)
     }
 
     #[inline]
@@ -514,7 +514,7 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
     let candidates: Short<Id> = enemies(g, id.0)
         .filter(|&e| {
-            let marked = g.live(e).mark.and_then(|r| info.buffed.iter().find(|b| b.rule == r)).map_or(0.0, bonus);
+            let marked = g.live(e).mark.and_then(|k| info.held_of.get(usize::from(k)).copied().flatten()).map_or(0.0, |i| bonus(&info.buffed[usize::from(i)]));
             g.within(id, e, info.max_range + own.max(marked))
         })
         .collect();

@@ -17,14 +17,14 @@ use super::seat::Seat;
 /// most points left at stake: its points left times the enemy units that could shoot it
 /// (within their longest range plus an Advance) or charge it next. The random policy picks
 /// any of them; the hold policy gives none. `(unit, index in its UnitInfo::buffed)`.
-pub fn buff_target(g: &mut Seat, id: Id, rule: &str) -> Option<(Id, usize)> {
+pub fn buff_target(g: &mut Seat, id: Id, given: u8) -> Option<(Id, usize)> {
     if g.policy_kind(id.0) == PolicyKind::Hold {
         return None;
     }
     let candidates: Vec<(Id, usize)> = g
         .on_table(id.0)
         .filter(|&f| g.live(f).buff == 0 && g.within(id, f, BUFF_RANGE))
-        .filter_map(|f| g.info(f).buffed.iter().position(|b| b.rule == rule).map(|b| (f, b)))
+        .filter_map(|f| g.info(f).held_of[usize::from(given)].map(|b| (f, usize::from(b))))
         // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
         .filter(|&(f, b)| buff_in_time(g, id, f, b))
         .collect();
@@ -92,9 +92,9 @@ fn choose<T: Copy>(g: &mut Seat, id: Id, candidates: Vec<T>, score: impl Fn(&Vie
 /// The enemy unit within 18" that gets a rule's debuff (`Effect::Debuff`), among those it
 /// would change that hold no buff: the default policy the one scoring most (`debuff_score`),
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
-pub fn debuff_target(g: &mut Seat, id: Id, rule: &str) -> Option<(Id, usize)> {
+pub fn debuff_target(g: &mut Seat, id: Id, given: u8) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> =
-        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).buffed.iter().position(|b| b.rule == rule).map(|b| (e, b))).collect();
+        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).held_of[usize::from(given)].map(|b| (e, usize::from(b)))).collect();
     choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
 }
 
@@ -182,12 +182,12 @@ fn threats(g: &View, army: usize, f: Id) -> usize {
 /// How much marking enemy unit `e` with `rule` is worth to `caster`'s default policy (a
 /// score, not points; 0: no use): its points left times the friendly units that gain from
 /// the rule, have yet to act this round (or are the caster) and could shoot or charge it.
-fn mark_score(g: &View, caster: Id, e: Id, rule: &str) -> f64 {
+fn mark_score(g: &View, caster: Id, e: Id, given: u8) -> f64 {
     let left = g.info(e).cost * g.wound_share(e);
     let attackers = g
         .on_table(caster.0)
         .filter(|&f| f == caster || !g.live(f).activated)
-        .filter(|&f| g.info(f).buffed.iter().any(|b| b.rule == rule))
+        .filter(|&f| g.info(f).held_of[usize::from(given)].is_some())
         .filter(|&f| could_attack(g, f, e))
         .count();
     left * attackers as f64
@@ -267,11 +267,12 @@ pub fn spells_to_cast(g: &mut Seat, id: Id, window: crate::game::spellbook::Wind
             // worth next to nothing against damage and kept tokens, so it takes the tokens
             // that would go unspent
             // a debuff goes to the enemy unit it would hurt most (`debuff_score`)
-            CastEffect::Buff(rule) | CastEffect::Debuff(rule) => {
+            CastEffect::Buff(_) | CastEffect::Debuff(_) => {
                 let friend = matches!(spell.effect, CastEffect::Buff(_));
+                let Some(given) = spell.given else { continue };
                 let units: Vec<Id> = if friend { g.on_table(id.0).collect() } else { foes.clone() };
                 for f in units {
-                    let Some(b) = g.info(f).buffed.iter().position(|x| x.rule == rule) else {
+                    let Some(b) = g.info(f).held_of[usize::from(given)].map(usize::from) else {
                         continue;
                     };
                     let free = if friend { g.live(f).buff == 0 } else { g.live(f).debuff == 0 };
@@ -304,12 +305,13 @@ pub fn spells_to_cast(g: &mut Seat, id: Id, window: crate::game::spellbook::Wind
             // to three" marks the next units too, at no cost but the mark slot (a unit holds
             // one mark): the mark waits "once (next time the effect would apply)", in a later
             // round if need be. (Worth nothing now, they do not make the spell worth casting.)
-            CastEffect::Mark(rule) => {
+            CastEffect::Mark(_) => {
+                let Some(given) = spell.given else { continue };
                 let mut worth_now = false;
                 let ride_along = g.policy_kind(id.0) == PolicyKind::Default;
                 for &e in &foes {
                     if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
-                        let score = mark_score(g, id, e, rule);
+                        let score = mark_score(g, id, e, given);
                         worth_now |= score > 0.0;
                         if score > 0.0 || ride_along {
                             targets.push((e, if score > 0.0 { lasting_value(score) } else { 0.0 }));
