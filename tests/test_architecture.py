@@ -127,8 +127,8 @@ def test_the_policy_never_names_the_game_it_could_change(modules):
 def test_each_module_is_a_query_or_a_phase(modules):
     queries, phases = [], []
     for name, text in modules.items():
-        view = re.search(r"^impl<[^>]*> View<", text, re.M) is not None
-        game = re.search(r"^impl<[^>]*> Game<", text, re.M) is not None
+        view = re.search(r"^impl<[^>]*> View<", text, re.MULTILINE) is not None
+        game = re.search(r"^impl<[^>]*> Game<", text, re.MULTILINE) is not None
         assert not (view and game), f"{name} both reads the game (impl View) and changes it (impl Game)"
         (queries if view else phases if game else []).append(name)
     assert {"state", "space", "sight", "routes", "shot_plans"} <= set(queries), queries
