@@ -496,7 +496,7 @@ mod tests {
             let mut ap = super::super::test_support::placed(plain, &config, &mut cache);
             assert!(with > bare && (with - expected(&mut ap)).abs() < 1e-12, "{bare} {with}");
             // its own army's attacks never use it
-            assert_eq!(g.mark_for((1, 0), (1, 0), crate::game::prepare::BuffUse::Attack { melee: false, charging: false, distance: 12.0 }), None);
+            assert_eq!(g.mark_for((1, 0), (1, 0), crate::game::held_rules::BuffUse::Attack { melee: false, charging: false, distance: 12.0 }), None);
             // a rule the shooter holds and the mark act together (different spells stack), and
             // both are used up
             g.live_mut((0, 1)).buff = 1;

@@ -4,7 +4,8 @@
 
 use crate::game::state::View;
 use crate::game::decisions::Player;
-use super::prepare::{melee_flags, BuffUse};
+use super::prepare::melee_flags;
+use super::held_rules::BuffUse;
 use super::table::Point;
 use crate::attack::allocation::State;
 use crate::attack::options::{self};

@@ -3,7 +3,8 @@
 //! the army books' rules and from spells; which allocation a unit fights with while it holds them.
 
 use crate::game::state::View;
-use super::prepare::{BuffUse, MAX_HELD_RULES};
+use super::prepare::MAX_HELD_RULES;
+use super::held_rules::BuffUse;
 use crate::attack::allocation::Allocation;
 use super::live::Id;
 
@@ -24,7 +25,7 @@ impl<'a> View<'a> {
 
     /// The largest of `value` over the held rules in `mask`, and that rule's bit (`None`: none
     /// is above 0).
-    pub(super) fn held_max(&self, id: Id, mask: u16, value: impl Fn(&super::prepare::Buffed) -> f64) -> Option<(f64, u16)> {
+    pub(super) fn held_max(&self, id: Id, mask: u16, value: impl Fn(&super::held_rules::Buffed) -> f64) -> Option<(f64, u16)> {
         self.info(id).held(mask).map(|(bit, b)| (value(b), bit)).filter(|(x, _)| *x > 0.0).max_by(|a, b| a.0.total_cmp(&b.0))
     }
 

@@ -25,6 +25,7 @@ pub mod formation;
 #[cfg(test)]
 mod game_tests;
 pub mod held;
+pub mod held_rules;
 pub mod live;
 pub mod morale;
 #[cfg(test)]

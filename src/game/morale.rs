@@ -3,7 +3,7 @@
 //! a failed test does, are the edition's: `GameRules::morale_timing`, `GameRules::failed_test`).
 
 use crate::game::decisions::Player;
-use super::prepare::BuffUse;
+use super::held_rules::BuffUse;
 use super::rules::FailedTest;
 use crate::attack::allocation::State;
 use crate::morale::{self, MoraleTest};

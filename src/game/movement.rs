@@ -6,7 +6,7 @@
 
 use crate::game::decisions::Player;
 use crate::game::paths::Path;
-use super::prepare::BuffUse;
+use super::held_rules::BuffUse;
 use super::table::Point;
 use super::config::PolicyKind;
 use super::state::EPS;

@@ -2,7 +2,7 @@
 //! Shaken units that recover, the snapshot of the trace, and the end of the game.
 
 use crate::game::decisions::Player;
-use super::prepare::BuffUse;
+use super::held_rules::BuffUse;
 use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;
 use super::play::Game;

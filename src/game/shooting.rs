@@ -3,7 +3,7 @@
 //! key and reused; hits, wounds and the models removed.
 
 use crate::game::decisions::Player;
-use super::prepare::BuffUse;
+use super::held_rules::BuffUse;
 use super::table::Point;
 use crate::attack::plan::{self, Group, Pick, Situation};
 use crate::attack::options::{self};

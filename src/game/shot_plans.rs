@@ -3,7 +3,7 @@
 //! function of it). The policy values targets with them; `shooting` rolls their dice.
 
 use crate::game::prepare::RunGuns;
-use super::prepare::BuffUse;
+use super::held_rules::BuffUse;
 use super::config::Short;
 use crate::attack::allocation::State;
 use crate::attack::plan;

@@ -36,7 +36,7 @@ impl PySpell {
     /// rule, held once by a friend, an enemy or the attackers of a marked enemy, the game plays.
     #[getter]
     fn played(&self) -> bool {
-        self.inner.spell.as_ref().is_some_and(|s| crate::game::prepare::game_casts(s, self.edition))
+        self.inner.spell.as_ref().is_some_and(|s| crate::game::held_rules::game_casts(s, self.edition))
     }
 
     /// What it does: "hits", "rule", "modifier", "range", "move", "terrain", "morale", or

@@ -510,7 +510,7 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     // (target, key, value of each group, what the target is worth now)
     let mut options: Short<Target, 4> = Short::new();
     // a range its buff, or a mark on the target, adds to (`Buffed::range_bonus`)
-    let bonus = |b: &super::prepare::Buffed| b.range_bonus();
+    let bonus = |b: &super::held_rules::Buffed| b.range_bonus();
     let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
     let candidates: Short<Id> = enemies(g, id.0)
         .filter(|&e| {
