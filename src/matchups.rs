@@ -17,6 +17,7 @@ use crate::attack::allocation::Allocation;
 use crate::attack::plan::Situation;
 use crate::attack::Attack;
 use crate::edition::Edition;
+use crate::game::prepare;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_TABLE_MELEE_WORK, MAX_TABLE_PAIRS, MAX_TABLE_WORK};
 use crate::melee::{exact::exact, Melee};
@@ -110,13 +111,10 @@ impl Side {
 
     fn of(units: &[Unit], edition: Edition) -> Side {
         let orders: Vec<Allocation> = units.par_iter().map(|u| Allocation::new(u, edition)).collect();
-        // only whether a unit may charge and be charged is read here (Aircraft, Immobile)
-        let moves: Vec<_> = orders.iter().map(|o| crate::game::prepare::movement(&o.runs, edition, &crate::game::rules::GameRules::V3_5)).collect();
-        Side {
-            can_charge: moves.iter().map(|m| !(m.aircraft || m.hold_only)).collect(),
-            can_be_charged: moves.iter().map(|m| !m.aircraft).collect(),
-            orders,
-        }
+        // only whether a unit may charge and be charged is read here (Aircraft, Immobile), the
+        // same in every edition's rules: v3.5's action distances do not matter
+        let charges: Vec<(bool, bool)> = orders.iter().map(|o| prepare::may_charge(&prepare::movement(&o.runs, edition, &crate::game::rules::GameRules::V3_5))).collect();
+        Side { can_charge: charges.iter().map(|c| c.0).collect(), can_be_charged: charges.iter().map(|c| c.1).collect(), orders }
     }
 }
 

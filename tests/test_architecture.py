@@ -130,9 +130,13 @@ def test_each_module_is_a_query_or_a_phase(modules):
         view = re.search(r"^impl<[^>]*> View<", text, re.MULTILINE) is not None
         game = re.search(r"^impl<[^>]*> Game<", text, re.MULTILINE) is not None
         assert not (view and game), f"{name} both reads the game (impl View) and changes it (impl Game)"
+        assert not (view and re.search(r"fn \w+(<[^>]*>)?\(&mut self", text)), f"{name} changes the game in a query (&mut self in impl View)"
         (queries if view else phases if game else []).append(name)
     assert {"state", "space", "sight", "routes", "shot_plans"} <= set(queries), queries
     assert PHASES <= set(phases), phases
+    # the rules never decide by which policy plays: every choice is the player's
+    for name in PHASES:
+        assert not re.search(r"policy_kind|\.policies\b", modules[name]), f"{name} reads the policy's kind"
 
 
 def test_no_game_source_file_is_over_a_thousand_lines():

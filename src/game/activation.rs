@@ -6,7 +6,7 @@ use crate::game::decisions::Player;
 use super::spellbook::Window;
 use super::decisions::Action;
 use super::rules::MoraleTiming;
-use super::config::{Output, PolicyKind};
+use super::config::Output;
 use super::state::Touched;
 use super::play::Game;
 use super::live::Id;
@@ -54,6 +54,14 @@ impl<'a, P: Player> Game<'a, P> {
                 self.sync_passengers();
                 if self.any_ready(turn) {
                     let u = self.ask(|p, v, r| p.pick_unit(v, r, turn));
+                    // (the player's pick is checked: a unit that may not activate is a breach,
+                    // and the army's first ready unit activates instead)
+                    let u = if u < self.units[turn].len() && self.may_activate(turn, u) {
+                        u
+                    } else {
+                        self.violation(|| format!("army {turn}'s player picked unit {u}, which may not activate"));
+                        self.ready(turn)[0]
+                    };
                     self.activate((turn, u));
                 } else if let Some(u) = self.extra_activation(turn) {
                     self.activate_again((turn, u));
@@ -75,7 +83,7 @@ impl<'a, P: Player> Game<'a, P> {
     /// (`Effect::ExtraActivation`: "Once per game ... Only up to half of the units in the army
     /// with this rule at the beginning of the game (rounding up) may use it in a single round").
     pub(super) fn extra_activation(&mut self, army: usize) -> Option<usize> {
-        if self.extra_this_round[army] >= self.extra_limit[army] || self.policy_kind(army) == PolicyKind::Hold {
+        if self.extra_this_round[army] >= self.extra_limit[army] {
             return None;
         }
         let eligible: Vec<usize> = self
@@ -86,7 +94,12 @@ impl<'a, P: Player> Game<'a, P> {
         if eligible.is_empty() {
             return None;
         }
-        self.ask(|p, v, r| p.extra_activation(v, r, army, &eligible))
+        let u = self.ask(|p, v, r| p.extra_activation(v, r, army, &eligible))?;
+        if !eligible.contains(&u) {
+            self.violation(|| format!("army {army}'s player picked unit {u} for an extra activation it may not take"));
+            return None;
+        }
+        Some(u)
     }
 
     /// "it may be activated even if it had already activated this round (stops being fatigued

@@ -60,22 +60,6 @@ impl<'a> View<'a> {
         (self.closest_pair_at(id, path.to, transport).0 <= 1e-3).then_some(path)
     }
 
-    /// Units inside stand where their transport stands (for the policy's distances).
-    #[inline]
-    pub(super) fn sync_passengers(&mut self) {
-        if !self.prep.transports {
-            return;
-        }
-        for army in 0..2 {
-            for u in 0..self.units[army].len() {
-                if let Some(t) = self.units[army][u].carrier {
-                    let at = self.units[army][usize::from(t)].pos;
-                    self.units[army][u].pos = at;
-                }
-            }
-        }
-    }
-
     /// Whether every model of `id`, its disc centred on `p`, stands fully within 6" of
     /// `transport` (measured to the transport's footprint).
     pub fn fully_within_exit(&self, id: Id, p: Point, transport: Id) -> bool {

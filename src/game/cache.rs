@@ -1,6 +1,7 @@
-//! What a thread keeps from game to game of a run: shot plans, melees, distances and the
-//! policy's memo, each a pure function of its key (so results do not depend on the thread),
-//! and the lists one game hands the next.
+//! What a thread keeps from game to game of a run: shot plans, melees, distances and spell
+//! values, each a pure function of its key (so results do not depend on the thread), the
+//! scratch of line of sight and the timers, and the lists one game hands the next. (The
+//! policy keeps its own memo: `policy::Bot`.)
 
 use crate::game::config::Timers;
 use super::table::Point;
@@ -16,7 +17,7 @@ use super::live::{Id, Live};
 #[derive(Default)]
 pub struct Cache {
     pub(super) shots: RefCell<FxHashMap<ShotKey, ShotPlan>>,
-    pub(super) gaps: std::cell::RefCell<Vec<GapEntry>>,
+    pub(super) gaps: RefCell<Vec<GapEntry>>,
     /// Which weapons of a model may fire (`plan::usable_weapons`), by (shooter, its run,
     /// target, the target's models left, whole inches, moved, arrived).
     pub(super) usable: RefCell<FxHashMap<UsableKey, u64>>,

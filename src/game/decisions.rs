@@ -56,6 +56,9 @@ pub trait Player {
     fn round_begins(&mut self, view: &View<'_>);
 
     // ---- set-up
+    /// Whether the Ambush or Scout unit `id` is set aside before deployment ("May be set
+    /// aside before deployment"), or deploys with the others.
+    fn sets_aside(&mut self, view: &View<'_>, id: Id) -> bool;
     /// The units of `army` that start inside one of its transports: (unit, transport).
     fn passengers(&mut self, view: &View<'_>, rng: &mut Dice, army: usize) -> Vec<(usize, usize)>;
     /// Where `id` deploys, within `depth` inches of its edge (`None`: the rules find a spot).

@@ -394,7 +394,7 @@ fn path_query_time() {
 }
 
 /// Time per path query in whole games on standard tables (1 thread, timers on; run with
-/// `cargo test --release --lib game::play::tests::path_queries_in_games -- --ignored --nocapture`).
+/// `cargo test --release --lib game::game_tests::path_queries_in_games -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn path_queries_in_games() {

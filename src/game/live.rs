@@ -47,7 +47,8 @@ pub struct Live {
     /// stack", but a friend's and an enemy's do.
     pub debuff: u8,
     /// A rule the enemy army's units attacking it get until one of them uses it (a mark
-    /// spell: "which friendly units get Relentless against once").
+    /// spell: "which friendly units get Relentless against once"), as its index in the
+    /// marking (enemy) army's `Prepared::given`.
     pub mark: Option<u8>,
     /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
     /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different

@@ -1,14 +1,13 @@
 //! Moving: "Models may move and turn in any direction regardless of their facing, as long as
 //! no part of their bases move further than the total movement distance", along shortest
 //! paths round what a unit may not cross (`paths`), difficult terrain's 6" and dangerous
-//! terrain's tests, placements that the rules allow outside the action (Scout, Ambush,
-//! the army books' moves after attacking).
+//! terrain's tests, and the placements the army books allow outside the action (after
+//! deployment, on activation, after attacking). The routes themselves are `routes`'s.
 
 use crate::game::decisions::Player;
 use crate::game::paths::Path;
 use super::held_rules::BuffUse;
 use super::table::Point;
-use super::config::PolicyKind;
 use super::state::EPS;
 use super::play::Game;
 use super::live::Id;
@@ -67,7 +66,7 @@ impl<'a, P: Player> Game<'a, P> {
     /// position" (Fanatic), as the policy likes.
     pub(super) fn place_after_deployment(&mut self, id: Id) {
         let inches = self.info(id).tricks.place_after_deployment;
-        if inches <= 0.0 || self.live(id).gone || self.policy_kind(id.0) == PolicyKind::Hold {
+        if inches <= 0.0 || self.live(id).gone {
             return;
         }
         if let Some(to) = self.ask(|p, v, r| p.placement_after_deployment(v, r, id, inches)) {

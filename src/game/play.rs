@@ -1,8 +1,10 @@
 //! A game being played (`Game`): its state (`View`, which it derefs to), the player who
 //! answers the rules' questions (`decisions::Player`), the dice, and the trace. The phases
 //! are `Game`'s methods, one module each (`setup`, `activation`, `movement`, `shooting`,
-//! `charge`, `morale`, `round_end`, `casting`, `transport`).
+//! `charge`, `morale`, `round_end`, `casting`, `transport`, `buffs`).
 
+use crate::game::rules::TerrainRecipe;
+use crate::game::table::Point;
 use crate::game::state::PiecesByKind;
 use crate::game::state::refilled;
 use crate::game::live::Id;
@@ -53,6 +55,32 @@ impl<'a, P: Player> std::ops::DerefMut for Game<'a, P> {
 }
 
 impl<'a, P: Player> Game<'a, P> {
+    pub(super) fn live_mut(&mut self, id: Id) -> &mut Live {
+        &mut self.units[id.0][id.1]
+    }
+
+    /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
+    /// disc is re-centred on them and sized to hold them (mostly smaller; re-centred, it can
+    /// be a little wider than before).
+    pub(super) fn set_state(&mut self, id: Id, s: State) {
+        let alloc = &self.info(id).alloc;
+        let (old, new) = (self.live(id).key, alloc.alive_key(s));
+        if old != new && !alloc.destroyed(s) {
+            let f = &self.info(id).formation;
+            let (a, b) = (f.hull(old.0, old.1), f.hull(new.0, new.1));
+            let dir = self.facing(id.0);
+            let live = self.live_mut(id);
+            live.pos = Point::new(live.pos.x + dir * (b.x - a.x), live.pos.y + dir * (b.y - a.y));
+            live.radius = b.r;
+            live.key = new;
+        }
+        let (left, wounds_left) = (alloc.alive(s), self.info(id).wounds_left(s));
+        let live = self.live_mut(id);
+        live.s = s;
+        live.left = left;
+        live.wounds_left = wounds_left;
+    }
+
     /// Game `game` of the run: its generator, its roll-off, its table and its markers.
     pub fn new(prep: &'a Prepared, config: &'a Config, game: u64, cache: &'a mut Cache, player: &'a mut P) -> Game<'a, P> {
         let mut rng = game_rng(config, game);
@@ -63,7 +91,9 @@ impl<'a, P: Player> Game<'a, P> {
             first = 1 - first;
         }
         let terrain = match &config.terrain {
-            Terrain::Standard => table::standard_terrain(&mut rng, prep.rules.table),
+            Terrain::Standard => match prep.rules.terrain {
+                TerrainRecipe::Guidelines => table::standard_terrain(&mut rng, prep.rules.table),
+            },
             Terrain::Fixed(pieces) => pieces.clone(),
         };
         let mut spare = std::mem::take(&mut cache.spare);

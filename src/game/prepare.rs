@@ -170,7 +170,7 @@ pub struct UnitInfo {
     pub spell_range_penalty: f64,
 }
 
-/// What one run of a unit's models shoots with, as weapon bits (`state::bit` of the weapon's
+/// What one run of a unit's models shoots with, as weapon bits (`bit` of the weapon's
 /// index in its model).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunGuns {
@@ -579,10 +579,11 @@ impl Prepared {
         }
         // the rules given, as indices found once: each unit's held rule for each rule its army
         // may hold, and each rule a unit or a spell gives, in the receiving army's list
-        let index = |list: &[&'static str], rule: &str| list.iter().position(|r| *r == rule).map(|i| i as u8);
+        // (at most `MAX_HELD_RULES` rules are held and a few dozen given: indices fit a u8)
+        let index = |list: &[&'static str], rule: &str| list.iter().position(|r| *r == rule).and_then(|i| u8::try_from(i).ok());
         for side in 0..2 {
             for u in prep.armies[side].iter_mut() {
-                u.held_of = given[side].iter().map(|rule| u.buffed.iter().position(|b| b.rule == *rule).map(|i| i as u8)).collect();
+                u.held_of = given[side].iter().map(|rule| u.buffed.iter().position(|b| b.rule == *rule).and_then(|i| u8::try_from(i).ok())).collect();
                 u.gives_buff = u.tricks.buff.map(|r| r.and_then(|r| index(&given[side], r)));
                 u.gives_debuff = u.tricks.debuff.and_then(|r| index(&given[1 - side], r));
                 for s in u.casting.spells.iter_mut() {

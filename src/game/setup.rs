@@ -5,7 +5,7 @@
 use crate::game::decisions::Player;
 use super::rules::ReserveOrder;
 use super::table::Point;
-use super::config::{PolicyKind, Short};
+use super::config::Short;
 use crate::attack::plan::{self, Group, Situation};
 use super::state::EPS;
 use super::play::Game;
@@ -138,11 +138,12 @@ impl<'a, P: Player> Game<'a, P> {
         let mut queues: [Short<usize>; 2] = Default::default();
         let mut scouts: [Short<usize>; 2] = Default::default();
         for army in 0..2 {
-            let keeps_tricks = self.policy_kind(army) != PolicyKind::Hold;
             for (u, info) in self.prep.armies[army].iter().enumerate() {
-                if keeps_tricks && info.movement.ambush {
+                // Ambush and Scout: "May be set aside before deployment"
+                let aside = (info.movement.ambush || info.movement.scout) && self.ask(|p, v, _| p.sets_aside(v, (army, u)));
+                if aside && info.movement.ambush {
                     self.units[army][u].reserve = true;
-                } else if keeps_tricks && info.movement.scout {
+                } else if aside && info.movement.scout {
                     scouts[army].push(u);
                 } else {
                     queues[army].push(u);

@@ -2,6 +2,7 @@
 //! to two different targets"; the shot's plan (groups, situation, die models) found once per
 //! key and reused; hits, wounds and the models removed.
 
+use crate::attack::allocation::State;
 use crate::game::decisions::Player;
 use super::held_rules::BuffUse;
 use super::table::Point;
@@ -16,6 +17,19 @@ use super::config::Event;
 
 
 impl<'a, P: Player> Game<'a, P> {
+    /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
+    /// `end`: its state, both units' tallies, and whether it is destroyed.
+    pub(super) fn take_wounds(&mut self, by: Id, target: Id, end: State, wounds: u32) {
+        self.live_mut(by).dealt += wounds;
+        self.set_state(target, end);
+        let destroyed = self.info(target).alloc.destroyed(end);
+        let tl = self.live_mut(target);
+        tl.taken += wounds;
+        if destroyed {
+            tl.gone = true;
+        }
+    }
+
     /// `group`'s hits of `by` on `target` in `situation`, rolled as `attack()` rolls them, and
     /// taken (`take_wounds`).
     pub(super) fn roll_hits(&mut self, by: Id, target: Id, group: &Group, situation: &Situation) -> crate::attack::sample::Rolled {
@@ -45,6 +59,14 @@ impl<'a, P: Player> Game<'a, P> {
         volleys.truncate(self.rules.max_targets.map_or(usize::MAX, usize::from));
         for volley in volleys {
             let target = volley.target;
+            // a volley the rules can play: at an enemy, by a shot made for this shooter and
+            // target (the player's answer is checked, not trusted; its plan and groups below)
+            let key = volley.key;
+            let playable = target.0 != id.0 && target.1 < self.units[target.0].len() && (usize::from(key.army), usize::from(key.unit), usize::from(key.target)) == (id.0, id.1, target.1);
+            if !playable {
+                self.violation(|| format!("unit {id:?}'s player fired a volley the rules cannot play: {volley:?}"));
+                continue;
+            }
             let before = self.live(target).s;
             if self.live(target).gone {
                 continue;
@@ -53,9 +75,11 @@ impl<'a, P: Player> Game<'a, P> {
                 touched.push((target, before));
             }
             let t = self.clock();
-            let key = volley.key;
             let talloc = self.alloc_of(target, key.buff);
-            let plan = self.view.cache.shots.get_mut().get_mut(&key).expect("the policy made the shot plan");
+            let Some(plan) = self.view.cache.shots.get_mut().get_mut(&key) else {
+                self.violation(|| format!("unit {id:?}'s player fired a shot with no plan: {key:?}"));
+                continue;
+            };
             // which way the shot is played: the attacker's option as settled for the first
             // target, the target's by its own pick or roll
             let vi = match option {
@@ -77,8 +101,12 @@ impl<'a, P: Player> Game<'a, P> {
             let (mut hits, mut wounds, mut dice) = (0, 0, 0);
             // Limited weapons fired in this volley, by their bit in `UnitInfo::limited`
             let mut limited = 0u32;
+            let mut stray = false;
             for &gi in &volley.groups {
-                let group = &plan.groups[gi];
+                let Some(group) = plan.groups.get(gi) else {
+                    stray = true;
+                    continue;
+                };
                 limited |= plan.limited[gi];
                 let models = &mut plan.models[vi];
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
@@ -101,6 +129,9 @@ impl<'a, P: Player> Game<'a, P> {
             };
             self.dice += dice;
             self.lap(t, |x| &mut x.dice);
+            if stray {
+                self.violation(|| format!("unit {id:?}'s player named weapon groups its shot does not have: {:?}", volley.groups));
+            }
             self.live_mut(id).limited_spent |= limited;
             self.take_wounds(id, target, state, wounds);
             // "next time the effect would apply": a shot that hits nothing makes no Defense roll
@@ -112,7 +143,7 @@ impl<'a, P: Player> Game<'a, P> {
             self.spend_held(id, key.shooter, "shooting");
             self.event(|g| {
                 let plan = g.plan(&key);
-                let mut labels = volley.groups.iter().map(|&gi| plan.groups[gi].label.clone()).collect::<Vec<_>>().join(" + ");
+                let mut labels = volley.groups.iter().filter_map(|&gi| plan.groups.get(gi)).map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
                 // what a player would say of the shot: models out of range or sight, cover
                 let firing: u32 = plan.firing.iter().map(|f| f.2).sum();
                 let left = g.live(id).left;

@@ -5,7 +5,6 @@
 use crate::game::prepare::RunGuns;
 use super::held_rules::BuffUse;
 use super::config::Short;
-use crate::attack::allocation::State;
 use crate::attack::plan;
 use crate::attack::plan::Pick;
 use crate::attack::plan::Situation;
@@ -28,19 +27,6 @@ impl<'a> View<'a> {
     /// apply": no hit, no Defense roll).
     pub(super) fn used_on_hits(&self, target: Id, mask: u16, hits: u32) -> u16 {
         self.info(target).held(mask).filter(|(_, b)| hits > 0 || !b.needs_hits()).fold(0, |m, (bit, _)| m | bit)
-    }
-
-    /// `target` takes the wounds of an attack of `by` (not a melee's) that ended in state
-    /// `end`: its state, both units' tallies, and whether it is destroyed.
-    pub(super) fn take_wounds(&mut self, by: Id, target: Id, end: State, wounds: u32) {
-        self.live_mut(by).dealt += wounds;
-        self.set_state(target, end);
-        let destroyed = self.info(target).alloc.destroyed(end);
-        let tl = self.live_mut(target);
-        tl.taken += wounds;
-        if destroyed {
-            tl.gone = true;
-        }
     }
 
     /// The key of `id`'s shot at `target` from where both stand now, its plan made and

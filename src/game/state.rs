@@ -5,7 +5,8 @@
 //! gf-3.5: "rounds of alternating activations"; "After 4 rounds have been played the game
 //! ends, and the player that controls most markers wins." The phases that change this state
 //! are the modules beside it (`setup`, `activation`, `movement`, `shooting`, `charge`,
-//! `morale`, `round_end`, `casting`, `transport`); the choices are the policy's (`policy`).
+//! `morale`, `round_end`, `casting`, `transport`, `buffs`); the choices are the player's
+//! (`decisions::Player`, played by `policy::Bot`).
 
 use crate::game::live::Id;
 use crate::game::live::Live;
@@ -136,10 +137,6 @@ impl<'a> View<'a> {
         &self.units[id.0][id.1]
     }
 
-    pub(super) fn live_mut(&mut self, id: Id) -> &mut Live {
-        &mut self.units[id.0][id.1]
-    }
-
     pub fn policy_kind(&self, army: usize) -> PolicyKind {
         self.config.policies[army].kind
     }
@@ -217,28 +214,6 @@ impl<'a> View<'a> {
         let h = info.formation.hull(k, hero_dead);
         let (f, pos) = (self.facing(id.0), self.live(id).pos);
         info.formation.alive(k, hero_dead).map(move |(i, s)| (i, Point::new(pos.x + f * (s.x - h.x), pos.y + f * (s.y - h.y)), s.r))
-    }
-
-    /// Sets `id`'s state after wounds. The models left stay where they stand: the unit's
-    /// disc is re-centred on them and sized to hold them (mostly smaller; re-centred, it can
-    /// be a little wider than before).
-    pub(super) fn set_state(&mut self, id: Id, s: State) {
-        let alloc = &self.info(id).alloc;
-        let (old, new) = (self.live(id).key, alloc.alive_key(s));
-        if old != new && !alloc.destroyed(s) {
-            let f = &self.info(id).formation;
-            let (a, b) = (f.hull(old.0, old.1), f.hull(new.0, new.1));
-            let dir = self.facing(id.0);
-            let live = self.live_mut(id);
-            live.pos = Point::new(live.pos.x + dir * (b.x - a.x), live.pos.y + dir * (b.y - a.y));
-            live.radius = b.r;
-            live.key = new;
-        }
-        let (left, wounds_left) = (alloc.alive(s), self.info(id).wounds_left(s));
-        let live = self.live_mut(id);
-        live.s = s;
-        live.left = left;
-        live.wounds_left = wounds_left;
     }
 
     pub(super) fn clock(&self) -> Option<Instant> {

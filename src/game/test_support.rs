@@ -39,11 +39,11 @@ pub fn bot() -> &'static mut Bot {
     Box::leak(Box::default())
 }
 
-/// The policy's handle on `g`, for a test that asks it directly (a fresh bot: its memo and
-/// its claims on markers are empty).
 /// A game played by the policy (`Bot`), as the tests play it.
 pub type Game<'a> = play::Game<'a, Bot>;
 
+/// The policy's handle on `g`, for a test that asks it directly (a fresh bot: its memo and
+/// its claims on markers are empty).
 pub fn with_seat<T>(g: &mut Game, f: impl FnOnce(&mut Seat) -> T) -> T {
     let mut bot = Bot::default();
     bot.round_begins(&g.view);

@@ -24,11 +24,23 @@ use super::config::Event;
 use super::paths::Path;
 use super::table::Point;
 
-/// "must stay fully within 6" of it when exiting" (and the placement after its destruction).
-
-
-
 impl<'a, P: Player> Game<'a, P> {
+    /// Units inside stand where their transport stands (for the policy's distances).
+    #[inline]
+    pub(super) fn sync_passengers(&mut self) {
+        if !self.prep.transports {
+            return;
+        }
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                if let Some(t) = self.units[army][u].carrier {
+                    let at = self.units[army][usize::from(t)].pos;
+                    self.units[army][u].pos = at;
+                }
+            }
+        }
+    }
+
     /// "When a transport is destroyed, units inside must take a dangerous terrain test, are
     /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
     /// every transport destroyed (or routed) with units inside. A unit with no room to be

@@ -32,7 +32,7 @@ use common::*;
 mod seat;
 mod spells;
 pub use seat::{Bot, Seat};
-pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, DEBUFF_RANGE, spell_value, spells_to_cast, tokens_to_spend};
+pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
 /// Each question of the rules, answered by the policy function of the same name.
 impl Player for Bot {
@@ -40,6 +40,12 @@ impl Player for Bot {
     fn round_begins(&mut self, view: &View<'_>) {
         self.claimed.clear();
         self.claimed.resize(view.objectives.len(), [false; 2]);
+    }
+
+    /// The hold policy deploys every unit with the others (a scripted gun line).
+    #[inline]
+    fn sets_aside(&mut self, view: &View<'_>, id: Id) -> bool {
+        view.policy_kind(id.0) != PolicyKind::Hold
     }
 
     #[inline]
@@ -283,7 +289,9 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     }
     let (info, from) = (g.info(id), g.live(id).pos);
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
-    let possible: Vec<usize> = (0..2).filter(|&i| room[i] >= 30.0).collect();
+    // "Aircraft can't move into the table edges to move less than 30""
+    let least = g.rules.aircraft.map_or(0.0, |a| a.least_move);
+    let possible: Vec<usize> = (0..2).filter(|&i| room[i] >= least).collect();
     let dir = match possible.len() {
         0 => return None,
         1 => possible[0],
@@ -850,8 +858,7 @@ fn passenger_goal(g: &View, id: Id, from: Point) -> Point {
 /// after, for a unit with guns; else by Rush) once it is within reach of the exit, the
 /// transport can't move them on (Shaken, Immobile, or it activated this round and moved under 1"), or in the last round. The random
 /// policy stays or leaves by any action with equal odds.
-pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<super::decisions::Exit> {
-    use super::decisions::Exit;
+pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
     let exit_range = g.exit_range();
     let at = g.live(transport).pos;
     let info = g.info(id);
