@@ -9,7 +9,9 @@ field by field). Each part prints its own hash so a mismatch can be located:
 (a) the 40 book duel pairs of ``duels.py`` x 300 games each on an open table;
 (b) the army pairs of ``game.py`` (10 and 15 units, and 10 units with transports and
     casters) x 300 games each on the standard table;
-(c) 5 traced games between the armies with transports and casters.
+(c) 5 traced games between the armies with transports and casters;
+(d) the other policies (greedy, random, hold) against each other: 10 duel pairs x 60 and the
+    armies with transports and casters x 40, for four pairings.
 
 The dice counts (``GameResult.dice``) have a line of their own, outside the parts: a change
 that rolls the same dice differently shows there without touching the results.
@@ -105,11 +107,18 @@ def main() -> int:
     part("(b) armies 10, 15, 10 carried x 300, standard", (oprstats.simulate(a, b, games=GAMES, seed=1, **run)
                                                           for a, b, _ in (armies(10), armies(15), carried)))
     part("(c) 5 traced games, 10 carried", [oprstats.simulate(carried[0], carried[1], games=TRACED, seed=9, trace=True, **run)])
-    parts["(d) dice rolled, every run above"] = (hashlib.sha256(canon(dice).encode()).hexdigest()[:16], sum(dice))
+    # the other policies' paths, which the default policy never takes
+    kinds = [("greedy", "random"), ("hold", "default"), ("random", "hold"), ("greedy", "greedy")]
+    part("(d) greedy, random, hold: 10 pairs x 60 and 10 carried x 40, per pairing", (
+        r for pa, pb in kinds for r in [
+            *(oprstats.simulate([a], [b], games=60, seed=5, terrain="open", policy_a=pa, policy_b=pb, **run) for a, b in duel_pairs()[:10]),
+            oprstats.simulate(carried[0], carried[1], games=40, seed=6, policy_a=pa, policy_b=pb, **run),
+        ]))
+    parts["(e) dice rolled, every run above"] = (hashlib.sha256(canon(dice).encode()).hexdigest()[:16], sum(dice))
 
     total = hashlib.sha256("".join(f"{name} {digest}\n" for name, (digest, _) in parts.items()).encode()).hexdigest()[:16]
     for name, (digest, n) in parts.items():
-        print(f"{digest}  {name} ({n:,} {'dice' if name.startswith('(d)') else 'games'})")
+        print(f"{digest}  {name} ({n:,} {'dice' if name.startswith('(e)') else 'games'})")
     print(f"game hash: {total}  (oprstats {oprstats.__version__}, {time.perf_counter() - start:.1f} s)")
     return 0
 
