@@ -600,3 +600,56 @@ fn seeded_games_do_not_depend_on_threads_or_batches() {
     assert_eq!(one.units, units);
     assert_eq!(one.violations, 0);
 }
+
+#[test]
+fn an_editions_numbers_and_switches_are_read_from_its_game_rules() {
+    // the engine reads every number and switch from `GameRules`: the same table played under
+    // other values (a v3.4.1- or v2.x-like reading: Shaken units contest but don't seize, a
+    // wider seizing range, a wider gap between units) plays by them
+    use crate::game::rules::{Markers, Moves, Presence};
+    let p = prep(&[GRUNTS], &[GRUNTS]);
+    let mut q = p.clone();
+    q.rules = Box::leak(Box::new(GameRules {
+        markers: Markers { range: 5.0, ..GameRules::V3_5.markers },
+        contest: Presence { shaken: true, ..GameRules::V3_5.contest },
+        moves: Moves { unit_gap: 2.0, ..GameRules::V3_5.moves },
+        ..GameRules::V3_5
+    }));
+    let marker = Point::new(36.0, 24.0);
+    let c = config(vec![], vec![marker], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 40.0)]);
+    let owners = |p: &Prepared, ours: f64, shaken_enemy: Option<f64>| {
+        let mut cache = Cache::default();
+        let mut g = placed(p, &c, &mut cache);
+        let r = g.radius((0, 0));
+        g.live_mut((0, 0)).pos = Point::new(36.0, 24.0 - r - ours);
+        if let Some(inches) = shaken_enemy {
+            g.live_mut((1, 0)).pos = Point::new(36.0, 24.0 + r + inches);
+            g.live_mut((1, 0)).shaken = true;
+        }
+        g.score_round();
+        g.owner[0]
+    };
+    // "within 3"": a unit 4" away seizes only where the range is 5"
+    assert_eq!(owners(&p, 4.0, None), -1);
+    assert_eq!(owners(&q, 4.0, None), 0);
+    // a Shaken enemy 1" away: v3.5's "can't seize or contest"; contesting where the rules say so
+    assert_eq!(owners(&p, 1.0, Some(1.0)), 0);
+    assert_eq!(owners(&q, 1.0, Some(1.0)), -1);
+    // "Models may never be within 1" of models from other units": 1.5" apart is a legal spot
+    // only where the gap is 1"
+    let spot = |p: &Prepared| {
+        let mut cache = Cache::default();
+        let g = placed(p, &c, &mut cache);
+        let (ra, rb) = (g.radius((0, 0)), g.radius((1, 0)));
+        let at = g.live((1, 0)).pos;
+        // straight below the enemy's disc, its closest models 1.5" away
+        let mut y = at.y - ra - rb - 1.5;
+        for _ in 0..8 {
+            let gap = g.closest_pair_at((0, 0), Point::new(at.x, y), (1, 0)).0;
+            y -= 1.5 - gap;
+        }
+        g.spot_ok((0, 0), Point::new(at.x, y), false)
+    };
+    assert!(spot(&p));
+    assert!(!spot(&q));
+}
