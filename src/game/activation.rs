@@ -2,7 +2,7 @@
 //! action (Hold, Advance, Rush, Charge) that the policy picks, casts and shoots as it allows,
 //! and ends with the morale tests of the units its attacks wounded.
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::spellbook::Window;
 use super::decisions::Action;
 use super::rules::MoraleTiming;

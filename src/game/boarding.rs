@@ -6,7 +6,7 @@ use super::prepare::spaces;
 use super::live::Id;
 use super::paths::Path;
 use super::table::Point;
-use crate::game::state::View;
+use super::state::View;
 
 impl<'a> View<'a> {
     /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no

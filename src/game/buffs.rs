@@ -2,7 +2,7 @@
 //! casting roll modifiers and enemy tests, and a held rule spent "once (next time the effect
 //! would apply)" when it is used; whom they go to is the player's choice.
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::play::Game;
 use super::live::Id;
 use super::prepare::bit;

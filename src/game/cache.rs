@@ -3,7 +3,7 @@
 //! scratch of line of sight and the timers, and the lists one game hands the next. (The
 //! policy keeps its own memo: `policy::Bot`.)
 
-use crate::game::config::Timers;
+use super::config::Timers;
 use super::table::Point;
 use crate::melee::{Found, Melee};
 use std::cell::{Cell, RefCell};

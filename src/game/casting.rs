@@ -16,7 +16,7 @@
 //! such as casting spells").
 
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::state::Touched;
 use super::play::Game;
 use super::live::Id;
@@ -488,7 +488,7 @@ mod tests {
         // once": a shot at it is a shot with AP(1) weapons
         held("Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24\", A1, AP(1))", |g, plain| {
             let bare = expected(g);
-            g.live_mut((1, 0)).mark = g.prep.given[0].iter().position(|r| *r == "AP(+1) when shooting").map(|i| i as u8);
+            g.live_mut((1, 0)).mark = g.prep.given[0].iter().position(|r| *r == "AP(+1) when shooting").map(|i| i as u16);
             assert!(g.live((1, 0)).mark.is_some());
             let with = expected(g);
             let config = super::super::test_support::config(Vec::new(), vec![Point::new(10.0, 40.0)], vec![Point::new(30.0, 10.0), Point::new(40.0, 10.0)], vec![Point::new(40.0, 30.0)]);

@@ -2,8 +2,8 @@
 //! the melee's dice rolled as `melee()` rolls them (strike back, resolution, morale), and "the
 //! charging unit must move back by 1" (if possible)" when neither side is destroyed.
 
-use crate::game::state::View;
-use crate::game::decisions::Player;
+use super::state::View;
+use super::decisions::Player;
 use super::prepare::melee_flags;
 use super::held_rules::BuffUse;
 use super::table::Point;

@@ -2,7 +2,7 @@
 //! (`Output`: a `Record` per game, per-unit totals, traces, timers), with the limits every run
 //! is checked against.
 
-use crate::game::live::Id;
+use super::live::Id;
 use crate::error::{Error, Result};
 use super::table::{Piece, Point};
 

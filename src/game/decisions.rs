@@ -98,9 +98,9 @@ pub trait Player {
     // ---- rules held once, spells
     /// Which friend gets `id`'s buff (`given`: the rule's index in its army's
     /// `Prepared::given`), and that rule's index in the friend's `UnitInfo::buffed`.
-    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)>;
+    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u16) -> Option<(Id, usize)>;
     /// Which enemy gets `id`'s debuff (`given`: in the enemy army's list), as `buff_target`.
-    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)>;
+    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u16) -> Option<(Id, usize)>;
     /// Which unit's next casting roll `id` moves (a friend's up, an enemy's down).
     fn casting_roll_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, friend: bool) -> Option<Id>;
     /// Which enemy takes `id`'s test (a dangerous terrain test when `dangerous`).

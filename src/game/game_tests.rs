@@ -1,7 +1,7 @@
 //! Tests of the game's phases, each citing the rule it checks.
 
-use crate::game::test_support::Game;
-use crate::game::live::Id;
+use super::test_support::Game;
+use super::live::Id;
 use super::paths::Path;
 use super::{paths, table, Config, Short, Terrain};
 use super::prepare::*;
@@ -12,14 +12,14 @@ use std::time::Instant;
 use super::cache::*;
 use super::setup::*;
 use crate::edition::Edition;
-use crate::game::UnitTotals;
-use crate::game::table::Kinds;
+use super::UnitTotals;
+use super::table::Kinds;
 use crate::profile::Unit;
 use rand::SeedableRng;
 
-use crate::game::test_support::prep;
+use super::test_support::prep;
 
-use crate::game::test_support::{config, placed};
+use super::test_support::{config, placed};
 
 const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
 const WIDTH: f64 = GameRules::V3_5.table.width;

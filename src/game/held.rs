@@ -2,7 +2,7 @@
 //! debuffs enemies give, and the marks that give a unit's attackers a rule against it, from
 //! the army books' rules and from spells; which allocation a unit fights with while it holds them.
 
-use crate::game::state::View;
+use super::state::View;
 use super::prepare::MAX_HELD_RULES;
 use super::held_rules::BuffUse;
 use crate::attack::allocation::Allocation;

@@ -49,7 +49,7 @@ pub struct Live {
     /// A rule the enemy army's units attacking it get until one of them uses it (a mark
     /// spell: "which friendly units get Relentless against once"), as its index in the
     /// marking (enemy) army's `Prepared::given`.
-    pub mark: Option<u8>,
+    pub mark: Option<u16>,
     /// The modifiers its next casting roll gets: from a friend (Casting Buff) and from an
     /// enemy (Casting Debuff, "which gets -3 to casting rolls once"); 0: none. Different
     /// rules and spells stack; one from each side at a time.

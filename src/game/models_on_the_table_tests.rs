@@ -1,15 +1,15 @@
 //! The rules that measure and look model by model, each quoting the guide.
 
-use crate::game::test_support::Game;
-use crate::game::live::Id;
+use super::test_support::Game;
+use super::live::Id;
 use super::paths::Path;
 use super::{Config, Terrain};
 use super::rules::*;
 use super::table::*;
 use crate::attack::allocation::State;
 use super::cache::*;
-use crate::game::table::Kinds;
-use crate::game::test_support::{placed, prep};
+use super::table::Kinds;
+use super::test_support::{placed, prep};
 
 const DEPLOY_DEPTH: f64 = GameRules::V3_5.deployment.depth;
 const UNIT_GAP: f64 = GameRules::V3_5.moves.unit_gap;

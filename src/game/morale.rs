@@ -2,7 +2,7 @@
 //! it with half or less of its starting size ..., it must take a morale test" (when, and what
 //! a failed test does, are the edition's: `GameRules::morale_timing`, `GameRules::failed_test`).
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::held_rules::BuffUse;
 use super::rules::FailedTest;
 use crate::attack::allocation::State;

@@ -4,8 +4,8 @@
 //! terrain's tests, and the placements the army books allow outside the action (after
 //! deployment, on activation, after attacking). The routes themselves are `routes`'s.
 
-use crate::game::decisions::Player;
-use crate::game::paths::Path;
+use super::decisions::Player;
+use super::paths::Path;
 use super::held_rules::BuffUse;
 use super::table::Point;
 use super::state::EPS;

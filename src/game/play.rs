@@ -3,13 +3,13 @@
 //! are `Game`'s methods, one module each (`setup`, `activation`, `movement`, `shooting`,
 //! `charge`, `morale`, `round_end`, `casting`, `transport`, `buffs`).
 
-use crate::game::rules::TerrainRecipe;
-use crate::game::table::Point;
-use crate::game::state::PiecesByKind;
-use crate::game::state::refilled;
-use crate::game::live::Id;
-use crate::game::live::Live;
-use crate::game::config::Event;
+use super::rules::TerrainRecipe;
+use super::table::Point;
+use super::state::PiecesByKind;
+use super::state::refilled;
+use super::live::Id;
+use super::live::Live;
+use super::config::Event;
 use crate::attack::sample::mix;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

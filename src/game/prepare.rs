@@ -2,11 +2,11 @@
 //! order, and what the default policy reads from the exact engines (each unit's role, and
 //! the expected outcome of every possible charge).
 
-use crate::game::held_rules::all_have;
-use crate::game::held_rules::any_has;
-use crate::game::held_rules::Buffed;
-use crate::game::held_rules::buffed;
-use crate::game::charge_values::distinct_units;
+use super::held_rules::all_have;
+use super::held_rules::any_has;
+use super::held_rules::Buffed;
+use super::held_rules::buffed;
+use super::charge_values::distinct_units;
 use crate::attack::allocation::{Allocation, State};
 use super::spellbook::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
@@ -156,8 +156,8 @@ pub struct UnitInfo {
     pub held_of: Vec<Option<u8>>,
     /// The rules it gives friends by its own rules (`Tricks::buff`), as indices in its army's
     /// `Prepared::given`, and the one it gives enemies (`Tricks::debuff`), in the enemy's.
-    pub gives_buff: [Option<u8>; 3],
-    pub gives_debuff: Option<u8>,
+    pub gives_buff: [Option<u16>; 3],
+    pub gives_debuff: Option<u16>,
     /// Its allocation with two or three of those rules at once (a friend's, an enemy's and a
     /// mark's), by their bits: made the first time a game needs it.
     pub held_allocs: Vec<(u16, std::sync::OnceLock<Allocation>)>,
@@ -178,12 +178,10 @@ pub struct RunGuns {
     pub ranged: u64,
     /// Those named in `UnitInfo::indirect`.
     pub indirect: u64,
-    /// Its weapons named in `UnitInfo::limited`, each with its bit in `Live::limited_spent`
-    /// (the name's index there, below 32).
-    pub limited: Vec<(u64, u32)>,
-    /// Of those, the weapons that carry Limited themselves (what a shot plan's groups
-    /// spend): (index in the model's weapons, bit in `Live::limited_spent`).
-    pub limited_rule: Vec<(usize, u32)>,
+    /// Its weapons named in `UnitInfo::limited`: (index in the model's weapons, bit in
+    /// `Live::limited_spent` (the name's index there, below 32), whether the weapon carries
+    /// Limited itself: what a shot plan's groups spend).
+    pub limited: Vec<(usize, u32, bool)>,
 }
 
 impl RunGuns {
@@ -192,7 +190,7 @@ impl RunGuns {
             .map(|(m, _)| {
                 let mut guns = RunGuns::default();
                 for (i, w) in m.weapons.iter().enumerate() {
-                    let b = super::prepare::bit(i);
+                    let b = bit(i);
                     if w.range.is_some() && ranged.contains(&w.name) {
                         guns.ranged |= b;
                         if indirect.contains(&w.name) {
@@ -200,10 +198,7 @@ impl RunGuns {
                         }
                     }
                     if let Some(li) = limited.iter().position(|l| l == &w.name).filter(|&li| li < 32) {
-                        guns.limited.push((b, li as u32));
-                        if w.rules.iter().any(|r| r.name == "Limited") {
-                            guns.limited_rule.push((i, li as u32));
-                        }
+                        guns.limited.push((i, li as u32, w.rules.iter().any(|r| r.name == "Limited")));
                     }
                 }
                 guns
@@ -213,7 +208,7 @@ impl RunGuns {
 
     /// The weapon bits of `limited` already spent (`Live::limited_spent`).
     pub fn spent(&self, limited_spent: u32) -> u64 {
-        self.limited.iter().filter(|&&(_, li)| limited_spent & (1 << li) != 0).fold(0, |m, &(b, _)| m | b)
+        self.limited.iter().filter(|&&(_, li, _)| limited_spent & (1 << li) != 0).fold(0, |m, &(i, _, _)| m | bit(i))
     }
 }
 
@@ -376,8 +371,7 @@ pub(crate) fn may_charge(m: &Movement) -> (bool, bool) {
 }
 
 pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition, rules: &GameRules) -> Movement {
-    let (advance, rush, charge) = rules.base_moves();
-    let mut m = Movement { advance, rush, charge, ..Movement::default() };
+    let mut m = Movement { advance: rules.moves.advance, rush: rules.moves.rush, charge: rules.moves.charge, ..Movement::default() };
     // Every move bonus and malus is an `Effect::Move` of the rule tables (Fast, Slow, the
     // books' Lustbound, Highborn, Rapid Charge, Fast Aura, the Boosts...), in play when all
     // models have the rule (any, for Slow): the unit moves as its slowest model.
@@ -549,7 +543,15 @@ impl Prepared {
         });
         for (army, given) in prep.armies.iter_mut().zip(&given) {
             for u in army.iter_mut() {
-                u.buffed = given.iter().filter_map(|rule| buffed(&u.alloc, rule, edition)).take(MAX_HELD_RULES).collect();
+                // the rules it may hold (at most MAX_HELD_RULES), and where each rule of its
+                // army's list is among them: what a rule given in a game is read by
+                let (mut held, mut held_of) = (Vec::new(), Vec::with_capacity(given.len()));
+                for rule in given {
+                    let b = if held.len() < MAX_HELD_RULES { buffed(&u.alloc, rule, edition) } else { None };
+                    held_of.push(b.is_some().then(|| held.len() as u8));
+                    held.extend(b);
+                }
+                (u.buffed, u.held_of) = (held, held_of);
                 let n = u.buffed.len() as u32;
                 u.held_allocs = (0u32..1 << n).filter(|m| (2..=3).contains(&m.count_ones())).map(|m| (m as u16, std::sync::OnceLock::new())).collect();
             }
@@ -577,13 +579,11 @@ impl Prepared {
                 u.casting.token_worth = w;
             }
         }
-        // the rules given, as indices found once: each unit's held rule for each rule its army
-        // may hold, and each rule a unit or a spell gives, in the receiving army's list
-        // (at most `MAX_HELD_RULES` rules are held and a few dozen given: indices fit a u8)
-        let index = |list: &[&'static str], rule: &str| list.iter().position(|r| *r == rule).and_then(|i| u8::try_from(i).ok());
+        // each rule a unit or a spell gives, as its index in the receiving army's list (the
+        // rules come from the rule tables' and the spells' fixed vocabulary, far under 65,536)
+        let index = |list: &[&'static str], rule: &str| list.iter().position(|r| *r == rule).and_then(|i| u16::try_from(i).ok());
         for side in 0..2 {
             for u in prep.armies[side].iter_mut() {
-                u.held_of = given[side].iter().map(|rule| u.buffed.iter().position(|b| b.rule == *rule).and_then(|i| u8::try_from(i).ok())).collect();
                 u.gives_buff = u.tricks.buff.map(|r| r.and_then(|r| index(&given[side], r)));
                 u.gives_debuff = u.tricks.debuff.and_then(|r| index(&given[1 - side], r));
                 for s in u.casting.spells.iter_mut() {

@@ -1,7 +1,7 @@
 //! The end of a round: markers seized and contested (`GameRules::seize`, `GameRules::contest`),
 //! Shaken units that recover, the snapshot of the trace, and the end of the game.
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::held_rules::BuffUse;
 use super::config::{Output, Record, Short, Trace};
 use super::cache::Spare;

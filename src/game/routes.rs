@@ -23,7 +23,7 @@ use super::state::EPS;
 use super::live::Id;
 use super::prepare::bit;
 use super::paths::Path;
-use crate::game::state::View;
+use super::state::View;
 
 impl<'a> View<'a> {
     /// A charge path's last step: from its end (where the discs touch) on towards the

@@ -192,7 +192,9 @@ pub struct GameRules {
     /// `None` where the edition has no Transport (Firefight).
     pub transport: Option<Transport>,
     pub casting: Casting,
-    /// "After 4 rounds have been played, the game ends" (a run may ask for other counts).
+    /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
+    /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
+    /// all four rulebooks.
     pub rounds: u8,
 }
 
@@ -241,11 +243,6 @@ impl GameRules {
     /// The most inches Aircraft add to their Advance (0 where the edition has none).
     pub fn aircraft_move(&self) -> f64 {
         self.aircraft.map_or(0.0, |a| a.extra_move)
-    }
-
-    /// The inches a unit's Advance, Rush and Charge start from, before its rules.
-    pub fn base_moves(&self) -> (f64, f64, f64) {
-        (self.moves.advance, self.moves.rush, self.moves.charge)
     }
 
     /// Scout's deployment depth: the zone's own and the inches beyond it.

@@ -2,7 +2,7 @@
 //! first"; the armies placed one unit at a time in their zones, Scouts after them, Ambushers
 //! set aside and arriving from the second round; a duel's line-up.
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::rules::ReserveOrder;
 use super::table::Point;
 use super::config::Short;

@@ -3,7 +3,7 @@
 //! key and reused; hits, wounds and the models removed.
 
 use crate::attack::allocation::State;
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::held_rules::BuffUse;
 use super::table::Point;
 use crate::attack::plan::{self, Group, Pick, Situation};
@@ -62,7 +62,7 @@ impl<'a, P: Player> Game<'a, P> {
             // a volley the rules can play: at an enemy, by a shot made for this shooter and
             // target (the player's answer is checked, not trusted; its plan and groups below)
             let key = volley.key;
-            let playable = target.0 != id.0 && target.1 < self.units[target.0].len() && (usize::from(key.army), usize::from(key.unit), usize::from(key.target)) == (id.0, id.1, target.1);
+            let playable = target.0 == 1 - id.0 && target.1 < self.units[target.0].len() && (usize::from(key.army), usize::from(key.unit), usize::from(key.target)) == (id.0, id.1, target.1);
             if !playable {
                 self.violation(|| format!("unit {id:?}'s player fired a volley the rules cannot play: {volley:?}"));
                 continue;

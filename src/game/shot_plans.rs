@@ -2,7 +2,7 @@
 //! groups, situation and die models the dice then need (found once per key and kept, a pure
 //! function of it). The policy values targets with them; `shooting` rolls their dice.
 
-use crate::game::prepare::RunGuns;
+use super::prepare::RunGuns;
 use super::held_rules::BuffUse;
 use super::config::Short;
 use crate::attack::plan;
@@ -17,9 +17,9 @@ use super::sight::Sight;
 use super::state::distance_class;
 use super::live::Id;
 use super::prepare::bit;
-use crate::game::cache::ShotKey;
-use crate::game::cache::ShotPlan;
-use crate::game::state::View;
+use super::cache::ShotKey;
+use super::cache::ShotPlan;
+use super::state::View;
 
 impl<'a> View<'a> {
     /// The held rules of `target` in `mask` that an attack making `hits` hits used: all of
@@ -205,13 +205,13 @@ impl<'a> View<'a> {
 /// `RunGuns::limited` gives them): a group gathers the fired weapons of its profile, as
 /// `plan::groups` labels it (`labels`: the groups' labels hashed), so the bits are found once
 /// per plan and a shot reads them; the weapons' Limited rule was read once, when the armies
-/// were prepared (`RunGuns::limited_rule`). Buffed allocations keep the runs and weapons, so
+/// were prepared (`RunGuns::limited`). Buffed allocations keep the runs and weapons, so
 /// the bits hold for every allocation a unit shoots with.
 fn limited_by_group(labels: &[u64], runs: &[(crate::profile::Model, u32)], firing: &[(usize, u64, u32)], guns: &[RunGuns]) -> Vec<u32> {
     let mut out = vec![0u32; labels.len()];
     for &(run, mask, _) in firing {
-        for &(i, index) in &guns[run].limited_rule {
-            if mask & bit(i) == 0 {
+        for &(i, index, carries) in &guns[run].limited {
+            if !carries || mask & bit(i) == 0 {
                 continue;
             }
             let hash = rustc_hash::FxBuildHasher.hash_one(runs[run].0.weapons[i].profile());

@@ -3,9 +3,9 @@
 //! (docs/game.md gives the readings), and a target "in cover" when most of its models are
 //! in cover terrain or behind a cover piece or another unit's edge.
 
-use crate::game::cache::PairKey;
-use crate::game::cache::Seen;
-use crate::game::state::View;
+use super::cache::PairKey;
+use super::cache::Seen;
+use super::state::View;
 use super::table::Point;
 use super::cache::Looking;
 use super::live::Id;

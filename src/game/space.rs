@@ -2,8 +2,8 @@
 //! "Models may never be within 1" of models from other units, unless they are taking a Charge
 //! action", the table's edges, impassable and dangerous terrain, and the markers' 3".
 
-use crate::game::rules::Presence;
-use crate::game::state::View;
+use super::rules::Presence;
+use super::state::View;
 use super::paths::{DANGEROUS, DIFFICULT, IMPASSABLE};
 use super::table::{Piece, Point};
 use super::config::Short;

@@ -5,8 +5,8 @@
 use super::live::Id;
 use super::spellbook::*;
 use crate::attack::plan::Situation;
-use crate::game::spellbook::CastSpell;
-use crate::game::state::View;
+use super::spellbook::CastSpell;
+use super::state::View;
 
 impl<'a> View<'a> {
     /// The expected wounds of `id`'s spell `si` on `target` as it stands (cached: a pure

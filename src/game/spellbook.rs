@@ -89,7 +89,7 @@ pub struct CastSpell {
     /// A buff's, debuff's or mark's rule as an index in the list of the army that holds it
     /// (`Prepared::given`: the caster's for buffs and marks, the enemy's for debuffs), set
     /// when the armies are prepared.
-    pub given: Option<u8>,
+    pub given: Option<u16>,
 }
 
 impl CastSpell {

@@ -14,9 +14,9 @@
 //! one does; a passenger that can't be placed when its transport is destroyed is destroyed.
 //! Units start inside at deployment (or get in by a move) and leave by Advance, Rush or Charge.
 
-use crate::game::decisions::Player;
+use super::decisions::Player;
 use super::prepare::spaces;
-use crate::game::decisions::Exit;
+use super::decisions::Exit;
 use super::state::Touched;
 use super::play::Game;
 use super::live::Id;

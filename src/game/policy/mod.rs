@@ -124,12 +124,12 @@ impl Player for Bot {
     }
 
     #[inline]
-    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)> {
+    fn buff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u16) -> Option<(Id, usize)> {
         buff_target(&mut self.seat(view, rng), id, given)
     }
 
     #[inline]
-    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u8) -> Option<(Id, usize)> {
+    fn debuff_target(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, given: u16) -> Option<(Id, usize)> {
         debuff_target(&mut self.seat(view, rng), id, given)
     }
 

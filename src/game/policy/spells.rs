@@ -17,7 +17,7 @@ use super::seat::Seat;
 /// most points left at stake: its points left times the enemy units that could shoot it
 /// (within their longest range plus an Advance) or charge it next. The random policy picks
 /// any of them; the hold policy gives none. `(unit, index in its UnitInfo::buffed)`.
-pub fn buff_target(g: &mut Seat, id: Id, given: u8) -> Option<(Id, usize)> {
+pub fn buff_target(g: &mut Seat, id: Id, given: u16) -> Option<(Id, usize)> {
     if g.policy_kind(id.0) == PolicyKind::Hold {
         return None;
     }
@@ -92,7 +92,7 @@ fn choose<T: Copy>(g: &mut Seat, id: Id, candidates: Vec<T>, score: impl Fn(&Vie
 /// The enemy unit within 18" that gets a rule's debuff (`Effect::Debuff`), among those it
 /// would change that hold no buff: the default policy the one scoring most (`debuff_score`),
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
-pub fn debuff_target(g: &mut Seat, id: Id, given: u8) -> Option<(Id, usize)> {
+pub fn debuff_target(g: &mut Seat, id: Id, given: u16) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> =
         enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).held_of[usize::from(given)].map(|b| (e, usize::from(b)))).collect();
     choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
@@ -182,7 +182,7 @@ fn threats(g: &View, army: usize, f: Id) -> usize {
 /// How much marking enemy unit `e` with `rule` is worth to `caster`'s default policy (a
 /// score, not points; 0: no use): its points left times the friendly units that gain from
 /// the rule, have yet to act this round (or are the caster) and could shoot or charge it.
-fn mark_score(g: &View, caster: Id, e: Id, given: u8) -> f64 {
+fn mark_score(g: &View, caster: Id, e: Id, given: u16) -> f64 {
     let left = g.info(e).cost * g.wound_share(e);
     let attackers = g
         .on_table(caster.0)
