@@ -105,5 +105,5 @@ pub fn parse_rule(token: &str, offset: usize, whole: &str, field: &str) -> Resul
         None => (token_trimmed, None),
     };
     let name = check_name(field, name).map_err(|e| e.at_position(at, whole))?;
-    Ok(Rule { name, rating })
+    Ok(Rule::new(name, rating))
 }

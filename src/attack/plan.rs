@@ -9,6 +9,7 @@ use crate::edition::Edition;
 use crate::profile::{Model, Weapon};
 use crate::rules::census::{self, Engine};
 use crate::rules::effects::{self, Amount, Cond, Effect, Needs, Side};
+use crate::rules::index::{self, RuleId};
 use crate::rules::Rule;
 
 /// The circumstances of an attack.
@@ -46,7 +47,8 @@ impl Situation {
 
     /// Whether a rule's condition holds for an attacker that has the rules `attacker_has`
     /// says it has, against a target in `view`.
-    fn holds(&self, cond: Cond, attacker_has: &dyn Fn(&str) -> bool, view: &TargetView) -> bool {
+    /// (`named`: the rule the condition names, [`crate::rules::index::Entry::conditions`].)
+    fn holds(&self, cond: Cond, named: RuleId, attacker_has: &dyn Fn(RuleId) -> bool, view: &TargetView) -> bool {
         match cond {
             // a spell is cast, not shot: "shot from over 9"" rules do not hold against it
             Cond::Shooting => !self.melee && !self.spell,
@@ -58,11 +60,11 @@ impl Situation {
             Cond::Stationary => !self.moved,
             Cond::TargetStationary => !self.target_moved,
             Cond::NotFatigued => !self.fatigued,
-            Cond::AttackerLacks(name) => !attacker_has(name),
+            Cond::AttackerLacks(_) => !attacker_has(named),
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
-            Cond::AttackerHas(name) => attacker_has(name),
-            Cond::UnitHasAll(name) => view.has(name, Needs::All),
+            Cond::AttackerHas(_) => attacker_has(named),
+            Cond::UnitHasAll(_) => view.has(named, Needs::All),
             Cond::WithinInches(x) => self.distance <= f64::from(x),
             Cond::NotOverNine => !self.over_nine(),
             Cond::NotCharging => !self.charging,
@@ -136,8 +138,8 @@ pub struct Group {
 
 impl Group {
     /// Whether the weapon or the attacking models have this rule.
-    fn has(&self, name: &str) -> bool {
-        self.rules.iter().any(|r| r.name == name)
+    fn has(&self, id: RuleId) -> bool {
+        self.rules.iter().any(|r| r.id() == id)
     }
 
     /// Resolution order: Takedown first, then Deadly, then the rest ("Takedown attacks must be
@@ -180,9 +182,9 @@ impl TargetView<'_> {
 
     /// Whether enough alive models have the rule: all of them ("units where all models have
     /// this rule"), most, any, or the model that takes the wounds (the first in removal order).
-    fn has(&self, name: &str, needs: Needs) -> bool {
+    fn has(&self, id: RuleId, needs: Needs) -> bool {
         // a weapon's target-side rule (Counter) is carried by the model with the weapon
-        let carries = |m: &Model| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())).any(|r| r.name == name);
+        let carries = |m: &Model| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())).any(|r| r.id() == id);
         match needs {
             Needs::Each => self.alive.first().is_some_and(|(m, _)| carries(m)),
             _ => {
@@ -192,12 +194,12 @@ impl TargetView<'_> {
         }
     }
 
-    /// The rules of the alive models, each name once.
+    /// The rules of the alive models that the tables define, each once.
     fn rules(&self) -> Vec<&Rule> {
         let mut out: Vec<&Rule> = Vec::new();
         for (m, _) in &self.alive {
             for r in &m.rules {
-                if !out.iter().any(|o| o.name == r.name) {
+                if !r.id().is_none() && !out.iter().any(|o| o.id() == r.id()) {
                     out.push(r);
                 }
             }
@@ -352,28 +354,28 @@ impl DieModel {
 fn active<'r>(
     rules: impl IntoIterator<Item = &'r Rule>,
     side: Side,
-    attacker_has: &dyn Fn(&str) -> bool,
+    attacker_has: &dyn Fn(RuleId) -> bool,
     situation: &Situation,
     view: &TargetView,
 ) -> Vec<(&'r Rule, Effect)> {
     let mut out = Vec::new();
     for rule in rules {
         // a rule's own entries, and those of the rules it gives (under the giver's conditions)
-        effects::for_each_entry(situation.edition, &rule.name, &mut |outer, entry| {
-            if entry.side != side || (side == Side::Target && !view.has(&rule.name, entry.needs)) {
-                return;
+        for e in index::entries(situation.edition, rule.id()) {
+            if e.entry.side != side || (side == Side::Target && !view.has(rule.id(), e.entry.needs)) {
+                continue;
             }
-            if outer.iter().chain(entry.conds).all(|c| situation.holds(*c, attacker_has, view)) {
-                out.push((rule, entry.effect));
+            if e.conditions().all(|(c, named)| situation.holds(c, named, attacker_has, view)) {
+                out.push((rule, e.entry.effect));
             }
-        });
+        }
     }
     out
 }
 
 /// Whether a rule (or one it gives) has any effect of this kind on this side, whatever the conditions.
 fn has_effect(edition: Edition, rule: &Rule, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
-    effects::has_entry(edition, &rule.name, side, f)
+    effects::has_entry(edition, rule.id(), side, f)
 }
 
 /// Sums the amounts of attacker-side effects of a group that hold in this situation.
@@ -663,7 +665,7 @@ impl Pick<'_> {
 
 /// The weapons of `model` (with their index) that may be used in this attack.
 fn usable_by<'m: 'a, 'a>(model: &'m Model, model_rules: &'a [&'a Rule], view: &'a TargetView, situation: &'a Situation, pick: Pick<'a>) -> impl Iterator<Item = (usize, &'m Weapon)> + 'a {
-    let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
+    let model_has = |id: RuleId| model_rules.iter().any(|r| r.id() == id);
     // Darkborn: "+3" range when shooting"
     let range_bonus: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, view)
         .into_iter()
@@ -763,7 +765,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
     let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
     for (entry, &(model, copies)) in attacker.iter().enumerate() {
         let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
-        let model_has = |n: &str| model_rules.iter().any(|r| r.name == n);
+        let model_has = |id: RuleId| model_rules.iter().any(|r| r.id() == id);
         let weapons: Vec<&Weapon> = usable_by(model, &model_rules, &view, situation, pick).map(|(_, w)| w).collect();
         // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.
         let extra: i32 = active(model_rules.iter().copied(), Side::Attacker, &model_has, situation, &view)
@@ -792,7 +794,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
             }
             let mut rules: Vec<Rule> = weapon.rules.clone();
             for r in &model_rules {
-                if !rules.iter().any(|x| x.name == r.name) {
+                if !rules.iter().any(|x| x.same_name(r)) {
                     rules.push((*r).clone());
                 }
             }
@@ -821,7 +823,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
         // Ravage and Crush dice by (need, AP, wounds), and per model of each entry
         let mut dice: Vec<((u8, u8, bool), i64, Vec<(usize, i64)>)> = Vec::new();
         for (entry, &(m, n)) in attacker.iter().enumerate() {
-            for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.name == x), situation, &view) {
+            for (r, e) in active(m.rules.iter(), Side::Attacker, &|x| m.rules.iter().any(|r| r.id() == x), situation, &view) {
                 match e {
                     Effect::ImpactDice(a) | Effect::ImpactHits(a) => {
                         let which = usize::from(matches!(e, Effect::ImpactHits(_)));
@@ -903,7 +905,7 @@ fn range_penalty(weapon: &Weapon, model_rules: &[&Rule], situation: &Situation, 
     if weapon.range.is_none() || situation.melee {
         return 0;
     }
-    let has = |n: &str| weapon.rules.iter().chain(model_rules.iter().copied()).any(|r| r.name == n);
+    let has = |id: RuleId| weapon.rules.iter().chain(model_rules.iter().copied()).any(|r| r.id() == id);
     let ignores = active(weapon.rules.iter().chain(model_rules.iter().copied()), Side::Attacker, &has, situation, view)
         .iter()
         .any(|(_, e)| matches!(e, Effect::IgnoreNegativeHitModifiers));
@@ -928,7 +930,7 @@ pub fn spell_range_penalty(edition: Edition, view: &TargetView) -> i32 {
 
 /// The AP a weapon's rules give in this situation, for picking the best weapon (v2 Furious).
 fn weapon_ap(weapon: &Weapon, situation: &Situation, view: &TargetView) -> i32 {
-    active(&weapon.rules, Side::Attacker, &|n| weapon.rules.iter().any(|r| r.name == n), situation, view)
+    active(&weapon.rules, Side::Attacker, &|n| weapon.rules.iter().any(|r| r.id() == n), situation, view)
         .into_iter()
         .map(|(r, e)| if let Effect::Ap(a) = e { amount(a, r) } else { 0 })
         .sum()

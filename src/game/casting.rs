@@ -436,7 +436,7 @@ mod tests {
         let enemy = Targets { enemy: true, model: false, count: 1, range: 18 };
         let spells = [
             ("Deep Meditation", Spell { tokens: 1, targets: friend, effect: SpellEffect::Modifier { roll: Roll::Hit(Attacks::Shooting), amount: 1, against: false } }),
-            ("Mob Frenzy", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Rule { rule: Rule { name: "AP".into(), rating: Some(Rating::Number(1)) }, gets: true, when: Some(Attacks::Shooting), against: true } }),
+            ("Mob Frenzy", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Rule { rule: Rule::new("AP", Some(Rating::Number(1))), gets: true, when: Some(Attacks::Shooting), against: true } }),
             ("Banishing Sigil", Spell { tokens: 1, targets: enemy, effect: SpellEffect::Modifier { roll: Roll::Defense, amount: -1, against: false } }),
         ];
         let book: crate::loaders::army_forge::Spells = spells.into_iter().map(|(n, s)| SpellDefinition { name: n.into(), tokens: Some(1), effect: String::new(), spell: Some(s) }).collect::<Vec<_>>().into();
@@ -517,7 +517,7 @@ mod tests {
         use crate::rules::spells::{Spell, SpellEffect};
         use crate::rules::Rule;
         let three = Targets { enemy: true, model: false, count: 3, range: 18 };
-        let spell = Spell { tokens: 1, targets: three, effect: SpellEffect::Rule { rule: Rule { name: "Unpredictable Fighter".into(), rating: None }, gets: true, when: None, against: true } };
+        let spell = Spell { tokens: 1, targets: three, effect: SpellEffect::Rule { rule: Rule::new("Unpredictable Fighter", None), gets: true, when: None, against: true } };
         let book: crate::loaders::army_forge::Spells = vec![SpellDefinition { name: "Terror Seeker".into(), tokens: Some(1), effect: String::new(), spell: Some(spell) }].into();
         let parse = |t: &str| crate::profile::Unit::parse(t, Edition::V3_5).unwrap();
         let a = [parse("Seer [1] Q4+ D4+ | 100pts | Hero, Tough(3), Caster(3)"), parse("Claws [10] Q4+ D4+ | 150pts\n10x Claw (A2)")];

@@ -189,7 +189,7 @@ pub(super) fn buffed(alloc: &Allocation, rule: &'static str, edition: Edition) -
     }
     let mut runs = alloc.runs.clone();
     for (m, _) in &mut runs {
-        m.rules.push(crate::rules::Rule { name: rule.to_string(), rating: None });
+        m.rules.push(crate::rules::Rule::new(rule.to_string(), None));
     }
     let flying = rule == FLYING;
     let (mut entries, options) = if flying { (Vec::new(), false) } else { once_entries(edition, rule, &|name| all_have(&runs, name))? };

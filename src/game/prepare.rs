@@ -229,7 +229,7 @@ impl UnitInfo {
             let mut with = self.alloc.clone();
             for (_, held) in self.held(mask) {
                 for (m, _) in &mut with.runs {
-                    m.rules.push(crate::rules::Rule { name: held.rule.to_string(), rating: None });
+                    m.rules.push(crate::rules::Rule::new(held.rule.to_string(), None));
                 }
             }
             with
@@ -350,7 +350,7 @@ fn distance_marks(runs: &[(Model, u32)], edition: Edition) -> Vec<u16> {
     let mut out = vec![9u16];
     for (m, _) in runs {
         for r in m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())) {
-            effects::for_each_entry(edition, &r.name, &mut |outer, e| {
+            effects::for_each_entry_of(edition, r, &mut |outer, e| {
                 for c in outer.iter().chain(e.conds) {
                     if let effects::Cond::WithinInches(x) = c {
                         out.push(u16::from(*x));
@@ -448,7 +448,7 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
     }
     let names = runs.iter().flat_map(|(m, _)| m.rules.iter().chain(m.weapons.iter().flat_map(|w| w.rules.iter())));
     for r in names {
-        effects::for_each_entry(edition, &r.name, &mut |outer, e| {
+        effects::for_each_entry_of(edition, r, &mut |outer, e| {
             t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
         });
     }
@@ -613,7 +613,7 @@ impl Prepared {
     pub(super) fn unit(unit: &Unit, alloc: Allocation, spells: &[SpellDefinition], rules: &GameRules, field: &str) -> Result<UnitInfo> {
         let (runs, edition) = (&alloc.runs, rules.edition);
         // weapons that attack only while moving through enemy units (Strafing) do not shoot
-        let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
+        let strafes = |w: &crate::profile::Weapon| w.rules.iter().any(|r| effects::has_entry(edition, r.id(), Side::Attacker, |e| matches!(e, Effect::OnlyMovingThrough)));
         let ranged_weapons = || runs.iter().flat_map(|(m, _)| m.weapons.iter()).filter(|w| w.range.is_some() && !strafes(w));
         let names = |f: &dyn Fn(&crate::profile::Weapon) -> bool| {
             let mut out: Vec<String> = Vec::new();

@@ -244,7 +244,7 @@ impl<'a, P: Player> Game<'a, P> {
             return;
         }
         let situation = Situation::new(self.prep.edition, false, 0.0);
-        let rules: std::sync::Arc<[crate::rules::Rule]> = [crate::rules::Rule { name: "AP".into(), rating: Some(crate::rules::Rating::Number(i64::from(ap))) }].into();
+        let rules: std::sync::Arc<[crate::rules::Rule]> = [crate::rules::Rule::new("AP", Some(crate::rules::Rating::Number(i64::from(ap))))].into();
         for _ in 0..successes {
             let alive: Vec<Id> = near.iter().copied().filter(|&e| !self.live(e).gone).collect();
             let Some(target) = self.ask(|p, v, r| p.surprise_target(v, r, id.0, &alive)) else { return };

@@ -350,7 +350,7 @@ fn read_rule(r: &Value, at: &str) -> Result<Rule> {
         Some(other) => return Err(Error::book(format!("{at}.rating"), format!("{name}: rating must be a number or text, got {other}"))),
     };
     let name = crate::rules::check_name("rule name", &name).map_err(|e| e.at(at))?;
-    Ok(Rule { name, rating })
+    Ok(Rule::new(name, rating))
 }
 
 fn read_weapon(w: &Value, edition: Edition) -> Result<Weapon> {

@@ -11,8 +11,7 @@
 use crate::edition::Edition;
 use crate::profile::Model;
 use crate::rules::Rule;
-use rustc_hash::FxHashMap;
-use std::sync::OnceLock;
+use super::index::{self, RuleId};
 
 /// Whose rule it is when it takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -675,64 +674,58 @@ pub fn own_effects(edition: Edition, alive: &[(&Model, u32)]) -> Vec<OwnEffect> 
 /// [`Effect::ChargePenalty`] of the charged unit so).
 pub fn unit_effects(edition: Edition, alive: &[(&Model, u32)], side: Side) -> Vec<OwnEffect> {
     let total: u32 = alive.iter().map(|(_, n)| n).sum();
-    let mut names: smallvec::SmallVec<[&str; 16]> = smallvec::SmallVec::new();
+    // each rule the tables define once (a name no table uses has no entries)
+    let mut ids: smallvec::SmallVec<[RuleId; 16]> = smallvec::SmallVec::new();
     for (m, _) in alive {
         for r in &m.rules {
-            if !names.contains(&r.name.as_str()) {
-                names.push(&r.name);
+            if !r.id().is_none() && !ids.contains(&r.id()) {
+                ids.push(r.id());
             }
         }
     }
-    let all_have = |name: &str| total > 0 && alive.iter().all(|(m, _)| m.rules.iter().any(|r| r.name == name));
-    let unit_holds = |conds: &[Cond]| {
-        conds.iter().all(|c| match c {
-            Cond::UnitHasAll(name) => all_have(name),
-            _ => false,
-        })
-    };
+    let all_have = |id: RuleId| total > 0 && alive.iter().all(|(m, _)| m.rules.iter().any(|r| r.id() == id));
     let mut out = Vec::new();
-    for name in names {
-        let carriers = || alive.iter().filter_map(|(m, n)| m.rules.iter().find(|r| r.name == name).map(|r| (r.number().unwrap_or(0), *n)));
-        for_each_entry(edition, name, &mut |outer, e| {
-            if e.side != side || matches!(e.effect, Effect::Gets(_)) || !unit_holds(outer) || !unit_holds(e.conds) {
-                return;
+    for id in ids {
+        let carriers = || alive.iter().filter_map(|(m, n)| m.rules.iter().find(|r| r.id() == id).map(|r| (r.number().unwrap_or(0), *n)));
+        for e in index::entries(edition, id) {
+            // entries whose only conditions are on the unit itself
+            if e.entry.side != side || matches!(e.entry.effect, Effect::Gets(_)) || !e.conditions().all(|(c, named)| matches!(c, Cond::UnitHasAll(_)) && all_have(named)) {
+                continue;
             }
-            if e.needs == Needs::Each {
-                out.extend(carriers().map(|(rating, models)| OwnEffect { effect: e.effect, rating, models }));
-                return;
+            if e.entry.needs == Needs::Each {
+                out.extend(carriers().map(|(rating, models)| OwnEffect { effect: e.entry.effect, rating, models }));
+                continue;
             }
             let having: u32 = carriers().map(|(_, n)| n).sum();
-            if holds_for(e.needs, having, total) {
+            if holds_for(e.entry.needs, having, total) {
                 let rating = carriers().map(|(r, _)| r).max().unwrap_or(0);
-                out.push(OwnEffect { effect: e.effect, rating, models: having });
+                out.push(OwnEffect { effect: e.entry.effect, rating, models: having });
             }
-        });
+        }
     }
     out
 }
 
 /// Calls `f(conditions of the giving entry, entry)` for every entry of the rule `name`, and
 /// for every entry of the rules it gives by [`Effect::Gets`] (whose own conditions must hold
-/// as well as the giver's). The one reader of the rule tables' structure.
+/// as well as the giver's): [`index::entries`] after one look-up by name, for callers outside
+/// the engines' hot paths (those hold a [`Rule`] and its id).
 pub fn for_each_entry(edition: Edition, name: &str, f: &mut dyn FnMut(&'static [Cond], &'static RuleEffect)) {
-    let Some(def) = definition(edition, name) else { return };
-    for e in def.effects {
-        f(&[], e);
-        if let Effect::Gets(given) = e.effect {
-            if let Some(inner) = definition(edition, given) {
-                for ie in inner.effects.iter().filter(|ie| !matches!(ie.effect, Effect::Gets(_))) {
-                    f(e.conds, ie);
-                }
-            }
-        }
+    for e in index::entries(edition, RuleId::of(name)) {
+        f(e.outer, e.entry);
     }
 }
 
-/// Whether the rule `name`, or a rule it gives, has an entry on `side` whose effect `f` accepts.
-pub fn has_entry(edition: Edition, name: &str, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
-    let mut found = false;
-    for_each_entry(edition, name, &mut |_, e| found |= e.side == side && f(&e.effect));
-    found
+/// [`for_each_entry`] for a rule at hand, by its id.
+pub fn for_each_entry_of(edition: Edition, rule: &Rule, f: &mut dyn FnMut(&'static [Cond], &'static RuleEffect)) {
+    for e in index::entries(edition, rule.id()) {
+        f(e.outer, e.entry);
+    }
+}
+
+/// Whether the rule `id`, or a rule it gives, has an entry on `side` whose effect `f` accepts.
+pub fn has_entry(edition: Edition, id: RuleId, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
+    index::entries(edition, id).iter().any(|e| e.entry.side == side && f(&e.entry.effect))
 }
 
 /// The models of a unit as the engines see them: rules lent to the whole unit by one of its
@@ -743,7 +736,7 @@ pub fn in_play(edition: Edition, mut runs: Vec<(Model, u32)>) -> Vec<(Model, u32
     let mut armor: Vec<(usize, u8)> = Vec::new();
     for (i, (m, _)) in runs.iter().enumerate() {
         for r in &m.rules {
-            for_each_entry(edition, &r.name, &mut |_, e| match e.effect {
+            for_each_entry_of(edition, r, &mut |_, e| match e.effect {
                 Effect::UnitGets(name) if !lent.contains(&name) => lent.push(name),
                 Effect::SetDefense(a) => {
                     let x = match a {
@@ -775,7 +768,7 @@ pub fn in_play(edition: Edition, mut runs: Vec<(Model, u32)>) -> Vec<(Model, u32
     for (m, _) in &mut runs {
         for name in &lent {
             if !m.rules.iter().any(|r| r.name == *name) {
-                m.rules.push(Rule { name: (*name).to_string(), rating: None });
+                m.rules.push(Rule::new((*name).to_string(), None));
             }
         }
     }
@@ -792,30 +785,8 @@ pub fn holds_for(needs: Needs, having: u32, total: u32) -> bool {
     }
 }
 
-/// The definition of a rule under an edition's rule set, if it has one. The tables are
-/// indexed by name once per process (the engines look rules up on their hot paths).
+/// The definition of a rule under an edition's rule set, if it has one (checks and cost
+/// features; the engines read [`index::entries`]).
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
-    static INDEX: OnceLock<Vec<FxHashMap<&'static str, &'static RuleDef>>> = OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        Edition::ALL
-            .iter()
-            .map(|e| {
-                let set = rule_set(*e);
-                // the core's row wins over an army row of the same name, as the rulebook's would
-                let mut map = FxHashMap::default();
-                for d in set.army.iter().chain(set.core) {
-                    map.insert(d.name, d);
-                }
-                // what the books' spells give, by the spells' words (v3.5 books only)
-                if *e == Edition::V3_5 {
-                    for d in super::army::SPELL_GIVEN_3_5 {
-                        map.entry(d.name).or_insert(d);
-                    }
-                }
-                map
-            })
-            .collect()
-    });
-    let i = Edition::ALL.iter().position(|e| *e == edition)?;
-    index[i].get(name).copied()
+    index::definition(edition, RuleId::of(name))
 }

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod army;
 pub mod census;
 pub mod effects;
+pub mod index;
 pub mod names;
 pub mod spells;
 
@@ -16,6 +17,7 @@ use crate::notation;
 use std::fmt;
 
 pub use catalog::{RuleSpec, Scope};
+pub use index::RuleId;
 
 /// The value in a rule's brackets. Core `(X)` rules take a whole number; army-book rules
 /// sometimes take text (`Spawn(Spores [5])`), which is kept as written.
@@ -55,14 +57,50 @@ impl Rating {
     }
 }
 
-/// One special rule on a profile.
+/// One special rule on a profile, with the id of its name in the rule tables
+/// ([`index::RuleId`]: the engines match rules by id, never by name).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(from = "RuleText")]
 pub struct Rule {
     pub name: String,
     pub rating: Option<Rating>,
+    /// A function of `name`, set by [`Rule::new`] (private, so every rule is built there).
+    #[serde(skip)]
+    id: RuleId,
+}
+
+/// A rule as stored: its name and rating (the id is found again when it is read).
+#[derive(serde::Deserialize)]
+struct RuleText {
+    name: String,
+    rating: Option<Rating>,
+}
+
+impl From<RuleText> for Rule {
+    fn from(r: RuleText) -> Rule {
+        Rule::new(r.name, r.rating)
+    }
 }
 
 impl Rule {
+    pub fn new(name: impl Into<String>, rating: Option<Rating>) -> Rule {
+        let name = name.into();
+        let id = RuleId::of(&name);
+        Rule { name, rating, id }
+    }
+
+    /// The id of the rule's name in the rule tables.
+    #[inline]
+    pub fn id(&self) -> RuleId {
+        self.id
+    }
+
+    /// Whether two rules have the same name (by id for names the tables use).
+    #[inline]
+    pub fn same_name(&self, other: &Rule) -> bool {
+        self.id == other.id && (!self.id.is_none() || self.name == other.name)
+    }
+
     /// Parses `Name` or `Name(X)`.
     pub fn parse(text: &str, edition: Edition) -> Result<Rule> {
         notation::check_length(text)?;

@@ -228,7 +228,7 @@ mod tests {
     use super::*;
 
     fn rule(name: &str, rating: Option<i64>) -> Rule {
-        Rule { name: name.to_string(), rating: rating.map(super::super::Rating::Number) }
+        Rule::new(name.to_string(), rating.map(super::super::Rating::Number))
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! A damage spell's hits are its `numberDigit` times its value, as the printed texts say
 //! ("takes 6 hits" for a value-3 spell of `numberDigit` 2).
 
-use super::{Rating, Rule};
+use super::{Rating, Rule, RuleId};
 use crate::attack::allocation::{Allocation, State};
 use serde_json::Value;
 
@@ -102,13 +102,13 @@ pub fn caster_token_parts(alloc: &Allocation, s: State) -> TokenParts {
     }
     for (m, n) in alloc.view(s, false).alive {
         for r in &m.rules {
-            match r.name.as_str() {
-                "Caster" => {
+            match r.id() {
+                RuleId::CASTER => {
                     let x = u32::try_from(r.number().unwrap_or(0).clamp(0, i64::from(MAX_TOKENS))).unwrap_or(0);
                     parts.own = parts.own.saturating_add(x.saturating_mul(n));
                     parts.own_cap = parts.own_cap.saturating_add(n.saturating_mul(MAX_TOKENS));
                 }
-                "Caster Group" => parts.group = parts.group.saturating_add(n),
+                RuleId::CASTER_GROUP => parts.group = parts.group.saturating_add(n),
                 _ => {}
             }
         }
@@ -209,7 +209,7 @@ fn rule(params: &[(&str, &Value)], name: &str) -> Option<Rule> {
         Some(Value::String(s)) => Some(Rating::from_text(s)),
         _ => None,
     };
-    Some(Rule { name: v.get("name")?.as_str()?.trim().to_string(), rating })
+    Some(Rule::new(v.get("name")?.as_str()?.trim(), rating))
 }
 
 fn attacks(params: &[(&str, &Value)]) -> Result<Option<Attacks>, String> {
@@ -414,7 +414,7 @@ impl Spell {
             quality: 2,
             rules: rules.clone().into(),
             takedown: self.targets.model,
-            deadly: rules.iter().any(|r| has_entry(edition, &r.name, Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
+            deadly: rules.iter().any(|r| has_entry(edition, r.id(), Side::Attacker, |e| matches!(e, Effect::Deadly(_)))),
         })
     }
 }
@@ -463,7 +463,7 @@ mod tests {
             { "name": "numberDigit", "value": "2" }, { "name": "hits-wounds", "value": "hits" },
             { "name": "weaponRule1", "value": { "id": "17crjK7P6_w6", "name": "AP", "rating": 2, "hideModifier": true } } ] });
         let s = spell(effect, pick("enemy", "unit", "one", "within 12\""), 3).unwrap();
-        assert_eq!(s.effect, SpellEffect::Hits { hits: 6, rules: vec![Rule { name: "AP".into(), rating: Some(Rating::Number(2)) }], roll_for: None });
+        assert_eq!(s.effect, SpellEffect::Hits { hits: 6, rules: vec![Rule::new("AP", Some(Rating::Number(2)))], roll_for: None });
         assert_eq!(s.targets, Targets { enemy: true, model: false, count: 1, range: 12 });
         assert_eq!(s.text(), "Pick one enemy unit within 12\", which takes 6 hits with AP(2).");
         assert_eq!(normalized(&s.text()), normalized("Pick one enemy unit within 12\", which takes 6 hit with AP(2)."));
@@ -476,7 +476,7 @@ mod tests {
             { "name": "gets/loses/ignores", "value": "gets" },
             { "name": "unitRule", "value": { "id": "x", "name": "Relentless" } } ] });
         let s = spell(effect, pick("enemy", "unit", "up to two", "within 18\""), 2).unwrap();
-        assert_eq!(s.effect, SpellEffect::Rule { rule: Rule { name: "Relentless".into(), rating: None }, gets: true, when: None, against: true });
+        assert_eq!(s.effect, SpellEffect::Rule { rule: Rule::new("Relentless", None), gets: true, when: None, against: true });
         let printed = "Pick up to two enemy units within 18\", which friendly units gets Relentless against once (next time the effect would apply).";
         assert_eq!(normalized(&s.text()), normalized(printed));
     }
