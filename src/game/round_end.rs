@@ -59,22 +59,29 @@ impl<'a, P: Player> Game<'a, P> {
     /// contests it; both sides contesting make it neutral; otherwise it stays as it was.
     pub(super) fn score_round(&mut self) {
         let mut holding: Short<Id> = Short::new();
-        // (where the edition counts the same units for both, as v3.5 does, one test serves)
+        // The units that count, and how, once for every marker (where the edition counts the
+        // same units for both, as v3.5 does, one test serves).
         let alike = self.rules.seize == self.rules.contest;
+        let mut counting: Short<(Id, bool, bool), 16> = Short::new();
+        for army in 0..2 {
+            for id in self.on_table(army) {
+                let seizes = self.may_seize(id);
+                let contests = if alike { seizes } else { self.may_contest(id) };
+                if seizes || contests {
+                    counting.push((id, seizes, contests));
+                }
+            }
+        }
         for i in 0..self.objectives.len() {
             let marker = self.objectives[i];
             let (mut contest, mut seize) = ([false; 2], [false; 2]);
             let mut near: Short<Id> = Short::new();
-            for army in 0..2 {
-                for id in self.on_table(army) {
-                    let seizes = self.may_seize(id);
-                    let contests = if alike { seizes } else { self.may_contest(id) };
-                    if (seizes || contests) && self.near_marker(id, marker) {
-                        contest[army] |= contests;
-                        seize[army] |= seizes;
-                        if seizes {
-                            near.push(id);
-                        }
+            for &(id, seizes, contests) in &counting {
+                if self.near_marker(id, marker) {
+                    contest[id.0] |= contests;
+                    seize[id.0] |= seizes;
+                    if seizes {
+                        near.push(id);
                     }
                 }
             }
