@@ -87,8 +87,10 @@ impl<'a, P: Player> Game<'a, P> {
             }
             if contest[0] && contest[1] {
                 self.owner[i] = -1;
-            } else if let Some(army) = (0..2).find(|&a| seize[a] && !contest[1 - a]) {
-                self.owner[i] = army as i8;
+            } else if seize[0] && !contest[1] {
+                self.owner[i] = 0;
+            } else if seize[1] && !contest[0] {
+                self.owner[i] = 1;
             }
             holding.extend(near.into_iter().filter(|id| self.owner[i] == id.0 as i8));
             self.event(|g| Event { kind: "objective", army: g.owner[i], unit: i as i32, target_army: -1, target: -1, from: marker, to: marker, ..Event::default() });

@@ -254,13 +254,14 @@ impl<'a> View<'a> {
         // the disc holds the models: beyond 3" of it, no model is within 3"
         // (to a millionth of an inch, as `within`: a unit that moved back 1" from a marker 2"
         // away is on it)
-        p.distance(marker) - self.radius(id) <= self.rules.markers.range + EPS && self.a_model_near_marker(id, p, marker)
+        let reach = self.rules.markers.range + EPS;
+        p.distance(marker) - self.radius(id) <= reach && self.a_model_near_marker(id, p, marker, reach)
     }
 
     /// `near_marker_at`'s test of the models.
     #[inline(never)]
-    pub(super) fn a_model_near_marker(&self, id: Id, p: Point, marker: Point) -> bool {
-        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= self.rules.markers.range + EPS)
+    pub(super) fn a_model_near_marker(&self, id: Id, p: Point, marker: Point, reach: f64) -> bool {
+        self.models_at(id, p).any(|(_, q, r)| q.distance(marker) - r <= reach)
     }
 
     /// `near_marker_at` where `id` stands.
