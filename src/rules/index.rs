@@ -115,7 +115,8 @@ fn index() -> &'static Index {
         }
         let mut ids: FxHashMap<&'static str, RuleId> = FxHashMap::default();
         for n in names {
-            let next = RuleId(u16::try_from(ids.len()).expect("fewer rule names than u16::MAX"));
+            // (u16::MAX is NONE's)
+            let next = RuleId(u16::try_from(ids.len()).ok().filter(|&n| n < u16::MAX).expect("fewer rule names than u16::MAX"));
             ids.entry(n).or_insert(next);
         }
         let id = |n: &str| ids.get(n).copied().unwrap_or(RuleId::NONE);

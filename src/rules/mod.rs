@@ -62,6 +62,7 @@ impl Rating {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(from = "RuleText")]
 pub struct Rule {
+    /// Read it freely; never change it (the id would go stale): build another with `Rule::new`.
     pub name: String,
     pub rating: Option<Rating>,
     /// A function of `name`, set by [`Rule::new`] (private, so every rule is built there).
