@@ -130,3 +130,17 @@ def test_v3_5_aircraft_range(rulebook):
     pistol = Unit.parse('S [1] Q4+ D4+\nPistol (12", A2)')
     assert not oprstats.attack(pistol, jet, distance=0).groups
     assert oprstats.attack(pistol, Unit.parse("Walker [1] Q4+ D4+ | Tough(3)"), distance=0).groups
+
+
+def test_v3_5_unstoppable_keeps_its_range_against_aircraft(rulebook):
+    """The reading played (docs/rules.md): Aircraft's -12" is a negative modifier to the
+    weapon's range, which Unstoppable ignores; a weapon without it loses the 12"."""
+    text = rulebook("gf-3.5-beginners-guide.txt")
+    cite(text, "Ignores Regeneration, and ignores all negative modifiers to this weapon.")
+    cite(text, "units targeting them get -12\" to their range.")
+    jet = Unit.parse("Jet [1] Q4+ D4+ | Aircraft, Tough(3)")
+    unstoppable = Unit.parse('S [1] Q4+ D4+\nLance (24", A2, Unstoppable)')
+    plain = Unit.parse('S [1] Q4+ D4+\nLance (24", A2)')
+    assert oprstats.attack(unstoppable, jet, distance=20).groups
+    assert not oprstats.attack(plain, jet, distance=20).groups
+    assert not oprstats.attack(unstoppable, jet, distance=25).groups
