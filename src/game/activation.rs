@@ -56,7 +56,7 @@ impl<'a, P: Player> Game<'a, P> {
                     let u = self.ask(|p, v, r| p.pick_unit(v, r, turn));
                     // (the player's pick is checked: a unit that may not activate is a breach,
                     // and the army's first ready unit activates instead)
-                    let u = if u < self.units[turn].len() && self.may_activate(turn, u) {
+                    let u = if self.is_ready(turn, u) {
                         u
                     } else {
                         self.violation(|| format!("army {turn}'s player picked unit {u}, which may not activate"));

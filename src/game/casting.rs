@@ -121,7 +121,7 @@ impl<'a, P: Player> Game<'a, P> {
     /// from that side already keeps it (the policy picks units holding none).
     fn spell_buff(&mut self, id: Id, spell: &CastSpell, rule: &'static str, target: Id) {
         // (the spell's rule as an index in the target's army's list: `CastSpell::given`)
-        let Some(b) = spell.given.and_then(|g| self.info(target).held_of[usize::from(g)]).map(usize::from) else { return };
+        let Some(b) = spell.given.and_then(|g| self.info(target).held_index(g)) else { return };
         // a friend's rule and an enemy's are held side by side
         let friend = target.0 == id.0;
         let live = self.live_mut(target);

@@ -3,7 +3,6 @@
 //! the army books' rules and from spells; which allocation a unit fights with while it holds them.
 
 use super::state::View;
-use super::prepare::MAX_HELD_RULES;
 use super::held_rules::BuffUse;
 use crate::attack::allocation::Allocation;
 use super::live::Id;
@@ -37,7 +36,7 @@ impl<'a> View<'a> {
             return None;
         }
         let info = self.info(attacker);
-        info.held_of.get(usize::from(mark)).copied().flatten().map(usize::from).filter(|&i| info.buffed[i].applies(used) && i < MAX_HELD_RULES)
+        info.held_index(mark).filter(|&i| info.buffed[i].applies(used))
     }
 
     /// The rules `id`'s attack at `target` is made with (bits by index in `UnitInfo::buffed`):

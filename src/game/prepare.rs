@@ -213,6 +213,13 @@ impl RunGuns {
 }
 
 impl UnitInfo {
+    /// The index in `buffed` of the rule `given` (an index in its army's `Prepared::given`),
+    /// if the unit gains something from holding it.
+    #[inline]
+    pub fn held_index(&self, given: u16) -> Option<usize> {
+        self.held_of.get(usize::from(given)).copied().flatten().map(usize::from)
+    }
+
     /// The rules of `buffed` in `mask` (bits by index), with their bits.
     pub fn held(&self, mask: u16) -> impl Iterator<Item = (u16, &Buffed)> {
         self.buffed.iter().enumerate().filter(move |(i, _)| mask & (1 << i) != 0).map(|(i, b)| (1u16 << i, b))

@@ -59,14 +59,12 @@ impl<'a, P: Player> Game<'a, P> {
     /// contests it; both sides contesting make it neutral; otherwise it stays as it was.
     pub(super) fn score_round(&mut self) {
         let mut holding: Short<Id> = Short::new();
-        // The units that count, and how, once for every marker (where the edition counts the
-        // same units for both, as v3.5 does, one test serves).
-        let alike = self.rules.seize == self.rules.contest;
+        // The units that count, and how, once for every marker.
         let mut counting: Short<(Id, bool, bool), 16> = Short::new();
         for army in 0..2 {
             for id in self.on_table(army) {
                 let seizes = self.may_seize(id);
-                let contests = if alike { seizes } else { self.may_contest(id) };
+                let contests = self.may_contest(id);
                 if seizes || contests {
                     counting.push((id, seizes, contests));
                 }

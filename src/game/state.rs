@@ -160,6 +160,13 @@ impl<'a> View<'a> {
         if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
     }
 
+    /// Whether `u` is among `ready(army)`, without listing them: a unit inside a transport
+    /// that may still activate waits (that transport is ready, so the list is never empty).
+    pub fn is_ready(&self, army: usize, u: usize) -> bool {
+        let last = self.round >= self.config.rounds;
+        u < self.units[army].len() && self.may_activate(army, u) && (last || self.units[army][u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))
+    }
+
     /// Whether some unit of `army` may activate now (`ready` is not empty), without listing them.
     pub fn any_ready(&self, army: usize) -> bool {
         (0..self.units[army].len()).any(|u| self.may_activate(army, u))

@@ -788,5 +788,5 @@ pub fn holds_for(needs: Needs, having: u32, total: u32) -> bool {
 /// The definition of a rule under an edition's rule set, if it has one (checks and cost
 /// features; the engines read [`index::entries`]).
 pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
-    index::definition(edition, RuleId::of(name))
+    index::definition(edition, name)
 }

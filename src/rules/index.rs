@@ -11,9 +11,9 @@ use crate::edition::Edition;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
-/// A rule name some rule table uses, as a small number. Names no table uses (rules the
-/// library does not model, or typos) share [`RuleId::NONE`]: they have no entries and match
-/// no condition; compare their names, not their ids.
+/// A rule name some rule table uses (or one of `ENGINE_NAMES`), as a small number. Other
+/// names (rules the library does not model, or typos) share [`RuleId::NONE`]: they have no
+/// entries and match no condition; compare their names, not their ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RuleId(u16);
 
@@ -45,8 +45,6 @@ pub struct Entry {
     /// The rule each condition of `outer` then of `entry.conds` names, in that order
     /// ([`RuleId::NONE`] for a condition that names none).
     named: Box<[RuleId]>,
-    /// The rule the effect names (`Gets`, `UnitGets`, `Buff`, `Debuff`), else [`RuleId::NONE`].
-    pub effect_names: RuleId,
 }
 
 impl Entry {
@@ -60,8 +58,8 @@ struct Index {
     ids: FxHashMap<&'static str, RuleId>,
     /// Per edition (in `Edition::ALL`'s order), per id: the flattened entries.
     entries: Vec<Vec<Box<[Entry]>>>,
-    /// Per edition, per id: the rule's definition.
-    definitions: Vec<Vec<Option<&'static RuleDef>>>,
+    /// Per edition: the definitions by name (checks, reports and cost features).
+    definitions: Vec<FxHashMap<&'static str, &'static RuleDef>>,
 }
 
 /// The name a condition names, if any.
@@ -124,7 +122,6 @@ fn index() -> &'static Index {
             outer,
             entry: e,
             named: outer.iter().chain(e.conds).map(|c| cond_name(*c).map_or(RuleId::NONE, id)).collect(),
-            effect_names: effect_name(e.effect).map_or(RuleId::NONE, id),
         };
         let entries = defs
             .iter()
@@ -145,17 +142,7 @@ fn index() -> &'static Index {
                 by_id
             })
             .collect();
-        let definitions = defs
-            .iter()
-            .map(|map| {
-                let mut by_id = vec![None; ids.len()];
-                for (name, def) in map {
-                    by_id[usize::from(id(name).0)] = Some(*def);
-                }
-                by_id
-            })
-            .collect();
-        Index { ids, entries, definitions }
+        Index { ids, entries, definitions: defs }
     })
 }
 
@@ -170,11 +157,8 @@ pub fn entries(edition: Edition, id: RuleId) -> &'static [Entry] {
 }
 
 /// The definition of a rule under an edition, if it has one.
-pub fn definition(edition: Edition, id: RuleId) -> Option<&'static RuleDef> {
-    if id.is_none() {
-        return None;
-    }
-    index().definitions[edition as usize].get(usize::from(id.0)).copied().flatten()
+pub fn definition(edition: Edition, name: &str) -> Option<&'static RuleDef> {
+    index().definitions[edition as usize].get(name).copied()
 }
 
 #[cfg(test)]
@@ -204,7 +188,6 @@ mod tests {
                     for (c, id) in g.conditions() {
                         assert_eq!(id, cond_name(c).map_or(RuleId::NONE, RuleId::of), "{name}: {c:?}");
                     }
-                    assert_eq!(g.effect_names, effect_name(e.effect).map_or(RuleId::NONE, RuleId::of));
                 }
             }
         }

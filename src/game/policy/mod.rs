@@ -522,7 +522,7 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
     let candidates: Short<Id> = enemies(g, id.0)
         .filter(|&e| {
-            let marked = g.live(e).mark.and_then(|k| info.held_of.get(usize::from(k)).copied().flatten()).map_or(0.0, |i| bonus(&info.buffed[usize::from(i)]));
+            let marked = g.live(e).mark.and_then(|k| info.held_index(k)).map_or(0.0, |i| bonus(&info.buffed[i]));
             g.within(id, e, info.max_range + own.max(marked))
         })
         .collect();

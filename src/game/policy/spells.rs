@@ -24,7 +24,7 @@ pub fn buff_target(g: &mut Seat, id: Id, given: u16) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> = g
         .on_table(id.0)
         .filter(|&f| g.live(f).buff == 0 && g.within(id, f, BUFF_RANGE))
-        .filter_map(|f| g.info(f).held_of[usize::from(given)].map(|b| (f, usize::from(b))))
+        .filter_map(|f| g.info(f).held_index(given).map(|b| (f, b)))
         // a buff for moves goes to a unit that moves and has yet to act this round (or itself)
         .filter(|&(f, b)| buff_in_time(g, id, f, b))
         .collect();
@@ -94,7 +94,7 @@ fn choose<T: Copy>(g: &mut Seat, id: Id, candidates: Vec<T>, score: impl Fn(&Vie
 /// the random policy any, the hold policy none. `(unit, index in its UnitInfo::buffed)`.
 pub fn debuff_target(g: &mut Seat, id: Id, given: u16) -> Option<(Id, usize)> {
     let candidates: Vec<(Id, usize)> =
-        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).held_of[usize::from(given)].map(|b| (e, usize::from(b)))).collect();
+        enemies(g, id.0).filter(|&e| g.live(e).debuff == 0 && g.within(id, e, picking_range(g, e))).filter_map(|e| g.info(e).held_index(given).map(|b| (e, b))).collect();
     choose(g, id, candidates, |g, (e, b)| debuff_score(g, id.0, e, b))
 }
 
@@ -187,7 +187,7 @@ fn mark_score(g: &View, caster: Id, e: Id, given: u16) -> f64 {
     let attackers = g
         .on_table(caster.0)
         .filter(|&f| f == caster || !g.live(f).activated)
-        .filter(|&f| g.info(f).held_of[usize::from(given)].is_some())
+        .filter(|&f| g.info(f).held_index(given).is_some())
         .filter(|&f| could_attack(g, f, e))
         .count();
     left * attackers as f64
@@ -272,7 +272,7 @@ pub fn spells_to_cast(g: &mut Seat, id: Id, window: crate::game::spellbook::Wind
                 let Some(given) = spell.given else { continue };
                 let units: Vec<Id> = if friend { g.on_table(id.0).collect() } else { foes.clone() };
                 for f in units {
-                    let Some(b) = g.info(f).held_of[usize::from(given)].map(usize::from) else {
+                    let Some(b) = g.info(f).held_index(given) else {
                         continue;
                     };
                     let free = if friend { g.live(f).buff == 0 } else { g.live(f).debuff == 0 };
