@@ -319,6 +319,34 @@ fn paths_never_cross_impassable_terrain_or_other_units() {
     assert!(moves > 1000 && charges > 20);
 }
 
+#[test]
+fn spots_tested_in_a_crowd_are_tested_as_one_by_one() {
+    // `crowd` finds the models of many units once; every spot `spot_ok_in_crowd` then allows
+    // or refuses, `spot_ok` does too, charging or not
+    let p = prep(&[GRUNTS, HERO, MOB, GRUNTS, HERO, "Striders [5] Q5+ D5+ | Strider"], &[MOB, GRUNTS, HERO, GRUNTS, MOB, HERO]);
+    let (mut checked, mut refused) = (0, 0);
+    for seed in 0..6 {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+        let g = placed(&p, &c, &mut cache);
+        for id in [(0, 0), (0, 2), (1, 0), (1, 5)] {
+            let crowd = g.crowd(id);
+            for k in 0..4_000 {
+                let p = Point::new(rng.random_range(0.0..WIDTH), rng.random_range(0.0..DEPTH));
+                // half the spots near another unit, where the models decide
+                let p = if k % 2 == 0 { p } else { let o = g.live(((k / 2) % 2, (k / 4) % 6)).pos; Point::new(o.x + (p.x / WIDTH - 0.5) * 12.0, o.y + (p.y / DEPTH - 0.5) * 12.0) };
+                for charging in [false, true] {
+                    let one_by_one = g.spot_ok(id, p, charging);
+                    assert_eq!(g.spot_ok_in_crowd(id, p, charging, &crowd), one_by_one, "{id:?} at {p:?}, charging {charging}");
+                    checked += 1;
+                    refused += usize::from(!one_by_one);
+                }
+            }
+        }
+    }
+    assert!(refused > checked / 10 && refused < checked * 9 / 10, "{refused} of {checked}");
+}
+
 /// A standard table (from `rng`) with the armies of `p` at random spots where they may stand.
 fn scattered(p: &Prepared, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Config {
     let terrain = table::standard_terrain(rng, GameRules::V3_5.table);

@@ -150,6 +150,26 @@ impl<'a> View<'a> {
         self.spot_clear_of(id, p, charging, others.iter().copied())
     }
 
+    /// The units `id` must keep away from and their models, and `id`'s own, found once for a
+    /// search that tries very many spots while no one moves (deployment's grid: `any_spot`).
+    pub fn crowd(&self, id: Id) -> Crowd {
+        let mut crowd = Crowd { units: Vec::new(), models: Vec::new(), mine: self.models(id).map(|(_, q, r)| (q, r)).collect(), pos: self.live(id).pos, widest: 0.0 };
+        for (other, at, ro) in self.ground_units_but(id) {
+            let lo = crowd.models.len() as u32;
+            crowd.models.extend(self.models(other).map(|(_, q, r)| (q, r)));
+            crowd.units.push((at, ro, lo, crowd.models.len() as u32));
+            crowd.widest = crowd.widest.max(ro);
+        }
+        crowd.units.sort_by(|a, b| a.0.y.total_cmp(&b.0.y));
+        crowd
+    }
+
+    /// `spot_ok` against `crowd` (from `crowd`): the same answer, from the models found once.
+    pub fn spot_ok_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> bool {
+        let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
+        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !crowd.clash(self.radius(id), p, gap))
+    }
+
     /// On the table, out of impassable terrain, and (but for Aircraft) clear of `others`.
     #[inline(always)]
     pub(super) fn spot_clear_of(&self, id: Id, p: Point, charging: bool, mut others: impl Iterator<Item = (Id, Point, f64)>) -> bool {
@@ -217,6 +237,9 @@ impl<'a> View<'a> {
     /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
     /// zone, on a half-inch grid (deployment's fallback when the policy's samples find none);
     /// off dangerous terrain if it can be.
+    /// (Out of line and cold: a fallback, rarely taken; deployment's own code stays small.)
+    #[cold]
+    #[inline(never)]
     pub(super) fn any_spot(&self, id: Id, depth: f64) -> Option<Point> {
         const STEP: f64 = 0.5;
         let mut fallback = None;
@@ -229,12 +252,15 @@ impl<'a> View<'a> {
             let y = (q.y - pos.y) * if edge == 0.0 { 1.0 } else { -1.0 };
             (b.min(y - rq), f.max(y + rq))
         });
-        let others = self.others_on_ground(id);
+        let crowd = self.crowd(id);
         for row in (0..=rows).rev() {
+            let y = row as f64 * STEP;
+            if y + back < -EPS || y + front > depth + EPS {
+                continue;
+            }
             for col in 0..=cols {
-                let p = self.from_edge(id.0, col as f64 * STEP, row as f64 * STEP);
-                let y = row as f64 * STEP;
-                if y + back < -EPS || y + front > depth + EPS || !self.spot_ok_among(id, p, false, &others) {
+                let p = self.from_edge(id.0, col as f64 * STEP, y);
+                if !self.spot_ok_in_crowd(id, p, false, &crowd) {
                     continue;
                 }
                 if self.models_in_dangerous_at(id, p) == 0 {
@@ -272,5 +298,51 @@ impl<'a> View<'a> {
     /// Whether `id` may seize and stands within 3" of some marker.
     pub fn on_marker(&self, id: Id) -> bool {
         self.may_seize(id) && self.objectives.iter().any(|&o| self.near_marker(id, o))
+    }
+}
+
+/// The units a unit must keep away from, their models, and the unit's own models where it
+/// stands now (`View::crowd`): `clashes` for many spots without finding anyone's models again.
+pub struct Crowd {
+    /// Each unit's disc (centre, radius) and the range of its models in `models`, in the
+    /// order of their centres' `y` (a spot is tested only against the discs that reach its row).
+    units: Vec<(Point, f64, u32, u32)>,
+    models: Vec<(Point, f64)>,
+    mine: Short<(Point, f64), 16>,
+    pos: Point,
+    /// The widest of their discs' radii.
+    widest: f64,
+}
+
+impl Crowd {
+    /// Whether the unit (its disc of radius `r` centred on `p`) comes within `gap` of any of
+    /// them: `View::clashes` for each (the same tests, to the bit), from the models found once.
+    #[inline]
+    fn clash(&self, r: f64, p: Point, gap: f64) -> bool {
+        // a unit further off in `y` than any disc reaches fails the discs' test (the margin
+        // only lets more in)
+        let reach = r + self.widest + gap + 1e-3;
+        let from = self.units.partition_point(|u| u.0.y < p.y - reach);
+        let to = self.units.partition_point(|u| u.0.y <= p.y + reach);
+        self.units[from..to.max(from)].iter().any(|&(at, ro_disc, lo, hi)| {
+            let reach = r + ro_disc + gap;
+            let (dx, dy) = (p.x - at.x, p.y - at.y);
+            dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS && self.models_clash(r, p, gap, (at, ro_disc), &self.models[lo as usize..hi as usize])
+        })
+    }
+
+    /// `View::models_clash` against one unit whose models are `theirs` (ours moved as
+    /// `models_at` moves them; theirs that come near our disc tested as they come).
+    #[inline(never)]
+    fn models_clash(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), theirs: &[(Point, f64)]) -> bool {
+        let near = |o: Point, ro: f64| {
+            let reach = r + ro + gap + 1e-6;
+            o.distance2(p) < reach * reach
+        };
+        let pos = self.pos;
+        self.mine.iter().any(|&(q, rq)| {
+            let q = Point::new(q.x + p.x - pos.x, q.y + p.y - pos.y);
+            q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| near(o, ro) && q.distance(o) < rq + ro + gap - EPS)
+        })
     }
 }
