@@ -99,6 +99,7 @@ impl<'a> View<'a> {
     /// The models of `id` (bits by formation slot) whose bases touch dangerous terrain with
     /// the unit's disc centred on `p` ("If a model moves in or through dangerous terrain, or
     /// is activated in it"); a piece out of reach of the disc touches none of them.
+    #[inline]
     pub fn models_in_dangerous_at(&self, id: Id, p: Point) -> u64 {
         let r = self.radius(id);
         let mut out = 0;
@@ -111,6 +112,7 @@ impl<'a> View<'a> {
     }
 
     /// Whether any of `id`'s models would touch dangerous terrain with its disc centred on `p`.
+    #[inline(always)]
     pub fn in_dangerous(&self, id: Id, p: Point) -> bool {
         self.models_in_dangerous_at(id, p) != 0
     }
