@@ -14,7 +14,9 @@ field by field). Each part prints its own hash so a mismatch can be located:
     armies with transports and casters x 40, for four pairings.
 
 The dice counts (``GameResult.dice``) have a line of their own, outside the parts: a change
-that rolls the same dice differently shows there without touching the results.
+that rolls the same dice differently shows there without touching the results. The counts of
+activations and wasted turns (``GameResult.wasted``) have one too, (f), printed below the
+total and not in it: the total stays comparable with builds from before they were counted.
 
     python benchmarks/game_hash.py
 """
@@ -62,13 +64,20 @@ def canon(value) -> str:
     raise TypeError(f"no canonical text for {type(value).__name__}")
 
 
+# the per-unit totals the games' results held before the counts of wasted turns (issue 40)
+# were added: those are hashed apart, in part (f), so the total stays comparable with the
+# builds before them
+UNIT_RESULTS = ("destroyed", "wounds_dealt", "wounds_taken", "rounds_holding")
+
+
 def feed_result(h, r: oprstats.GameResult) -> None:
     """Every game's record, then the per-unit totals, then the traces."""
     w, f, o, m, p = (a.tolist() for a in (r.winner, r.first, r.objectives, r.models_left, r.points_left))
     h.update(f"games {len(w)}\n".encode())
     for i in range(len(w)):
         h.update(f"{w[i]} {f[i]} {o[i][0]} {o[i][1]} {m[i][0]} {m[i][1]} {p[i][0]!r} {p[i][1]!r}\n".encode())
-    h.update(("units " + canon(r.unit_stats) + "\n").encode())
+    units = {army: {k: v for k, v in stats.items() if k in UNIT_RESULTS} for army, stats in r.unit_stats.items()}
+    h.update(("units " + canon(units) + "\n").encode())
     for t in r.traces:
         h.update(("terrain " + canon(t.terrain) + "\nobjectives " + canon(t.objectives) + "\n").encode())
         for e in t.events:
@@ -91,14 +100,20 @@ def main() -> int:
     run = {"threads": 1, "progress": False}
     parts = {}
     dice = []
+    turns = hashlib.sha256()
+    turns_games = 0
 
     def part(name: str, runs) -> None:
         h = hashlib.sha256()
         games = 0
+        nonlocal turns_games
         for r in runs:
             feed_result(h, r)
             games += len(r)
             dice.append(r.dice)
+            turns.update(canon({army: {k: v for k, v in stats.items() if k not in UNIT_RESULTS}
+                                for army, stats in r.unit_stats.items()}).encode())
+            turns_games += len(r)
         parts[name] = (h.hexdigest()[:16], games)
 
     part("(a) duels: 40 pairs x 300, open", (oprstats.simulate([a], [b], games=GAMES, seed=1, terrain="open", **run)
@@ -120,6 +135,7 @@ def main() -> int:
     for name, (digest, n) in parts.items():
         print(f"{digest}  {name} ({n:,} {'dice' if name.startswith('(e)') else 'games'})")
     print(f"game hash: {total}  (oprstats {oprstats.__version__}, {time.perf_counter() - start:.1f} s)")
+    print(f"{turns.hexdigest()[:16]}  (f) activations and wasted turns, every run above ({turns_games:,} games; not in the total)")
     return 0
 
 

@@ -198,6 +198,10 @@ def _points(values, field: str) -> list:
     return out
 
 
+# a unit wasting this share of its turns or more is named beside the result
+WASTED_NOTE = 0.25
+
+
 class GameResult:
     """The results of :func:`simulate`, game by game and unit by unit.
 
@@ -298,18 +302,55 @@ class GameResult:
     @property
     def unit_stats(self) -> dict:
         """Per-unit means over games, by army (``"a"``, ``"b"``): arrays ``destroyed`` (rate),
-        ``wounds_dealt``, ``wounds_taken`` and ``rounds_holding`` (rounds ending with the unit
-        holding an objective for its side)."""
+        ``wounds_dealt``, ``wounds_taken``, ``rounds_holding`` (rounds ending with the unit
+        holding an objective for its side), ``activations``, and the turns that did nothing
+        useful (see :meth:`wasted`): ``idle``, ``stuck``, ``carried`` and ``never_acted``."""
         n = max(len(self.winner), 1)
         return {
             army: {k: np.asarray(v, dtype=float) / n for k, v in self._units[i].items()}
             for i, army in enumerate(("a", "b"))
         }
 
+    def _wasted_counts(self, i: int) -> tuple:
+        """(wasted turns, turns) per unit of army ``i``, summed over games."""
+        u = self._units[i]
+        wasted = (np.asarray(u["idle"]) + np.asarray(u["stuck"]) + np.asarray(u["carried"])
+                  + np.asarray(u["never_acted"])).astype(float)
+        return wasted, np.asarray(u["activations"], dtype=float) + np.asarray(u["never_acted"], dtype=float)
+
+    def wasted(self) -> dict:
+        """The share of each army's turns that did nothing useful: ``{"a": share, "b": share}``.
+
+        A turn is an activation, or a game in which a unit never activated. It did nothing
+        useful when the unit held with nothing to shoot, cast or hold (``idle``); chose to move
+        and got less than 1" (``stuck``); sat in a transport it never left that game
+        (``carried``); or never activated (``never_acted``: destroyed before its first
+        activation, as an Ambush arrival shot off the table, or never arrived). A Shaken
+        unit's forced idleness is the rules', not counted. A high share says the AI rather
+        than the list decided the result; :meth:`units` gives the share unit by unit."""
+        out = {}
+        for i, army in enumerate(("a", "b")):
+            wasted, turns = self._wasted_counts(i)
+            out[army] = float(wasted.sum() / turns.sum()) if turns.sum() else 0.0
+        return out
+
+    def wasted_units(self, at_least: float = WASTED_NOTE) -> list:
+        """The units that wasted at least ``at_least`` of their turns, worst first:
+        ``[(army, unit index, name, share), ...]``."""
+        rows = []
+        for i, army in enumerate(("a", "b")):
+            wasted, turns = self._wasted_counts(i)
+            for u, (name, *_rest) in enumerate(self._info[i]):
+                if turns[u] and wasted[u] / turns[u] >= at_least:
+                    rows.append((army, u, name, float(wasted[u] / turns[u])))
+        return sorted(rows, key=lambda r: -r[3])
+
     def units(self):
         """One row per unit of both armies: name, points, role the default policy gave it,
         destroyed rate (destroyed or Routed), mean wounds dealt and taken, mean rounds holding
-        an objective."""
+        an objective, mean activations, the share of its turns that did nothing useful
+        (``wasted_share``, see :meth:`wasted`) and its parts per game (``idle``, ``stuck``,
+        ``carried``, ``never_acted``)."""
         from ._optional import pandas
 
         pd = pandas("units()")
@@ -317,12 +358,16 @@ class GameResult:
         rows = []
         stats = self.unit_stats
         for i, army in enumerate(("a", "b")):
+            wasted, turns = self._wasted_counts(i)
             for u, (name, points, models, _radius) in enumerate(self._info[i]):
                 s = stats[army]
+                share = wasted[u] / turns[u] if turns[u] else float("nan")
                 rows.append((army, u, name, points, models, self._roles[i][u], s["destroyed"][u], s["wounds_dealt"][u],
-                             s["wounds_taken"][u], s["rounds_holding"][u]))
+                             s["wounds_taken"][u], s["rounds_holding"][u], s["activations"][u], share, s["idle"][u],
+                             s["stuck"][u], s["carried"][u], s["never_acted"][u]))
         return pd.DataFrame(rows, columns=["army", "unit", "name", "points", "models", "role", "destroyed_rate",
-                                           "wounds_dealt", "wounds_taken", "rounds_holding"])
+                                           "wounds_dealt", "wounds_taken", "rounds_holding", "activations",
+                                           "wasted_share", "idle", "stuck", "carried", "never_acted"])
 
     def to_pandas(self):
         """One row per game."""
@@ -349,6 +394,7 @@ class GameResult:
         lines = [f"{len(self):,} games{' (paired' + (', mirror: each pair an exact mirror' if self.mirror else '') + ')' if self.paired else ''}"
                  f"{', interrupted' if self.interrupted else ''}; 95% intervals over the {level}"]
         notes = [f"Not modelled: {item}" for item in unmodelled_items(self.unmodelled)]
+        notes.append(self._wasted_note())
         return d.block("Games", lines, d.table(["measure", "rate", "95% interval"], rows, [False, True, True]), notes=notes)
 
     def __repr__(self) -> str:
@@ -361,8 +407,19 @@ class GameResult:
         if self.unmodelled:
             ignored = "; unmodelled: " + ", ".join(unmodelled_items(self.unmodelled))
         kind = (", paired" if self.paired else "") + (", mirror" if self.mirror else "")
+        w = self.wasted()
         return (f"GameResult(games={len(self)}{kind}{extra}: A wins {ci(r['a_wins'])}, "
-                f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}{ignored})")
+                f"draws {ci(r['draws'])}, B wins {ci(r['b_wins'])}; turns wasted A {w['a']:.1%}, B {w['b']:.1%}{ignored})")
+
+    def _wasted_note(self) -> str:
+        w = self.wasted()
+        line = f"Turns that did nothing useful (idle, stuck, carried, never acted): A {w['a']:.1%}, B {w['b']:.1%}"
+        worst = self.wasted_units()
+        if worst:
+            shown = ", ".join(f"{name} ({army.upper()}) {share:.0%}" for army, _u, name, share in worst[:3])
+            more = f" and {len(worst) - 3} more" if len(worst) > 3 else ""
+            line += f"; the AI rather than the list may decide these units' part: {shown}{more}"
+        return line
 
 
 def unmodelled_items(unmodelled: dict) -> list[str]:

@@ -11,6 +11,7 @@ use super::state::Touched;
 use super::play::Game;
 use super::live::Id;
 use super::config::Event;
+use super::usefulness::{Deeds, Outcome};
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -142,6 +143,8 @@ impl<'a, P: Player> Game<'a, P> {
             self.dangerous_test(id, inside);
         }
         if self.live(id).gone {
+            // destroyed by the terrain it stood in, before it could act: the dice's doing
+            self.live_mut(id).usefulness.count(Outcome::Forced);
             return;
         }
         let mut in_melee = false;
@@ -149,12 +152,22 @@ impl<'a, P: Player> Game<'a, P> {
         // activation": the charger and the unit it charged
         let mut melee_with: Option<Id> = None;
         let was_shaken = self.live(id).shaken;
+        let outcome;
         if inside {
             if let Some(target) = self.activate_inside(id, &mut touched) {
                 in_melee = true;
                 melee_with = Some(target);
             }
+            outcome = if was_shaken {
+                Outcome::Forced
+            } else if self.live(id).carrier.is_some() {
+                Outcome::Inside
+            } else {
+                self.live_mut(id).usefulness.left_transport = true;
+                Outcome::Useful
+            };
         } else if was_shaken {
+            outcome = Outcome::Forced;
             // "When activated, Shaken units must spend their activation being idle"; Aircraft
             // still make their move ("their mandatory move doesn't break the staying idle
             // requirement").
@@ -179,11 +192,13 @@ impl<'a, P: Player> Game<'a, P> {
             self.cast_spells(id, if again { Window::Damage } else { Window::Any }, &mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
+            let mut deeds = Deeds { attacked: false, meant_to_move: false };
             match self.ask(|p, v, r| p.decide(v, r, id)) {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
                     self.cast_spells(id, Window::Any, &mut touched);
-                    if self.shoot(id, false, &mut touched) {
+                    deeds.attacked = self.shoot(id, false, &mut touched);
+                    if deeds.attacked {
                         self.move_after_attack(id, false);
                     }
                 }
@@ -193,8 +208,10 @@ impl<'a, P: Player> Game<'a, P> {
                     if again {
                         self.cast_spells(id, Window::Any, &mut touched);
                     }
-                    self.strafe(id, start, path, &mut touched);
+                    deeds.meant_to_move = true;
+                    deeds.attacked = self.strafe(id, start, path, &mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
+                        deeds.attacked = true;
                         self.move_after_attack(id, false);
                     }
                 }
@@ -204,9 +221,11 @@ impl<'a, P: Player> Game<'a, P> {
                     if again {
                         self.cast_spells(id, Window::Any, &mut touched);
                     }
-                    self.strafe(id, start, path, &mut touched);
+                    deeds.meant_to_move = true;
+                    deeds.attacked = self.strafe(id, start, path, &mut touched);
                 }
                 Action::Charge(target, path) => {
+                    deeds.attacked = true;
                     self.cast_spells(id, Window::Buffs, &mut touched);
                     in_melee = true;
                     melee_with = Some(target);
@@ -216,7 +235,9 @@ impl<'a, P: Player> Game<'a, P> {
                     self.board(id, transport, path, if rush { m.rush } else { m.advance });
                 }
             }
+            outcome = self.outcome_on_table(id, start, deeds);
         }
+        self.live_mut(id).usefulness.count(outcome);
         // "which stops them being Shaken at the end of the activation"
         if was_shaken {
             self.live_mut(id).shaken = false;

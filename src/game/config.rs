@@ -185,16 +185,44 @@ pub struct UnitTotals {
     pub wounds_dealt: Vec<u64>,
     pub wounds_taken: Vec<u64>,
     pub rounds_holding: Vec<u64>,
+    /// Activations, and of those the ones that did nothing useful (`usefulness`): idle with
+    /// something to do, stuck, and spent in a transport the unit never left in that game.
+    pub activations: Vec<u64>,
+    pub idle: Vec<u64>,
+    pub stuck: Vec<u64>,
+    pub carried: Vec<u64>,
+    /// Games in which the unit never activated: destroyed before its first activation (an
+    /// Ambush arrival shot off the table), or never arrived.
+    pub never_acted: Vec<u64>,
 }
 
 impl UnitTotals {
     pub(super) fn new(n: usize) -> UnitTotals {
-        UnitTotals { destroyed: vec![0; n], wounds_dealt: vec![0; n], wounds_taken: vec![0; n], rounds_holding: vec![0; n] }
+        let zeros = || vec![0; n];
+        UnitTotals {
+            destroyed: zeros(),
+            wounds_dealt: zeros(),
+            wounds_taken: zeros(),
+            rounds_holding: zeros(),
+            activations: zeros(),
+            idle: zeros(),
+            stuck: zeros(),
+            carried: zeros(),
+            never_acted: zeros(),
+        }
+    }
+
+    fn columns(&self) -> [&Vec<u64>; 9] {
+        [&self.destroyed, &self.wounds_dealt, &self.wounds_taken, &self.rounds_holding, &self.activations, &self.idle, &self.stuck, &self.carried, &self.never_acted]
+    }
+
+    fn columns_mut(&mut self) -> [&mut Vec<u64>; 9] {
+        [&mut self.destroyed, &mut self.wounds_dealt, &mut self.wounds_taken, &mut self.rounds_holding, &mut self.activations, &mut self.idle, &mut self.stuck, &mut self.carried, &mut self.never_acted]
     }
 
     pub(super) fn merge(&mut self, o: &UnitTotals) {
-        for (a, b) in [(&mut self.destroyed, &o.destroyed), (&mut self.wounds_dealt, &o.wounds_dealt), (&mut self.wounds_taken, &o.wounds_taken), (&mut self.rounds_holding, &o.rounds_holding)] {
-            for (x, y) in a.iter_mut().zip(b) {
+        for (a, b) in self.columns_mut().into_iter().zip(o.columns()) {
+            for (x, y) in a.iter_mut().zip(b.iter()) {
                 *x += y;
             }
         }

@@ -69,6 +69,8 @@ pub struct Live {
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
+    /// What its activations came to (`usefulness`).
+    pub usefulness: super::usefulness::Usefulness,
 }
 
 impl Live {

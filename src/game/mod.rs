@@ -50,6 +50,7 @@ pub mod state;
 pub(crate) mod test_support;
 pub mod table;
 pub mod transport;
+pub mod usefulness;
 
 use crate::error::{Error, Result};
 use play::Game;

@@ -152,6 +152,12 @@ impl<'a, P: Player> Game<'a, P> {
                 totals.wounds_dealt[u] += u64::from(live.dealt);
                 totals.wounds_taken[u] += u64::from(live.taken);
                 totals.rounds_holding[u] += u64::from(live.holding);
+                let used = live.usefulness;
+                totals.activations[u] += u64::from(used.activations);
+                totals.idle[u] += u64::from(used.idle);
+                totals.stuck[u] += u64::from(used.stuck);
+                totals.carried[u] += u64::from(used.carried());
+                totals.never_acted[u] += u64::from(used.activations == 0);
                 if live.gone {
                     totals.destroyed[u] += 1;
                     continue;

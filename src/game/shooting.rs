@@ -171,10 +171,10 @@ impl<'a, P: Player> Game<'a, P> {
     /// Strafing): after a move from `from` along `path` that crossed enemy units (the mover's
     /// disc over theirs: Aircraft and Flying units move through units), the policy picks one
     /// and the weapons that only attack so attack it, at Quality and with their rules as when
-    /// shooting, at no range.
-    pub(super) fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Touched) {
+    /// shooting, at no range. Whether it attacked.
+    pub(super) fn strafe(&mut self, id: Id, from: Point, path: Path, touched: &mut Touched) -> bool {
         if !self.info(id).strafing || self.live(id).gone {
-            return;
+            return false;
         }
         let r = self.radius(id);
         let crossed: Vec<Id> = self
@@ -185,7 +185,7 @@ impl<'a, P: Player> Game<'a, P> {
             })
             .collect();
         if crossed.is_empty() {
-            return;
+            return false;
         }
         let t = self.clock();
         let situation = Situation { moving_through: true, ..Situation::new(self.prep.edition, false, 0.0) };
@@ -198,7 +198,7 @@ impl<'a, P: Player> Game<'a, P> {
             })
             .filter(|(_, g)| !g.is_empty())
             .collect();
-        let Some(target) = self.ask(|p, v, r| p.strafe_target(v, r, id.0, &plans, &situation)) else { return };
+        let Some(target) = self.ask(|p, v, r| p.strafe_target(v, r, id.0, &plans, &situation)) else { return false };
         let groups = &plans.iter().find(|(e, _)| *e == target).expect("a crossed unit").1;
         let tinfo = self.info(target);
         let before = self.live(target).s;
@@ -221,5 +221,6 @@ impl<'a, P: Player> Game<'a, P> {
         self.take_wounds(id, target, state, wounds);
         let labels = groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
         self.event(|g| Event { dice, hits, wounds, models_left: tinfo.alloc.alive(state), detail: labels, ..Event::between("strafe", id, target, g.live(id).pos, target_at) });
+        true
     }
 }

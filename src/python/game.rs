@@ -194,6 +194,11 @@ pub fn _simulate<'py>(
         u.set_item("wounds_dealt", totals.wounds_dealt.into_pyarray(py))?;
         u.set_item("wounds_taken", totals.wounds_taken.into_pyarray(py))?;
         u.set_item("rounds_holding", totals.rounds_holding.into_pyarray(py))?;
+        u.set_item("activations", totals.activations.into_pyarray(py))?;
+        u.set_item("idle", totals.idle.into_pyarray(py))?;
+        u.set_item("stuck", totals.stuck.into_pyarray(py))?;
+        u.set_item("carried", totals.carried.into_pyarray(py))?;
+        u.set_item("never_acted", totals.never_acted.into_pyarray(py))?;
         units.append(u)?;
     }
     d.set_item("units", units)?;

@@ -1,0 +1,52 @@
+"""Credibility beside every result (issue 40): the turns each unit spent doing nothing useful
+(idle with something to do, stuck, carried all game, never activated), counted as they are
+played, so a user sees when the AI rather than the list decided a result."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+import oprstats
+
+from .test_game import ACTIONS, ARMY
+
+WASTE = ("idle", "stuck", "carried", "never_acted")
+
+
+def test_activations_are_the_traced_actions():
+    # an independent count: every activation on the table plays one action event
+    r = oprstats.simulate(ARMY, ARMY, games=6, seed=11, trace=True, progress=False)
+    traced = collections.Counter()
+    for t in r.traces:
+        for e in t.events:
+            if e["kind"] in ACTIONS:
+                traced[(e["army"], e["unit"])] += 1
+    for i, army in enumerate(("a", "b")):
+        counted = np.rint(r.unit_stats[army]["activations"] * len(r)).astype(int)
+        assert counted.tolist() == [traced[(i, u)] for u in range(len(ARMY))]
+
+
+def test_a_policy_that_never_moves_wastes_its_turns():
+    # "hold" holds every unit in place: those out of range and off the markers stand idle
+    held = oprstats.simulate(ARMY, ARMY, games=200, seed=2, policy_a="hold", progress=False)
+    played = oprstats.simulate(ARMY, ARMY, games=200, seed=2, progress=False)
+    assert held.wasted()["a"] > 0.25 > played.wasted()["a"]
+    assert held.unit_stats["a"]["idle"].sum() > 5 * played.unit_stats["a"]["idle"].sum()
+    assert held.unit_stats["a"]["stuck"].sum() == 0, "it never chose to move"
+    worst = held.wasted_units()
+    assert worst and worst[0][0] == "a" and worst == sorted(worst, key=lambda w: -w[3])
+
+
+def test_the_shares_add_up():
+    r = oprstats.simulate(ARMY, ARMY, games=100, seed=4, progress=False)
+    units = r.units()
+    assert set(WASTE) | {"activations", "wasted_share"} <= set(units.columns)
+    assert ((units.wasted_share >= 0) & (units.wasted_share <= 1)).all()
+    for army, share in r.wasted().items():
+        rows = units[units.army == army]
+        wasted = rows[list(WASTE)].to_numpy().sum()
+        assert np.isclose(share, wasted / (rows.activations.sum() + rows.never_acted.sum()))
+    assert "turns wasted A" in repr(r)
+    assert "did nothing useful" in r._repr_html_()
