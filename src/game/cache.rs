@@ -67,13 +67,17 @@ pub(super) struct MeleeKey {
 
 impl Cache {
     /// Entries a cache keeps at most; past that it starts afresh (its entries are pure
-    /// functions of their keys, so this changes no result, only memory).
-    const LIMIT: usize = 20_000;
+    /// functions of their keys, so this changes no result, only memory). A shot plan holds
+    /// its die models: 20,000 of them and the melees below at 8,000 and 2 M states made a
+    /// long run (`simulate(games=100_000)`, 10 v 10, 2 threads) grow the process by 180 MB;
+    /// at these limits it grows by about 40 MB (`benchmarks/game_memory.py`), for 1.3% more
+    /// instructions a game (plans built again after a clear).
+    const LIMIT: usize = 2_000;
     /// Melees a cache keeps at most, and the states of their two sides' allocations summed
-    /// (what their plans' tables grow with): a few tens of megabytes per thread. Rebuilding
-    /// melees cleared too often was a tenth of a game's time.
-    const MELEES: usize = 8_000;
-    const MELEE_STATES: usize = 2_000_000;
+    /// (what their plans' tables grow with). Rebuilding melees cleared too often was a tenth
+    /// of a game's time.
+    const MELEES: usize = 1_000;
+    const MELEE_STATES: usize = 250_000;
 
     pub fn trim(&mut self) {
         if self.shots.get_mut().len() > Self::LIMIT {

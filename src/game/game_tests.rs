@@ -347,6 +347,58 @@ fn spots_tested_in_a_crowd_are_tested_as_one_by_one() {
     assert!(refused > checked / 10 && refused < checked * 9 / 10, "{refused} of {checked}");
 }
 
+#[test]
+fn the_deployment_grid_finds_the_spot_a_cell_by_cell_scan_finds() {
+    // `any_spot` passes over runs of a row where the same two models clash; it must find
+    // the spot the plain scan (every cell, `spot_ok`) finds, on crowded tables: the whole
+    // table as the zone (every unit in the way) and a 12" zone
+    let many = [GRUNTS, HERO, MOB, GRUNTS, HERO, MOB, GRUNTS, MOB, "Striders [5] Q5+ D5+ | Strider", MOB];
+    let p = prep(&many, &many);
+    let cell_by_cell = |g: &Game, id: Id, depth: f64| -> Option<Point> {
+        const STEP: f64 = 0.5;
+        let edge = g.from_edge(id.0, 0.0, 0.0).y;
+        let pos = g.live(id).pos;
+        let (back, front) = g.models(id).fold((f64::INFINITY, f64::NEG_INFINITY), |(b, f), (_, q, rq)| {
+            let y = (q.y - pos.y) * if edge == 0.0 { 1.0 } else { -1.0 };
+            (b.min(y - rq), f.max(y + rq))
+        });
+        let mut fallback = None;
+        for row in (0..=(depth / STEP).floor() as usize).rev() {
+            let y = row as f64 * STEP;
+            if y + back < -1e-6 || y + front > depth + 1e-6 {
+                continue;
+            }
+            for col in 0..=(WIDTH / STEP).floor() as usize {
+                let q = g.from_edge(id.0, col as f64 * STEP, y);
+                if g.spot_ok(id, q, false) {
+                    if g.models_in_dangerous_at(id, q) == 0 {
+                        return Some(q);
+                    }
+                    fallback = fallback.or(Some(q));
+                }
+            }
+        }
+        fallback
+    };
+    let (mut found, mut none) = (0, 0);
+    for seed in 0..8 {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut cache, c) = (Cache::default(), scattered(&p, &mut rng));
+        let g = placed(&p, &c, &mut cache);
+        for army in 0..2 {
+            for u in 0..many.len() {
+                for depth in [DEPTH, 12.0] {
+                    let id = (army, u);
+                    let expected = cell_by_cell(&g, id, depth);
+                    assert_eq!(g.any_spot(id, depth), expected, "{id:?}, seed {seed}, depth {depth}");
+                    if expected.is_some() { found += 1 } else { none += 1 }
+                }
+            }
+        }
+    }
+    assert!(found > 100, "{found} found, {none} none");
+}
+
 /// A standard table (from `rng`) with the armies of `p` at random spots where they may stand.
 fn scattered(p: &Prepared, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Config {
     let terrain = table::standard_terrain(rng, GameRules::V3_5.table);

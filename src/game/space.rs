@@ -255,14 +255,27 @@ impl<'a> View<'a> {
             (b.min(y - rq), f.max(y + rq))
         });
         let crowd = self.crowd(id);
+        let (r, gap, aircraft) = (self.radius(id), self.rules.moves.unit_gap, self.info(id).movement.aircraft);
         for row in (0..=rows).rev() {
             let y = row as f64 * STEP;
             if y + back < -EPS || y + front > depth + EPS {
                 continue;
             }
-            for col in 0..=cols {
+            let mut col = 0;
+            while col <= cols {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
-                if !self.spot_ok_in_crowd(id, p, false, &crowd) {
+                // `spot_ok_in_crowd`, its two tests the other way round (the answer is the
+                // same): a spot that clashes with a model of another unit clashes with it
+                // all along the run of the row where the same two models stay that near,
+                // which is passed over at once
+                if !aircraft {
+                    if let Some(hit) = crowd.first_clash(r, p, gap) {
+                        col = crowd.clash_run(hit, r, p, gap, STEP, col, cols, |x| self.from_edge(id.0, x, y)) + 1;
+                        continue;
+                    }
+                }
+                col += 1;
+                if !self.spot_ok_on_table(id, p) {
                     continue;
                 }
                 if self.models_in_dangerous_at(id, p) == 0 {
@@ -283,7 +296,8 @@ impl<'a> View<'a> {
         // (to a millionth of an inch, as `within`: a unit that moved back 1" from a marker 2"
         // away is on it)
         let reach = self.rules.markers.range + EPS;
-        p.distance(marker) - self.radius(id) <= reach && self.a_model_near_marker(id, p, marker, reach)
+        // (one model left: the disc is its base, as `gap` reads it)
+        p.distance(marker) - self.radius(id) <= reach && (self.live(id).left <= 1 || self.a_model_near_marker(id, p, marker, reach))
     }
 
     /// `near_marker_at`'s test of the models.
@@ -316,35 +330,93 @@ pub struct Crowd {
     widest: f64,
 }
 
+/// Two models that clash (`Crowd::first_clash`): the other unit's disc (its centre and
+/// radius), the index of our model in `Crowd::mine` and of theirs in `Crowd::models`.
+#[derive(Debug, Clone, Copy)]
+pub struct Clash {
+    at: Point,
+    ro_disc: f64,
+    mine: usize,
+    theirs: usize,
+}
+
 impl Crowd {
     /// Whether the unit (its disc of radius `r` centred on `p`) comes within `gap` of any of
     /// them: `View::clashes` for each (the same tests, to the bit), from the models found once.
     #[inline]
     fn clash(&self, r: f64, p: Point, gap: f64) -> bool {
+        self.first_clash(r, p, gap).is_some()
+    }
+
+    /// `clash`, with the first two models found too near.
+    pub fn first_clash(&self, r: f64, p: Point, gap: f64) -> Option<Clash> {
         // a unit further off in `y` than any disc reaches fails the discs' test (the margin
         // only lets more in)
         let reach = r + self.widest + gap + 1e-3;
         let from = self.units.partition_point(|u| u.0.y < p.y - reach);
         let to = self.units.partition_point(|u| u.0.y <= p.y + reach);
-        self.units[from..to.max(from)].iter().any(|&(at, ro_disc, lo, hi)| {
-            let reach = r + ro_disc + gap;
-            let (dx, dy) = (p.x - at.x, p.y - at.y);
-            dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS && self.models_clash(r, p, gap, (at, ro_disc), &self.models[lo as usize..hi as usize])
+        self.units[from..to.max(from)].iter().find_map(|&(at, ro_disc, lo, hi)| {
+            if !Self::discs_near(r, p, gap, at, ro_disc, 0.0) {
+                return None;
+            }
+            let (mine, theirs) = self.models_clash(r, p, gap, (at, ro_disc), lo as usize..hi as usize)?;
+            Some(Clash { at, ro_disc, mine, theirs })
         })
     }
 
-    /// `View::models_clash` against one unit whose models are `theirs` (ours moved as
-    /// `models_at` moves them; theirs that come near our disc tested as they come).
+    /// `View::clashes`'s test of the discs, `margin` inside it.
+    #[inline(always)]
+    fn discs_near(r: f64, p: Point, gap: f64, at: Point, ro_disc: f64, margin: f64) -> bool {
+        let reach = r + ro_disc + gap;
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        dx * dx + dy * dy < (reach + 1e-6) * (reach + 1e-6) && p.distance(at) < reach - EPS - margin
+    }
+
+    /// `View::models_clash`'s test of one of our models (its index in `mine`) and one of
+    /// theirs, `margin` inside it.
+    #[inline(always)]
+    fn models_near(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
+        let (q, rq) = self.mine[mine];
+        let (o, ro) = self.models[theirs];
+        let q = Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y);
+        let reach = r + ro + gap + 1e-6;
+        q.distance(at) < rq + ro_disc + gap + 1e-6 - margin && o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
+    }
+
+    /// `View::models_clash` against one unit whose models are `theirs` (their indices in
+    /// `models`; ours moved as `models_at` moves them): the first two found too near.
     #[inline(never)]
-    fn models_clash(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), theirs: &[(Point, f64)]) -> bool {
-        let near = |o: Point, ro: f64| {
-            let reach = r + ro + gap + 1e-6;
-            o.distance2(p) < reach * reach
-        };
-        let pos = self.pos;
-        self.mine.iter().any(|&(q, rq)| {
-            let q = Point::new(q.x + p.x - pos.x, q.y + p.y - pos.y);
-            q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| near(o, ro) && q.distance(o) < rq + ro + gap - EPS)
-        })
+    fn models_clash(&self, r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
+        (0..self.mine.len()).find_map(|k| theirs.clone().find(|&m| self.models_near(r, p, gap, disc, k, m, 0.0)).map(|m| (k, m)))
+    }
+
+    /// The last column (of a row scanned in steps of `step` along `x`, `col` the one at `p`,
+    /// `cols` the last) up to which `hit`'s two models still clash, so that every spot
+    /// between fails too: each of the tests is a distance from a point moving along the row
+    /// to a fixed one below a bound, which holds on a segment if it holds at both ends; the
+    /// far end is checked a little inside each bound. `col` itself when none further is sure.
+    #[allow(clippy::too_many_arguments)]
+    pub fn clash_run(&self, hit: Clash, r: f64, p: Point, gap: f64, step: f64, col: usize, cols: usize, at_x: impl Fn(f64) -> Point) -> usize {
+        let (q, rq) = self.mine[hit.mine];
+        let (o, ro) = self.models[hit.theirs];
+        // where our model, moved along the row, stops being that near theirs
+        let (qy, bound) = (q.y + p.y - self.pos.y, rq + ro + gap - EPS);
+        let dy = qy - o.y;
+        if bound * bound <= dy * dy {
+            return col;
+        }
+        let last_x = o.x - (q.x - self.pos.x) + (bound * bound - dy * dy).sqrt();
+        let last = ((last_x / step).floor().max(0.0) as usize).min(cols);
+        if last <= col {
+            return col;
+        }
+        const INSIDE: f64 = 1e-9;
+        let end = at_x(last as f64 * step);
+        let disc = (hit.at, hit.ro_disc);
+        if Self::discs_near(r, end, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, end, gap, disc, hit.mine, hit.theirs, INSIDE) && Self::discs_near(r, p, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, p, gap, disc, hit.mine, hit.theirs, INSIDE) {
+            last
+        } else {
+            col
+        }
     }
 }
