@@ -214,12 +214,14 @@ def _simulate(args: argparse.Namespace) -> int:
                       rounds=args.rounds)
     rates = [{"measure": name, "rate": rate, "low": lo, "high": hi} for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
     raw_units = [{"army": r.army, "name": r.name, "points": r.points, "role": r.role, "destroyed": r.destroyed_rate, "dealt": r.wounds_dealt,
-                  "taken": r.wounds_taken, "holding": r.rounds_holding} for r in result.units().itertuples()] if _has_pandas() else []
+                  "taken": r.wounds_taken, "holding": r.rounds_holding, "wasted": r.wasted_share}
+                 for r in result.units().itertuples()] if _has_pandas() else []
     how = _how_played(args)
     # paired: --games counts the pairs, each played twice
     played = f"{len(result) // 2:,} pairs ({len(result):,} games)" if args.paired else f"{len(result):,} games"
     headline = [f"A: {title_a}", f"B: {title_b}", f"{played} of Grimdark Future v3.5 ({how})"]
-    if _machine(args, headline, {"rates": rates, "units": raw_units}):
+    wasted = result._wasted_note()
+    if _machine(args, headline, {"rates": rates, "units": raw_units}, [wasted]):
         return 0
     print("\n".join(headline))
     print()
@@ -229,9 +231,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if raw_units:
         print()
         cols = list(raw_units[0])
-        decimals = {"points": 0, "destroyed": 2, "dealt": 2, "taken": 2, "holding": 2}
+        decimals = {"points": 0, "destroyed": 2, "dealt": 2, "taken": 2, "holding": 2, "wasted": 2}
         print(format_table(raw_units, cols, {c: c.capitalize() for c in cols}, frozenset(decimals),
                            lambda c, v: f"{v:.{decimals[c]}f}" if c in decimals else str(v)))
+    print()
+    print(wasted)
     return 0
 
 
