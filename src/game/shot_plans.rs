@@ -101,6 +101,20 @@ impl<'a> View<'a> {
         let tkey = self.formation_key(target);
         out.clear();
         let seen = self.cache.seen.borrow();
+        // models of a run mostly stand the same whole inches away: the last answer of
+        // `usable` (a cache look-up) serves the next model that asks the same
+        let mut last: Option<((usize, u16), u64)> = None;
+        let mut usable = |run: usize, distance: f64| {
+            let inches = Self::whole_inches(distance);
+            match last {
+                Some((key, m)) if key == (run, inches) => m,
+                _ => {
+                    let m = self.usable((id, shooter), run, target, tkey, distance, moved, arrived);
+                    last = Some(((run, inches), m));
+                    m
+                }
+            }
+        };
         for &(slot, in_sight, any) in &seen.models {
             let run = info.slot_run[slot];
             let (shoots, indirect) = masks[run];
@@ -109,10 +123,10 @@ impl<'a> View<'a> {
             }
             let mut mask = 0;
             if in_sight.is_finite() {
-                mask |= self.usable((id, shooter), run, target, tkey, in_sight, moved, arrived) & shoots;
+                mask |= usable(run, in_sight) & shoots;
             }
             if indirect != 0 {
-                mask |= self.usable((id, shooter), run, target, tkey, any, moved, arrived) & indirect;
+                mask |= usable(run, any) & indirect;
             }
             if mask != 0 {
                 match out.iter_mut().find(|(r, m, _)| *r == run && *m == mask) {
@@ -129,7 +143,7 @@ impl<'a> View<'a> {
     /// inches (`plan::usable_weapons`, which knows range bonuses and penalties), cached.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn usable(&self, (id, shooter): (Id, u16), run: usize, target: Id, tkey: (u32, bool), distance: f64, moved: bool, arrived: bool) -> u64 {
-        let inches = distance.ceil().min(f64::from(u16::MAX)) as u16;
+        let inches = Self::whole_inches(distance);
         let key = (id, shooter, run, target, tkey, inches, moved, arrived);
         if let Some(&m) = self.cache.usable.borrow().get(&key) {
             return m;
@@ -140,6 +154,12 @@ impl<'a> View<'a> {
         let m = plan::usable_weapons(&self.alloc_of(id, shooter).runs[run].0, &alive, &situation, Pick::All);
         self.cache.usable.borrow_mut().insert(key, m);
         m
+    }
+
+    /// A distance as `usable` keys it: whole inches, rounded up.
+    #[inline(always)]
+    fn whole_inches(distance: f64) -> u16 {
+        distance.ceil().min(f64::from(u16::MAX)) as u16
     }
 
     #[inline]

@@ -545,9 +545,14 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     }
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
+    // (one target: no choice to score)
     let default = g.policy_kind(id.0) == PolicyKind::Default;
-    let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
-    let best = (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap();
+    let best = if options.len() == 1 {
+        0
+    } else {
+        let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+        (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap()
+    };
     let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];
     let best_value = single(&options[best]);
     if options[best].2.len() >= 2 {
