@@ -11,7 +11,8 @@ use super::state::Touched;
 use super::play::Game;
 use super::live::Id;
 use super::config::Event;
-use super::usefulness::{Deeds, Outcome};
+use super::usefulness::{Deeds, Outcome, USEFUL_MOVE};
+use super::table::Point;
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -264,5 +265,21 @@ impl<'a, P: Player> Game<'a, P> {
         }
         // a transport that routed in those tests
         self.empty_wrecks();
+    }
+}
+
+impl<P: Player> Game<'_, P> {
+    /// The outcome of `id`'s activation that began at `start` (not inside a transport, not Shaken).
+    pub(super) fn outcome_on_table(&self, id: Id, start: Point, deeds: Deeds) -> Outcome {
+        let live = self.live(id);
+        if live.carrier.is_some() {
+            return Outcome::Inside;
+        }
+        let useful = deeds.attacked || live.spells_tried != 0 || start.distance(live.pos) >= USEFUL_MOVE || (!live.gone && self.on_marker(id));
+        match (useful, deeds.meant_to_move) {
+            (true, _) => Outcome::Useful,
+            (false, true) => Outcome::Stuck,
+            (false, false) => Outcome::Idle,
+        }
     }
 }

@@ -10,10 +10,6 @@
 //! unit's destroyed by the dangerous terrain it was activated in, is the rules' doing, not a
 //! choice: it counts as an activation, in no category.
 
-use super::live::Id;
-use super::play::Game;
-use super::decisions::Player;
-
 /// The least move (inches) that counts as doing something: a unit that advances less has not
 /// got anywhere (a shuffle round a blocking unit or terrain).
 pub const USEFUL_MOVE: f64 = 1.0;
@@ -67,22 +63,6 @@ pub(super) struct Deeds {
     pub attacked: bool,
     /// It chose to move (Advance, Rush).
     pub meant_to_move: bool,
-}
-
-impl<P: Player> Game<'_, P> {
-    /// The outcome of `id`'s activation that began at `start` (not inside a transport, not Shaken).
-    pub(super) fn outcome_on_table(&self, id: Id, start: super::table::Point, deeds: Deeds) -> Outcome {
-        let live = self.live(id);
-        if live.carrier.is_some() {
-            return Outcome::Inside;
-        }
-        let useful = deeds.attacked || live.spells_tried != 0 || start.distance(live.pos) >= USEFUL_MOVE || (!live.gone && self.on_marker(id));
-        match (useful, deeds.meant_to_move) {
-            (true, _) => Outcome::Useful,
-            (false, true) => Outcome::Stuck,
-            (false, false) => Outcome::Idle,
-        }
-    }
 }
 
 #[cfg(test)]
