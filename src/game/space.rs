@@ -375,6 +375,7 @@ impl Crowd {
     /// `View::models_clash`'s test of one of our models (its index in `mine`) and one of
     /// theirs, `margin` inside it.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn models_near(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
         let (q, rq) = self.mine[mine];
         let (o, ro) = self.models[theirs];
