@@ -11,6 +11,10 @@ armies of about 6,000 points). The engine's caches fill as a run goes on, so a l
 costs less (10 units: 6.4 M instructions a game over games 1-20, 5.6 M over 20-220, 4.9 M
 over 620-1020): compare figures of the same counts only.
 
+Under each case, the instructions per activation (the case's activations counted natively
+from ``GameResult.unit_stats``; n/a from a build that does not count them): issue 40 asks an
+activation at 30 v 30 to cost at most 1.5 times one at 5 v 5.
+
 ``--wall`` times the same cases natively instead, interleaving the pythons given (A B A B ...
 for several rounds, with 2 threads and 1 thread): the wall-clock ratio to the first python,
 measured in the same weather.
@@ -61,12 +65,24 @@ def case_runs(case: str) -> list:
     return [(a, b, "standard")]
 
 
-def child(case: str, games: int, threads: int, timed: bool) -> None:
-    """Plays a case's games; ``timed``: after a warm-up, prints the seconds they took."""
+def child(case: str, games: int, threads: int, timed: bool, count: bool = False) -> None:
+    """Plays a case's games; ``timed``: after a warm-up, prints the seconds they took;
+    ``count``: prints the activations they played (``GameResult.unit_stats``; "none" from a
+    build that does not count them)."""
     import oprstats
 
     warnings.simplefilter("ignore")
     runs = case_runs(case)
+    if count:
+        total = 0.0
+        for a, b, t in runs:
+            r = oprstats.simulate(a, b, games=games, seed=SEED, terrain=t, threads=threads, progress=False)
+            if "activations" not in r.unit_stats["a"]:
+                print("activations none")
+                return
+            total += sum(float(r.unit_stats[x]["activations"].sum()) * len(r) for x in ("a", "b"))
+        print(f"activations {total!r}")
+        return
 
     def play(n: int) -> None:
         for a, b, t in runs:
@@ -102,6 +118,16 @@ def instructions(python: str, case: str, games: int) -> int:
     raise RuntimeError(f"no summary line in callgrind's output for {case} ({games} games)")
 
 
+def activations(python: str, case: str, games: int):
+    """Activations played in ``games`` of a case (natively), or None from an older build."""
+    cmd = [python, __file__, "--child", case, str(games), "1", "--count"]
+    done = subprocess.run(cmd, check=False, env=child_env(1), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    word = done.stdout.split("activations")[-1].strip()
+    return None if word == "none" else float(word)
+
+
 def per_game(case: str) -> int:
     """Games a case's count stands for: the duels are 40 games per pair count."""
     return len(case_runs(case)) if case == "duel" else 1
@@ -129,11 +155,15 @@ def measure_instructions(pythons: list, cases: list) -> None:
         games = (n2 - n1) * per_game(case)
         figures = []
         started = time.perf_counter()
+        per_activation = []
         for p in pythons:
             figures.append((instructions(p, case, n2) - instructions(p, case, n1)) / games)
+            a1, a2 = activations(p, case, n1), activations(p, case, n2)
+            per_activation.append(None if a1 is None or a2 is None else figures[-1] * games / (a2 - a1))
         row = f"{case:6s} {f'{n1} -> {n2}':>12s}" + "".join(f" {f:14,.0f}" for f in figures)
         row += "".join(f" {f / figures[0]:10.4f}" for f in figures[1:])
         print(f"{row}   ({games:,} games measured, {time.perf_counter() - started:.0f} s)", flush=True)
+        print(f"{'':6s} {'per activation':>12s}" + "".join(f" {f:14,.0f}" if f is not None else f" {'n/a':>14s}" for f in per_activation), flush=True)
 
 
 def measure_wall(pythons: list, cases: list, rounds: int) -> None:
@@ -173,10 +203,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="--wall: rounds of each python")
     parser.add_argument("--child", nargs=3, metavar=("CASE", "GAMES", "THREADS"), help=argparse.SUPPRESS)
     parser.add_argument("--timed", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         case, games, threads = args.child
-        child(case, int(games), int(threads), args.timed)
+        child(case, int(games), int(threads), args.timed, args.count)
         return 0
     from benchmarks.game import BOOKS
 
