@@ -48,6 +48,25 @@ pub enum PolicyKind {
     Random,
     /// Never moves; shoots the best target (a scripted gun line).
     Hold,
+    /// The default policy as it played in November 2026 (before issue 40's transports and
+    /// reserves), kept as it played for comparison: the same code as `Default` but for the
+    /// choices `PolicyKind::plans_rides` gates.
+    #[allow(non_camel_case_types)]
+    V3_2026_11,
+}
+
+impl PolicyKind {
+    /// The default policy or its kept November 2026 version: plays to win (`policy::ai`).
+    pub fn plays_to_win(self) -> bool {
+        matches!(self, PolicyKind::Default | PolicyKind::V3_2026_11)
+    }
+
+    /// The default policy's transports and reserves (issue 40): it embarks only when the ride
+    /// pays, gets casters out to cast, times Ambush arrivals (`policy::transports`,
+    /// `policy::reserves`); the November 2026 version does not.
+    pub fn plans_rides(self) -> bool {
+        self == PolicyKind::Default
+    }
 }
 
 /// A side's policy and the weights of the default one.

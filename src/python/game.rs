@@ -101,7 +101,8 @@ fn policy(t: &PolicyTuple, field: &str) -> PyResult<Policy> {
         "greedy" => PolicyKind::Greedy,
         "random" => PolicyKind::Random,
         "hold" => PolicyKind::Hold,
-        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"greedy\", \"random\", \"hold\" or a Policy").into()),
+        "v3-2026-11" => PolicyKind::V3_2026_11,
+        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"v3-2026-11\", \"greedy\", \"random\", \"hold\" or a Policy").into()),
     };
     Ok(Policy {
         kind,

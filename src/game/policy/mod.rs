@@ -194,7 +194,7 @@ pub fn pick_unit(g: &mut Seat, army: usize) -> usize {
             let i = g.rng.random_range(0..ready.len());
             return ready[i];
         }
-        PolicyKind::Default => return ai::pick_unit(g, &ready, army),
+        PolicyKind::Default | PolicyKind::V3_2026_11 => return ai::pick_unit(g, &ready, army),
         PolicyKind::Greedy | PolicyKind::Hold => {}
     }
     let urgency = |u: usize| {
@@ -209,7 +209,7 @@ pub fn pick_unit(g: &mut Seat, army: usize) -> usize {
 /// default policy puts melee units at the front of the zone and shooters anywhere in it,
 /// nearest an objective and away from friends; the random one anywhere. `None`: no room.
 pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
-    if g.policy_kind(id.0) == PolicyKind::Default {
+    if g.policy_kind(id.0).plays_to_win() {
         return ai::deployment_spot(g, id, depth);
     }
     // the random policy takes the first spot it may stand on
@@ -284,7 +284,7 @@ fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point,
 /// the long edges, towards the side with room for the full move ("can't move into the table
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
-    if g.policy_kind(id.0) == PolicyKind::Default {
+    if g.policy_kind(id.0).plays_to_win() {
         return ai::aircraft_path(g, id);
     }
     let (info, from) = (g.info(id), g.live(id).pos);
@@ -319,7 +319,7 @@ pub fn decide(g: &mut Seat, id: Id) -> Action {
         _ if m.hold_only => Action::Hold,
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
-        PolicyKind::Default => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 => {
             if let Some(action) = ai::charge_action(g, id).or_else(|| ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
                 return as_advance_if_shorter(g, id, action);
             }
@@ -429,7 +429,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
         }
     }
     let enemy = nearest_enemy(g, id);
-    let default = g.policy_kind(id.0) == PolicyKind::Default;
+    let default = g.policy_kind(id.0).plays_to_win();
     let go = |g: &mut Seat, goal: Point, rush: bool| -> Action {
         let allowance = if rush { m.rush } else { m.advance };
         match g.plan_move(id, goal, allowance) {
@@ -443,7 +443,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
     match role {
         Role::Melee => {
             let towards_enemy = enemy.map(|(e, d)| {
-                if g.policy_kind(id.0) == PolicyKind::Default {
+                if g.policy_kind(id.0).plays_to_win() {
                     // straight from its closest model at the enemy's, no further than a Rush
                     // goes: a move of X" brings them X" closer, so a Rush from 24" ends
                     // within the next round's 12" charge
@@ -498,7 +498,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
 /// when no move gets nearer the marker and the unit is not on it (hemmed in by friends or
 /// terrain on the way), the default policy's `otherwise` instead of standing idle.
 fn towards_marker(g: &mut Seat, id: Id, i: usize, action: Action, otherwise: impl FnOnce(&mut Seat) -> Action) -> Action {
-    if matches!(action, Action::Hold) && g.policy_kind(id.0) == PolicyKind::Default && !g.near_marker(id, g.objectives[i]) {
+    if matches!(action, Action::Hold) && g.policy_kind(id.0).plays_to_win() && !g.near_marker(id, g.objectives[i]) {
         return otherwise(g);
     }
     g.claimed[i][id.0] = true;
@@ -545,7 +545,7 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     }
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
-    let default = g.policy_kind(id.0) == PolicyKind::Default;
+    let default = g.policy_kind(id.0).plays_to_win();
     let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
     let best = (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap();
     let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];
@@ -604,7 +604,7 @@ pub fn placement_after_deployment(g: &mut Seat, id: Id, inches: f64) -> Option<P
             }
             random_goal(g, id, inches)
         }
-        PolicyKind::Default | PolicyKind::Greedy => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {
             let pos = g.live(id).pos;
             g.objectives.iter().copied().min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos))).unwrap_or(Point::new(g.rules.table.width / 2.0, g.rules.table.depth / 2.0))
         }
@@ -624,7 +624,7 @@ pub fn placement_goal(g: &mut Seat, id: Id, reach: f64) -> Option<Point> {
         PolicyKind::Random => {
             return if g.rng.random_bool(0.5) { None } else { Some(random_goal(g, id, reach)) };
         }
-        PolicyKind::Default | PolicyKind::Greedy => {}
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {}
     }
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     if info.movement.hold_only || info.movement.aircraft {
@@ -674,7 +674,7 @@ pub fn after_attack_path(g: &mut Seat, id: Id, inches: f64) -> Option<Path> {
             let goal = random_goal(g, id, inches);
             return g.plan_move(id, goal, inches);
         }
-        PolicyKind::Default | PolicyKind::Greedy => {}
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {}
     }
     let pos = g.live(id).pos;
     let r = g.radius(id);
@@ -725,7 +725,7 @@ pub fn extra_activation(g: &mut Seat, army: usize, eligible: &[usize]) -> Option
             let i = g.rng.random_range(0..eligible.len());
             Some(eligible[i])
         }
-        PolicyKind::Default | PolicyKind::Greedy => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {
             let mut order: Vec<(f64, usize)> = eligible.iter().map(|&u| (nearest_enemy(g, (army, u)).map_or(f64::INFINITY, |(_, d)| d), u)).collect();
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let policy = g.config.policies[army];
@@ -753,7 +753,7 @@ pub fn extra_activation(g: &mut Seat, army: usize, eligible: &[usize]) -> Option
 /// do; the default one declines when that is worth more (`ai::strikes_back`).
 pub fn strike_back(g: &mut Seat, c: Id, d: Id) -> bool {
     match g.policy_kind(d.0) {
-        PolicyKind::Default => ai::strikes_back(g, c, d),
+        PolicyKind::Default | PolicyKind::V3_2026_11 => ai::strikes_back(g, c, d),
         _ => true,
     }
 }
@@ -878,7 +878,7 @@ pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
         let i = g.rng.random_range(0..options.len());
         return options[i];
     }
-    if g.policy_kind(id.0) == PolicyKind::Default && !info.movement.hold_only {
+    if g.policy_kind(id.0).plays_to_win() && !info.movement.hold_only {
         if let Some((e, path)) = ai::charge_out(g, id, transport, &foes) {
             return Some(Exit::Charge(e, path));
         }
