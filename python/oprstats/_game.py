@@ -62,7 +62,16 @@ class Policy:
       count towards activating it early, and against an Aircraft's heading (0: ordering by
       the unit's own best action alone won more games against the greedy policy);
     - ``fatigue_weight``: the share of its own best charge a defender that has not activated
-      gives up by striking back fatigued (0.5).
+      gives up by striking back fatigued (0.5);
+    - ``ride_margin``: how many inches a transport's Rush must beat a unit's own for the unit
+      to ride in it, at deployment and when boarding (2: a ride no faster than walking spends
+      the unit's activations inside for nothing; a Fast transport carries foot troops, one of
+      the same speed does not);
+    - ``arrival_threat_weight``: how much the points enemies can take from an Ambush or
+      Infiltrate unit before it acts (their shots and charges reaching its arrival spot)
+      count against that spot, against what it can do there (its best shot or charge, a
+      marker in reach); a unit with no spot worth more than it risks waits, up to the round
+      before the last (1: points lost count as points gained).
     """
 
     kind: str = "default"
@@ -74,6 +83,8 @@ class Policy:
     shaken_weight: float = 0.3
     threat_weight: float = 0.0
     fatigue_weight: float = 0.5
+    ride_margin: float = 2.0
+    arrival_threat_weight: float = 1.0
 
     def __post_init__(self) -> None:
         if self.kind not in _POLICY_KINDS:

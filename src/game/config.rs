@@ -99,6 +99,17 @@ pub struct Policy {
     /// Default policy: the share of a defender's own best charge it gives up by striking back
     /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
     pub fatigue_weight: f64,
+    /// Default policy: how many inches a transport's Rush must beat a unit's own for the unit
+    /// to ride in it (at deployment and when boarding): a ride no faster than walking spends
+    /// the unit's activations inside for nothing. 2 by default: a Fast transport (+4") carries
+    /// foot troops, one of the same speed does not.
+    pub ride_margin: f64,
+    /// Default policy: how much the points enemies can take from an Ambush or Infiltrate unit
+    /// before it acts (their shots and charges reaching its arrival spot) count against that
+    /// spot, against what it can do there (its best shot or charge, a marker in reach). A unit
+    /// with no spot worth more than it risks waits, up to the round before the last. 1 by
+    /// default: points lost count as points gained.
+    pub arrival_threat_weight: f64,
 }
 
 impl Policy {
@@ -112,6 +123,8 @@ impl Policy {
         shaken_weight: 0.3,
         threat_weight: 0.0,
         fatigue_weight: 0.5,
+        ride_margin: 2.0,
+        arrival_threat_weight: 1.0,
     };
     /// Today's earlier default, kept playable for comparison.
     pub const GREEDY: Policy = Policy { kind: PolicyKind::Greedy, ..Policy::DEFAULT };
@@ -126,6 +139,8 @@ impl Policy {
             ("shaken_weight", self.shaken_weight),
             ("threat_weight", self.threat_weight),
             ("fatigue_weight", self.fatigue_weight),
+            ("ride_margin", self.ride_margin),
+            ("arrival_threat_weight", self.arrival_threat_weight),
         ] {
             if !v.is_finite() || !(0.0..=100.0).contains(&v) {
                 return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));

@@ -29,8 +29,10 @@ use rand::RngExt;
 pub mod ai;
 mod common;
 use common::*;
+mod reserves;
 mod seat;
 mod spells;
+mod transports;
 pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
@@ -222,6 +224,9 @@ pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
 /// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
 pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
+    if g.policy_kind(id.0).plans_rides() {
+        return reserves::ambush_spot(g, id);
+    }
     let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
@@ -251,7 +256,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
 
 /// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
 /// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
-fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
+pub(super) fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
     let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
     (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over)) && g.spot_ok_among(id, p, false, others)
 }
@@ -259,7 +264,7 @@ fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
 /// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
 /// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
 /// unit that can arrive does.
-fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
+pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
     let r = g.radius(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let centre = [Point::new(width / 2.0, depth / 2.0)];
@@ -834,7 +839,8 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     for u in order {
         let info = g.info((army, u));
         let need = super::prepare::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
-        if let Some(slot) = room.iter_mut().find(|(_, left)| *left >= need) {
+        // the default policy: only where the ride pays (`transports::ride_pays`)
+        if let Some(slot) = room.iter_mut().find(|(t, left)| *left >= need && (!kind.plans_rides() || transports::ride_pays(g, (army, u), (army, *t)))) {
             slot.1 -= need;
             out.push((u, slot.0));
         }
@@ -887,10 +893,18 @@ pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
             return Some(Exit::Charge(e, path));
         }
     }
+    // the default policy gets out to cast or shoot (`transports`), and rides on only while
+    // the transport has yet to take it further this round
+    let plans_rides = g.policy_kind(id.0).plans_rides();
+    if plans_rides && !info.movement.hold_only {
+        if let Some(out) = transports::exit_to_act(g, id, transport) {
+            return Some(out);
+        }
+    }
     // the transport carries them on unless it can't move them, or has not this round
     let t = g.live(transport);
     let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
-    let carried_on = !t.shaken && !stuck && !g.info(transport).movement.hold_only;
+    let carried_on = if plans_rides { transports::carried_on(g, id, transport) } else { !t.shaken && !stuck && !g.info(transport).movement.hold_only };
     let near = goal.distance(at) <= exit_range + g.radius(transport) + g.rules.markers.range;
     if carried_on && !near && g.round < g.config.rounds {
         return None;
@@ -926,9 +940,11 @@ pub fn embark_action(g: &mut Seat, id: Id) -> Option<Action> {
     if !g.prep.transports || kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 || g.round >= g.config.rounds {
         return None;
     }
+    let plans_rides = kind.plans_rides();
     let transports: Vec<Id> = g
         .on_table(id.0)
         .filter(|&t| g.may_board(id, t) && !g.live(t).activated && !g.live(t).shaken && !g.info(t).movement.hold_only && !g.info(t).movement.aircraft)
+        .filter(|&t| !plans_rides || transports::ride_pays(g, id, t))
         .collect();
     if transports.is_empty() {
         return None;
