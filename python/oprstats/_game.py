@@ -64,14 +64,16 @@ class Policy:
     - ``fatigue_weight``: the share of its own best charge a defender that has not activated
       gives up by striking back fatigued (0.5);
     - ``ride_margin``: how many inches a transport's Rush must beat a unit's own for the unit
-      to ride in it, at deployment and when boarding (2: a ride no faster than walking spends
+      to ride in it, at deployment and when boarding (a transport arriving by Ambush always
+      pays), and to stay inside (2: a ride no faster than walking spends
       the unit's activations inside for nothing; a Fast transport carries foot troops, one of
       the same speed does not);
-    - ``arrival_threat_weight``: how much the points enemies can take from an Ambush or
-      Infiltrate unit before it acts (their shots and charges reaching its arrival spot)
-      count against that spot, against what it can do there (its best shot or charge, a
-      marker in reach); a unit with no spot worth more than it risks waits, up to the round
-      before the last (1: points lost count as points gained).
+    - ``arrival_threat_weight``: how much the points an enemy unit can take from an Ambush or
+      Infiltrate unit before it acts (the most any one unit's shots or charge reaching its
+      arrival spot take) count against that spot, against what it can do there (its best shot or charge, a
+      marker in reach); a unit whose best spot would cost it more than half its points beyond
+      what it gains there waits, up to the round before the last (1: points lost count as
+      points gained).
     """
 
     kind: str = "default"

@@ -100,15 +100,17 @@ pub struct Policy {
     /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
     pub fatigue_weight: f64,
     /// Default policy: how many inches a transport's Rush must beat a unit's own for the unit
-    /// to ride in it (at deployment and when boarding): a ride no faster than walking spends
-    /// the unit's activations inside for nothing. 2 by default: a Fast transport (+4") carries
+    /// to ride in it (at deployment and when boarding; a transport arriving by Ambush always
+    /// pays) and to stay inside: a ride no faster than walking spends the unit's activations
+    /// inside for nothing. 2 by default: a Fast transport (+4") carries
     /// foot troops, one of the same speed does not.
     pub ride_margin: f64,
-    /// Default policy: how much the points enemies can take from an Ambush or Infiltrate unit
-    /// before it acts (their shots and charges reaching its arrival spot) count against that
-    /// spot, against what it can do there (its best shot or charge, a marker in reach). A unit
-    /// with no spot worth more than it risks waits, up to the round before the last. 1 by
-    /// default: points lost count as points gained.
+    /// Default policy: how much the points an enemy unit can take from an Ambush or Infiltrate
+    /// unit before it acts (the most any one unit's shots or charge reaching its arrival spot
+    /// take) count against that spot, against what it can do there (its best shot or charge, a marker in reach). A unit
+    /// whose best spot would cost it more than half its points beyond what it gains there
+    /// waits, up to the round before the last. 1 by default: points lost count as points
+    /// gained.
     pub arrival_threat_weight: f64,
 }
 

@@ -25,7 +25,8 @@ const SAMPLES: usize = 90;
 /// tables of `Prepared`, scaled by what is left of both units), plus a marker it can reach
 /// by its next activation's move (`marker_value` times the army's average unit, times the
 /// share of the unit expected to live), less `arrival_threat_weight` times what the enemy
-/// units that can shoot or charge it there stand to take from it (at most what is left).
+/// unit that can take the most from it there by a shot or a charge stands to take (at most
+/// what is left of it; the fresh tables, as `ai::activation_value` reads them).
 pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let (r, mine, m) = (g.radius(id), g.wound_share(id), g.movement(id));
@@ -46,13 +47,14 @@ pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
         if el.shaken {
             continue;
         }
+        // (the enemy unit that can take the most from it: the others have other targets)
         let em = ei.movement;
         if ei.max_range > 0.0 && gap <= ei.max_range + if em.hold_only { 0.0 } else { em.advance } {
-            threat += their_shots[e.1][id.1] * share * mine;
+            threat = threat.max(their_shots[e.1][id.1] * share * mine);
         }
         if !em.hold_only && !em.aircraft && gap <= (em.charge - info.tricks.charge_penalty).max(0.0) {
             let x = their_exchanges[e.1][id.1][usize::from(gap > 9.0)];
-            threat += (x.charge * share * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound()).max(0.0);
+            threat = threat.max(x.charge * share * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound());
         }
     }
     let units = &g.prep.armies[id.0];
@@ -65,6 +67,14 @@ pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
     best + marker_gain - policy.arrival_threat_weight * loss
 }
 
+/// Whether `id` arriving at `p` is expected to lose more than half of what is left of it
+/// before it acts, beyond all it can gain there (`arrival_value`): it would be shot off the
+/// table for little.
+fn doomed(g: &View, id: Id, p: Point, wanted: &[Point]) -> bool {
+    let worth = g.points_left(id);
+    worth > 0.0 && arrival_value(g, id, p, wanted) < -0.5 * worth
+}
+
 /// Whether `p` is in `army`'s own deployment zone ("fully within 12" of their table edge").
 pub fn in_own_zone(g: &View, army: usize, p: Point) -> bool {
     let depth = g.rules.deployment.depth;
@@ -73,8 +83,9 @@ pub fn in_own_zone(g: &View, army: usize, p: Point) -> bool {
 
 /// Where the default policy's Ambusher arrives, or `None` to wait: among sampled legal spots,
 /// one outside its own zone if any, then the one worth most (`arrival_value`; on ties the
-/// nearest a marker its army does not hold). It waits when no spot is worth more than it
-/// risks, up to the round before the last (so that it may still seize a marker).
+/// nearest a marker its army does not hold). It waits when even the best spot would see it
+/// shot off the table for little (`doomed`), up to the round before the last (so that it may still
+/// seize a marker).
 pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let r = g.radius(id);
     let over = g.info(id).movement.ambush_over.max(0.0);
@@ -110,7 +121,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     }
     let waits = g.round + 1 < g.config.rounds;
     match best {
-        Some(((_, value, _), _)) if value < 0.0 && waits => None,
+        Some((_, p)) if waits && doomed(g, id, p, &wanted) => None,
         Some((_, p)) => Some(p),
         None if waits => None,
         None => ambush_spot_on_grid(g, id, &wanted, &others),

@@ -15,12 +15,17 @@ use super::super::state::View;
 use super::common::enemies;
 use super::Seat;
 
-/// Whether a ride in `transport` pays for `id`: the transport's Rush beats the unit's own by
-/// `ride_margin` (else walking gets it as far, and acting on the way), and the unit is not a
-/// caster (inside it casts nothing).
+/// Whether a ride in `transport` pays for `id`: the unit is not a caster (inside it casts
+/// nothing), and the transport is faster (`faster`) or arrives by Ambush (anywhere over 9"
+/// from the enemy, with its units inside).
 pub fn ride_pays(g: &View, id: Id, transport: Id) -> bool {
-    let margin = g.config.policies[id.0].ride_margin;
-    !g.info(id).casting.caster() && g.movement(transport).rush >= g.movement(id).rush + margin
+    !g.info(id).casting.caster() && (faster(g, id, transport) || g.live(transport).reserve && g.info(transport).movement.ambush)
+}
+
+/// Whether `transport`'s Rush beats `id`'s own by `ride_margin` (else walking gets the unit as
+/// far, and acting on the way).
+fn faster(g: &View, id: Id, transport: Id) -> bool {
+    g.movement(transport).rush >= g.movement(id).rush + g.config.policies[id.0].ride_margin
 }
 
 /// The longest range of a spell `id` can afford now, with its targets' side (`None`: none).
@@ -36,8 +41,9 @@ fn spell_reach(g: &View, id: Id) -> Option<(f64, bool)> {
 /// A way out of `transport` from which `id` acts this activation, if there is one: a caster
 /// with tokens for a spell gets out (by Advance, to cast) towards the nearest unit its spell
 /// may target, when that unit is then within the spell's range; a unit with guns gets out
-/// towards the nearest enemy when one is then within range of its guns and the transport
-/// carries it no further this round (it has activated). Charges out are `ai::charge_out`'s.
+/// towards the nearest enemy when one is then within range of its guns (measured: in paired
+/// games a unit that waited for its transport to move first, or a melee unit that stayed
+/// inside with its pistols, won less). Charges out are `ai::charge_out`'s.
 pub fn exit_to_act(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
     let at = g.live(transport).pos;
     let r = g.radius(id);
@@ -56,7 +62,7 @@ pub fn exit_to_act(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
         }
     }
     let info = g.info(id);
-    if info.max_range > 0.0 && g.live(transport).activated {
+    if info.max_range > 0.0 {
         let target = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).min_by(|&a, &b| g.live(a).pos.distance(at).total_cmp(&g.live(b).pos.distance(at)));
         if let Some(e) = target {
             let to = g.live(e).pos;
@@ -70,13 +76,14 @@ pub fn exit_to_act(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
     None
 }
 
-/// Whether `transport` takes `id` further this round if it stays inside: the transport has
-/// yet to activate, may move (not Shaken, not Immobile) and is faster than the unit walking
-/// (`ride_pays` without the caster's clause). A unit whose transport has moved this round
-/// gets out and walks on (staying would spend its activation for nothing).
+/// Whether `transport` takes `id` on if it stays inside (out of sight of the enemy's guns):
+/// the transport may move (not Shaken, not Immobile, and not standing still this round after
+/// its activation) and is faster than the unit walking (`faster`). Else the unit gets out and
+/// walks on: staying would spend its activations for nothing.
 pub fn carried_on(g: &View, id: Id, transport: Id) -> bool {
-    let (t, margin) = (g.live(transport), g.config.policies[id.0].ride_margin);
-    !t.activated && !t.shaken && !g.info(transport).movement.hold_only && g.movement(transport).rush >= g.movement(id).rush + margin
+    let t = g.live(transport);
+    let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
+    !t.shaken && !stuck && !g.info(transport).movement.hold_only && faster(g, id, transport)
 }
 
 #[cfg(test)]
