@@ -293,6 +293,32 @@ mod wreck_tests {
     use super::*;
 
     #[test]
+    fn wreck_passengers_on_open_ground_are_all_placed() {
+        // "units inside must take a dangerous terrain test, are Shaken, and must be placed
+        // fully within 6" of the transport before it's removed": eleven orcs in a wreck on
+        // open ground, the unit that destroyed it in contact on one side and another enemy
+        // close on the other, are all placed (none lost for want of room)
+        let prep = prep(&["Truck [1] Q4+ D2+ | Tough(6), Transport(11)", "Orcs [11] Q4+ D5+"], &["Brutes [10] Q4+ D4+", "Brutes [10] Q4+ D4+"]);
+        let config = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0), Point::new(60.0, 10.0)]);
+        let mut cache = super::super::cache::Cache::default();
+        let mut g = placed(&prep, &config, &mut cache);
+        let (truck, orcs) = ((0, 0), (0, 1));
+        g.live_mut(orcs).carrier = Some(truck.1 as u16);
+        g.live_mut(orcs).pos = g.live(truck).pos;
+        let at = g.live(truck).pos;
+        g.live_mut((1, 0)).pos = Point::new(at.x + g.radius(truck) + g.radius((1, 0)), at.y);
+        g.live_mut((1, 1)).pos = Point::new(at.x - g.radius(truck) - g.radius((1, 1)) - 2.0, at.y + 1.0);
+        g.live_mut(truck).gone = true;
+        let before = g.info(orcs).alloc.alive(g.live(orcs).s);
+        g.empty_wrecks();
+        let live = g.live(orcs);
+        // (the dangerous terrain test may take models: every model it left is placed)
+        let lost_to_room = g.trace.as_ref().unwrap().iter().any(|e| e.kind == "lost" && e.army == 0 && e.unit == 1);
+        assert!(!live.gone && live.shaken && !lost_to_room, "all placed ({before} before the test)");
+        assert!(g.fully_within_exit(orcs, live.pos, truck) && g.spot_ok(orcs, live.pos, false));
+    }
+
+    #[test]
     fn a_crowded_wreck_loses_only_the_models_with_no_room() {
         // "units inside must ... be placed fully within 6" of the transport before it's
         // removed": placed model by model, so where four enemy units ring the wreck and
