@@ -11,7 +11,11 @@ the pairs, which are independent where the two games of a pair are not), the num
 and the share of each policy's turns that did nothing useful (``GameResult.wasted``: idle,
 stuck, carried all game, never acted), over both sides.
 
-    python benchmarks/policy_vs_v3.py [--games N] [--seed S]
+With ``--audit``, instead: issue 40's audit figures on traced games (the first and third
+pairs of armies, 3 seeds x 100 games, both sides on one policy): Shadow Warriors wiped out
+in the round they arrived, Ambush and Infiltrate arrivals in the unit's own zone, spells cast.
+
+    python benchmarks/policy_vs_v3.py [--games N] [--seed S] [--audit]
 """
 
 from __future__ import annotations
@@ -89,15 +93,51 @@ def play(a: list, b: list, games: int, seed: int) -> dict:
             "wasted": {k: v[0] / v[1] if v[1] else float("nan") for k, v in wasted.items()}}
 
 
+def audit() -> None:
+    """Issue 40's audit figures for each policy, from traced games."""
+    for policy in ("v3-2026-11", "default"):
+        seen = {"arrivals": 0, "in own zone": 0, "Shadow Warriors arrivals": 0, "wiped out on arrival": 0, "spells cast": 0}
+        for k in (0, 2):
+            _label, (book_a, first_a), (book_b, first_b) = PAIRS[k]
+            a = army_from_book(book(book_a), 10, seed=1, first=first_a)
+            b = army_from_book(book(book_b), 10, seed=2, first=first_b)
+            names = [[u.name for u in a], [u.name for u in b]]
+            for seed in range(3):
+                r = oprstats.simulate(a, b, games=100, seed=seed, trace=True, policy_a=policy, policy_b=policy, progress=False)
+                for t in r.traces:
+                    edge, arrived = {}, {}
+                    for e in t.events:
+                        who = (e["army"], e["unit"])
+                        if e["kind"] == "deploy" and e["army"] >= 0:
+                            edge[e["army"]] = 0 if e["to"][1] < 24 else 48
+                        elif e["kind"] == "ambush":
+                            seen["arrivals"] += 1
+                            # "fully within 12\" of their table edge"
+                            seen["in own zone"] += e["army"] in edge and abs(e["to"][1] - edge[e["army"]]) <= 12
+                            if names[e["army"]][e["unit"]] == "Shadow Warriors":
+                                arrived[who] = e["round"]
+                                seen["Shadow Warriors arrivals"] += 1
+                        elif e["kind"] == "cast":
+                            seen["spells cast"] += 1
+                        elif e["kind"] == "position" and e["detail"] == "gone" and arrived.get(who) == e["round"]:
+                            seen["wiped out on arrival"] += 1
+                            del arrived[who]
+        print(policy, seen)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="pairs of games per order of the policies")
     parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--audit", action="store_true", help="issue 40's audit figures on traced games instead")
     args = parser.parse_args()
     if not BOOKS.is_dir() or not any(BOOKS.glob("*.json")):
         print(f"skipped: no army books at {BOOKS}")
         return 0
     warnings.simplefilter("ignore")
+    if args.audit:
+        audit()
+        return 0
     print(f"default v v3-2026-11: {args.games:,} pairs of games each way per pair of armies, seed {args.seed}")
     print(f"{'armies':<66}{'won':>7}  {'95% interval':<15}{'pairs':>7}{'wasted default':>16}{'wasted v3':>11}")
     for k, (label, (book_a, first_a), (book_b, first_b)) in enumerate(PAIRS):
