@@ -5,9 +5,9 @@
 //! (`PolicyKind::V3_2026_11`) still plays that way.
 //!
 //! gf-3.5 Transport: "May transport up to X models ... units may enter/exit by using any
-//! move action, but must stay fully within 6" of it when exiting". Caster: "Casters can't
-//! cast spells while inside a transport" is not the rulebook's sentence, but a unit inside is
-//! not on the table: it has no line of sight, so it has no target.
+//! move action, but must stay fully within 6" of it when exiting"; "Units inside/outside
+//! transports may not target other units outside/inside transports": a caster inside has no
+//! target for its spells.
 
 use super::super::decisions::Exit;
 use super::super::live::Id;
