@@ -76,3 +76,22 @@ def test_v3_plays_the_games_the_default_played(book_paths):
 def test_the_default_plans_its_rides_and_arrivals(book_paths):
     # the same seeds: the new default's transports and Ambushers play other games
     assert digest(seeded_games(book_paths, "default")) != V3_GAMES
+
+
+def test_the_new_weights_are_checked_and_reach_the_game(book_paths):
+    import pytest
+
+    assert oprstats.Policy(kind="v3-2026-11").kind == "v3-2026-11"
+    for field in ("ride_margin", "arrival_threat_weight"):
+        with pytest.raises(ValueError, match=field):
+            oprstats.Policy(**{field: -1.0})
+    # a ride margin no transport beats: the default policy's units never get in
+    a = army(book_paths, "orc-marauders", ("Truck", "Berserkers", "Berserker Leader"), seed=1)
+    b = army(book_paths, "battle-brothers", ("APC",), seed=2)
+    embarked = {}
+    for margin in (2.0, 100.0):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            r = oprstats.simulate(a, b, games=20, seed=3, trace=True, policy_a=oprstats.Policy(ride_margin=margin), policy_b="hold", progress=False)
+        embarked[margin] = sum(1 for t in r.traces for e in t.events if e["kind"] in ("embarked", "embark") and e["army"] == 0)
+    assert embarked[2.0] > 0 and embarked[100.0] == 0, embarked
