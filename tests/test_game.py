@@ -159,7 +159,7 @@ def check_invariants(result, army_a, army_b):
                 if "Aircraft" in {ru for m in target.models for ru in m.rules}:
                     assert "target in cover" not in e["detail"], (g, e)
         # "the charging unit must move back by 1"": right after its melee, at most an inch,
-        # away from the target (the charge's target models, which stood still meanwhile)
+        # away from the target (its models left after the melee, which the melee event holds)
         last = {}
         for e in trace.events:
             if e["kind"] in ("charge", "melee"):
@@ -168,7 +168,7 @@ def check_invariants(result, army_a, army_b):
                 melee, charge = last["melee"], last["charge"]
                 assert (melee["army"], melee["unit"]) == (charge["army"], charge["unit"]) == (e["army"], e["unit"]), (g, e)
                 assert math.dist(e["from"], e["to"]) <= 1 + 1e-9 and e["allowance"] == 1, (g, e)
-                gap = lambda at: min(math.dist(at, (x, y)) for x, y, _ in charge["target_models"])  # noqa: E731
+                gap = lambda at: min(math.dist(at, (x, y)) for x, y, _ in melee["target_models"])  # noqa: E731
                 assert gap(e["to"]) > gap(e["from"]), (g, e)
         # "Players alternate in placing Ambushers, starting with the player that activates
         # next": two in a row by one player only once the other has none left to place

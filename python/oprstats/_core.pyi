@@ -482,7 +482,7 @@ class _GamePrep:
         """(rule, share of army A's points, share of army B's points) of each rule the game ignores."""
 
 _PieceTuple = tuple[str, float, float, float, float, bool, bool, bool, bool, bool]
-_PolicyTuple = tuple[str, float, float, float, float, float, float, float, float]
+_PolicyTuple = tuple[str, float, float, float, float, float, float, float, float, float, float]
 
 def _prepare_game(army_a: Any, army_b: Any, *, edition: str, role_ratio: tuple[float, float]) -> _GamePrep: ...
 def _simulate(

@@ -35,7 +35,10 @@ class Policy:
 
     ``kind``: ``"default"`` (plays to win: charges, targets, activation order, deployment,
     Aircraft headings and strike backs valued in expected points from the units' current
-    states), ``"greedy"`` (the earlier default, kept as it played: charges valued once on
+    states; it embarks only when the ride pays, gets casters out to cast and times Ambush and
+    Infiltrate arrivals), ``"v3-2026-11"`` (the default as it played in November 2026, before
+    issue 40's transports and reserves: kept as it played for comparison), ``"greedy"`` (the
+    earlier default, kept as it played: charges valued once on
     fresh units by models killed, the nearest unit first, Aircraft along the long axis, always
     striking back), ``"random"`` (any legal action) or ``"hold"`` (never moves, shoots the best
     target: a scripted gun line). The weights tune the default and greedy policies:
@@ -59,7 +62,18 @@ class Policy:
       count towards activating it early, and against an Aircraft's heading (0: ordering by
       the unit's own best action alone won more games against the greedy policy);
     - ``fatigue_weight``: the share of its own best charge a defender that has not activated
-      gives up by striking back fatigued (0.5).
+      gives up by striking back fatigued (0.5);
+    - ``ride_margin``: how many inches a transport's Rush must beat a unit's own for the unit
+      to ride in it, at deployment and when boarding (a transport arriving by Ambush always
+      pays), and to stay inside (2: a ride no faster than walking spends
+      the unit's activations inside for nothing; a Fast transport carries foot troops, one of
+      the same speed does not);
+    - ``arrival_threat_weight``: how much the points an enemy unit can take from an Ambush or
+      Infiltrate unit before it acts (the most any one unit's shots or charge reaching its
+      arrival spot take) count against that spot, against what it can do there (its best shot or charge, a
+      marker in reach); a unit whose best spot would cost it more than half its points beyond
+      what it gains there waits, up to the round before the last (1: points lost count as
+      points gained).
     """
 
     kind: str = "default"
@@ -71,10 +85,12 @@ class Policy:
     shaken_weight: float = 0.3
     threat_weight: float = 0.0
     fatigue_weight: float = 0.5
+    ride_margin: float = 2.0
+    arrival_threat_weight: float = 1.0
 
     def __post_init__(self) -> None:
         if self.kind not in _POLICY_KINDS:
-            raise ValueError(f'Policy.kind: must be "default", "greedy", "random" or "hold" (got {self.kind!r})')
+            raise ValueError(f'Policy.kind: must be "default", "v3-2026-11", "greedy", "random" or "hold" (got {self.kind!r})')
         for f in fields(self)[1:]:
             v = getattr(self, f.name)
             if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v) or not 0 <= v <= 100:
@@ -86,7 +102,7 @@ class Policy:
         return (self.kind, *(float(getattr(self, f.name)) for f in fields(self)[1:]))
 
 
-_POLICY_KINDS = ("default", "greedy", "random", "hold")
+_POLICY_KINDS = ("default", "v3-2026-11", "greedy", "random", "hold")
 
 
 @dataclass(frozen=True)
@@ -168,7 +184,7 @@ def _policy(value, field: str) -> Policy:
         return value
     if isinstance(value, str):
         if value not in _POLICY_KINDS:
-            raise ValueError(f'{field}: must be "default", "greedy", "random", "hold" or a Policy (got {value!r})')
+            raise ValueError(f'{field}: must be "default", "v3-2026-11", "greedy", "random", "hold" or a Policy (got {value!r})')
         return Policy(kind=value)
     raise TypeError(f"{field}: expected a str or a Policy, got {type(value).__name__}")
 
@@ -494,7 +510,7 @@ def simulate(
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
     ``threads``. ``terrain``: ``"standard"`` (a new table of 21 pieces for each game, by the
     rulebook's terrain setup guidelines: docs/game-table.md), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
-    ``policy_a``, ``policy_b``: ``"default"``, ``"greedy"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
+    ``policy_a``, ``policy_b``: ``"default"``, ``"v3-2026-11"``, ``"greedy"``, ``"random"``, ``"hold"`` or a :class:`Policy`.
     ``paired``: plays every game twice, on the same dice streams, with the armies' sides and
     the first player swapped (``2 * games`` games in all: pair ``k`` is games ``2k`` and
     ``2k + 1``). ``trace``: keep every game's event log (at most 100 games), for

@@ -443,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores); the results do not depend on it")
     sim.add_argument("--terrain", choices=("standard", "open"), default="standard",
                      help="standard (default): a new rulebook table each game; open: no terrain")
-    policies = ("default", "greedy", "random", "hold")
+    policies = ("default", "v3-2026-11", "greedy", "random", "hold")
     sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
     sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
     sim.add_argument("--rounds", type=int, default=4, help="rounds per game (default 4, the rulebook's)")

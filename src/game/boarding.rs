@@ -123,6 +123,32 @@ impl<'a> View<'a> {
         best.map(|(_, _, p)| p)
     }
 
+    /// A spot for `id`, thrown out of the destroyed `transport`, fully within 6" of it and 1"
+    /// from every other unit, as near `goal` as it gets: `exit_spot`'s rays, else every spot
+    /// of a quarter-inch grid over the 6" round the wreck ("must be placed fully within 6" of
+    /// the transport": placed anywhere there, not only where a ray from its middle reaches).
+    /// `None`: no room for the unit as it stands.
+    pub fn wreck_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
+        if let Some(p) = self.exit_spot(id, transport, goal) {
+            return Some(p);
+        }
+        let at = self.live(transport).pos;
+        let far = self.exit_range() + self.radius(transport);
+        let others = self.others_on_ground(id);
+        let steps = (far / WRECK_GRID).ceil() as i32;
+        let mut best: Option<(f64, Point)> = None;
+        for i in -steps..=steps {
+            for j in -steps..=steps {
+                let p = Point::new(at.x + f64::from(i) * WRECK_GRID, at.y + f64::from(j) * WRECK_GRID);
+                let left = p.distance(goal);
+                if p.distance(at) <= far && best.is_none_or(|(b, _)| left < b) && self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                    best = Some((left, p));
+                }
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
     /// The charge of `id` out of `transport` into base contact with `target`, if it can make
     /// one: from the transport's footprint in a straight line, within its charge reach (6"
     /// through difficult terrain) and round nothing it may not cross, ending with every model
@@ -158,6 +184,9 @@ impl<'a> View<'a> {
         None
     }
 }
+
+/// The step of `wreck_spot`'s grid, in inches.
+const WRECK_GRID: f64 = 0.25;
 
 /// The directions round a transport an exit spot is searched in (every 7.5 degrees).
 const EXIT_DIRECTIONS: usize = 48;

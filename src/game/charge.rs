@@ -187,6 +187,8 @@ impl<'a, P: Player> Game<'a, P> {
             wounds: x.by_charger,
             hits: x.by_defender,
             models_left: g.info(target).alloc.alive(x.defender),
+            // the target's models left after the melee, which the charger then moves back from
+            target_models: if g.live(target).gone { Vec::new() } else { g.footprint(target) },
             detail: if options_played.is_empty() {
                 format!("winner={:?} charger={:?} defender={:?}{}", x.winner, statuses[0], statuses[1], if strike_back { "" } else { " (no strike back)" })
             } else {

@@ -48,6 +48,25 @@ pub enum PolicyKind {
     Random,
     /// Never moves; shoots the best target (a scripted gun line).
     Hold,
+    /// The default policy as it played in November 2026 (before issue 40's transports and
+    /// reserves), kept as it played for comparison: the same code as `Default` but for the
+    /// choices `PolicyKind::plans_rides` gates.
+    #[allow(non_camel_case_types)]
+    V3_2026_11,
+}
+
+impl PolicyKind {
+    /// The default policy or its kept November 2026 version: plays to win (`policy::ai`).
+    pub fn plays_to_win(self) -> bool {
+        matches!(self, PolicyKind::Default | PolicyKind::V3_2026_11)
+    }
+
+    /// The default policy's transports and reserves (issue 40): it embarks only when the ride
+    /// pays, gets casters out to cast, times Ambush arrivals (`policy::transports`,
+    /// `policy::reserves`); the November 2026 version does not.
+    pub fn plans_rides(self) -> bool {
+        self == PolicyKind::Default
+    }
 }
 
 /// A side's policy and the weights of the default one.
@@ -80,6 +99,19 @@ pub struct Policy {
     /// Default policy: the share of a defender's own best charge it gives up by striking back
     /// fatigued before it has activated ("units only hit on unmodified rolls of 6").
     pub fatigue_weight: f64,
+    /// Default policy: how many inches a transport's Rush must beat a unit's own for the unit
+    /// to ride in it (at deployment and when boarding; a transport arriving by Ambush always
+    /// pays) and to stay inside: a ride no faster than walking spends the unit's activations
+    /// inside for nothing. 2 by default: a Fast transport (+4") carries
+    /// foot troops, one of the same speed does not.
+    pub ride_margin: f64,
+    /// Default policy: how much the points an enemy unit can take from an Ambush or Infiltrate
+    /// unit before it acts (the most any one unit's shots or charge reaching its arrival spot
+    /// take) count against that spot, against what it can do there (its best shot or charge, a marker in reach). A unit
+    /// whose best spot would cost it more than half its points beyond what it gains there
+    /// waits, up to the round before the last. 1 by default: points lost count as points
+    /// gained.
+    pub arrival_threat_weight: f64,
 }
 
 impl Policy {
@@ -93,6 +125,8 @@ impl Policy {
         shaken_weight: 0.3,
         threat_weight: 0.0,
         fatigue_weight: 0.5,
+        ride_margin: 2.0,
+        arrival_threat_weight: 1.0,
     };
     /// Today's earlier default, kept playable for comparison.
     pub const GREEDY: Policy = Policy { kind: PolicyKind::Greedy, ..Policy::DEFAULT };
@@ -107,6 +141,8 @@ impl Policy {
             ("shaken_weight", self.shaken_weight),
             ("threat_weight", self.threat_weight),
             ("fatigue_weight", self.fatigue_weight),
+            ("ride_margin", self.ride_margin),
+            ("arrival_threat_weight", self.arrival_threat_weight),
         ] {
             if !v.is_finite() || !(0.0..=100.0).contains(&v) {
                 return Err(Error::invalid(format!("{field}.{name}"), v, "must be a finite number from 0 to 100"));

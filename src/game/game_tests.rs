@@ -733,3 +733,23 @@ fn an_editions_numbers_and_switches_are_read_from_its_game_rules() {
     assert!(spot(&p));
     assert!(!spot(&q));
 }
+
+#[test]
+fn a_unit_beside_a_building_goes_round_it() {
+    // "Units may not move through impassable terrain": a line of five models stands just
+    // short of a long building, its disc (wider than the gap) reaching into it; its move
+    // towards a goal behind the building goes round it, not through it.
+    let p = prep(&["Squad [5] Q4+ D4+\n5x Rifle (24\", A1)"], &[GRUNTS]);
+    let long_building = building(20.0, 20.0, 50.0, 24.0);
+    let c = config(vec![long_building.clone()], vec![], vec![Point::new(35.0, 18.0)], vec![Point::new(66.0, 44.0)]);
+    let mut cache = Cache::default();
+    let g = placed(&p, &c, &mut cache);
+    let (from, r) = (g.live((0, 0)).pos, g.radius((0, 0)));
+    assert!(long_building.distance_to(from) < r, "the disc reaches into the building (r {r})");
+    assert!(g.models((0, 0)).all(|(_, q, rq)| long_building.distance_to(q) >= rq), "its models stand clear of it");
+    let path = g.plan_move((0, 0), Point::new(35.0, 36.0), 12.0).expect("a move round the building");
+    for (a, b) in path.legs(from) {
+        assert!(!long_building.crossed(a, b, 0.0), "through the building from {a:?} to {b:?}: {path:?}");
+    }
+    assert!(!path.via.is_empty() || path.to.y < 20.0, "round it: {path:?}");
+}

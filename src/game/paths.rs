@@ -448,7 +448,10 @@ impl Paths {
     }
 
     /// A terrain piece grown by `grow`, unless `from` is inside it (a unit already in a piece
-    /// of difficult terrain cannot keep out of it: it is left out).
+    /// of difficult terrain cannot keep out of it: it is left out). An impassable piece is
+    /// never left out ("Units may not move through impassable terrain"): a unit whose disc
+    /// already reaches it (its models stand beside a building) keeps its centre out of the
+    /// piece grown as far as its start allows, and so still goes round it.
     pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         // a start outside the octagon's box is outside the octagon
         if from.x <= t.x0 - grow || from.x >= t.x1 + grow || from.y <= t.y0 - grow || from.y >= t.y1 + grow {
@@ -458,10 +461,22 @@ impl Paths {
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
             self.push(o);
-        } else if t.distance_to(from) >= grow {
+            return;
+        }
+        let d = t.distance_to(from);
+        if d >= grow {
             let o = Octagon::facing(t.x0, t.y0, t.x1, t.y1, grow, class, from);
             if !o.contains(from) {
                 self.push(o);
+                return;
+            }
+        }
+        if class & IMPASSABLE != 0 {
+            // the octagon grown by `s` reaches at most `s / cos(pi/8)` from the piece: grown by
+            // `d cos(pi/8)` (less the margin) it leaves `from` outside
+            let shrunk = d / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN;
+            if shrunk > 0.0 {
+                self.push(Octagon::new(t.x0, t.y0, t.x1, t.y1, shrunk, class));
             }
         }
     }

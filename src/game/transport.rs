@@ -160,6 +160,24 @@ impl<'a, P: Player> Game<'a, P> {
         self.dangerous_test(id, crossing);
     }
 
+    /// Removes one model of `id` (the next in its order of removal, its wounds counted as
+    /// taken): a passenger of a wreck with no room to be placed.
+    fn remove_a_model(&mut self, id: Id) {
+        let alloc = &self.info(id).alloc;
+        let start = self.live(id).s;
+        let alive = alloc.alive(start);
+        let (mut s, mut wounds) = (start, 0);
+        while alloc.alive(s) == alive && !alloc.destroyed(s) {
+            s = alloc.apply(s, 1, 1);
+            wounds += 1;
+        }
+        let destroyed = alloc.destroyed(s);
+        self.set_state(id, s);
+        let live = self.live_mut(id);
+        live.taken += wounds;
+        live.gone |= destroyed;
+    }
+
     fn wrecks(&mut self) {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
@@ -176,7 +194,20 @@ impl<'a, P: Player> Game<'a, P> {
                 }
                 self.live_mut(id).shaken = true;
                 let goal = self.ask(|p, v, r| p.wreck_goal(v, r, id));
-                match self.exit_spot(id, transport, goal) {
+                // "must be placed fully within 6" of the transport": models are placed one by
+                // one, so a unit with no room for all of them loses only those with none (the
+                // last in its order of removal), one at a time, until the rest fit
+                let mut spot = self.wreck_spot(id, transport, goal);
+                let mut no_room = 0;
+                while spot.is_none() && self.info(id).alloc.alive(self.live(id).s) > 1 {
+                    self.remove_a_model(id);
+                    no_room += 1;
+                    spot = self.wreck_spot(id, transport, goal);
+                }
+                if no_room > 0 {
+                    self.event(|g| Event { detail: format!("{no_room} models with no room to leave their destroyed transport"), models_left: g.info(id).alloc.alive(g.live(id).s), ..Event::between("lost", id, transport, g.live(id).pos, g.live(id).pos) });
+                }
+                match spot {
                     Some(p) => {
                         let from = self.edge_towards(transport, p);
                         self.live_mut(id).pos = p;
@@ -253,5 +284,66 @@ mod tests {
         let live = g.live(squad);
         assert!(!live.gone && live.carrier.is_none() && live.shaken, "the squad is placed, Shaken");
         assert!(g.fully_within_exit(squad, live.pos, apc));
+    }
+}
+
+#[cfg(test)]
+mod wreck_tests {
+    use super::super::test_support::{config, placed, prep};
+    use super::*;
+
+    #[test]
+    fn wreck_passengers_on_open_ground_are_all_placed() {
+        // "units inside must take a dangerous terrain test, are Shaken, and must be placed
+        // fully within 6" of the transport before it's removed": eleven orcs in a wreck on
+        // open ground, the unit that destroyed it in contact on one side and another enemy
+        // close on the other, are all placed (none lost for want of room)
+        let prep = prep(&["Truck [1] Q4+ D2+ | Tough(6), Transport(11)", "Orcs [11] Q4+ D5+"], &["Brutes [10] Q4+ D4+", "Brutes [10] Q4+ D4+"]);
+        let config = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0), Point::new(60.0, 10.0)]);
+        let mut cache = super::super::cache::Cache::default();
+        let mut g = placed(&prep, &config, &mut cache);
+        let (truck, orcs) = ((0, 0), (0, 1));
+        g.live_mut(orcs).carrier = Some(truck.1 as u16);
+        g.live_mut(orcs).pos = g.live(truck).pos;
+        let at = g.live(truck).pos;
+        g.live_mut((1, 0)).pos = Point::new(at.x + g.radius(truck) + g.radius((1, 0)), at.y);
+        g.live_mut((1, 1)).pos = Point::new(at.x - g.radius(truck) - g.radius((1, 1)) - 2.0, at.y + 1.0);
+        g.live_mut(truck).gone = true;
+        let before = g.info(orcs).alloc.alive(g.live(orcs).s);
+        g.empty_wrecks();
+        let live = g.live(orcs);
+        // (the dangerous terrain test may take models: every model it left is placed)
+        let lost_to_room = g.trace.as_ref().unwrap().iter().any(|e| e.kind == "lost" && e.army == 0 && e.unit == 1);
+        assert!(!live.gone && live.shaken && !lost_to_room, "all placed ({before} before the test)");
+        assert!(g.fully_within_exit(orcs, live.pos, truck) && g.spot_ok(orcs, live.pos, false));
+    }
+
+    #[test]
+    fn a_crowded_wreck_loses_only_the_models_with_no_room() {
+        // "units inside must ... be placed fully within 6" of the transport before it's
+        // removed": placed model by model, so where four enemy units ring the wreck and
+        // leave no room for the whole line of eleven orcs, the orcs that fit are placed and
+        // only the others are lost
+        let prep = prep(&["Truck [1] Q4+ D2+ | Tough(6), Transport(11)", "Orcs [11] Q4+ D5+"], &["Brutes [10] Q4+ D4+", "Brutes [10] Q4+ D4+", "Brutes [10] Q4+ D4+", "Brutes [10] Q4+ D4+"]);
+        let config = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0), Point::new(60.0, 10.0), Point::new(50.0, 10.0), Point::new(50.0, 40.0)]);
+        let mut cache = super::super::cache::Cache::default();
+        let mut g = placed(&prep, &config, &mut cache);
+        let (truck, orcs) = ((0, 0), (0, 1));
+        g.live_mut(orcs).carrier = Some(truck.1 as u16);
+        g.live_mut(orcs).pos = g.live(truck).pos;
+        let at = g.live(truck).pos;
+        for e in 0..4 {
+            let a = e as f64 * std::f64::consts::FRAC_PI_2;
+            let d = g.radius(truck) + g.radius((1, e));
+            g.live_mut((1, e)).pos = Point::new(at.x + d * a.cos(), at.y + d * a.sin());
+        }
+        g.live_mut(truck).gone = true;
+        assert!(g.exit_spot(orcs, truck, at).is_none(), "no room for the whole unit");
+        g.empty_wrecks();
+        let (live, alloc) = (g.live(orcs), &g.info(orcs).alloc);
+        let left = alloc.alive(live.s);
+        assert!(!live.gone && live.carrier.is_none() && live.shaken, "the orcs that fit are placed, Shaken");
+        assert!(left > 0 && left < 11, "{left} placed");
+        assert!(g.fully_within_exit(orcs, live.pos, truck) && g.spot_ok(orcs, live.pos, false));
     }
 }

@@ -92,8 +92,9 @@ pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'
 /// difficult, dangerous, impassable).
 pub type PieceTuple = (String, f64, f64, f64, f64, bool, bool, bool, bool, bool);
 /// A policy: (kind, objective_weight, charge_margin, hold_objectives, role_ratio,
-/// marker_value, shaken_weight, threat_weight, fatigue_weight).
-pub type PolicyTuple = (String, f64, f64, f64, f64, f64, f64, f64, f64);
+/// marker_value, shaken_weight, threat_weight, fatigue_weight, ride_margin,
+/// arrival_threat_weight).
+pub type PolicyTuple = (String, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64);
 
 fn policy(t: &PolicyTuple, field: &str) -> PyResult<Policy> {
     let kind = match t.0.as_str() {
@@ -101,7 +102,8 @@ fn policy(t: &PolicyTuple, field: &str) -> PyResult<Policy> {
         "greedy" => PolicyKind::Greedy,
         "random" => PolicyKind::Random,
         "hold" => PolicyKind::Hold,
-        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"greedy\", \"random\", \"hold\" or a Policy").into()),
+        "v3-2026-11" => PolicyKind::V3_2026_11,
+        other => return Err(crate::Error::invalid(field, format!("{other:?}"), "must be \"default\", \"v3-2026-11\", \"greedy\", \"random\", \"hold\" or a Policy").into()),
     };
     Ok(Policy {
         kind,
@@ -113,6 +115,8 @@ fn policy(t: &PolicyTuple, field: &str) -> PyResult<Policy> {
         shaken_weight: t.6,
         threat_weight: t.7,
         fatigue_weight: t.8,
+        ride_margin: t.9,
+        arrival_threat_weight: t.10,
     })
 }
 

@@ -29,8 +29,10 @@ use rand::RngExt;
 pub mod ai;
 mod common;
 use common::*;
+mod reserves;
 mod seat;
 mod spells;
+mod transports;
 pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
@@ -194,7 +196,7 @@ pub fn pick_unit(g: &mut Seat, army: usize) -> usize {
             let i = g.rng.random_range(0..ready.len());
             return ready[i];
         }
-        PolicyKind::Default => return ai::pick_unit(g, &ready, army),
+        PolicyKind::Default | PolicyKind::V3_2026_11 => return ai::pick_unit(g, &ready, army),
         PolicyKind::Greedy | PolicyKind::Hold => {}
     }
     let urgency = |u: usize| {
@@ -209,7 +211,7 @@ pub fn pick_unit(g: &mut Seat, army: usize) -> usize {
 /// default policy puts melee units at the front of the zone and shooters anywhere in it,
 /// nearest an objective and away from friends; the random one anywhere. `None`: no room.
 pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
-    if g.policy_kind(id.0) == PolicyKind::Default {
+    if g.policy_kind(id.0).plays_to_win() {
         return ai::deployment_spot(g, id, depth);
     }
     // the random policy takes the first spot it may stand on
@@ -222,6 +224,9 @@ pub fn deployment_spot(g: &mut Seat, id: Id, depth: f64) -> Option<Point> {
 /// away, `Effect::Ambush`) — the default policy
 /// as near as it can to an objective its army does not hold, the random one anywhere.
 pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
+    if g.policy_kind(id.0).plans_rides() {
+        return reserves::ambush_spot(g, id);
+    }
     let r = g.radius(id);
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
@@ -251,7 +256,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
 
 /// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
 /// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
-fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
+pub(super) fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
     let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
     (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over)) && g.spot_ok_among(id, p, false, others)
 }
@@ -259,7 +264,7 @@ fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
 /// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
 /// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
 /// unit that can arrive does.
-fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
+pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
     let r = g.radius(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let centre = [Point::new(width / 2.0, depth / 2.0)];
@@ -284,7 +289,7 @@ fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point,
 /// the long edges, towards the side with room for the full move ("can't move into the table
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
-    if g.policy_kind(id.0) == PolicyKind::Default {
+    if g.policy_kind(id.0).plays_to_win() {
         return ai::aircraft_path(g, id);
     }
     let (info, from) = (g.info(id), g.live(id).pos);
@@ -319,7 +324,7 @@ pub fn decide(g: &mut Seat, id: Id) -> Action {
         _ if m.hold_only => Action::Hold,
         PolicyKind::Random => random_action(g, id),
         PolicyKind::Greedy => default_action(g, id),
-        PolicyKind::Default => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 => {
             if let Some(action) = ai::charge_action(g, id).or_else(|| ai::last_round_move(g, id)).or_else(|| timed_embark_action(g, id)) {
                 return as_advance_if_shorter(g, id, action);
             }
@@ -429,7 +434,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
         }
     }
     let enemy = nearest_enemy(g, id);
-    let default = g.policy_kind(id.0) == PolicyKind::Default;
+    let default = g.policy_kind(id.0).plays_to_win();
     let go = |g: &mut Seat, goal: Point, rush: bool| -> Action {
         let allowance = if rush { m.rush } else { m.advance };
         match g.plan_move(id, goal, allowance) {
@@ -443,7 +448,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
     match role {
         Role::Melee => {
             let towards_enemy = enemy.map(|(e, d)| {
-                if g.policy_kind(id.0) == PolicyKind::Default {
+                if g.policy_kind(id.0).plays_to_win() {
                     // straight from its closest model at the enemy's, no further than a Rush
                     // goes: a move of X" brings them X" closer, so a Rush from 24" ends
                     // within the next round's 12" charge
@@ -498,7 +503,7 @@ fn movement_action(g: &mut Seat, id: Id) -> Action {
 /// when no move gets nearer the marker and the unit is not on it (hemmed in by friends or
 /// terrain on the way), the default policy's `otherwise` instead of standing idle.
 fn towards_marker(g: &mut Seat, id: Id, i: usize, action: Action, otherwise: impl FnOnce(&mut Seat) -> Action) -> Action {
-    if matches!(action, Action::Hold) && g.policy_kind(id.0) == PolicyKind::Default && !g.near_marker(id, g.objectives[i]) {
+    if matches!(action, Action::Hold) && g.policy_kind(id.0).plays_to_win() && !g.near_marker(id, g.objectives[i]) {
         return otherwise(g);
     }
     g.claimed[i][id.0] = true;
@@ -546,7 +551,7 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
     // (one target: no choice to score)
-    let default = g.policy_kind(id.0) == PolicyKind::Default;
+    let default = g.policy_kind(id.0).plays_to_win();
     let best = if options.len() == 1 {
         0
     } else {
@@ -609,7 +614,7 @@ pub fn placement_after_deployment(g: &mut Seat, id: Id, inches: f64) -> Option<P
             }
             random_goal(g, id, inches)
         }
-        PolicyKind::Default | PolicyKind::Greedy => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {
             let pos = g.live(id).pos;
             g.objectives.iter().copied().min_by(|a, b| a.distance(pos).total_cmp(&b.distance(pos))).unwrap_or(Point::new(g.rules.table.width / 2.0, g.rules.table.depth / 2.0))
         }
@@ -629,7 +634,7 @@ pub fn placement_goal(g: &mut Seat, id: Id, reach: f64) -> Option<Point> {
         PolicyKind::Random => {
             return if g.rng.random_bool(0.5) { None } else { Some(random_goal(g, id, reach)) };
         }
-        PolicyKind::Default | PolicyKind::Greedy => {}
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {}
     }
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     if info.movement.hold_only || info.movement.aircraft {
@@ -679,7 +684,7 @@ pub fn after_attack_path(g: &mut Seat, id: Id, inches: f64) -> Option<Path> {
             let goal = random_goal(g, id, inches);
             return g.plan_move(id, goal, inches);
         }
-        PolicyKind::Default | PolicyKind::Greedy => {}
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {}
     }
     let pos = g.live(id).pos;
     let r = g.radius(id);
@@ -730,7 +735,7 @@ pub fn extra_activation(g: &mut Seat, army: usize, eligible: &[usize]) -> Option
             let i = g.rng.random_range(0..eligible.len());
             Some(eligible[i])
         }
-        PolicyKind::Default | PolicyKind::Greedy => {
+        PolicyKind::Default | PolicyKind::V3_2026_11 | PolicyKind::Greedy => {
             let mut order: Vec<(f64, usize)> = eligible.iter().map(|&u| (nearest_enemy(g, (army, u)).map_or(f64::INFINITY, |(_, d)| d), u)).collect();
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let policy = g.config.policies[army];
@@ -758,7 +763,7 @@ pub fn extra_activation(g: &mut Seat, army: usize, eligible: &[usize]) -> Option
 /// do; the default one declines when that is worth more (`ai::strikes_back`).
 pub fn strike_back(g: &mut Seat, c: Id, d: Id) -> bool {
     match g.policy_kind(d.0) {
-        PolicyKind::Default => ai::strikes_back(g, c, d),
+        PolicyKind::Default | PolicyKind::V3_2026_11 => ai::strikes_back(g, c, d),
         _ => true,
     }
 }
@@ -839,7 +844,8 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     for u in order {
         let info = g.info((army, u));
         let need = super::prepare::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
-        if let Some(slot) = room.iter_mut().find(|(_, left)| *left >= need) {
+        // the default policy: only where the ride pays (`transports::ride_pays`)
+        if let Some(slot) = room.iter_mut().find(|(t, left)| *left >= need && (!kind.plans_rides() || transports::ride_pays(g, (army, u), (army, *t)))) {
             slot.1 -= need;
             out.push((u, slot.0));
         }
@@ -883,7 +889,7 @@ pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
         let i = g.rng.random_range(0..options.len());
         return options[i];
     }
-    if g.policy_kind(id.0) == PolicyKind::Default && !info.movement.hold_only {
+    if g.policy_kind(id.0).plays_to_win() && !info.movement.hold_only {
         if let Some((e, path)) = ai::charge_out(g, id, transport, &foes) {
             return Some(Exit::Charge(e, path));
         }
@@ -892,10 +898,18 @@ pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
             return Some(Exit::Charge(e, path));
         }
     }
+    // the default policy gets out to cast or shoot (`transports`), and rides on only while
+    // the transport has yet to take it further this round
+    let plans_rides = g.policy_kind(id.0).plans_rides();
+    if plans_rides && !info.movement.hold_only {
+        if let Some(out) = transports::exit_to_act(g, id, transport) {
+            return Some(out);
+        }
+    }
     // the transport carries them on unless it can't move them, or has not this round
     let t = g.live(transport);
     let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
-    let carried_on = !t.shaken && !stuck && !g.info(transport).movement.hold_only;
+    let carried_on = if plans_rides { transports::carried_on(g, id, transport) } else { !t.shaken && !stuck && !g.info(transport).movement.hold_only };
     let near = goal.distance(at) <= exit_range + g.radius(transport) + g.rules.markers.range;
     if carried_on && !near && g.round < g.config.rounds {
         return None;
@@ -931,9 +945,11 @@ pub fn embark_action(g: &mut Seat, id: Id) -> Option<Action> {
     if !g.prep.transports || kind == PolicyKind::Hold || info.movement.aircraft || info.movement.hold_only || info.transport > 0 || g.round >= g.config.rounds {
         return None;
     }
+    let plans_rides = kind.plans_rides();
     let transports: Vec<Id> = g
         .on_table(id.0)
         .filter(|&t| g.may_board(id, t) && !g.live(t).activated && !g.live(t).shaken && !g.info(t).movement.hold_only && !g.info(t).movement.aircraft)
+        .filter(|&t| !plans_rides || transports::ride_pays(g, id, t))
         .collect();
     if transports.is_empty() {
         return None;

@@ -308,7 +308,7 @@ pub fn spells_to_cast(g: &mut Seat, id: Id, window: crate::game::spellbook::Wind
             CastEffect::Mark(_) => {
                 let Some(given) = spell.given else { continue };
                 let mut worth_now = false;
-                let ride_along = g.policy_kind(id.0) == PolicyKind::Default;
+                let ride_along = g.policy_kind(id.0).plays_to_win();
                 for &e in &foes {
                     if g.live(e).mark.is_none() && g.spell_target_seen(id, spell, e, &mut seen) {
                         let score = mark_score(g, id, e, given);

@@ -1,0 +1,174 @@
+//! The default policy's Ambush and Infiltrate arrivals (issue 40): where it arrives is
+//! valued by what the unit can do there against what the enemy can take from it before it
+//! acts, never in its own deployment zone when a spot outside is free, and a unit with no
+//! spot worth the risk waits. An audit of traced games found Dark Elf Shadow Warriors wiped
+//! out the round they arrived in 61-71% of games, and 20% of arrivals in the unit's own zone;
+//! the November 2026 policy (`PolicyKind::V3_2026_11`) still arrives as near a marker as it
+//! can.
+//!
+//! gf-3.5 Ambush: "May be set aside before deployment. At the start of any round after the
+//! first, may be deployed anywhere over 9" away from enemy units ... Units that deploy via
+//! Ambush can't seize or contest objectives on the round they deploy."
+
+use super::super::live::Id;
+use super::super::state::View;
+use super::super::table::Point;
+use super::common::enemies;
+use super::{ambush_spot_on_grid, may_arrive, Seat};
+use rand::RngExt;
+
+/// Spots sampled per arrival: a third round the markers the army does not hold, a third
+/// just beyond the arrival distance of enemy units, a third anywhere.
+const SAMPLES: usize = 90;
+
+/// What arriving at `p` is worth to `id`: its best shot or charge from there (the fresh
+/// tables of `Prepared`, scaled by what is left of both units), plus a marker it can reach
+/// by its next activation's move (`marker_value` times the army's average unit, times the
+/// share of the unit expected to live), less `arrival_threat_weight` times what the enemy
+/// unit that can take the most from it there by a shot or a charge stands to take (at most
+/// what is left of it; the fresh tables, as `ai::activation_value` reads them).
+pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
+    let (info, policy) = (g.info(id), g.config.policies[id.0]);
+    let (r, mine, m) = (g.radius(id), g.wound_share(id), g.movement(id));
+    let (shots, exchanges) = (&g.prep.shot_value[id.0][id.1], &g.prep.fresh_exchange[id.0][id.1]);
+    let (their_shots, their_exchanges) = (&g.prep.shot_value[1 - id.0], &g.prep.fresh_exchange[1 - id.0]);
+    let (mut best, mut threat): (f64, f64) = (0.0, 0.0);
+    for e in enemies(g, id.0) {
+        let (ei, el) = (g.info(e), g.live(e));
+        let gap = (p.distance(el.pos) - r - g.radius(e)).max(0.0);
+        let (left, share) = (g.points_left(e), g.wound_share(e));
+        if info.max_range > 0.0 && gap <= info.max_range + m.advance {
+            best = best.max((shots[e.1] * mine).min(left));
+        }
+        if !m.hold_only && !ei.movement.aircraft && gap <= m.charge {
+            let x = exchanges[e.1][usize::from(gap > 9.0)];
+            best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * share * info.points_per_wound());
+        }
+        if el.shaken {
+            continue;
+        }
+        // (the enemy unit that can take the most from it: the others have other targets)
+        let em = ei.movement;
+        if ei.max_range > 0.0 && gap <= ei.max_range + if em.hold_only { 0.0 } else { em.advance } {
+            threat = threat.max(their_shots[e.1][id.1] * share * mine);
+        }
+        if !em.hold_only && !em.aircraft && gap <= (em.charge - info.tricks.charge_penalty).max(0.0) {
+            let x = their_exchanges[e.1][id.1][usize::from(gap > 9.0)];
+            threat = threat.max(x.charge * share * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound());
+        }
+    }
+    let units = &g.prep.armies[id.0];
+    let marker = policy.marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64;
+    let reach = m.rush + g.rules.markers.range + r;
+    // it loses at most what is left of it, and takes a marker only if it lives
+    let worth = g.points_left(id).max(1e-9);
+    let loss = threat.min(worth);
+    let marker_gain = if wanted.iter().any(|o| o.distance(p) <= reach) { marker * (1.0 - loss / worth) } else { 0.0 };
+    best + marker_gain - policy.arrival_threat_weight * loss
+}
+
+/// Whether `id` arriving at `p` is expected to lose more than half of what is left of it
+/// before it acts, beyond all it can gain there (`arrival_value`): it would be shot off the
+/// table for little.
+fn doomed(g: &View, id: Id, p: Point, wanted: &[Point]) -> bool {
+    let worth = g.points_left(id);
+    worth > 0.0 && arrival_value(g, id, p, wanted) < -0.5 * worth
+}
+
+/// Whether `p` is in `army`'s own deployment zone ("fully within 12" of their table edge").
+pub fn in_own_zone(g: &View, army: usize, p: Point) -> bool {
+    let depth = g.rules.deployment.depth;
+    if g.facing(army) > 0.0 { p.y <= depth } else { p.y >= g.rules.table.depth - depth }
+}
+
+/// Where the default policy's Ambusher arrives, or `None` to wait: among sampled legal spots,
+/// one outside its own zone if any, then the one worth most (`arrival_value`; on ties the
+/// nearest a marker its army does not hold). It waits when even the best spot would see it
+/// shot off the table for little (`doomed`), up to the round before the last (so that it may still
+/// seize a marker).
+pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
+    let r = g.radius(id);
+    let over = g.info(id).movement.ambush_over.max(0.0);
+    let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
+    let foes: Vec<(Point, f64)> = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (g.live(e).pos, g.radius(e))).collect();
+    let others = g.others_on_ground(id);
+    let (width, depth) = (g.rules.table.width, g.rules.table.depth);
+    // (outside its own zone, value, nearness to a wanted marker)
+    let mut best: Option<((bool, f64, f64), Point)> = None;
+    for attempt in 0..SAMPLES {
+        let a = g.rng.random_range(0.0..std::f64::consts::TAU);
+        let p = match attempt % 3 {
+            0 if !wanted.is_empty() => {
+                let o = wanted[attempt / 3 % wanted.len()];
+                let d = g.rng.random_range(0.0..=g.rules.markers.range + r);
+                Point::new(o.x + d * a.cos(), o.y + d * a.sin())
+            }
+            1 if !foes.is_empty() => {
+                let (at, re) = foes[attempt / 3 % foes.len()];
+                let d = over + r + re + g.rng.random_range(0.1..6.0);
+                Point::new(at.x + d * a.cos(), at.y + d * a.sin())
+            }
+            _ => Point::new(g.rng.random_range(r..=width - r), g.rng.random_range(r..=depth - r)),
+        };
+        if !may_arrive(g, id, p, &others) {
+            continue;
+        }
+        let key = (!in_own_zone(g, id.0, p), arrival_value(g, id, p, &wanted), -p.nearest(&wanted));
+        let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
+        if best.is_none_or(|(b, _)| better(key, b)) {
+            best = Some((key, p));
+        }
+    }
+    let waits = g.round + 1 < g.config.rounds;
+    match best {
+        Some((_, p)) if waits && doomed(g, id, p, &wanted) => None,
+        Some((_, p)) => Some(p),
+        None if waits => None,
+        None => ambush_spot_on_grid(g, id, &wanted, &others),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::cache::Cache;
+    use super::super::super::test_support::{config, placed, prep, with_seat};
+    use super::*;
+
+    #[test]
+    fn an_ambusher_does_not_arrive_in_its_own_zone() {
+        // "may be deployed anywhere over 9" away from enemy units": with a marker beside its
+        // own edge and room by the enemy's marker, the default policy's scouts arrive
+        // outside their own deployment zone
+        let p = prep(&["Scouts [5] Q4+ D4+ | Ambush\n5x Rifle (24\", A1)", "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)"], &["Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)"]);
+        let c = config(Vec::new(), vec![Point::new(36.0, 6.0), Point::new(12.0, 30.0)], vec![Point::new(5.0, 24.0), Point::new(60.0, 6.0)], vec![Point::new(60.0, 42.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.round = 2;
+        let scouts = (0, 0);
+        g.live_mut(scouts).reserve = true;
+        g.live_mut(scouts).gone = false;
+        assert_eq!(g.facing(0), 1.0);
+        for _ in 0..10 {
+            let spot = with_seat(&mut g, |s| ambush_spot(s, scouts)).expect("somewhere to arrive");
+            assert!(!in_own_zone(&g, 0, spot), "arrived in its own zone at {spot:?}");
+        }
+    }
+
+    #[test]
+    fn an_ambusher_waits_rather_than_arrive_to_be_wiped_out() {
+        // a lone hero with nothing in reach, and a gun line covering the whole table: it waits
+        // in round 2, and arrives in the round before the last
+        let guns = "Guns [10] Q3+ D4+ | 300pts\n10x Cannon (48\", A4, AP(2))";
+        let p = prep(&["Hero [1] Q4+ D4+ | 60pts | Ambush\nSword (A1)", "Grunts [5] Q5+ D5+ | 100pts\n5x Rifle (24\", A1)"], &[guns, guns]);
+        let c = config(Vec::new(), vec![Point::new(36.0, 24.0)], vec![Point::new(5.0, 24.0), Point::new(36.0, 6.0)], vec![Point::new(20.0, 44.0), Point::new(52.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let hero = (0, 0);
+        g.live_mut(hero).reserve = true;
+        for (round, arrives) in [(2, false), (3, true)] {
+            g.round = round;
+            let spot = with_seat(&mut g, |s| ambush_spot(s, hero));
+            assert_eq!(spot.is_some(), arrives, "round {round}: {spot:?}");
+        }
+    }
+}
