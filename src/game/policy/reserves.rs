@@ -28,6 +28,17 @@ const SAMPLES: usize = 90;
 /// unit that can take the most from it there by a shot or a charge stands to take (at most
 /// what is left of it; the fresh tables, as `ai::activation_value` reads them).
 pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
+    arrival_value_with(g, id, p, wanted, marker_worth(g, id.0))
+}
+
+/// `marker_value` times the army's average unit: what a marker is worth to `army`.
+fn marker_worth(g: &View, army: usize) -> f64 {
+    let units = &g.prep.armies[army];
+    g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
+}
+
+/// `arrival_value`, with `marker_worth` found once for many spots.
+fn arrival_value_with(g: &View, id: Id, p: Point, wanted: &[Point], marker: f64) -> f64 {
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let (r, mine, m) = (g.radius(id), g.wound_share(id), g.movement(id));
     let (shots, exchanges) = (&g.prep.shot_value[id.0][id.1], &g.prep.fresh_exchange[id.0][id.1]);
@@ -57,8 +68,6 @@ pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
             threat = threat.max(x.charge * share * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound());
         }
     }
-    let units = &g.prep.armies[id.0];
-    let marker = policy.marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64;
     let reach = m.rush + g.rules.markers.range + r;
     // it loses at most what is left of it, and takes a marker only if it lives
     let worth = g.points_left(id).max(1e-9);
@@ -93,6 +102,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let foes: Vec<(Point, f64)> = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (g.live(e).pos, g.radius(e))).collect();
     let others = g.others_on_ground(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
+    let marker = marker_worth(g, id.0);
     // (outside its own zone, value, nearness to a wanted marker)
     let mut best: Option<((bool, f64, f64), Point)> = None;
     for attempt in 0..SAMPLES {
@@ -110,10 +120,12 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             }
             _ => Point::new(g.rng.random_range(r..=width - r), g.rng.random_range(r..=depth - r)),
         };
-        if !may_arrive(g, id, p, &others) {
+        // a spot in its own zone never beats one outside it: not valued once one is found
+        let outside = !in_own_zone(g, id.0, p);
+        if best.is_some_and(|((o, _, _), _)| o && !outside) || !may_arrive(g, id, p, &others) {
             continue;
         }
-        let key = (!in_own_zone(g, id.0, p), arrival_value(g, id, p, &wanted), -p.nearest(&wanted));
+        let key = (outside, arrival_value_with(g, id, p, &wanted, marker), -p.nearest(&wanted));
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
             best = Some((key, p));
