@@ -289,8 +289,17 @@ mod tests {
 
 #[cfg(test)]
 mod wreck_tests {
-    use super::super::test_support::{config, placed, prep};
+    use super::super::test_support::{config, placed, prep, Game};
     use super::*;
+
+    /// The orcs (unit 1 of army A) put inside the truck (unit 0): the truck, the orcs and
+    /// where the truck stands.
+    fn orcs_inside(g: &mut Game) -> (Id, Id, Point) {
+        let (truck, orcs) = ((0, 0), (0, 1));
+        g.live_mut(orcs).carrier = Some(truck.1 as u16);
+        g.live_mut(orcs).pos = g.live(truck).pos;
+        (truck, orcs, g.live(truck).pos)
+    }
 
     #[test]
     fn wreck_passengers_on_open_ground_are_all_placed() {
@@ -302,10 +311,7 @@ mod wreck_tests {
         let config = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0), Point::new(60.0, 10.0)]);
         let mut cache = super::super::cache::Cache::default();
         let mut g = placed(&prep, &config, &mut cache);
-        let (truck, orcs) = ((0, 0), (0, 1));
-        g.live_mut(orcs).carrier = Some(truck.1 as u16);
-        g.live_mut(orcs).pos = g.live(truck).pos;
-        let at = g.live(truck).pos;
+        let (truck, orcs, at) = orcs_inside(&mut g);
         g.live_mut((1, 0)).pos = Point::new(at.x + g.radius(truck) + g.radius((1, 0)), at.y);
         g.live_mut((1, 1)).pos = Point::new(at.x - g.radius(truck) - g.radius((1, 1)) - 2.0, at.y + 1.0);
         g.live_mut(truck).gone = true;
@@ -328,10 +334,7 @@ mod wreck_tests {
         let config = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 10.0)], vec![Point::new(60.0, 40.0), Point::new(60.0, 10.0), Point::new(50.0, 10.0), Point::new(50.0, 40.0)]);
         let mut cache = super::super::cache::Cache::default();
         let mut g = placed(&prep, &config, &mut cache);
-        let (truck, orcs) = ((0, 0), (0, 1));
-        g.live_mut(orcs).carrier = Some(truck.1 as u16);
-        g.live_mut(orcs).pos = g.live(truck).pos;
-        let at = g.live(truck).pos;
+        let (truck, orcs, at) = orcs_inside(&mut g);
         for e in 0..4 {
             let a = e as f64 * std::f64::consts::FRAC_PI_2;
             let d = g.radius(truck) + g.radius((1, e));
