@@ -323,21 +323,27 @@ def games(result: Any, *, axes=None):
     margin_ax.set_title(f"objective margin (mean {margin.mean():+.2f})", fontsize="medium")
     margin_ax.grid(axis="y", alpha=0.3)
     stats = result.unit_stats
-    names, dealt, destroyed, colours = [], [], [], []
+    from ._game import WASTED_NOTE
+
+    # the share of each unit's turns that did nothing useful (named where it is high)
+    wasted_by_unit = {(army, u): share for army, u, _name, share in result.wasted_units()}
+    names, dealt, destroyed, wasted, colours = [], [], [], [], []
     for army, key in ((0, "a"), (1, "b")):
         for u, (name, points, _models, _radius) in enumerate(info[army]):
             names.append(f"{'AB'[army]}{u} {name} ({points:g} pts)")
             dealt.append(stats[key]["wounds_dealt"][u])
             destroyed.append(stats[key]["destroyed"][u])
+            wasted.append(wasted_by_unit.get((key, u)))
             colours.append(_ARMY_COLOURS[army])
     y = np.arange(len(names))
     units_ax.barh(y, dealt, color=colours, alpha=0.8)
-    for i, (w, d) in enumerate(zip(dealt, destroyed)):
-        units_ax.text(w, i, f" {d:.0%} destroyed or routed", va="center", fontsize="x-small")
+    for i, (w, d, idle) in enumerate(zip(dealt, destroyed, wasted)):
+        label = f" {d:.0%} destroyed or routed" + (f"; {idle:.0%} of its turns wasted" if idle is not None else "")
+        units_ax.text(w, i, label, va="center", fontsize="x-small")
     units_ax.set_yticks(y, [n if len(n) <= 40 else n[:39] + "…" for n in names], fontsize="x-small")
     units_ax.invert_yaxis()
     units_ax.set_xlabel("mean wounds dealt per game")
-    units_ax.set_title("each unit (label: how often it was destroyed or routed)", fontsize="medium")
+    units_ax.set_title(f"each unit (label: destroyed or routed; turns wasted, if {WASTED_NOTE:.0%}+)", fontsize="medium")
     units_ax.set_xlim(0, max(max(dealt, default=0.0), 1e-9) * 1.6)
     units_ax.grid(axis="x", alpha=0.3)
     fig = rates_ax.figure
