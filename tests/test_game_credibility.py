@@ -50,3 +50,22 @@ def test_the_shares_add_up():
         assert np.isclose(share, wasted / (rows.activations.sum() + rows.never_acted.sum()))
     assert "turns wasted A" in repr(r)
     assert "did nothing useful" in r._repr_html_()
+
+
+def test_the_default_wastes_fewer_turns_in_transports_than_the_november_policy():
+    # issue 40: "v3-2026-11" parks units in transports that carry them no faster than they
+    # walk; the default rides only when the ride pays. Same seeds, same armies: the squads'
+    # turns carried all game fall
+    from oprstats import Unit
+
+    army = [
+        Unit.parse("Carrier [1] Q4+ D2+ | 150pts | Tough(6), Transport(11)\nGun (24\", A2)"),
+        Unit.parse("Squad [10] Q4+ D5+ | 120pts\n10x Rifle (24\", A1), 10x Blade (A1)"),
+        Unit.parse("Squad [10] Q4+ D5+ | 120pts\n10x Rifle (24\", A1), 10x Blade (A1)"),
+    ]
+    enemy = [Unit.parse("Line [10] Q4+ D5+ | 130pts\n10x Rifle (24\", A1)") for _ in range(3)]
+    carried = {}
+    for policy in ("v3-2026-11", "default"):
+        r = oprstats.simulate(army, enemy, games=300, seed=8, policy_a=policy, progress=False)
+        carried[policy] = float(r.unit_stats["a"]["carried"].sum())
+    assert carried["default"] < 0.5 * carried["v3-2026-11"], carried
