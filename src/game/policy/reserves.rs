@@ -21,67 +21,136 @@ use rand::RngExt;
 /// just beyond the arrival distance of enemy units, a third anywhere.
 const SAMPLES: usize = 90;
 
-/// What arriving at `p` is worth to `id`: its best shot or charge from there (the fresh
-/// tables of `Prepared`, scaled by what is left of both units), plus a marker it can reach
-/// by its next activation's move (`marker_value` times the army's average unit, times the
-/// share of the unit expected to live), less `arrival_threat_weight` times what the enemy
-/// unit that can take the most from it there by a shot or a charge stands to take (at most
-/// what is left of it; the fresh tables, as `ai::activation_value` reads them).
-pub fn arrival_value(g: &View, id: Id, p: Point, wanted: &[Point]) -> f64 {
-    arrival_value_with(g, id, p, wanted, marker_worth(g, id.0))
-}
-
 /// `marker_value` times the army's average unit: what a marker is worth to `army`.
 fn marker_worth(g: &View, army: usize) -> f64 {
     let units = &g.prep.armies[army];
     g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
 }
 
-/// `arrival_value`, with `marker_worth` found once for many spots.
-fn arrival_value_with(g: &View, id: Id, p: Point, wanted: &[Point], marker: f64) -> f64 {
-    let (info, policy) = (g.info(id), g.config.policies[id.0]);
-    let (r, mine, m) = (g.radius(id), g.wound_share(id), g.movement(id));
-    let (shots, exchanges) = (&g.prep.shot_value[id.0][id.1], &g.prep.fresh_exchange[id.0][id.1]);
-    let (their_shots, their_exchanges) = (&g.prep.shot_value[1 - id.0], &g.prep.fresh_exchange[1 - id.0]);
-    let (mut best, mut threat): (f64, f64) = (0.0, 0.0);
-    for e in enemies(g, id.0) {
-        let (ei, el) = (g.info(e), g.live(e));
-        let gap = (p.distance(el.pos) - r - g.radius(e)).max(0.0);
-        let (left, share) = (g.points_left(e), g.wound_share(e));
-        if info.max_range > 0.0 && gap <= info.max_range + m.advance {
-            best = best.max((shots[e.1] * mine).min(left));
-        }
-        if !m.hold_only && !ei.movement.aircraft && gap <= m.charge {
-            let x = exchanges[e.1][usize::from(gap > 9.0)];
-            best = best.max((x.charge * mine * ei.points_per_wound()).min(left) - (x.counter + x.strike_back) * share * info.points_per_wound());
-        }
-        if el.shaken {
-            continue;
-        }
-        // (the enemy unit that can take the most from it: the others have other targets)
-        let em = ei.movement;
-        if ei.max_range > 0.0 && gap <= ei.max_range + if em.hold_only { 0.0 } else { em.advance } {
-            threat = threat.max(their_shots[e.1][id.1] * share * mine);
-        }
-        if !em.hold_only && !em.aircraft && gap <= (em.charge - info.tricks.charge_penalty).max(0.0) {
-            let x = their_exchanges[e.1][id.1][usize::from(gap > 9.0)];
-            threat = threat.max(x.charge * share * info.points_per_wound() - (x.counter + x.strike_back) * mine * ei.points_per_wound());
+/// What `Arrival::value` reads of the arriving unit and of each enemy unit, found once for the
+/// many spots of a search (nothing moves while it samples them).
+pub struct Arrival {
+    radius: f64,
+    /// Its share of wounds left, and its points per wound.
+    mine: f64,
+    per_wound: f64,
+    /// It shoots at enemies within this gap (its range and an Advance; negative: it has no
+    /// guns), and charges those within `charges_within` (negative: it does not charge).
+    shoots_within: f64,
+    charges_within: f64,
+    /// What is left of it (at least a trifle), the reach of a marker by its next move, and a
+    /// marker's worth to its army.
+    worth: f64,
+    marker_reach: f64,
+    marker: f64,
+    threat_weight: f64,
+    foes: Vec<ArrivalFoe>,
+}
+
+/// An enemy unit as `Arrival` reads it.
+struct ArrivalFoe {
+    pos: Point,
+    radius: f64,
+    left: f64,
+    share: f64,
+    per_wound: f64,
+    aircraft: bool,
+    shaken: bool,
+    /// The arriving unit's fresh shot at it and charges (near, over 9").
+    shot: f64,
+    exchange: [crate::game::prepare::Exchange; 2],
+    /// Its shots at the arriving unit within this gap (`None`: it has no guns), its charges
+    /// within this one (`None`: it does not charge), and their fresh values.
+    shoots_within: Option<f64>,
+    charges_within: Option<f64>,
+    their_shot: f64,
+    their_exchange: [crate::game::prepare::Exchange; 2],
+}
+
+impl Arrival {
+    pub fn of(g: &View, id: Id) -> Arrival {
+        let (info, policy) = (g.info(id), g.config.policies[id.0]);
+        let m = g.movement(id);
+        let (shots, exchanges) = (&g.prep.shot_value[id.0][id.1], &g.prep.fresh_exchange[id.0][id.1]);
+        let (their_shots, their_exchanges) = (&g.prep.shot_value[1 - id.0], &g.prep.fresh_exchange[1 - id.0]);
+        let foes = enemies(g, id.0)
+            .map(|e| {
+                let (ei, el, em) = (g.info(e), g.live(e), g.info(e).movement);
+                ArrivalFoe {
+                    pos: el.pos,
+                    radius: g.radius(e),
+                    left: g.points_left(e),
+                    share: g.wound_share(e),
+                    per_wound: ei.points_per_wound(),
+                    aircraft: em.aircraft,
+                    shaken: el.shaken,
+                    shot: shots[e.1],
+                    exchange: exchanges[e.1],
+                    shoots_within: (ei.max_range > 0.0).then(|| ei.max_range + if em.hold_only { 0.0 } else { em.advance }),
+                    charges_within: (!em.hold_only && !em.aircraft).then(|| (em.charge - info.tricks.charge_penalty).max(0.0)),
+                    their_shot: their_shots[e.1][id.1],
+                    their_exchange: their_exchanges[e.1][id.1],
+                }
+            })
+            .collect();
+        let radius = g.radius(id);
+        Arrival {
+            radius,
+            mine: g.wound_share(id),
+            per_wound: info.points_per_wound(),
+            shoots_within: if info.max_range > 0.0 { info.max_range + m.advance } else { -1.0 },
+            charges_within: if m.hold_only { -1.0 } else { m.charge },
+            worth: g.points_left(id).max(1e-9),
+            marker_reach: m.rush + g.rules.markers.range + radius,
+            marker: marker_worth(g, id.0),
+            threat_weight: policy.arrival_threat_weight,
+            foes,
         }
     }
-    let reach = m.rush + g.rules.markers.range + r;
-    // it loses at most what is left of it, and takes a marker only if it lives
-    let worth = g.points_left(id).max(1e-9);
-    let loss = threat.min(worth);
-    let marker_gain = if wanted.iter().any(|o| o.distance(p) <= reach) { marker * (1.0 - loss / worth) } else { 0.0 };
-    best + marker_gain - policy.arrival_threat_weight * loss
+
+    /// What arriving at `p` is worth to the unit: its best shot or charge from there (the fresh
+    /// tables of `Prepared`, scaled by what is left of both units), plus a marker it can reach
+    /// by its next activation's move (`marker_value` times the army's average unit, times the
+    /// share of the unit expected to live), less `arrival_threat_weight` times what the enemy
+    /// unit that can take the most from it there by a shot or a charge stands to take (at most
+    /// what is left of it; the fresh tables, as `ai::activation_value` reads them).
+    pub fn value(&self, p: Point, wanted: &[Point]) -> f64 {
+        let (mine, per_wound) = (self.mine, self.per_wound);
+        let (mut best, mut threat): (f64, f64) = (0.0, 0.0);
+        for foe in &self.foes {
+            let gap = (p.distance(foe.pos) - self.radius - foe.radius).max(0.0);
+            if self.shoots_within >= 0.0 && gap <= self.shoots_within {
+                best = best.max((foe.shot * mine).min(foe.left));
+            }
+            if self.charges_within >= 0.0 && !foe.aircraft && gap <= self.charges_within {
+                let x = foe.exchange[usize::from(gap > 9.0)];
+                best = best.max((x.charge * mine * foe.per_wound).min(foe.left) - (x.counter + x.strike_back) * foe.share * per_wound);
+            }
+            if foe.shaken {
+                continue;
+            }
+            // (the enemy unit that can take the most from it: the others have other targets)
+            if foe.shoots_within.is_some_and(|within| gap <= within) {
+                threat = threat.max(foe.their_shot * foe.share * mine);
+            }
+            if foe.charges_within.is_some_and(|within| gap <= within) {
+                let x = foe.their_exchange[usize::from(gap > 9.0)];
+                threat = threat.max(x.charge * foe.share * per_wound - (x.counter + x.strike_back) * mine * foe.per_wound);
+            }
+        }
+        // it loses at most what is left of it, and takes a marker only if it lives
+        let loss = threat.min(self.worth);
+        let marker_gain = if wanted.iter().any(|o| o.distance(p) <= self.marker_reach) { self.marker * (1.0 - loss / self.worth) } else { 0.0 };
+        best + marker_gain - self.threat_weight * loss
+    }
 }
 
 /// Whether `id` arriving at `p` is expected to lose more than half of what is left of it
-/// before it acts, beyond all it can gain there (`arrival_value`): it would be shot off the
+/// before it acts, beyond all it can gain there (`Arrival::value`): it would be shot off the
 /// table for little.
-fn doomed(g: &View, id: Id, p: Point, wanted: &[Point]) -> bool {
+fn doomed(g: &View, id: Id, p: Point, wanted: &[Point], arrival: &Arrival) -> bool {
     let worth = g.points_left(id);
-    worth > 0.0 && arrival_value(g, id, p, wanted) < -0.5 * worth
+    worth > 0.0 && arrival.value(p, wanted) < -0.5 * worth
 }
 
 /// Whether `p` is in `army`'s own deployment zone ("fully within 12" of their table edge").
@@ -91,7 +160,7 @@ pub fn in_own_zone(g: &View, army: usize, p: Point) -> bool {
 }
 
 /// Where the default policy's Ambusher arrives, or `None` to wait: among sampled legal spots,
-/// one outside its own zone if any, then the one worth most (`arrival_value`; on ties the
+/// one outside its own zone if any, then the one worth most (`Arrival::value`; on ties the
 /// nearest a marker its army does not hold). It waits when even the best spot would see it
 /// shot off the table for little (`doomed`), up to the round before the last (so that it may still
 /// seize a marker).
@@ -102,7 +171,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let foes: Vec<(Point, f64)> = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (g.live(e).pos, g.radius(e))).collect();
     let others = g.others_on_ground(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
-    let marker = marker_worth(g, id.0);
+    let arrival = Arrival::of(g, id);
     // (outside its own zone, value, nearness to a wanted marker)
     let mut best: Option<((bool, f64, f64), Point)> = None;
     for attempt in 0..SAMPLES {
@@ -125,7 +194,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
         if best.is_some_and(|((o, _, _), _)| o && !outside) || !may_arrive(g, id, p, &others) {
             continue;
         }
-        let key = (outside, arrival_value_with(g, id, p, &wanted, marker), -p.nearest(&wanted));
+        let key = (outside, arrival.value(p, &wanted), -p.nearest(&wanted));
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
             best = Some((key, p));
@@ -133,7 +202,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     }
     let waits = g.round + 1 < g.config.rounds;
     match best {
-        Some((_, p)) if waits && doomed(g, id, p, &wanted) => None,
+        Some((_, p)) if waits && doomed(g, id, p, &wanted, &arrival) => None,
         Some((_, p)) => Some(p),
         None if waits => None,
         None => ambush_spot_on_grid(g, id, &wanted, &others),
