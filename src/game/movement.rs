@@ -177,12 +177,7 @@ impl<'a, P: Player> Game<'a, P> {
         if wounds > 0 && !self.wounded_by_terrain.iter().any(|(w, _)| *w == id) {
             self.wounded_by_terrain.push((id, s));
         }
-        self.set_state(id, end);
-        let live = self.live_mut(id);
-        live.taken += wounds;
-        if info.alloc.destroyed(end) {
-            live.gone = true;
-        }
+        self.suffer(id, end, wounds);
         self.lap(t, |x| &mut x.dice);
         self.event(|g| Event {
             dice: u64::from(dice),

@@ -21,12 +21,18 @@ impl<'a, P: Player> Game<'a, P> {
     /// `end`: its state, both units' tallies, and whether it is destroyed.
     pub(super) fn take_wounds(&mut self, by: Id, target: Id, end: State, wounds: u32) {
         self.live_mut(by).dealt += wounds;
-        self.set_state(target, end);
-        let destroyed = self.info(target).alloc.destroyed(end);
-        let tl = self.live_mut(target);
-        tl.taken += wounds;
+        self.suffer(target, end, wounds);
+    }
+
+    /// `id` takes `wounds` that leave it in state `end` (from an attack, terrain or a wreck
+    /// with no room): its state, its tally, and whether it is destroyed.
+    pub(super) fn suffer(&mut self, id: Id, end: State, wounds: u32) {
+        self.set_state(id, end);
+        let destroyed = self.info(id).alloc.destroyed(end);
+        let live = self.live_mut(id);
+        live.taken += wounds;
         if destroyed {
-            tl.gone = true;
+            live.gone = true;
         }
     }
 

@@ -168,8 +168,19 @@ impl<'a> View<'a> {
 
     /// `spot_ok` against `crowd` (from `crowd`): the same answer, from the models found once.
     pub fn spot_ok_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> bool {
+        self.refusal_in_crowd(id, p, charging, crowd).is_none()
+    }
+
+    /// Why `spot_ok_in_crowd` refuses `p`, if it does: the first two models found too near
+    /// (tested first), or the table and its impassable terrain.
+    pub fn refusal_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> Option<Refusal> {
         let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
-        self.spot_ok_on_table(id, p) && (self.info(id).movement.aircraft || !crowd.clash(self.radius(id), p, gap))
+        if !self.info(id).movement.aircraft {
+            if let Some(hit) = crowd.first_clash(self.radius(id), p, gap) {
+                return Some(Refusal::Clash(hit));
+            }
+        }
+        (!self.spot_ok_on_table(id, p)).then_some(Refusal::Table)
     }
 
     /// On the table, out of impassable terrain, and (but for Aircraft) clear of `others`.
@@ -255,7 +266,7 @@ impl<'a> View<'a> {
             (b.min(y - rq), f.max(y + rq))
         });
         let crowd = self.crowd(id);
-        let (r, gap, aircraft) = (self.radius(id), self.rules.moves.unit_gap, self.info(id).movement.aircraft);
+        let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
         for row in (0..=rows).rev() {
             let y = row as f64 * STEP;
             if y + back < -EPS || y + front > depth + EPS {
@@ -264,19 +275,19 @@ impl<'a> View<'a> {
             let mut col = 0;
             while col <= cols {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
-                // `spot_ok_in_crowd`, its two tests the other way round (the answer is the
-                // same): a spot that clashes with a model of another unit clashes with it
-                // all along the run of the row where the same two models stay that near,
-                // which is passed over at once
-                if !aircraft {
-                    if let Some(hit) = crowd.first_clash(r, p, gap) {
+                match self.refusal_in_crowd(id, p, false, &crowd) {
+                    // a spot that clashes with a model of another unit clashes with it all
+                    // along the run of the row where the same two models stay that near,
+                    // which is passed over at once
+                    Some(Refusal::Clash(hit)) => {
                         col = crowd.clash_run(hit, r, p, gap, STEP, col, cols, |x| self.from_edge(id.0, x, y)) + 1;
                         continue;
                     }
-                }
-                col += 1;
-                if !self.spot_ok_on_table(id, p) {
-                    continue;
+                    Some(Refusal::Table) => {
+                        col += 1;
+                        continue;
+                    }
+                    None => col += 1,
                 }
                 if self.models_in_dangerous_at(id, p) == 0 {
                     return Some(p);
@@ -340,15 +351,18 @@ pub struct Clash {
     theirs: usize,
 }
 
+/// Why a spot is refused (`View::refusal_in_crowd`).
+#[derive(Debug, Clone, Copy)]
+pub enum Refusal {
+    Clash(Clash),
+    /// Off the table, or in impassable terrain.
+    Table,
+}
+
 impl Crowd {
     /// Whether the unit (its disc of radius `r` centred on `p`) comes within `gap` of any of
-    /// them: `View::clashes` for each (the same tests, to the bit), from the models found once.
-    #[inline]
-    fn clash(&self, r: f64, p: Point, gap: f64) -> bool {
-        self.first_clash(r, p, gap).is_some()
-    }
-
-    /// `clash`, with the first two models found too near.
+    /// them, `View::clashes` for each (the same tests, to the bit, from the models found
+    /// once), with the first two models found too near.
     pub fn first_clash(&self, r: f64, p: Point, gap: f64) -> Option<Clash> {
         // a unit further off in `y` than any disc reaches fails the discs' test (the margin
         // only lets more in)

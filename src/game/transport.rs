@@ -171,11 +171,7 @@ impl<'a, P: Player> Game<'a, P> {
             s = alloc.apply(s, 1, 1);
             wounds += 1;
         }
-        let destroyed = alloc.destroyed(s);
-        self.set_state(id, s);
-        let live = self.live_mut(id);
-        live.taken += wounds;
-        live.gone |= destroyed;
+        self.suffer(id, s, wounds);
     }
 
     fn wrecks(&mut self) {

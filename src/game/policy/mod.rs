@@ -906,10 +906,12 @@ pub fn exit(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
             return Some(out);
         }
     }
-    // the transport carries them on unless it can't move them, or has not this round
+    // the transport carries them on unless it can't move them, or has not this round (and,
+    // for the default policy, only if it is faster than they walk: else staying would spend
+    // their activations for nothing)
     let t = g.live(transport);
     let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
-    let carried_on = if plans_rides { transports::carried_on(g, id, transport) } else { !t.shaken && !stuck && !g.info(transport).movement.hold_only };
+    let carried_on = !t.shaken && !stuck && !g.info(transport).movement.hold_only && (!plans_rides || transports::faster(g, id, transport));
     let near = goal.distance(at) <= exit_range + g.radius(transport) + g.rules.markers.range;
     if carried_on && !near && g.round < g.config.rounds {
         return None;

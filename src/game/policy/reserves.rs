@@ -168,10 +168,10 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let r = g.radius(id);
     let over = g.info(id).movement.ambush_over.max(0.0);
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
-    let foes: Vec<(Point, f64)> = enemies(g, id.0).filter(|&e| !g.info(e).movement.aircraft).map(|e| (g.live(e).pos, g.radius(e))).collect();
     let others = g.others_on_ground(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let arrival = Arrival::of(g, id);
+    let foes: Vec<(Point, f64)> = arrival.foes.iter().filter(|f| !f.aircraft).map(|f| (f.pos, f.radius)).collect();
     // (outside its own zone, value, nearness to a wanted marker)
     let mut best: Option<((bool, f64, f64), Point)> = None;
     for attempt in 0..SAMPLES {

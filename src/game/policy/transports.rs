@@ -24,7 +24,7 @@ pub fn ride_pays(g: &View, id: Id, transport: Id) -> bool {
 
 /// Whether `transport`'s Rush beats `id`'s own by `ride_margin` (else walking gets the unit as
 /// far, and acting on the way).
-fn faster(g: &View, id: Id, transport: Id) -> bool {
+pub fn faster(g: &View, id: Id, transport: Id) -> bool {
     g.movement(transport).rush >= g.movement(id).rush + g.config.policies[id.0].ride_margin
 }
 
@@ -74,16 +74,6 @@ pub fn exit_to_act(g: &mut Seat, id: Id, transport: Id) -> Option<Exit> {
         }
     }
     None
-}
-
-/// Whether `transport` takes `id` on if it stays inside (out of sight of the enemy's guns):
-/// the transport may move (not Shaken, not Immobile, and not standing still this round after
-/// its activation) and is faster than the unit walking (`faster`). Else the unit gets out and
-/// walks on: staying would spend its activations for nothing.
-pub fn carried_on(g: &View, id: Id, transport: Id) -> bool {
-    let t = g.live(transport);
-    let stuck = t.activated && t.pos.distance(t.round_start) < 1.0;
-    !t.shaken && !stuck && !g.info(transport).movement.hold_only && faster(g, id, transport)
 }
 
 #[cfg(test)]
