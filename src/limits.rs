@@ -8,6 +8,10 @@ pub const MAX_MODELS: u32 = 1_000;
 pub const MAX_ATTACKS: u32 = 1_000;
 /// Copies of one weapon in a unit.
 pub const MAX_WEAPON_COUNT: u32 = 1_000;
+/// Weapon entries, rules or items of one model group, each list apart (a real unit lists a
+/// dozen at most): what any engine does with a unit grows with them, and a unit within every
+/// other limit is then refused or answered in a fraction of a second.
+pub const MAX_ENTRIES: usize = 100;
 /// Any numeric rule rating (Tough, AP, Blast, Deadly, ...).
 pub const MAX_RATING: i64 = 1_000;
 /// Weapon range in inches (the table is 72" long).

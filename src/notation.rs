@@ -51,14 +51,17 @@ fn trimmed(s: &str, start: usize, end: usize, offset: usize) -> (usize, &str) {
 /// Reads a leading copy count `12x ` and returns (count, bytes consumed).
 pub fn count_prefix(s: &str) -> Option<(u64, usize)> {
     let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits > 9 {
+    if digits == 0 {
         return None;
     }
-    let rest = &s[digits..];
-    if rest.starts_with("x ") {
-        Some((s[..digits].parse().ok()?, digits + 2))
-    } else {
-        None
+    // any number of digits: a count too large for a u64 is u64::MAX, refused by the caller's
+    // limit (not read as part of a name); "2x(A3)" is a count before an empty name, so that
+    // what is read prints as it reads back
+    let n = s[..digits].parse().unwrap_or(u64::MAX);
+    match s[digits..].as_bytes() {
+        [b'x', b' ', ..] => Some((n, digits + 2)),
+        [b'x', b'(', ..] => Some((n, digits + 1)),
+        _ => None,
     }
 }
 

@@ -36,7 +36,7 @@ class TestExampleData:
         assert captain.has_rule("Warden Oath") and captain.unknown_rules() == ()  # its book defines them
         assert book.unit("wc01") == captain  # by Army Forge id too
         assert "Warden Oath" in book.special_rules
-        with pytest.raises(KeyError, match="no unit"):
+        with pytest.raises(ValueError, match="no such unit"):
             book.unit("Space Pirates")
 
     def test_example_upgrades_are_priced_per_unit(self):

@@ -574,7 +574,7 @@ def test_too_few_to_calibrate_gives_no_verdict(tmp_path, real_books):
     (lambda: oprstats.fairness([SQUAD], in_sample=1), TypeError, "in_sample"),
     (lambda: oprstats.fairness([SQUAD], options=True), ValueError, "options"),
     (lambda: oprstats.example_book().loadout("Warden Squad", "Upgrade all models with: Shield Matrix (Shielded)"), TypeError, "options"),
-    (lambda: oprstats.example_book().loadout("Nobody", []), KeyError, "Nobody"),
+    (lambda: oprstats.example_book().loadout("Nobody", []), ValueError, "Nobody"),
 ])
 def test_bad_input_is_a_clear_error(call, error, words):
     with pytest.raises(error, match=None) as info:

@@ -17,9 +17,14 @@ use super::table::Point;
 
 impl<'a, P: Player> Game<'a, P> {
     /// Plays the game and adds it to `out`.
-    pub fn play(mut self, out: &mut Output) {
+    /// Plays the game into `out`; or, when a unit found no room to deploy, stops and
+    /// returns that unit (nothing of the game is recorded).
+    pub fn play(mut self, out: &mut Output) -> Option<Id> {
         let t = self.clock();
         self.deploy();
+        if self.no_room.is_some() {
+            return self.no_room;
+        }
         let mut first = self.seat[0];
         for round in 1..=self.config.rounds {
             self.round = round;
@@ -29,6 +34,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         self.lap(t, |x| &mut x.total);
         self.finish(out);
+        None
     }
 
     /// One round of alternating activations. Returns the army that "finished activating first"

@@ -310,6 +310,9 @@ pub struct Output {
     /// first is described.
     pub violations: u64,
     pub first_violation: Option<String>,
+    /// The first game (by number) in which a unit found no room to deploy, and the unit
+    /// (army, index): such a game is not played on, and the run is refused (`simulate`).
+    pub no_room: Option<(u64, usize, usize)>,
 }
 
 impl Output {
@@ -325,6 +328,11 @@ impl Output {
         if self.first_violation.is_none() {
             self.first_violation = o.first_violation;
         }
+        // the lowest game, whatever order the parts come in
+        self.no_room = match (self.no_room, o.no_room) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
     }
 }
 

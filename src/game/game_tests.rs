@@ -753,3 +753,22 @@ fn a_unit_beside_a_building_goes_round_it() {
     }
     assert!(!path.via.is_empty() || path.to.y < 20.0, "round it: {path:?}");
 }
+
+#[test]
+fn a_run_whose_deployment_finds_no_room_is_refused_not_scored() {
+    // terrain over both deployment zones: no unit can be placed "fully within 12" of their
+    // table edge"; the run is refused (naming the first such game and unit) rather than
+    // scored as if the units had died
+    let p = prep(&[GRUNTS], &[GRUNTS]);
+    let mut c = config(vec![building(0.0, 0.0, 72.0, 13.0), building(0.0, 35.0, 72.0, 48.0)], vec![], vec![], vec![]);
+    c.deployment = None;
+    c.trace = false;
+    let e = super::simulate(&p, &c, 0, 40, Some(2)).expect_err("no room to deploy");
+    let text = e.to_string();
+    assert!(text.contains("terrain") && text.contains("game 0") && text.contains("no room to deploy"), "{text}");
+    // the same terrain beside the zones plays
+    let mut ok = config(vec![building(0.0, 20.0, 10.0, 28.0)], vec![], vec![], vec![]);
+    ok.deployment = None;
+    ok.trace = false;
+    assert_eq!(super::simulate(&p, &ok, 0, 4, Some(1)).unwrap().records.len(), 4);
+}

@@ -186,7 +186,10 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
                 });
                 cache.trim();
                 for g in start..end {
-                    Game::new(prep, config, g, &mut cache, &mut bot).play(&mut out);
+                    if let Some(id) = Game::new(prep, config, g, &mut cache, &mut bot).play(&mut out) {
+                        out.no_room = Some((g, id.0, id.1));
+                        break;
+                    }
                 }
                 CACHE.with(|k| *k.borrow_mut() = (prep.id, cache, bot));
                 out
@@ -198,6 +201,14 @@ pub fn simulate(prep: &Prepared, config: &Config, first: u64, count: u64, thread
     let mut total = Output { units: [UnitTotals::new(prep.armies[0].len()), UnitTotals::new(prep.armies[1].len())], ..Output::default() };
     for part in parts {
         total.merge(part);
+    }
+    if let Some((g, army, u)) = total.no_room {
+        let name = &prep.armies[army][u].name;
+        return Err(Error::invalid(
+            "terrain",
+            format!("game {g}"),
+            format!("army {}'s unit {name:?} found no room to deploy within its zone (every half inch tried): the terrain or the army's size leaves it none; games without it would be scored as if it had died, so none is", ["A", "B"][army]),
+        ));
     }
     Ok(total)
 }

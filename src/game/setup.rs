@@ -189,9 +189,10 @@ impl<'a, P: Player> Game<'a, P> {
                         }
                     }
                     // no room at all (every half inch of the zone tried): the unit cannot
-                    // be deployed and counts as lost (with the units it carries), and the
-                    // trace says so
+                    // be deployed (nor the units it carries); the trace says so, and the game
+                    // is not played on (`play`): a game without it is not the game asked for
                     None => {
+                        self.no_room.get_or_insert(id);
                         for who in std::iter::once(id).chain(boarding.iter().filter(|(_, t)| *t == id).map(|(p, _)| *p)) {
                             self.live_mut(who).gone = true;
                             self.event(|_| Event { detail: "no room to deploy".into(), ..Event::of("lost", who, Point::default(), Point::default()) });

@@ -12,7 +12,7 @@
 
 use crate::edition::{Edition, HeroJoining};
 use crate::error::{Error, Result};
-use crate::limits::{MAX_COST, MAX_MODELS};
+use crate::limits::{MAX_COST, MAX_ENTRIES, MAX_MODELS};
 use crate::notation;
 use crate::rules::names::NameCheck;
 use crate::rules::{canonical, check_name, Rating, Rule};
@@ -51,7 +51,7 @@ pub struct ModelGroup {
 }
 
 /// One model, with what it carries: derived from its group (see [`ModelGroup::models`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Model {
     /// Index of the model group in the unit (0 = the unit itself, 1.. = joined heroes).
     pub group: usize,
@@ -69,6 +69,30 @@ pub struct Model {
 pub struct Unit {
     /// `groups[0]` is the unit; later groups are heroes that joined it.
     pub groups: Vec<ModelGroup>,
+}
+
+impl Model {
+    /// The checks a model of a checked group passes, for a model built another way
+    /// (unpickled): its scores, its wounds, and each weapon and rule.
+    pub fn check(&self, edition: Edition) -> Result<()> {
+        check_score("quality", self.quality)?;
+        check_score("defense", self.defense)?;
+        if self.tough == 0 || i64::from(self.tough) > crate::limits::MAX_RATING {
+            return Err(Error::invalid("tough", self.tough, format!("must be from 1 to {}", crate::limits::MAX_RATING)));
+        }
+        for (what, n) in [("weapon entries", self.weapons.len()), ("rules", self.rules.len())] {
+            if n > MAX_ENTRIES {
+                return Err(Error::limit(format!("{what} of a model"), n, MAX_ENTRIES));
+            }
+        }
+        for w in &self.weapons {
+            w.check(edition)?;
+        }
+        for r in &self.rules {
+            r.check(edition)?;
+        }
+        Ok(())
+    }
 }
 
 impl Item {
@@ -178,6 +202,11 @@ impl ModelGroup {
         }
         check_score("quality", quality)?;
         check_score("defense", defense)?;
+        for (what, n) in [("weapon entries", weapons.len()), ("rules", rules.len()), ("items", items.len())] {
+            if n > MAX_ENTRIES {
+                return Err(Error::limit(format!("{what} of {name}"), n, MAX_ENTRIES));
+            }
+        }
         if let Some(c) = cost {
             if i64::from(c) > MAX_COST {
                 return Err(Error::limit("cost", c, MAX_COST));

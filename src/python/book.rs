@@ -7,7 +7,6 @@ use crate::edition::Edition;
 use crate::loaders::army_forge::SpellDefinition;
 use crate::loaders::{Army, ArmyBook, Gain, Selector};
 use crate::rules::{catalog, names};
-use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -46,9 +45,60 @@ pub struct PyUpgradeOption {
 
 #[pymethods]
 impl PyUpgradeOption {
+    /// Pickling: its fields (the weapons pickle as weapons do).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let rebuild = py.import("oprstats._core")?.getattr("_upgrade_option_from_state")?;
+        let o = slf.get();
+        let weapons: Vec<Py<PyWeapon>> = o.weapons.iter().map(|w| w.clone_ref(py)).collect();
+        let args = (o.package.clone(), o.section.clone(), o.variant.clone(), o.targets.clone(), o.affects.clone(), o.select.clone(), o.label.clone(), o.cost, weapons, o.rules.clone());
+        Ok((rebuild, args.into_pyobject(py)?))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(o) = other.cast::<PyUpgradeOption>() else { return Ok(py.NotImplemented()) };
+        let o = o.get();
+        let mut same = (&self.package, &self.section, &self.variant, &self.targets, &self.affects, &self.select, &self.label, self.cost, &self.rules)
+            == (&o.package, &o.section, &o.variant, &o.targets, &o.affects, &o.select, &o.label, o.cost, &o.rules)
+            && self.weapons.len() == o.weapons.len();
+        for (a, b) in self.weapons.iter().zip(&o.weapons) {
+            same &= a.bind(py).eq(b.bind(py))?;
+        }
+        Ok(pyo3::types::PyBool::new(py, same).to_owned().into_any().unbind())
+    }
+
     fn __repr__(&self) -> String {
         format!("UpgradeOption({:?}: {:?}, {:+}pts)", self.section, self.label, self.cost)
     }
+}
+
+/// Pickle support: an upgrade option back from its fields, its kind and counts checked.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn _upgrade_option_from_state(
+    package: String,
+    section: String,
+    variant: String,
+    targets: Vec<String>,
+    affects: Option<String>,
+    select: Option<String>,
+    label: String,
+    cost: i64,
+    weapons: Vec<Py<PyWeapon>>,
+    rules: Vec<String>,
+) -> PyResult<PyUpgradeOption> {
+    if !["replace", "upgrade", "attachment"].contains(&variant.as_str()) {
+        return Err(crate::Error::invalid("pickled UpgradeOption variant", format!("{variant:?}"), "must be replace, upgrade or attachment").into());
+    }
+    if cost.abs() > crate::limits::MAX_COST {
+        return Err(crate::Error::limit("pickled UpgradeOption cost", cost, crate::limits::MAX_COST).into());
+    }
+    if weapons.len() > crate::limits::MAX_ENTRIES || rules.len() > crate::limits::MAX_ENTRIES || targets.len() > crate::limits::MAX_ENTRIES {
+        return Err(crate::Error::limit("pickled UpgradeOption entries", weapons.len().max(rules.len()).max(targets.len()), crate::limits::MAX_ENTRIES).into());
+    }
+    Ok(PyUpgradeOption { package, section, variant, targets, affects, select, label, cost, weapons, rules })
 }
 
 /// An Army Forge army book: its units with default loadouts and official costs, the
@@ -74,7 +124,12 @@ impl PyArmyBook {
         } else {
             return Err(type_error("unit", "a unit name, id or Unit", &type_name(key)));
         };
-        found.ok_or_else(|| PyKeyError::new_err(format!("{} has no unit {}", self.inner.name, key.repr().map(|r| r.to_string()).unwrap_or_default())))
+        found.ok_or_else(|| {
+            let asked = key.repr().map(|r| r.to_string()).unwrap_or_default();
+            let close = key.extract::<String>().map(|n| crate::rules::names::close_names(&n, self.inner.units.iter().map(|u| u.unit.name()))).unwrap_or_default();
+            let hint = if close.is_empty() { String::new() } else { format!("; did you mean {}?", close.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(" or ")) };
+            crate::Error::invalid("unit", asked, format!("{} has no such unit (a name or id of one of its {} units){hint}", self.inner.name, self.inner.units.len())).into()
+        })
     }
 }
 

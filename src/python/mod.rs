@@ -30,6 +30,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile::_weapon_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_unit_from_text, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_weapon_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(profile::_model_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_upgrade_option_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(profile::_unit_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(book::_army_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(book::_army_book_from_state, m)?)?;

@@ -246,6 +246,15 @@ pub fn _weapon_from_state(state: &str, edition: &str) -> PyResult<PyWeapon> {
     Ok(PyWeapon { inner, edition })
 }
 
+/// Pickle support: rebuilds a model from its fields, with the checks a model passes.
+#[pyfunction]
+pub fn _model_from_state(state: &str, edition: &str) -> PyResult<PyModel> {
+    let edition = self::edition(edition)?;
+    let inner: Model = from_state(state, "Model")?;
+    inner.check(edition)?;
+    Ok(PyModel { inner, edition })
+}
+
 /// Pickle support of earlier versions: rebuilds a weapon from its notation.
 #[pyfunction]
 pub fn _weapon_from_text(text: &str, edition: &str) -> PyResult<PyWeapon> {
@@ -309,6 +318,22 @@ impl PyModel {
     fn weapons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let edition = self.edition;
         PyTuple::new(py, self.inner.weapons.iter().map(|w| PyWeapon { inner: w.clone(), edition }))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<PyModel>() {
+            Ok(o) => pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind(),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    /// Pickling: the model's fields as JSON, rebuilt and checked by `_model_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let py = slf.py();
+        let rebuild = py.import("oprstats._core")?.getattr("_model_from_state")?;
+        let me = slf.get();
+        Ok((rebuild, PyTuple::new(py, [to_state(&me.inner)?, me.edition.key().to_string()])?))
     }
 
     fn __repr__(&self) -> String {
