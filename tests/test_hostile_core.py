@@ -131,3 +131,28 @@ def test_an_unknown_unit_of_a_book_is_a_value_error_with_the_closest_names():
     name = book.units[0].name
     with pytest.raises(ValueError, match=rf"unit: .*no such unit.*did you mean {name!r}".replace("'", '"')):
         book.unit(name[:-1])
+
+
+PREPARATION_SCRIPT = textwrap.dedent("""
+    import os, signal, threading, time, warnings, oprstats
+    warnings.simplefilter("ignore")
+    U = oprstats.Unit.parse
+    # 24 distinct hordes a side: the melee of every pair is valued before the first game
+    # (about 5 s on 2 threads)
+    a = [U(f'A{i} [100] Q4+ D4+ | 500pts\\n100x Sword (A{1 + i % 4}, Deadly(3))') for i in range(24)]
+    b = [U(f'B{i} [60] Q5+ D5+ | 500pts\\n60x Spear (A{1 + i % 3}, Counter)') for i in range(24)]
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    start = time.perf_counter()
+    try:
+        oprstats.simulate(a, b, games=1, seed=1, progress=False, threads=2)
+        print("finished", time.perf_counter() - start)
+    except KeyboardInterrupt:
+        print("interrupted", time.perf_counter() - start)
+""")
+
+
+def test_ctrl_c_stops_a_long_preparation_of_a_game():
+    done = subprocess.run([sys.executable, "-c", PREPARATION_SCRIPT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    word, seconds = done.stdout.split()[-2:]
+    assert word == "interrupted" and float(seconds) < 2.0, done.stdout

@@ -118,10 +118,14 @@ impl ChargePlan {
 
     /// `values[a][u][v]`: the value of unit `u` of army `a` charging unit `v` of the other
     /// army (`f64::NEG_INFINITY` where it cannot).
-    pub(super) fn values(&self, edition: Edition) -> [Vec<Vec<f64>>; 2] {
+    /// Once `stop` is set, the pairs left are not worked out (their values are meaningless).
+    pub(super) fn values(&self, edition: Edition, stop: &crate::stop::Stop) -> [Vec<Vec<f64>>; 2] {
         let values: Vec<f64> = (0..self.pairs.len())
             .into_par_iter()
             .map(|j| {
+                if stop.is_set() {
+                    return f64::NEG_INFINITY;
+                }
                 let (c, d) = (&self.units[self.pairs[j].0], &self.units[self.pairs[j].1]);
                 self.melee(j, edition).map_or(f64::NEG_INFINITY, |m| charge_value(&m, self.exact[j], c, d))
             })
@@ -203,7 +207,7 @@ mod tests {
         // (A into A is the same melee: 3 more)
         assert_eq!(plan.units.len(), 3);
         assert_eq!(plan.pairs.len(), 7);
-        let values = plan.values(Edition::V3_5);
+        let values = plan.values(Edition::V3_5, &crate::stop::Stop::new());
         assert_eq!(values[0][0], values[0][1]);
         assert_eq!(values[0][0][0], values[1][0][0], "the mirror match is one melee");
         assert!(plan.exact.iter().all(|&e| e));

@@ -487,6 +487,12 @@ impl Prepared {
     /// `new`, with the spells of each unit's book (`spells[army][unit]`; a unit past the end
     /// has none): "the Caster's spells must be picked from their own faction".
     pub fn with_spells(armies: [&[Unit]; 2], spells: [&[Spells]; 2], edition: Edition, role_ratio: [f64; 2]) -> Result<Prepared> {
+        Ok(Self::with_spells_until(armies, spells, edition, role_ratio, &crate::stop::Stop::new())?.expect("never stopped"))
+    }
+
+    /// `with_spells`, stopping early (`Ok(None)`) once `stop` is set: the melees of every
+    /// pair of units may take seconds.
+    pub fn with_spells_until(armies: [&[Unit]; 2], spells: [&[Spells]; 2], edition: Edition, role_ratio: [f64; 2], stop: &crate::stop::Stop) -> Result<Option<Prepared>> {
         let rules = GameRules::of(edition)?;
         for (side, units) in armies.iter().enumerate() {
             let field = ["army_a", "army_b"][side];
@@ -604,7 +610,10 @@ impl Prepared {
         }
         prep.given = given;
         prep.melee_options = prep.melee_option_table();
-        prep.charge_value = plan.values(edition);
+        prep.charge_value = plan.values(edition, stop);
+        if stop.is_set() {
+            return Ok(None);
+        }
         for side in 0..2 {
             prep.fresh_exchange[side] = prep.exchange_table(side);
             prep.shot_value[side] = prep.shot_table(side);
@@ -613,7 +622,7 @@ impl Prepared {
                 prep.armies[side][u].role = role;
             }
         }
-        Ok(prep)
+        Ok(Some(prep))
     }
 
     /// What the game needs to know of `unit` (`field` names it in errors).

@@ -2,7 +2,7 @@
 //! released and hands per-game results to Python as numpy arrays without copying.
 
 use super::convert::{edition, type_name};
-use super::errors::{run, type_error};
+use super::errors::{run, run_stoppable, type_error};
 use super::profile::PyUnit;
 use crate::game::config::Event;
 use crate::game::prepare::{Prepared, Role};
@@ -84,7 +84,8 @@ pub fn _prepare_game(py: Python<'_>, army_a: &Bound<'_, PyAny>, army_b: &Bound<'
             return Err(crate::Error::invalid(field, r, "must be a finite number from 1 to 100").into());
         }
     }
-    let prep = run(py, || Prepared::with_spells([&a, &b], [&spells_a, &spells_b], edition, [role_ratio.0, role_ratio.1]))?;
+    // the melees of every pair of units may take seconds: Ctrl-C stops them
+    let prep = run_stoppable(py, |stop| Prepared::with_spells_until([&a, &b], [&spells_a, &spells_b], edition, [role_ratio.0, role_ratio.1], stop))?;
     Ok(PyGamePrep { inner: Arc::new(prep) })
 }
 
