@@ -22,6 +22,7 @@ from ._matchups import BreakEven, Field, Matchups, break_even, fair_cost, matchu
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
 from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
+from ._core import ListWarning
 from ._strict import UnknownRuleWarning, get_strict, set_strict
 from ._tables import unit_rows, units_frame
 from ._validate import ListCheck, ListProblem, validate_list
@@ -61,6 +62,7 @@ __all__ = [
     "Unit",
     "UnitState",
     "UnknownRuleWarning",
+    "ListWarning",
     "UpgradeOption",
     "Weapon",
     "__version__",

@@ -34,6 +34,7 @@ __all__ = [
     "_set_strict",
     "_get_strict",
     "UnknownRuleWarning",
+    "ListWarning",
     "_attack",
     "_AttackStages",
     "_MeleeOutcome",
@@ -315,6 +316,10 @@ class Army:
 class UnknownRuleWarning(UserWarning):
     """A rule name that neither the library nor the unit's book defines: it is kept by name,
     but no engine plays it."""
+
+class ListWarning(UserWarning):
+    """An army list that does not match the books it was read with: a unit not in them (read
+    without its book's spells and rules), or a cost the book prices differently."""
 
 def _weapon_from_text(text: str, edition: str) -> Weapon: ...
 def _unit_from_text(text: str, edition: str, defined: Sequence[str] = ...) -> Unit: ...

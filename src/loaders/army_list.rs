@@ -14,8 +14,9 @@ use crate::edition::Edition;
 use crate::error::{Error, Result};
 use crate::limits::MAX_ARMY_UNITS;
 use crate::notation;
-use crate::profile::unit::{assemble, read_blocks, Unit};
-use crate::rules::names::{NameCheck, Unknown};
+use crate::loaders::ArmyBook;
+use crate::profile::unit::{assemble, read_blocks, ModelGroup, Unit};
+use crate::rules::names::{self, NameCheck, Unknown};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Army {
@@ -63,6 +64,52 @@ impl Army {
             check.unit(unit);
         }
         check.finish()
+    }
+
+    /// The list read against the books it was built from: each unit (and joined hero) found
+    /// by name, and a unit that carries its book's default loadout priced as the book prices
+    /// it. The wrong books (none of the list's units in them) are an error; the rest is
+    /// reported, a message per finding (one per distinct unit), for the binding to warn or
+    /// refuse under `strict`.
+    pub fn against_books(&self, books: &[&ArmyBook]) -> Result<Vec<String>> {
+        if books.is_empty() {
+            return Ok(Vec::new());
+        }
+        let find = |name: &str| books.iter().find_map(|b| b.unit(name));
+        let groups: Vec<&ModelGroup> = self.units.iter().flat_map(|u| u.groups.iter()).collect();
+        let titles = books.iter().map(|b| format!("{:?}", b.name)).collect::<Vec<_>>().join(", ");
+        if !groups.iter().any(|g| find(&g.name).is_some()) {
+            let some: Vec<String> = books.iter().flat_map(|b| b.units.iter().map(|u| format!("{:?}", u.unit.name()))).take(3).collect();
+            return Err(Error::invalid(
+                "book",
+                titles,
+                format!("none of the list's {} units is in it (its units include {}): pass the list's own book", self.units.len(), some.join(", ")),
+            ));
+        }
+        let mut messages = Vec::new();
+        let (mut unknown, mut priced): (Vec<&str>, Vec<&ModelGroup>) = (Vec::new(), Vec::new());
+        for g in groups {
+            // each unknown name once, each distinct unit (loadout and cost) once
+            if unknown.contains(&g.name.as_str()) || priced.contains(&g) {
+                continue;
+            }
+            priced.push(g);
+            let Some(book_unit) = find(&g.name) else {
+                unknown.push(&g.name);
+                let close = names::close_names(&g.name, books.iter().flat_map(|b| b.units.iter().map(|u| u.unit.name())));
+                let hint = if close.is_empty() { String::new() } else { format!("; did you mean {}?", close.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(" or ")) };
+                messages.push(format!("army list: unit {:?} is not in {titles}: read without its book's spells and rules{hint}", g.name));
+                continue;
+            };
+            let book = &book_unit.unit.groups[0];
+            let unpriced = |x: &ModelGroup| ModelGroup { cost: None, ..x.clone() };
+            if let (Some(listed), Some(priced)) = (g.cost, book.cost) {
+                if listed != priced && unpriced(g) == unpriced(book) {
+                    messages.push(format!("army list: unit {:?} costs {listed}pts in the list and {priced}pts in its book with the same loadout; the list's cost is used", g.name));
+                }
+            }
+        }
+        Ok(messages)
     }
 
     /// Points of all units whose cost is known.

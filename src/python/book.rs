@@ -1,7 +1,7 @@
 //! Army books, their upgrade options, and army lists, as read-only Python objects.
 
 use super::convert::{edition, int_in, type_name};
-use super::errors::{report_unknown, run, type_error};
+use super::errors::{report_list, report_unknown, run, type_error};
 use super::profile::{from_state, to_state, BookRules, PyUnit, PyWeapon};
 use crate::edition::Edition;
 use crate::loaders::army_forge::SpellDefinition;
@@ -421,6 +421,9 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, books: Vec<PyRef<'_, PyArmyBook>>) -> PyResult<PyArmy> {
     let edition = self::edition(edition)?;
     let inner = run(py, || Army::parse(text, edition))?;
+    // read against its books: the wrong books refused, unknown units and costs reported
+    let found = inner.against_books(&books.iter().map(|b| &b.inner).collect::<Vec<_>>())?;
+    report_list(py, &found, strict)?;
     let all = BookRules::merge(books.iter().map(|b| &*b.book));
     let unknown = inner.unknown_rules(edition, &all.defined);
     if !unknown.is_empty() {

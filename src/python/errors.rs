@@ -30,6 +30,13 @@ pyo3::create_exception!(
     "A rule name that neither the library nor the unit's book defines: it is kept by name, but no engine plays it."
 );
 
+pyo3::create_exception!(
+    oprstats,
+    ListWarning,
+    PyUserWarning,
+    "An army list that does not match the books it was read with: a unit not in them (read without its book's spells and rules), or a cost the book prices differently."
+);
+
 /// The module setting `oprstats.set_strict`: what `strict=None` means.
 static STRICT: AtomicBool = AtomicBool::new(false);
 
@@ -58,6 +65,24 @@ pub fn report_unknown(py: Python<'_>, messages: &[String], strict: Option<bool>,
         // Names and rules hold no NUL (the notation refuses control characters).
         let text = CString::new(message.replace('\0', "")).expect("no NUL left");
         PyErr::warn(py, category.as_any(), &text, stacklevel)?;
+    }
+    Ok(())
+}
+
+/// Reports what reading a list against its books found (units not in them, costs that
+/// differ): a `ValueError` when `strict` (or the module setting) says so, else a
+/// `ListWarning` each, pointed at the caller of `load_army_list`.
+pub fn report_list(py: Python<'_>, messages: &[String], strict: Option<bool>) -> PyResult<()> {
+    if messages.is_empty() {
+        return Ok(());
+    }
+    if strict.unwrap_or_else(strict_default) {
+        return Err(PyValueError::new_err(messages.join("\n")));
+    }
+    let category = py.get_type::<ListWarning>();
+    for message in messages {
+        let text = CString::new(message.replace('\0', "")).expect("no NUL left");
+        PyErr::warn(py, category.as_any(), &text, 2)?;
     }
     Ok(())
 }

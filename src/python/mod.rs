@@ -46,6 +46,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::_set_strict, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_get_strict, m)?)?;
     m.add("UnknownRuleWarning", m.py().get_type::<errors::UnknownRuleWarning>())?;
+    m.add("ListWarning", m.py().get_type::<errors::ListWarning>())?;
     m.add_function(wrap_pyfunction!(attack::_attack, m)?)?;
     m.add_class::<attack::PyAttackStages>()?;
     m.add_class::<melee::PyMeleeOutcome>()?;
