@@ -112,6 +112,7 @@ pub const MAX_BUFF_RULES: usize = 3;
 /// One unit of an army, ready to play.
 #[derive(Debug, Clone)]
 pub struct UnitInfo {
+    /// Its name and its joined heroes' (`Unit::display_name`).
     pub name: String,
     pub alloc: Allocation,
     pub cost: f64,
@@ -657,7 +658,7 @@ impl Prepared {
         let (indirect, limited, ranged) = (names(&|w| has(w, "Indirect")), names(&|w| has(w, "Limited")), names(&|_| true));
         let guns = RunGuns::of(&alloc.runs, &ranged, &indirect, &limited);
         Ok(UnitInfo {
-            name: unit.name().to_string(),
+            name: unit.display_name(),
             cost: f64::from(unit.cost().unwrap_or(0)),
             models: alloc.len(),
             wounds,

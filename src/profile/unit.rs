@@ -517,6 +517,12 @@ impl Unit {
         &self.main().name
     }
 
+    /// The unit's name with those of the heroes joined to it ("Orc Warriors + Orc Leader"):
+    /// what tables of a game name it by, so that the hero who fights with it is seen.
+    pub fn display_name(&self) -> String {
+        self.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(" + ")
+    }
+
     /// Models in the unit, joined heroes included.
     pub fn size(&self) -> u32 {
         self.groups.iter().map(|g| g.size).sum()
