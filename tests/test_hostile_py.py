@@ -1,0 +1,189 @@
+"""Hostile input, round three (issue 43), the Python layer: path arguments read only regular
+files and only up to the limit; Ctrl-C stops a whole call; weights and tiny costs cannot turn
+an answer into NaN or infinity; huge ints, unknown names and closed clients are ValueErrors
+naming the field; results keep their read-only arrays through pickle."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import oprstats
+from oprstats import CostModel
+
+MAX_JSON = dict(oprstats._core._limits())["MAX_JSON"]
+MAX_TEXT = dict(oprstats._core._limits())["MAX_TEXT"]
+
+
+def run_capped(code: str, *, memory_gib: float = 1.5, seconds: float = 60.0) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter with its address space capped and an alarm, so that a
+    regression (reading /dev/zero, blocking on a pipe) fails the test instead of the machine."""
+    prelude = textwrap.dedent(f"""
+        import resource, signal
+        cap = int({memory_gib} * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        signal.alarm({int(seconds) // 2})
+        import oprstats
+    """)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", RAYON_NUM_THREADS="2")
+    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=seconds, env=env)
+
+
+# 1. Every path argument: a regular file, read to the limit and no further
+
+ENTRY_POINTS = {
+    "load_army_book": ("source", "oprstats.load_army_book(P)"),
+    "load_army_list": ("source", "oprstats.load_army_list(P)"),
+    "CostModel.load": ("path", "oprstats.CostModel.load(P)"),
+    "fairness": ("units_or_book", "oprstats.fairness(P)"),
+    "simulate": ("army_a", "oprstats.simulate(P, oprstats.example_army(), games=1, progress=False)"),
+    "validate_list": ("army", "oprstats.validate_list(P)"),
+    "matchups": ("attackers", "oprstats.matchups(P, oprstats.example_army())"),
+    # the CLI prints the error and exits 1: raised again here to be compared
+    "cli": ("file", "err = io.StringIO()\nwith contextlib.redirect_stderr(err): main(['show', P])\n"
+                    "raise ValueError(err.getvalue().strip().removeprefix('oprstats: error: '))"),
+}
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe.txt"
+    os.mkfifo(path)
+    return str(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="needs /dev/zero and FIFOs")
+def test_devices_and_pipes_are_refused_by_every_entry_point_before_they_are_read(fifo):
+    # each call in one capped child: unfixed, /dev/zero is read until memory runs out and a
+    # pipe with no writer blocks the open for ever
+    code = "import contextlib, io, json, warnings\nfrom oprstats.cli import main\nwarnings.simplefilter('ignore')\nout = {}\n"
+    for name, (_field, call) in ENTRY_POINTS.items():
+        for path in ("/dev/zero", fifo):
+            key = f"{name} {path}"
+            code += (f"try:\n    P = {path!r}\n{textwrap.indent(call, '    ')}\n    out[{key!r}] = 'accepted'\n"
+                     f"except BaseException as e:\n    out[{key!r}] = type(e).__name__ + ': ' + str(e)\n")
+    code += "print(json.dumps(out))\n"
+    r = run_capped(code)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    for name, (field, _call) in ENTRY_POINTS.items():
+        for path in ("/dev/zero", fifo):
+            got = out[f"{name} {path}"]
+            assert got == f"ValueError: {field}: {path!r} is not a regular file (a device, pipe or socket is never read)", (name, got)
+
+
+def test_a_file_over_the_limit_costs_nothing_to_refuse(tmp_path):
+    book = tmp_path / "big.json"
+    with open(book, "wb") as f:
+        f.write(b"{")
+        f.truncate(MAX_JSON + 1)  # sparse: nothing written to the disk
+    listed = tmp_path / "big.txt"
+    with open(listed, "wb") as f:
+        f.write(b"G [1] Q5+ D5+\n")
+        f.truncate(MAX_TEXT + 1)
+    r = run_capped(f"""
+        import resource, time
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        for call in (lambda: oprstats.load_army_book({str(book)!r}), lambda: oprstats.CostModel.load({str(book)!r}),
+                     lambda: oprstats.load_army_list({str(listed)!r})):
+            start = time.perf_counter()
+            try:
+                call()
+            except ValueError as e:
+                print("refused", round(time.perf_counter() - start, 4), e)
+        print("grew", (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024, "MB")
+    """)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert lines[0].endswith(f"source: {str(book)!r} is {MAX_JSON + 1:,} bytes, over the limit of {MAX_JSON:,} bytes this library accepts")
+    assert lines[1].endswith(f"path: {str(book)!r} is {MAX_JSON + 1:,} bytes, over the limit of {MAX_JSON:,} bytes this library accepts")
+    assert lines[2].endswith(f"source: {str(listed)!r} is {MAX_TEXT + 1:,} bytes, over the limit of {MAX_TEXT:,} bytes this library accepts")
+    assert all(float(line.split()[1]) < 0.1 for line in lines[:3]), lines
+    assert int(lines[3].split()[1]) < 10, lines  # unfixed: 64 MiB read, then decoded (about 200 MB)
+
+
+def test_a_file_growing_while_read_is_cut_at_the_limit(tmp_path, monkeypatch):
+    # the size seen before the read is not trusted: a file that grows is read to the limit + 1
+    from oprstats import _loaders
+
+    path = tmp_path / "list.txt"
+    path.write_text("x" * 100)
+    real_stat, real_fstat = os.stat, os.fstat
+
+    def stale(st):  # as the file was when it held 10 bytes
+        return os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid, st.st_gid, 10, *st[7:10]))
+
+    monkeypatch.setattr(_loaders.os, "stat", lambda p, **kw: stale(real_stat(p, **kw)))
+    monkeypatch.setattr(_loaders.os, "fstat", lambda fd, **kw: stale(real_fstat(fd, **kw)))
+    with pytest.raises(ValueError, match=r"^source: '.*list.txt' is more than 50 bytes, over the limit of 50 bytes"):
+        _loaders.read_text(str(path), "source", limit=50)
+    assert _loaders.read_text(str(path), "source", limit=100) == "x" * 100
+
+
+def test_text_files_read_as_before(tmp_path):
+    # Windows line ends and a byte-order mark read as a text file opened in Python reads them
+    path = tmp_path / "list.txt"
+    text = oprstats.examples.EXAMPLE_LIST.read_text(encoding="utf-8")
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    with pytest.warns(UserWarning):
+        assert oprstats.load_army_list(path).units == oprstats.load_army_list(text).units
+    with pytest.raises(FileNotFoundError, match=r"source: no file '.*missing.txt'"):
+        oprstats.load_army_list(tmp_path / "missing.txt")
+    with pytest.raises(FileNotFoundError, match=r"path: no file '.*missing.json'"):
+        CostModel.load(tmp_path / "missing.json")
+    with pytest.raises(ValueError, match=r"path: '.*' is a directory, not a cost model file"):
+        CostModel.load(tmp_path)
+    with pytest.raises(ValueError, match=r"source: '.*' is not a path that can be opened"):
+        oprstats.load_army_list("a\0b.txt")
+
+
+def _model_file(tmp_path, change) -> str:
+    data = json.loads((oprstats._points.DATA / "cost-model-3.5.json").read_text())
+    change(data)
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+@pytest.mark.parametrize("change,pattern", [
+    (lambda d: d.update(weights={}), r"weights: empty"),
+    (lambda d: d["weights"].update(models=1e308), r"weights\['models'\]: 1e\+308 is over the limit of 1,000,000 points"),
+    (lambda d: d["weights"].update(models=10**400), r"weights\['models'\]: must be a finite number"),
+    (lambda d: d["held_out"]["families"][0].update(weights=[1e308] * len(d["held_out"]["features"])),
+     r"held_out.families\[0\].weights: expected at least one weight, each at most 1,000,000 points"),
+    (lambda d: d["intervals"].update(unit_halfwidths=[800.0] * 4), r"intervals.unit_halfwidths: each must be at most"),
+    (lambda d: d.update(info=[1]), r"info: expected an object"),
+])
+def test_a_cost_model_file_with_senseless_numbers_is_refused(tmp_path, change, pattern):
+    path = _model_file(tmp_path, change)
+    with pytest.raises(ValueError, match=f"^{path}: .*{pattern}"):
+        CostModel.load(path)
+
+
+def test_a_cost_model_file_that_is_not_json_is_a_value_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match=r"path: '.*deep.json' is nested too deeply"):
+        CostModel.load(deep)
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(b"{\xff")
+    with pytest.raises(ValueError, match=r"path: '.*broken.json' is not UTF-8 text"):
+        CostModel.load(broken)
+    broken.write_text("{")
+    with pytest.raises(ValueError, match=r"path: '.*broken.json' is not JSON"):
+        CostModel.load(broken)
+    with pytest.raises(TypeError, match=r"path: expected a path"):
+        CostModel.load(3)
+
+
+def test_the_shipped_model_still_loads(tmp_path):
+    model = CostModel.load(oprstats._points.DATA / "cost-model-3.5.json")
+    assert model.families > 0 and model.intervals is not None
+    model.save(tmp_path / "again.json")
+    assert CostModel.load(tmp_path / "again.json").weights.keys() == model.weights.keys()
