@@ -187,3 +187,117 @@ def test_the_shipped_model_still_loads(tmp_path):
     assert model.families > 0 and model.intervals is not None
     model.save(tmp_path / "again.json")
     assert CostModel.load(tmp_path / "again.json").weights.keys() == model.weights.keys()
+
+
+# 2. Ctrl-C stops the whole call
+
+def interrupt_after(seconds: float, call):
+    """``call()`` with a SIGINT sent to this process after ``seconds``, as Ctrl-C would:
+    what it raised (or returned), and how long after the signal it ended (None: it ended
+    before the signal was sent, a test that proves nothing)."""
+    import signal
+    import threading
+    import time
+
+    sent: list = []
+
+    def fire():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(seconds, fire)
+    try:
+        timer.start()
+        try:
+            outcome = call()
+        except BaseException as exc:  # noqa: B036 - whatever it is, the test names it
+            outcome = exc
+        ended = time.perf_counter()
+    finally:
+        timer.cancel()
+        timer.join()
+        try:
+            time.sleep(0.05)  # a signal sent as the call ended lands here, not in pytest
+        except KeyboardInterrupt:
+            pass
+        signal.signal(signal.SIGINT, previous)
+    return outcome, (ended - sent[0]) if sent else None
+
+
+@pytest.fixture
+def army():
+    return oprstats.example_army()
+
+
+def _stops(outcome, latency, pattern: str) -> None:
+    import re
+
+    assert latency is not None, "the call ended before the signal: give it more work"
+    assert isinstance(outcome, KeyboardInterrupt), f"{type(outcome).__name__}: {outcome}"
+    assert re.match(pattern, str(outcome)), str(outcome)
+    assert latency < 3.0, f"stopped only {latency:.2f} s after Ctrl-C"
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_ctrl_c_stops_a_sweep_of_games(army):
+    # unfixed: each simulate returned its games so far and the next one started (3.1 s)
+    grid = [dict(army_a=army, army_b=army, games=4000, seed=1, progress=False)] * 4
+    oprstats.sweep(oprstats.simulate, [dict(grid[0], games=2)])  # what it imports is imported before the signal
+    _stops(*interrupt_after(0.3, lambda: oprstats.sweep(oprstats.simulate, grid)), r"^sweep: interrupted after [0-3] of 4 items")
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_ctrl_c_stops_fair_cost_by_games(army):
+    # unfixed: a ValueError (the interrupted run's arrays were shorter) after every run
+    unit = army.units[0]
+    call = lambda: oprstats.fair_cost([unit], method="games", armies=(army, army), games=1000, seed=1)  # noqa: E731
+    oprstats.fair_cost([unit], method="games", armies=(army, army), games=50, seed=1)  # its imports done before the signal
+    _stops(*interrupt_after(0.3, call), r'^fair_cost\(method="games"\): interrupted after [0-7] of 8 runs of games')
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_ctrl_c_stops_break_even_by_duels(army):
+    u = army.units
+    call = lambda: oprstats.break_even(u[0], [u[1], u[2]], method="duel", games=50_000, seed=1)  # noqa: E731
+    oprstats.break_even(u[0], [u[1]], method="duel", games=20, seed=1)  # its imports done before the signal
+    _stops(*interrupt_after(0.3, call), r"^sweep: interrupted after [01] of 2 items")
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_an_interrupted_duel_says_so(army):
+    u = army.units
+    result, latency = interrupt_after(0.3, lambda: oprstats.duel(u[0], u[1], games=500_000, seed=1))
+    assert latency is not None and latency < 3.0
+    if isinstance(result, KeyboardInterrupt):  # a very slow machine: stopped before the first batch
+        assert str(result).startswith("simulate: interrupted before")
+        return
+    assert result.interrupted is True and 0 < result.games < 500_000
+    assert ", interrupted" in repr(result) and ", interrupted" in result._repr_html_()
+    whole = oprstats.duel(u[0], u[1], games=100, seed=1)
+    assert whole.interrupted is False and "interrupted" not in repr(whole)
+
+
+def test_a_sweep_stops_at_the_item_a_ctrl_c_fell_in():
+    calls = []
+
+    class Partial:
+        interrupted = True
+
+    def item(x, seed=None):
+        calls.append(x)
+        if x == 2:
+            raise KeyboardInterrupt
+        return x
+
+    def cut(x, seed=None):
+        calls.append(x)
+        return Partial() if x == 1 else x
+
+    with pytest.raises(KeyboardInterrupt, match=r"^sweep: interrupted after 2 of 5 items$"):
+        oprstats.sweep(item, [dict(x=i) for i in range(5)])
+    assert calls == [0, 1, 2]
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt, match=r"^sweep: interrupted after 1 of 5 items \(item 1 was cut short\)$"):
+        oprstats.sweep(cut, [dict(x=i) for i in range(5)], seed=1)
+    assert calls == [0, 1]

@@ -64,7 +64,11 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
         warnings.simplefilter("ignore", UserWarning)
         from ._game import simulate
 
-        results = sweep(simulate, grid, client=client, partitions=partitions)
+        try:
+            results = sweep(simulate, grid, client=client, partitions=partitions)
+        except KeyboardInterrupt as exc:  # the runs are the sweep's items
+            raise KeyboardInterrupt(f'fair_cost(method="games"): {str(exc).removeprefix("sweep: ").replace("items", "runs of games").replace("item ", "run ")}'
+                                    ) from None
     ignored: dict = {}
     for r, (p, key) in zip(results, where):
         if key != "base" and key[0] == "with":
