@@ -301,3 +301,97 @@ def test_a_sweep_stops_at_the_item_a_ctrl_c_fell_in():
     with pytest.raises(KeyboardInterrupt, match=r"^sweep: interrupted after 1 of 5 items \(item 1 was cut short\)$"):
         oprstats.sweep(cut, [dict(x=i) for i in range(5)], seed=1)
     assert calls == [0, 1]
+
+
+# 3. Small costs
+
+@pytest.mark.parametrize("cost", [1e-320, 0.5, 0, -1, 1e6 + 1, float("inf"), float("nan")])
+def test_efficiency_refuses_a_cost_below_a_point_or_over_the_limit(army, cost):
+    unit = army.units[0]
+    for call in (oprstats.efficiency, oprstats.efficiency_curve):
+        with pytest.raises(ValueError, match=r"^cost: must be a number of points from 1 to 1,000,000 \(got "):
+            call(unit, cost=cost)
+
+
+def test_efficiency_at_the_smallest_cost_is_finite(army):
+    import numpy as np
+
+    eff = oprstats.efficiency(army.units[0], cost=1)
+    assert eff.points == 1.0 and np.isfinite(eff.points_destroyed).all() and eff.points_destroyed.max() > 0
+
+
+# 4. Exception types: a huge int, a negative seed, a closed client
+
+HUGE = 10**400
+HUGER = 10**5000  # more digits than str() converts: the message must not try
+
+
+def _huge_calls(army, big):
+    u = army.units
+    quiet = dict(games=1, progress=False)
+    return {
+        "distance": lambda: oprstats.attack(u[0], u[1], distance=big),
+        "distance ": lambda: oprstats.melee(u[0], u[1], distance=big),
+        "distance  ": lambda: oprstats.duel(u[0], u[1], distance=big, games=10),
+        "line_up": lambda: oprstats.simulate([u[0]], [u[1]], line_up=big, **quiet),
+        "objectives[0]": lambda: oprstats.simulate(army, army, objectives=[(big, 1)], **quiet),
+        "deployment[0][0]": lambda: oprstats.simulate(army, army, terrain="open", deployment=([(big, 1)] * 6, [(1, 1)] * 6), **quiet),
+        "TerrainPiece.x0": lambda: oprstats.TerrainPiece("ruin", big, 1, 2, 2),
+        "Policy.role_ratio": lambda: oprstats.Policy(role_ratio=big),
+        "Policy.charge_margin": lambda: oprstats.Policy(charge_margin=big),
+        "points": lambda: oprstats.validate_list(army, points=big),
+        "cost": lambda: oprstats.efficiency(u[0], cost=big),
+        "weights['models']": lambda: CostModel({"models": big}),
+        "ridge": lambda: CostModel.fit([u[0]], ridge=big),
+        "samples": lambda: oprstats.attack(u[0], u[1], method="sample", samples=big),
+        "threads": lambda: oprstats.attack(u[0], u[1], threads=big),
+        "games": lambda: oprstats.simulate(army, army, games=big),
+        "rounds": lambda: oprstats.simulate(army, army, rounds=big),
+        "tough": lambda: oprstats.efficiency_curve(u[0], tough=[big]),
+        "models_lost": lambda: oprstats.UnitState(models_lost=big),
+    }
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("big", [HUGE, HUGER], ids=["1e400", "1e5000"])
+def test_a_huge_int_is_a_value_error_naming_the_field(army, big):
+    # unfixed: an OverflowError naming nothing (int too large to convert to float), or for
+    # 10**5000 a ValueError from str() itself (Exceeds the limit (4300 digits))
+    digits = len(str(HUGE)) if big is HUGE else 5001
+    for field, call in _huge_calls(army, big).items():
+        with pytest.raises(ValueError) as caught:
+            call()
+        message = str(caught.value)
+        assert message.startswith(field.strip() + ":"), (field, message)
+        assert f"an int of about {digits} digits" in message, (field, message)
+
+
+@pytest.mark.parametrize("seed", [-1, -(10**30)])
+def test_a_negative_seed_is_named(army, seed):
+    u = army.units
+    shown = "-1" if seed == -1 else "an int of about 31 digits"
+    pattern = rf"^seed: {shown} must be a non-negative integer or a numpy.random.SeedSequence$"
+    for call in (lambda: oprstats.attack(u[0], u[1], method="sample", samples=10, seed=seed),
+                 lambda: oprstats.simulate(army, army, games=1, seed=seed, progress=False),
+                 lambda: oprstats.duel(u[0], u[1], games=1, seed=seed),
+                 lambda: oprstats.sweep(oprstats.attack, [dict(attacker=u[0], target=u[1], method="sample", samples=10)], seed=seed)):
+        with pytest.raises(ValueError, match=pattern):
+            call()
+    assert oprstats.attack(u[0], u[1], method="sample", samples=10, seed=0).kills.mean() >= 0
+
+
+def test_a_closed_dask_client_is_named():
+    distributed = pytest.importorskip("distributed")
+    from oprstats._distributed import _workers
+
+    client = distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+    client.close()
+    with pytest.raises(ValueError, match=r"^client: the Client is closed; pass an open Client or None$"):
+        oprstats.sweep(len, [dict(obj=[1])], client=client)
+
+    class Gone:  # a client whose scheduler is gone answers with no workers (was KeyError: 'workers')
+        def scheduler_info(self, n_workers=-1):
+            return {}
+
+    with pytest.raises(ValueError, match=r"^client: .* is not connected to a scheduler"):
+        _workers(Gone())

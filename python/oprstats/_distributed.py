@@ -31,6 +31,8 @@ def check_client(client: Any) -> Any:
         raise ImportError("client=: Dask distributed is not installed; pip install 'oprstats[dask]'") from None
     if not isinstance(client, Client):
         raise TypeError(f"client: expected a dask.distributed.Client or None, got {type(client).__name__}")
+    if client.status in ("closing", "closed"):
+        raise ValueError(f"client: the Client is {client.status}; pass an open Client or None")
     return client
 
 
@@ -41,9 +43,12 @@ def _host(address: str) -> str:
 def _workers(client: Any) -> dict:
     """Every worker's info (recent schedulers list a few unless asked for all)."""
     try:
-        return client.scheduler_info(n_workers=-1)["workers"]
+        info = client.scheduler_info(n_workers=-1)
     except TypeError:  # pragma: no cover - older distributed
-        return client.scheduler_info()["workers"]
+        info = client.scheduler_info()
+    if "workers" not in info:  # a closed client knows of no scheduler: its info is empty
+        raise ValueError(f"client: {client!r} is not connected to a scheduler (closed?); pass an open Client or None")
+    return info["workers"]
 
 
 def task_threads(client: Any) -> dict:
@@ -65,8 +70,10 @@ def _my_threads(threads_by_worker: dict) -> int:
 
 def check_partitions(parts: Any) -> None:
     """``partitions=``: None or a whole number, 1 or more (checked with or without a client)."""
+    from ._attack import shown
+
     if parts is not None and (isinstance(parts, bool) or not isinstance(parts, (int, np.integer)) or parts < 1):
-        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {parts!r})")
+        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {shown(parts)})")
 
 
 def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
@@ -216,9 +223,9 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
         sequence = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size) if isinstance(
             seed, np.random.SeedSequence) else None
         if sequence is None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
-            sequence = np.random.SeedSequence(int(seed))
+            from ._attack import seed_sequence
+
+            sequence = seed_sequence(seed)
         for i, (kwargs, child) in enumerate(zip(items, sequence.spawn(len(items)))):
             if "seed" in kwargs:
                 raise ValueError(f"grid[{i}]: has its own seed; give seed= to sweep or seeds in the grid, not both")

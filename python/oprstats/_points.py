@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 import numpy as np
 
 from . import _core
-from ._attack import LIMITS, check_flag
+from ._attack import LIMITS, check_flag, shown
 from ._core import Army, ArmyBook, Unit
 from ._editions import DEFAULT_EDITION
 
@@ -194,13 +194,13 @@ class Price:
 
 def _numeric(value: Any, name: str, *, minimum: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {value!r})")
+        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {shown(value)})")
     try:
         number = float(value)
     except OverflowError:  # an int past a float's range
         number = math.inf
     if not math.isfinite(number) or number < minimum:
-        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {value!r})")
+        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {shown(value)})")
     return number
 
 
@@ -212,7 +212,7 @@ MAX_WEIGHT = float(LIMITS["MAX_COST"])
 def _weight(value: Any, name: str) -> float:
     w = _numeric(value, name, minimum=-math.inf)
     if abs(w) > MAX_WEIGHT:
-        raise ValueError(f"{name}: {value!r} is over the limit of {MAX_WEIGHT:,.0f} points a weight this library accepts")
+        raise ValueError(f"{name}: {shown(value)} is over the limit of {MAX_WEIGHT:,.0f} points a weight this library accepts")
     return w
 
 
@@ -232,7 +232,7 @@ class _FitOptions:
             object.__setattr__(self, name, _numeric(getattr(self, name), name))
         it = self.iterations
         if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 100:
-            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {it!r})")
+            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {shown(it)})")
 
     def fit(self, terms: "_Terms", costs: np.ndarray, is_variant: np.ndarray, train: np.ndarray) -> dict[str, float]:
         row_weight = np.where(is_variant, self.variant_weight, 1.0)
@@ -1000,7 +1000,7 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
                   in_sample: bool = False, options: bool = False) -> list[dict]:
     """The rows of :func:`fairness` as dicts, sorted the same way (no pandas needed)."""
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
-        raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {drivers!r})")
+        raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {shown(drivers)})")
     in_sample, options = check_flag("in_sample", in_sample), check_flag("options", options)
     if model is None:
         model = CostModel.default(edition=edition or DEFAULT_EDITION)
