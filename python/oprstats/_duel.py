@@ -42,6 +42,18 @@ class DuelResult:
         for name in ("left", "destroyed", "winner", "first"):
             getattr(self, name).flags.writeable = False
 
+    def __getstate__(self):
+        return (self.units, self.costs, self.distance, self.rounds, self.paired, self.seed, self.left, self.first, self.unmodelled,
+                self.interrupted)
+
+    def __setstate__(self, state) -> None:
+        # through __init__, so that the arrays are read-only again (unpickled, they are not);
+        # a pickle from before ``interrupted`` holds the slots by name
+        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[1], dict):
+            slots = state[1]
+            state = tuple(slots[k] for k in ("units", "costs", "distance", "rounds", "paired", "seed", "left", "first", "unmodelled"))
+        type(self).__init__(self, *state)
+
     @property
     def games(self) -> int:
         return len(self.winner)
