@@ -453,3 +453,13 @@ def test_the_cli_refuses_negative_counts(capsys, argv, message):
         main(argv)
     assert caught.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_duel_checks_its_distance_before_playing(army):
+    # unfixed: distance=None reached simulate() as "no line-up", played whole games with
+    # their deployment, then failed on float(None)
+    u = army.units
+    with pytest.raises(TypeError, match=r"^distance: expected a finite number of inches, got None$"):
+        oprstats.duel(u[0], u[1], games=2, distance=None)
+    with pytest.raises(ValueError, match=r"^distance: must be 0 or more inches \(got -1\)$"):
+        oprstats.duel(u[0], u[1], games=2, distance=-1)

@@ -11,7 +11,7 @@ from typing import Any, Optional, cast
 
 import numpy as np
 
-from ._attack import check_flag
+from ._attack import check_distance, check_flag
 from ._core import Unit
 from ._game import _Z95, rate_interval, simulate
 
@@ -140,6 +140,8 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
         if not isinstance(unit, Unit):
             raise TypeError(f"{name}: expected an oprstats.Unit, got {type(unit).__name__}")
     paired = check_flag("paired", paired)
+    # checked here: None would reach simulate() as "no line-up" (a whole game's deployment)
+    distance = check_distance(distance)
     costs = (a.cost, b.cost)
     # the AI weighs its choices in points: a unit with no cost plays as if it cost what its
     # opponent does (100 each when neither has one)
