@@ -414,6 +414,7 @@ def test_a_melee_side_pickles_back_to_itself(army):
         assert whole.charger == result.charger and whole.defender == result.defender
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
 def test_read_only_result_arrays_stay_read_only_through_a_pickle(army):
     import pickle
 
