@@ -202,6 +202,25 @@ def test_efficiency_curve_tough(tough):
         assert np.isfinite(values).all() and (values >= 0).all()
 
 
+@SETTINGS
+@given(points=numbers(st.integers(-5, 5000)))
+def test_validate_list_points(points):
+    check = answer("points", lambda: oprstats.validate_list(ARMY, points=points))
+    if check is not None:
+        assert check.ok == (not check.problems) and all(p.rule for p in check.problems)
+
+
+@SETTINGS
+@given(field=st.sampled_from(["models_lost", "wounds", "hero_wounds"]), value=numbers(st.integers(-2, 12)))
+def test_unit_state_numbers_in_an_attack(field, value):
+    def run():
+        return oprstats.attack(U[0], U[1], target_state=oprstats.UnitState(**{field: value}))
+
+    r = answer(field, run)
+    if r is not None:
+        an_attack(r)
+
+
 # Left out here until _matchups.py (break_even's checks; being changed apart from this file,
 # issue 43) is mended: ints past a float's range (close_share, charge_distance, interval and
 # weights are converted with float(): an OverflowError), and weights far apart in size
