@@ -35,16 +35,41 @@ def check_threads(threads) -> None:
     if isinstance(threads, bool) or not isinstance(threads, _INTS):
         raise TypeError(f"threads: expected None or an int, got {type(threads).__name__}")
     if not 1 <= threads <= LIMITS["MAX_THREADS"]:
-        raise ValueError(f"threads: must be None or from 1 to {LIMITS['MAX_THREADS']} (got {threads!r})")
+        raise ValueError(f"threads: must be None or from 1 to {LIMITS['MAX_THREADS']} (got {shown(threads)})")
 
 
-def check_distance(distance) -> float:
+def shown(value: Any, grouped: bool = False) -> str:
+    """A value as an error message shows it: an int of more than 64 bits by its size (its
+    digits may be thousands, more than ``str()`` converts), other ints with thousands
+    separators when ``grouped``, anything else by its repr, cut."""
+    if isinstance(value, _INTS) and not isinstance(value, bool):
+        if abs(int(value)).bit_length() > 64:
+            return f"an int of about {int(abs(int(value)).bit_length() * math.log10(2)) + 1} digits"
+        if grouped:
+            return f"{int(value):,}"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_float(value: Any, field: str) -> float:
+    """``float(value)`` for a number argument: an int past a float's range (``10**400``) is a
+    ValueError naming the field, where Python's own is an OverflowError naming nothing."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{field}: {shown(value)} is past the range of a float (at most about 1.8e308)") from None
+
+
+def check_distance(distance, field: str = "distance") -> float:
     """``distance=``: a finite number of inches, 0 or more, as a float."""
-    if isinstance(distance, bool) or not isinstance(distance, _REALS) or not math.isfinite(distance):
-        raise TypeError(f"distance: expected a finite number of inches, got {distance!r}")
-    if distance < 0:
-        raise ValueError(f"distance: must be 0 or more inches (got {distance})")
-    return float(distance)
+    if isinstance(distance, bool) or not isinstance(distance, _REALS):
+        raise TypeError(f"{field}: expected a finite number of inches, got {shown(distance)}")
+    inches = as_float(distance, field)
+    if not math.isfinite(inches):
+        raise TypeError(f"{field}: expected a finite number of inches, got {distance!r}")
+    if inches < 0:
+        raise ValueError(f"{field}: must be 0 or more inches (got {distance})")
+    return inches
 
 
 def check_flag(name: str, value) -> bool:
@@ -61,19 +86,27 @@ def check_run_args(method, samples, threads) -> None:
     if isinstance(samples, bool) or not isinstance(samples, _INTS):
         raise TypeError(f"samples: expected an int, got {type(samples).__name__}")
     if not 1 <= samples <= LIMITS["MAX_SAMPLES"]:
-        raise ValueError(f"samples: must be from 1 to {LIMITS['MAX_SAMPLES']} (got {samples!r})")
+        raise ValueError(f"samples: must be from 1 to {LIMITS['MAX_SAMPLES']} (got {shown(samples)})")
     check_threads(threads)
+
+
+def seed_sequence(seed: SeedLike, field: str = "seed") -> np.random.SeedSequence:
+    """``seed=`` as a ``numpy.random.SeedSequence``: the one given, or one made from an int
+    (0 or more: numpy's own refusal of -1 names no argument) or from fresh entropy (None)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if seed is None:
+        return np.random.SeedSequence()
+    if isinstance(seed, _INTS) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"{field}: {shown(seed)} must be a non-negative integer or a numpy.random.SeedSequence")
+        return np.random.SeedSequence(int(seed))
+    raise TypeError(f"{field}: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
 
 
 def seed_to_u64(seed: SeedLike) -> int:
     """A 64-bit engine seed from an int, a ``numpy.random.SeedSequence`` or ``None`` (fresh entropy)."""
-    if isinstance(seed, np.random.SeedSequence):
-        seq = seed
-    elif seed is None or (isinstance(seed, _INTS) and not isinstance(seed, bool)):
-        seq = np.random.SeedSequence(None if seed is None else int(seed))
-    else:
-        raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
-    return int(seq.generate_state(1, dtype=np.uint64)[0])
+    return int(seed_sequence(seed).generate_state(1, dtype=np.uint64)[0])
 
 
 class _StoredStages:

@@ -31,6 +31,8 @@ def check_client(client: Any) -> Any:
         raise ImportError("client=: Dask distributed is not installed; pip install 'oprstats[dask]'") from None
     if not isinstance(client, Client):
         raise TypeError(f"client: expected a dask.distributed.Client or None, got {type(client).__name__}")
+    if client.status in ("closing", "closed"):
+        raise ValueError(f"client: the Client is {client.status}; pass an open Client or None")
     return client
 
 
@@ -41,9 +43,12 @@ def _host(address: str) -> str:
 def _workers(client: Any) -> dict:
     """Every worker's info (recent schedulers list a few unless asked for all)."""
     try:
-        return client.scheduler_info(n_workers=-1)["workers"]
+        info = client.scheduler_info(n_workers=-1)
     except TypeError:  # pragma: no cover - older distributed
-        return client.scheduler_info()["workers"]
+        info = client.scheduler_info()
+    if "workers" not in info:  # a closed client knows of no scheduler: its info is empty
+        raise ValueError(f"client: {client!r} is not connected to a scheduler (closed?); pass an open Client or None")
+    return info["workers"]
 
 
 def task_threads(client: Any) -> dict:
@@ -65,8 +70,10 @@ def _my_threads(threads_by_worker: dict) -> int:
 
 def check_partitions(parts: Any) -> None:
     """``partitions=``: None or a whole number, 1 or more (checked with or without a client)."""
+    from ._attack import shown
+
     if parts is not None and (isinstance(parts, bool) or not isinstance(parts, (int, np.integer)) or parts < 1):
-        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {parts!r})")
+        raise ValueError(f"partitions: must be None or a whole number, 1 or more (got {shown(parts)})")
 
 
 def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
@@ -151,6 +158,30 @@ def _run_items(function: Callable, items: list) -> list:
     return [function(**kwargs) for kwargs in items]
 
 
+def _stopped(result: Any) -> bool:
+    """Whether a result is one a Ctrl-C cut short (``simulate``'s and ``duel``'s, which
+    return the games played rather than raise)."""
+    return getattr(result, "interrupted", False) is True
+
+
+def _run_local(function: Callable, items: list) -> list:
+    """The items one by one; a Ctrl-C stops the whole sweep, not just the item it fell in
+    (an item that returns its partial result would otherwise let the next one start)."""
+    results: list = []
+    try:
+        for kwargs in items:
+            result = function(**kwargs)
+            if _stopped(result):
+                raise KeyboardInterrupt(f"sweep: interrupted after {len(results)} of {len(items)} items (item {len(results)} "
+                                        "was cut short)")
+            results.append(result)
+    except KeyboardInterrupt as exc:
+        if str(exc).startswith("sweep: "):
+            raise
+        raise KeyboardInterrupt(f"sweep: interrupted after {len(results)} of {len(items)} items") from None
+    return results
+
+
 def _tree(values: list, combine: Callable, submit: Optional[Callable] = None) -> Any:
     """Combine ``values`` pairwise, neighbours first, level by level: the same tree (and so
     the same floating-point result) whatever ran where."""
@@ -176,6 +207,10 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
     ``client``, and whatever the number of workers or ``partitions``. With a ``client`` the
     items run in ``partitions`` contiguous batches (default: four per task slot of the
     cluster).
+
+    Ctrl-C stops the whole sweep with ``KeyboardInterrupt`` saying how many items were done,
+    also when the item running returns what it had (``simulate``, ``duel``: a result whose
+    ``interrupted`` is True), so a sweep never runs on past a Ctrl-C.
     """
     if not callable(function):
         raise TypeError(f"function: expected a callable, got {type(function).__name__}")
@@ -188,9 +223,9 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
         sequence = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size) if isinstance(
             seed, np.random.SeedSequence) else None
         if sequence is None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(f"seed: expected an int, a numpy.random.SeedSequence or None, got {type(seed).__name__}")
-            sequence = np.random.SeedSequence(int(seed))
+            from ._attack import seed_sequence
+
+            sequence = seed_sequence(seed)
         for i, (kwargs, child) in enumerate(zip(items, sequence.spawn(len(items)))):
             if "seed" in kwargs:
                 raise ValueError(f"grid[{i}]: has its own seed; give seed= to sweep or seeds in the grid, not both")
@@ -200,17 +235,31 @@ def sweep(function: Callable, grid: Sequence[dict], *, seed: Any = None, combine
     client = check_client(client)
     check_partitions(partitions)
     if client is None:
-        results = _run_items(function, items)
+        results = _run_local(function, items)
         return results if combine is None else (_tree(results, combine) if results else None)
     blocks = partitions_of(len(items), partitions, client)
     futures = [client.submit(_run_items, function, [items[i] for i in block], pure=False) for block in blocks]
     if combine is None:
-        return [r for part in client.gather(futures) for r in part]
+        try:
+            results = [r for part in client.gather(futures) for r in part]
+        except KeyboardInterrupt:
+            client.cancel(futures)  # the workers stop too, not only the wait for them
+            done = sum(len(b) for f, b in zip(futures, blocks) if f.status == "finished")
+            raise KeyboardInterrupt(f"sweep: interrupted after {done} of {len(items)} items") from None
+        stopped = next((i for i, r in enumerate(results) if _stopped(r)), None)
+        if stopped is not None:
+            raise KeyboardInterrupt(f"sweep: item {stopped} of {len(items)} was interrupted")
+        return results
     # each item's result as a future, combined on the cluster in the same tree as locally
     singles = [client.submit(_pick, f, k, pure=False) for f, block in zip(futures, blocks) for k in range(len(block))]
     if not singles:
         return None
-    return client.gather(_tree(singles, combine, submit=lambda f, a, b: client.submit(f, a, b, pure=False)))
+    try:
+        combined = client.gather(_tree(singles, combine, submit=lambda f, a, b: client.submit(f, a, b, pure=False)))
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise KeyboardInterrupt(f"sweep: interrupted before its {len(items)} items were combined") from None
+    return combined
 
 
 def _pick(part: list, k: int) -> Any:

@@ -25,6 +25,14 @@ class Distribution:
         self._pmf = arr
         self._samples = samples
 
+    def __getstate__(self):
+        return (self._pmf, self._samples)
+
+    def __setstate__(self, state) -> None:
+        # through __init__: an unpickled array is writeable, and a result's must not be
+        pmf, samples = state
+        type(self).__init__(self, pmf, samples=samples)
+
     @property
     def pmf(self) -> np.ndarray:
         """Probability of each count, index = count (read-only float64 array)."""

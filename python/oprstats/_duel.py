@@ -11,7 +11,7 @@ from typing import Any, Optional, cast
 
 import numpy as np
 
-from ._attack import check_flag
+from ._attack import check_distance, check_flag
 from ._core import Unit
 from ._game import _Z95, rate_interval, simulate
 
@@ -23,14 +23,17 @@ class DuelResult:
     evenly) left at the end; ``destroyed`` whether it was removed. ``winner`` is +1 where
     ``a`` destroyed a larger share of ``b`` than ``b`` of ``a``, -1 the other way, 0 for
     equal shares (both untouched, or both destroyed). :meth:`summary` gives the chances
-    with 95% intervals, counted by pair when ``paired``.
+    with 95% intervals, counted by pair when ``paired``. ``interrupted``: the run was
+    stopped early (Ctrl-C), as :attr:`GameResult.interrupted`; the arrays hold the games played.
     """
 
-    __slots__ = ("units", "costs", "distance", "rounds", "paired", "seed", "left", "destroyed", "winner", "first", "unmodelled")
+    __slots__ = ("units", "costs", "distance", "rounds", "paired", "seed", "left", "destroyed", "winner", "first", "unmodelled",
+                 "interrupted")
 
     def __init__(self, units: tuple, costs: tuple, distance: float, rounds: int, paired: bool, seed: Any, left: np.ndarray, first: np.ndarray,
-                 unmodelled: dict) -> None:
+                 unmodelled: dict, interrupted: bool = False) -> None:
         self.units, self.costs, self.distance, self.rounds, self.paired, self.seed = units, costs, distance, rounds, paired, seed
+        self.interrupted: bool = bool(interrupted)
         self.left: np.ndarray = left
         self.destroyed: np.ndarray = left <= 0.0
         self.winner: np.ndarray = np.sign(left[:, 0] - left[:, 1]).astype(np.int8)
@@ -38,6 +41,18 @@ class DuelResult:
         self.unmodelled = unmodelled
         for name in ("left", "destroyed", "winner", "first"):
             getattr(self, name).flags.writeable = False
+
+    def __getstate__(self):
+        return (self.units, self.costs, self.distance, self.rounds, self.paired, self.seed, self.left, self.first, self.unmodelled,
+                self.interrupted)
+
+    def __setstate__(self, state) -> None:
+        # through __init__, so that the arrays are read-only again (unpickled, they are not);
+        # a pickle from before ``interrupted`` holds the slots by name
+        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[1], dict):
+            slots = state[1]
+            state = tuple(slots[k] for k in ("units", "costs", "distance", "rounds", "paired", "seed", "left", "first", "unmodelled"))
+        type(self).__init__(self, *state)
 
     @property
     def games(self) -> int:
@@ -91,7 +106,8 @@ class DuelResult:
                  "share_b_destroyed": f"share of {b} destroyed", "p_a_removed": f"{a} removed", "p_b_removed": f"{b} removed",
                  "points_destroyed_by_a": f"points {a} destroys", "points_destroyed_by_b": f"points {b} destroys"}
         rows = [[names[k], d._num(v[0], 4), f"[{d._num(v[1], 4)}, {d._num(v[2], 4)}]"] for k, v in s.items()]
-        lines = [f"{self.games:,} games from {self.distance:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}; "
+        lines = [f"{self.games:,} games from {self.distance:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}"
+                 f"{', interrupted' if self.interrupted else ''}; "
                  f"95% intervals over the {'pairs' if self.paired else 'games'}"]
         return d.block(f"Duel: {a} vs {b}", lines, d.table(["", "mean", "95% interval"], rows, [False, True, True]),
                        notes=[f"Not modelled: {r}" for r in sorted(self.unmodelled)])
@@ -101,7 +117,7 @@ class DuelResult:
         pct = lambda t: f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"  # noqa: E731
         a, b = self.units
         return (f"DuelResult({a} vs {b}, {self.games:,} games from {self.distance:g}\" over {self.rounds} rounds"
-                f"{' (paired)' if self.paired else ''}: {a} wins {pct(s['p_a_wins'])}, draw {pct(s['p_draw'])}, {b} wins {pct(s['p_b_wins'])}; "
+                f"{' (paired)' if self.paired else ''}{', interrupted' if self.interrupted else ''}: {a} wins {pct(s['p_a_wins'])}, draw {pct(s['p_draw'])}, {b} wins {pct(s['p_b_wins'])}; "
                 f"{a} destroys {100 * s['share_b_destroyed'][0]:.0f}% of {b}, {b} {100 * s['share_a_destroyed'][0]:.0f}% of {a})")
 
 
@@ -117,11 +133,15 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     dice with the sides and the first player swapped. Seeded runs are the same whatever
     ``threads``. Shares are of each unit's points. The AI weighs its choices in points, so a
     unit with no cost plays as if it cost what its opponent does, and its points are NaN.
+    Ctrl-C stops the run and returns the games played so far (``interrupted`` is then True),
+    as :func:`simulate` does.
     """
     for name, unit in (("a", a), ("b", b)):
         if not isinstance(unit, Unit):
             raise TypeError(f"{name}: expected an oprstats.Unit, got {type(unit).__name__}")
     paired = check_flag("paired", paired)
+    # checked here: None would reach simulate() as "no line-up" (a whole game's deployment)
+    distance = check_distance(distance)
     costs = (a.cost, b.cost)
     # the AI weighs its choices in points: a unit with no cost plays as if it cost what its
     # opponent does (100 each when neither has one)
@@ -146,4 +166,5 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     # every played unit has a cost (a stand-in where it had none)
     full = np.array([float(cast(int, played[0].cost)), float(cast(int, played[1].cost))])
     left = np.clip(g.points_left / full[None, :], 0.0, 1.0)
-    return DuelResult((a.name, b.name), costs, float(distance), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled))
+    return DuelResult((a.name, b.name), costs, float(distance), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled),
+                      g.interrupted)

@@ -12,8 +12,13 @@ import numpy as np
 
 from . import _core
 from ._core import Unit
-from ._attack import LIMITS, shooting_gap
+from ._attack import LIMITS, as_float, shooting_gap, shown
 from ._editions import DEFAULT_EDITION
+
+# The points a figure per 100 points may be divided by (docs/limits.md): a unit costs at least
+# a point, and at most what any unit may cost.
+MIN_COST = 1.0
+MAX_COST = LIMITS["MAX_COST"]
 
 MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
 """The ways of attacking: shooting at 12" and 24" (not having moved), melee charging, and
@@ -81,16 +86,24 @@ def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float,
     """The points to divide by: ``cost`` if given, else the unit's official cost, else the
     shipped cost model's price (homebrew units): ``(points, where they came from)``."""
     if cost is not None:
-        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer, np.floating)) or not np.isfinite(cost) or cost <= 0:
-            raise ValueError(f"cost: must be a positive number of points (got {cost!r})")
-        return float(cost), "given"
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer, np.floating)):
+            raise ValueError(f"cost: must be a number of points from {MIN_COST:g} to {MAX_COST:,} (got {shown(cost)})")
+        points = as_float(cost, "cost")
+        # a cost of 1e-320 made every figure per 100 points infinite
+        if not MIN_COST <= points <= MAX_COST:
+            raise ValueError(f"cost: must be a number of points from {MIN_COST:g} to {MAX_COST:,} (got {shown(cost)})")
+        return points, "given"
     if unit.cost:
         return float(unit.cost), "official"
     from ._points import CostModel, shipped_model_path
 
     if not shipped_model_path(edition).exists():
         raise ValueError(f"cost: {unit.name} has no official cost and no cost model ships for edition {edition!r}; pass cost=")
-    return float(CostModel.default(edition=edition).predict(unit).points), "modelled"
+    modelled = float(CostModel.default(edition=edition).predict(unit).points)
+    if not MIN_COST <= modelled <= MAX_COST:
+        raise ValueError(f"cost: {unit.name} has no official cost and the cost model prices it at {modelled:.3g} points, outside "
+                         f"{MIN_COST:g} to {MAX_COST:,}; pass cost=")
+    return modelled, "modelled"
 
 
 #: The shipped cost model prices the targets, which have no official cost; a target's profile
@@ -345,7 +358,7 @@ def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"{name}: expected whole numbers, got {v!r} ({type(v).__name__})")
         if not low <= v <= high:
-            raise ValueError(f"{name}: must be from {low} to {high} (got {v})")
+            raise ValueError(f"{name}: must be from {low} to {high} (got {shown(v)})")
         out.append(int(v))
         if len(out) > 1_000:
             raise ValueError(f"{name}: at most 1000 values (got more)")

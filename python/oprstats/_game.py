@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence, Tuple, Union, cast
 import numpy as np
 
 from . import _core
-from ._attack import LIMITS, SeedLike, check_threads, seed_to_u64
+from ._attack import LIMITS, SeedLike, as_float, check_threads, seed_to_u64, shown
 from ._editions import DEFAULT_EDITION
 from ._validate import warn_over_limit, warn_unequal
 
@@ -93,8 +93,8 @@ class Policy:
             raise ValueError(f'Policy.kind: must be "default", "v3-2026-11", "greedy", "random" or "hold" (got {self.kind!r})')
         for f in fields(self)[1:]:
             v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v) or not 0 <= v <= 100:
-                raise ValueError(f"Policy.{f.name}: must be a finite number from 0 to 100 (got {v!r})")
+            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(as_float(v, f"Policy.{f.name}")) or not 0 <= v <= 100:
+                raise ValueError(f"Policy.{f.name}: must be a finite number from 0 to 100 (got {shown(v)})")
         if self.role_ratio < 1:
             raise ValueError(f"Policy.role_ratio: must be at least 1 (got {self.role_ratio!r})")
 
@@ -128,8 +128,8 @@ class TerrainPiece:
     def __post_init__(self) -> None:
         for f in ("x0", "y0", "x1", "y1"):
             v = getattr(self, f)
-            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(v):
-                raise ValueError(f"TerrainPiece.{f}: must be a finite number of inches (got {v!r})")
+            if isinstance(v, bool) or not isinstance(v, _REALS) or not math.isfinite(as_float(v, f"TerrainPiece.{f}")):
+                raise ValueError(f"TerrainPiece.{f}: must be a finite number of inches (got {shown(v)})")
         if not (self.x1 > self.x0 and self.y1 > self.y0):
             raise ValueError(f"TerrainPiece {self.name!r}: x1 must exceed x0 and y1 must exceed y0")
 
@@ -208,9 +208,17 @@ def _units(army, field: str, lists: Optional[list] = None) -> list:
 
 def _points(values, field: str) -> list:
     try:
-        out = [(float(x), float(y)) for x, y in values]
+        pairs = [(x, y) for x, y in values]
     except (TypeError, ValueError):
         raise TypeError(f"{field}: expected a sequence of (x, y) pairs in inches") from None
+    out = []
+    for i, pair in enumerate(pairs):
+        try:
+            out.append(tuple(as_float(v, f"{field}[{i}]") for v in pair))
+        except (TypeError, ValueError) as exc:
+            if str(exc).startswith(f"{field}[{i}]: "):  # an int past a float's range
+                raise
+            raise TypeError(f"{field}: expected a sequence of (x, y) pairs in inches") from None
     return out
 
 
@@ -531,18 +539,18 @@ def simulate(
     if edition not in ("3.5", "v3.5"):
         raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
     if isinstance(games, bool) or not isinstance(games, _INTS) or games < 1:
-        raise ValueError(f"games: must be a whole number of at least 1 (got {games!r})")
+        raise ValueError(f"games: must be a whole number of at least 1 (got {shown(games)})")
     for name, flag in (("paired", paired), ("progress", progress), ("trace", trace)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     total = int(games) * (2 if paired else 1)
     if total > MAX_GAMES:
-        raise ValueError(f"games: at most {MAX_GAMES:,} games in one call (got {total:,})")
+        raise ValueError(f"games: at most {MAX_GAMES:,} games in one call (got {shown(total, grouped=True)})")
     if trace and total > MAX_TRACED_GAMES:
-        raise ValueError(f"games: trace=True keeps every event of every game, so at most {MAX_TRACED_GAMES} games (got {total})")
+        raise ValueError(f"games: trace=True keeps every event of every game, so at most {MAX_TRACED_GAMES} games (got {shown(total)})")
     check_threads(threads)
     if isinstance(rounds, bool) or not isinstance(rounds, _INTS) or not 1 <= rounds <= 20:
-        raise ValueError(f"rounds: must be a whole number from 1 to 20 (got {rounds!r})")
+        raise ValueError(f"rounds: must be a whole number from 1 to 20 (got {shown(rounds)})")
     if first not in (None, "a", "b"):
         raise ValueError(f'first: must be None (the roll-off), "a" or "b" (got {first!r})')
     pa, pb = _policy(policy_a, "policy_a"), _policy(policy_b, "policy_b")
@@ -570,8 +578,8 @@ def simulate(
         fixed = (_points(da, "deployment[0]"), _points(db, "deployment[1]"))
     if line_up is not None:
         # its distance, terrain and formations are the core's check (Config's line-up)
-        if isinstance(line_up, bool) or not isinstance(line_up, _REALS) or not math.isfinite(line_up):
-            raise TypeError(f"line_up: expected a number of inches, got {line_up!r}")
+        if isinstance(line_up, bool) or not isinstance(line_up, _REALS) or not math.isfinite(as_float(line_up, "line_up")):
+            raise TypeError(f"line_up: expected a number of inches, got {shown(line_up)}")
         line_up = float(line_up)
     # the seed to pass back to play the same games again: fresh entropy is drawn here, not hidden
     # (a SeedSequence made without entropy draws an int)

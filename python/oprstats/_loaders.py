@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from . import _core
@@ -33,22 +34,71 @@ def is_path(source: Any) -> bool:
 
 
 
-def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source") -> str:
-    """The text of a source: the file's when it is a path (see :func:`is_path`), else itself."""
+def read_file(path: Union[str, "os.PathLike[str]"], field: str, limit: int, kind: str = "an army book or list file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, the one way every path argument
+    is read: a device (``/dev/zero``), a pipe or a socket is refused before it is opened (it
+    may never end, or block forever), and at most ``limit + 1`` bytes are read, so a file
+    too large costs nothing. ``kind`` says what the file should be, for a directory's error."""
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        raise TypeError(f"{field}: expected a path as str or os.PathLike[str], got {type(name).__name__}")
+
+    def unreadable(exc: OSError) -> ValueError:
+        return ValueError(f"{field}: {name!r} cannot be read ({exc.strerror or exc})")
+
+    def too_large(size: Any) -> ValueError:
+        return ValueError(f"{field}: {name!r} is {size} bytes, over the limit of {limit:,} bytes this library accepts")
+
+    def check(st: os.stat_result) -> None:
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{field}: {name!r} is a directory, not {kind}")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{field}: {name!r} is not a regular file (a device, pipe or socket is never read)")
+        if st.st_size > limit:
+            raise too_large(f"{st.st_size:,}")
+
+    try:
+        check(os.stat(name))
+        # the file is checked again once open, in case another took its place meanwhile; a
+        # pipe opened without a writer would block the open itself, so it is non-blocking
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            check(st)
+            data = f.read(st.st_size + 1)
+            if len(data) > st.st_size:  # it grew since: read on, to the limit
+                data += f.read(limit + 1 - len(data))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{field}: no file {name!r}") from None
+    except PermissionError:
+        raise ValueError(f"{field}: {name!r} cannot be read (permission denied)") from None
+    except OSError as exc:
+        raise unreadable(exc) from None
+    except ValueError as exc:
+        if str(exc).startswith(f"{field}: "):
+            raise
+        raise ValueError(f"{field}: {name!r} is not a path that can be opened ({exc})") from None  # an embedded NUL
+    if len(data) > limit:
+        raise too_large(f"more than {limit:,}")
+    return data
+
+
+def read_text(source: Union[str, "os.PathLike[str]"], field: str = "source", limit: int = LIMITS["MAX_JSON"]) -> str:
+    """The text of a source: the file's when it is a path (see :func:`is_path`; read by
+    :func:`read_file`, at most ``limit`` bytes), else itself."""
     if not is_path(source):
         return source.removeprefix(BOM)  # type: ignore[union-attr]
     try:
-        with open(source, encoding="utf-8-sig") as f:
-            return f.read()
+        data = read_file(source, field, limit)
     except FileNotFoundError:
         raise FileNotFoundError(f"{field}: no file {os.fspath(source)!r} (a one-line string ending in .json or .txt is read "
                                 "as a path)") from None
-    except IsADirectoryError:
-        raise ValueError(f"{field}: {os.fspath(source)!r} is a directory, not an army book or list file") from None
-    except PermissionError:
-        raise ValueError(f"{field}: {os.fspath(source)!r} cannot be read (permission denied)") from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{field}: {os.fspath(source)!r} is not UTF-8 text ({exc.reason})") from None
+    # as a file opened as text reads it: every line ends in "\n"
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def is_book_text(text: str) -> bool:
@@ -114,7 +164,7 @@ def load_army_list(
     """
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source: expected the list text or a path, got {type(source).__name__}")
-    source = read_text(source)
+    source = read_text(source, limit=LIMITS["MAX_TEXT"])
     if is_book_text(source):
         raise ValueError("source: this is an army book's JSON, not a list; use load_army_book")
     books = [] if book is None else [book] if isinstance(book, ArmyBook) else list(book)

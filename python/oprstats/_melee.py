@@ -66,6 +66,28 @@ class MeleeSide:
         self._lost: Optional[Distribution] = None
         self._states: Optional[tuple] = None
 
+    def __getstate__(self):
+        # the core's outcome does not pickle: the side keeps it read out in full
+        outcome = self._outcome if isinstance(self._outcome, _StoredOutcome) else _StoredOutcome(self._outcome)
+        return (self.role, outcome, self._side, self.size, (self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected))
+
+    def __setstate__(self, state) -> None:
+        type(self).__init__(self, *state)
+
+    def __eq__(self, other: object) -> bool:
+        """The same fate: role, size, the chance of each ending, and the distributions and
+        states it ends with (how it is held, in the core or read out, does not count)."""
+        if not isinstance(other, MeleeSide):
+            return NotImplemented
+        return (self.role == other.role and self.size == other.size and self.p_stunned == other.p_stunned
+                and (self.p_destroyed, self.p_routed, self.p_shaken, self.p_unaffected)
+                == (other.p_destroyed, other.p_routed, other.p_shaken, other.p_unaffected)
+                and self.wounds_caused.samples == other.wounds_caused.samples
+                and np.array_equal(self.wounds_caused.pmf, other.wounds_caused.pmf) and np.array_equal(self.lost.pmf, other.lost.pmf)
+                and self.states == other.states)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and holds arrays
+
     @property
     def p_stunned(self) -> Optional[float]:
         """Firefight: the chance this side's last model ends Stunned (``None`` elsewhere)."""

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 import numpy as np
 
 from . import _core
-from ._attack import check_flag
+from ._attack import LIMITS, check_flag, shown
 from ._core import Army, ArmyBook, Unit
 from ._editions import DEFAULT_EDITION
 
@@ -193,9 +193,27 @@ class Price:
 
 
 def _numeric(value: Any, name: str, *, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value) or value < minimum:
-        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {value!r})")
-    return float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {shown(value)})")
+    try:
+        number = float(value)
+    except OverflowError:  # an int past a float's range
+        number = math.inf
+    if not math.isfinite(number) or number < minimum:
+        raise ValueError(f"{name}: must be a finite number of at least {minimum:g} (got {shown(value)})")
+    return number
+
+
+# A weight is points per unit of a feature; no unit costs more than MAX_COST points, so a
+# weight larger than that is not a model's (1e308 priced every unit NaN).
+MAX_WEIGHT = float(LIMITS["MAX_COST"])
+
+
+def _weight(value: Any, name: str) -> float:
+    w = _numeric(value, name, minimum=-math.inf)
+    if abs(w) > MAX_WEIGHT:
+        raise ValueError(f"{name}: {shown(value)} is over the limit of {MAX_WEIGHT:,.0f} points a weight this library accepts")
+    return w
 
 
 @dataclass(frozen=True)
@@ -214,7 +232,7 @@ class _FitOptions:
             object.__setattr__(self, name, _numeric(getattr(self, name), name))
         it = self.iterations
         if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 100:
-            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {it!r})")
+            raise ValueError(f"iterations: must be a whole number from 1 to 100 (got {shown(it)})")
 
     def fit(self, terms: "_Terms", costs: np.ndarray, is_variant: np.ndarray, train: np.ndarray) -> dict[str, float]:
         row_weight = np.where(is_variant, self.variant_weight, 1.0)
@@ -295,10 +313,12 @@ class CostModel:
         for k, v in dict(weights).items():
             if not isinstance(k, str):
                 raise TypeError(f"weights: keys must be feature names (str), got {type(k).__name__}")
-            clean[k] = _numeric(v, f"weights[{k!r}]", minimum=-math.inf)
+            clean[k] = _weight(v, f"weights[{k!r}]")
         if not isinstance(edition, str):
             raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
         _core._known_rules(edition)  # a ValueError naming the editions for an unknown key
+        if not clean:
+            raise ValueError("weights: empty (a model with no weights prices every unit at 0 points)")
         self._weights = MappingProxyType(clean)
         self._edition = edition
         self._info = MappingProxyType(dict(info or {}))
@@ -405,8 +425,32 @@ class CostModel:
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "CostModel":
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        """A model written by :meth:`save`: a regular file of at most ``MAX_JSON`` bytes
+        (docs/limits.md), every number in it checked (finite, at most ``MAX_COST`` points a
+        weight), else a ``ValueError`` naming the file and the field."""
+        from ._loaders import read_file
+
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path: expected a path to a cost model file, got {type(path).__name__}")
+        data_bytes = read_file(path, "path", LIMITS["MAX_JSON"], kind="a cost model file")
+        try:
+            data = json.loads(data_bytes.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"path: {os.fspath(path)!r} is not UTF-8 text ({exc.reason})") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"path: {os.fspath(path)!r} is not JSON ({exc})") from None
+        except RecursionError:
+            raise ValueError(f"path: {os.fspath(path)!r} is nested too deeply to be a cost model") from None
+        try:
+            return cls._from_json(data, path)
+        except ValueError as exc:
+            message = str(exc)
+            if message.startswith(f"{path}: "):
+                raise
+            raise ValueError(f"{path}: {message}") from None
+
+    @classmethod
+    def _from_json(cls, data: Any, path: Union[str, "os.PathLike[str]"]) -> "CostModel":
         if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_V1):
             raise ValueError(f"{path}: not an oprstats cost model (format {FORMAT!r})")
         if not isinstance(data.get("weights"), dict) or not isinstance(data.get("edition"), str):
@@ -417,6 +461,9 @@ class CostModel:
         if stored is not None and not isinstance(stored, dict):
             raise ValueError(f"{path}: intervals: expected an object, got {type(stored).__name__}")
         intervals = None if stored is None else PredictionIntervals.from_json(stored)
+        info = data.get("info")
+        if info is not None and not isinstance(info, dict):
+            raise ValueError(f"{path}: info: expected an object, got {type(info).__name__}")
         return cls(data["weights"], edition=data["edition"], info=data.get("info"), held_out=held_out, intervals=intervals)
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -640,6 +687,8 @@ class _HeldOut:
                 raise fail(f"families[{i}].weights", f"expected {len(features)} numbers, one per feature")
             if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in w):
                 raise fail(f"families[{i}].weights", "expected finite numbers")
+            if any(abs(v) > MAX_WEIGHT for v in w) or not any(w):
+                raise fail(f"families[{i}].weights", f"expected at least one weight, each at most {MAX_WEIGHT:,.0f} points")
             books.append(tuple(f["books"]))
             weights.append({k: float(v) for k, v in zip(features, w) if v != 0.0})
         if not isinstance(names, dict):
@@ -724,6 +773,12 @@ class PredictionIntervals:
                 raise ValueError(f"intervals.{kind}_halfwidths: expected one width per band of {list(bands)} (sorted), got {len(widths)}")
             if any(not (w >= 0) for w in widths):
                 raise ValueError(f"intervals.{kind}_halfwidths: must be 0 or more (infinite where too few were calibrated), got {list(widths)}")
+            # a unit's width is a factor exp(h) (beyond a unit's largest cost it means nothing,
+            # and exp overflows past 709); an option's is in points
+            most = math.log(MAX_WEIGHT) if kind == "unit" else MAX_WEIGHT
+            if any(math.isfinite(w) and w > most for w in widths) or any(abs(b) > MAX_WEIGHT for b in bands):
+                raise ValueError(f"intervals.{kind}_halfwidths: each must be at most {most:g} (or infinite), and each band at "
+                                 f"most {MAX_WEIGHT:,.0f} points, got {list(widths)} and {list(bands)}")
 
     def to_json(self) -> dict[str, Any]:
         # an infinite width (too few similar units to calibrate) is written as null
@@ -945,7 +1000,7 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
                   in_sample: bool = False, options: bool = False) -> list[dict]:
     """The rows of :func:`fairness` as dicts, sorted the same way (no pandas needed)."""
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
-        raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {drivers!r})")
+        raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {shown(drivers)})")
     in_sample, options = check_flag("in_sample", in_sample), check_flag("options", options)
     if model is None:
         model = CostModel.default(edition=edition or DEFAULT_EDITION)

@@ -35,7 +35,9 @@ class UnitState:
             if value < 0:
                 raise ValueError(f"{name}: must be 0 or more (got {value})")
             if value > _MAX:
-                raise ValueError(f"{name}: {value} is over the limit of {_MAX} this library accepts")
+                from ._attack import shown  # imported here: _attack imports this module
+
+                raise ValueError(f"{name}: {shown(value)} is over the limit of {_MAX} this library accepts")
             object.__setattr__(self, name, int(value))
         for name in ("shaken", "fatigued"):
             value = getattr(self, name)

@@ -9,7 +9,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ._attack import LIMITS, shown
 from ._core import Army
+
+# The largest game size: a list holds at most MAX_ARMY_UNITS units of at most MAX_COST points
+# (a larger one made shares of it past a float's range: 10**400 was an OverflowError).
+MAX_GAME_POINTS = LIMITS["MAX_ARMY_UNITS"] * LIMITS["MAX_COST"]
 
 # gf-3.5 "FORCE ORGANISATION (OPTIONAL)": "Only 1 hero per 500pts", "Only 1+X copies of the
 # same unit, where X is 1 per 1000pts", "No single unit worth over 35% of total points",
@@ -118,8 +123,8 @@ def validate_list(army: Any, *, points: Optional[int] = None, force_organisation
         points = army.points_limit
         if points is None:
             raise ValueError("points: the list names no points limit; pass points= (the game size)")
-    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-        raise ValueError(f"points: must be a positive whole number of points (got {points!r})")
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_GAME_POINTS:
+        raise ValueError(f"points: must be a whole number of points from 1 to {MAX_GAME_POINTS:,} (got {shown(points)})")
     selections = _selections(army)
     problems = []
     total = army.points

@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._attack import seed_to_u64
+from ._attack import seed_to_u64, shown
 from ._core import Unit
 from ._census import unit_rule_names
 from ._distributed import sweep
@@ -48,7 +48,7 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
                        partitions: Optional[int], threads: Optional[int]) -> list[dict]:
     """The rows of ``fair_cost(method="games")``."""
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 50 <= games <= 1_000_000:
-        raise ValueError(f"games: must be a whole number of game pairs from 50 to 1,000,000 (got {games!r})")
+        raise ValueError(f"games: must be a whole number of game pairs from 50 to 1,000,000 (got {shown(games)})")
     pairs = _reference_pairs(armies)
     engine_seed = seed_to_u64(seed)
     # every variant of every pair plays the same games (the same seed): common random numbers
@@ -64,7 +64,11 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
         warnings.simplefilter("ignore", UserWarning)
         from ._game import simulate
 
-        results = sweep(simulate, grid, client=client, partitions=partitions)
+        try:
+            results = sweep(simulate, grid, client=client, partitions=partitions)
+        except KeyboardInterrupt as exc:  # the runs are the sweep's items
+            raise KeyboardInterrupt(f'fair_cost(method="games"): {str(exc).removeprefix("sweep: ").replace("items", "runs of games").replace("item ", "run ")}'
+                                    ) from None
     ignored: dict = {}
     for r, (p, key) in zip(results, where):
         if key != "base" and key[0] == "with":

@@ -414,6 +414,22 @@ def _has_pandas() -> bool:
     return True
 
 
+def _at_least(minimum: int):
+    """An argparse type: a whole number, ``minimum`` or more (``--top -1`` cut the table from
+    its end, and a negative count reached the library only to be refused there)."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more (got {value})")
+        return value
+
+    whole.__name__ = f"a whole number, {minimum} or more"
+    return whole
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oprstats", description="Balance statistics for One Page Rules wargames.")
     parser.add_argument("--version", action="version", version=f"oprstats {__version__}")
@@ -428,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=_show)
     fair = sub.add_parser("fairness", parents=[common], help="rank units by how far their official cost is from the modelled cost")
     fair.add_argument("file", nargs="?", type=Path, help="Army Forge army book JSON or army list text; default: the embedded example army")
-    fair.add_argument("--top", type=int, default=None, help="show only the N units furthest off")
+    fair.add_argument("--top", type=_at_least(1), default=None, help="show only the N units furthest off")
     fair.add_argument("--edition", default=None, help="rules edition (a cost model ships for 3.5, the default)")
     fair.add_argument("--in-sample", action="store_true", help="judge by the model fitted on every book, the file's own included")
     fair.add_argument("--options", action="store_true", help="judge every upgrade option's price instead (an army book)")
@@ -436,17 +452,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", parents=[common], help="play full v3.5 games between two army lists (or books' units) and report win rates")
     sim.add_argument("army_a", nargs="?", type=Path, help="army list text or book JSON; default: the embedded example army")
     sim.add_argument("army_b", nargs="?", type=Path, help="default: the same as army A (a mirror match)")
-    sim.add_argument("--games", type=int, default=2_000, help="games to play (paired: pairs); default 2,000")
-    sim.add_argument("--seed", type=int, default=1, help="seed (default 1): the same seed plays the same games")
+    sim.add_argument("--games", type=_at_least(1), default=2_000, help="games to play (paired: pairs); default 2,000")
+    sim.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1): the same seed plays the same games")
     sim.add_argument("--paired", action="store_true", help="play every game twice with sides and first player swapped")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores); the results do not depend on it")
+    sim.add_argument("--threads", type=_at_least(1), default=None, help="threads to use (default: all cores); the results do not depend on it")
     sim.add_argument("--terrain", choices=("standard", "open"), default="standard",
                      help="standard (default): a new rulebook table each game; open: no terrain")
     policies = ("default", "v3-2026-11", "greedy", "random", "hold")
     sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
     sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
-    sim.add_argument("--rounds", type=int, default=4, help="rounds per game (default 4, the rulebook's)")
+    sim.add_argument("--rounds", type=_at_least(1), default=4, help="rounds per game (default 4, the rulebook's)")
     sim.set_defaults(run=_simulate)
     pair = argparse.ArgumentParser(add_help=False)
     pair.add_argument("--file", type=Path, default=None,
@@ -472,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     eff.set_defaults(run=_efficiency)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
     val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
-    val.add_argument("--points", type=int, default=None, help="the game size (default: the list's own limit)")
+    val.add_argument("--points", type=_at_least(1), default=None, help="the game size (default: the list's own limit)")
     val.add_argument("--no-force-organisation", action="store_true", help="check only the points, not the optional force organisation")
     val.set_defaults(run=_validate)
     tour = sub.add_parser("tour", help="a short tour of the main results on the example army")

@@ -500,12 +500,14 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
     """
     from matplotlib.patches import Circle, Rectangle
 
+    from ._attack import shown
+
     plt = _pyplot()
     traces = getattr(result, "traces", None)
     if not traces:
         raise ValueError("game: the result holds no trace; run simulate(..., trace=True)")
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < len(traces):
-        raise ValueError(f"game: must be the index of a traced game, 0 to {len(traces) - 1} (got {game!r})")
+        raise ValueError(f"game: must be the index of a traced game, 0 to {len(traces) - 1} (got {shown(game)})")
     trace = traces[game]
     last = max(e["round"] for e in trace.events)
     rounds = list(range(0, last + 1)) if rounds is None else list(rounds)
