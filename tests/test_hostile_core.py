@@ -156,3 +156,23 @@ def test_ctrl_c_stops_a_long_preparation_of_a_game():
     assert done.returncode == 0, done.stderr[-2000:]
     word, seconds = done.stdout.split()[-2:]
     assert word == "interrupted" and float(seconds) < 2.0, done.stdout
+
+
+@pytest.mark.parametrize("huge", [10**30, 10**5000, -(10**5000)], ids=["1e30", "1e5000", "-1e5000"])
+def test_a_huge_int_for_an_int_field_of_the_core_is_a_value_error_shown_by_its_size(huge, recwarn):
+    unit = oprstats.Unit.parse("Grunts [5] Q5+ D5+ | 50pts\n5x Rifle (24\", A1)")
+    for call, field in [(lambda: oprstats.Weapon("Gun", attacks=huge), "attacks"), (lambda: unit.replace(cost=huge), "cost")]:
+        with pytest.raises(ValueError, match=rf"^{field}: ") as caught:
+            call()
+        assert len(str(caught.value)) < 300
+        if abs(huge) > 10**4300:
+            assert "digits" in str(caught.value)
+    assert not [w for w in recwarn if "Exceeds the limit" in str(w.message)]
+
+
+def test_numpy_integers_are_ints_to_the_core():
+    np = pytest.importorskip("numpy")
+    w = oprstats.Weapon("Gun", attacks=np.int64(3), range=np.int32(24))
+    assert w == oprstats.Weapon.parse('Gun (24", A3)')
+    with pytest.raises(TypeError, match="attacks: expected an int"):
+        oprstats.Weapon("Gun", attacks=np.float64(3.0))

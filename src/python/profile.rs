@@ -610,15 +610,7 @@ impl PyUnit {
         models: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUnit> {
         let whole = |name: &str, value: Option<&Bound<'_, PyAny>>, max: i64| -> PyResult<Option<i64>> {
-            let Some(v) = value else { return Ok(None) };
-            if v.is_instance_of::<pyo3::types::PyBool>() {
-                return Err(type_error(name, "an int", "bool"));
-            }
-            let n: i64 = v.extract().map_err(|_| type_error(name, "an int", &type_name(v)))?;
-            if !(0..=max).contains(&n) {
-                return Err(crate::Error::invalid(name, n, format!("must be from 0 to {max}")).into());
-            }
-            Ok(Some(n))
+            value.map(|v| super::convert::int_in(v, name, 0, max)).transpose()
         };
         let score = |name: &str, value| -> PyResult<Option<u8>> { Ok(whole(name, value, 255)?.map(|n| n as u8)) };
         let cost = whole("cost", cost, crate::limits::MAX_COST)?.map(|n| n as u32);
