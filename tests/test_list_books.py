@@ -79,3 +79,12 @@ def test_a_list_read_without_a_book_is_not_checked():
         warnings.simplefilter("ignore", oprstats.UnknownRuleWarning)  # its book defines them
         warnings.simplefilter("error", oprstats.ListWarning)
         oprstats.load_army_list(LIST.replace("Scout Skimmers [3]", "Scout Skimers [3]"))
+
+
+def test_a_book_is_subscripted_by_unit_name_or_id():
+    book = oprstats.example_book()
+    first = book.units[0]
+    assert book[first.name] == book.unit(first.name) == first
+    assert first.name in book and "Nobody" not in book and 3 not in book
+    with pytest.raises(KeyError, match=f'did you mean "{first.name}"'):
+        book[first.name[:-1]]

@@ -451,6 +451,31 @@ def unmodelled_items(unmodelled: dict) -> list[str]:
     return [f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in sorted(unmodelled.items())]
 
 
+def _event_line(e: dict) -> str:
+    """One traced event as a line of text: "A Orc Boyz  charge  -> B Warden Squad  12 dice, 6 hits,
+    3 wounds, 2 models left (...)"."""
+    side = {0: "A", 1: "B"}
+    who = f"{side.get(e['army'], '?')} {e['name']}" if e.get("name") else ""
+    parts = [who, e["kind"]]
+    if e.get("target_name"):
+        parts.append(f"-> {side.get(e['target_army'], '?')} {e['target_name']}")
+    if e["length"]:
+        parts.append(f"{e['length']:.1f}\"" + (f" of {e['allowance']:.0f}\"" if e["allowance"] else ""))
+    def many(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 or word == 'dice' else 's'}" if n else ""
+
+    hits = "dealt back" if e["kind"] == "melee" else ""
+    counts = [many(e["dice"], "dice"), many(e["hits"], "hit") + (f" {hits}" if hits and e["hits"] else ""), many(e["wounds"], "wound")]
+    counts = [c for c in counts if c]
+    if counts:
+        parts.append(", ".join(counts))
+    if e["kind"] not in ("objective",) and e.get("name") and e["models_left"] is not None and (e["wounds"] or e["hits"] or e["kind"] in ("morale", "dangerous", "lost")):
+        parts.append(f"{e['models_left']} model{'s' if e['models_left'] != 1 else ''} left")
+    if e["detail"]:
+        parts.append(f"({e['detail']})")
+    return "  ".join(p for p in parts if p)
+
+
 class _Trace:
     """One game's event log: ``terrain`` (:class:`TerrainPiece`), ``objectives`` ((x, y) of
     each marker) and ``events`` (dicts: round, kind, army, unit, target_army, target, from,
@@ -479,6 +504,45 @@ class _Trace:
             unit_event = e["kind"] != "objective"
             e["name"] = name(e["army"], e["unit"]) if unit_event else None
             e["target_name"] = name(e["target_army"], e["target"]) if unit_event else None
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __repr__(self) -> str:
+        rounds = max((e["round"] for e in self.events), default=0)
+        kinds = len({e["kind"] for e in self.events})
+        return (f"<game trace: {len(self.events):,} events of {kinds} kinds over {rounds} rounds, "
+                f"{len(self.terrain)} terrain pieces, {len(self.objectives)} markers; .log() to read it, .to_pandas() for a table>")
+
+    def __str__(self) -> str:
+        return self.log()
+
+    def to_pandas(self):
+        """The events as a DataFrame, one row each (``models``/``target_models`` kept as lists)."""
+        from ._optional import pandas
+
+        return pandas("a trace's to_pandas()").DataFrame(self.events)
+
+    def log(self, round: Optional[int] = None) -> str:
+        """The game as text, round by round (0: deployment), one line per event but the
+        position snapshots: who did what to whom, the dice, hits and wounds, the models left
+        and the detail; the markers' owners at each round's end. ``round``: that round only."""
+        lines: list = []
+        current = None
+        for e in self.events:
+            if round is not None and e["round"] != round:
+                continue
+            if e["round"] != current:
+                current = e["round"]
+                lines.append("Deployment" if current == 0 else f"Round {current}")
+            if e["kind"] == "position":
+                continue
+            if e["kind"] == "objective":
+                owner = {0: "army A", 1: "army B"}.get(e["army"], "nobody")
+                lines.append(f"  marker {e['unit'] + 1}: held by {owner}")
+                continue
+            lines.append("  " + _event_line(e))
+        return "\n".join(lines)
 
     def positions(self, round: int) -> list:
         """The position events at the end of ``round`` (0: after deployment)."""

@@ -195,9 +195,21 @@ impl PyArmyBook {
         PyTuple::new(py, &self.inner.warnings)
     }
 
-    /// The unit with this name or Army Forge id (a `KeyError` if the book has none).
+    /// The unit with this name or Army Forge id (a `ValueError` naming the closest units if
+    /// the book has none).
     fn unit(&self, name: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
         Ok(self.unit_value(self.find(name)?.unit.clone()))
+    }
+
+    /// `book["Battle Brothers"]`: `unit`, with the mapping's `KeyError` (the same message).
+    fn __getitem__(&self, name: &Bound<'_, PyAny>) -> PyResult<PyUnit> {
+        let py = name.py();
+        self.unit(name).map_err(|e| if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) { pyo3::exceptions::PyKeyError::new_err(e.value(py).to_string()) } else { e })
+    }
+
+    /// `"Battle Brothers" in book`: a unit of that name or id.
+    fn __contains__(&self, name: &Bound<'_, PyAny>) -> bool {
+        name.extract::<String>().is_ok_and(|n| self.inner.unit(&n).or_else(|| self.inner.unit_by_id(&n)).is_some())
     }
 
     /// `(army book uid, unit id)` of the unit this one is a sub-faction copy of, or None.
