@@ -172,7 +172,7 @@ def test_a_unit_that_deals_nothing_is_named_not_drawn():
 
 def test_a_legend_goes_inside_axes_the_caller_made():
     fig, axes = plt.subplots(1, 2)
-    plot.efficiency_curves([UNITS["Warden Squad"]], axes=axes)
+    plot.efficiency_curves([UNITS["Warden Squad"]], ax=axes)
     assert not fig.legends and axes[0].get_legend() is not None
     plt.close(fig)
 
@@ -187,3 +187,22 @@ def test_breakdown_fairness_and_game_plots_render():
     assert _legend_texts(ax.figure) == ["90% interval of a fair price"] and ax.get_legend() is None
     _inside(ax.figure)
     assert ax.get_xlabel() and _rendered(ax.figure)
+
+
+def test_every_plot_takes_ax_and_the_old_axes_spelling_is_deprecated():
+    import inspect
+    import warnings
+
+    from oprstats import plot
+
+    public = [f for name, f in vars(plot).items() if inspect.isfunction(f) and not name.startswith("_") and f.__module__ == plot.__name__]
+    assert public and all("ax" in inspect.signature(f).parameters for f in public), [f.__name__ for f in public if "ax" not in inspect.signature(f).parameters]
+    r = oprstats.attack(oprstats.Unit.parse('S [5] Q4+ D4+\n5x Rifle (24", A1)'), oprstats.Unit.parse("T [5] Q4+ D4+\n5x CCW (A1)"))
+    old = plot.attack(r)
+    with pytest.warns(DeprecationWarning, match=r"plot.attack\(axes=...\) is now plot.attack\(ax=...\)"):
+        assert list(plot.attack(r, axes=old)) == list(old)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(plot.attack(r, ax=old)) == list(old)
+    with pytest.raises(TypeError, match="give ax= only"):
+        plot.attack(r, ax=old, axes=old)

@@ -6,6 +6,8 @@ compose with the rest of a notebook.
 
 from __future__ import annotations
 
+import warnings
+
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
@@ -15,6 +17,18 @@ from ._editions import DEFAULT_EDITION
 from ._distribution import tails
 from ._efficiency import MEASURE_TEXT, EfficiencyCurve, efficiency_curve
 
+
+
+def _panels(ax, axes, name: str):
+    """The axes a several-panel plot draws on: ``ax=`` (an array of Axes), as every plot
+    takes it; ``axes=``, its old name, with a DeprecationWarning for one release."""
+    if axes is None:
+        return ax
+    if ax is not None:
+        raise TypeError(f"plot.{name}: give ax= only (axes= is its old name)")
+    warnings.warn(f"plot.{name}(axes=...) is now plot.{name}(ax=...); axes= goes in a later release",
+                  DeprecationWarning, stacklevel=3)
+    return axes
 
 def _pyplot():
     from ._optional import optional
@@ -58,7 +72,8 @@ def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
 
 def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measure: str = "points",
                       defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
-                      edition: str = DEFAULT_EDITION, axes: Optional[Sequence[Any]] = None):
+                      edition: str = DEFAULT_EDITION, ax: Optional[Sequence[Any]] = None,
+                      axes: Optional[Sequence[Any]] = None):
     """Damage per 100 points of several units on one figure: against target Defense (left,
     averaged over the targets' Tough) and against target Tough (right, averaged over
     Defense).
@@ -69,6 +84,7 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
     ``units``: units (their curves are computed) or :class:`EfficiencyCurve` results. A unit
     that deals nothing is named in the legend rather than drawn over the others at zero.
     """
+    axes = _panels(ax, axes, "efficiency_curves")
     curves = _curves(units, mode=mode, measure=measure, defense=defense, tough=tough, edition=edition)
     grids = {(tuple(c.defense), tuple(c.tough), c.measure) for c in curves}
     if len(grids) > 1:
@@ -168,11 +184,12 @@ def distribution(dist: Any, *, label: str = "count", ax=None):
 _STAGES = (("hits", "hits"), ("unblocked", "unblocked (failed blocks)"), ("wounds", "wounds"), ("kills", "models killed"))
 
 
-def attack(result: Any, *, axes=None):
+def attack(result: Any, *, ax=None, axes=None):
     """An :func:`oprstats.attack` at every stage: the chance of each count of hits,
     failed blocks, wounds and models killed (left, side by side), and the chance of at least
     that many (right). A sampled result has error bars of one standard error. Returns the
     two axes."""
+    axes = _panels(ax, axes, "attack")
     from ._attack import AttackResult
 
     if not isinstance(result, AttackResult):
@@ -223,10 +240,11 @@ _FATES = (("p_destroyed", "destroyed", "tab:red"), ("p_routed", "routed", "tab:o
           ("p_unaffected", "unaffected", "tab:green"))
 
 
-def melee(result: Any, *, axes=None):
+def melee(result: Any, *, ax=None, axes=None):
     """A :func:`oprstats.melee`: who wins and how each side ends (left: stacked bars of
     destroyed, routed, Shaken and unaffected), and the joint chance of the models each side
     has left (right: charger's models down, defender's across). Returns the two axes."""
+    axes = _panels(ax, axes, "melee")
     from ._melee import MeleeResult
 
     if not isinstance(result, MeleeResult):
@@ -275,11 +293,12 @@ def melee(result: Any, *, axes=None):
     return axes
 
 
-def games(result: Any, *, axes=None):
+def games(result: Any, *, ax=None, axes=None):
     """A :func:`oprstats.simulate` result: army A's win, draw and loss rates and the first
     player's win rate with their 95% intervals (left), the margin of objectives held at the
     end (middle), and what each unit did: mean wounds dealt per game, with the rate it was
     destroyed (right). Returns the three axes."""
+    axes = _panels(ax, axes, "games")
     from ._game import GameResult
 
     if not isinstance(result, GameResult):
@@ -486,7 +505,7 @@ def _terrain_style(piece) -> dict:
     return {"facecolor": "#dfc27d", "edgecolor": "#8c510a", "hatch": ".." if piece.difficult else None}
 
 
-def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=None):
+def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=None, axes=None):
     """Draws a traced game (``simulate(..., trace=True)``) round by round: the 72" x 48" table,
     its terrain (grey: impassable buildings; green: forests and walls that block sight; light
     grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
@@ -498,6 +517,7 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, axes=
     ``rounds``: which snapshots to draw (0 is the table after deployment); all by default.
     Returns the array of axes.
     """
+    axes = _panels(ax, axes, "game")
     from matplotlib.patches import Circle, Rectangle
 
     from ._attack import shown
