@@ -68,6 +68,12 @@ def canon(value) -> str:
 # were added: those are hashed apart, in part (f), so the total stays comparable with the
 # builds before them
 UNIT_RESULTS = ("destroyed", "wounds_dealt", "wounds_taken", "rounds_holding")
+# part (f): the counts of wasted turns (issue 40); later counts (rounds inside a transport and
+# in reserve, issue 44) are left out of every part, so the hashes stay comparable
+TURNS = ("activations", "idle", "stuck", "carried", "never_acted")
+# what a traced event says of the game, not the names the tables give its units (a joined
+# hero's name was added to its unit's in issue 44)
+NAMES = ("name", "target_name")
 
 
 def feed_result(h, r: oprstats.GameResult) -> None:
@@ -81,7 +87,7 @@ def feed_result(h, r: oprstats.GameResult) -> None:
     for t in r.traces:
         h.update(("terrain " + canon(t.terrain) + "\nobjectives " + canon(t.objectives) + "\n").encode())
         for e in t.events:
-            h.update(("event " + canon(e) + "\n").encode())
+            h.update(("event " + canon({k: v for k, v in e.items() if k not in NAMES}) + "\n").encode())
 
 
 def duel_pairs() -> list:
@@ -111,7 +117,7 @@ def main() -> int:
             feed_result(h, r)
             games += len(r)
             dice.append(r.dice)
-            turns.update(canon({army: {k: v for k, v in stats.items() if k not in UNIT_RESULTS}
+            turns.update(canon({army: {k: v for k, v in stats.items() if k in TURNS}
                                 for army, stats in r.unit_stats.items()}).encode())
             turns_games += len(r)
         parts[name] = (h.hexdigest()[:16], games)

@@ -5,6 +5,7 @@ played, so a user sees when the AI rather than the list decided a result."""
 from __future__ import annotations
 
 import collections
+import warnings
 
 import numpy as np
 
@@ -69,3 +70,26 @@ def test_the_default_wastes_fewer_turns_in_transports_than_the_november_policy()
         r = oprstats.simulate(army, enemy, games=300, seed=8, policy_a=policy, progress=False)
         carried[policy] = float(r.unit_stats["a"]["carried"].sum())
     assert carried["default"] < 0.5 * carried["v3-2026-11"], carried
+
+
+def test_rounds_inside_a_transport_and_in_reserve_are_counted_per_unit():
+    """A unit's time off the table to act: rounds it ended inside a transport on the table,
+    and rounds it ended waiting to arrive ("At the start of any round after the first, may
+    be deployed": an Ambusher the default policy keeps back waits at least round 1)."""
+    parse = oprstats.Unit.parse
+    apc = parse('APC [1] Q4+ D2+ | 150pts | Fast, Tough(6), Transport(11)\nHeavy Rifle (24", A3)')
+    riders = parse('Riders [5] Q4+ D4+ | 60pts\n5x Rifle (24", A1)')
+    lurkers = parse('Lurkers [5] Q4+ D4+ | 80pts | Ambush\n5x Rifle (24", A1)')
+    foes = [parse('Grunts [10] Q5+ D5+ | 100pts\n10x Rifle (24", A1)')] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = oprstats.simulate([apc, riders, lurkers], foes, games=200, seed=5, progress=False)
+    units = r.units().set_index(["army", "unit"])
+    rounds = 4
+    assert (units["rounds_inside"] + units["rounds_in_reserve"] <= rounds + 1e-9).all()
+    assert units.loc[("a", 2), "rounds_in_reserve"] >= 1.0, "the Ambusher waits round 1 at least"
+    assert units.loc[("a", 2), "rounds_inside"] == 0 and units.loc[("a", 0), "rounds_inside"] == 0
+    assert (units.loc["b", "rounds_inside"] == 0).all() and (units.loc["b", "rounds_in_reserve"] == 0).all()
+    # the riders' rounds inside are what the traced games show: never more than the rounds
+    # before they got out
+    assert 0 <= units.loc[("a", 1), "rounds_inside"] <= rounds

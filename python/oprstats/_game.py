@@ -328,7 +328,9 @@ class GameResult:
         """Per-unit means over games, by army (``"a"``, ``"b"``): arrays ``destroyed`` (rate),
         ``wounds_dealt``, ``wounds_taken``, ``rounds_holding`` (rounds ending with the unit
         holding an objective for its side), ``activations``, and the turns that did nothing
-        useful (see :meth:`wasted`): ``idle``, ``stuck``, ``carried`` and ``never_acted``."""
+        useful (see :meth:`wasted`): ``idle``, ``stuck``, ``carried`` and ``never_acted``; and
+        ``rounds_inside`` and ``rounds_in_reserve`` (rounds ending with the unit inside a
+        transport on the table, and waiting to arrive)."""
         n = max(len(self.winner), 1)
         return {
             army: {k: np.asarray(v, dtype=float) / n for k, v in self._units[i].items()}
@@ -374,7 +376,9 @@ class GameResult:
         destroyed rate (destroyed or Routed), mean wounds dealt and taken, mean rounds holding
         an objective, mean activations, the share of its turns that did nothing useful
         (``wasted_share``, see :meth:`wasted`) and its parts per game (``idle``, ``stuck``,
-        ``carried``, ``never_acted``)."""
+        ``carried``, ``never_acted``), and the mean rounds it ended inside a transport on the
+        table (``rounds_inside``) and waiting to arrive (``rounds_in_reserve``): the time it was
+        not on the table to act."""
         from ._optional import pandas
 
         pd = pandas("units()")
@@ -388,10 +392,13 @@ class GameResult:
                 share = wasted[u] / turns[u] if turns[u] else float("nan")
                 rows.append((army, u, name, points, models, self._roles[i][u], s["destroyed"][u], s["wounds_dealt"][u],
                              s["wounds_taken"][u], s["rounds_holding"][u], s["activations"][u], share, s["idle"][u],
-                             s["stuck"][u], s["carried"][u], s["never_acted"][u]))
+                             s["stuck"][u], s["carried"][u], s["never_acted"][u],
+                             s["rounds_inside"][u] if "rounds_inside" in s else float("nan"),
+                             s["rounds_in_reserve"][u] if "rounds_in_reserve" in s else float("nan")))
         return pd.DataFrame(rows, columns=["army", "unit", "name", "points", "models", "role", "destroyed_rate",
                                            "wounds_dealt", "wounds_taken", "rounds_holding", "activations",
-                                           "wasted_share", "idle", "stuck", "carried", "never_acted"])
+                                           "wasted_share", "idle", "stuck", "carried", "never_acted",
+                                           "rounds_inside", "rounds_in_reserve"])
 
     def to_pandas(self):
         """One row per game."""

@@ -230,6 +230,11 @@ pub struct UnitTotals {
     /// Games in which the unit never activated: destroyed before its first activation (an
     /// Ambush arrival shot off the table), or never arrived.
     pub never_acted: Vec<u64>,
+    /// Rounds that ended with the unit inside a transport on the table, and waiting off the
+    /// table to arrive (in reserve, or inside a transport in reserve): the time it was not
+    /// on the table to act, which explains a low damage.
+    pub rounds_inside: Vec<u64>,
+    pub rounds_in_reserve: Vec<u64>,
 }
 
 impl UnitTotals {
@@ -245,15 +250,29 @@ impl UnitTotals {
             stuck: zeros(),
             carried: zeros(),
             never_acted: zeros(),
+            rounds_inside: zeros(),
+            rounds_in_reserve: zeros(),
         }
     }
 
-    fn columns(&self) -> [&Vec<u64>; 9] {
-        [&self.destroyed, &self.wounds_dealt, &self.wounds_taken, &self.rounds_holding, &self.activations, &self.idle, &self.stuck, &self.carried, &self.never_acted]
+    fn columns(&self) -> [&Vec<u64>; 11] {
+        [&self.destroyed, &self.wounds_dealt, &self.wounds_taken, &self.rounds_holding, &self.activations, &self.idle, &self.stuck, &self.carried, &self.never_acted, &self.rounds_inside, &self.rounds_in_reserve]
     }
 
-    fn columns_mut(&mut self) -> [&mut Vec<u64>; 9] {
-        [&mut self.destroyed, &mut self.wounds_dealt, &mut self.wounds_taken, &mut self.rounds_holding, &mut self.activations, &mut self.idle, &mut self.stuck, &mut self.carried, &mut self.never_acted]
+    fn columns_mut(&mut self) -> [&mut Vec<u64>; 11] {
+        [
+            &mut self.destroyed,
+            &mut self.wounds_dealt,
+            &mut self.wounds_taken,
+            &mut self.rounds_holding,
+            &mut self.activations,
+            &mut self.idle,
+            &mut self.stuck,
+            &mut self.carried,
+            &mut self.never_acted,
+            &mut self.rounds_inside,
+            &mut self.rounds_in_reserve,
+        ]
     }
 
     pub(super) fn merge(&mut self, o: &UnitTotals) {

@@ -69,6 +69,9 @@ pub struct Live {
     pub dealt: u32,
     pub taken: u32,
     pub holding: u32,
+    /// Rounds ended inside a transport on the table, and waiting to arrive (`UnitTotals`).
+    pub rounds_inside: u8,
+    pub rounds_in_reserve: u8,
     /// What its activations came to (`usefulness`).
     pub usefulness: super::usefulness::Usefulness,
 }

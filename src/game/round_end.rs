@@ -58,6 +58,20 @@ impl<'a, P: Player> Game<'a, P> {
     /// deploy". A side seizes a marker when one of its units may seize it and no enemy
     /// contests it; both sides contesting make it neutral; otherwise it stays as it was.
     pub(super) fn score_round(&mut self) {
+        // where each unit ended the round: inside a transport, or still waiting to arrive
+        for army in 0..2 {
+            for u in 0..self.units[army].len() {
+                let live = &self.units[army][u];
+                if live.gone {
+                    continue;
+                }
+                let carrier_waits = live.carrier.is_some_and(|t| self.units[army][usize::from(t)].reserve);
+                let (reserve, inside) = (live.reserve || carrier_waits, live.carrier.is_some() && !carrier_waits);
+                let live = &mut self.units[army][u];
+                live.rounds_in_reserve += u8::from(reserve);
+                live.rounds_inside += u8::from(inside);
+            }
+        }
         let mut holding: Short<Id> = Short::new();
         // The units that count, and how, once for every marker.
         let mut counting: Short<(Id, bool, bool), 16> = Short::new();
@@ -158,6 +172,8 @@ impl<'a, P: Player> Game<'a, P> {
                 totals.stuck[u] += u64::from(used.stuck);
                 totals.carried[u] += u64::from(used.carried());
                 totals.never_acted[u] += u64::from(used.activations == 0);
+                totals.rounds_inside[u] += u64::from(live.rounds_inside);
+                totals.rounds_in_reserve[u] += u64::from(live.rounds_in_reserve);
                 if live.gone {
                     totals.destroyed[u] += 1;
                     continue;
