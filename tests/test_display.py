@@ -79,3 +79,18 @@ def test_a_long_distribution_is_summed_up():
     d = oprstats.Distribution(np.full(60, 1 / 60))
     html = d._repr_html_()
     assert html.count("<tr>") == 1 + 25 + 1 and "25–59" in html
+
+
+def test_units_and_weapons_display_as_profiles_in_jupyter():
+    unit = oprstats.example_army().units[0]
+    assert unit.hero is not None
+    text = unit._repr_html_()
+    assert text.startswith("<div>") and "<table" in text and "<script" not in text
+    for part in (unit.base, unit.hero):
+        assert f"{part.name} [{part.size}] Q{part.quality}+ D{part.defense}+" in text
+        for w in part.weapons:
+            assert w.name in text
+    assert "joined by" in text
+    w = oprstats.Weapon.parse('2x Heavy Rifle (24", A1, AP(1))')
+    html = w._repr_html_()
+    assert "Heavy Rifle" in html and "24&quot;" in html and "A1" in html and "AP(1)" in html

@@ -112,3 +112,28 @@ def army_book_html(book: Any) -> str:
 def army_html(army: Any) -> str:
     title = army.name or "Army"
     return block(f"{title} (army list)", [f"{len(army.units)} units, {army.points} pts"], units_table(army.units))
+
+
+def weapons_table(weapons: Sequence[Any]) -> str:
+    """Weapons as the rulebook lists them: copies, name, range, attacks, rules."""
+    rows = [[w.count, w.name, f'{w.range}"' if w.range is not None else "melee", f"A{w.attacks}", ", ".join(w.rules)]
+            for w in weapons]
+    return table(["", "weapon", "range", "attacks", "rules"], rows, [True, False, True, True, False])
+
+
+def unit_html(unit: Any) -> str:
+    """A unit's profile: its header (and a joined hero's), its rules, then its weapons."""
+    parts = []
+    hero = unit.hero
+    for i, part in enumerate([unit.base, hero] if hero is not None else [unit]):
+        cost = f" | {part.cost}pts" if part.cost is not None else ""
+        head = f"{part.name} [{part.size}] Q{part.quality}+ D{part.defense}+{cost}"
+        lines = [f"Rules: {', '.join(part.rules)}"] if part.rules else []
+        title = f"joined by {head}" if i else head
+        parts.append(block(title, lines, weapons_table(part.weapons)))
+    notes = [f"Spells of its book: {', '.join(unit.spells)}"] if unit.spells else []
+    return "".join(parts) + (block("", (), notes=notes) if notes else "")
+
+
+def weapon_html(weapon: Any) -> str:
+    return weapons_table([weapon])

@@ -232,6 +232,11 @@ impl PyWeapon {
         hash_of(&self.inner)
     }
 
+    /// Jupyter's rich display (`oprstats._display`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("oprstats._display")?.call_method1("weapon_html", (slf,))?.extract()
+    }
+
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         value_reduce(slf)
     }
@@ -678,6 +683,11 @@ impl PyUnit {
 
     fn __hash__(&self) -> u64 {
         hash_of(&self.inner)
+    }
+
+    /// Jupyter's rich display (`oprstats._display`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("oprstats._display")?.call_method1("unit_html", (slf,))?.extract()
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
