@@ -121,8 +121,9 @@ class Matchups:
         self.defender_costs: np.ndarray = np.array([np.nan if u.cost is None else float(u.cost) for u in defenders])
         dealt, taken = raw["dealt_wounds"], raw["taken_wounds"]
         if measure == "points":
-            dealt = dealt * (self.defender_costs / self.defender_wounds)[None, None, :]
-            taken = taken * (self.attacker_costs / self.attacker_wounds)[None, :, None]
+            # in place: the arrays are this table's own, and a copy would be as large again
+            dealt = np.multiply(dealt, (self.defender_costs / self.defender_wounds)[None, None, :], out=_own(dealt))
+            taken = np.multiply(taken, (self.attacker_costs / self.attacker_wounds)[None, :, None], out=_own(taken))
         self.dealt: np.ndarray = dealt
         self.taken: np.ndarray = taken
         self.p_destroyed: np.ndarray = raw["dealt_p_removed"]
@@ -130,7 +131,14 @@ class Matchups:
         for name in ("dealt", "taken", "p_destroyed", "p_lost", "attacker_costs", "defender_costs", "attacker_wounds", "defender_wounds"):
             getattr(self, name).flags.writeable = False
         nd = len(defenders)
-        self.unmodelled: dict = {(i // nd, i % nd): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
+        if "unmodelled_of" in raw:
+            # a few distinct sets, each pair's by number (0: none); the pairs share the tuples
+            sets = [tuple(names) for names in raw["unmodelled_sets"]]
+            of = np.asarray(raw["unmodelled_of"]).ravel()
+            at = np.flatnonzero(of)
+            self.unmodelled: dict = dict(zip(zip((at // nd).tolist(), (at % nd).tolist()), [sets[k] for k in of[at].tolist()]))
+        else:
+            self.unmodelled = {(i // nd, i % nd): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
 
     @property
     def net(self) -> np.ndarray:
@@ -170,7 +178,8 @@ class Matchups:
         can happen."""
         if value not in VALUES:
             raise ValueError(f"value: must be one of {VALUES} (got {value!r})")
-        net = np.where(np.isnan(self.net), -np.inf, self.net)
+        net = self.net
+        net[np.isnan(net)] = -np.inf
         best = net.argmax(axis=0)[None]
         grid = np.take_along_axis(getattr(self, value), best, axis=0)[0]
         return np.where(np.isinf(np.take_along_axis(net, best, axis=0)[0]), np.nan, grid)
@@ -191,11 +200,17 @@ class Matchups:
     def __repr__(self) -> str:
         ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
         best = ""
-        if self.dealt.size and np.isfinite(self.net).any():
-            m, a, d = np.unravel_index(np.nanargmax(self.net), self.net.shape)
-            best = f"; best exchange: {self.attackers[a]} {self.modes[m]} {self.defenders[d]}, {self.net[m, a, d]:+.3g} {self.measure}"
+        net = self.net
+        if net.size and np.isfinite(net).any():
+            m, a, d = np.unravel_index(np.nanargmax(net), net.shape)
+            best = f"; best exchange: {self.attackers[a]} {self.modes[m]} {self.defenders[d]}, {net[m, a, d]:+.3g} {self.measure}"
         return (f"Matchups({len(self.attackers)} attackers x {len(self.defenders)} defenders, modes {', '.join(self.modes)}, in {self.measure}"
                 + best + (f"; ignores {', '.join(ignored)}" if ignored else "") + ")")
+
+
+def _own(array: np.ndarray) -> np.ndarray:
+    """``array`` to write in place: itself, or a copy where it is read-only."""
+    return array if array.flags.writeable else array.copy()
 
 
 def _rebuild(state: dict) -> "Matchups":
@@ -254,7 +269,7 @@ def matchups(
     client = check_client(client)
     check_partitions(partitions)
     if client is None:
-        raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+        raw = _core._matchup_table(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
     else:
         raw = matchups_raw(client, attackers_list, defenders_list, list(modes), charge_distance, edition, partitions)
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
