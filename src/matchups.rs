@@ -677,8 +677,9 @@ pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], ch
     let Some((unmodelled, steps)) = check(&table, &rows, threads, stop)? else { return Ok(None) };
     let cells = from.len() * nt * width;
     let mut losses = Losses { wounds: vec![f64::NAN; cells], p_removed: vec![f64::NAN; cells] };
-    let outs: Vec<(Vec<&mut [f64]>, Vec<&mut [f64]>)> = rows_of(&mut losses.wounds, from.len(), nt * width).into_iter().zip(rows_of(&mut losses.p_removed, from.len(), nt * width)).collect();
-    let write = |(wounds, p): &mut (Vec<&mut [f64]>, Vec<&mut [f64]>), j: usize, f: Forward| {
+    // each row's slice of the wounds and of the chances, alone in its one plane
+    let outs: Vec<[Vec<&mut [f64]>; 2]> = rows_of(&mut losses.wounds, from.len(), nt * width).into_iter().zip(rows_of(&mut losses.p_removed, from.len(), nt * width)).map(|(w, p)| [w, p]).collect();
+    let write = |[wounds, p]: &mut [Vec<&mut [f64]>; 2], j: usize, f: Forward| {
         for (s, loss) in f.shots.iter().chain(&f.charge.unwrap_or([Loss::IMPOSSIBLE; 2])).enumerate() {
             wounds[0][j * width + s] = loss.wounds;
             p[0][j * width + s] = loss.p_removed;
