@@ -25,6 +25,7 @@ use crate::profile::Unit;
 use crate::state::UnitState;
 use crate::stop::Stop;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 /// Where and how the two units meet.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,14 +86,142 @@ pub struct Exchange {
     pub taken: Loss,
 }
 
-/// Every pair in every mode: `exchanges[(mode * attackers + a) * defenders + d]`, and the
-/// rules each pair (`[a * defenders + d]`) plays without modelling, in any mode.
+/// Each side's loss in every mode of every pair, as two `[mode, attacker, defender]` arrays
+/// flat in row order: cell `(mode * attackers + a) * defenders + d`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Losses {
+    pub wounds: Vec<f64>,
+    pub p_removed: Vec<f64>,
+}
+
+/// Every pair in every mode: what the attacker dealt (the defender's loss) and what it took
+/// in return, the final arrays filled in place as the pairs are computed (a table holds
+/// nothing per pair but its cells: the 43 books' million pairs are 131 MB of them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Matchups {
-    pub exchanges: Vec<Exchange>,
+    /// Modes, attackers, defenders.
+    pub shape: [usize; 3],
+    pub dealt: Losses,
+    pub taken: Losses,
     /// Each attacker's and each defender's wounds when fresh (what a loss is a share of).
     pub wounds: [Vec<u32>; 2],
-    pub unmodelled: Vec<Vec<String>>,
+    /// The rules each pair `[a * defenders + d]` plays without modelling, in any mode.
+    pub unmodelled: RuleSets,
+}
+
+impl Matchups {
+    /// A table of NaN cells, to fill.
+    fn empty(modes: usize, wounds: [Vec<u32>; 2], unmodelled: RuleSets) -> Matchups {
+        let shape = [modes, wounds[0].len(), wounds[1].len()];
+        let cells = shape.iter().product();
+        let losses = || Losses { wounds: vec![f64::NAN; cells], p_removed: vec![f64::NAN; cells] };
+        Matchups { shape, dealt: losses(), taken: losses(), wounds, unmodelled }
+    }
+
+    /// Pair `(a, d)`'s exchange in the mode at `mode`.
+    pub fn exchange(&self, mode: usize, a: usize, d: usize) -> Exchange {
+        let i = (mode * self.shape[1] + a) * self.shape[2] + d;
+        let loss = |l: &Losses| Loss { wounds: l.wounds[i], p_removed: l.p_removed[i] };
+        Exchange { dealt: loss(&self.dealt), taken: loss(&self.taken) }
+    }
+
+    /// Its rows to fill, each apart (so that threads can fill them at once): for each
+    /// attacker, its row of dealt wounds, dealt `p_removed`, taken wounds and taken
+    /// `p_removed`, in every mode.
+    fn rows(&mut self) -> Vec<Row<'_>> {
+        let [_, na, nd] = self.shape;
+        let mut columns = [&mut self.dealt.wounds, &mut self.dealt.p_removed, &mut self.taken.wounds, &mut self.taken.p_removed].map(|a| rows_of(a, na, nd).into_iter());
+        (0..na).map(|_| columns.each_mut().map(|c| c.next().expect("one row per attacker"))).collect()
+    }
+}
+
+/// One row of a table's four arrays ([`Matchups::rows`]), each in every mode.
+type Row<'a> = [Vec<&'a mut [f64]>; 4];
+
+/// The arrays of a [`Row`] a side's loss goes to: the defender's (dealt) or the attacker's (taken).
+const DEALT: usize = 0;
+const TAKEN: usize = 2;
+
+/// `loss` in the cell of column `col` of `row`, as `side`'s loss in the mode at `mode`.
+fn put(row: &mut Row<'_>, side: usize, mode: usize, col: usize, loss: Loss) {
+    row[side][mode][col] = loss.wounds;
+    row[side + 1][mode][col] = loss.p_removed;
+}
+
+/// The rows of a `[plane, row, column]` array, flat: for each row, its slice in each plane.
+fn rows_of(array: &mut [f64], rows: usize, cols: usize) -> Vec<Vec<&mut [f64]>> {
+    let mut out: Vec<Vec<&mut [f64]>> = (0..rows).map(|_| Vec::new()).collect();
+    if rows * cols > 0 {
+        for plane in array.chunks_mut(rows * cols) {
+            for (r, row) in plane.chunks_mut(cols).enumerate() {
+                out[r].push(row);
+            }
+        }
+    }
+    out
+}
+
+/// Sets of rule names, each held once however many items share it (the 90,000 pairs of 300
+/// of the 43 books' units name 27): item `i`'s rules are `sets[of[i]]`, sorted; `sets[0]` is
+/// empty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleSets {
+    pub sets: Vec<Vec<String>>,
+    pub of: Vec<u32>,
+}
+
+impl RuleSets {
+    /// Item `i`'s rules.
+    pub fn get(&self, i: usize) -> &[String] {
+        &self.sets[self.of[i] as usize]
+    }
+
+    /// From each item's list of names (in any order, repeats allowed).
+    pub fn from_lists(lists: Vec<Vec<String>>) -> RuleSets {
+        let mut sets = Interner::new();
+        let of = lists.into_iter().map(|names| sets.id(names)).collect();
+        RuleSets { sets: sets.sets, of }
+    }
+
+    /// Each pair's rules: the union of its two items' (`two(pair)` gives their indices).
+    fn unions(&self, pairs: usize, two: impl Fn(usize) -> (usize, usize)) -> RuleSets {
+        let mut sets = Interner::new();
+        let mut seen: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let of = (0..pairs)
+            .map(|p| {
+                let (x, y) = two(p);
+                let key = (self.of[x], self.of[y]);
+                *seen.entry(key).or_insert_with(|| sets.id(self.sets[key.0 as usize].iter().chain(&self.sets[key.1 as usize]).cloned().collect()))
+            })
+            .collect();
+        RuleSets { sets: sets.sets, of }
+    }
+}
+
+/// Distinct sets of rule names, numbered as first seen (0: the empty set).
+struct Interner {
+    sets: Vec<Vec<String>>,
+    ids: FxHashMap<Vec<String>, u32>,
+}
+
+impl Interner {
+    fn new() -> Interner {
+        Interner { sets: vec![Vec::new()], ids: FxHashMap::from_iter([(Vec::new(), 0)]) }
+    }
+
+    /// The number of the set of `names` (sorted, each once).
+    fn id(&mut self, mut names: Vec<String>) -> u32 {
+        names.sort();
+        names.dedup();
+        if let Some(&id) = self.ids.get(&names) {
+            return id;
+        }
+        // at most one set per item, and items are far fewer than 2^32 (MAX_TABLE_PAIRS)
+        let id = u32::try_from(self.sets.len()).expect("fewer sets than 2^32");
+        self.sets.push(names.clone());
+        self.ids.insert(names, id);
+        id
+    }
 }
 
 /// What each unit can do, read once.
@@ -233,48 +362,11 @@ struct Checked {
     attack_work: u64,
     melee_work: u64,
     unmodelled: Vec<String>,
-    steps: Option<(Vec<Step>, Option<Step>)>,
+    steps: Option<Steps>,
 }
 
-/// Pair `(a, d)`'s exchange in each mode, from the attacker's activation `there` and the
-/// defender's `back`.
-fn exchanges(modes: &[Mode], there: &Forward, back: &Forward) -> Vec<Exchange> {
-    let none = Exchange { dealt: Loss::IMPOSSIBLE, taken: Loss::IMPOSSIBLE };
-    let mut shot = 0;
-    modes
-        .iter()
-        .map(|mode| match mode {
-            Mode::Shoot(_) => {
-                shot += 1;
-                Exchange { dealt: there.shots[shot - 1], taken: back.shots[shot - 1] }
-            }
-            Mode::Charge => there.charge.map_or(none, |[c, d]| Exchange { dealt: d, taken: c }),
-            Mode::Charged => back.charge.map_or(none, |[c, d]| Exchange { dealt: c, taken: d }),
-        })
-        .collect()
-}
-
-/// The table of every pair from each pair's two activations (`there`, `back` give their
-/// indices in `done`), mode by mode, with the rules either activation leaves unmodelled.
-fn assemble(modes: &[Mode], na: usize, nd: usize, done: &[Forward], unmodelled_of: &[Vec<String>], of: impl Fn(usize, usize) -> (usize, usize), wounds: [Vec<u32>; 2]) -> Matchups {
-    let per_pair: Vec<Vec<Exchange>> = (0..na * nd)
-        .map(|i| {
-            let (there, back) = of(i / nd, i % nd);
-            exchanges(modes, &done[there], &done[back])
-        })
-        .collect();
-    let exchanges = (0..modes.len()).flat_map(|m| per_pair.iter().map(move |p| p[m])).collect();
-    let unmodelled = (0..na * nd)
-        .map(|i| {
-            let (there, back) = of(i / nd, i % nd);
-            let mut names: Vec<String> = unmodelled_of[there].iter().chain(&unmodelled_of[back]).cloned().collect();
-            names.sort();
-            names.dedup();
-            names
-        })
-        .collect();
-    Matchups { exchanges, wounds, unmodelled }
-}
+/// An activation's steps, built: a shot from each distance, and the charge.
+type Steps = (Vec<Step>, Option<Step>);
 
 /// Names the pair an error came from.
 fn in_pair(error: Error, a: usize, d: usize) -> Error {
@@ -285,63 +377,220 @@ fn in_pair(error: Error, a: usize, d: usize) -> Error {
 /// pair an error in it is named by.
 type Task = (At, At, bool, (usize, usize));
 
-/// Builds and checks every task (the first bad pair in row order is named, whatever the
-/// threads), holds the work to the limits, then computes them all; `None` when `stop` was set.
-/// Small tables keep the steps built for the check, as the attack table does; large ones
-/// build them again rather than hold a million at once (each holds its units' removal orders).
+/// A table's activations in `count` rows of `per_row`: activation `t` of row `r` is
+/// `task(r, t)`, and its place among all is `r * per_row + t`.
+struct Rows<'a> {
+    count: usize,
+    per_row: usize,
+    task: &'a (dyn Fn(usize, usize) -> Task + Sync),
+}
+
+/// What checking one row of activations found.
+struct RowCheck {
+    attack_work: u64,
+    melee_work: u64,
+    /// The row's bad activation of the first pair, and its error.
+    error: Option<((usize, usize), Error)>,
+    /// The distinct sets of rules the row's activations leave unmodelled.
+    sets: Interner,
+    /// Its steps, when the table keeps them for the work.
+    steps: Vec<Option<Steps>>,
+}
+
+/// What mode `k` reads of an activation: its shot from one distance (by index), or its charge.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Shot(usize),
+    Charge,
+    Charged,
+}
+
+fn slots(modes: &[Mode]) -> Vec<Slot> {
+    let mut shots = 0;
+    modes
+        .iter()
+        .map(|mode| match mode {
+            Mode::Shoot(_) => {
+                shots += 1;
+                Slot::Shot(shots - 1)
+            }
+            Mode::Charge => Slot::Charge,
+            Mode::Charged => Slot::Charged,
+        })
+        .collect()
+}
+
+/// Builds and checks every activation (the first bad pair in row order is named, whatever
+/// the threads) and holds the work to the limits: the rules each leaves unmodelled, and, for
+/// a small table, the steps built (large ones build them again rather than hold a million
+/// at once: each holds its units' removal orders). `None` when `stop` was set.
 #[allow(clippy::type_complexity)]
-fn run(table: &Table, tasks: &[Task], threads: Option<usize>, stop: &Stop) -> Result<Option<(Vec<Forward>, Vec<Vec<String>>)>> {
+fn check(table: &Table, rows: &Rows, threads: Option<usize>, stop: &Stop) -> Result<Option<(RuleSets, Vec<Vec<Option<Steps>>>)>> {
     let models = |(side, i): At| u64::from(table.units[side][i].size());
-    let held = tasks.iter().map(|&(from, to, ..)| models(from) + models(to)).fold(0u64, u64::saturating_add);
-    let keep = crate::attack::table::keeps(tasks.len() as u64, held);
-    let checked: Vec<Option<std::result::Result<Checked, ((usize, usize), Error)>>> = crate::pool::install(threads, || {
-        tasks
-            .par_iter()
-            .map(|&(from, to, melee, pair)| {
-                (!stop.is_set()).then(|| {
-                    let mut c = table.check(from, to, melee).map_err(|e| (pair, e))?;
-                    if !keep {
-                        c.steps = None;
+    let all = rows.count * rows.per_row;
+    let held = (0..all)
+        .map(|k| {
+            let (from, to, ..) = (rows.task)(k / rows.per_row, k % rows.per_row);
+            models(from) + models(to)
+        })
+        .fold(0u64, u64::saturating_add);
+    let keep = crate::attack::table::keeps(all as u64, held);
+    let mut of = vec![0u32; all];
+    let checked: Vec<Option<RowCheck>> = crate::pool::install(threads, || {
+        of.par_chunks_mut(rows.per_row.max(1))
+            .enumerate()
+            .map(|(r, ids)| {
+                let mut row = RowCheck { attack_work: 0, melee_work: 0, error: None, sets: Interner::new(), steps: Vec::new() };
+                for (t, id) in ids.iter_mut().enumerate() {
+                    if stop.is_set() {
+                        return None;
                     }
-                    Ok(c)
-                })
+                    let (from, to, melee, pair) = (rows.task)(r, t);
+                    let steps = match table.check(from, to, melee) {
+                        Ok(c) => {
+                            row.attack_work = row.attack_work.saturating_add(c.attack_work);
+                            row.melee_work = row.melee_work.saturating_add(c.melee_work);
+                            *id = row.sets.id(c.unmodelled);
+                            c.steps
+                        }
+                        Err(e) => {
+                            if row.error.as_ref().is_none_or(|(first, _)| pair < *first) {
+                                row.error = Some((pair, e));
+                            }
+                            None
+                        }
+                    };
+                    if keep {
+                        row.steps.push(steps);
+                    }
+                }
+                Some(row)
             })
             .collect()
     })?;
     if checked.iter().any(Option::is_none) {
         return Ok(None);
     }
-    if let Some(((a, d), e)) = checked.iter().flatten().filter_map(|r| r.as_ref().err()).min_by_key(|(pair, _)| *pair) {
+    let checked: Vec<RowCheck> = checked.into_iter().flatten().collect();
+    if let Some(((a, d), e)) = checked.iter().filter_map(|r| r.error.as_ref()).min_by_key(|(pair, _)| *pair) {
         return Err(in_pair(e.clone(), *a, *d));
     }
-    let mut checked: Vec<Checked> = checked.into_iter().flatten().flatten().collect();
-    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), c| (x.saturating_add(c.attack_work), y.saturating_add(c.melee_work)));
+    let (attack_work, melee_work) = checked.iter().fold((0u64, 0u64), |(x, y), r| (x.saturating_add(r.attack_work), y.saturating_add(r.melee_work)));
     if attack_work > MAX_TABLE_WORK {
         return Err(Error::limit("exact work of the matchups' attacks in steps (fewer units or modes)", attack_work, MAX_TABLE_WORK));
     }
     if melee_work > MAX_TABLE_MELEE_WORK {
         return Err(Error::limit("exact work of the matchups' melees (state pairs × hits; fewer units or modes)", melee_work, MAX_TABLE_MELEE_WORK));
     }
-    let done: Vec<Option<Forward>> = crate::pool::install(threads, || {
-        tasks
-            .par_iter()
-            .zip(checked.par_iter_mut())
-            .map(|(&(from, to, melee, (a, d)), c)| {
+    // the rows' sets numbered once for the whole table
+    let mut sets = Interner::new();
+    let mut steps = Vec::with_capacity(rows.count);
+    for (row, ids) in checked.into_iter().zip(of.chunks_mut(rows.per_row.max(1))) {
+        let global: Vec<u32> = row.sets.sets.into_iter().map(|names| sets.id(names)).collect();
+        for id in ids {
+            *id = global[*id as usize];
+        }
+        steps.push(row.steps);
+    }
+    steps.resize_with(rows.count, Vec::new);
+    Ok(Some((RuleSets { sets: sets.sets, of }, steps)))
+}
+
+/// Computes every activation, a row at a time on each thread, and hands each to `write`
+/// with its row's output and its place in the row: the results go straight where they are
+/// kept. `false` when `stop` was set (polled before each activation).
+fn compute<O: Send>(table: &Table, rows: &Rows, outs: Vec<O>, steps: Vec<Vec<Option<Steps>>>, write: &(dyn Fn(&mut O, usize, Forward) + Sync), threads: Option<usize>, stop: &Stop) -> Result<bool> {
+    crate::pool::install(threads, || {
+        outs.into_par_iter().zip(steps).enumerate().try_for_each(|(r, (mut out, mut kept))| {
+            for t in 0..rows.per_row {
                 if stop.is_set() {
-                    return Ok(None);
+                    return Ok(());
                 }
-                let steps = match c.steps.take() {
+                let (from, to, melee, (a, d)) = (rows.task)(r, t);
+                let steps = match kept.get_mut(t).and_then(Option::take) {
                     Some(steps) => steps,
                     None => table.steps(from, to, melee).map_err(|e| in_pair(e, a, d))?,
                 };
-                Ok(Some(Table::forward(steps)))
-            })
-            .collect::<Result<Vec<_>>>()
+                write(&mut out, t, Table::forward(steps));
+            }
+            Ok(())
+        })
     })??;
-    if done.iter().any(Option::is_none) {
-        return Ok(None);
+    Ok(!stop.is_set())
+}
+
+/// A pair's cells from one of its activations, `there` (the attacker's) or back (the
+/// defender's), in row `a`'s column `d`.
+fn write_pair(slots: &[Slot], row: &mut Row<'_>, d: usize, there: bool, f: &Forward) {
+    for (k, slot) in slots.iter().enumerate() {
+        let [c, t] = f.charge.unwrap_or([Loss::IMPOSSIBLE; 2]);
+        match (*slot, there) {
+            (Slot::Shot(s), true) => put(row, DEALT, k, d, f.shots[s]),
+            (Slot::Shot(s), false) => put(row, TAKEN, k, d, f.shots[s]),
+            (Slot::Charge, true) => {
+                put(row, DEALT, k, d, t);
+                put(row, TAKEN, k, d, c);
+            }
+            (Slot::Charged, false) => {
+                put(row, DEALT, k, d, c);
+                put(row, TAKEN, k, d, t);
+            }
+            _ => {}
+        }
     }
-    Ok(Some((done.into_iter().flatten().collect(), checked.into_iter().map(|c| c.unmodelled).collect())))
+}
+
+/// A square table's cells from the activation of unit `i` against `j`, in row `i`'s column
+/// `j`: what `i` deals shooting and charging, and, as pair `(j, i)`'s (put in its place by
+/// [`mirror`]), what `j` takes when charging `i`.
+fn write_one_way(slots: &[Slot], row: &mut Row<'_>, j: usize, f: &Forward) {
+    for (k, slot) in slots.iter().enumerate() {
+        let [c, t] = f.charge.unwrap_or([Loss::IMPOSSIBLE; 2]);
+        match *slot {
+            Slot::Shot(s) => put(row, DEALT, k, j, f.shots[s]),
+            Slot::Charge => {
+                put(row, DEALT, k, j, t);
+                put(row, TAKEN, k, j, c);
+            }
+            Slot::Charged => {
+                put(row, DEALT, k, j, c);
+                put(row, TAKEN, k, j, t);
+            }
+        }
+    }
+}
+
+/// The square table's cells [`write_one_way`] left at the other pair's place: a shot's
+/// return fire is the other unit's shot (`taken[a][d] = dealt[d][a]`), and being charged is
+/// the other's charge, transposed.
+fn mirror(m: &mut Matchups, slots: &[Slot]) {
+    let n = m.shape[1];
+    for (k, slot) in slots.iter().enumerate() {
+        let plane = k * n * n..(k + 1) * n * n;
+        match slot {
+            Slot::Shot(_) => {
+                for (dealt, taken) in [(&m.dealt.wounds, &mut m.taken.wounds), (&m.dealt.p_removed, &mut m.taken.p_removed)] {
+                    let (dealt, taken) = (&dealt[plane.clone()], &mut taken[plane.clone()]);
+                    for (i, row) in taken.chunks_mut(n).enumerate() {
+                        for (j, cell) in row.iter_mut().enumerate() {
+                            *cell = dealt[j * n + i];
+                        }
+                    }
+                }
+            }
+            Slot::Charged => {
+                for array in [&mut m.dealt.wounds, &mut m.dealt.p_removed, &mut m.taken.wounds, &mut m.taken.p_removed] {
+                    let array = &mut array[plane.clone()];
+                    for i in 0..n {
+                        for j in i + 1..n {
+                            array.swap(i * n + j, j * n + i);
+                        }
+                    }
+                }
+            }
+            Slot::Charge => {}
+        }
+    }
 }
 
 fn check_args(pairs: u64, modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>) -> Result<()> {
@@ -364,35 +613,48 @@ fn check_args(pairs: u64, modes: &[Mode], charge_distance: f64, edition: Edition
 /// `a` deals and `(d, a)` as what `d` takes in return. Every activation is built and its
 /// work checked before any is computed (the first bad pair in row order is named, whatever
 /// the threads); `stop` is polled before each (`None` when it was set). A charge is made
-/// from `charge_distance` inches.
+/// from `charge_distance` inches. The results are written straight into the table's arrays.
 pub fn matchups(attackers: &[Unit], defenders: &[Unit], modes: &[Mode], charge_distance: f64, edition: Edition, threads: Option<usize>, stop: &Stop) -> Result<Option<Matchups>> {
-    if attackers == defenders {
-        return Ok(activations(attackers, attackers, 0, modes, charge_distance, edition, threads, stop)?.map(|a| square(vec![a], modes)).transpose()?);
-    }
     check_args((attackers.len() as u64).saturating_mul(defenders.len() as u64), modes, charge_distance, edition, threads)?;
     let (na, nd) = (attackers.len(), defenders.len());
+    let square = attackers == defenders;
     let table = Table::new([attackers, defenders], modes, charge_distance, edition, threads)?;
-    // each pair's two activations: the attacker's, then the defender's
+    let slots = slots(modes);
     let (charges, charged) = (modes.contains(&Mode::Charge), modes.contains(&Mode::Charged));
-    let tasks: Vec<Task> = (0..na * nd)
-        .flat_map(|i| {
-            let (a, d) = (i / nd, i % nd);
-            [((0, a), (1, d), charges, (a, d)), ((1, d), (0, a), charged, (a, d))]
-        })
-        .collect();
-    let Some((done, unmodelled_of)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
-    let wounds = [table.sides[0].wounds(), table.sides[1].wounds()];
-    Ok(Some(assemble(modes, na, nd, &done, &unmodelled_of, |a, d| (2 * (a * nd + d), 2 * (a * nd + d) + 1), wounds)))
+    // square: each unit's activation against each; otherwise each pair's two activations,
+    // the attacker's, then the defender's
+    let one_way = |i: usize, j: usize| ((0, i), (1, j), charges || charged, (i, j).min((j, i)));
+    let both = |a: usize, t: usize| {
+        let d = t / 2;
+        if t % 2 == 0 { ((0, a), (1, d), charges, (a, d)) } else { ((1, d), (0, a), charged, (a, d)) }
+    };
+    let rows = if square { Rows { count: na, per_row: nd, task: &one_way } } else { Rows { count: na, per_row: 2 * nd, task: &both } };
+    let Some((acts, steps)) = check(&table, &rows, threads, stop)? else { return Ok(None) };
+    let unmodelled = if square { acts.unions(na * nd, |p| (p, (p % nd) * nd + p / nd)) } else { acts.unions(na * nd, |p| (2 * p, 2 * p + 1)) };
+    drop(acts);
+    let mut m = Matchups::empty(modes.len(), [table.sides[0].wounds(), table.sides[1].wounds()], unmodelled);
+    let write = |row: &mut Row<'_>, t: usize, f: Forward| {
+        if square { write_one_way(&slots, row, t, &f) } else { write_pair(&slots, row, t / 2, t % 2 == 0, &f) }
+    };
+    if !compute(&table, &rows, m.rows(), steps, &write, threads, stop)? {
+        return Ok(None);
+    }
+    if square {
+        mirror(&mut m, &slots);
+    }
+    Ok(Some(m))
 }
 
 /// Every activation of each unit of `from` against each unit of `to`, one way: blocks of
 /// rows of a square table (units against themselves), which [`square`] assembles.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activations {
-    /// `forwards[i * to + j]`: what `from[i]` does to `to[j]` in one activation.
-    pub forwards: Vec<Forward>,
-    /// `[i * to + j]`: the rules of that activation the engines do not model.
-    pub unmodelled: Vec<Vec<String>>,
+    /// `shots + 2` losses per activation, `from[i]` against `to[j]` at `(i * to + j) * (shots + 2)`:
+    /// the target's in each shot, then the charger's and the defender's in the charge (NaN: none).
+    pub losses: Losses,
+    pub shots: usize,
+    /// Each activation's rules the engines do not model.
+    pub unmodelled: RuleSets,
     /// Each unit's wounds when fresh (`from`, `to`).
     pub wounds: [Vec<u32>; 2],
 }
@@ -405,15 +667,28 @@ pub fn activations(from: &[Unit], to: &[Unit], offset: usize, modes: &[Mode], ch
     check_args((from.len() as u64).saturating_mul(to.len() as u64), modes, charge_distance, edition, threads)?;
     let melee = modes.contains(&Mode::Charge) || modes.contains(&Mode::Charged);
     let table = Table::new([from, to], modes, charge_distance, edition, threads)?;
-    let nt = to.len();
-    let tasks: Vec<Task> = (0..from.len() * nt)
-        .map(|k| {
-            let (x, y) = (offset + k / nt, k % nt);
-            ((0, k / nt), (1, k % nt), melee, (x, y).min((y, x)))
-        })
-        .collect();
-    let Some((forwards, unmodelled)) = run(&table, &tasks, threads, stop)? else { return Ok(None) };
-    Ok(Some(Activations { forwards, unmodelled, wounds: [table.sides[0].wounds(), table.sides[1].wounds()] }))
+    let (nt, shots) = (to.len(), Mode::distances(modes).count());
+    let width = shots + 2;
+    let one_way = |i: usize, j: usize| {
+        let (x, y) = (offset + i, j);
+        ((0, i), (1, j), melee, (x, y).min((y, x)))
+    };
+    let rows = Rows { count: from.len(), per_row: nt, task: &one_way };
+    let Some((unmodelled, steps)) = check(&table, &rows, threads, stop)? else { return Ok(None) };
+    let cells = from.len() * nt * width;
+    let mut losses = Losses { wounds: vec![f64::NAN; cells], p_removed: vec![f64::NAN; cells] };
+    // each row's slice of the wounds and of the chances, alone in its one plane
+    let outs: Vec<[Vec<&mut [f64]>; 2]> = rows_of(&mut losses.wounds, from.len(), nt * width).into_iter().zip(rows_of(&mut losses.p_removed, from.len(), nt * width)).map(|(w, p)| [w, p]).collect();
+    let write = |[wounds, p]: &mut [Vec<&mut [f64]>; 2], j: usize, f: Forward| {
+        for (s, loss) in f.shots.iter().chain(&f.charge.unwrap_or([Loss::IMPOSSIBLE; 2])).enumerate() {
+            wounds[0][j * width + s] = loss.wounds;
+            p[0][j * width + s] = loss.p_removed;
+        }
+    };
+    if !compute(&table, &rows, outs, steps, &write, threads, stop)? {
+        return Ok(None);
+    }
+    Ok(Some(Activations { losses, shots, unmodelled, wounds: [table.sides[0].wounds(), table.sides[1].wounds()] }))
 }
 
 /// The square table (every unit against every unit of one list) from its blocks of rows in
@@ -423,17 +698,40 @@ pub fn square(blocks: Vec<Activations>, modes: &[Mode]) -> Result<Matchups> {
     let n = blocks.first().map_or(0, |b| b.wounds[1].len());
     let rows: usize = blocks.iter().map(|b| b.wounds[0].len()).sum();
     let shots = Mode::distances(modes).count();
-    let fits = |b: &Activations| b.wounds[1].len() == n && b.forwards.len() == b.wounds[0].len() * n && b.unmodelled.len() == b.forwards.len() && b.forwards.iter().all(|f| f.shots.len() == shots);
+    let width = shots + 2;
+    let fits = |b: &Activations| {
+        let acts = b.wounds[0].len() * n;
+        b.wounds[1].len() == n && b.shots == shots && b.losses.wounds.len() == acts * width && b.losses.p_removed.len() == acts * width && b.unmodelled.of.len() == acts
+    };
     if rows != n || !blocks.iter().all(fits) {
         return Err(Error::invalid("activations", format!("{} blocks, {rows} rows of {n}", blocks.len()), "must be the rows of a square table in order, with the modes' shots"));
     }
-    let (mut forwards, mut unmodelled, mut wounds) = (Vec::with_capacity(n * n), Vec::with_capacity(n * n), Vec::with_capacity(n));
-    for b in blocks {
-        forwards.extend(b.forwards);
-        unmodelled.extend(b.unmodelled);
-        wounds.extend(b.wounds[0].iter().copied());
+    let wounds: Vec<u32> = blocks.iter().flat_map(|b| b.wounds[0].iter().copied()).collect();
+    // the blocks' sets of rules numbered once for the whole table
+    let mut sets = Interner::new();
+    let mut of = Vec::with_capacity(n * n);
+    for b in &blocks {
+        let global: Vec<u32> = b.unmodelled.sets.iter().map(|names| sets.id(names.clone())).collect();
+        of.extend(b.unmodelled.of.iter().map(|&id| global[id as usize]));
     }
-    Ok(assemble(modes, n, n, &forwards, &unmodelled, |a, d| (a * n + d, d * n + a), [wounds.clone(), wounds]))
+    let unmodelled = RuleSets { sets: sets.sets, of }.unions(n * n, |p| (p, (p % n) * n + p / n));
+    let slots = slots(modes);
+    let mut m = Matchups::empty(modes.len(), [wounds.clone(), wounds], unmodelled);
+    let mut rows = m.rows().into_iter();
+    for b in &blocks {
+        for i in 0..b.wounds[0].len() {
+            let row = &mut rows.next().expect("one row per unit");
+            for j in 0..n {
+                let at = (i * n + j) * width;
+                let loss = |k: usize| Loss { wounds: b.losses.wounds[at + k], p_removed: b.losses.p_removed[at + k] };
+                let charge = (!b.losses.wounds[at + shots].is_nan()).then(|| [loss(shots), loss(shots + 1)]);
+                write_one_way(&slots, row, j, &Forward { shots: (0..shots).map(loss).collect(), charge });
+            }
+        }
+    }
+    drop(rows);
+    mirror(&mut m, &slots);
+    Ok(m)
 }
 
 #[cfg(test)]
@@ -455,13 +753,13 @@ mod tests {
         let d = [unit("T [10] Q5+ D5+\n10x Pistol (12\", A1)"), unit("U [1] Q3+ D2+ | Tough(6)\nCannon (30\", A3, AP(2))")];
         let modes = [Mode::Shoot(24.0), Mode::Shoot(12.0)];
         let m = run(&a, &d, &modes);
-        assert_eq!(m.exchanges.len(), 8);
+        assert_eq!(m.shape, [2, 2, 2]);
         for (k, &mode) in modes.iter().enumerate() {
             let Mode::Shoot(distance) = mode else { unreachable!() };
             let situation = Situation::new(Edition::V3_5, false, distance);
             for (i, x) in a.iter().enumerate() {
                 for (j, y) in d.iter().enumerate() {
-                    let e = m.exchanges[(k * 2 + i) * 2 + j];
+                    let e = m.exchange(k, i, j);
                     let there = crate::attack::table::cell(&Attack::new(x, y, situation, None, &UnitState::FRESH, &UnitState::FRESH).unwrap());
                     let back = crate::attack::table::cell(&Attack::new(y, x, situation, None, &UnitState::FRESH, &UnitState::FRESH).unwrap());
                     assert_eq!((e.dealt.wounds, e.dealt.p_removed), (there.removed, there.p_destroyed), "{mode:?} {i} {j}");
@@ -470,9 +768,9 @@ mod tests {
             }
         }
         // the melee-only unit deals nothing shooting; the pistols reach at 12" only
-        assert_eq!(m.exchanges[2].dealt.wounds, 0.0);
-        assert_eq!(m.exchanges[0].taken.wounds, 0.0, "pistols out of range at 24\"");
-        assert!(m.exchanges[4].taken.wounds > 0.0, "pistols in range at 12\"");
+        assert_eq!(m.exchange(0, 1, 0).dealt.wounds, 0.0);
+        assert_eq!(m.exchange(0, 0, 0).taken.wounds, 0.0, "pistols out of range at 24\"");
+        assert!(m.exchange(1, 0, 0).taken.wounds > 0.0, "pistols in range at 12\"");
     }
 
     #[test]
@@ -483,8 +781,8 @@ mod tests {
         let d = [unit("Big [10] Q4+ D4+ | Tough(10)")];
         let m = run(&a, &d, &[Mode::Shoot(12.0)]);
         // 10 dice, hits on 4+, saves on 5+ (D4+ less AP(1))
-        assert!((m.exchanges[0].dealt.wounds - 10.0 * 0.5 * (4.0 / 6.0)).abs() < 1e-12, "{:?}", m.exchanges[0]);
-        assert_eq!(m.exchanges[0].dealt.p_removed, 0.0);
+        assert!((m.exchange(0, 0, 0).dealt.wounds - 10.0 * 0.5 * (4.0 / 6.0)).abs() < 1e-12, "{:?}", m.exchange(0, 0, 0));
+        assert_eq!(m.exchange(0, 0, 0).dealt.p_removed, 0.0);
     }
 
     #[test]
@@ -493,16 +791,16 @@ mod tests {
         let d = [unit("T [10] Q5+ D5+\n10x Claws (A1)"), unit("F [1] Q4+ D3+ | Aircraft, Tough(6)\nGun (24\", A4)")];
         let m = run(&a, &d, &[Mode::Charge, Mode::Charged]);
         let melee = exact(&Melee::new(&a[0], &d[0], &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap());
-        let e = m.exchanges[0];
+        let e = m.exchange(0, 0, 0);
         let lost = |side: usize| 1.0 - melee.ends[side].iter().map(|(_, p)| p).sum::<f64>();
         assert!((e.dealt.p_removed - lost(1)).abs() < 1e-12 && (e.taken.p_removed - lost(0)).abs() < 1e-12, "{e:?}");
         let back = exact(&Melee::new(&d[0], &a[0], &UnitState::FRESH, &UnitState::FRESH, true, 6.0, Edition::V3_5).unwrap());
-        let e = m.exchanges[2];
+        let e = m.exchange(1, 0, 0);
         // charged: the attacker strikes back, and what it dealt is the charger's loss
         assert!((e.dealt.p_removed - (back.status[0][0] + back.status[0][1])).abs() < 1e-12, "{e:?}");
         assert!((e.taken.p_removed - (back.status[1][0] + back.status[1][1])).abs() < 1e-12, "{e:?}");
         // an Aircraft is neither charged nor charges
-        assert!(m.exchanges[1].dealt.wounds.is_nan() && m.exchanges[3].taken.p_removed.is_nan());
+        assert!(m.exchange(0, 0, 1).dealt.wounds.is_nan() && m.exchange(1, 0, 1).taken.p_removed.is_nan());
     }
 
     #[test]
@@ -511,27 +809,44 @@ mod tests {
             unit("A [5] Q4+ D4+ | Impact(1)\n5x Blade (A2, AP(1))\n5x Pistol (12\", A1)"),
             unit("T [10] Q5+ D5+\n10x Claws (A1)\n10x Rifle (24\", A1)"),
             unit("F [1] Q4+ D3+ | Aircraft, Tough(6)\nGun (24\", A4)"),
-            unit("W [1] Q3+ D2+ | Tough(9), Fear(2)\nStomp (A6, AP(2))"),
+            unit("W [1] Q3+ D2+ | Tough(9), Fear(2), Split\nStomp (A6, AP(2))"),
         ];
-        let modes = [Mode::Shoot(24.0), Mode::Charge, Mode::Shoot(12.0), Mode::Charged];
-        let square = run(&units, &units, &modes);
         // the same pairs through the general path: one more attacker makes the table not square
         let mut more = units.clone();
         more.push(unit("X [3] Q4+ D4+\n3x Axe (A2)"));
-        let general = run(&more, &units, &modes);
-        let (na, n) = (more.len(), units.len());
-        for m in 0..modes.len() {
-            for a in 0..n {
-                for d in 0..n {
-                    let (x, y) = (square.exchanges[(m * n + a) * n + d], general.exchanges[(m * na + a) * n + d]);
-                    let same = |p: f64, q: f64| p == q || (p.is_nan() && q.is_nan());
-                    assert!(same(x.dealt.wounds, y.dealt.wounds) && same(x.taken.wounds, y.taken.wounds), "{m} {a} {d}: {x:?} {y:?}");
-                    assert!(same(x.dealt.p_removed, y.dealt.p_removed) && same(x.taken.p_removed, y.taken.p_removed), "{m} {a} {d}");
+        let n = units.len();
+        let same = |p: f64, q: f64| p.to_bits() == q.to_bits();
+        let all_modes = [Mode::Shoot(24.0), Mode::Charge, Mode::Shoot(12.0), Mode::Charged];
+        // each charge mode alone too: one of them is written where the other pair's goes
+        for modes in [&all_modes[..], &[Mode::Charged], &[Mode::Charge, Mode::Shoot(12.0)], &[Mode::Charged, Mode::Shoot(24.0)]] {
+            let square = run(&units, &units, modes);
+            let general = run(&more, &units, modes);
+            // and in blocks of rows, as a cluster computes it
+            let stop = Stop::new();
+            let block = |rows: std::ops::Range<usize>| activations(&units[rows.clone()], &units, rows.start, modes, 6.0, Edition::V3_5, Some(2), &stop).unwrap().unwrap();
+            let blocks = super::square(vec![block(0..1), block(1..n)], modes).unwrap();
+            assert_eq!(blocks.shape, square.shape);
+            for m in 0..modes.len() {
+                for a in 0..n {
+                    for d in 0..n {
+                        let (x, y) = (square.exchange(m, a, d), general.exchange(m, a, d));
+                        for (p, q) in [(x.dealt.wounds, y.dealt.wounds), (x.taken.wounds, y.taken.wounds), (x.dealt.p_removed, y.dealt.p_removed), (x.taken.p_removed, y.taken.p_removed)] {
+                            assert!(same(p, q), "{modes:?} {m} {a} {d}: {x:?} {y:?}");
+                        }
+                        let z = blocks.exchange(m, a, d);
+                        assert!(same(x.dealt.wounds, z.dealt.wounds) && same(x.taken.p_removed, z.taken.p_removed), "{modes:?} {m} {a} {d}: {x:?} {z:?}");
+                    }
                 }
             }
+            assert!((0..n * n).all(|p| square.unmodelled.get(p) == general.unmodelled.get(p)));
+            assert_eq!(blocks.unmodelled.sets.len(), square.unmodelled.sets.len());
+            assert!((0..n * n).all(|p| square.unmodelled.get(p) == blocks.unmodelled.get(p)));
+            assert_eq!(square.wounds[0], square.wounds[1]);
         }
-        assert_eq!(square.unmodelled, general.unmodelled[..n * n].to_vec());
-        assert_eq!(square.wounds[0], square.wounds[1]);
+        // Split is not modelled: every pair with W names it, either way round
+        let square = run(&units, &units, &all_modes);
+        let split = |p: usize| square.unmodelled.get(p).contains(&"Split".to_string());
+        assert!((0..n).all(|x| split(3 * n + x) && split(x * n + 3)) && !split(0), "{:?}", square.unmodelled);
     }
 
     #[test]

@@ -40,6 +40,7 @@ __all__ = [
     "_MeleeOutcome",
     "_attack_table",
     "_matchups",
+    "_matchup_table",
     "_matchup_activations",
     "_matchups_square",
     "_melee",
@@ -386,6 +387,16 @@ def _attack_table(
 ) -> dict[str, Any]: ...
 
 def _matchups(
+    attackers: list[Unit],
+    defenders: list[Unit],
+    modes: list[str],
+    charge_distance: float,
+    edition: str,
+    threads: Optional[int],
+    /,
+) -> dict[str, Any]: ...
+
+def _matchup_table(
     attackers: list[Unit],
     defenders: list[Unit],
     modes: list[str],

@@ -121,8 +121,9 @@ class Matchups:
         self.defender_costs: np.ndarray = np.array([np.nan if u.cost is None else float(u.cost) for u in defenders])
         dealt, taken = raw["dealt_wounds"], raw["taken_wounds"]
         if measure == "points":
-            dealt = dealt * (self.defender_costs / self.defender_wounds)[None, None, :]
-            taken = taken * (self.attacker_costs / self.attacker_wounds)[None, :, None]
+            # in place: the arrays are this table's own, and a copy would be as large again
+            dealt = np.multiply(dealt, (self.defender_costs / self.defender_wounds)[None, None, :], out=_own(dealt))
+            taken = np.multiply(taken, (self.attacker_costs / self.attacker_wounds)[None, :, None], out=_own(taken))
         self.dealt: np.ndarray = dealt
         self.taken: np.ndarray = taken
         self.p_destroyed: np.ndarray = raw["dealt_p_removed"]
@@ -130,7 +131,14 @@ class Matchups:
         for name in ("dealt", "taken", "p_destroyed", "p_lost", "attacker_costs", "defender_costs", "attacker_wounds", "defender_wounds"):
             getattr(self, name).flags.writeable = False
         nd = len(defenders)
-        self.unmodelled: dict = {(i // nd, i % nd): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
+        if "unmodelled_of" in raw:
+            # a few distinct sets, each pair's by number (0: none); the pairs share the tuples
+            sets = [tuple(names) for names in raw["unmodelled_sets"]]
+            of = np.asarray(raw["unmodelled_of"]).ravel()
+            at = np.flatnonzero(of)
+            self.unmodelled: dict = dict(zip(zip((at // nd).tolist(), (at % nd).tolist()), [sets[k] for k in of[at].tolist()]))
+        else:
+            self.unmodelled = {(i // nd, i % nd): tuple(u) for i, u in enumerate(raw["unmodelled"]) if u}
 
     @property
     def net(self) -> np.ndarray:
@@ -170,7 +178,8 @@ class Matchups:
         can happen."""
         if value not in VALUES:
             raise ValueError(f"value: must be one of {VALUES} (got {value!r})")
-        net = np.where(np.isnan(self.net), -np.inf, self.net)
+        net = self.net
+        net[np.isnan(net)] = -np.inf
         best = net.argmax(axis=0)[None]
         grid = np.take_along_axis(getattr(self, value), best, axis=0)[0]
         return np.where(np.isinf(np.take_along_axis(net, best, axis=0)[0]), np.nan, grid)
@@ -191,11 +200,17 @@ class Matchups:
     def __repr__(self) -> str:
         ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
         best = ""
-        if self.dealt.size and np.isfinite(self.net).any():
-            m, a, d = np.unravel_index(np.nanargmax(self.net), self.net.shape)
-            best = f"; best exchange: {self.attackers[a]} {self.modes[m]} {self.defenders[d]}, {self.net[m, a, d]:+.3g} {self.measure}"
+        net = self.net
+        if net.size and np.isfinite(net).any():
+            m, a, d = np.unravel_index(np.nanargmax(net), net.shape)
+            best = f"; best exchange: {self.attackers[a]} {self.modes[m]} {self.defenders[d]}, {net[m, a, d]:+.3g} {self.measure}"
         return (f"Matchups({len(self.attackers)} attackers x {len(self.defenders)} defenders, modes {', '.join(self.modes)}, in {self.measure}"
                 + best + (f"; ignores {', '.join(ignored)}" if ignored else "") + ")")
+
+
+def _own(array: np.ndarray) -> np.ndarray:
+    """``array`` to write in place: itself, or a copy where it is read-only."""
+    return array if array.flags.writeable else array.copy()
 
 
 def _rebuild(state: dict) -> "Matchups":
@@ -254,7 +269,7 @@ def matchups(
     client = check_client(client)
     check_partitions(partitions)
     if client is None:
-        raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+        raw = _core._matchup_table(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
     else:
         raw = matchups_raw(client, attackers_list, defenders_list, list(modes), charge_distance, edition, partitions)
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)
@@ -271,12 +286,20 @@ def _exchanges(modes: Sequence[str], dealt: np.ndarray, taken: np.ndarray, close
     shot_d, shot_t = dealt[i["shoot 12"]], taken[i["shoot 12"]]
     charge_d, charge_t = dealt[i["charge"]], taken[i["charge"]]
     charged_d, charged_t = dealt[i["charged"]], taken[i["charged"]]
-    # where a charge cannot be made, it is never chosen
-    we_charge = np.nan_to_num(charge_d - charge_t, nan=-np.inf) > shot_d
-    they_charge = np.nan_to_num(charged_t - charged_d, nan=-np.inf) > shot_t
-    near_d = np.where(we_charge, charge_d, shot_d) + np.where(they_charge, charged_d, 0.0)
-    near_t = np.where(they_charge, charged_t, shot_t) + np.where(we_charge, charge_t, 0.0)
-    return (1 - close_share) * far_d + close_share * near_d, (1 - close_share) * far_t + close_share * near_t
+    # where a charge cannot be made, it is never chosen. (Each [attacker, defender] array is
+    # a field's size squared: the sums are made in place, the same numbers with fewer copies.)
+    we_charge = np.nan_to_num(charge_d - charge_t, nan=-np.inf, copy=False) > shot_d
+    they_charge = np.nan_to_num(charged_t - charged_d, nan=-np.inf, copy=False) > shot_t
+
+    def mix(far: np.ndarray, near: np.ndarray, near_also: np.ndarray) -> np.ndarray:
+        near += near_also
+        near *= close_share
+        out = (1 - close_share) * far
+        out += near
+        return out
+
+    return (mix(far_d, np.where(we_charge, charge_d, shot_d), np.where(they_charge, charged_d, 0.0)),
+            mix(far_t, np.where(they_charge, charged_t, shot_t), np.where(we_charge, charge_t, 0.0)))
 
 
 def price_columns(name: str, official: Optional[float], fair: float, low: Optional[float], high: Optional[float]) -> dict:
@@ -305,8 +328,10 @@ def _rules_by_row(unmodelled: Mapping) -> dict:
 def _worth(offense: np.ndarray, losses: np.ndarray) -> np.ndarray:
     """sqrt(offense / losses): 0 where a unit destroys nothing, inf where nothing hurts it."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        w = np.sqrt(offense / losses)
-    return np.where(offense <= 0, 0.0, w)
+        w = np.asarray(offense / losses, dtype=float)
+        np.sqrt(w, out=w)
+    np.copyto(w, 0.0, where=np.asarray(offense) <= 0)
+    return w
 
 
 def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
@@ -504,9 +529,19 @@ def _field_scales(d_ff: np.ndarray, l_ff: np.ndarray, w: np.ndarray, c_f: np.nda
     wk = w[:, None] * counts
     with np.errstate(invalid="ignore", divide="ignore"):
         total = wk.sum(0)
-        worth_f = _worth(d_ff @ wk / total, l_ff @ wk / total)
+        worth_f = _worth(_over(d_ff @ wk, total), _over(l_ff @ wk, total))
     finite = np.isfinite(worth_f)
-    return wk * np.where(finite, c_f[:, None], 0.0), wk * np.where(finite, worth_f, 0.0)
+    cost_terms = np.where(finite, c_f[:, None], 0.0)
+    cost_terms *= wk
+    np.copyto(worth_f, 0.0, where=~finite)
+    worth_f *= wk
+    return cost_terms, worth_f
+
+
+def _over(x: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """``x / by``, in place."""
+    x /= by
+    return x
 
 
 def _bootstrap(d_uf, l_uf, w, itself, counts, terms, interval) -> tuple[np.ndarray, np.ndarray]:
@@ -517,18 +552,28 @@ def _bootstrap(d_uf, l_uf, w, itself, counts, terms, interval) -> tuple[np.ndarr
     their opponents: a term of one field unit in a thousand)."""
     cost_terms, worth_terms = terms
     wk = w[:, None] * counts
+    # (each array here is [unit, draw] or [unit, field unit]: made one at a time, in place)
     mask_u = np.where(itself, 0.0, 1.0)
-    own = itself.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         total_u = mask_u @ wk
-        worth_u = _worth((d_uf * mask_u) @ wk / total_u, (l_uf * mask_u) @ wk / total_u)
-        numerator = cost_terms.sum(0)[None, :] - own @ cost_terms
-        denominator = worth_terms.sum(0)[None, :] - own @ worth_terms
-        fair = worth_u * np.where(denominator > 0, numerator / denominator, np.nan)
+        offense = _over((d_uf * mask_u) @ wk, total_u)
+        losses = _over((l_uf * mask_u) @ wk, total_u)
+        del mask_u, total_u
+        fair = _worth(offense, losses)
+        del offense, losses
+        own = itself.astype(float)
+        numerator = np.subtract(cost_terms.sum(0)[None, :], own @ cost_terms)
+        denominator = np.subtract(worth_terms.sum(0)[None, :], own @ worth_terms)
+        del own
+        scale = _over(numerator, denominator)
+        np.copyto(scale, np.nan, where=~(denominator > 0))
+        del denominator
+        fair *= scale
+        del scale
     # a drawn field that cannot set a scale (none of it destroys anything) says nothing
-    fair = np.where(np.isfinite(fair), fair, np.nan)
+    np.copyto(fair, np.nan, where=~np.isfinite(fair))
     if np.isnan(fair).all():
-        return np.full(len(worth_u), np.nan), np.full(len(worth_u), np.nan)
+        return np.full(len(fair), np.nan), np.full(len(fair), np.nan)
     tail = 50.0 * (1.0 - interval)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a row with no finite draw: NaN bounds

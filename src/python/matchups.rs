@@ -1,11 +1,12 @@
 //! `matchups()`: every unit against every unit in each mode, exactly, with the GIL released;
-//! the losses go to Python as `[mode, attacker, defender]` numpy arrays.
+//! the losses go to Python as `[mode, attacker, defender]` numpy arrays that own the core's
+//! vectors (no copy: the table is filled in place and handed over).
 
 use super::convert::edition;
 use super::errors::run_stoppable;
 use super::profile::PyUnit;
-use crate::matchups::{Activations, Exchange, Forward, Loss, Matchups, Mode};
-use numpy::{IntoPyArray, PyArrayMethods};
+use crate::matchups::{Activations, Losses, Matchups, Mode, RuleSets};
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -19,6 +20,8 @@ fn read_modes(modes: &[String]) -> PyResult<Vec<Mode>> {
     Ok(modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?)
 }
 
+/// The table, its rules unmodelled as a list per pair: the rows a cluster's blocks send back
+/// and the caller joins (`_distributed.matchups_raw`).
 #[pyfunction]
 #[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
 pub fn _matchups<'py>(
@@ -32,22 +35,49 @@ pub fn _matchups<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
     let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
-    table_dict(py, table, modes.len())
+    let (out, rules) = table_dict(py, table)?;
+    out.set_item("unmodelled", (0..rules.of.len()).map(|p| rules.get(p)).collect::<Vec<_>>())?;
+    Ok(out)
 }
 
-/// A table as Python reads it: `[mode, attacker, defender]` arrays of each side's loss.
-fn table_dict(py: Python<'_>, table: Matchups, modes: usize) -> PyResult<Bound<'_, PyDict>> {
-    let shape = [modes, table.wounds[0].len(), table.wounds[1].len()];
+/// The table with its rules unmodelled as a few distinct sets, `unmodelled_sets`, and each
+/// pair's, `unmodelled_of[a, d]` (a list per pair of a million pairs would outweigh the table).
+#[pyfunction]
+#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
+pub fn _matchup_table<'py>(
+    py: Python<'py>,
+    attackers: Vec<PyRef<'py, PyUnit>>,
+    defenders: Vec<PyRef<'py, PyUnit>>,
+    modes: Vec<String>,
+    charge_distance: f64,
+    edition: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
+    let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
+    compact(py, table)
+}
+
+/// A table's arrays as Python reads them: `[mode, attacker, defender]` arrays of each side's
+/// loss, and each unit's wounds; and its rules unmodelled, for the caller to give as it needs.
+fn table_dict(py: Python<'_>, table: Matchups) -> PyResult<(Bound<'_, PyDict>, RuleSets)> {
+    let Matchups { shape, dealt, taken, wounds: [attacker_wounds, defender_wounds], unmodelled } = table;
     let out = PyDict::new(py);
-    let columns: [(&str, fn(&Exchange) -> &Loss); 2] = [("dealt", |e| &e.dealt), ("taken", |e| &e.taken)];
-    for (name, side) in columns {
-        out.set_item(format!("{name}_wounds"), table.exchanges.iter().map(|e| side(e).wounds).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
-        out.set_item(format!("{name}_p_removed"), table.exchanges.iter().map(|e| side(e).p_removed).collect::<Vec<f64>>().into_pyarray(py).reshape(shape)?)?;
+    for (name, losses) in [("dealt", dealt), ("taken", taken)] {
+        out.set_item(format!("{name}_wounds"), losses.wounds.into_pyarray(py).reshape(shape)?)?;
+        out.set_item(format!("{name}_p_removed"), losses.p_removed.into_pyarray(py).reshape(shape)?)?;
     }
-    let [attacker_wounds, defender_wounds] = table.wounds;
     out.set_item("attacker_wounds", attacker_wounds.into_pyarray(py))?;
     out.set_item("defender_wounds", defender_wounds.into_pyarray(py))?;
-    out.set_item("unmodelled", table.unmodelled)?;
+    Ok((out, unmodelled))
+}
+
+/// The table's dict with its rules unmodelled as distinct sets and each pair's set.
+fn compact(py: Python<'_>, table: Matchups) -> PyResult<Bound<'_, PyDict>> {
+    let shape = [table.shape[1], table.shape[2]];
+    let (out, rules) = table_dict(py, table)?;
+    out.set_item("unmodelled_sets", rules.sets)?;
+    out.set_item("unmodelled_of", rules.of.into_pyarray(py).reshape(shape)?)?;
     Ok(out)
 }
 
@@ -70,16 +100,14 @@ pub fn _matchup_activations<'py>(
     let (edition, modes, [from, to]) = inputs(edition, &modes, [&from, &to])?;
     let acts = run_stoppable(py, |stop| crate::matchups::activations(&from, &to, offset, &modes, charge_distance, edition, threads, stop))?;
     // per activation: each shot's loss, then the charger's and the defender's (NaN: none)
-    let none = [Loss::IMPOSSIBLE; 2];
-    let losses = |f: &Forward| f.shots.iter().copied().chain(f.charge.unwrap_or(none)).collect::<Vec<Loss>>();
-    let flat: Vec<Loss> = acts.forwards.iter().flat_map(losses).collect();
     let out = PyDict::new(py);
-    out.set_item("wounds", flat.iter().map(|l| l.wounds).collect::<Vec<f64>>().into_pyarray(py))?;
-    out.set_item("p_removed", flat.iter().map(|l| l.p_removed).collect::<Vec<f64>>().into_pyarray(py))?;
+    out.set_item("wounds", acts.losses.wounds.into_pyarray(py))?;
+    out.set_item("p_removed", acts.losses.p_removed.into_pyarray(py))?;
     let [from_wounds, to_wounds] = acts.wounds;
     out.set_item("from_wounds", from_wounds)?;
     out.set_item("to_wounds", to_wounds)?;
-    out.set_item("unmodelled", acts.unmodelled)?;
+    out.set_item("unmodelled_sets", acts.unmodelled.sets)?;
+    out.set_item("unmodelled_of", acts.unmodelled.of.into_pyarray(py))?;
     Ok(out)
 }
 
@@ -93,17 +121,19 @@ pub fn _matchups_square<'py>(py: Python<'py>, blocks: Vec<Bound<'py, PyDict>>, m
     let item = |b: &Bound<'py, PyDict>, key: &str| -> PyResult<Bound<'py, PyAny>> {
         b.get_item(key)?.ok_or_else(|| crate::Error::invalid("blocks", key, "a block from _matchup_activations has it").into())
     };
+    // a block that came over the wire may be misaligned: read from numpy's own copy
+    fn array<'py, T: numpy::Element + Copy>(a: Bound<'py, PyAny>) -> PyResult<Vec<T>> {
+        Ok(a.call_method0("copy")?.extract::<PyReadonlyArray1<'py, T>>()?.as_slice()?.to_vec())
+    }
     let mut acts = Vec::with_capacity(blocks.len());
     for b in &blocks {
-        let wounds: Vec<f64> = item(b, "wounds")?.extract()?;
-        let p: Vec<f64> = item(b, "p_removed")?.extract()?;
-        let losses: Vec<Loss> = wounds.iter().zip(&p).map(|(&wounds, &p_removed)| Loss { wounds, p_removed }).collect();
-        let forwards = losses
-            .chunks(shots + 2)
-            .map(|c| Forward { shots: c[..shots].to_vec(), charge: (!c[shots].wounds.is_nan()).then(|| [c[shots], c[shots + 1]]) })
-            .collect();
-        acts.push(Activations { forwards, unmodelled: item(b, "unmodelled")?.extract()?, wounds: [item(b, "from_wounds")?.extract()?, item(b, "to_wounds")?.extract()?] });
+        let of = array::<u32>(item(b, "unmodelled_of")?)?;
+        let unmodelled = RuleSets { sets: item(b, "unmodelled_sets")?.extract()?, of };
+        if unmodelled.sets.first().is_none_or(|s| !s.is_empty()) || unmodelled.of.iter().any(|&k| k as usize >= unmodelled.sets.len()) {
+            return Err(crate::Error::invalid("blocks", "unmodelled_of", "each pair's set must be one of unmodelled_sets, the first empty").into());
+        }
+        let losses = Losses { wounds: array(item(b, "wounds")?)?, p_removed: array(item(b, "p_removed")?)? };
+        acts.push(Activations { losses, shots, unmodelled, wounds: [item(b, "from_wounds")?.extract()?, item(b, "to_wounds")?.extract()?] });
     }
-    let table = crate::matchups::square(acts, &modes)?;
-    table_dict(py, table, modes.len())
+    compact(py, crate::matchups::square(acts, &modes)?)
 }
