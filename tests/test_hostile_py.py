@@ -261,7 +261,7 @@ def test_ctrl_c_stops_break_even_by_duels(army):
     u = army.units
     call = lambda: oprstats.break_even(u[0], [u[1], u[2]], method="duel", games=50_000, seed=1)  # noqa: E731
     oprstats.break_even(u[0], [u[1]], method="duel", games=20, seed=1)  # its imports done before the signal
-    _stops(*interrupt_after(0.3, call), r"^sweep: interrupted after [01] of 2 items")
+    _stops(*interrupt_after(0.3, call), r'^break_even\(method="duel"\): interrupted after [01] of 2 duels')
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -464,3 +464,31 @@ def test_a_duel_checks_its_distance_before_playing(army):
         oprstats.duel(u[0], u[1], games=2, distance=None)
     with pytest.raises(ValueError, match=r"^distance: must be 0 or more inches \(got -1\)$"):
         oprstats.duel(u[0], u[1], games=2, distance=-1)
+
+
+def test_weights_times_any_factor_give_the_same_answers():
+    """Weights are relative (normalised before use): scaling all of them changes nothing, up to
+    1e308, where a sum would overflow."""
+    import oprstats
+
+    book = oprstats.example_book()
+    units = list(book.units)
+    unit, field = units[1], units[2:5]
+    base = oprstats.break_even(unit, field, weights=[1.0, 2.0, 3.0])
+    for factor in (1e-300, 1e-9, 7.0, 1e300):
+        scaled = oprstats.break_even(unit, field, weights=[factor * w for w in (1.0, 2.0, 3.0)])
+        assert scaled.value == pytest.approx(base.value, rel=1e-9), factor
+    a = oprstats.fair_cost(units, weights=[1.0] * len(units))
+    b = oprstats.fair_cost(units, weights=[1e308] * len(units))
+    assert list(a["fair"]) == pytest.approx(list(b["fair"]), rel=1e-9, nan_ok=True)
+
+
+@pytest.mark.parametrize("field", ["close_share", "charge_distance", "interval"])
+def test_a_huge_int_for_a_number_of_break_even_is_a_value_error_naming_it(field):
+    import oprstats
+
+    units = list(oprstats.example_book().units)
+    with pytest.raises(ValueError, match=rf"^{field}: "):
+        oprstats.break_even(units[1], units[2:4], **{field: 10**400})
+    with pytest.raises((ValueError, TypeError), match=rf"^{field}: "):
+        oprstats.break_even(units[1], units[2:4], **{field: float("nan")})

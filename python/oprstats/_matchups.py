@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional, Sequence, cast
 import numpy as np
 
 from . import _core
-from ._attack import LIMITS, check_flag, check_threads, seed_to_u64
+from ._attack import LIMITS, as_float, check_distance, check_flag, check_threads, seed_to_u64, shown
 from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
@@ -57,7 +57,7 @@ def _check_bootstrap(interval: Any, resamples: Any) -> tuple[float, int]:
     if not 0 < interval < 1:
         raise ValueError(f"interval: must be above 0 and below 1 (got {interval!r})")
     if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 0 <= int(resamples) <= 100_000:
-        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {resamples!r})")
+        raise ValueError(f"resamples: must be a whole number from 0 to 100,000 (got {shown(resamples)})")
     return interval, int(resamples)
 
 
@@ -82,11 +82,14 @@ def _percentile_range(draws: np.ndarray, interval: float) -> tuple[Optional[floa
 
 
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise TypeError(f"{name}: expected a number, got {value!r}")
-    if not low <= float(value) <= high:
-        raise ValueError(f"{name}: must be from {low:g} to {high:g} (got {value!r})")
-    return float(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a number, got {shown(value)}")
+    x = as_float(value, name)
+    if not math.isfinite(x):
+        raise TypeError(f"{name}: expected a finite number, got {value!r}")
+    if not low <= x <= high:
+        raise ValueError(f"{name}: must be from {low:g} to {high:g} (got {shown(value)})")
+    return x
 
 
 class Matchups:
@@ -337,7 +340,7 @@ def _worth(offense: np.ndarray, losses: np.ndarray) -> np.ndarray:
 def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
     n = len(field)
     if weights is None:
-        return np.ones(n)
+        return np.full(n, 1.0 / n) if n else np.ones(0)
     if isinstance(weights, Mapping):
         unknown = set(weights) - {u.name for u in field}
         if unknown:
@@ -349,12 +352,18 @@ def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
             raise ValueError(f"weights: one weight per unit of the field ({n}), got {len(w)}")
     out = np.empty(n)
     for k, x in enumerate(w):
-        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x) or x < 0:
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise ValueError(f"weights[{k}]: must be a finite number, 0 or more (got {shown(x)})")
+        x = as_float(x, f"weights[{k}]")
+        if not math.isfinite(x) or x < 0:
             raise ValueError(f"weights[{k}]: must be a finite number, 0 or more (got {x!r})")
-        out[k] = float(x)
-    if out.sum() <= 0:
+        out[k] = x
+    if out.max(initial=0.0) <= 0:
         raise ValueError("weights: at least one must be above 0")
-    return out
+    # relative weights: scaled to sum to 1 (by the largest first, so that 1e308s do not
+    # overflow), so that weights times any factor give the same answers
+    out /= out.max()
+    return out / out.sum()
 
 
 def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
@@ -834,6 +843,8 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
     field_units = _units(opponents, "opponents", edition)
     w = _weights(weights, field_units)
+    # checked whichever method reads them, so that a slip is not silently ignored
+    interval, resamples = _check_bootstrap(interval, resamples)
     if method == "duel":
         return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, distance=distance, interval=interval,
                                     resamples=resamples, threads=threads, client=client, partitions=partitions)
@@ -906,7 +917,11 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
                 for v in variants for f in field_units]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            results = sweep(duel, grid, client=client, partitions=partitions)
+            try:
+                results = sweep(duel, grid, client=client, partitions=partitions)
+            except KeyboardInterrupt as exc:  # the duels are the sweep's items
+                raise KeyboardInterrupt(f'break_even(method="duel"): {str(exc).removeprefix("sweep: ").replace("items", "duels").replace("item ", "duel ")}'
+                                        ) from None
         # per pair of duels: the score and each side's share destroyed
         by_pair = lambda x: np.stack(x).reshape(len(variants), n_f, -1)  # noqa: E731
         score = by_pair([_pair_scores(r.winner) for r in results])
