@@ -39,11 +39,11 @@ def check_threads(threads) -> None:
 
 
 def shown(value: Any, grouped: bool = False) -> str:
-    """A value as an error message shows it: an int of more than 64 bits by its size (its
+    """A value as an error message shows it: an int of more than 128 bits by its size (its
     digits may be thousands, more than ``str()`` converts), other ints with thousands
     separators when ``grouped``, anything else by its repr, cut."""
     if isinstance(value, _INTS) and not isinstance(value, bool):
-        if abs(int(value)).bit_length() > 64:
+        if abs(int(value)).bit_length() > 128:
             return f"an int of about {int(abs(int(value)).bit_length() * math.log10(2)) + 1} digits"
         if grouped:
             return f"{int(value):,}"

@@ -72,8 +72,7 @@ def _curves(units: Iterable[Any], **options: Any) -> list[EfficiencyCurve]:
 
 def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measure: str = "points",
                       defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
-                      edition: str = DEFAULT_EDITION, ax: Optional[Sequence[Any]] = None,
-                      axes: Optional[Sequence[Any]] = None):
+                      edition: str = DEFAULT_EDITION, ax: Any = None, axes: Any = None):
     """Damage per 100 points of several units on one figure: against target Defense (left,
     averaged over the targets' Tough) and against target Tough (right, averaged over
     Defense).

@@ -11,11 +11,11 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_string())
 }
 
-/// An int as an error message shows it: in full up to 64 bits, else by its size (Python
+/// An int as an error message shows it: in full up to 128 bits (39 digits), else by its size (Python
 /// refuses to print an int of over 4,300 digits, and a message need not hold it).
 pub fn shown_int(obj: &Bound<'_, PyAny>) -> String {
     let bits: u64 = obj.call_method0("bit_length").and_then(|b| b.extract()).unwrap_or(u64::MAX);
-    if bits <= 64 {
+    if bits <= 128 {
         return obj.to_string();
     }
     let digits = (bits as f64 * std::f64::consts::LOG10_2).floor() as u64 + 1;

@@ -54,35 +54,29 @@ pub fn set_strict_default(strict: bool) -> bool {
 /// message. `stacklevel` 1 points the warning at the Python line calling the binding; the
 /// loaders' wrappers pass 2, so it points at their caller.
 pub fn report_unknown(py: Python<'_>, messages: &[String], strict: Option<bool>, stacklevel: i32) -> PyResult<()> {
+    report(py, messages, strict, &py.get_type::<UnknownRuleWarning>(), stacklevel)
+}
+
+/// Reports what reading a list against its books found (units not in them, costs that
+/// differ): as `report_unknown`, with a `ListWarning` each, pointed at the caller of
+/// `load_army_list`.
+pub fn report_list(py: Python<'_>, messages: &[String], strict: Option<bool>) -> PyResult<()> {
+    report(py, messages, strict, &py.get_type::<ListWarning>(), 2)
+}
+
+/// What the `report_*` share: a `ValueError` of all the messages under `strict`, else a
+/// warning of `category` each.
+fn report(py: Python<'_>, messages: &[String], strict: Option<bool>, category: &Bound<'_, pyo3::types::PyType>, stacklevel: i32) -> PyResult<()> {
     if messages.is_empty() {
         return Ok(());
     }
     if strict.unwrap_or_else(strict_default) {
         return Err(PyValueError::new_err(messages.join("\n")));
     }
-    let category = py.get_type::<UnknownRuleWarning>();
     for message in messages {
         // Names and rules hold no NUL (the notation refuses control characters).
         let text = CString::new(message.replace('\0', "")).expect("no NUL left");
         PyErr::warn(py, category.as_any(), &text, stacklevel)?;
-    }
-    Ok(())
-}
-
-/// Reports what reading a list against its books found (units not in them, costs that
-/// differ): a `ValueError` when `strict` (or the module setting) says so, else a
-/// `ListWarning` each, pointed at the caller of `load_army_list`.
-pub fn report_list(py: Python<'_>, messages: &[String], strict: Option<bool>) -> PyResult<()> {
-    if messages.is_empty() {
-        return Ok(());
-    }
-    if strict.unwrap_or_else(strict_default) {
-        return Err(PyValueError::new_err(messages.join("\n")));
-    }
-    let category = py.get_type::<ListWarning>();
-    for message in messages {
-        let text = CString::new(message.replace('\0', "")).expect("no NUL left");
-        PyErr::warn(py, category.as_any(), &text, 2)?;
     }
     Ok(())
 }

@@ -33,8 +33,7 @@ pub fn _matchups<'py>(
     edition: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
-    let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
+    let table = matchup_table(py, &attackers, &defenders, &modes, charge_distance, edition, threads)?;
     let (out, rules) = table_dict(py, table)?;
     out.set_item("unmodelled", (0..rules.of.len()).map(|p| rules.get(p)).collect::<Vec<_>>())?;
     Ok(out)
@@ -53,9 +52,22 @@ pub fn _matchup_table<'py>(
     edition: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (edition, modes, [attackers, defenders]) = inputs(edition, &modes, [&attackers, &defenders])?;
-    let table = run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))?;
+    let table = matchup_table(py, &attackers, &defenders, &modes, charge_distance, edition, threads)?;
     compact(py, table)
+}
+
+/// The table both bindings hand over, computed with the GIL released and Ctrl-C watched.
+fn matchup_table(
+    py: Python<'_>,
+    attackers: &[PyRef<'_, PyUnit>],
+    defenders: &[PyRef<'_, PyUnit>],
+    modes: &[String],
+    charge_distance: f64,
+    edition: &str,
+    threads: Option<usize>,
+) -> PyResult<crate::matchups::Matchups> {
+    let (edition, modes, [attackers, defenders]) = inputs(edition, modes, [attackers, defenders])?;
+    run_stoppable(py, |stop| crate::matchups::matchups(&attackers, &defenders, &modes, charge_distance, edition, threads, stop))
 }
 
 /// A table's arrays as Python reads them: `[mode, attacker, defender]` arrays of each side's
