@@ -366,10 +366,11 @@ def test_a_huge_int_is_a_value_error_naming_the_field(army, big):
         assert f"an int of about {digits} digits" in message, (field, message)
 
 
-@pytest.mark.parametrize("seed", [-1, -(10**30)])
+@pytest.mark.parametrize("seed", [-1, -(10**30), -(10**50)], ids=["-1", "-1e30", "-1e50"])
 def test_a_negative_seed_is_named(army, seed):
     u = army.units
-    shown = "-1" if seed == -1 else "an int of about 31 digits"
+    # in full up to 128 bits (39 digits), else by its size
+    shown = {-1: "-1", -(10**30): str(-(10**30))}.get(seed, "an int of about 51 digits")
     pattern = rf"^seed: {shown} must be a non-negative integer or a numpy.random.SeedSequence$"
     for call in (lambda: oprstats.attack(u[0], u[1], method="sample", samples=10, seed=seed),
                  lambda: oprstats.simulate(army, army, games=1, seed=seed, progress=False),
