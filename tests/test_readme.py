@@ -15,8 +15,9 @@ BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(enc
 
 def _run_blocks(blocks: list, page: str, name: str) -> dict:
     """Runs a page's blocks in order in one namespace (warnings silenced), failing with the
-    block's number; returns the namespace."""
-    namespace: dict = {"__name__": name}
+    block's number; returns the namespace. They run as a script's main module does: a block
+    guarded by ``if __name__ == "__main__":`` (a Dask cluster's) runs too."""
+    namespace: dict = {"__name__": "__main__"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for i, block in enumerate(blocks):
@@ -44,6 +45,7 @@ def test_readme_code_blocks_run_as_written(book_paths, monkeypatch):
     namespace = _run_blocks(BLOCKS, "README.md", "readme")
     plt.close("all")
     assert namespace["unit"].size == 6 and namespace["unit"].cost == 215
+    assert len(namespace["runs"]) == 4, "the guarded Dask block ran"
 
 
 DOCS = sorted(p for p in (ROOT / "docs").glob("*.md") if "```python" in p.read_text(encoding="utf-8"))

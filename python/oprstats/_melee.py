@@ -240,7 +240,16 @@ def melee(
     charger's weapons and Impact dice, then the defender strikes back with the models left;
     the side that caused fewer wounds (Fear added) loses and takes a morale test. ``*_state``
     (:class:`UnitState`) starts a side damaged, Shaken or fatigued; ``*_fatigued=True`` is
-    the same as a fatigued state. ``distance`` is the charge distance in inches.
+    the same as a fatigued state. ``distance`` is the charge distance in inches (it decides
+    rules such as Impact's and Sturdy's).
+
+    ``strike_back``: whether the defender strikes back with the models left. ``"auto"`` (the
+    default) is True whenever it can (striking back only adds wounds to its side of the
+    resolution, so it never does worse by it); ``False`` plays a defender that holds back.
+    ``edition`` picks the rulebook (see :func:`oprstats.editions`). ``method="exact"`` gives
+    exact probabilities; ``"sample"`` plays the melee ``samples`` times, reproducibly for a
+    given ``seed`` (an int or a ``numpy.random.SeedSequence``) whatever ``threads`` (``None``:
+    all cores).
     """
     for name, value in (("charger", charger), ("defender", defender)):
         if not isinstance(value, Unit):
