@@ -183,8 +183,14 @@ def test_breakdown_fairness_and_game_plots_render():
     assert ax.get_xlabel() == "points" and _rendered(ax.figure)
     frame = oprstats.fairness(BOOK)
     ax = plot.fairness(frame, top=5)
-    # the interval's legend is under the bars, not over the bottom one
-    assert _legend_texts(ax.figure) == ["90% interval of a fair price"] and ax.get_legend() is None
+    # the legend is under the bars, not over the bottom one, and names every kind of bar drawn
+    texts = _legend_texts(ax.figure)
+    assert texts[0] == "90% interval of a fair price" and ax.get_legend() is None
+    kinds = {("over" if d > 0 else "under") + ("-within" if v == "within interval" else "-outside")
+             for d, v in zip(frame.dropna(subset=["difference_pct"]).head(5)["difference_pct"], frame.dropna(subset=["difference_pct"]).head(5)["verdict"])}
+    assert len(texts) == 1 + len(kinds) and all(t.startswith(("over-costed", "under-costed")) for t in texts[1:])
+    # top drops units: the title says how many
+    assert ax.get_title().startswith(f"the 5 of {frame['difference_pct'].notna().sum()} units furthest off")
     _inside(ax.figure)
     assert ax.get_xlabel() and _rendered(ax.figure)
 

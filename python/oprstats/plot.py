@@ -46,10 +46,12 @@ def _axes(ax, ncols: int = 1, width: float = 6.0, height: float = 4.0, constrain
     return axes[0] if ncols > 1 else axes[0][0]
 
 
-def _legend_below(ax, ncol: int) -> None:
-    """``ax``'s legend under the axes, inside the figure when it was made here (constrained
-    layout); on axes the caller made, in the axes' best corner instead."""
+def _legend_below(ax, ncol: int, extra: Sequence[tuple] = ()) -> None:
+    """``ax``'s legend (and ``extra`` (handle, label) pairs) under the axes, inside the figure
+    when it was made here (constrained layout); on axes the caller made, in the axes' best
+    corner instead."""
     handles, labels = ax.get_legend_handles_labels()
+    handles, labels = list(handles) + [h for h, _ in extra], list(labels) + [label for _, label in extra]
     if ax.figure.get_layout_engine() is not None:
         ax.figure.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
     else:
@@ -385,7 +387,8 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
     if by_play:
         frame = frame.rename(columns={"fair": "modelled"})
     column = "difference" if options else "difference_pct"
-    rows = frame.dropna(subset=[column]).head(top).iloc[::-1]
+    ranked = frame.dropna(subset=[column])
+    rows = ranked.head(top).iloc[::-1]
     ax = _axes(ax, width=8.0, height=max(3.0, 0.3 * len(rows) + 1.4), constrained=True)
     y = range(len(rows))
     has_range = {"low", "high"} <= set(rows.columns) and rows["low"].notna().any()
@@ -398,6 +401,17 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
 
     colours = [mcolors.to_rgba("tab:red" if d > 0 else "tab:blue", 0.35 if has_range and i else 1.0) for d, i in zip(rows[column], inside)]
     ax.barh(y, rows[column], height=0.5, color=colours)
+    # every kind of bar drawn, in the legend
+    from matplotlib.patches import Patch
+
+    kinds = []
+    for over, pale in ((True, False), (True, True), (False, False), (False, True)):
+        if any((d > 0) == over and bool(has_range and i) == pale for d, i in zip(rows[column], inside)):
+            label = ("over-costed" if over else "under-costed") + ((", within the interval" if pale else ", outside it") if has_range else "")
+            kinds.append((Patch(facecolor=mcolors.to_rgba("tab:red" if over else "tab:blue", 0.35 if pale else 1.0)), label))
+    unit_word = "options" if options else "units"
+    if len(rows) < len(ranked):
+        ax.set_title(f"the {len(rows)} of {len(ranked)} {unit_word} furthest off (top={top}; more with a larger top)", fontsize="medium")
     short = lambda text: text if len(text) <= 44 else text[:43] + "…"
     labels = ([short(f"{u}: {o.split(':', 1)[-1].strip()}") + f" ({c} pts)" for u, o, c in zip(rows["unit"], rows["option"], rows["official"])] if options
               else [f"{u} ({o} pts)" for u, o in zip(rows["unit"], rows["official"])])
@@ -406,9 +420,9 @@ def fairness(frame: Any, *, top: int = 20, ax=None):
     ax.set_xlabel("official minus modelled price, points (right: over-costed)" if options
                   else "official minus fair cost by play, % of fair (right: over-costed)" if by_play
                   else "official minus modelled, % of modelled (right: over-costed)")
+    # under the bars: inside, it would cover the bottom ones
+    _legend_below(ax, 3 if has_range else 2, kinds)
     if has_range:
-        # under the bars: inside, it would cover the bottom ones
-        _legend_below(ax, 1)
         # a bar's base is a sticky edge: without room, the widest interval looks cut off
         low, high = ax.get_xlim()
         ax.set_xlim(low - 0.03 * (high - low), high)
@@ -534,7 +548,8 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
     if axes is None:
         cols = min(3, len(rounds))
         rows = -(-len(rounds) // cols)
-        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.8 * rows + _legend_inches(info) + 0.5), squeeze=False)
+        # a 72" x 48" table 4.9" wide is 3.3" high; its title and ticks take 0.9" more
+        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.3 * rows + _legend_inches(info) + 0.5), squeeze=False)
         axes = grid.ravel()
         for extra in axes[len(rounds):]:
             extra.set_visible(False)
@@ -581,8 +596,20 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
 
 
 def _legend_inches(info) -> float:
-    """The height of the units' legend: a line per unit of the larger army, and the marks."""
-    return 0.17 * (max(len(info[0]), len(info[1])) + 2)
+    """The height of the legend: a line per unit of the larger army, the marks, and the
+    terrain kinds."""
+    return 0.17 * (max(len(info[0]), len(info[1])) + 2 + len(_TERRAIN_KINDS) // 2 + 1)
+
+
+# the terrain kinds of the table as the legend names them: (label, a piece of that kind)
+_TERRAIN_KINDS = (
+    ("impassable (buildings)", {"impassable": True, "blocking": True}),
+    ("blocks sight (forests, walls)", {"blocking": True, "cover": True}),
+    ("blocks sight, difficult", {"blocking": True, "cover": True, "difficult": True}),
+    ("cover", {"cover": True}),
+    ("difficult", {"difficult": True}),
+    ("dangerous", {"dangerous": True, "difficult": True}),
+)
 
 
 def _game_legend(fig, result, game: int, info) -> None:
@@ -597,12 +624,19 @@ def _game_legend(fig, result, game: int, info) -> None:
     columns: list[list[tuple[Artist, str]]] = []
     for army in (0, 1):
         column: list[tuple[Artist, str]] = [(Patch(facecolor=_ARMY_COLOURS[army], alpha=0.75, edgecolor="black", linewidth=0.4),
-                   f"{'AB'[army]}{u}  {name} ({points:g} pts, {models} models)") for u, (name, points, models, _r) in enumerate(info[army])]
+                   f"{'AB'[army]}{u}  {name} ({points:g} pts, {models} model{'' if models == 1 else 's'})")
+                   for u, (name, points, models, _r) in enumerate(info[army])]
         column += [(blank, "")] * (rows - len(column))
         columns.append(column)
     columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), "pale: Shaken; dashed: arrived from reserve"))
     columns[1].append((Line2D([], [], marker="*", linestyle="", color="0.5", markeredgecolor="black", markersize=10),
                        "objective (coloured by its holder)"))
+    from ._game import TerrainPiece
+
+    kinds = [(Patch(alpha=0.9, **_terrain_style(TerrainPiece("", 0, 0, 1, 1, **kind))), f"terrain: {label}") for label, kind in _TERRAIN_KINDS]
+    half = (len(kinds) + 1) // 2
+    columns[0] += kinds[:half]
+    columns[1] += kinds[half:] + [(blank, "")] * (2 * half - len(kinds))
     entries = columns[0] + columns[1]  # a legend fills its columns one after the other
     fig.legend([h for h, _ in entries], [label for _, label in entries], loc="lower center", ncol=2, fontsize=7, frameon=False)
     winner = int(result.winner[game])
