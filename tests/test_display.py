@@ -94,3 +94,28 @@ def test_units_and_weapons_display_as_profiles_in_jupyter():
     w = oprstats.Weapon.parse('2x Heavy Rifle (24", A1, AP(1))')
     html = w._repr_html_()
     assert "Heavy Rifle" in html and "24&quot;" in html and "A1" in html and "AP(1)" in html
+
+
+def test_morale_attack_tables_cost_models_and_fields_display_in_jupyter():
+    units = list(oprstats.example_book().units)
+    shown = {
+        "Morale test": oprstats.morale(units[1]),
+        "Attack table": oprstats.attack_table(units[:3], units[:3]),
+        "Cost model": oprstats.CostModel.default(),
+        "Field": oprstats.Field(units),
+    }
+    for title, value in shown.items():
+        html = value._repr_html_()
+        assert html.startswith(f"<div><strong>{title}</strong>") and "<table" in html and "<script" not in html, title
+    assert units[0].name in shown["Attack table"]._repr_html_() and units[0].name in shown["Field"]._repr_html_()
+
+
+def test_a_large_matchups_table_displays_its_best_and_worst_exchanges():
+    units = list(oprstats.example_book().units)
+    big = units * 3  # 18 x 18 pairs: too many for a grid
+    m = oprstats.matchups(big, big)
+    html = m._repr_html_()
+    assert "ten best and ten worst exchanges of 324 pairs" in html and html.count("<tr>") == 1 + 20
+    net = m.net
+    best = np.unravel_index(np.nanargmax(net), net.shape)
+    assert m.attackers[best[1]] in html

@@ -442,6 +442,20 @@ class AttackTable:
                 f"mean kills {float(self.kills.mean()) if self.kills.size else 0.0:.3g}"
                 + (f"; ignores {', '.join(ignored)}" if ignored else "") + ")")
 
+    def _repr_html_(self) -> str:
+        """Expected kills, attackers down and targets across (up to 15 x 15; a summary beyond)."""
+        from . import _display as d
+
+        how = "melee" if self.melee else f'shooting at {self.distance:g}"'
+        na, nt = len(self.attackers), len(self.targets)
+        parts = []
+        if na * nt and na <= 15 and nt <= 15:
+            rows = [[self.attackers[a]] + [d._num(x) for x in self.kills[a]] for a in range(na)]
+            parts.append(d.table(["expected kills"] + list(self.targets), rows, [False] + [True] * nt))
+        ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
+        lines = [f"{na} attackers x {nt} targets, {how}"] + ([] if parts else ["to_pandas() for the table"])
+        return d.block("Attack table", lines, *parts, notes=d.ignored_note(ignored))
+
 
 def attack_table(
     attackers: Iterable[Unit],

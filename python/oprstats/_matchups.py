@@ -198,6 +198,20 @@ class Matchups:
             rows = [[self.attackers[a]] + [d._num(x) if np.isfinite(x) else "–" for x in best[a]] for a in range(na)]
             parts = [f"<div>{d._esc(self.measure.capitalize())} destroyed less lost per activation, each pair's best mode</div>",
                      d.table(["attacker \\ defender", *self.defenders], rows, [False] + [True] * nd)]
+        elif self.dealt.size:
+            # too many pairs for a grid: the ten best and the ten worst exchanges
+            net = self.net
+            flat = np.where(np.isfinite(net), net, np.nan).ravel()
+            order = np.argsort(np.nan_to_num(flat, nan=-np.inf))
+            finite = [i for i in order if np.isfinite(flat[i])]
+            picks = finite[::-1][:10] + finite[:10][::-1] if len(finite) > 20 else finite[::-1]
+            rows = []
+            for i in picks:
+                m, a, dd = np.unravel_index(i, net.shape)
+                rows.append([self.attackers[a], self.modes[m], self.defenders[dd], d._num(flat[i])])
+            parts = [f"<div>The ten best and ten worst exchanges of {na * nd:,} pairs ({d._esc(self.measure)} destroyed less lost per "
+                     "activation); to_pandas() for all</div>",
+                     d.table(["attacker", "mode", "defender", "net"], rows, [False, False, False, True])]
         return d.block("Matchups", lines, *parts)
 
     def __repr__(self) -> str:
@@ -654,6 +668,15 @@ class Field:
 
     def __repr__(self) -> str:
         return f"Field({len(self.units)} units, matchups charging from {self.charge_distance:g}\", edition {self.edition})"
+
+    def _repr_html_(self) -> str:
+        """Its units with their weights (the first 25)."""
+        from . import _display as d
+
+        rows = [[u.name, u.cost if u.cost is not None else "", d._num(float(w), 3)] for u, w in list(zip(self.units, self.weights))[:25]]
+        lines = [f"{len(self.units)} units, matchups charging from {self.charge_distance:g}\", edition {self.edition}"]
+        notes = [f"and {len(self.units) - 25} more units"] if len(self.units) > 25 else []
+        return d.block("Field", lines, d.table(["unit", "points", "weight"], rows, [False, True, True]), notes=notes)
 
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,

@@ -292,6 +292,13 @@ class MoraleResult:
     def __repr__(self) -> str:
         return f"MoraleResult(pass {self.p_pass:.4g}, shaken {self.p_shaken:.4g}, routed {self.p_routed:.4g})"
 
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        rows = [[name, d.bar(p), d._num(p, 4)] for name, p in (("passes", self.p_pass), ("Shaken", self.p_shaken), ("Routs", self.p_routed))]
+        lines = ["at half strength or less" if self.at_half_or_less else "above half strength"]
+        return d.block("Morale test", lines, d.table(["outcome", "", "chance"], rows, [False, False, True]))
+
 
 def morale(unit: Unit, *, state: Optional[UnitState] = None, melee: bool = False, edition: str = "3.5") -> MoraleResult:
     """The chance ``unit``, in ``state``, passes a morale test, and is Shaken or Routs if not.

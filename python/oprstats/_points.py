@@ -362,6 +362,16 @@ class CostModel:
         return (f"<CostModel for {self._edition}: {len(self._weights)} weights, fitted on {self._info.get('units', '?')} units "
                 f"({self._info.get('loadouts', '?')} loadouts)>")
 
+    def _repr_html_(self) -> str:
+        """Its fit, then its heaviest weights (the features that price the most points)."""
+        from . import _display as d
+
+        top = sorted(self._weights.items(), key=lambda kv: -abs(kv[1]))[:12]
+        lines = [f"edition {self._edition}, {len(self._weights)} weights, fitted on {self._info.get('units', '?')} units "
+                 f"({self._info.get('loadouts', '?')} loadouts)"]
+        table = d.table(["feature", "points per unit of it"], [[k, d._num(v)] for k, v in top], [False, True])
+        return d.block("Cost model", lines, table, notes=[f"the {len(top)} largest of {len(self._weights)} weights; .weights has all"])
+
     @classmethod
     def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = _FitOptions.variants,
             ridge: float = _FitOptions.ridge, ridge_by_name: float = _FitOptions.ridge_by_name,
