@@ -138,8 +138,15 @@ def test_games_plot_shows_rates_margins_and_every_unit():
     assert any(t.startswith("not modelled:") for t in _notes(rates_ax.figure))
     assert all("destroyed or routed" in t.get_text() for t in units_ax.texts)
     assert _rendered(rates_ax.figure)
+    # the armies are named: the lists' own names
+    assert result.names == (army.name, army.name) and army.name
+    assert rates_ax.figure.get_suptitle() == f"A: {army.name}  vs  B: {army.name}"
     with pytest.raises(TypeError, match="result: expected an oprstats.GameResult"):
         plot.games(result.to_pandas())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        units = oprstats.simulate(list(army.units), list(army.units)[:3], games=4, seed=2, progress=False)
+    assert units.names == ("army A", "army B")
 
 
 def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():

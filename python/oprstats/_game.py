@@ -242,7 +242,10 @@ class GameResult:
     units with it carry: ``{rule: (share_a, share_b)}``.
     """
 
-    def __init__(self, raw: dict, prep, games: int, paired: bool, seed, engine_seed: int, interrupted: bool, mirror: bool) -> None:
+    def __init__(self, raw: dict, prep, games: int, paired: bool, seed, engine_seed: int, interrupted: bool, mirror: bool,
+                 names: tuple = ("army A", "army B")) -> None:
+        self.names: tuple = tuple(names)
+        """The armies' names: an army list's own (``Army.name``), else "army A" and "army B"."""
         self.winner: np.ndarray = raw["winner"]
         self.first: np.ndarray = raw["first"]
         self.objectives: np.ndarray = raw["objectives"]
@@ -656,8 +659,13 @@ def simulate(
     # (a SeedSequence made without entropy draws an int)
     replay = cast(int, np.random.SeedSequence().entropy) if seed is None else seed
     engine_seed = seed_to_u64(replay)
-    lists: list = []
-    units_a, units_b = _units(army_a, "army_a", lists), _units(army_b, "army_b", lists)
+    lists_a: list = []
+    lists_b: list = []
+    units_a, units_b = _units(army_a, "army_a", lists_a), _units(army_b, "army_b", lists_b)
+    lists = lists_a + lists_b
+    # an army list's own name names its side in tables and plots
+    names = tuple(str(met[0].name) if len(met) == 1 and met[0].name else default
+                  for met, default in ((lists_a, "army A"), (lists_b, "army B")))
     for army in lists:
         warn_over_limit(army)
     # a duel is judged by points: its units may differ in size; units without a cost have
@@ -718,7 +726,7 @@ def simulate(
     if raw["violations"]:
         raise RuntimeError(f"simulate: the engine broke a rule of the game ({raw['violations']} times; first: "
                            f"{raw['first_violation']}); please report this as a bug")
-    return GameResult(raw, prep, int(games), bool(paired), replay, engine_seed, interrupted, mirror)
+    return GameResult(raw, prep, int(games), bool(paired), replay, engine_seed, interrupted, mirror, names)
 
 
 def _merge(parts: list) -> dict:

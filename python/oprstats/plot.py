@@ -332,6 +332,9 @@ def games(result: Any, *, ax=None, axes=None):
     level = "pairs" if result.paired else "games"
     rates_ax.set_xlabel(f"rate (95% interval over the {level})")
     rates_ax.set_title(f"{len(result):,} games" + (" (paired)" if result.paired else ""), fontsize="medium")
+    # which army is which: their lists' names where they have them
+    names = getattr(result, "names", ("army A", "army B"))
+    rates_ax.figure.suptitle(f"A: {names[0]}  vs  B: {names[1]}", fontsize="large")
     margin = result.objectives[:, 0].astype(int) - result.objectives[:, 1].astype(int)
     low, high = int(margin.min()), int(margin.max())
     ks = np.arange(low, high + 1)
