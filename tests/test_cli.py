@@ -75,14 +75,17 @@ def test_version(capsys):
 def test_tables_fit_the_terminal_unless_asked_wide(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "60")
     assert main(["show"]) == 0
-    table = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("Unit", "---", "Warden", "Swarm", "Scout", "Siege"))]
+    out = capsys.readouterr().out
+    table = out.split("\n\n")[1].splitlines()
     assert table and all(len(line) <= 60 for line in table), max(table, key=len)
-    assert any("…" in line for line in table)
-    # numbers are never cut
-    assert any(line.rstrip().endswith(("Fearles…", "Fearless")) or "220" in line for line in table)
+    # nothing is cut: long cells are wrapped onto more lines, and the table says so
+    assert "…" not in out and table[-1] == "(wrapped to 60 columns; --wide: a line a row)"
+    assert "Plasma" in out and "Lance" in out and "Deadly(3)" in out.replace("\n", "").replace(" ", "")
+    # numbers are never wrapped: a row's numbers stand on its first line
+    assert any(line.startswith("Warden Squad") and " 220 " in line for line in table)
     assert main(["show", "--wide"]) == 0
     wide = capsys.readouterr().out
-    assert "…" not in wide and max(len(line) for line in wide.splitlines()) > 60
+    assert "wrapped" not in wide and max(len(line) for line in wide.splitlines()) > 60
 
 
 def test_a_closed_pipe_ends_quietly(monkeypatch, capfd):
@@ -226,3 +229,26 @@ def test_an_edition_a_book_does_not_fit_is_blamed(capsys):
     err = capsys.readouterr().err
     assert err.startswith("oprstats: error: --edition 2: Star Wardens (example) is written for v3.5.1 and does not fit that edition")
     assert "Fear takes no rating" in err
+
+
+def test_units_from_several_books_by_repeated_file_or_file_colon_unit(book_paths, monkeypatch, capsys, tmp_path):
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "100")
+    a_path, b_path = book_paths[0], book_paths[1]
+    a, b = oprstats.load_army_book(a_path).units[0], oprstats.load_army_book(b_path).units[0]
+    # repeated --file: each name is looked up in every file (the second --file no longer
+    # replaces the first)
+    assert main(["attack", a.name, b.name, "--file", str(a_path), "--file", str(b_path), "--melee"]) == 0
+    assert f"{a.name} attacks {b.name} (melee)" in capsys.readouterr().out
+    # FILE:UNIT, with no --file at all
+    assert main(["melee", f"{a_path}:{a.name}", f"{b_path}:{b.name}"]) == 0
+    assert a.name in capsys.readouterr().out
+    # a name in two files is refused, naming the way out
+    twin = tmp_path / "twin.json"
+    twin.write_bytes(a_path.read_bytes())
+    assert main(["attack", a.name, b.name, "--file", str(a_path), "--file", str(twin), "--file", str(b_path)]) == 1
+    err = capsys.readouterr().err
+    assert "in more than one file" in err and "name it as FILE:UNIT" in err
+    assert main(["attack", "Nobody At All", a.name, "--file", str(a_path), "--file", str(b_path)]) == 1
+    assert "not in" in capsys.readouterr().err

@@ -68,14 +68,18 @@ NARROWEST_NAME = 16
 def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: dict = HEADERS,
                  numeric: frozenset = NUMERIC, cell=unit_cell,
                  width: Optional[int] = None) -> str:
-    """A plain text table, one line per row, columns padded to their widest cell, numbers
-    right-aligned; ``cell(column, value)`` writes a value (``None`` is left blank). Wider than
-    ``width`` (default: ``WIDTH``), the widest text columns are cut, their cells ending in
-    "…"; numbers are never cut."""
+    """A plain text table, columns padded to their widest cell, numbers right-aligned;
+    ``cell(column, value)`` writes a value (``None`` is left blank). Wider than ``width``
+    (default: ``WIDTH``), the widest text columns are narrowed and their cells wrapped onto
+    more lines (nothing is cut; numbers are never wrapped), and a last line says that
+    ``--wide`` prints a line per row."""
+    import textwrap
+
     cells = [[headers[c] for c in columns]]
     cells += [["" if row[c] is None else cell(c, row[c]) for c in columns] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
     width = WIDTH if width is None else width
+    wrapped = False
     if width is not None:
         total = sum(widths) + 2 * (len(widths) - 1)
         text = [i for i, c in enumerate(columns) if c not in numeric]
@@ -93,13 +97,21 @@ def format_table(rows: list[dict], columns: Sequence[str] = COLUMNS, headers: di
                     break
                 widths[text[j]] -= cut
                 total -= cut
-        cells = [[t if len(t) <= widths[i] else t[: widths[i] - 1] + "…" for i, t in enumerate(r)] for r in cells]
     lines = []
     for n, r in enumerate(cells):
-        parts = [text.rjust(w) if columns[i] in numeric and n else text.ljust(w) for i, (text, w) in enumerate(zip(r, widths))]
-        lines.append("  ".join(parts).rstrip())
+        # each cell on as many lines as its column's width needs
+        parts = [[t] if len(t) <= widths[i] else textwrap.wrap(t, widths[i], break_long_words=True, break_on_hyphens=False) or [""]
+                 for i, t in enumerate(r)]
+        height = max(len(p) for p in parts)
+        wrapped |= height > 1
+        for k in range(height):
+            line = [(p[k] if k < len(p) else "") for p in parts]
+            lines.append("  ".join(t.rjust(w) if columns[i] in numeric and n else t.ljust(w)
+                                   for i, (t, w) in enumerate(zip(line, widths))).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
+    if wrapped:
+        lines.append(f"(wrapped to {width} columns; --wide: a line a row)")
     return "\n".join(lines)
 
 
@@ -251,25 +263,41 @@ def _how_played(args: argparse.Namespace) -> str:
 
 
 def _units_by_name(args: argparse.Namespace, names: Sequence[str]) -> list[Unit]:
-    """Each name is a unit of ``--file`` (default: the example book), or a unit written in the
-    rulebook's notation (``'Squad [10] Q4+ D4+ | 100pts\\n10x Rifle (24", A1)'``)."""
-    _title, units = _load_units(args.file or EXAMPLE_BOOK, args.edition)
-    by_name: dict[str, Unit] = {}
-    for u in units:
-        by_name.setdefault(u.name.lower(), u)
+    """Each name is a unit of the ``--file``s (default: the example book; repeat ``--file``
+    for units from several books), a unit of any book or list as ``FILE:UNIT``, or a unit
+    written in the rulebook's notation (``'Squad [10] Q4+ D4+ | 100pts\\n10x Rifle (24", A1)'``)."""
+    files = list(args.file or [EXAMPLE_BOOK])
+    loaded: dict[Path, list[Unit]] = {}
+
+    def units_of(path: Path) -> list[Unit]:
+        if path not in loaded:
+            loaded[path] = _load_units(path, args.edition)[1]
+        return loaded[path]
+
+    def where(paths: Sequence[Path]) -> str:
+        return ", ".join(str(p) for p in paths) if args.file or paths != [EXAMPLE_BOOK] else "the example book"
+
     out = []
     for name in names:
         if "[" in name:  # a profile, not a name
             out.append(Unit.parse(name.replace("\\n", "\n"), edition=args.edition or DEFAULT_EDITION))
             continue
-        unit = by_name.get(name.strip().lower())
-        if unit is None:
+        paths, wanted = files, name
+        head, sep, tail = name.rpartition(":")
+        if sep and head and Path(head).is_file():  # FILE:UNIT
+            paths, wanted = [Path(head)], tail
+        found = [(p, u) for p in paths for u in units_of(p) if u.name.lower() == wanted.strip().lower()]
+        if len({p for p, _ in found}) > 1:
+            raise ValueError(f"unit {name!r}: in more than one file ({where(sorted({p for p, _ in found}))}); "
+                             f"name it as FILE:UNIT")
+        if not found:
             import difflib
 
-            close = difflib.get_close_matches(name, [u.name for u in units], n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else f"; the units are: {', '.join(u.name for u in units[:12])}"
-            raise ValueError(f"unit {name!r}: not in {args.file or 'the example book'}{hint}")
-        out.append(unit)
+            every = [u.name for p in paths for u in units_of(p)]
+            close = difflib.get_close_matches(wanted, every, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else f"; the units are: {', '.join(every[:12])}"
+            raise ValueError(f"unit {name!r}: not in {where(paths)}{hint}")
+        out.append(found[0][1])
     return out
 
 
@@ -465,10 +493,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rounds", type=_at_least(1), default=4, help="rounds per game (default 4, the rulebook's)")
     sim.set_defaults(run=_simulate)
     pair = argparse.ArgumentParser(add_help=False)
-    pair.add_argument("--file", type=Path, default=None,
-                      help="army book JSON or army list text the units are from; default: the example book")
+    pair.add_argument("--file", type=Path, action="append", default=None,
+                      help="army book JSON or army list text the units are from (repeat it for several; or name a unit "
+                           "as FILE:UNIT); default: the example book")
     pair.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
-    unit_help = 'a unit\'s name in --file, or a profile in the rulebook\'s notation ("Squad [10] Q4+ D4+\\n10x Rifle (24\", A1)")'
+    unit_help = 'a unit\'s name in the --files, FILE:UNIT, or a profile in the rulebook\'s notation ("Squad [10] Q4+ D4+\\n10x Rifle (24\", A1)")'
     att = sub.add_parser("attack", parents=[common, pair], help="one unit attacks another, exactly: every stage's distribution")
     att.add_argument("attacker", help=unit_help)
     att.add_argument("target", help=unit_help)
