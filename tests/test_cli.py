@@ -252,3 +252,13 @@ def test_units_from_several_books_by_repeated_file_or_file_colon_unit(book_paths
     assert "in more than one file" in err and "name it as FILE:UNIT" in err
     assert main(["attack", "Nobody At All", a.name, "--file", str(a_path), "--file", str(b_path)]) == 1
     assert "not in" in capsys.readouterr().err
+
+
+def test_a_list_over_its_own_limit_is_warned_about_as_simulate_warns(tmp_path, capsys):
+    from oprstats.examples import EXAMPLE_LIST
+
+    text = EXAMPLE_LIST.read_text(encoding="utf-8").replace("[GF 1000pts]", "[GF 500pts]")
+    path = tmp_path / "over.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "4", "--quiet"]) == 0
+    assert "over its own limit of 500 pts" in capsys.readouterr().err

@@ -50,6 +50,10 @@ def _load(path: Optional[Path], edition: Optional[str]) -> tuple[str, Optional[A
         book = _book(text, edition)
         return f"{book.name} (army book, v{book.version}, {len(book)} units)", book, list(book.units)
     army = load_army_list(text, edition=edition or DEFAULT_EDITION, book=book)
+    # as simulate() warns of a list over its own limit, so does every command that reads one
+    from ._validate import warn_over_limit
+
+    warn_over_limit(army)
     return f"{army.name or path.name} (army list, {len(army)} units, {army.points}pts)", None, list(army.units)
 
 
