@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 
+import numpy as np
 import pytest
 
 from oprstats.cli import main
@@ -262,3 +264,32 @@ def test_a_list_over_its_own_limit_is_warned_about_as_simulate_warns(tmp_path, c
     path.write_text(text, encoding="utf-8")
     assert main(["simulate", str(path), "--games", "4", "--quiet"]) == 0
     assert "over its own limit of 500 pts" in capsys.readouterr().err
+
+
+def test_the_main_questions_have_subcommands(monkeypatch, capsys):
+    """duel, fair-cost, break-even and matchups: the API's answers, printed."""
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "100")
+    book = oprstats.example_book()
+    squad, drones = book.unit("Warden Squad"), book.unit("Swarm Drones")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = oprstats.duel(squad, drones, games=100, seed=3, paired=True)
+        from oprstats._matchups import fair_cost_rows
+
+        costs = fair_cost_rows(list(book.units))
+        be = oprstats.break_even(squad, list(book.units))
+    assert main(["duel", "Warden Squad", "Swarm Drones", "--games", "100", "--seed", "3", "--format", "json"]) == 0
+    rows = {r["measure"]: r["mean"] for r in json.loads(capsys.readouterr().out)["duel"]}
+    assert rows["Warden Squad wins"] == pytest.approx(d.summary()["p_a_wins"][0])
+    assert main(["fair-cost", str(oprstats.examples.EXAMPLE_BOOK), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)["fair_cost"]
+    assert [(r["unit"], r["fair"]) for r in out] == [(r["unit"], pytest.approx(r["fair"])) for r in costs]
+    assert main(["break-even", "Warden Squad"]) == 0
+    assert f"is even: {be.value:.1f}" in capsys.readouterr().out
+    assert main(["matchups", str(oprstats.examples.EXAMPLE_BOOK), "--top", "2"]) == 0
+    text = capsys.readouterr().out
+    m = oprstats.matchups(list(book.units), list(book.units))
+    assert f"{float(np.nanmax(m.net)):+.1f}" in text and f"{float(np.nanmin(m.net)):+.1f}" in text
+    _lines_fit(text, 100)

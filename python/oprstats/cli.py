@@ -400,8 +400,117 @@ def _efficiency(args: argparse.Namespace) -> int:
     return 0
 
 
+def _duel(args: argparse.Namespace) -> int:
+    from ._duel import duel
+
+    a, b = _units_by_name(args, [args.a, args.b])
+    r = duel(a, b, games=args.games, seed=args.seed, distance=args.distance, paired=True, threads=args.threads)
+    title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {args.distance:g}" (paired, seed {args.seed}), full game rules'
+    names = {"p_a_wins": f"{a.name} wins", "p_draw": "draw", "p_b_wins": f"{b.name} wins",
+             "share_a_destroyed": f"share of {a.name} destroyed", "share_b_destroyed": f"share of {b.name} destroyed",
+             "points_destroyed_by_a": f"points {a.name} destroys", "points_destroyed_by_b": f"points {b.name} destroys"}
+    rows = [{"measure": names[k], "mean": v[0], "low": v[1], "high": v[2]} for k, v in r.summary().items() if k in names]
+    if _machine(args, [title], {"duel": rows}):
+        return 0
+    print(_wrapped(title))
+    print()
+    cols = ["measure", "mean", "low", "high"]
+    print(format_table(rows, cols, {"measure": "Measure", "mean": "Mean", "low": "95% low", "high": "95% high"}, frozenset(cols[1:]),
+                       lambda c, v: v if c == "measure" else ("" if v != v else f"{v:.3f}")))
+    return 0
+
+
+def _fair_cost(args: argparse.Namespace) -> int:
+    from ._matchups import fair_cost_rows
+
+    title, units = _load_units(args.file, args.edition)
+    units = _distinct(units)
+    field = None
+    if args.field:
+        field = [u for path in args.field for u in _load_units(path, args.edition)[1]]
+    rows = fair_cost_rows(units, field=field, edition=args.edition or DEFAULT_EDITION, seed=args.seed)
+    if args.top is not None:
+        rows = rows[: args.top]
+    keep = ["unit", "official", "fair", "low", "high", "difference_pct", "verdict"]
+    out = [{k: row.get(k) for k in keep} for row in rows]
+    against = "the units themselves" if field is None else f"a field of {len(field)} units"
+    heading = [title, f"Fair cost by play: the points at which each unit's exchanges against {against} are even, exactly, "
+                      "with the field resampled for the interval"]
+    if _machine(args, heading, {"fair_cost": out}):
+        return 0
+    print(heading[0])
+    print(_wrapped(heading[1]))
+    print()
+    headers = {"unit": "Unit", "official": "Official", "fair": "Fair", "low": "Low", "high": "High", "difference_pct": "Off %",
+               "verdict": "Verdict"}
+    numeric = frozenset(["official", "fair", "low", "high", "difference_pct"])
+    print(format_table(out, keep, headers, numeric,
+                       lambda c, v: (f"{v:.1f}" if isinstance(v, float) else str(v)) if c in numeric else str(v)))
+    return 0
+
+
+def _break_even(args: argparse.Namespace) -> int:
+    from ._matchups import break_even
+
+    (unit,) = _units_by_name(args, [args.unit])
+    opponents = [u for path in (args.opponents or []) for u in _load_units(path, args.edition)[1]] or \
+        _load_units((args.file or [EXAMPLE_BOOK])[0], args.edition)[1]
+    be = break_even(unit, opponents, parameter=args.parameter, edition=args.edition or DEFAULT_EDITION)
+    value = "none in range" if be.value is None else f"{be.value:.1f}"
+    line = f"{unit.name}: {args.parameter} at which its exchange with {len(opponents)} opponents is even: {value}"
+    official = f" (official {be.official:g})" if be.official is not None else ""
+    rows = [dict(zip(be.columns, row)) for row in be.table]
+    if _machine(args, [line + official], {"break_even": rows}, [be.note] if be.note else []):
+        return 0
+    print(_wrapped(line + official))
+    if be.note:
+        print(_wrapped(be.note))
+    return 0
+
+
+def _matchups_cmd(args: argparse.Namespace) -> int:
+    from ._matchups import matchups
+
+    title_a, attackers = _load_units(args.file, args.edition)
+    title_d, defenders = _load_units(args.against, args.edition) if args.against else (title_a, attackers)
+    # a list's copies of a unit are one unit here
+    attackers, defenders = _distinct(attackers), _distinct(defenders)
+    m = matchups(attackers, defenders, edition=args.edition or DEFAULT_EDITION)
+    net = m.net
+    import numpy as np
+
+    flat = net.ravel()
+    order = [i for i in np.argsort(np.nan_to_num(flat, nan=-np.inf))[::-1] if np.isfinite(flat[i])]
+    picks = order[: args.top] + (order[-args.top:][::-1] if len(order) > 2 * args.top else [])
+    rows = []
+    for i in picks:
+        mode, a, d = np.unravel_index(i, net.shape)
+        rows.append({"attacker": m.attackers[a], "mode": m.modes[mode], "defender": m.defenders[d], "net": float(flat[i])})
+    heading = [f"{title_a} against {title_d}",
+               f"Net {m.measure} (destroyed less lost) per activation, exactly: the {args.top} best and worst of "
+               f"{len(attackers) * len(defenders):,} pairs in {len(m.modes)} modes"]
+    if _machine(args, heading, {"matchups": rows}):
+        return 0
+    print(_wrapped(heading[0]))
+    print(_wrapped(heading[1]))
+    print()
+    cols = ["attacker", "mode", "defender", "net"]
+    print(format_table(rows, cols, {c: c.capitalize() for c in cols}, frozenset(["net"]),
+                       lambda c, v: f"{v:+.1f}" if c == "net" else str(v)))
+    return 0
+
+
+def _distinct(units: list) -> list:
+    """The units, each profile once (a list's copies of a unit are one unit)."""
+    out: list = []
+    for u in units:
+        if not any(u == v for v in out):
+            out.append(u)
+    return out
+
+
 def _wrapped(text: str) -> str:
-    """Prose wrapped to the terminal's width (tables are cut instead), at most 80 wide."""
+    """Prose wrapped to the terminal's width, at most 80 wide."""
     import textwrap
 
     return textwrap.fill(text, width=min(WIDTH or 80, 80))
@@ -467,7 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"oprstats {__version__}")
     sub = parser.add_subparsers(dest="command")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--wide", action="store_true", help="print tables whole, however wide (default: cut to the terminal's width)")
+    common.add_argument("--wide", action="store_true", help="print tables a line a row, however wide (default: long cells wrapped to the terminal's width)")
     common.add_argument("--format", choices=("table", "csv", "json"), default="table",
                         help="table (default): for reading; csv or json: the raw values, for other programs")
     show = sub.add_parser("show", parents=[common], help="print the units of an army book (.json) or army list (text) as a table")
@@ -514,6 +623,33 @@ def build_parser() -> argparse.ArgumentParser:
     mel.add_argument("charger", help=unit_help)
     mel.add_argument("defender", help=unit_help)
     mel.set_defaults(run=_melee)
+    du = sub.add_parser("duel", parents=[common, pair], help="two units play the full game's rules alone: who destroys more of whom")
+    du.add_argument("a", help=unit_help)
+    du.add_argument("b", help=unit_help)
+    du.add_argument("--games", type=_at_least(1), default=2_000, help="pairs of duels (default 2,000), seats swapped in each")
+    du.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1)")
+    du.add_argument("--distance", type=float, default=24.0, help="inches between them at the start (default 24)")
+    du.add_argument("--threads", type=_at_least(1), default=None, help="threads (default: all cores); the results do not depend on it")
+    du.set_defaults(run=_duel)
+    fc = sub.add_parser("fair-cost", parents=[common], help="the points at which each unit trades evenly with a field, by play")
+    fc.add_argument("file", nargs="?", type=Path, help="army book JSON or army list text; default: the embedded example army")
+    fc.add_argument("--field", type=Path, action="append", default=None,
+                    help="a book or list the units are judged against (repeatable); default: the units themselves")
+    fc.add_argument("--top", type=_at_least(1), default=None, help="show only the N units furthest off")
+    fc.add_argument("--seed", type=_at_least(0), default=0, help="seed of the field's resampling (default 0)")
+    fc.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
+    fc.set_defaults(run=_fair_cost)
+    be = sub.add_parser("break-even", parents=[common, pair], help="the cost (or Quality, Defense) at which a unit trades evenly")
+    be.add_argument("unit", help=unit_help)
+    be.add_argument("opponents", nargs="*", type=Path, help="books or lists of its opponents; default: the first --file's units")
+    be.add_argument("--parameter", choices=("cost", "quality", "defense"), default="cost", help="what to vary (default cost)")
+    be.set_defaults(run=_break_even)
+    mx = sub.add_parser("matchups", parents=[common], help="every unit against every unit, exactly: the best and worst exchanges")
+    mx.add_argument("file", nargs="?", type=Path, help="army book JSON or army list text; default: the embedded example army")
+    mx.add_argument("against", nargs="?", type=Path, help="the defenders' book or list; default: the same units")
+    mx.add_argument("--top", type=_at_least(1), default=10, help="the N best and N worst exchanges (default 10)")
+    mx.add_argument("--edition", default=None, help="rules edition: 3.5 (default), 3.4.1, 2, firefight-3.2")
+    mx.set_defaults(run=_matchups_cmd)
     eff = sub.add_parser("efficiency", parents=[common], help="points of reference targets each unit destroys per 100 points")
     eff.add_argument("file", nargs="?", type=Path, help="army book JSON or army list text; default: the embedded example army")
     eff.add_argument("--mode", default=None, help='shooting 12" / shooting 24" / charging / charged (default: each unit\'s own)')
