@@ -183,7 +183,7 @@ def test_efficiency_prints_points_destroyed_per_unit(monkeypatch, capsys):
     _lines_fit(out, 80)
     drones = oprstats.efficiency(oprstats.example_book().unit("Swarm Drones"))
     row = next(line for line in out.splitlines() if line.startswith("Swarm Drones"))
-    assert row.split()[3] == "charge" and row.split()[4] == f"{drones.points_destroyed[drones.modes.index('charging'), 0]:.1f}"
+    assert row.split()[3] == "charge" and row.split()[4] == f"{drones.points_destroyed[drones.modes.index('charge'), 0]:.1f}"
     assert main(["efficiency", "--mode", "shoot"]) == 1
     assert "--mode: 'shoot' is not one of" in capsys.readouterr().err
     assert main(["efficiency", "--format", "csv"]) == 0

@@ -156,7 +156,7 @@ def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():
     assert [t.get_text() for t in right.get_xticklabels()] == ["10 × Tough 1", "3 × Tough 3", "Tough 6", "Tough 12"]
     # a melee-only unit is shown charging, not at zero shooting; the legend is on the figure
     labels = _legend_texts(left.figure)
-    assert any(label.startswith("Swarm Drones") and "charging" in label for label in labels)
+    assert any(label.startswith("Swarm Drones") and "charge" in label for label in labels)
     _inside(left.figure)
     assert _rendered(left.figure)
     ax = plot.efficiency_heatmap(oprstats.efficiency_curve(UNITS["Siege Walker"]))
@@ -167,9 +167,9 @@ def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():
 def test_a_unit_that_deals_nothing_is_named_not_drawn():
     drones = UNITS["Swarm Drones"]
     with pytest.warns(UserWarning, match="Swarm Drones has no ranged weapon"):
-        curve = oprstats.efficiency_curve(drones, mode='shooting 12"')
+        curve = oprstats.efficiency_curve(drones, mode="shoot 12")
     assert not curve.values.any()
-    left, right = plot.efficiency_curves([curve, oprstats.efficiency_curve(UNITS["Warden Squad"], mode='shooting 12"')])
+    left, right = plot.efficiency_curves([curve, oprstats.efficiency_curve(UNITS["Warden Squad"], mode="shoot 12")])
     assert len(right.get_lines()) == 1
     assert any("deals nothing" in t for t in _legend_texts(left.figure))
     plt.close(left.figure)

@@ -70,11 +70,11 @@ def test_durability_feature_is_dice_to_destroy():
 
 def test_efficiency_is_the_exact_engine_per_100_points():
     eff = oprstats.efficiency(SQUAD)
-    assert eff.modes == oprstats.MODES
+    assert eff.modes == oprstats.MODES[:-1]  # all but "casting": SQUAD casts no spell
     assert eff.targets == tuple(t.name for t in oprstats.reference_targets())
     assert eff.points == 100 and eff.points_source == "official"
-    for mode, kwargs in [('shooting 12"', dict(distance=12)), ('shooting 24"', dict(distance=24)),
-                         ("charging", dict(melee=True, charging=True)), ("charged", dict(melee=True))]:
+    for mode, kwargs in [("shoot 12", dict(distance=12)), ("shoot 24", dict(distance=24)),
+                         ("charge", dict(melee=True, charging=True)), ("charged", dict(melee=True))]:
         for target in oprstats.reference_targets():
             cover = target.cover and not kwargs.get("melee", False)
             r = oprstats.attack(SQUAD, target.unit, cover=cover, **kwargs)
@@ -86,8 +86,8 @@ def test_efficiency_is_the_exact_engine_per_100_points():
 
 def test_efficiency_scales_by_points_and_takes_custom_targets():
     target = Unit.parse("Horde [20] Q5+ D6+")
-    a = oprstats.efficiency(SQUAD, targets=[target], modes=['shooting 24"'])
-    b = oprstats.efficiency(SQUAD, targets=[Target("horde", target)], modes=['shooting 24"'], cost=200)
+    a = oprstats.efficiency(SQUAD, targets=[target], modes=["shoot 24"])
+    b = oprstats.efficiency(SQUAD, targets=[Target("horde", target)], modes=["shoot 24"], cost=200)
     assert a.targets == ("Horde",) and b.targets == ("horde",)
     assert b.wounds[0, 0] == pytest.approx(a.wounds[0, 0] / 2)
     assert np.array_equal(a.expected_wounds, b.expected_wounds)
@@ -119,7 +119,7 @@ def test_efficiency_curve_shape_and_order():
     target = _core._curve_target(4, 3, "3.5")
     assert target.size == 3 and target.tough == 3 and target.defense == 4
     assert curve.values[2, 1] == pytest.approx(oprstats.attack(SQUAD, target, distance=12).wounds.mean(), rel=1e-12)
-    kills = oprstats.efficiency_curve(SQUAD, measure="kills", mode="charging", defense=[4], tough=[1])
+    kills = oprstats.efficiency_curve(SQUAD, measure="kills", mode="charge", defense=[4], tough=[1])
     assert kills.values.shape == (1, 1)
 
 
@@ -137,14 +137,14 @@ def test_points_destroyed_values_each_wound_at_the_targets_price():
     # so w * P / 6 points per activation, which is per 100 points for this 100-point unit
     j = eff.targets.index("monster")
     w = oprstats.attack(SQUAD, oprstats.reference_targets()[j].unit, melee=True, charging=True).wounds.mean()
-    assert eff.points_destroyed[eff.modes.index("charging"), j] == pytest.approx(w * eff.target_points[j] / 6, rel=1e-12)
+    assert eff.points_destroyed[eff.modes.index("charge"), j] == pytest.approx(w * eff.target_points[j] / 6, rel=1e-12)
     # a real target is worth its official cost
     real = Unit.parse("Drones [10] Q5+ D6+ | 80pts")
     assert oprstats.efficiency(SQUAD, targets=[real]).target_points == (80.0,)
-    cell = eff.at("charging", "monster")
-    assert cell["points"] == pytest.approx(eff.points_destroyed[eff.modes.index("charging"), eff.targets.index("monster")])
+    cell = eff.at("charge", "monster")
+    assert cell["points"] == pytest.approx(eff.points_destroyed[eff.modes.index("charge"), eff.targets.index("monster")])
     curve = oprstats.efficiency_curve(SQUAD)
-    assert curve.measure == "points" and curve.mode == 'shooting 12"'
+    assert curve.measure == "points" and curve.mode == "shoot 12"
     wounds = oprstats.efficiency_curve(SQUAD, measure="wounds")
     # the Tough(6) target's six wounds share its price
     target = _core._curve_target(4, 6, "3.5")
@@ -157,14 +157,14 @@ def test_points_destroyed_values_each_wound_at_the_targets_price():
 
 def test_a_melee_only_unit_charges_by_default_and_is_warned_when_asked_to_shoot():
     brawler = Unit.parse("Brawlers [5] Q4+ D4+ | 60pts\n5x CCW (A2)")
-    assert oprstats.efficiency_curve(brawler).mode == "charging"
+    assert oprstats.efficiency_curve(brawler).mode == "charge"
     with pytest.warns(UserWarning, match="Brawlers has no ranged weapon, so it deals nothing"):
-        oprstats.efficiency_curve(brawler, mode='shooting 24"')
+        oprstats.efficiency_curve(brawler, mode="shoot 24")
 
 
 def test_homebrew_efficiency_uses_the_modelled_price():
     homebrew = Unit.parse('Homebrew [5] Q4+ D4+\n5x Rifle (24", A2, AP(1)), 5x CCW (A1)')
-    eff = oprstats.efficiency(homebrew, modes=["charging"])
+    eff = oprstats.efficiency(homebrew, modes=["charge"])
     assert eff.points_source == "modelled"
     assert eff.points == pytest.approx(CostModel.default().predict(homebrew).points)
 
@@ -580,3 +580,20 @@ def test_bad_input_is_a_clear_error(call, error, words):
     with pytest.raises(error, match=None) as info:
         call()
     assert words in str(info.value)
+
+
+def test_one_vocabulary_of_modes_and_the_old_names_deprecated():
+    """efficiency() names its modes as matchups() does; the old names still work for one
+    release, with a DeprecationWarning; MODES lists every mode efficiency() takes."""
+    assert oprstats.MODES == ("shoot 12", "shoot 24", "charge", "charged", "casting")
+    squad = oprstats.example_book().unit("Warden Squad")
+    new = oprstats.efficiency(squad, modes=["shoot 12", "charge"])
+    assert new.modes == ("shoot 12", "charge")
+    with pytest.warns(DeprecationWarning, match=r"modes: 'shooting 12\"' is now 'shoot 12'"):
+        old = oprstats.efficiency(squad, modes=['shooting 12"', "charge"])
+    assert old.modes == new.modes and (old.expected_wounds == new.expected_wounds).all()
+    with pytest.warns(DeprecationWarning, match="'charging' is now 'charge'"):
+        m = oprstats.matchups([squad], [squad], modes=["charging"])
+    assert m.modes == ("charge",)
+    with pytest.warns(DeprecationWarning):
+        assert new.at("charging", new.targets[0]) == new.at("charge", new.targets[0])

@@ -20,9 +20,32 @@ from ._editions import DEFAULT_EDITION
 MIN_COST = 1.0
 MAX_COST = LIMITS["MAX_COST"]
 
-MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
-"""The ways of attacking: shooting at 12" and 24" (not having moved), melee charging, and
-melee when charged (striking back)."""
+#: The mode of a caster's round of spells (see :func:`efficiency`).
+CASTING = "casting"
+
+# the modes every unit is measured in by default
+_DEFAULT_MODES: tuple[str, ...] = tuple(_core._efficiency_modes())
+
+MODES: tuple[str, ...] = (*_DEFAULT_MODES, CASTING)
+"""The ways of attacking, named as :func:`oprstats.matchups` names them: ``"shoot 12"`` and
+``"shoot 24"`` (shooting at 12" and 24", not having moved), ``"charge"`` (melee, charging),
+``"charged"`` (melee when charged: striking back) and ``"casting"`` (a caster's round of damage
+spells, for units that have one)."""
+
+#: The names before issue 44's one vocabulary: accepted with a DeprecationWarning for one release.
+OLD_MODES = {'shooting 12"': "shoot 12", 'shooting 24"': "shoot 24", "charging": "charge"}
+
+
+def canonical_mode(mode: Any, field: str = "mode") -> Any:
+    """``mode`` as it is named now: an old name (``'shooting 12"'``, ``"charging"``) gives its
+    new one with a DeprecationWarning; anything else is left to the caller's checks."""
+    if isinstance(mode, str) and mode in OLD_MODES:
+        import warnings
+
+        warnings.warn(f"{field}: {mode!r} is now {OLD_MODES[mode]!r}, as matchups() names it; the old name goes in a later release",
+                      DeprecationWarning, stacklevel=3)
+        return OLD_MODES[mode]
+    return mode
 
 
 @dataclass(frozen=True)
@@ -60,10 +83,6 @@ def _targets(targets: Optional[Iterable[Union[Target, Unit]]], edition: str) -> 
     return tuple(out)
 
 
-#: The mode of a caster's round of spells (see :func:`efficiency`).
-CASTING = "casting"
-
-
 def _casts(unit: Unit) -> bool:
     """Whether a model of the unit has a caster and its book a damage spell."""
     caster = any(r.startswith(("Caster(", "Caster Group")) for m in unit.models for r in m.rules)
@@ -75,10 +94,10 @@ def _modes(modes: Optional[Sequence[str]]) -> Optional[list[str]]:
         return None
     if isinstance(modes, str):
         modes = [modes]
-    modes = list(modes)
+    modes = [canonical_mode(m, "modes") for m in modes]
     for m in modes:
-        if m not in MODES and m != CASTING:
-            raise ValueError(f"modes: {m!r} is not one of {list(MODES) + [CASTING]}")
+        if m not in MODES:
+            raise ValueError(f"modes: {m!r} is not one of {list(MODES)}")
     return modes
 
 
@@ -177,6 +196,7 @@ class Efficiency:
     def at(self, mode: str, target: str) -> dict[str, float]:
         """One cell: ``{"points", "wounds", "kills", "p_destroyed"}`` (points destroyed, wounds
         and kills per 100 points)."""
+        mode = canonical_mode(mode)
         if mode not in self.modes:
             raise KeyError(f"mode {mode!r}: this result has {list(self.modes)}")
         if target not in self.targets:
@@ -249,7 +269,7 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
     points, source = unit_points(unit, cost, edition)
     casts, asked = _casts(unit), _modes(modes)
     if asked is None and casts:
-        asked = list(MODES) + [CASTING]
+        asked = list(MODES)
     if asked is not None and CASTING in asked and not casts:
         raise ValueError(f"modes: {CASTING!r} needs a caster with damage spells from its book; {unit.name} has none")
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=asked, edition=edition)
@@ -317,7 +337,7 @@ MEASURE_TEXT = {"points": "points of the target destroyed", "wounds": "wounds", 
 
 
 #: The ways a unit's own mode is chosen from (see :func:`natural_mode`).
-NATURAL_MODES = ('shooting 12"', "charging")
+NATURAL_MODES = ("shoot 12", "charge")
 
 
 def own_mode(modes: Sequence[str], destroyed: np.ndarray) -> str:
@@ -341,12 +361,13 @@ def natural_mode(unit: Unit, *, edition: str = DEFAULT_EDITION) -> str:
 
 def _warn_out_of_reach(unit: Unit, mode: str) -> None:
     """A unit asked to shoot at a distance none of its weapons reaches deals nothing: say so."""
-    if mode.startswith("shooting"):
-        gap = shooting_gap(unit.weapons, float(mode.split()[1].rstrip('"')))
+    if mode.startswith("shoot "):
+        inches = float(mode.split()[1].rstrip('"'))
+        gap = shooting_gap(unit.weapons, inches)
         if gap is not None:
             import warnings
 
-            warnings.warn(f"mode: {unit.name} {gap}, so it deals nothing {mode}; leave mode=None for its own", stacklevel=3)
+            warnings.warn(f'mode: {unit.name} {gap}, so it deals nothing shooting at {inches:g}"; leave mode=None for its own', stacklevel=3)
 
 
 def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
@@ -383,6 +404,7 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     if mode is not None:
         if not isinstance(mode, str):
             raise TypeError(f"mode: expected one of {list(MODES)}, got {type(mode).__name__}")
+        mode = canonical_mode(mode)
         _modes([mode])
         _warn_out_of_reach(unit, mode)
     ds = _whole_numbers(defense, "defense", 2, 6)

@@ -19,6 +19,7 @@ from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
 from ._editions import DEFAULT_EDITION
+from ._efficiency import canonical_mode
 
 # How a unit was judged: against a field it is not in, against the field without itself
 # (out of sample), or in sample (asked for).
@@ -151,7 +152,7 @@ class Matchups:
     def mode(self, name: str) -> int:
         """The index of a mode in the arrays' first axis."""
         try:
-            return self.modes.index(name)
+            return self.modes.index(canonical_mode(name))
         except ValueError:
             raise ValueError(f"mode: {name!r} is not one of these matchups' modes {self.modes}") from None
 
@@ -274,6 +275,8 @@ def matchups(
     for i, m in enumerate(modes):
         if not isinstance(m, str):
             raise TypeError(f"modes[{i}]: expected a str such as \"shoot 12\", \"charge\" or \"charged\", got {type(m).__name__}")
+    # efficiency()'s old names are read too, with a DeprecationWarning
+    modes = tuple(canonical_mode(m, f"modes[{i}]") for i, m in enumerate(modes))
     if len(set(modes)) != len(modes):
         raise ValueError(f"modes: each mode once (got {modes})")
     if measure not in MEASURES:

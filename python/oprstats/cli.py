@@ -366,11 +366,11 @@ def _melee(args: argparse.Namespace) -> int:
 # The panel's targets a table shows (all of them in CSV and JSON): one of each kind.
 EFFICIENCY_TARGETS = {"light-infantry": "LtInf", "infantry": "Inf", "elites": "Elite", "tough-elites": "TElite", "monster": "Monst",
                       "vehicle": "Veh", "titan": "Titan"}
-SHORT_MODES = {'shooting 12"': 'sh12"', 'shooting 24"': 'sh24"', "charging": "charge", "charged": "charged"}
+SHORT_MODES = {"shoot 12": 'sh12"', "shoot 24": 'sh24"', "charge": "charge", "charged": "charged"}
 
 
 def _efficiency(args: argparse.Namespace) -> int:
-    from ._efficiency import efficiency, own_mode
+    from ._efficiency import canonical_mode, efficiency, own_mode
 
     title, units = _load_units(args.file, args.edition)
     rows, raw = [], []
@@ -378,7 +378,7 @@ def _efficiency(args: argparse.Namespace) -> int:
         eff = efficiency(u, edition=args.edition or DEFAULT_EDITION)
         destroyed, wounds = eff.points_destroyed, eff.wounds
         # the unit's own mode, as natural_mode() chooses it, from the modes already measured
-        mode = args.mode or own_mode(eff.modes, destroyed)
+        mode = canonical_mode(args.mode, "--mode") or own_mode(eff.modes, destroyed)
         if mode not in eff.modes:
             raise ValueError(f"--mode: {mode!r} is not one of {list(eff.modes)}")
         i = eff.modes.index(mode)
@@ -652,7 +652,7 @@ def build_parser() -> argparse.ArgumentParser:
     mx.set_defaults(run=_matchups_cmd)
     eff = sub.add_parser("efficiency", parents=[common], help="points of reference targets each unit destroys per 100 points")
     eff.add_argument("file", nargs="?", type=Path, help="army book JSON or army list text; default: the embedded example army")
-    eff.add_argument("--mode", default=None, help='shooting 12" / shooting 24" / charging / charged (default: each unit\'s own)')
+    eff.add_argument("--mode", default=None, help="shoot 12 / shoot 24 / charge / charged, as matchups name them (default: each unit's own)")
     eff.add_argument("--edition", default=None, help="rules edition (default 3.5)")
     eff.set_defaults(run=_efficiency)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")

@@ -24,9 +24,9 @@ pub struct Mode {
 
 /// Shooting at typical ranges (12" and 24", not having moved), melee charging and charged.
 pub const MODES: &[Mode] = &[
-    Mode { key: "shooting 12\"", melee: false, charging: false, distance: 12.0 },
-    Mode { key: "shooting 24\"", melee: false, charging: false, distance: 24.0 },
-    Mode { key: "charging", melee: true, charging: true, distance: 6.0 },
+    Mode { key: "shoot 12", melee: false, charging: false, distance: 12.0 },
+    Mode { key: "shoot 24", melee: false, charging: false, distance: 24.0 },
+    Mode { key: "charge", melee: true, charging: true, distance: 6.0 },
     Mode { key: "charged", melee: true, charging: false, distance: 6.0 },
 ];
 
