@@ -266,8 +266,8 @@ class GameResult:
         """Whether the run was stopped early (Ctrl-C); the arrays hold the games played."""
         self.dice: int = int(raw["dice"])
         self.timers: dict = raw["timers"]
-        names = [[u[0] for u in army] for army in prep.units()]
-        self.traces: list = [_Trace(t, names) for t in raw["traces"]]
+        unit_names = [[u[0] for u in army] for army in prep.units()]
+        self.traces: list = [_Trace(t, unit_names) for t in raw["traces"]]
         """Event logs of the games (only with ``trace=True``)."""
         self.violations: int = int(raw["violations"])
         self._units = raw["units"]
