@@ -544,7 +544,7 @@ def test_too_few_to_calibrate_gives_no_verdict(tmp_path, real_books):
 # --- bad input -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda: oprstats.efficiency("Squad"), TypeError, "unit"),
+    (lambda: oprstats.efficiency("Squad"), ValueError, "unit"),  # read as a list's text, as every group is
     (lambda: oprstats.efficiency(SQUAD, modes=["sniping"]), ValueError, "modes"),
     (lambda: oprstats.efficiency(SQUAD, cost=-5), ValueError, "cost"),
     (lambda: oprstats.efficiency(SQUAD, targets=[]), ValueError, "targets"),
@@ -597,3 +597,26 @@ def test_one_vocabulary_of_modes_and_the_old_names_deprecated():
     assert m.modes == ("charge",)
     with pytest.warns(DeprecationWarning):
         assert new.at("charging", new.targets[0]) == new.at("charge", new.targets[0])
+
+
+def test_efficiency_of_a_book_or_a_list_of_units():
+    """``efficiency(book)``: each unit's Efficiency, at its own cost, and a table of each in
+    its own mode (what the CLI's ``efficiency BOOK`` prints)."""
+    book = oprstats.example_book()
+    every = oprstats.efficiency(book)
+    assert isinstance(every, oprstats.Efficiencies) and len(every) == len(book.units)
+    for e, u in zip(every, book.units):
+        alone = oprstats.efficiency(u)
+        assert e.unit == u.name and (e.expected_wounds == alone.expected_wounds).all()
+    assert [e.unit for e in oprstats.efficiency(list(book.units)[:2])] == [u.name for u in book.units[:2]]
+    assert len(oprstats.efficiency(oprstats.example_army())) == len(oprstats.example_army().units)
+    table = every.to_pandas()
+    drones = oprstats.efficiency(book.unit("Swarm Drones"))
+    row = table.set_index("unit").loc["Swarm Drones"]
+    assert row["mode"] == oprstats.natural_mode(book.unit("Swarm Drones"))
+    assert row["infantry"] == pytest.approx(drones.points_destroyed[drones.modes.index(row["mode"]), drones.targets.index("infantry")])
+    assert "<table" in every._repr_html_() and repr(every).startswith(f"<Efficiencies of {len(book.units)} units")
+    with pytest.raises(ValueError, match="cost: a group of units"):
+        oprstats.efficiency(book, cost=100)
+    with pytest.raises(TypeError, match="unit: expected"):
+        oprstats.efficiency(42)

@@ -15,7 +15,7 @@ from ._distribution import Distribution
 from ._duel import DuelResult, duel
 from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
-from ._efficiency import MODES, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, natural_mode, reference_attackers, reference_targets
+from ._efficiency import MODES, Efficiencies, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, natural_mode, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
 from ._matchups import BreakEven, Field, Matchups, break_even, fair_cost, matchups
@@ -36,6 +36,7 @@ __all__ = [
     "CostModel",
     "CrossValidation",
     "Efficiency",
+    "Efficiencies",
     "Field",
     "ListCheck",
     "ListProblem",

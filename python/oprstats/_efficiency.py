@@ -245,16 +245,57 @@ class Efficiency:
                 f"{top}{ignores}>")
 
 
+class Efficiencies(tuple):
+    """The :class:`Efficiency` of each unit of a group (``efficiency(book)``, an army or a
+    sequence of units), in order: a tuple of them, with a table of each unit in its own mode
+    (:meth:`to_pandas`) and a rich display."""
+
+    def own_modes(self) -> list[str]:
+        """Each unit's own mode, as :func:`natural_mode` chooses it (shooting at 12" or
+        charging, whichever destroys more of the reference targets; shooting wins a tie)."""
+        return [own_mode(e.modes, e.points_destroyed) if all(m in e.modes for m in NATURAL_MODES) else e.modes[0] for e in self]
+
+    def to_pandas(self):
+        """One row per unit: its points, its own mode and the points of each target it
+        destroys per 100 points in that mode (``Efficiency.to_pandas`` has every mode)."""
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
+        rows = []
+        for e, mode in zip(self, self.own_modes()):
+            i = e.modes.index(mode)
+            rows.append({"unit": e.unit, "points": e.points, "mode": mode, **{t: float(e.points_destroyed[i, j]) for j, t in enumerate(e.targets)}})
+        return pd.DataFrame(rows)
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        if not self:
+            return d.block("Efficiency of no units")
+        targets = self[0].targets
+        rows = [[e.unit, d._num(e.points), mode] + [d._num(x) for x in e.points_destroyed[e.modes.index(mode)]]
+                for e, mode in zip(self, self.own_modes())]
+        return d.block(f"Efficiency of {len(self)} units", ["points of the target destroyed per 100 points, each unit in its own mode"],
+                       d.table(["unit", "points", "mode", *targets], rows, [False, True, False] + [True] * len(targets)))
+
+    def __repr__(self) -> str:
+        return f"<Efficiencies of {len(self)} units: {', '.join(e.unit for e in self[:4])}{', ...' if len(self) > 4 else ''}>"
+
+
 def _check_unit(unit: Any, field_name: str = "unit") -> Unit:
     if not isinstance(unit, Unit):
         raise TypeError(f"{field_name}: expected an oprstats.Unit, got {type(unit).__name__}")
     return unit
 
 
-def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] = None, modes: Optional[Sequence[str]] = None,
-               edition: str = DEFAULT_EDITION, cost: Optional[float] = None) -> Efficiency:
+def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = None, modes: Optional[Sequence[str]] = None,
+               edition: str = DEFAULT_EDITION, cost: Optional[float] = None) -> Any:
     """Exact expected wounds and models killed per 100 points against each target (the
     reference panel by default) in each way of attacking, and durability.
+
+    ``unit`` is a :class:`Unit` (an :class:`Efficiency` is returned), or a group of them: an
+    army book, an army list, a path to one, or a sequence of units (an :class:`Efficiencies`,
+    one per unit, each at its own cost; ``cost`` is then refused).
 
     ``cost`` overrides the points divided by (default: the unit's official cost, else the
     shipped cost model's price, as for a homebrew unit).
@@ -264,7 +305,13 @@ def efficiency(unit: Unit, *, targets: Optional[Iterable[Union[Target, Unit]]] =
     on the fresh target at the bare chance of a half (expected wounds and kills summed over
     the spells; the chance to destroy, that some one spell does).
     """
-    _check_unit(unit)
+    if not isinstance(unit, Unit):
+        if cost is not None:
+            raise ValueError("cost: a group of units is measured each at its own cost; give one unit to set its cost")
+        from ._points import _source_of
+
+        units, _books = _source_of(unit, None if edition == DEFAULT_EDITION else edition, "unit")
+        return Efficiencies(efficiency(u, targets=targets, modes=modes, edition=edition) for u in units)
     ts = _targets(targets, edition)
     points, source = unit_points(unit, cost, edition)
     casts, asked = _casts(unit), _modes(modes)
