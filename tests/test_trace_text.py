@@ -36,7 +36,12 @@ def test_a_trace_as_text_tells_each_round_and_every_event_but_the_snapshots(trac
     assert len(shown) == sum(e["kind"] not in ("position", "objective") for e in trace.events)
     # a shot names both sides and its dice, as the events have them
     shot = next(e for e in trace.events if e["kind"] == "shoot" and e["wounds"])
-    assert any(f"{shot['name']}  shoot  -> " in line and f"{shot['dice']} dice" in line for line in lines)
+    assert any(f"{'AB'[shot['army']]}{shot['unit']} {shot['name']}  shoot  -> {'AB'[shot['target_army']]}{shot['target']} " in line
+               and f"{shot['dice']} dic" in line for line in lines)
+    # spell tokens are told as tokens, one die as a die
+    assert " 1 dice" not in log and " 1 hits" not in log
+    for e in (e for e in trace.events if e["kind"] == "tokens"):
+        assert any(f"tokens  {e['hits']} token" in line and f"holds {e['models_left']}" in line for line in lines)
     # a joined hero is named with its unit
     assert "Warden Squad + Warden Captain" in log
     assert trace.log(round=2).splitlines()[0] == "Round 2" and str(trace) == log

@@ -461,26 +461,38 @@ def unmodelled_items(unmodelled: dict) -> list[str]:
     return [f"{name} (A {a:.0%}, B {b:.0%})" for name, (a, b) in sorted(unmodelled.items())]
 
 
+# events whose ``hits`` are spell tokens (given, spent, lent) and ``models_left`` the tokens held
+_TOKEN_EVENTS = ("tokens", "cast", "help", "hinder")
+
+
 def _event_line(e: dict) -> str:
-    """One traced event as a line of text: "A Orc Boyz  charge  -> B Warden Squad  12 dice, 6 hits,
-    3 wounds, 2 models left (...)"."""
+    """One traced event as a line of text, each unit by its label (as ``plot.game`` draws it:
+    copies of a unit share a name) and name: "A3 Orc Boyz  charge  -> B1 Warden Squad  12 dice,
+    6 hits, 3 wounds  2 models left  (...)"."""
     side = {0: "A", 1: "B"}
-    who = f"{side.get(e['army'], '?')} {e['name']}" if e.get("name") else ""
-    parts = [who, e["kind"]]
+
+    def label(army, unit, name) -> str:
+        return f"{side.get(army, '?')}{unit} {name}"
+
+    def many(n: int, one: str, more: str) -> str:
+        return f"{n} {one if n == 1 else more}" if n else ""
+
+    parts = [label(e["army"], e["unit"], e["name"]) if e.get("name") else "", e["kind"]]
     if e.get("target_name"):
-        parts.append(f"-> {side.get(e['target_army'], '?')} {e['target_name']}")
+        parts.append("-> " + label(e["target_army"], e["target"], e["target_name"]))
     if e["length"]:
         parts.append(f"{e['length']:.1f}\"" + (f" of {e['allowance']:.0f}\"" if e["allowance"] else ""))
-    def many(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 or word == 'dice' else 's'}" if n else ""
-
-    hits = "dealt back" if e["kind"] == "melee" else ""
-    counts = [many(e["dice"], "dice"), many(e["hits"], "hit") + (f" {hits}" if hits and e["hits"] else ""), many(e["wounds"], "wound")]
+    tokens = e["kind"] in _TOKEN_EVENTS
+    if tokens:
+        counts = [many(e["dice"], "die", "dice"), many(e["hits"], "token", "tokens"), f"holds {e['models_left']}"]
+    else:
+        back = " dealt back" if e["kind"] == "melee" and e["hits"] else ""
+        counts = [many(e["dice"], "die", "dice"), many(e["hits"], "hit", "hits") + back, many(e["wounds"], "wound", "wounds")]
     counts = [c for c in counts if c]
     if counts:
         parts.append(", ".join(counts))
-    if e["kind"] not in ("objective",) and e.get("name") and e["models_left"] is not None and (e["wounds"] or e["hits"] or e["kind"] in ("morale", "dangerous", "lost")):
-        parts.append(f"{e['models_left']} model{'s' if e['models_left'] != 1 else ''} left")
+    if not tokens and e.get("name") and e["models_left"] is not None and (e["wounds"] or e["hits"] or e["kind"] in ("morale", "dangerous", "lost")):
+        parts.append(many(e["models_left"], "model left", "models left") or "0 models left")
     if e["detail"]:
         parts.append(f"({e['detail']})")
     return "  ".join(p for p in parts if p)
