@@ -156,7 +156,7 @@ def test_efficiency_plots_default_to_points_destroyed_and_name_their_targets():
     assert [t.get_text() for t in right.get_xticklabels()] == ["10 × Tough 1", "3 × Tough 3", "Tough 6", "Tough 12"]
     # a melee-only unit is shown charging, not at zero shooting; the legend is on the figure
     labels = _legend_texts(left.figure)
-    assert any(label.startswith("Swarm Drones") and "charge" in label for label in labels)
+    assert any(label.startswith("Swarm Drones") and "charging" in label for label in labels)
     _inside(left.figure)
     assert _rendered(left.figure)
     ax = plot.efficiency_heatmap(oprstats.efficiency_curve(UNITS["Siege Walker"]))

@@ -32,6 +32,19 @@ MODES: tuple[str, ...] = (*_DEFAULT_MODES, CASTING)
 ``"charged"`` (melee when charged: striking back) and ``"casting"`` (a caster's round of damage
 spells, for units that have one)."""
 
+#: Each mode as a label reads in a plot or a table.
+MODE_TEXT = {"shoot 12": 'shooting at 12"', "shoot 24": 'shooting at 24"', "charge": "charging", "charged": "charged",
+             CASTING: "casting"}
+
+
+def mode_text(mode: str) -> str:
+    """A mode as a label says it (``"shoot 24"``: 'shooting at 24"'); any other shooting
+    distance alike."""
+    if mode in MODE_TEXT:
+        return MODE_TEXT[mode]
+    return f'shooting at {mode.split()[1].rstrip(chr(34))}"' if mode.startswith("shoot ") else mode
+
+
 #: The names before issue 44's one vocabulary: accepted with a DeprecationWarning for one release.
 OLD_MODES = {'shooting 12"': "shoot 12", 'shooting 24"': "shoot 24", "charging": "charge"}
 

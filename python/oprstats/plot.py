@@ -15,7 +15,7 @@ import numpy as np
 from ._core import Unit
 from ._editions import DEFAULT_EDITION
 from ._distribution import tails
-from ._efficiency import MEASURE_TEXT, EfficiencyCurve, efficiency_curve
+from ._efficiency import MEASURE_TEXT, EfficiencyCurve, efficiency_curve, mode_text
 
 
 
@@ -97,7 +97,7 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
     first = curves[0]
     positions = np.arange(len(first.tough))
     for c in curves:
-        label = f"{c.unit} ({c.points:g} pts" + ("" if len(modes) == 1 else f", {c.mode}") + ")"
+        label = f"{c.unit} ({c.points:g} pts" + ("" if len(modes) == 1 else f", {mode_text(c.mode)}") + ")"
         if not np.any(c.values):
             left.plot([], [], ls="none", label=f"{label}: deals nothing")
             continue
@@ -113,7 +113,7 @@ def efficiency_curves(units: Sequence[Any], *, mode: Optional[str] = None, measu
         ax.set_ylabel(f"{what} per 100 pts")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-    how = first.mode if len(modes) == 1 else "each unit's own mode"
+    how = mode_text(first.mode) if len(modes) == 1 else "each unit's own mode"
     left.set_title(f"by target Defense ({how})", fontsize="medium")
     right.set_title(f"by target Tough ({how})", fontsize="medium")
     # under both panels: a legend inside would cover the lines
@@ -138,7 +138,7 @@ def efficiency_heatmap(curve: EfficiencyCurve, *, ax=None):
         ax.text(j, i, f"{v:.2f}" if top < 10 else f"{v:.1f}", ha="center", va="center",
                 color="white" if v < top / 2 else "black", fontsize="small")
     what = MEASURE_TEXT[curve.measure]
-    ax.set_title(f"{curve.unit}: {what} per 100 pts, {curve.mode}", fontsize="medium")
+    ax.set_title(f"{curve.unit}: {what} per 100 pts, {mode_text(curve.mode)}", fontsize="medium")
     ax.figure.colorbar(im, ax=ax, label=f"{what} per 100 pts")
     return ax
 
