@@ -30,7 +30,14 @@ pub fn int_in(obj: &Bound<'_, PyAny>, field: &str, min: i64, max: i64) -> PyResu
     if obj.is_instance_of::<PyBool>() || !is_int {
         return Err(type_error(field, "an int", &type_name(obj)));
     }
-    let obj = &obj.call_method0("__index__").map_err(|_| type_error(field, "an int", &type_name(obj)))?;
+    // a Python int as it is; anything else (numpy's integers) through its __index__
+    let indexed;
+    let obj = if obj.is_instance_of::<PyInt>() {
+        obj
+    } else {
+        indexed = obj.call_method0("__index__").map_err(|_| type_error(field, "an int", &type_name(obj)))?;
+        &indexed
+    };
     let value: i64 = obj.extract().map_err(|_| -> PyErr {
         if obj.lt(0).unwrap_or(false) { Error::invalid(field, shown_int(obj), format!("must be {min} or more")).into() } else { Error::limit(field, shown_int(obj), max).into() }
     })?;
