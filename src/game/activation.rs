@@ -21,9 +21,8 @@ impl<'a, P: Player> Game<'a, P> {
     /// returns that unit (nothing of the game is recorded).
     pub fn play(mut self, out: &mut Output) -> Option<Id> {
         let t = self.clock();
-        self.deploy();
-        if self.no_room.is_some() {
-            return self.no_room;
+        if let Some(id) = self.deploy() {
+            return Some(id);
         }
         let mut first = self.seat[0];
         for round in 1..=self.config.rounds {

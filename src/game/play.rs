@@ -37,8 +37,6 @@ pub struct Game<'a, P: Player> {
     /// Units wounded by dangerous terrain in the current activation, with their state before:
     /// they test morale at its end like units wounded by shooting.
     pub(super) wounded_by_terrain: Vec<(Id, State)>,
-    /// The first unit that found no room to deploy: the game stops there (`play`).
-    pub(super) no_room: Option<Id>,
 }
 
 impl<'a, P: Player> std::ops::Deref for Game<'a, P> {
@@ -141,7 +139,6 @@ impl<'a, P: Player> Game<'a, P> {
             violations: 0,
             first_violation: None,
             wounded_by_terrain: Vec::new(),
-            no_room: None,
         }
     }
 

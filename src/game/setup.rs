@@ -109,8 +109,9 @@ impl<'a, P: Player> Game<'a, P> {
     /// "the winner must start deploying their army first ... places one unit fully within 12"
     /// of their table edge ... Then the players continue alternating in placing one unit each";
     /// then Scouts ("After all other units are deployed ... starting with the player that
-    /// activates next"); Ambushers wait for round 2 or later.
-    pub(super) fn deploy(&mut self) {
+    /// activates next"); Ambushers wait for round 2 or later. Returns the first unit that
+    /// found no room to deploy, where it stops.
+    pub(super) fn deploy(&mut self) -> Option<Id> {
         if let Some(distance) = self.config.line_up {
             self.line_up(distance);
             for army in 0..2 {
@@ -119,7 +120,7 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             self.snapshot();
-            return;
+            return None;
         }
         if let Some(fixed) = &self.config.deployment {
             for army in 0..2 {
@@ -133,7 +134,7 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             self.snapshot();
-            return;
+            return None;
         }
         let mut queues: [Short<usize>; 2] = Default::default();
         let mut scouts: [Short<usize>; 2] = Default::default();
@@ -188,21 +189,16 @@ impl<'a, P: Player> Game<'a, P> {
                             self.embark(passenger, id);
                         }
                     }
-                    // no room at all (every half inch of the zone tried): the unit cannot
-                    // be deployed (nor the units it carries); the trace says so, and the game
-                    // is not played on (`play`): a game without it is not the game asked for
-                    None => {
-                        self.no_room.get_or_insert(id);
-                        for who in std::iter::once(id).chain(boarding.iter().filter(|(_, t)| *t == id).map(|(p, _)| *p)) {
-                            self.live_mut(who).gone = true;
-                            self.event(|_| Event { detail: "no room to deploy".into(), ..Event::of("lost", who, Point::default(), Point::default()) });
-                        }
-                    }
+                    // no room at all (every half inch of the zone tried): the unit cannot be
+                    // deployed, and the game is not played on (`play`): a game without it is
+                    // not the game asked for
+                    None => return Some(id),
                 }
             }
         }
         self.sync_passengers();
         self.snapshot();
+        None
     }
 
     /// Places the Ambusher `id` where the policy picks, with the units it carries; `false`:

@@ -60,12 +60,10 @@ impl PyUpgradeOption {
         let py = other.py();
         let Ok(o) = other.cast::<PyUpgradeOption>() else { return Ok(py.NotImplemented()) };
         let o = o.get();
-        let mut same = (&self.package, &self.section, &self.variant, &self.targets, &self.affects, &self.select, &self.label, self.cost, &self.rules)
+        let same = (&self.package, &self.section, &self.variant, &self.targets, &self.affects, &self.select, &self.label, self.cost, &self.rules)
             == (&o.package, &o.section, &o.variant, &o.targets, &o.affects, &o.select, &o.label, o.cost, &o.rules)
-            && self.weapons.len() == o.weapons.len();
-        for (a, b) in self.weapons.iter().zip(&o.weapons) {
-            same &= a.bind(py).eq(b.bind(py))?;
-        }
+            && self.weapons.len() == o.weapons.len()
+            && self.weapons.iter().zip(&o.weapons).all(|(a, b)| a.get().inner == b.get().inner);
         Ok(pyo3::types::PyBool::new(py, same).to_owned().into_any().unbind())
     }
 
@@ -207,9 +205,9 @@ impl PyArmyBook {
         self.unit(name).map_err(|e| if e.is_instance_of::<pyo3::exceptions::PyValueError>(py) { pyo3::exceptions::PyKeyError::new_err(e.value(py).to_string()) } else { e })
     }
 
-    /// `"Battle Brothers" in book`: a unit of that name or id.
+    /// `"Battle Brothers" in book`: a unit of that name or id (or that `Unit`).
     fn __contains__(&self, name: &Bound<'_, PyAny>) -> bool {
-        name.extract::<String>().is_ok_and(|n| self.inner.unit(&n).or_else(|| self.inner.unit_by_id(&n)).is_some())
+        self.find(name).is_ok()
     }
 
     /// `(army book uid, unit id)` of the unit this one is a sub-faction copy of, or None.

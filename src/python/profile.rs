@@ -24,11 +24,11 @@ pub fn hash_of<T: Hash>(value: &T) -> u64 {
     h.finish()
 }
 
-/// What `Weapon` and `Unit` share as Python values: equality by the core value, and pickling
+/// What `Weapon`, `Model` and `Unit` share as Python values: equality by the core value, and pickling
 /// of the value's fields themselves (as JSON: the notation would not give back every value
 /// exactly), rebuilt and checked by `REBUILD` under the edition the value was made for.
 trait ProfileValue: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
-    type Core: PartialEq + std::fmt::Display + serde::Serialize;
+    type Core: PartialEq + serde::Serialize;
     const REBUILD: &'static str;
     fn core(&self) -> &Self::Core;
     fn edition(&self) -> Edition;
@@ -42,6 +42,17 @@ impl ProfileValue for PyWeapon {
     type Core = Weapon;
     const REBUILD: &'static str = "_weapon_from_state";
     fn core(&self) -> &Weapon {
+        &self.inner
+    }
+    fn edition(&self) -> Edition {
+        self.edition
+    }
+}
+
+impl ProfileValue for PyModel {
+    type Core = Model;
+    const REBUILD: &'static str = "_model_from_state";
+    fn core(&self) -> &Model {
         &self.inner
     }
     fn edition(&self) -> Edition {
@@ -326,19 +337,12 @@ impl PyModel {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<PyModel>() {
-            Ok(o) => pyo3::types::PyBool::new(py, self.inner == o.get().inner).to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
+        value_eq(self, other)
     }
 
     /// Pickling: the model's fields as JSON, rebuilt and checked by `_model_from_state`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let py = slf.py();
-        let rebuild = py.import("oprstats._core")?.getattr("_model_from_state")?;
-        let me = slf.get();
-        Ok((rebuild, PyTuple::new(py, [to_state(&me.inner)?, me.edition.key().to_string()])?))
+        value_reduce(slf)
     }
 
     fn __repr__(&self) -> String {

@@ -200,7 +200,7 @@ pub fn strikes_back(g: &mut Seat, c: Id, d: Id) -> bool {
 }
 
 /// What one marker is worth, in points: `marker_value` times the army's average unit.
-fn marker_points(g: &View, army: usize) -> f64 {
+pub(super) fn marker_points(g: &View, army: usize) -> f64 {
     let units = &g.prep.armies[army];
     g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
 }

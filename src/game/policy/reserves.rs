@@ -21,12 +21,6 @@ use rand::RngExt;
 /// just beyond the arrival distance of enemy units, a third anywhere.
 const SAMPLES: usize = 90;
 
-/// `marker_value` times the army's average unit: what a marker is worth to `army`.
-fn marker_worth(g: &View, army: usize) -> f64 {
-    let units = &g.prep.armies[army];
-    g.config.policies[army].marker_value * units.iter().map(|u| u.cost).sum::<f64>() / units.len().max(1) as f64
-}
-
 /// What `Arrival::value` reads of the arriving unit and of each enemy unit, found once for the
 /// many spots of a search (nothing moves while it samples them).
 pub struct Arrival {
@@ -102,7 +96,7 @@ impl Arrival {
             charges_within: if m.hold_only { -1.0 } else { m.charge },
             worth: g.points_left(id).max(1e-9),
             marker_reach: m.rush + g.rules.markers.range + radius,
-            marker: marker_worth(g, id.0),
+            marker: super::ai::marker_points(g, id.0),
             threat_weight: policy.arrival_threat_weight,
             foes,
         }
@@ -145,12 +139,12 @@ impl Arrival {
     }
 }
 
-/// Whether `id` arriving at `p` is expected to lose more than half of what is left of it
-/// before it acts, beyond all it can gain there (`Arrival::value`): it would be shot off the
-/// table for little.
-fn doomed(g: &View, id: Id, p: Point, wanted: &[Point], arrival: &Arrival) -> bool {
+/// Whether `id`, arriving where it is worth `value` (`Arrival::value`), is expected to lose
+/// more than half of what is left of it before it acts, beyond all it can gain there: it
+/// would be shot off the table for little.
+fn doomed(g: &View, id: Id, value: f64) -> bool {
     let worth = g.points_left(id);
-    worth > 0.0 && arrival.value(p, wanted) < -0.5 * worth
+    worth > 0.0 && value < -0.5 * worth
 }
 
 /// Whether `p` is in `army`'s own deployment zone ("fully within 12" of their table edge").
@@ -202,7 +196,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     }
     let waits = g.round + 1 < g.config.rounds;
     match best {
-        Some((_, p)) if waits && doomed(g, id, p, &wanted, &arrival) => None,
+        Some(((_, value, _), _)) if waits && doomed(g, id, value) => None,
         Some((_, p)) => Some(p),
         None if waits => None,
         None => ambush_spot_on_grid(g, id, &wanted, &others),
