@@ -616,6 +616,9 @@ def test_efficiency_of_a_book_or_a_list_of_units():
     assert row["mode"] == oprstats.natural_mode(book.unit("Swarm Drones"))
     assert row["infantry"] == pytest.approx(drones.points_destroyed[drones.modes.index(row["mode"]), drones.targets.index("infantry")])
     assert "<table" in every._repr_html_() and repr(every).startswith(f"<Efficiencies of {len(book.units)} units")
+    # targets given once serve every unit, even as a generator
+    some = oprstats.efficiency(book, targets=(t for t in oprstats.reference_targets()[:2]))
+    assert all(e.targets == tuple(t.name for t in oprstats.reference_targets()[:2]) for e in some)
     with pytest.raises(ValueError, match="cost: a group of units"):
         oprstats.efficiency(book, cost=100)
     with pytest.raises(TypeError, match="unit: expected"):

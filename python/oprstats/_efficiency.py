@@ -324,7 +324,9 @@ def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = 
         from ._points import _source_of
 
         units, _books = _source_of(unit, None if edition == DEFAULT_EDITION else edition, "unit")
-        return Efficiencies(efficiency(u, targets=targets, modes=modes, edition=edition) for u in units)
+        # the targets and modes read once (a generator of targets serves every unit)
+        ts, asked = _targets(targets, edition), _modes(modes)
+        return Efficiencies(efficiency(u, targets=ts, modes=asked, edition=edition) for u in units)
     ts = _targets(targets, edition)
     points, source = unit_points(unit, cost, edition)
     casts, asked = _casts(unit), _modes(modes)

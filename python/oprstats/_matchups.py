@@ -188,6 +188,20 @@ class Matchups:
         grid = np.take_along_axis(getattr(self, value), best, axis=0)[0]
         return np.where(np.isinf(np.take_along_axis(net, best, axis=0)[0]), np.nan, grid)
 
+    def extremes(self, n: int = 10) -> list[tuple[str, str, str, float]]:
+        """The ``n`` best exchanges, best first, then the ``n`` worst, worst last (every
+        exchange once when there are no more than ``2 n``): ``(attacker, mode, defender,
+        net)``, where the mode can happen."""
+        net = self.net.ravel()
+        finite = np.flatnonzero(np.isfinite(net))
+        order = finite[np.argsort(-net[finite], kind="stable")]
+        picks = order if len(order) <= 2 * n else np.concatenate([order[:n], order[-n:]])
+        out = []
+        for i in picks:
+            m, a, d = np.unravel_index(i, self.net.shape)
+            out.append((self.attackers[a], self.modes[m], self.defenders[d], float(net[i])))
+        return out
+
     def _repr_html_(self) -> str:
         from . import _display as d
 
@@ -201,15 +215,7 @@ class Matchups:
                      d.table(["attacker \\ defender", *self.defenders], rows, [False] + [True] * nd)]
         elif self.dealt.size:
             # too many pairs for a grid: the ten best and the ten worst exchanges
-            net = self.net
-            flat = np.where(np.isfinite(net), net, np.nan).ravel()
-            order = np.argsort(np.nan_to_num(flat, nan=-np.inf))
-            finite = [i for i in order if np.isfinite(flat[i])]
-            picks = finite[::-1][:10] + finite[:10][::-1] if len(finite) > 20 else finite[::-1]
-            rows = []
-            for i in picks:
-                m, a, dd = np.unravel_index(i, net.shape)
-                rows.append([self.attackers[a], self.modes[m], self.defenders[dd], d._num(flat[i])])
+            rows = [[a, mode, dd, d._num(x)] for a, mode, dd, x in self.extremes(10)]
             parts = [f"<div>The ten best and ten worst exchanges of {na * nd:,} pairs ({d._esc(self.measure)} destroyed less lost per "
                      "activation); to_pandas() for all</div>",
                      d.table(["attacker", "mode", "defender", "net"], rows, [False, False, False, True])]

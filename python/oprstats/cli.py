@@ -370,15 +370,16 @@ SHORT_MODES = {"shoot 12": 'sh12"', "shoot 24": 'sh24"', "charge": "charge", "ch
 
 
 def _efficiency(args: argparse.Namespace) -> int:
-    from ._efficiency import canonical_mode, efficiency, own_mode
+    from ._efficiency import canonical_mode, efficiency
 
     title, units = _load_units(args.file, args.edition)
+    asked = canonical_mode(args.mode, "--mode")
+    every = efficiency(units, edition=args.edition or DEFAULT_EDITION)
     rows, raw = [], []
-    for u in units:
-        eff = efficiency(u, edition=args.edition or DEFAULT_EDITION)
+    # each unit in the mode asked, or its own (as natural_mode() chooses it)
+    for u, eff, own in zip(units, every, every.own_modes()):
         destroyed, wounds = eff.points_destroyed, eff.wounds
-        # the unit's own mode, as natural_mode() chooses it, from the modes already measured
-        mode = canonical_mode(args.mode, "--mode") or own_mode(eff.modes, destroyed)
+        mode = asked or own
         if mode not in eff.modes:
             raise ValueError(f"--mode: {mode!r} is not one of {list(eff.modes)}")
         i = eff.modes.index(mode)
@@ -472,22 +473,16 @@ def _matchups_cmd(args: argparse.Namespace) -> int:
     from ._matchups import matchups
 
     title_a, attackers = _load_units(args.file, args.edition)
-    title_d, defenders = _load_units(args.against, args.edition) if args.against else (title_a, attackers)
     # a list's copies of a unit are one unit here
-    attackers, defenders = _distinct(attackers), _distinct(defenders)
+    attackers = _distinct(attackers)
+    title_d, defenders = title_a, attackers
+    if args.against:
+        title_d, defenders = _load_units(args.against, args.edition)
+        defenders = _distinct(defenders)
     m = matchups(attackers, defenders, edition=args.edition or DEFAULT_EDITION)
-    net = m.net
-    import numpy as np
-
-    flat = net.ravel()
-    order = [i for i in np.argsort(np.nan_to_num(flat, nan=-np.inf))[::-1] if np.isfinite(flat[i])]
-    picks = order[: args.top] + (order[-args.top:][::-1] if len(order) > 2 * args.top else [])
-    rows = []
-    for i in picks:
-        mode, a, d = np.unravel_index(i, net.shape)
-        rows.append({"attacker": m.attackers[a], "mode": m.modes[mode], "defender": m.defenders[d], "net": float(flat[i])})
+    rows = [{"attacker": a, "mode": mode, "defender": d, "net": x} for a, mode, d, x in m.extremes(args.top)]
     heading = [f"{title_a} against {title_d}",
-               f"Net {m.measure} (destroyed less lost) per activation, exactly: the {args.top} best and worst of "
+               f"Net {m.measure} (destroyed less lost) per activation, exactly: the {args.top} best and the {args.top} worst of "
                f"{len(attackers) * len(defenders):,} pairs in {len(m.modes)} modes"]
     if _machine(args, heading, {"matchups": rows}):
         return 0
@@ -502,11 +497,7 @@ def _matchups_cmd(args: argparse.Namespace) -> int:
 
 def _distinct(units: list) -> list:
     """The units, each profile once (a list's copies of a unit are one unit)."""
-    out: list = []
-    for u in units:
-        if not any(u == v for v in out):
-            out.append(u)
-    return out
+    return list(dict.fromkeys(units))
 
 
 def _wrapped(text: str) -> str:
