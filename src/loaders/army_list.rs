@@ -97,7 +97,7 @@ impl Army {
             let Some(book_unit) = find(&g.name) else {
                 unknown.push(&g.name);
                 let close = names::close_names(&g.name, books.iter().flat_map(|b| b.units.iter().map(|u| u.unit.name())));
-                let hint = if close.is_empty() { String::new() } else { format!("; did you mean {}?", close.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(" or ")) };
+                let hint = names::did_you_mean(&close);
                 messages.push(format!("army list: unit {:?} is not in {titles}: read without its book's spells and rules{hint}", g.name));
                 continue;
             };

@@ -125,7 +125,7 @@ impl PyArmyBook {
         found.ok_or_else(|| {
             let asked = key.repr().map(|r| r.to_string()).unwrap_or_default();
             let close = key.extract::<String>().map(|n| crate::rules::names::close_names(&n, self.inner.units.iter().map(|u| u.unit.name()))).unwrap_or_default();
-            let hint = if close.is_empty() { String::new() } else { format!("; did you mean {}?", close.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(" or ")) };
+            let hint = crate::rules::names::did_you_mean(&close);
             crate::Error::invalid("unit", asked, format!("{} has no such unit (a name or id of one of its {} units){hint}", self.inner.name, self.inner.units.len())).into()
         })
     }

@@ -136,6 +136,15 @@ pub struct Unknown {
     pub suggestions: Vec<String>,
 }
 
+/// `; did you mean "A" or "B"?` for the closest names of units (quoted: unit names hold
+/// spaces), or nothing when none is close.
+pub fn did_you_mean(close: &[&str]) -> String {
+    if close.is_empty() {
+        return String::new();
+    }
+    format!("; did you mean {}?", close.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(" or "))
+}
+
 impl Unknown {
     /// `unit Grunts: Tuogh(3): unknown rule; did you mean Tough(3)?`
     pub fn message(&self) -> String {
