@@ -150,3 +150,17 @@ def test_bad_client_arguments_are_named(client):
         oprstats.sweep("simulate", [])
     with pytest.raises(TypeError, match="seed"):
         oprstats.sweep(oprstats.attack, [], seed="x")
+
+
+@pytest.mark.parametrize("partitions", [1, None])
+def test_a_faction_table_on_a_cluster_is_the_local_table(client, partitions):
+    pools = {
+        "rifles": [oprstats.Army(UNITS[:1] * 2, name="r1"), oprstats.Army(UNITS[:2], name="r2")],
+        "brutes": [oprstats.Army(UNITS[1:2] * 2, name="b1")],
+        "guards": [oprstats.Army(UNITS[3:4], name="g1"), oprstats.Army(UNITS[2:4], name="g2")],
+    }
+    local = oprstats.faction_table(pools, games=4, seed=9, progress=False)
+    remote = oprstats.faction_table(pools, games=4, seed=9, progress=False, client=client, partitions=partitions)
+    for name in ("win_rates", "low", "high", "field", "pairs", "replicates"):
+        np.testing.assert_array_equal(getattr(remote, name), getattr(local, name))
+    assert not remote.interrupted

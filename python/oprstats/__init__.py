@@ -15,6 +15,8 @@ from ._distribution import Distribution
 from ._duel import DuelResult, duel
 from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
+from ._factions import FactionTable, faction_table
+from ._lists import random_lists
 from ._efficiency import MODES, Efficiencies, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, natural_mode, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
@@ -41,6 +43,7 @@ __all__ = [
     "ListCheck",
     "ListProblem",
     "EfficiencyCurve",
+    "FactionTable",
     "MODES",
     "PredictionIntervals",
     "Price",
@@ -76,6 +79,7 @@ __all__ = [
     "efficiency_curve",
     "natural_mode",
     "fair_cost",
+    "faction_table",
     "fairness",
     "example_army",
     "example_book",
@@ -88,6 +92,7 @@ __all__ = [
     "melee",
     "morale",
     "reference_attackers",
+    "random_lists",
     "reference_targets",
     "rule_coverage",
     "set_strict",

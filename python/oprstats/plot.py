@@ -649,3 +649,63 @@ def _game_legend(fig, result, game: int, info) -> None:
                  fontsize=11)
     height = fig.get_figheight()
     fig.tight_layout(rect=(0, min(0.5, (_legend_inches(info) + 0.1) / height), 1, 1 - 0.35 / height))
+
+def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=None):
+    """A :func:`oprstats.faction_table` drawn. ``kind="field"``: each faction's win rate
+    against the field, strongest at the top, with its interval (counting both the drawn
+    lists and the dice) and the even line at 50%. ``kind="matrix"``: a heat map of every
+    faction's win rate against every other (rows against columns), in the ranking's order.
+    ``top``: only the strongest and weakest ``top // 2`` factions each (the title says so)."""
+    from ._factions import FactionTable
+
+    if not isinstance(table, FactionTable):
+        raise TypeError(f"table: expected the FactionTable oprstats.faction_table() returns, got {type(table).__name__}")
+    order = table.ranking()
+    if top is not None:
+        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 2:
+            raise ValueError(f"top: a whole number of factions of at least 2, or None (got {top!r})")
+        if top < len(order):
+            order = order[: top // 2] + order[len(order) - (top - top // 2):]
+    cut = f" (the {len(order)} of {len(table)} strongest and weakest; top={top})" if len(order) < len(table) else ""
+    level = f"{table.interval:.0%}"
+    games = f"{table.games:,} pairs of games a pairing, {table.points:,} pts"
+    if kind == "field":
+        rows = order[::-1]
+        ax = _axes(ax, width=7.0, height=max(3.0, 0.28 * len(rows) + 1.6), constrained=True)
+        y = np.arange(len(rows))
+        mid = np.array([table.field[i] for i in rows]) * 100
+        lo = np.array([table.field_low[i] for i in rows]) * 100
+        hi = np.array([table.field_high[i] for i in rows]) * 100
+        colours = ["tab:red" if l > 50 else "tab:blue" if h < 50 else "0.45" for l, h in zip(lo, hi)]
+        ax.hlines(y, lo, hi, color=colours, lw=2.5, alpha=0.5)
+        ax.scatter(mid, y, color=colours, zorder=3, s=18)
+        ax.axvline(50, color="black", lw=0.8)
+        ax.set_yticks(list(y), [table.names[i] for i in rows], fontsize="small")
+        ax.set_xlabel("win rate against the field, % (a draw counts half)")
+        ax.set_title(f"Factions against the field{cut}\n{games}", fontsize="medium")
+        from matplotlib.lines import Line2D
+
+        marks = [(Line2D([], [], color=c, marker="o", lw=2.5, alpha=0.7), text) for c, text in (
+            ("tab:red", f"stronger than even ({level} interval above 50%)"), ("tab:blue", f"weaker ({level} interval below 50%)"),
+            ("0.45", f"not told apart from even ({level} interval)")) if c in colours]
+        _legend_below(ax, 1, marks)
+        ax.grid(axis="x", alpha=0.3)
+        return ax
+    if kind == "matrix":
+        n = len(order)
+        ax = _axes(ax, width=max(5.0, 0.45 * n + 3.0), height=max(4.0, 0.45 * n + 1.6), constrained=True)
+        values = table.win_rates[np.ix_(order, order)] * 100
+        im = ax.imshow(values, cmap="RdBu_r", vmin=0, vmax=100)
+        names = [table.names[i] for i in order]
+        ax.set_xticks(range(n), names, rotation=60, ha="right", fontsize="small")
+        ax.set_yticks(range(n), names, fontsize="small")
+        ax.set_xlabel("opponent")
+        ax.set_ylabel("faction (strongest against the field at the top)")
+        if n <= 16:
+            for (r, c), v in np.ndenumerate(values):
+                if r != c and np.isfinite(v):
+                    ax.text(c, r, f"{v:.0f}", ha="center", va="center", fontsize="x-small", color="white" if abs(v - 50) > 30 else "black")
+        ax.set_title(f"Win rate of each row against each column, %{cut}\n{games}", fontsize="medium")
+        ax.figure.colorbar(im, ax=ax, label="win rate of the row, % (50: even)")
+        return ax
+    raise ValueError(f'kind: "field" or "matrix" (got {kind!r})')

@@ -1,0 +1,343 @@
+"""``faction_table``: every faction (or pool of lists) against every other by paired games
+(docs/factions.md).
+
+Each pair of lists from two factions plays ``games`` pairs of games with the seats and the
+first player swapped (``simulate(paired=True)``). A pair of games is the unit of
+independence: its score for the first list is 0, 1/4, 1/2, 3/4 or 1 (a win counts 1, a draw
+1/2, over both games). A faction's win rate against another is the mean over their lists'
+pairings; against the field, the mean over the other factions. Intervals come from a
+bootstrap at both levels: each faction's lists drawn again with replacement, then each
+pairing's pairs of games drawn again with replacement; so they count both how the lists were
+drawn and how the dice fell.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Mapping
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ._attack import seed_sequence, shown
+from ._core import Army, ArmyBook
+
+#: The most factions (or pools) one table takes, and lists in one pool.
+MAX_FACTIONS = 200
+MAX_LISTS_PER_FACTION = 100
+#: The most games one table plays (both games of every pair counted).
+MAX_TABLE_GAMES = 1_000_000_000
+#: Bootstrap draws at most (each is a table of factions by factions).
+MAX_RESAMPLES = 100_000
+#: A pair of games scores 0, 1/4, 1/2, 3/4 or 1 for its first list: the counts of these five
+#: outcomes are all a pairing keeps, and all its bootstrap needs.
+PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+
+
+def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int]) -> dict:
+    """One pairing of two lists: ``games`` pairs of paired games. Returns the counts of each
+    pair score (``PAIR_SCORES``) for ``army_a``, the rules either army carries that the game
+    does not model, and whether a Ctrl-C cut it short. Small, so a cluster sends little back."""
+    from ._game import simulate
+
+    with warnings.catch_warnings():
+        # unequal points and rules not modelled are reported by the table, not per pairing
+        warnings.simplefilter("ignore", UserWarning)
+        r = simulate(army_a, army_b, games=games, seed=seed, paired=True, terrain=terrain, threads=threads, progress=False)
+    winner = np.asarray(r.winner, dtype=float)
+    winner = winner[: len(winner) // 2 * 2]
+    scores = ((winner + 1.0) / 2.0).reshape(-1, 2).mean(axis=1)
+    counts = np.bincount(np.rint(scores * 4).astype(np.intp), minlength=len(PAIR_SCORES))
+    unmodelled = {rule: (float(a), float(b)) for rule, (a, b) in r.unmodelled.items() if a > 0 or b > 0}
+    return {"counts": counts, "unmodelled": unmodelled, "interrupted": bool(r.interrupted)}
+
+
+def _run_items(items: list) -> list:
+    return [play_pairing(**kwargs) for kwargs in items]
+
+
+class FactionTable:
+    """Every faction against every other (:func:`faction_table`).
+
+    ``names``: the factions (or pools). ``win_rates[i, j]``: faction ``i``'s share of its
+    games against ``j`` (a draw counts half; the diagonal is 1/2), with ``low``/``high`` its
+    interval. ``field[i]``: faction ``i`` against the field (the mean over the other
+    factions), with ``field_low``/``field_high``. ``pairs[i, j]``: pairs of games played
+    between them. ``replicates``: the bootstrap's tables ``[draw, i, j]``, for
+    :func:`oprstats.metagame`'s noise-aware figures. ``lists``: each faction's lists.
+    ``unmodelled``: per faction, the rules its lists carry that the game does not model.
+    ``interrupted``: a Ctrl-C stopped the games; the figures are those of the games played.
+    """
+
+    __slots__ = ("names", "win_rates", "low", "high", "field", "field_low", "field_high", "pairs", "replicates", "lists",
+                 "unmodelled", "interval", "games", "points", "seed", "interrupted")
+
+    def __init__(self, **values: Any) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, values[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("FactionTable is immutable")
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def ranking(self) -> list[int]:
+        """Faction indices from the strongest against the field to the weakest."""
+        return sorted(range(len(self.names)), key=lambda i: (-np.nan_to_num(self.field[i], nan=-1.0), self.names[i]))
+
+    def to_pandas(self, kind: str = "field") -> Any:
+        """``kind="field"``: a row per faction, strongest first (win rate against the field
+        and its interval, lists, pairs of games, rules not modelled). ``"pairs"``: a row per
+        ordered pair of factions. ``"matrix"``: the win rates, factions by opponents."""
+        from ._optional import pandas
+
+        pd = pandas("to_pandas()")
+        if kind == "field":
+            rows = [{"faction": self.names[i], "win_rate": self.field[i], "low": self.field_low[i], "high": self.field_high[i],
+                     "lists": len(self.lists[self.names[i]]), "pairs": int(self.pairs[i].sum()),
+                     "ignored_rules": ", ".join(self.unmodelled.get(self.names[i], ()))} for i in self.ranking()]
+            return pd.DataFrame(rows)
+        if kind == "pairs":
+            rows = [{"faction": self.names[i], "opponent": self.names[j], "win_rate": self.win_rates[i, j], "low": self.low[i, j],
+                     "high": self.high[i, j], "pairs": int(self.pairs[i, j])}
+                    for i in range(len(self.names)) for j in range(len(self.names)) if i != j]
+            return pd.DataFrame(rows)
+        if kind == "matrix":
+            return pd.DataFrame(self.win_rates, index=pd.Index(self.names, name="faction"), columns=pd.Index(self.names, name="opponent"))
+        raise ValueError(f'kind: "field", "pairs" or "matrix" (got {kind!r})')
+
+    def _lines(self) -> list[str]:
+        level = f"{self.interval:.0%}"
+        total = int(self.pairs.sum()) // 2
+        out = [f"{len(self.names)} factions, {sum(len(v) for v in self.lists.values())} lists of {self.points:,} pts, "
+               f"{total:,} pairs of games ({2 * total:,} games)" + (" (interrupted)" if self.interrupted else "")]
+        for i in self.ranking():
+            out.append(f"  {self.names[i]}: {_pct(self.field[i])} against the field ({level}: {_pct(self.field_low[i])}"
+                       f"–{_pct(self.field_high[i])})")
+        ignored = sorted({r for rules in self.unmodelled.values() for r in rules})
+        if ignored:
+            out.append(f"rules the game does not model, carried by these lists: {', '.join(ignored[:12])}"
+                       + (f" and {len(ignored) - 12} more" if len(ignored) > 12 else ""))
+        return out
+
+    def __repr__(self) -> str:
+        lines = self._lines()
+        shown_lines = lines[:1] + lines[1:21] + ([f"  ... {len(lines) - 21} more"] if len(lines) > 21 else [])
+        return "FactionTable(" + "\n".join(shown_lines) + ")"
+
+    def _repr_html_(self) -> str:
+        from . import _display as d
+
+        head = self._lines()[:1]
+        rows = [[self.names[i], _pct(self.field[i]), f"{_pct(self.field_low[i])}–{_pct(self.field_high[i])}",
+                 str(len(self.lists[self.names[i]])), ", ".join(self.unmodelled.get(self.names[i], ())) or "—"] for i in self.ranking()]
+        table = d.table(["faction", "against the field", f"{self.interval:.0%} interval", "lists", "rules not modelled"], rows,
+                        [False, True, True, True, False])
+        return d.block("Faction table", head, table)
+
+
+def _rebuild(values: dict) -> FactionTable:
+    return FactionTable(**values)
+
+
+def _pct(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def _pools(factions: Any, lists: int, points: int, seed: np.random.SeedSequence) -> tuple[list[str], list[list]]:
+    """The factions' names and lists: a book's lists drawn (``random_lists``), a pool's taken."""
+    from ._game import _units as army_units
+    from ._lists import random_lists
+
+    if isinstance(factions, Mapping):
+        named = [(str(k), v) for k, v in factions.items()]
+    elif isinstance(factions, (str, bytes, ArmyBook)) or not isinstance(factions, Sequence):
+        raise TypeError("factions: expected a sequence of army books or a mapping of names to books or to lists of armies")
+    else:
+        named = []
+        for i, book in enumerate(factions):
+            if not isinstance(book, ArmyBook):
+                raise TypeError(f"factions[{i}]: expected an oprstats.ArmyBook (or give a mapping of names to lists), got {type(book).__name__}")
+            named.append((book.name, book))
+    if not 2 <= len(named) <= MAX_FACTIONS:
+        raise ValueError(f"factions: from 2 to {MAX_FACTIONS} factions (got {len(named)})")
+    names = [n for n, _ in named]
+    seen = set()
+    for n in names:
+        if n in seen:
+            raise ValueError(f"factions: {n!r} appears twice; give a mapping with distinct names")
+        seen.add(n)
+    pools = []
+    children = seed.spawn(len(named))
+    for (name, source), child in zip(named, children):
+        if isinstance(source, ArmyBook):
+            pools.append(random_lists(source, points=points, n=lists, seed=child))
+            continue
+        if isinstance(source, (str, bytes)) or not isinstance(source, Sequence) or not source:
+            raise TypeError(f"factions[{name!r}]: expected an ArmyBook or a non-empty sequence of lists (Army, path or text)")
+        if len(source) > MAX_LISTS_PER_FACTION:
+            raise ValueError(f"factions[{name!r}]: at most {MAX_LISTS_PER_FACTION} lists (got {len(source)})")
+        pool = []
+        for k, army in enumerate(source):
+            units = army_units(army, f"factions[{name!r}][{k}]")
+            pool.append(army if isinstance(army, Army) else Army(units, name=f"{name} #{k + 1}"))
+        pools.append(pool)
+    return names, pools
+
+
+def _bootstrap(counts: dict, sizes: list[int], resamples: int, seed: np.random.SeedSequence) -> np.ndarray:
+    """``[draw, i, j]`` win rates: each faction's lists drawn again (one draw of a faction's
+    lists serves all its pairings), then each pairing's pairs of games (a multinomial over
+    the five pair scores at their observed shares is exactly a resample of those pairs)."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    n = len(sizes)
+    picks = [rng.multinomial(size, np.full(size, 1.0 / size), size=resamples).astype(float) for size in sizes]
+    out = np.full((resamples, n, n), np.nan)
+    for i in range(n):
+        out[:, i, i] = 0.5
+    for (i, j), c in counts.items():
+        played = c.sum(axis=2)  # [list of i, list of j]
+        means = np.zeros((resamples,) + played.shape)
+        for a in range(played.shape[0]):
+            for b in range(played.shape[1]):
+                if played[a, b]:
+                    drawn = rng.multinomial(played[a, b], c[a, b] / played[a, b], size=resamples)
+                    means[:, a, b] = drawn @ PAIR_SCORES / played[a, b]
+        weight = picks[i][:, :, None] * picks[j][:, None, :] * (played > 0)[None]
+        total = weight.sum(axis=(1, 2))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            w = (weight * means).sum(axis=(1, 2)) / total
+        out[:, i, j] = w
+        out[:, j, i] = 1.0 - w
+    return out
+
+
+def _field(table: np.ndarray) -> np.ndarray:
+    """Each faction against the field: the mean of its row without itself (``[..., i, j]``)."""
+    n = table.shape[-1]
+    off = ~np.eye(n, dtype=bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a faction with no games: NaN
+        return np.nanmean(np.where(off, table, np.nan), axis=-1)
+
+
+def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: int = 100, seed: Any = None, terrain: Any = "standard",
+                  interval: float = 0.95, resamples: int = 1000, client: Any = None, partitions: Optional[int] = None,
+                  threads: Optional[int] = None, progress: bool = True) -> FactionTable:
+    """Every faction against every other, by paired games (docs/factions.md).
+
+    ``factions``: army books (``lists`` lists of ``points`` drawn from each by
+    :func:`random_lists`), or a mapping of names to books or to pools of your own lists
+    (:class:`Army`, paths or texts). Every list of a faction meets every list of every other
+    in ``games`` pairs of games with seats and first player swapped. Win rates count a draw
+    as half; ``interval`` (95%) intervals come from ``resamples`` bootstrap draws of both the
+    lists and the pairs of games. ``seed``: an int, a ``numpy.random.SeedSequence`` or None;
+    each pairing's games are seeded by the pairing, so a table is the same with or without a
+    Dask ``client`` (``partitions`` batches), and whatever ``threads``. Ctrl-C stops the games
+    and returns the table of those played, marked ``interrupted``.
+    """
+    from ._distributed import check_client, check_partitions, partitions_of
+    from ._optional import progress_bar
+
+    if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
+        raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
+        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= resamples <= MAX_RESAMPLES:
+        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
+    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
+        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress: expected a bool, got {type(progress).__name__}")
+    client = check_client(client)
+    check_partitions(partitions)
+    root = seed_sequence(seed)
+    list_seed, game_seed, boot_seed = root.spawn(3)
+    names, pools = _pools(factions, int(lists), int(points), list_seed)
+    n = len(names)
+    pairings = sum(len(pools[i]) * len(pools[j]) for i in range(n) for j in range(i + 1, n))
+    if resamples * n * n > 200_000_000:
+        raise ValueError(f"resamples: {resamples:,} draws of a {n} by {n} table take too much memory; at most "
+                         f"{200_000_000 // (n * n):,} for {n} factions")
+    if 2 * games * pairings > MAX_TABLE_GAMES:
+        raise ValueError(f"games: {pairings:,} pairings of {shown(games, grouped=True)} pairs of games is "
+                         f"{2 * games * pairings:,} games, over the {MAX_TABLE_GAMES:,} one table plays")
+    # each pairing seeded by its place in the table (faction, list, faction, list), so a
+    # faction added later leaves the others' games as they were
+    items, where = [], []
+    for i in range(n):
+        for j in range(i + 1, n):
+            for a, army_a in enumerate(pools[i]):
+                for b, army_b in enumerate(pools[j]):
+                    key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (i, a, j, b))
+                    items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=key, terrain=terrain, threads=threads))
+                    where.append((i, j, a, b))
+    results: list = [None] * len(items)
+    interrupted = False
+    bar = progress_bar()(total=len(items), desc="pairings", unit="pairing", disable=not progress, leave=False)
+    try:
+        if client is None:
+            for k, kwargs in enumerate(items):
+                results[k] = play_pairing(**kwargs)
+                bar.update(1)
+                if results[k]["interrupted"]:
+                    interrupted = True
+                    break
+        else:
+            from distributed import as_completed
+
+            blocks = partitions_of(len(items), partitions, client)
+            futures = {client.submit(_run_items, [items[k] for k in block], pure=False): block for block in blocks}
+            try:
+                for future in as_completed(list(futures)):
+                    block = futures[future]
+                    for k, r in zip(block, future.result()):
+                        results[k] = r
+                        interrupted |= r["interrupted"]
+                    bar.update(len(block))
+            except KeyboardInterrupt:
+                client.cancel(list(futures))
+                raise
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    counts: dict = {}
+    unmodelled: dict = {}
+    for (i, j, a, b), r in zip(where, results):
+        c = counts.setdefault((i, j), np.zeros((len(pools[i]), len(pools[j]), len(PAIR_SCORES)), dtype=np.int64))
+        if r is None:
+            continue
+        c[a, b] = r["counts"]
+        for rule, (share_a, share_b) in r["unmodelled"].items():
+            if share_a > 0:
+                unmodelled.setdefault(names[i], set()).add(rule)
+            if share_b > 0:
+                unmodelled.setdefault(names[j], set()).add(rule)
+    win = np.full((n, n), np.nan)
+    pairs = np.zeros((n, n), dtype=np.int64)
+    np.fill_diagonal(win, 0.5)
+    for (i, j), c in counts.items():
+        played = c.sum(axis=2)
+        cells = played > 0
+        pairs[i, j] = pairs[j, i] = int(played.sum())
+        if cells.any():
+            w = float(((c @ PAIR_SCORES)[cells] / played[cells]).mean())
+            win[i, j], win[j, i] = w, 1.0 - w
+    replicates = _bootstrap(counts, [len(p) for p in pools], int(resamples), boot_seed)
+    tail = 50.0 * (1.0 - float(interval))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # pairs never played: NaN
+        low, high = np.nanpercentile(replicates, tail, axis=0), np.nanpercentile(replicates, 100.0 - tail, axis=0)
+        field_draws = _field(replicates)
+        field_low, field_high = np.nanpercentile(field_draws, tail, axis=0), np.nanpercentile(field_draws, 100.0 - tail, axis=0)
+    return FactionTable(names=tuple(names), win_rates=win, low=low, high=high, field=_field(win), field_low=field_low,
+                        field_high=field_high, pairs=pairs, replicates=replicates,
+                        lists={name: tuple(pool) for name, pool in zip(names, pools)},
+                        unmodelled={k: tuple(sorted(v)) for k, v in unmodelled.items()}, interval=float(interval), games=int(games),
+                        points=int(points), seed=seed if isinstance(seed, (int, np.integer)) else None, interrupted=interrupted)

@@ -1,0 +1,209 @@
+"""``random_lists``: legal army lists drawn from a book as players build them (docs/factions.md).
+
+A list is drawn unit by unit among the book's units that still fit the game size and the
+force organisation rules of gf-3.5 ("Only 1 hero per 500pts", "Only 1+X copies of the same
+unit, where X is 1 per 1000pts", "No single unit worth over 35% of total points", "Only 1 unit
+per 200pts"), each unit with some of its upgrades, heroes joined to units; points left over
+are spent on more upgrades, as a player tops a list up. Lists that end far below the game
+size are drawn again. Every list passes :func:`validate_list`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from ._attack import seed_sequence, shown
+from ._core import Army, ArmyBook, Unit
+from ._validate import LARGEST_UNIT_PERCENT, MAX_GAME_POINTS, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, validate_list
+
+#: The most lists one call draws: each is a few hundred small draws in Python.
+MAX_LISTS = 10_000
+#: Draws of a whole list before a book is found unable to fill the game size.
+MAX_ATTEMPTS = 200
+
+
+@dataclass(frozen=True)
+class ListWeights:
+    """How a list is drawn (docs/factions.md, "Drawn lists").
+
+    ``upgrade_share``: the chance each upgrade section of a drawn unit is taken (one of its
+    options, equally likely); ``join_share``: the chance each hero that may join a unit is
+    joined to one (equally likely among those it may join); ``fill``: the share of the game
+    size a list must reach, or it is drawn again (players rarely leave more than 5% unspent).
+    """
+
+    upgrade_share: float = 0.5
+    join_share: float = 0.5
+    fill: float = 0.95
+
+
+def _is_hero(unit: Unit) -> bool:
+    return any(m.is_hero for m in unit.models)
+
+
+class _Draw:
+    """One list being drawn: its selections and what the force organisation still allows."""
+
+    def __init__(self, book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights):
+        self.book, self.points, self.rng, self.weights = book, points, rng, weights
+        self.units: list[Unit] = []
+        # each selection's unit as the book gives it: options are taken on it by label
+        self.bases: list[Unit] = []
+        self.labels: list[list[str]] = []
+        self.spent = 0
+        self.heroes = 0
+        self.copies: dict[str, int] = {}
+        self.largest = LARGEST_UNIT_PERCENT * points  # in hundredths of a point, as validate_list
+        self.most_heroes = points // POINTS_PER_HERO
+        self.most_copies = 1 + points // POINTS_PER_EXTRA_COPY
+        self.most_units = points // POINTS_PER_UNIT
+
+    def fits(self, unit: Unit, cost: int) -> bool:
+        return (len(self.units) < self.most_units and self.spent + cost <= self.points and cost * 100 <= self.largest
+                and self.copies.get(unit.name, 0) < self.most_copies and (not _is_hero(unit) or self.heroes < self.most_heroes))
+
+    def add(self, unit: Unit) -> None:
+        self.units.append(unit)
+        self.bases.append(unit)
+        self.labels.append([])
+        self.spent += unit.cost or 0
+        self.heroes += _is_hero(unit)
+        self.copies[unit.name] = self.copies.get(unit.name, 0) + 1
+
+    def sections(self, base: Unit) -> dict[str, list[str]]:
+        """The unit's upgrade sections, each with its options' labels (as ``book.loadout`` takes them)."""
+        out: dict[str, list[str]] = {}
+        for option in self.book.upgrades(base):
+            out.setdefault(option.section, []).append(f"{option.section}: {option.label}")
+        return out
+
+    def upgraded(self, k: int, label: str) -> Optional[Unit]:
+        """Unit ``k`` with one more option, if it fits the loadout, the points and the 35%."""
+        try:
+            unit = self.book.loadout(self.bases[k], self.labels[k] + [label])
+        except ValueError:
+            return None
+        extra = (unit.cost or 0) - (self.units[k].cost or 0)
+        if extra <= 0 or self.spent + extra > self.points or (unit.cost or 0) * 100 > self.largest:
+            return None
+        return unit
+
+    def take(self, k: int, label: str, unit: Unit) -> None:
+        self.spent += (unit.cost or 0) - (self.units[k].cost or 0)
+        self.units[k] = unit
+        self.labels[k].append(label)
+
+
+def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit]) -> Optional[_Draw]:
+    draw = _Draw(book, points, rng, weights)
+    # units, each equally likely among those that still fit
+    while True:
+        fitting = [u for u in catalogue if draw.fits(u, u.cost or 0)]
+        if not fitting:
+            break
+        unit = fitting[int(rng.integers(len(fitting)))]
+        draw.add(unit)
+        k = len(draw.units) - 1
+        for section, labels in draw.sections(unit).items():
+            if rng.random() < weights.upgrade_share:
+                label = labels[int(rng.integers(len(labels)))]
+                upgraded = draw.upgraded(k, label)
+                if upgraded is not None:
+                    draw.take(k, label, upgraded)
+    # the points left over, spent on more upgrades (a section not taken yet, on a unit drawn
+    # at random) until none fits
+    open_options = [(k, label) for k, u in enumerate(draw.bases) for section, labels in draw.sections(u).items()
+                    if not any(x.startswith(section + ": ") for x in draw.labels[k]) for label in labels]
+    while open_options:
+        i = int(rng.integers(len(open_options)))
+        k, label = open_options.pop(i)
+        section = label.split(": ", 1)[0]
+        if any(x.startswith(section + ": ") for x in draw.labels[k]):
+            continue
+        upgraded = draw.upgraded(k, label)
+        if upgraded is not None:
+            draw.take(k, label, upgraded)
+    if draw.spent < weights.fill * points:
+        return None
+    return draw
+
+
+def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) -> list[Unit]:
+    """The drawn units with heroes joined: each hero that may join a unit joins one with
+    ``join_share``, the unit equally likely among those it may join (one hero a unit)."""
+    units = list(draw.units)
+    heroes = [k for k, u in enumerate(units) if _is_hero(u)]
+    taken: set[int] = set()
+    joined: dict[int, int] = {}
+    for h in heroes:
+        if rng.random() >= weights.join_share:
+            continue
+        hosts = []
+        for k, u in enumerate(units):
+            if k in taken or k in heroes or _is_hero(u):
+                continue
+            try:
+                u.join(units[h])
+            except ValueError:
+                continue
+            hosts.append(k)
+        if hosts:
+            k = hosts[int(rng.integers(len(hosts)))]
+            taken.add(k)
+            joined[h] = k
+    out = []
+    for k, u in enumerate(units):
+        if k in joined:
+            continue
+        hero = next((h for h, host in joined.items() if host == k), None)
+        out.append(u if hero is None else u.join(units[hero]))
+    return out
+
+
+def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = None, upgrade_share: float = 0.5,
+                 join_share: float = 0.5, fill: float = 0.95) -> list[Army]:
+    """``n`` army lists of ``points`` drawn from ``book`` as players build them, each passing
+    :func:`validate_list` with the force organisation rules.
+
+    Units are drawn one at a time, each equally likely among the book's units that still fit
+    (the points left, 1 hero per 500 pts, 1 + 1 per 1000 pts copies, no unit over 35%, 1 unit
+    per 200 pts); each upgrade section of a drawn unit is taken with ``upgrade_share`` (one of
+    its options, equally likely); the points left are then spent on more upgrades; each hero
+    that may join a unit joins one with ``join_share``. A list under ``fill`` of the game size
+    is drawn again. ``seed``: an int, a ``numpy.random.SeedSequence`` or None; the same seed
+    draws the same lists. Combined units are not drawn. docs/factions.md gives the reasons.
+    """
+    if not isinstance(book, ArmyBook):
+        raise TypeError(f"book: expected an oprstats.ArmyBook, got {type(book).__name__}")
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not POINTS_PER_UNIT <= points <= MAX_GAME_POINTS:
+        raise ValueError(f"points: must be a whole number of points from {POINTS_PER_UNIT} to {MAX_GAME_POINTS:,} (got {shown(points)})")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_LISTS:
+        raise ValueError(f"n: must be a whole number of lists from 1 to {MAX_LISTS:,} (got {shown(n)})")
+    for name, value, low in (("upgrade_share", upgrade_share, 0.0), ("join_share", join_share, 0.0), ("fill", fill, 0.0)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not low <= float(value) <= 1.0:
+            raise ValueError(f"{name}: must be a share from 0 to 1 (got {shown(value)})")
+    points = int(points)
+    weights = ListWeights(float(upgrade_share), float(join_share), float(fill))
+    catalogue = [u for u in book.units if u.cost]
+    if not catalogue:
+        raise ValueError(f"book: {book.name} has no unit with a points cost")
+    rngs = [np.random.Generator(np.random.PCG64(s)) for s in seed_sequence(seed).spawn(int(n))]
+    out = []
+    for i, rng in enumerate(rngs):
+        for _ in range(MAX_ATTEMPTS):
+            draw = _draw_once(book, points, rng, weights, catalogue)
+            if draw is not None:
+                break
+        else:
+            raise ValueError(f"points: {book.name} made no list of at least {fill:.0%} of {points:,} pts in {MAX_ATTEMPTS} draws; "
+                             "lower fill= or change points=")
+        army = Army(_join_heroes(draw, rng, weights), name=f"{book.name} #{i + 1}", points_limit=points)
+        check = validate_list(army)
+        if not check.ok:  # the draw keeps every rule: a broken one is a bug here
+            raise AssertionError(f"random_lists drew an illegal list: {check!r}")
+        out.append(army)
+    return out
