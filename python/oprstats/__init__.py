@@ -17,6 +17,8 @@ from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
 from ._factions import FactionTable, faction_table
 from ._lists import random_lists
+from ._shapley import ShapleyValues, shapley_values
+from ._what_if import WhatIf, what_if
 from ._efficiency import MODES, Efficiencies, Efficiency, EfficiencyCurve, Target, efficiency, efficiency_curve, natural_mode, reference_attackers, reference_targets
 from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, known_rules
 from ._loaders import load_army_book, load_army_list
@@ -62,6 +64,7 @@ __all__ = [
     "MeleeSide",
     "Model",
     "MoraleResult",
+    "ShapleyValues",
     "Spell",
     "Unit",
     "UnitState",
@@ -69,6 +72,7 @@ __all__ = [
     "ListWarning",
     "UpgradeOption",
     "Weapon",
+    "WhatIf",
     "__version__",
     "attack",
     "attack_table",
@@ -96,10 +100,12 @@ __all__ = [
     "reference_targets",
     "rule_coverage",
     "set_strict",
+    "shapley_values",
     "simulate",
     "sweep",
     "unit_rows",
     "units_frame",
     "validate_list",
     "unmodelled_share",
+    "what_if",
 ]

@@ -180,6 +180,17 @@ class Unit:
                 models: Optional[int] = None) -> Unit:
         """A copy with the unit's own Quality, Defense, cost (the whole unit's) or number of
         models (its cost unchanged; what every model carries goes with each) changed."""
+    def with_rules(self, *, add: Optional[Sequence[str]] = None, remove: Optional[Sequence[str]] = None,
+                   strict: Optional[bool] = None) -> Unit:
+        """A copy with rules added to the unit's own models (``"Furious"``, ``"Tough(3)"``, an
+        item as ``"1x Banner(Fear(1))"``) and others taken away by name (any rating); its
+        book's rules and spells stay. Removing a rule the unit lacks is a ``ValueError``
+        naming the closest it carries."""
+    def with_weapons(self, *, add: Optional[Sequence[Union[Weapon, str]]] = None, remove: Optional[Sequence[str]] = None,
+                     strict: Optional[bool] = None) -> Unit:
+        """A copy with weapons added to the unit's own models (counts are copies in the unit,
+        as in ``"10x Rifle (24\", A1, AP(2))"``) and others taken away by name; its book's
+        rules and spells stay."""
     def join(self, hero: Unit, *, edition: Optional[str] = None, strict: Optional[bool] = None) -> Unit:
         """Parts made under another edition than ``edition`` are checked again for rule names."""
     def unknown_rules(self, *, edition: Optional[str] = None) -> tuple[str, ...]:

@@ -35,10 +35,11 @@ MAX_RESAMPLES = 100_000
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
-def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int]) -> dict:
+def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int], keep_scores: bool = False) -> dict:
     """One pairing of two lists: ``games`` pairs of paired games. Returns the counts of each
     pair score (``PAIR_SCORES``) for ``army_a``, the rules either army carries that the game
-    does not model, and whether a Ctrl-C cut it short. Small, so a cluster sends little back."""
+    does not model, and whether a Ctrl-C cut it short. Small, so a cluster sends little back;
+    ``keep_scores``: also each pair's score, in quarters (``"scores"``, for paired differences)."""
     from ._game import simulate
 
     with warnings.catch_warnings():
@@ -48,13 +49,57 @@ def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, 
     winner = np.asarray(r.winner, dtype=float)
     winner = winner[: len(winner) // 2 * 2]
     scores = ((winner + 1.0) / 2.0).reshape(-1, 2).mean(axis=1)
-    counts = np.bincount(np.rint(scores * 4).astype(np.intp), minlength=len(PAIR_SCORES))
+    quarters = np.rint(scores * 4).astype(np.uint8)
+    counts = np.bincount(quarters, minlength=len(PAIR_SCORES))
     unmodelled = {rule: (float(a), float(b)) for rule, (a, b) in r.unmodelled.items() if a > 0 or b > 0}
-    return {"counts": counts, "unmodelled": unmodelled, "interrupted": bool(r.interrupted)}
+    out = {"counts": counts, "unmodelled": unmodelled, "interrupted": bool(r.interrupted)}
+    if keep_scores:
+        out["scores"] = quarters
+    return out
 
 
 def _run_items(items: list) -> list:
     return [play_pairing(**kwargs) for kwargs in items]
+
+
+def run_pairings(items: list, *, client: Any, partitions: Optional[int], progress: bool, desc: str = "pairings") -> tuple[list, bool]:
+    """``play_pairing(**item)`` for every item, locally one by one or in ``partitions``
+    batches on a Dask ``client``, with a progress bar. Ctrl-C (or a pairing a Ctrl-C cut
+    short) stops the run: the results not played are None, and the flag says so."""
+    from ._distributed import partitions_of
+    from ._optional import progress_bar
+
+    results: list = [None] * len(items)
+    interrupted = False
+    bar = progress_bar()(total=len(items), desc=desc, unit="pairing", disable=not progress, leave=False)
+    try:
+        if client is None:
+            for k, kwargs in enumerate(items):
+                results[k] = play_pairing(**kwargs)
+                bar.update(1)
+                if results[k]["interrupted"]:
+                    interrupted = True
+                    break
+        else:
+            from distributed import as_completed
+
+            blocks = partitions_of(len(items), partitions, client)
+            futures = {client.submit(_run_items, [items[k] for k in block], pure=False): block for block in blocks}
+            try:
+                for future in as_completed(list(futures)):
+                    block = futures[future]
+                    for k, r in zip(block, future.result()):
+                        results[k] = r
+                        interrupted |= r["interrupted"]
+                    bar.update(len(block))
+            except KeyboardInterrupt:
+                client.cancel(list(futures))
+                raise
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return results, interrupted
 
 
 class FactionTable:
@@ -241,8 +286,7 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     Dask ``client`` (``partitions`` batches), and whatever ``threads``. Ctrl-C stops the games
     and returns the table of those played, marked ``interrupted``.
     """
-    from ._distributed import check_client, check_partitions, partitions_of
-    from ._optional import progress_bar
+    from ._distributed import check_client, check_partitions
 
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
@@ -277,36 +321,7 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
                     key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (i, a, j, b))
                     items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=key, terrain=terrain, threads=threads))
                     where.append((i, j, a, b))
-    results: list = [None] * len(items)
-    interrupted = False
-    bar = progress_bar()(total=len(items), desc="pairings", unit="pairing", disable=not progress, leave=False)
-    try:
-        if client is None:
-            for k, kwargs in enumerate(items):
-                results[k] = play_pairing(**kwargs)
-                bar.update(1)
-                if results[k]["interrupted"]:
-                    interrupted = True
-                    break
-        else:
-            from distributed import as_completed
-
-            blocks = partitions_of(len(items), partitions, client)
-            futures = {client.submit(_run_items, [items[k] for k in block], pure=False): block for block in blocks}
-            try:
-                for future in as_completed(list(futures)):
-                    block = futures[future]
-                    for k, r in zip(block, future.result()):
-                        results[k] = r
-                        interrupted |= r["interrupted"]
-                    bar.update(len(block))
-            except KeyboardInterrupt:
-                client.cancel(list(futures))
-                raise
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
+    results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress)
     counts: dict = {}
     unmodelled: dict = {}
     for (i, j, a, b), r in zip(where, results):

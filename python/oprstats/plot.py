@@ -709,3 +709,63 @@ def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=N
         ax.figure.colorbar(im, ax=ax, label="win rate of the row, % (50: even)")
         return ax
     raise ValueError(f'kind: "field" or "matrix" (got {kind!r})')
+
+
+def what_if(result: Any, *, ax=None):
+    """A :func:`oprstats.what_if` drawn: each list that carries a changed unit, its change of
+    win rate with the interval, in percentage points (right: the change helps it)."""
+    from ._what_if import WhatIf
+
+    if not isinstance(result, WhatIf):
+        raise TypeError(f"result: expected the WhatIf oprstats.what_if() returns, got {type(result).__name__}")
+    n = len(result)
+    ax = _axes(ax, width=7.0, height=max(2.5, 0.32 * n + 1.6), constrained=True)
+    y = np.arange(n)[::-1]
+    mid, lo, hi = result.difference * 100, result.low * 100, result.high * 100
+    colours = ["tab:red" if l > 0 else "tab:blue" if h < 0 else "0.45" for l, h in zip(lo, hi)]
+    ax.hlines(y, lo, hi, color=colours, lw=2.5, alpha=0.5)
+    ax.scatter(mid, y, color=colours, zorder=3, s=18)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(list(y), [f"{name} ({faction})" for name, faction in zip(result.lists, result.factions)], fontsize="small")
+    ax.set_xlabel("change of win rate, percentage points (same seeds before and after)")
+    changed = sorted({u for c in result.changed for u in c})
+    ax.set_title(f"What if {', '.join(changed)} changed\n{result.games:,} pairs of games against each opponent", fontsize="medium")
+    from matplotlib.lines import Line2D
+
+    level = f"{result.interval:.0%}"
+    marks = [(Line2D([], [], color=c, marker="o", lw=2.5, alpha=0.7), text) for c, text in (
+        ("tab:red", f"helps ({level} interval above 0)"), ("tab:blue", f"hurts ({level} interval below 0)"),
+        ("0.45", f"not told apart from no change ({level} interval)")) if c in colours]
+    _legend_below(ax, 1, marks)
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def shapley(result: Any, *, ax=None):
+    """:func:`oprstats.shapley_values` drawn: each selection's worth inside its list in points
+    (its Shapley value, with its interval) beside its official cost and its leave-one-out
+    worth."""
+    from ._shapley import ShapleyValues
+
+    if not isinstance(result, ShapleyValues):
+        raise TypeError(f"result: expected the ShapleyValues oprstats.shapley_values() returns, got {type(result).__name__}")
+    order = list(np.argsort(-np.nan_to_num(result.shapley_points, nan=-np.inf), kind="stable"))[::-1]
+    n = len(order)
+    ax = _axes(ax, width=7.5, height=max(2.5, 0.4 * n + 1.6), constrained=True)
+    y = np.arange(n)
+    ax.barh(y, [result.shapley_points[k] for k in order], height=0.55, color="tab:green", alpha=0.8, label="Shapley value, points")
+    lo = np.array([result.shapley_low[k] for k in order])
+    hi = np.array([result.shapley_high[k] for k in order])
+    ax.hlines(y, lo, hi, color="black", lw=1.2, label=f"its {result.interval:.0%} interval")
+    ax.scatter([result.costs[k] for k in order], y, marker="|", s=220, color="tab:red", zorder=3, label="official cost")
+    ax.scatter([result.leave_one_out_points[k] for k in order], y, marker="D", s=22, color="tab:purple", zorder=3,
+               label="leave-one-out worth, points")
+    ax.set_yticks(list(y), [result.units[k] for k in order], fontsize="small")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("points (the Shapley values add up to the list's points)")
+    orders = "every order" if result.exact_orders else f"{result.permutations:,} sampled orders"
+    ax.set_title(f"{result.army}: each unit's worth inside the list\nwin rate {100 * result.value:.1f}%, {orders}, "
+                 f"{result.games:,} pairs of games a coalition", fontsize="medium")
+    _legend_below(ax, 2)
+    ax.grid(axis="x", alpha=0.3)
+    return ax

@@ -469,6 +469,52 @@ impl Unit {
         Ok(out)
     }
 
+    /// The unit with rules added to its own models and others taken away (a joined hero
+    /// kept): what a designer tries ("what if it had Furious, and not Slow?"). A name taken
+    /// away goes with any rating (`Tough` takes `Tough(3)`), from the rules and the items;
+    /// a name the unit does not carry is an error naming the closest it does.
+    pub fn with_rules(&self, added: Vec<RuleEntry>, removed: &[String], edition: Edition) -> Result<Unit> {
+        let mut out = self.clone();
+        let main = &mut out.groups[0];
+        for (i, name) in removed.iter().enumerate() {
+            let before = main.rules.len() + main.items.len();
+            main.rules.retain(|r| !r.rule.name.eq_ignore_ascii_case(name));
+            main.items.retain(|item| !item.name.eq_ignore_ascii_case(name) && !item.rules.iter().any(|r| r.name.eq_ignore_ascii_case(name)));
+            if main.rules.len() + main.items.len() == before {
+                let carried: Vec<&str> = self.groups[0].rules.iter().map(|r| r.rule.name.as_str()).chain(self.groups[0].items.iter().map(|x| x.name.as_str())).collect();
+                let close = crate::rules::names::close_names(name, carried.iter().copied());
+                return Err(Error::invalid(format!("remove[{i}]"), format!("{name:?}"), format!("{} carries no such rule{}", self.name(), crate::rules::names::did_you_mean(&close))));
+            }
+        }
+        for entry in added {
+            match entry {
+                RuleEntry::Rule(r) => main.rules.push(r),
+                RuleEntry::Item(x) => main.items.push(x),
+            }
+        }
+        out.check(edition)?;
+        Ok(out)
+    }
+
+    /// The unit with weapons added to its own models and others taken away by name (a
+    /// joined hero's kept): "what if its rifles had AP(2)" is the rifles taken away and the
+    /// new ones added (counts are copies in the unit, as the notation's `10x`).
+    pub fn with_weapons(&self, added: Vec<Weapon>, removed: &[String], edition: Edition) -> Result<Unit> {
+        let mut out = self.clone();
+        let main = &mut out.groups[0];
+        for (i, name) in removed.iter().enumerate() {
+            let before = main.weapons.len();
+            main.weapons.retain(|w| !w.name.eq_ignore_ascii_case(name));
+            if main.weapons.len() == before {
+                let close = crate::rules::names::close_names(name, self.groups[0].weapons.iter().map(|w| w.name.as_str()));
+                return Err(Error::invalid(format!("remove[{i}]"), format!("{name:?}"), format!("{} carries no such weapon{}", self.name(), crate::rules::names::did_you_mean(&close))));
+            }
+        }
+        main.weapons.extend(added);
+        out.check(edition)?;
+        Ok(out)
+    }
+
     /// The unit with `models` of its own models instead of its size (a joined hero kept),
     /// its cost unchanged: what a designer varies to find how many models break even.
     /// What every model carries (a count that is a multiple of the size) goes with each

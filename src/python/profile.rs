@@ -630,6 +630,61 @@ impl PyUnit {
         Ok(self.like(inner, self.edition))
     }
 
+    /// The unit with rules added to its own models (`"Furious"`, `"Tough(3)"`, an item as
+    /// `"1x Banner(Fear(1))"`) and others taken away by name (any rating); its book's rules
+    /// and spells stay. New rule names are checked as a new unit's are.
+    #[pyo3(signature = (*, add=None, remove=None, strict=None))]
+    fn with_rules(&self, py: Python<'_>, add: Option<&Bound<'_, PyAny>>, remove: Option<&Bound<'_, PyAny>>, strict: Option<bool>) -> PyResult<PyUnit> {
+        let mut entries = Vec::new();
+        let mut check = NameCheck::new(self.edition, &self.book.defined);
+        let owner = format!("unit {}", self.inner.name());
+        for text in add.filter(|a| !a.is_none()).map(|a| strings(a, "add")).transpose()?.unwrap_or_default() {
+            notation::check_length(&text)?;
+            let entry = parse_rule_entry(&text, 0, &text)?;
+            match &entry {
+                RuleEntry::Rule(r) => check.rule(&r.rule, &owner),
+                RuleEntry::Item(x) => x.rules.iter().for_each(|r| check.rule(r, &owner)),
+            }
+            entries.push(entry);
+        }
+        let removed = remove.filter(|r| !r.is_none()).map(|r| strings(r, "remove")).transpose()?.unwrap_or_default();
+        let inner = self.inner.with_rules(entries, &removed, self.edition)?;
+        report(py, check, strict)?;
+        Ok(self.like(inner, self.edition))
+    }
+
+    /// The unit with weapons added to its own models (a `Weapon` or its notation, counts as
+    /// copies in the unit: `"10x Rifle (24\", A1, AP(2))"`) and others taken away by name;
+    /// its book's rules and spells stay.
+    #[pyo3(signature = (*, add=None, remove=None, strict=None))]
+    fn with_weapons(&self, py: Python<'_>, add: Option<&Bound<'_, PyAny>>, remove: Option<&Bound<'_, PyAny>>, strict: Option<bool>) -> PyResult<PyUnit> {
+        let mut weapons = Vec::new();
+        let mut check = NameCheck::new(self.edition, &self.book.defined);
+        let owner = format!("unit {}", self.inner.name());
+        if let Some(add) = add.filter(|a| !a.is_none()) {
+            if add.is_instance_of::<PyString>() {
+                return Err(type_error("add", "a sequence of Weapon or str, not a single string", "str"));
+            }
+            let iter = add.try_iter().map_err(|_| type_error("add", "a sequence of Weapon or str", &type_name(add)))?;
+            for item in iter {
+                let item = item?;
+                if let Ok(w) = item.cast::<PyWeapon>() {
+                    weapons.push(w.get().inner.clone());
+                } else if let Ok(text) = item.extract::<String>() {
+                    let w = Weapon::parse(&text, self.edition)?;
+                    check.weapon(&w, Some(&owner));
+                    weapons.push(w);
+                } else {
+                    return Err(type_error("add item", "a Weapon or str", &type_name(&item)));
+                }
+            }
+        }
+        let removed = remove.filter(|r| !r.is_none()).map(|r| strings(r, "remove")).transpose()?.unwrap_or_default();
+        let inner = self.inner.with_weapons(weapons, &removed, self.edition)?;
+        report(py, check, strict)?;
+        Ok(self.like(inner, self.edition))
+    }
+
     /// The number rating of a unit rule (`Tough(3)` gives 3), or `None`.
     fn rating(&self, name: &str) -> Option<i64> {
         self.inner.main().rating(name)
