@@ -16,6 +16,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -102,6 +103,7 @@ def run_pairings(items: list, *, client: Any, partitions: Optional[int], progres
     return results, interrupted
 
 
+@dataclass(frozen=True, eq=False, repr=False)
 class FactionTable:
     """Every faction against every other (:func:`faction_table`).
 
@@ -115,18 +117,22 @@ class FactionTable:
     ``interrupted``: a Ctrl-C stopped the games; the figures are those of the games played.
     """
 
-    __slots__ = ("names", "win_rates", "low", "high", "field", "field_low", "field_high", "pairs", "replicates", "lists",
-                 "unmodelled", "interval", "games", "points", "seed", "interrupted")
-
-    def __init__(self, **values: Any) -> None:
-        for name in self.__slots__:
-            object.__setattr__(self, name, values[name])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("FactionTable is immutable")
-
-    def __reduce__(self) -> tuple:
-        return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
+    names: tuple[str, ...]
+    win_rates: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    field: np.ndarray
+    field_low: np.ndarray
+    field_high: np.ndarray
+    pairs: np.ndarray
+    replicates: np.ndarray
+    lists: dict[str, tuple[Army, ...]]
+    unmodelled: dict[str, tuple[str, ...]]
+    interval: float
+    games: int
+    points: int
+    seed: Optional[int]
+    interrupted: bool
 
     def __len__(self) -> int:
         return len(self.names)
@@ -185,9 +191,6 @@ class FactionTable:
                         [False, True, True, True, False])
         return d.block("Faction table", head, table)
 
-
-def _rebuild(values: dict) -> FactionTable:
-    return FactionTable(**values)
 
 
 def _pct(x: float) -> str:

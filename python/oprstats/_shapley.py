@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -32,6 +33,7 @@ MAX_PLAYERS = 40
 MAX_PERMUTATIONS = 100_000
 
 
+@dataclass(frozen=True, eq=False, repr=False)
 class ShapleyValues:
     """Each selection's worth inside its list (:func:`shapley_values`).
 
@@ -44,19 +46,26 @@ class ShapleyValues:
     own units' summed leave-one-out over their points), with its interval.
     """
 
-    __slots__ = ("army", "units", "costs", "value", "shapley", "shapley_points", "shapley_low", "shapley_high", "leave_one_out",
-                 "leave_one_out_points", "leave_one_out_low", "leave_one_out_high", "win_rate_per_point", "permutations", "exact_orders",
-                 "coalitions", "games", "interval", "interrupted", "unmodelled")
-
-    def __init__(self, **values: Any) -> None:
-        for name in self.__slots__:
-            object.__setattr__(self, name, values[name])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("ShapleyValues is immutable")
-
-    def __reduce__(self) -> tuple:
-        return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
+    army: str
+    units: tuple[str, ...]
+    costs: tuple[int, ...]
+    value: float
+    shapley: np.ndarray
+    shapley_points: np.ndarray
+    shapley_low: np.ndarray
+    shapley_high: np.ndarray
+    leave_one_out: np.ndarray
+    leave_one_out_points: np.ndarray
+    leave_one_out_low: np.ndarray
+    leave_one_out_high: np.ndarray
+    win_rate_per_point: float
+    permutations: int
+    exact_orders: bool
+    coalitions: int
+    games: int
+    interval: float
+    interrupted: bool
+    unmodelled: tuple[str, ...]
 
     def __len__(self) -> int:
         return len(self.units)
@@ -98,9 +107,6 @@ class ShapleyValues:
                         [False, True, True, True, True, True])
         return d.block("Shapley values", self._lines()[:1], table)
 
-
-def _rebuild(values: dict) -> ShapleyValues:
-    return ShapleyValues(**values)
 
 
 def _pts(x: float) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -85,6 +86,7 @@ def _changed_army(army: Army, changers: dict) -> tuple[Army, list[str]]:
     return Army(units, name=army.name, points_limit=army.points_limit), touched
 
 
+@dataclass(frozen=True, eq=False, repr=False)
 class WhatIf:
     """What a change did (:func:`what_if`): a row per list that carries a changed unit.
 
@@ -95,18 +97,22 @@ class WhatIf:
     pairs of games, the opponents fixed); ``pairs``: pairs of games each way.
     """
 
-    __slots__ = ("lists", "factions", "changed", "points_before", "points_after", "before", "after", "difference", "low", "high",
-                 "pairs", "opponents", "interval", "games", "interrupted", "unmodelled")
-
-    def __init__(self, **values: Any) -> None:
-        for name in self.__slots__:
-            object.__setattr__(self, name, values[name])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("WhatIf is immutable")
-
-    def __reduce__(self) -> tuple:
-        return (_rebuild, ({name: getattr(self, name) for name in self.__slots__},))
+    lists: tuple[str, ...]
+    factions: tuple[str, ...]
+    changed: tuple[tuple[str, ...], ...]
+    points_before: np.ndarray
+    points_after: np.ndarray
+    before: np.ndarray
+    after: np.ndarray
+    difference: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    pairs: np.ndarray
+    opponents: np.ndarray
+    interval: float
+    games: int
+    interrupted: bool
+    unmodelled: tuple[str, ...]
 
     def __len__(self) -> int:
         return len(self.lists)
@@ -147,9 +153,6 @@ class WhatIf:
                         [False, False, False, True, True, True, True, True])
         return d.block("What if", self._lines()[:1], table)
 
-
-def _rebuild(values: dict) -> WhatIf:
-    return WhatIf(**values)
 
 
 def _pct(x: float) -> str:
