@@ -164,3 +164,17 @@ def test_a_faction_table_on_a_cluster_is_the_local_table(client, partitions):
     for name in ("win_rates", "low", "high", "field", "pairs", "replicates"):
         np.testing.assert_array_equal(getattr(remote, name), getattr(local, name))
     assert not remote.interrupted
+
+
+def test_what_if_and_shapley_values_on_a_cluster_are_the_local_ones(client):
+    pools = {"rifles": [oprstats.Army(UNITS[:2], name="r")], "guards": [oprstats.Army(UNITS[3:4] * 2, name="g")]}
+    kwargs = dict(games=3, seed=4, progress=False)
+    local = oprstats.what_if({"Rifles": {"quality": 3}}, pools, **kwargs)
+    remote = oprstats.what_if({"Rifles": {"quality": 3}}, pools, client=client, **kwargs)
+    np.testing.assert_array_equal(remote.difference, local.difference)
+    np.testing.assert_array_equal(remote.low, local.low)
+    army = oprstats.Army(UNITS[:3], name="three")
+    local = oprstats.shapley_values(army, pools["guards"][0], permutations=6, **kwargs)
+    remote = oprstats.shapley_values(army, pools["guards"][0], permutations=6, client=client, partitions=2, **kwargs)
+    np.testing.assert_array_equal(remote.shapley_points, local.shapley_points)
+    np.testing.assert_array_equal(remote.shapley_low, local.shapley_low)

@@ -83,3 +83,23 @@ def test_bad_requests_are_refused_naming_the_field(armies, books):
         shapley_values(Army([mine.units[0]], name="one"), foe, progress=False)
     with pytest.raises(ValueError, match="permutations: .* over the"):
         shapley_values(Army(list(mine.units) * 10, name="thirty"), foe, games=1_000_000, permutations=1000, progress=False)
+
+
+def test_a_ctrl_c_returns_the_values_of_the_coalitions_played_marked(armies, monkeypatch):
+    from oprstats import _factions
+
+    mine, foe = armies
+    real = _factions.play_pairing
+    calls = []
+
+    def stopping(**kwargs):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(**kwargs)
+
+    monkeypatch.setattr(_factions, "play_pairing", stopping)
+    r = shapley_values(mine, foe, games=4, permutations=6, seed=1, progress=False, resamples=100)
+    assert r.interrupted and r.coalitions == 4 and "interrupted" in repr(r)
+    # orders whose coalitions were not all played are left out: none is complete here
+    assert r.permutations == 0 and np.isnan(r.shapley).all()

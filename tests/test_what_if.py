@@ -99,3 +99,20 @@ def test_bad_changes_are_named(pool):
         what_if({"Battle Brothers": lambda u: 3}, pool, games=1, progress=False)
     with pytest.raises(ValueError, match="pool: at least 2 lists"):
         what_if({"Battle Brothers": {"quality": 3}}, [pool["Battle Brothers"][0]], progress=False)
+
+
+def test_a_ctrl_c_returns_the_lists_measured_so_far_marked(pool, monkeypatch):
+    from oprstats import _factions
+
+    real = _factions.play_pairing
+    calls = []
+
+    def stopping(**kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # the second opponent's first version: only the first opponent is done
+            raise KeyboardInterrupt
+        return real(**kwargs)
+
+    monkeypatch.setattr(_factions, "play_pairing", stopping)
+    r = what_if({"Battle Brothers": {"quality": 2}}, pool, games=5, seed=1, progress=False)
+    assert r.interrupted and r.opponents[0] == 1 and r.pairs[0] == 5 and "interrupted" in repr(r)
