@@ -18,6 +18,7 @@ from ._attack import LIMITS, as_float, check_distance, check_flag, check_threads
 from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
+from ._defaults import SEED_UNSET, seed_or_zero
 from ._editions import DEFAULT_EDITION
 from ._efficiency import canonical_mode
 
@@ -396,15 +397,15 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
+               resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
                partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float]:
     """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
     |log(official / fair)| over the field's units; NaN by games)."""
     if method not in ("exchange", "games"):
         raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
+    interval, resamples = _check_bootstrap(interval, resamples)
     if method == "games":
-        interval, resamples = _check_bootstrap(interval, resamples)
         if field is not None or weights is not None:
             raise ValueError('field, weights: the exchange\'s; method="games" measures against armies=')
         from ._worth_games import fair_cost_by_games
@@ -420,7 +421,6 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             raise ValueError(f"field: built for charges from {field.charge_distance:g}\" in edition {field.edition}, "
                              f"not {charge_distance:g}\" in {edition}")
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
-    interval, resamples = _check_bootstrap(interval, resamples)
     in_sample = check_flag("in_sample", in_sample)
     if not judged:
         return [], math.nan
@@ -476,6 +476,8 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     spread = field.cached(("spread", close_share, in_sample), field_spread)
     low = high = np.full(len(judged), np.nan)
     if resamples:
+        # the seed is used, by the resampling alone (said at fair_cost's caller's line)
+        seed = seed_or_zero(seed, "fair_cost", 3)
         def draws() -> tuple:
             counts = _draws(len(w), resamples, seed)
             return counts, _field_scales(d_ff, l_ff, w, c_f, counts)
@@ -690,7 +692,7 @@ class Field:
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-              resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
+              resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
               partitions: Optional[int] = None, armies: Any = None, games: int = 2000):
     """What each unit is worth on the table by play, in points, against a field of opponents,
     as a pandas DataFrame sorted by how far its official cost is from it.
@@ -707,7 +709,9 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     Out of sample unless ``in_sample=True``: a unit is judged against the field without
     itself, and the scale is set without it. ``low``/``high`` is the ``interval`` percentile
-    range over ``resamples`` fields drawn with replacement (seeded by ``seed``). The
+    range over ``resamples`` fields drawn with replacement, seeded by ``seed`` (not given:
+    0, with a FutureWarning, until it becomes None, fresh entropy, as in :func:`simulate`;
+    pass ``seed=0`` to keep these numbers). The
     ``verdict`` is "over-costed" or "under-costed" only where the official cost is beyond
     that range and further from the fair cost than OPR's prices are for 90% of the field's
     own units (that spread, in percent, is ``frame.attrs["field_spread_pct"]``): the exchange
@@ -719,7 +723,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     not in it: see the docs.
 
     ``method="games"``: by simulation, in reference games ``armies=(army, opponent)`` (or a
-    list of such pairs). The same ``games`` pairs of games (``paired``, one seed: common
+    list of such pairs). The same ``games`` pairs of games (``paired``, on ``seed``: common
     random numbers) are played by the army as it is, without each of its units in turn,
     and with each judged unit added. A point is worth the win rate the army's own units
     add per point of their cost, and a unit's fair cost is the win rate it adds over that:
@@ -850,7 +854,7 @@ def _net_per_round(m: Matchups, dealt_points: np.ndarray, attacker_per_wound: np
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = 0, distance: float = 24.0,
+               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = SEED_UNSET, distance: float = 24.0,
                interval: float = 0.9, resamples: int = 1000) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
     opponent, or with a field of them on average (``weights`` per unit): where the points
@@ -866,7 +870,10 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     Quality and Defense, the value at which the unit wins half its duels (a draw counting
     half), interpolated; for the cost, the cost at which the points it destroys over the
     duel equal the points it loses. ``low``/``high`` is the ``interval`` over ``resamples``
-    bootstrap draws of the pairs of duels."""
+    bootstrap draws of the pairs of duels. ``seed`` seeds the duels and the draws (not
+    given: 0, with a FutureWarning, until it becomes None, fresh entropy, as in
+    :func:`duel`; pass ``seed=0`` to keep these numbers); the exchange is exact and uses
+    none."""
     if not isinstance(unit, Unit):
         raise TypeError(f"unit: expected an oprstats.Unit, got {type(unit).__name__}")
     if parameter not in BREAK_EVEN_PARAMETERS:
@@ -933,6 +940,7 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 20 <= games <= 1_000_000:
         raise ValueError(f"games: must be a whole number of duel pairs from 20 to 1,000,000 (got {games!r})")
     interval, resamples = _check_bootstrap(interval, resamples)
+    seed = seed_or_zero(seed, "break_even", 3)
     engine_seed = seed_to_u64(seed)
     weight = w / w.sum()
     n_f = len(field_units)
