@@ -293,3 +293,20 @@ def test_the_main_questions_have_subcommands(monkeypatch, capsys):
     m = oprstats.matchups(list(book.units), list(book.units))
     assert f"{float(np.nanmax(m.net)):+.1f}" in text and f"{float(np.nanmin(m.net)):+.1f}" in text
     _lines_fit(text, 100)
+
+
+def test_a_duels_line_up_and_its_old_flag(monkeypatch, capsys):
+    """issue 44: --line-up, as simulate(line_up=) names the duel's starting gap; --distance,
+    its old name, works with a warning for one release; both is an error."""
+    monkeypatch.setenv("COLUMNS", "80")
+    command = ["duel", "Warden Squad", "Swarm Drones", "--games", "30", "--seed", "2"]
+    assert main(command + ["--line-up", "6"]) == 0
+    new = capsys.readouterr()
+    assert 'duels from 6" (paired, seed 2)' in new.out and "--distance" not in new.err
+    _lines_fit(new.out, 80)
+    assert main(command + ["--distance", "6"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out
+    assert "oprstats: warning: duel: --distance is now --line-up" in old.err
+    assert main(command + ["--distance", "6", "--line-up", "6"]) == 1
+    assert "oprstats: error: duel: give --line-up only" in capsys.readouterr().err

@@ -110,8 +110,8 @@ def test_a_much_stronger_unit_wins_most_duels():
     assert s["p_a_wins"][1] > 0.8 and s["p_b_removed"][0] > s["p_a_removed"][0]
 
 
-def test_a_duel_at_a_fitting_distance_plays():
-    assert oprstats.duel(BIG, BIG, games=20, seed=1, distance=24).games == 20
+def test_a_duel_at_a_fitting_line_up_plays():
+    assert oprstats.duel(BIG, BIG, games=20, seed=1, line_up=24).games == 20
 
 
 def test_a_unit_without_a_cost_duels_with_points_unknown():
@@ -123,11 +123,11 @@ def test_a_unit_without_a_cost_duels_with_points_unknown():
 
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda: oprstats.duel(RIFLES, BRUTES, distance=31), ValueError, "distance"),
+    (lambda: oprstats.duel(RIFLES, BRUTES, line_up=31), ValueError, "line_up"),
     # ten Tough(12) models form too deep a formation to stand 28" from another on the table
-    (lambda: oprstats.duel(BIG, BIG, distance=28), ValueError, "distance: \"Big\"'s formation would leave the 48\" deep table"),
+    (lambda: oprstats.duel(BIG, BIG, line_up=28), ValueError, "line_up: \"Big\"'s formation would leave the 48\" deep table"),
     (lambda: oprstats.simulate([BIG], [BIG], terrain="open", line_up=28, progress=False), ValueError, "line_up: \"Big\"'s formation"),
-    (lambda: oprstats.duel(RIFLES, BRUTES, distance=float("nan")), TypeError, "distance"),
+    (lambda: oprstats.duel(RIFLES, BRUTES, line_up=float("nan")), TypeError, "line_up"),
     (lambda: oprstats.duel([RIFLES], BRUTES), TypeError, "a:"),
     (lambda: oprstats.duel(RIFLES, BRUTES, games=0), ValueError, "games"),
     (lambda: oprstats.duel(RIFLES, BRUTES, paired="yes"), TypeError, "paired"),
@@ -140,3 +140,48 @@ def test_bad_input_is_named(call, error, words):
     with pytest.raises(error) as e:
         call()
     assert words in str(e.value)
+
+
+def test_the_old_distance_is_line_up_with_a_deprecation_warning():
+    """issue 44: ``distance`` is the range of a shot in attack; a duel's starting gap is
+    ``line_up``, as simulate names it. The old spelling works for one release."""
+    new = oprstats.duel(RIFLES, BRUTES, games=50, seed=4, line_up=18)
+    assert new.line_up == 18.0 and '50 games from 18"' in repr(new)
+    with pytest.warns(DeprecationWarning, match=r"^duel: distance= is now line_up= \(the duel's starting gap"):
+        old = oprstats.duel(RIFLES, BRUTES, games=50, seed=4, distance=18)
+    np.testing.assert_array_equal(old.left, new.left)
+    with pytest.raises(TypeError, match=r"duel: give line_up= only \(distance= is its old name\)"):
+        oprstats.duel(RIFLES, BRUTES, games=50, line_up=24.0, distance=18)
+    with pytest.warns(DeprecationWarning, match=r"DuelResult.distance is now DuelResult.line_up"):
+        assert new.distance == 18.0
+    # the default is 24" and shows as such
+    import inspect
+
+    assert repr(inspect.signature(oprstats.duel).parameters["line_up"].default) == "24.0"
+    assert oprstats.duel(RIFLES, BRUTES, games=2, seed=1).line_up == 24.0
+
+
+def test_break_even_by_duels_takes_line_up_and_the_old_distance():
+    kwargs = dict(parameter="quality", method="duel", games=20, seed=1, resamples=20)
+    new = oprstats.break_even(RIFLES, BRUTES, line_up=6, **kwargs)
+    with pytest.warns(DeprecationWarning, match=r"^break_even: distance= is now line_up="):
+        old = oprstats.break_even(RIFLES, BRUTES, distance=6, **kwargs)
+    assert old.table == new.table
+    assert new.table != oprstats.break_even(RIFLES, BRUTES, **kwargs).table  # from 24": the Brutes charge a round later
+    with pytest.raises(TypeError, match=r"break_even: give line_up= only"):
+        oprstats.break_even(RIFLES, BRUTES, line_up=12, distance=18, **kwargs)
+
+
+def test_a_duel_pickled_before_line_up_still_loads():
+    import pickle
+
+    r = oprstats.duel(RIFLES, BRUTES, games=20, seed=2, line_up=20)
+    back = pickle.loads(pickle.dumps(r))
+    assert back.line_up == 20.0 and repr(back) == repr(r) and not back.left.flags.writeable
+    # a pickle from before ``interrupted`` (and before line_up) holds the slots by name, the
+    # line-up as "distance": as __setstate__ receives it
+    slots = {"units": r.units, "costs": r.costs, "distance": 20.0, "rounds": r.rounds, "paired": r.paired, "seed": r.seed,
+             "left": np.array(r.left), "destroyed": r.destroyed, "winner": r.winner, "first": np.array(r.first), "unmodelled": r.unmodelled}
+    old = oprstats.DuelResult.__new__(oprstats.DuelResult)
+    old.__setstate__((None, slots))
+    assert old.line_up == 20.0 and repr(old) == repr(r) and old.interrupted is False

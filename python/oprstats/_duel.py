@@ -13,7 +13,13 @@ import numpy as np
 
 from ._attack import check_distance, check_flag
 from ._core import Unit
+from ._defaults import NOT_GIVEN, Default, renamed
 from ._game import _Z95, rate_interval, simulate
+
+#: The duel's line-up by default: both units at the front of their 12" zones on a 48" deep table.
+LINE_UP = Default(24.0)
+# why the duel's distance= became line_up= (the deprecation's message)
+LINE_UP_WHY = "the duel's starting gap, as simulate(line_up=...) names it; distance= in attack is the range of a shot"
 
 
 class DuelResult:
@@ -25,14 +31,16 @@ class DuelResult:
     equal shares (both untouched, or both destroyed). :meth:`summary` gives the chances
     with 95% intervals, counted by pair when ``paired``. ``interrupted``: the run was
     stopped early (Ctrl-C), as :attr:`GameResult.interrupted`; the arrays hold the games played.
+    ``line_up``: the inches between the closest models at the start (``distance``, its old
+    name, with a DeprecationWarning for one release).
     """
 
-    __slots__ = ("units", "costs", "distance", "rounds", "paired", "seed", "left", "destroyed", "winner", "first", "unmodelled",
+    __slots__ = ("units", "costs", "line_up", "rounds", "paired", "seed", "left", "destroyed", "winner", "first", "unmodelled",
                  "interrupted")
 
-    def __init__(self, units: tuple, costs: tuple, distance: float, rounds: int, paired: bool, seed: Any, left: np.ndarray, first: np.ndarray,
+    def __init__(self, units: tuple, costs: tuple, line_up: float, rounds: int, paired: bool, seed: Any, left: np.ndarray, first: np.ndarray,
                  unmodelled: dict, interrupted: bool = False) -> None:
-        self.units, self.costs, self.distance, self.rounds, self.paired, self.seed = units, costs, distance, rounds, paired, seed
+        self.units, self.costs, self.line_up, self.rounds, self.paired, self.seed = units, costs, line_up, rounds, paired, seed
         self.interrupted: bool = bool(interrupted)
         self.left: np.ndarray = left
         self.destroyed: np.ndarray = left <= 0.0
@@ -42,16 +50,23 @@ class DuelResult:
         for name in ("left", "destroyed", "winner", "first"):
             getattr(self, name).flags.writeable = False
 
+    @property
+    def distance(self) -> float:
+        """The old name of :attr:`line_up` (a DeprecationWarning; it goes in a later release)."""
+        warnings.warn("DuelResult.distance is now DuelResult.line_up; distance goes in a later release", DeprecationWarning, stacklevel=2)
+        return self.line_up
+
     def __getstate__(self):
-        return (self.units, self.costs, self.distance, self.rounds, self.paired, self.seed, self.left, self.first, self.unmodelled,
+        return (self.units, self.costs, self.line_up, self.rounds, self.paired, self.seed, self.left, self.first, self.unmodelled,
                 self.interrupted)
 
     def __setstate__(self, state) -> None:
         # through __init__, so that the arrays are read-only again (unpickled, they are not);
-        # a pickle from before ``interrupted`` holds the slots by name
+        # a pickle from before ``interrupted`` holds the slots by name, the line-up as "distance"
         if isinstance(state, tuple) and len(state) == 2 and isinstance(state[1], dict):
-            slots = state[1]
-            state = tuple(slots[k] for k in ("units", "costs", "distance", "rounds", "paired", "seed", "left", "first", "unmodelled"))
+            slots = dict(state[1])
+            slots.setdefault("line_up", slots.get("distance"))
+            state = tuple(slots[k] for k in ("units", "costs", "line_up", "rounds", "paired", "seed", "left", "first", "unmodelled"))
         type(self).__init__(self, *state)
 
     @property
@@ -106,7 +121,7 @@ class DuelResult:
                  "share_b_destroyed": f"share of {b} destroyed", "p_a_removed": f"{a} removed", "p_b_removed": f"{b} removed",
                  "points_destroyed_by_a": f"points {a} destroys", "points_destroyed_by_b": f"points {b} destroys"}
         rows = [[names[k], d._num(v[0], 4), f"[{d._num(v[1], 4)}, {d._num(v[2], 4)}]"] for k, v in s.items()]
-        lines = [f"{self.games:,} games from {self.distance:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}"
+        lines = [f"{self.games:,} games from {self.line_up:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}"
                  f"{', interrupted' if self.interrupted else ''}; "
                  f"95% intervals over the {'pairs' if self.paired else 'games'}"]
         return d.block(f"Duel: {a} vs {b}", lines, d.table(["", "mean", "95% interval"], rows, [False, True, True]),
@@ -116,19 +131,22 @@ class DuelResult:
         s = self.summary()
         pct = lambda t: f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"  # noqa: E731
         a, b = self.units
-        return (f"DuelResult({a} vs {b}, {self.games:,} games from {self.distance:g}\" over {self.rounds} rounds"
+        return (f"DuelResult({a} vs {b}, {self.games:,} games from {self.line_up:g}\" over {self.rounds} rounds"
                 f"{' (paired)' if self.paired else ''}{', interrupted' if self.interrupted else ''}: {a} wins {pct(s['p_a_wins'])}, draw {pct(s['p_draw'])}, {b} wins {pct(s['p_b_wins'])}; "
                 f"{a} destroys {100 * s['share_b_destroyed'][0]:.0f}% of {b}, {b} {100 * s['share_a_destroyed'][0]:.0f}% of {a})")
 
 
-def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: float = 24.0, rounds: int = 4, first: Optional[str] = None,
-         paired: bool = False, policy: Any = "default", threads: Optional[int] = None, progress: bool = False) -> DuelResult:
+def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, line_up: float = LINE_UP, rounds: int = 4, first: Optional[str] = None,
+         paired: bool = False, policy: Any = "default", threads: Optional[int] = None, progress: bool = False,
+         distance: Any = NOT_GIVEN) -> DuelResult:
     """Two units fight ``games`` times over ``rounds`` rounds on an open table: the full game
     engine (:func:`simulate`) plays them with the same rules, dice and AI as a battle, with
     no objectives and from a line-up instead of a deployment. The line-up puts each unit on
     the table's middle, facing the other across the centre line, their closest models
-    ``distance`` inches apart (24": both deployed at the front of their 12" zones on a 48"
-    deep table; formations too big for the table at ``distance`` are refused). ``first``:
+    ``line_up`` inches apart, as :func:`simulate`'s ``line_up`` (24": both deployed at the
+    front of their 12" zones on a 48" deep table; formations too big for the table at
+    ``line_up`` are refused). ``distance``: its old name, with a DeprecationWarning until a
+    later release (``distance`` in :func:`attack` is the range of a shot). ``first``:
     ``"a"``, ``"b"`` or None (the roll-off). ``paired`` plays each game twice on the same
     dice with the sides and the first player swapped. Seeded runs are the same whatever
     ``threads``. Shares are of each unit's points. The AI weighs its choices in points, so a
@@ -140,8 +158,9 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
         if not isinstance(unit, Unit):
             raise TypeError(f"{name}: expected an oprstats.Unit, got {type(unit).__name__}")
     paired = check_flag("paired", paired)
+    line_up, given_as = renamed("duel", "distance", distance, "line_up", line_up, LINE_UP, LINE_UP_WHY, 2)
     # checked here: None would reach simulate() as "no line-up" (a whole game's deployment)
-    distance = check_distance(distance)
+    line_up = check_distance(line_up, given_as)
     costs = (a.cost, b.cost)
     # the AI weighs its choices in points: a unit with no cost plays as if it cost what its
     # opponent does (100 each when neither has one)
@@ -150,12 +169,12 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=distance,
+            g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=line_up,
                          rounds=rounds, first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
         except (TypeError, ValueError) as e:
-            # simulate() checks the line-up: here it is the duel's distance
-            if str(e).startswith("line_up"):
-                raise type(e)("distance" + str(e)[len("line_up"):]) from None
+            # simulate() checks the line-up: named as the caller gave it
+            if str(e).startswith("line_up") and given_as != "line_up":
+                raise type(e)(given_as + str(e)[len("line_up"):]) from None
             raise
     for w in caught:
         if not (issubclass(w.category, UserWarning) and "does not model these rules" in str(w.message)):
@@ -166,5 +185,5 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, distance: f
     # every played unit has a cost (a stand-in where it had none)
     full = np.array([float(cast(int, played[0].cost)), float(cast(int, played[1].cost))])
     left = np.clip(g.points_left / full[None, :], 0.0, 1.0)
-    return DuelResult((a.name, b.name), costs, float(distance), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled),
+    return DuelResult((a.name, b.name), costs, float(line_up), int(rounds), paired, g.seed, left, g.first.astype(np.intp), dict(g.unmodelled),
                       g.interrupted)

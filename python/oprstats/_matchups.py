@@ -18,7 +18,8 @@ from ._attack import LIMITS, as_float, check_distance, check_flag, check_threads
 from ._core import Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
-from ._defaults import SEED_UNSET, seed_or_zero
+from ._defaults import NOT_GIVEN, SEED_UNSET, renamed, seed_or_zero
+from ._duel import LINE_UP, LINE_UP_WHY
 from ._editions import DEFAULT_EDITION
 from ._efficiency import canonical_mode
 
@@ -854,8 +855,8 @@ def _net_per_round(m: Matchups, dealt_points: np.ndarray, attacker_per_wound: np
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = SEED_UNSET, distance: float = 24.0,
-               interval: float = 0.9, resamples: int = 1000) -> BreakEven:
+               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = SEED_UNSET, line_up: float = LINE_UP,
+               interval: float = 0.9, resamples: int = 1000, distance: Any = NOT_GIVEN) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
     opponent, or with a field of them on average (``weights`` per unit): where the points
     of the opponent it destroys per round equal the points of itself it loses, in the
@@ -865,8 +866,9 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     values around it: 4.3 is between 4+ and 5+). A unit's losses are valued at its cost:
     the cost that evens them, or at its official cost for Quality and Defense.
 
-    ``method="duel"``: by :func:`duel` instead (``games`` pairs of duels from ``distance``
-    inches against each opponent, one seed for every value: common random numbers). For
+    ``method="duel"``: by :func:`duel` instead (``games`` pairs of duels from ``line_up``
+    inches against each opponent, one seed for every value: common random numbers;
+    ``distance``, its old name, with a DeprecationWarning until a later release). For
     Quality and Defense, the value at which the unit wins half its duels (a draw counting
     half), interpolated; for the cost, the cost at which the points it destroys over the
     duel equal the points it loses. ``low``/``high`` is the ``interval`` over ``resamples``
@@ -880,12 +882,14 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         raise ValueError(f"parameter: must be one of {BREAK_EVEN_PARAMETERS} (got {parameter!r})")
     if method not in ("exchange", "duel"):
         raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
+    line_up, given_as = renamed("break_even", "distance", distance, "line_up", line_up, LINE_UP, LINE_UP_WHY, 2)
     field_units = _units(opponents, "opponents", edition)
     w = _weights(weights, field_units)
     # checked whichever method reads them, so that a slip is not silently ignored
     interval, resamples = _check_bootstrap(interval, resamples)
+    line_up = check_distance(line_up, given_as)
     if method == "duel":
-        return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, distance=distance, interval=interval,
+        return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, line_up=line_up, interval=interval,
                                     resamples=resamples, threads=threads, client=client, partitions=partitions)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     names = tuple(u.name for u in field_units)
@@ -930,7 +934,7 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     return BreakEven(unit.name, names, parameter, value, _official(unit, parameter), table, note)
 
 
-def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, distance: float,
+def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, line_up: float,
                          interval: float, resamples: int, threads: Optional[int], client: Any, partitions: Optional[int]) -> BreakEven:
     """``break_even(method="duel")``: duels of every value of the parameter against every
     opponent on one seed, and a bootstrap over the pairs of duels."""
@@ -953,7 +957,7 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         """Every variant against every opponent on the one seed: the chance to win (a draw
         counting half), the share of itself lost, the share of the opponent destroyed, and
         the opponent's points destroyed, each ``[variant, 1 + bootstrap draw]``."""
-        grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads)
+        grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, line_up=line_up, paired=True, threads=threads)
                 for v in variants for f in field_units]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)

@@ -9,6 +9,7 @@ import math
 import os
 import shutil
 import sys
+import warnings
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -402,11 +403,18 @@ def _efficiency(args: argparse.Namespace) -> int:
 
 
 def _duel(args: argparse.Namespace) -> int:
-    from ._duel import duel
+    from ._duel import LINE_UP, duel
 
     a, b = _units_by_name(args, [args.a, args.b])
-    r = duel(a, b, games=args.games, seed=args.seed, distance=args.distance, paired=True, threads=args.threads)
-    title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {args.distance:g}" (paired, seed {args.seed}), full game rules'
+    line_up = LINE_UP if args.line_up is None else args.line_up
+    if args.distance is not None:
+        if args.line_up is not None:
+            raise ValueError("duel: give --line-up only (--distance is its old name)")
+        warnings.warn("duel: --distance is now --line-up (the duel's starting gap; --distance in attack is the range of a shot); "
+                      "--distance goes in a later release", DeprecationWarning, stacklevel=2)
+        line_up = args.distance
+    r = duel(a, b, games=args.games, seed=args.seed, line_up=line_up, paired=True, threads=args.threads)
+    title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {r.line_up:g}" (paired, seed {args.seed}), full game rules'
     names = {"p_a_wins": f"{a.name} wins", "p_draw": "draw", "p_b_wins": f"{b.name} wins",
              "share_a_destroyed": f"share of {a.name} destroyed", "share_b_destroyed": f"share of {b.name} destroyed",
              "points_destroyed_by_a": f"points {a.name} destroys", "points_destroyed_by_b": f"points {b.name} destroys"}
@@ -619,7 +627,8 @@ def build_parser() -> argparse.ArgumentParser:
     du.add_argument("b", help=unit_help)
     du.add_argument("--games", type=_at_least(1), default=2_000, help="pairs of duels (default 2,000), seats swapped in each")
     du.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1)")
-    du.add_argument("--distance", type=float, default=24.0, help="inches between them at the start (default 24)")
+    du.add_argument("--line-up", type=float, default=None, help="inches between their closest models at the start (default 24)")
+    du.add_argument("--distance", type=float, default=None, help="the old name of --line-up (deprecated: it goes in a later release)")
     du.add_argument("--threads", type=_at_least(1), default=None, help="threads (default: all cores); the results do not depend on it")
     du.set_defaults(run=_duel)
     fc = sub.add_parser("fair-cost", parents=[common], help="the points at which each unit trades evenly with a field, by play")
@@ -659,8 +668,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_telling_warnings(args: argparse.Namespace) -> int:
     """Runs the command; its warnings (rules not modelled, a unit out of range...) follow on
     stderr, one line each, as the command's own messages rather than Python's."""
-    import warnings
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
