@@ -282,7 +282,7 @@ def test_the_main_questions_have_subcommands(monkeypatch, capsys):
         be = oprstats.break_even(squad, list(book.units))
     assert main(["duel", "Warden Squad", "Swarm Drones", "--games", "100", "--seed", "3", "--format", "json"]) == 0
     rows = {r["measure"]: r["mean"] for r in json.loads(capsys.readouterr().out)["duel"]}
-    assert rows["Warden Squad wins"] == pytest.approx(d.summary()["p_a_wins"][0])
+    assert rows["Warden Squad wins"] == pytest.approx(d.summary().loc["a_wins", "rate"])
     assert main(["fair-cost", str(oprstats.examples.EXAMPLE_BOOK), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)["fair_cost"]
     assert [(r["unit"], r["fair"]) for r in out] == [(r["unit"], pytest.approx(r["fair"])) for r in costs]

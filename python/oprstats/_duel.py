@@ -29,7 +29,8 @@ class DuelResult:
     evenly) left at the end; ``destroyed`` whether it was removed. ``winner`` is +1 where
     ``a`` destroyed a larger share of ``b`` than ``b`` of ``a``, -1 the other way, 0 for
     equal shares (both untouched, or both destroyed). :meth:`summary` gives the chances
-    with 95% intervals, counted by pair when ``paired``. ``interrupted``: the run was
+    with 95% intervals, counted by pair when ``paired``, as a table shaped like
+    :meth:`GameResult.summary`'s (:meth:`summary_dict` without pandas). ``interrupted``: the run was
     stopped early (Ctrl-C), as :attr:`GameResult.interrupted`; the arrays hold the games played.
     ``line_up``: the inches between the closest models at the start (``distance``, its old
     name, with a DeprecationWarning for one release).
@@ -73,34 +74,50 @@ class DuelResult:
     def games(self) -> int:
         return len(self.winner)
 
-    def _mean_and_interval(self, values: np.ndarray, chance: bool = False) -> tuple[float, float, float]:
-        """Mean and 95% interval from the independent units: pairs when paired (an
-        incomplete last pair dropped). A chance gets Wilson's interval (over the pairs'
-        effective number of games when paired); a share or points a normal one."""
+    def _mean_and_interval(self, values: np.ndarray, chance: bool = False) -> tuple:
+        """Mean and 95% interval from the independent units, and how many there are and what
+        they are: ``(mean, low, high, n, per)``, over the pairs when paired (an incomplete last
+        pair dropped). A chance gets Wilson's interval (over the pairs' effective number of
+        games when paired); a share or points a normal one."""
         if chance:
-            return rate_interval(values, self.paired)[:3]
+            return rate_interval(values, self.paired)
         units = values[: len(values) // 2 * 2].reshape(-1, 2).mean(axis=1) if self.paired else values
         n = len(units)
         mean = float(units.mean()) if n else math.nan
         half = _Z95 * float(units.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-        return mean, mean - half, mean + half
+        return mean, mean - half, mean + half, n, "pairs" if self.paired else "games"
 
-    def summary(self) -> dict:
-        """Chances that ``a`` wins, that it is a draw and that ``b`` wins, the share of each
-        unit destroyed, the chance each is removed, and the points each destroys of the other
-        (NaN without costs), each as (mean, low, high) at 95%."""
-        out = {}
-        for name, values in (("a_wins", self.winner == 1), ("draw", self.winner == 0), ("b_wins", self.winner == -1)):
-            out[f"p_{name}"] = self._mean_and_interval(values.astype(float), chance=True)
+    def _measures(self) -> list[tuple]:
+        """``(measure, mean, low, high, n, per)`` of each row of :meth:`summary`."""
+        rows = [(name, *self._mean_and_interval((self.winner == value).astype(float), chance=True))
+                for name, value in (("a_wins", 1), ("draws", 0), ("b_wins", -1))]
         for k, side in enumerate("ab"):
-            out[f"share_{side}_destroyed"] = self._mean_and_interval(1.0 - self.left[:, k])
-            out[f"p_{side}_removed"] = self._mean_and_interval(self.destroyed[:, k].astype(float), chance=True)
+            rows.append((f"share_{side}_destroyed", *self._mean_and_interval(1.0 - self.left[:, k])))
+            rows.append((f"{side}_removed", *self._mean_and_interval(self.destroyed[:, k].astype(float), chance=True)))
         for k, side in enumerate("ab"):
             other = 1 - k
             cost = self.costs[other]
-            values = (1.0 - self.left[:, other]) * (cost if cost else math.nan)
-            out[f"points_destroyed_by_{side}"] = self._mean_and_interval(values)
-        return out
+            rows.append((f"points_destroyed_by_{side}", *self._mean_and_interval((1.0 - self.left[:, other]) * (cost if cost else math.nan))))
+        return rows
+
+    def summary(self):
+        """A table (pandas DataFrame) shaped like :meth:`GameResult.summary`'s, a row per
+        measure: ``a_wins``, ``draws``, ``b_wins`` (chances, as a game's),
+        ``share_a_destroyed`` and ``a_removed`` (the share of ``a``'s points destroyed, the
+        chance it is removed), the same for ``b``, and ``points_destroyed_by_a`` and ``_b``
+        (points of the other unit; NaN without its cost). ``rate`` is the mean over the
+        games, ``low``/``high`` its 95% interval (Wilson's for a chance, a normal one
+        otherwise), ``n`` the independent samples it rests on and ``per`` what they are
+        (games, or pairs when ``paired``)."""
+        from ._optional import pandas
+
+        pd = pandas("summary()")
+
+        return pd.DataFrame(self._measures(), columns=["measure", "rate", "low", "high", "n", "per"]).set_index("measure")
+
+    def summary_dict(self) -> dict:
+        """:meth:`summary` without pandas: ``{measure: (rate, low, high)}``, its rows in order."""
+        return {name: (mean, low, high) for name, mean, low, high, _n, _per in self._measures()}
 
     def to_pandas(self):
         """One row per game: who went first, each unit's share left, whether it was removed
@@ -112,14 +129,20 @@ class DuelResult:
         return pd.DataFrame({"first": np.array(self.units, dtype=object)[self.first], f"left_{self.units[0]}": self.left[:, 0],
                              f"left_{self.units[1]}": self.left[:, 1], "winner": self.winner})
 
+    def _labels(self) -> dict:
+        """Each measure of :meth:`summary` in words, the units by name: ``{"a_wins":
+        "Rifles wins", ...}``."""
+        a, b = self.units
+        return {"a_wins": f"{a} wins", "draws": "draw", "b_wins": f"{b} wins", "share_a_destroyed": f"share of {a} destroyed",
+                "a_removed": f"{a} removed", "share_b_destroyed": f"share of {b} destroyed", "b_removed": f"{b} removed",
+                "points_destroyed_by_a": f"points {a} destroys", "points_destroyed_by_b": f"points {b} destroys"}
+
     def _repr_html_(self) -> str:
         from . import _display as d
 
-        s = self.summary()
+        s = self.summary_dict()
         a, b = self.units
-        names = {"p_a_wins": f"{a} wins", "p_draw": "draw", "p_b_wins": f"{b} wins", "share_a_destroyed": f"share of {a} destroyed",
-                 "share_b_destroyed": f"share of {b} destroyed", "p_a_removed": f"{a} removed", "p_b_removed": f"{b} removed",
-                 "points_destroyed_by_a": f"points {a} destroys", "points_destroyed_by_b": f"points {b} destroys"}
+        names = self._labels()
         rows = [[names[k], d._num(v[0], 4), f"[{d._num(v[1], 4)}, {d._num(v[2], 4)}]"] for k, v in s.items()]
         lines = [f"{self.games:,} games from {self.line_up:g}\" over {self.rounds} rounds{' (paired)' if self.paired else ''}"
                  f"{', interrupted' if self.interrupted else ''}; "
@@ -128,11 +151,11 @@ class DuelResult:
                        notes=[f"Not modelled: {r}" for r in sorted(self.unmodelled)])
 
     def __repr__(self) -> str:
-        s = self.summary()
+        s = self.summary_dict()
         pct = lambda t: f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"  # noqa: E731
         a, b = self.units
         return (f"DuelResult({a} vs {b}, {self.games:,} games from {self.line_up:g}\" over {self.rounds} rounds"
-                f"{' (paired)' if self.paired else ''}{', interrupted' if self.interrupted else ''}: {a} wins {pct(s['p_a_wins'])}, draw {pct(s['p_draw'])}, {b} wins {pct(s['p_b_wins'])}; "
+                f"{' (paired)' if self.paired else ''}{', interrupted' if self.interrupted else ''}: {a} wins {pct(s['a_wins'])}, draw {pct(s['draws'])}, {b} wins {pct(s['b_wins'])}; "
                 f"{a} destroys {100 * s['share_b_destroyed'][0]:.0f}% of {b}, {b} {100 * s['share_a_destroyed'][0]:.0f}% of {a})")
 
 

@@ -415,10 +415,10 @@ def _duel(args: argparse.Namespace) -> int:
         line_up = args.distance
     r = duel(a, b, games=args.games, seed=args.seed, line_up=line_up, paired=True, threads=args.threads)
     title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {r.line_up:g}" (paired, seed {args.seed}), full game rules'
-    names = {"p_a_wins": f"{a.name} wins", "p_draw": "draw", "p_b_wins": f"{b.name} wins",
-             "share_a_destroyed": f"share of {a.name} destroyed", "share_b_destroyed": f"share of {b.name} destroyed",
-             "points_destroyed_by_a": f"points {a.name} destroys", "points_destroyed_by_b": f"points {b.name} destroys"}
-    rows = [{"measure": names[k], "mean": v[0], "low": v[1], "high": v[2]} for k, v in r.summary().items() if k in names]
+    # the chances of each result, and what each destroys (the chances of removal left out)
+    names = r._labels()
+    rows = [{"measure": names[k], "mean": v[0], "low": v[1], "high": v[2]} for k, v in r.summary_dict().items()
+            if not k.endswith("_removed")]
     if _machine(args, [title], {"duel": rows}):
         return 0
     print(_wrapped(title))
