@@ -310,3 +310,20 @@ def test_a_duels_line_up_and_its_old_flag(monkeypatch, capsys):
     assert "oprstats: warning: duel: --distance is now --line-up" in old.err
     assert main(command + ["--distance", "6", "--line-up", "6"]) == 1
     assert "oprstats: error: duel: give --line-up only" in capsys.readouterr().err
+
+
+def test_fair_cost_says_what_the_units_were_judged_against(monkeypatch, capsys):
+    """issue 44: by default the units are judged against themselves; the command says so and
+    how to judge them against other books."""
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["fair-cost", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "Judged against: the units themselves" in said and "add other books: --field OTHER.json (repeatable" in said
+    _lines_fit(out, 80)
+    book = str(oprstats.examples.EXAMPLE_BOOK)
+    assert main(["fair-cost", book, "--field", book, "--top", "1", "--format", "json"]) == 0
+    title = json.loads(capsys.readouterr().out)["title"]
+    assert title[-1] == f"Judged against: the {len(oprstats.example_book())} units of {oprstats.example_book().name}."

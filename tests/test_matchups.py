@@ -490,3 +490,19 @@ def test_a_seed_not_given_is_still_0_and_says_it_will_be_none():
             oprstats.break_even(a, FIELD, method="duel", games=5)
     for function in (oprstats.fair_cost, oprstats.break_even):
         assert "0 for now, None (fresh entropy) in a later release" in repr(inspect.signature(function).parameters["seed"].default)
+
+
+def test_a_frame_says_what_its_units_were_judged_against():
+    """issue 44: fair_cost(book) without field= judges the units against themselves; the
+    frame says so, and names what a field given holds."""
+    book = oprstats.example_book()
+    assert oprstats.fair_cost(book, resamples=0).attrs["field"] == "the judged units themselves"
+    with_units = oprstats.fair_cost(book, field=[book, FIELD[0]], resamples=0)
+    assert with_units.attrs["field"] == f"{book.name}, 1 more unit ({len(book) + 1} units)"
+    path = oprstats.examples.EXAMPLE_BOOK
+    assert oprstats.fair_cost(book, field=path, resamples=0).attrs["field"] == f"{path.name} ({len(book)} units)"
+    # a generator is read once, for its units and its description alike
+    assert oprstats.fair_cost(book, field=(u for u in FIELD), resamples=0).attrs["field"] == f"{len(FIELD)} units"
+    assert oprstats.fair_cost(book, field=oprstats.Field(FIELD), resamples=0).attrs["field"] == f"a Field of {len(FIELD)} units"
+    doc = " ".join(oprstats.fair_cost.__doc__.split("\n\n")[0].split())
+    assert "Without ``field``, the units are judged against themselves" in doc and "field=[book, *other_books]" in doc

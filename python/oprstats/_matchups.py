@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from typing import Any, Mapping, Optional, Sequence, cast
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from . import _core
 from ._attack import LIMITS, as_float, check_distance, check_flag, check_threads, seed_to_u64, shown
-from ._core import Unit
+from ._core import ArmyBook, Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
 from ._defaults import NOT_GIVEN, SEED_UNSET, renamed, seed_or_zero
@@ -391,6 +392,35 @@ def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
     return out / out.sum()
 
 
+#: What fair_cost judges units against without ``field=`` (its frame's ``attrs["field"]``).
+FIELD_ITSELF = "the judged units themselves"
+
+
+def _field_text(field: Any, size: int) -> str:
+    """A field given to :func:`fair_cost` in words, for its frame's ``attrs["field"]``: its
+    books and lists by name, its loose units counted, and its size."""
+    if isinstance(field, Field):
+        return f"a Field of {size} units"
+    items = field if isinstance(field, list) else [field]
+    names, loose = [], 0
+    for item in items:
+        if isinstance(item, Unit):
+            loose += 1
+        elif isinstance(item, ArmyBook):
+            names.append(item.name)
+        elif isinstance(item, os.PathLike) or (isinstance(item, str) and "\n" not in item and len(item) < 260):
+            names.append(os.path.basename(os.fspath(item)))
+        elif isinstance(item, str):
+            names.append("a book's or a list's text")
+        else:  # an Army, or anything else holding units
+            names.append(getattr(item, "name", "") or "an army list")
+    if not names:
+        return f"{size} units"
+    if loose:
+        names.append(f"{loose} more unit{'' if loose == 1 else 's'}")
+    return f"{', '.join(names)} ({size} units)"
+
+
 def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
     """The rows of :func:`fair_cost` as dicts, sorted the same way (no pandas needed)."""
     return _fair_cost(units, **options)[0]
@@ -399,9 +429,10 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
                resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float]:
-    """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
-    |log(official / fair)| over the field's units; NaN by games)."""
+               partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float, str]:
+    """The rows of :func:`fair_cost`, the field's spread (the 90% quantile of
+    |log(official / fair)| over the field's units; NaN by games) and what the field is, in
+    words (:data:`FIELD_ITSELF` without one; empty by games)."""
     if method not in ("exchange", "games"):
         raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
@@ -412,7 +443,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
         from ._worth_games import fair_cost_by_games
 
         return fair_cost_by_games(judged, armies=armies, games=games, seed=seed, interval=interval, resamples=resamples, client=client,
-                                  partitions=partitions, threads=threads), math.nan
+                                  partitions=partitions, threads=threads), math.nan, ""
     if armies is not None:
         raise ValueError('armies: the reference armies of method="games"; the exchange measures against field=')
     if isinstance(field, Field):
@@ -423,10 +454,16 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
                              f"not {charge_distance:g}\" in {edition}")
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     in_sample = check_flag("in_sample", in_sample)
+    if field is not None and not isinstance(field, (Field, str, os.PathLike, ArmyBook, Unit)) and not hasattr(field, "units"):
+        try:
+            field = list(field)  # read once: named below, and its units read
+        except TypeError:
+            pass  # refused, by name, where its units are read
     if not judged:
-        return [], math.nan
+        return [], math.nan, FIELD_ITSELF if field is None else ""
     c_u = _costs(judged, "units")
     run = dict(charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
+    given_field = field
     if not isinstance(field, Field):
         # the field's matchups against itself, once; the judged units in it read their rows
         field_units = judged if field is None else _units(field, "field", edition)
@@ -509,7 +546,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             "ignored_rules": ", ".join(sorted(ignored[a] & unit_rule_names(u))),
         })
     rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
-    return rows, spread
+    return rows, spread, FIELD_ITSELF if given_field is None else _field_text(given_field, len(field_units))
 
 
 def _scale(keep: np.ndarray, c_f: np.ndarray, field_worth: np.ndarray) -> float:
@@ -696,11 +733,15 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
               resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
               partitions: Optional[int] = None, armies: Any = None, games: int = 2000):
     """What each unit is worth on the table by play, in points, against a field of opponents,
-    as a pandas DataFrame sorted by how far its official cost is from it.
+    as a pandas DataFrame sorted by how far its official cost is from it. Without ``field``,
+    the units are judged against themselves: whether a book is balanced within itself. A
+    faction's balance against the game needs other books in the field:
+    ``fair_cost(book, field=[book, *other_books])``. ``frame.attrs["field"]`` says what the
+    units were judged against.
 
     ``method="exchange"``: from the exact :func:`matchups` against every unit of ``field``
-    (default: the units themselves; an army book, army, path or units; ``weights`` per field
-    unit, by position or by name), the cost at which the unit's points destroyed per point
+    (default: the units themselves; an army book, army, path, units, a :class:`Field`, or a
+    sequence of these; ``weights`` per field unit, by position or by name), the cost at which the unit's points destroyed per point
     lost equals the field's typical unit's. Each round a unit meets an opponent, both act
     once: at 24" (a share ``1 - close_share``) both shoot; at 12" each shoots or charges,
     whichever trades better for it. ``offense`` is the points destroyed per activation,
@@ -740,7 +781,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     pd = pandas("fair_cost()")
 
-    rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
+    rows, spread, field_text = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
                               edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads,
                               client=client, partitions=partitions, armies=armies, games=games)
     if method == "games":
@@ -749,6 +790,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
         return pd.DataFrame(rows, columns=list(GAMES_COLUMNS))
     frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
     frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
+    frame.attrs["field"] = field_text
     return frame
 
 

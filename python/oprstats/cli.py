@@ -436,19 +436,30 @@ def _fair_cost(args: argparse.Namespace) -> int:
     units = _distinct(units)
     field = None
     if args.field:
-        field = [u for path in args.field for u in _load_units(path, args.edition)[1]]
+        sources = [_load(path, args.edition) for path in args.field]
+        field = [u for _title, _book, units in sources for u in units]
+        # each book or list by its name (its title without the counts)
+        field_names = ", ".join(title.rsplit(" (", 1)[0] for title, _book, _units in sources)
     rows = fair_cost_rows(units, field=field, edition=args.edition or DEFAULT_EDITION, seed=args.seed)
     if args.top is not None:
         rows = rows[: args.top]
     keep = ["unit", "official", "fair", "low", "high", "difference_pct", "verdict"]
     out = [{k: row.get(k) for k in keep} for row in rows]
     against = "the units themselves" if field is None else f"a field of {len(field)} units"
+    # what "fair" is measured against, said plainly: the default answers a narrower question
+    if field is None:
+        judged = ("Judged against: the units themselves, so this says whether they are balanced among themselves. "
+                  "To judge them against the game, add other books: --field OTHER.json (repeatable; give the judged "
+                  "file as a --field too to keep its own units in the field).")
+    else:
+        judged = f"Judged against: the {len(field)} units of {field_names}."
     heading = [title, f"Fair cost by play: the points at which each unit's exchanges against {against} are even, exactly, "
-                      "with the field resampled for the interval"]
+                      "with the field resampled for the interval", judged]
     if _machine(args, heading, {"fair_cost": out}):
         return 0
     print(heading[0])
     print(_wrapped(heading[1]))
+    print(_wrapped(heading[2]))
     print()
     headers = {"unit": "Unit", "official": "Official", "fair": "Fair", "low": "Low", "high": "High", "difference_pct": "Off %",
                "verdict": "Verdict"}
