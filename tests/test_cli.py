@@ -278,11 +278,11 @@ def test_the_main_questions_have_subcommands(monkeypatch, capsys):
         d = oprstats.duel(squad, drones, games=100, seed=3, paired=True)
         from oprstats._matchups import fair_cost_rows
 
-        costs = fair_cost_rows(list(book.units))
+        costs = fair_cost_rows(list(book.units), seed=0)  # the CLI's --seed default
         be = oprstats.break_even(squad, list(book.units))
     assert main(["duel", "Warden Squad", "Swarm Drones", "--games", "100", "--seed", "3", "--format", "json"]) == 0
     rows = {r["measure"]: r["mean"] for r in json.loads(capsys.readouterr().out)["duel"]}
-    assert rows["Warden Squad wins"] == pytest.approx(d.summary()["p_a_wins"][0])
+    assert rows["Warden Squad wins"] == pytest.approx(d.summary().loc["a_wins", "rate"])
     assert main(["fair-cost", str(oprstats.examples.EXAMPLE_BOOK), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)["fair_cost"]
     assert [(r["unit"], r["fair"]) for r in out] == [(r["unit"], pytest.approx(r["fair"])) for r in costs]
@@ -293,3 +293,37 @@ def test_the_main_questions_have_subcommands(monkeypatch, capsys):
     m = oprstats.matchups(list(book.units), list(book.units))
     assert f"{float(np.nanmax(m.net)):+.1f}" in text and f"{float(np.nanmin(m.net)):+.1f}" in text
     _lines_fit(text, 100)
+
+
+def test_a_duels_line_up_and_its_old_flag(monkeypatch, capsys):
+    """issue 44: --line-up, as simulate(line_up=) names the duel's starting gap; --distance,
+    its old name, works with a warning for one release; both is an error."""
+    monkeypatch.setenv("COLUMNS", "80")
+    command = ["duel", "Warden Squad", "Swarm Drones", "--games", "30", "--seed", "2"]
+    assert main(command + ["--line-up", "6"]) == 0
+    new = capsys.readouterr()
+    assert 'duels from 6" (paired, seed 2)' in new.out and "--distance" not in new.err
+    _lines_fit(new.out, 80)
+    assert main(command + ["--distance", "6"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out
+    assert "oprstats: warning: duel: --distance is now --line-up" in old.err
+    assert main(command + ["--distance", "6", "--line-up", "6"]) == 1
+    assert "oprstats: error: duel: give --line-up only" in capsys.readouterr().err
+
+
+def test_fair_cost_says_what_the_units_were_judged_against(monkeypatch, capsys):
+    """issue 44: by default the units are judged against themselves; the command says so and
+    how to judge them against other books."""
+    import oprstats
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["fair-cost", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "Judged against: the units themselves" in said and "add other books: --field OTHER.json (repeatable" in said
+    _lines_fit(out, 80)
+    book = str(oprstats.examples.EXAMPLE_BOOK)
+    assert main(["fair-cost", book, "--field", book, "--top", "1", "--format", "json"]) == 0
+    title = json.loads(capsys.readouterr().out)["title"]
+    assert title[-1] == f"Judged against: the {len(oprstats.example_book())} units of {oprstats.example_book().name}."

@@ -238,7 +238,7 @@ def test_real_books_fair_cost_by_play_ranks_units_much_as_opr_prices_them(book_p
         warnings.simplefilter("ignore")
         books = [oprstats.load_army_book(p) for p in book_paths[:3]]
     field = [u for b in books for u in b.units]
-    df = oprstats.fair_cost(books[0], field=field, resamples=200)
+    df = oprstats.fair_cost(books[0], field=field, resamples=200, seed=0)
     assert len(df) == len(books[0].units) and np.isfinite(df.fair).all() and (df.fair >= 0).all()
     rank = lambda x: np.argsort(np.argsort(np.asarray(x)))  # noqa: E731
     spearman = np.corrcoef(rank(df.official), rank(df.fair))[0, 1]
@@ -266,7 +266,7 @@ def test_plots_render(tmp_path):
         plot.matchups(m, mode="shoot 6")
     with pytest.raises(TypeError, match="Matchups"):
         plot.matchups(m.to_pandas())
-    frame = oprstats.fair_cost([_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD, resamples=100)
+    frame = oprstats.fair_cost([_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD, resamples=100, seed=0)
     ax = plot.fairness(frame)
     assert "fair cost by play" in ax.get_xlabel()
     ax.figure.savefig(tmp_path / "fair.png")
@@ -432,3 +432,77 @@ def test_break_even_by_duels_against_a_field():
         oprstats.break_even(a, FIELD, method="games")
     with pytest.raises(ValueError, match="games"):
         oprstats.break_even(a, FIELD, method="duel", games=5)
+
+
+# --- seed= not given (issue 44): 0 for one release, with a FutureWarning --------------------
+
+def _one_future_warning(call):
+    """``call()``'s result and its one FutureWarning, which must point at the caller's line
+    (this file), not at the library's."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    future = [w for w in caught if issubclass(w.category, FutureWarning)]
+    assert len(future) == 1, [str(w.message) for w in caught]
+    assert future[0].filename == __file__
+    return result, str(future[0].message)
+
+
+def _no_warning(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return call()
+
+
+def test_a_seed_not_given_is_still_0_and_says_it_will_be_none():
+    import inspect
+
+    units = [_unit("A", 5, 100), _unit("B", 6, 90, attacks=3)] + FIELD
+    frame, message = _one_future_warning(lambda: oprstats.fair_cost(units, resamples=50))
+    assert message.startswith("fair_cost: seed will default to None (fresh entropy)")
+    assert "pass seed=0 to keep these numbers, or seed=None for fresh ones" in message
+    assert frame.equals(_no_warning(lambda: oprstats.fair_cost(units, resamples=50, seed=0)))
+    rows, _ = _one_future_warning(lambda: oprstats._matchups.fair_cost_rows(units, resamples=50))
+    assert rows == oprstats._matchups.fair_cost_rows(units, resamples=50, seed=0)
+    # where no seed is used, nothing changes and nothing is said
+    _no_warning(lambda: oprstats.fair_cost(units, resamples=0))
+    _no_warning(lambda: oprstats.break_even(units[0], FIELD))
+    a = _unit("A", 5, 100)
+    duels, message = _one_future_warning(lambda: oprstats.break_even(a, FIELD[0], parameter="quality", method="duel", games=20,
+                                                                     resamples=20))
+    assert message.startswith("break_even: seed will default to None")
+    assert repr(duels) == repr(_no_warning(lambda: oprstats.break_even(a, FIELD[0], parameter="quality", method="duel", games=20,
+                                                                       resamples=20, seed=0)))
+    army = oprstats.example_army()
+    grunt = Unit.parse('Grunt [1] Q6+ D6+ | 40pts\nPistol (12", A1)')
+    by_games, message = _one_future_warning(lambda: oprstats.fair_cost([grunt], method="games", armies=(army, army), games=50,
+                                                                       resamples=20))
+    assert message.startswith("fair_cost: seed will default to None")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the example army's rules the game leaves out
+        warnings.simplefilter("error", FutureWarning)
+        again = oprstats.fair_cost([grunt], method="games", armies=(army, army), games=50, resamples=20, seed=0)
+    assert by_games.equals(again)
+    # a refused call says what is wrong, not what the seed will be
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        with pytest.raises(ValueError, match="games"):
+            oprstats.break_even(a, FIELD, method="duel", games=5)
+    for function in (oprstats.fair_cost, oprstats.break_even):
+        assert "0 for now, None (fresh entropy) in a later release" in repr(inspect.signature(function).parameters["seed"].default)
+
+
+def test_a_frame_says_what_its_units_were_judged_against():
+    """issue 44: fair_cost(book) without field= judges the units against themselves; the
+    frame says so, and names what a field given holds."""
+    book = oprstats.example_book()
+    assert oprstats.fair_cost(book, resamples=0).attrs["field"] == "the judged units themselves"
+    with_units = oprstats.fair_cost(book, field=[book, FIELD[0]], resamples=0)
+    assert with_units.attrs["field"] == f"{book.name}, 1 more unit ({len(book) + 1} units)"
+    path = oprstats.examples.EXAMPLE_BOOK
+    assert oprstats.fair_cost(book, field=path, resamples=0).attrs["field"] == f"{path.name} ({len(book)} units)"
+    # a generator is read once, for its units and its description alike
+    assert oprstats.fair_cost(book, field=(u for u in FIELD), resamples=0).attrs["field"] == f"{len(FIELD)} units"
+    assert oprstats.fair_cost(book, field=oprstats.Field(FIELD), resamples=0).attrs["field"] == f"a Field of {len(FIELD)} units"
+    doc = " ".join(oprstats.fair_cost.__doc__.split("\n\n")[0].split())
+    assert "Without ``field``, the units are judged against themselves" in doc and "field=[book, *other_books]" in doc

@@ -219,3 +219,42 @@ def test_every_plot_takes_ax_and_the_old_axes_spelling_is_deprecated():
         assert list(plot.attack(r, ax=old)) == list(old)
     with pytest.raises(TypeError, match="give ax= only"):
         plot.attack(r, ax=old, axes=old)
+
+
+def test_a_game_map_shows_the_units_inside_a_transport():
+    """issue 44: a unit carried in a transport stands nowhere on the table; the map names it on
+    a badge under its transport, and the legend explains the badge."""
+    from oprstats import Unit
+
+    apc = Unit.parse('APC [1] Q4+ D2+ | 150pts | Tough(6), Transport(11), Fast, Impact(3)\nHeavy Gun (24", A3, AP(1))')
+    squad = Unit.parse('Squad [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1)\n10x CCW (A1)')
+    assault = Unit.parse('Assault [5] Q4+ D4+ | 120pts | Furious\n5x Pistol (12", A1)\n5x Blade (A2, AP(1))')
+    foes = [Unit.parse('Rifles [10] Q4+ D4+ | 100pts\n10x Rifle (24", A1)'), Unit.parse("Brutes [3] Q4+ D4+ | 150pts | Tough(3)\n3x Claws (A3, AP(1))"),
+            Unit.parse('Gunners [5] Q4+ D4+ | 120pts\n5x Gun (30", A2)')]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result = oprstats.simulate([apc, assault, squad], foes, games=4, seed=1, trace=True, progress=False)
+    carried, empty = [], []
+    for g, trace in enumerate(result.traces):
+        for r in range(max(e["round"] for e in trace.events) + 1):
+            inside = trace.carried(r)
+            # every unit the snapshot has inside is found in a transport: the army's APC (A0)
+            snapshot = {(e["army"], e["unit"]) for e in trace.positions(r) if e["detail"] == "inside"}
+            assert set(inside) == snapshot and set(inside.values()) <= {(0, 0)}, (g, r, inside)
+            (carried if inside else empty).append((g, r, inside))
+    assert carried and empty, "the games should have rounds with and without passengers"
+    g, r, inside = carried[-1]
+    axes = plot.game(result, g, rounds=[r])
+    badge = "in A0: " + " ".join(f"A{u}" for _army, u in sorted(inside))
+    assert badge in [t.get_text().replace("\n", " ") for t in axes[0].texts]
+    fig = axes[0].figure
+    assert 'badge "in A0: A2": A2 carried in transport A0' in _legend_texts(fig)
+    assert "arrow: a move (dotted: a placement)" in _legend_texts(fig)
+    _inside(fig)
+    assert _rendered(fig)
+    # no badge drawn, none explained
+    g, r, _ = empty[0]
+    axes = plot.game(result, g, rounds=[r])
+    assert not any(t.get_text().startswith("in A") for t in axes[0].texts)
+    assert not any(text.startswith("badge") for text in _legend_texts(axes[0].figure))
+    plt.close(axes[0].figure)

@@ -166,9 +166,9 @@ def test_simulate_keyword_numbers(field, data):
 
 
 @FEW
-@given(field=st.sampled_from(["distance", "rounds", "games"]), data=st.data())
+@given(field=st.sampled_from(["line_up", "rounds", "games"]), data=st.data())
 def test_duel_keyword_numbers(field, data):
-    small = {"distance": st.floats(-1, 31), "rounds": st.integers(-1, 21), "games": st.integers(-1, 3)}[field]
+    small = {"line_up": st.floats(-1, 31), "rounds": st.integers(-1, 21), "games": st.integers(-1, 3)}[field]
     value = data.draw(numbers(small), label=field)
     kwargs = {"games": 2, "seed": 1, field: value}
     d = answer(field, lambda: oprstats.duel(U[4], U[5], **kwargs))

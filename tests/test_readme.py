@@ -14,17 +14,22 @@ BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(enc
 
 
 def _run_blocks(blocks: list, page: str, name: str) -> dict:
-    """Runs a page's blocks in order in one namespace (warnings silenced), failing with the
+    """Runs a page's blocks in order in one namespace (warnings kept quiet), failing with the
     block's number; returns the namespace. They run as a script's main module does: a block
-    guarded by ``if __name__ == "__main__":`` (a Dask cluster's) runs too."""
+    guarded by ``if __name__ == "__main__":`` (a Dask cluster's) runs too. An example that
+    uses a deprecated spelling, or leaves out an argument whose default is changing (a
+    DeprecationWarning or FutureWarning at the block's own line), fails: readers copy them."""
     namespace: dict = {"__name__": "__main__"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         for i, block in enumerate(blocks):
             try:
                 exec(compile(block, f"{page} python block {i + 1}", "exec"), namespace)
             except Exception as exc:  # pragma: no cover - the failure is the test's message
                 pytest.fail(f"{page} python block {i + 1} fails: {type(exc).__name__}: {exc}")
+    dated = [f"{w.filename}, line {w.lineno}: {w.message}" for w in caught
+             if issubclass(w.category, (DeprecationWarning, FutureWarning)) and w.filename.startswith(f"{page} python block ")]
+    assert not dated, dated
     return namespace
 
 

@@ -570,6 +570,23 @@ class _Trace:
         """The position events at the end of ``round`` (0: after deployment)."""
         return [e for e in self.events if e["kind"] == "position" and e["round"] == round]
 
+    def carried(self, round: int) -> dict:
+        """The units inside a transport at the end of ``round`` (0: after deployment), each
+        with its transport: ``{(army, unit): (army, transport)}``. A position snapshot says a
+        unit is inside; the transport is the one it last got into (``embarked`` at
+        deployment, ``embark``) and has not left (``disembark``, ``lost``)."""
+        carrier: dict = {}
+        out = {}
+        for e in self.events:
+            who = (e["army"], e["unit"])
+            if e["kind"] in ("embarked", "embark", "inside"):
+                carrier[who] = (e["target_army"], e["target"])
+            elif e["kind"] in ("disembark", "lost"):
+                carrier.pop(who, None)
+            elif e["kind"] == "position" and e["round"] == round and e["detail"] == "inside" and who in carrier:
+                out[who] = carrier[who]
+        return out
+
     def owners(self, round: int) -> list:
         """Each marker's controller at the end of ``round``: 0 (army A), 1 (army B) or -1."""
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]

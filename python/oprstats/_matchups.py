@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from typing import Any, Mapping, Optional, Sequence, cast
 
@@ -15,9 +16,11 @@ import numpy as np
 
 from . import _core
 from ._attack import LIMITS, as_float, check_distance, check_flag, check_threads, seed_to_u64, shown
-from ._core import Unit
+from ._core import ArmyBook, Unit
 from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
+from ._defaults import NOT_GIVEN, SEED_UNSET, renamed, seed_or_zero
+from ._duel import LINE_UP, LINE_UP_WHY
 from ._editions import DEFAULT_EDITION
 from ._efficiency import canonical_mode
 
@@ -389,6 +392,35 @@ def _weights(weights: Any, field: Sequence[Unit]) -> np.ndarray:
     return out / out.sum()
 
 
+#: What fair_cost judges units against without ``field=`` (its frame's ``attrs["field"]``).
+FIELD_ITSELF = "the judged units themselves"
+
+
+def _field_text(field: Any, size: int) -> str:
+    """A field given to :func:`fair_cost` in words, for its frame's ``attrs["field"]``: its
+    books and lists by name, its loose units counted, and its size."""
+    if isinstance(field, Field):
+        return f"a Field of {size} units"
+    items = field if isinstance(field, list) else [field]
+    names, loose = [], 0
+    for item in items:
+        if isinstance(item, Unit):
+            loose += 1
+        elif isinstance(item, ArmyBook):
+            names.append(item.name)
+        elif isinstance(item, os.PathLike) or (isinstance(item, str) and "\n" not in item and len(item) < 260):
+            names.append(os.path.basename(os.fspath(item)))
+        elif isinstance(item, str):
+            names.append("a book's or a list's text")
+        else:  # an Army, or anything else holding units
+            names.append(getattr(item, "name", "") or "an army list")
+    if not names:
+        return f"{size} units"
+    if loose:
+        names.append(f"{loose} more unit{'' if loose == 1 else 's'}")
+    return f"{', '.join(names)} ({size} units)"
+
+
 def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
     """The rows of :func:`fair_cost` as dicts, sorted the same way (no pandas needed)."""
     return _fair_cost(units, **options)[0]
@@ -396,21 +428,22 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-               resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float]:
-    """The rows of :func:`fair_cost`, and the field's spread (the 90% quantile of
-    |log(official / fair)| over the field's units; NaN by games)."""
+               resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
+               partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float, str]:
+    """The rows of :func:`fair_cost`, the field's spread (the 90% quantile of
+    |log(official / fair)| over the field's units; NaN by games) and what the field is, in
+    words (:data:`FIELD_ITSELF` without one; empty by games)."""
     if method not in ("exchange", "games"):
         raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
+    interval, resamples = _check_bootstrap(interval, resamples)
     if method == "games":
-        interval, resamples = _check_bootstrap(interval, resamples)
         if field is not None or weights is not None:
             raise ValueError('field, weights: the exchange\'s; method="games" measures against armies=')
         from ._worth_games import fair_cost_by_games
 
         return fair_cost_by_games(judged, armies=armies, games=games, seed=seed, interval=interval, resamples=resamples, client=client,
-                                  partitions=partitions, threads=threads), math.nan
+                                  partitions=partitions, threads=threads), math.nan, ""
     if armies is not None:
         raise ValueError('armies: the reference armies of method="games"; the exchange measures against field=')
     if isinstance(field, Field):
@@ -420,12 +453,17 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             raise ValueError(f"field: built for charges from {field.charge_distance:g}\" in edition {field.edition}, "
                              f"not {charge_distance:g}\" in {edition}")
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
-    interval, resamples = _check_bootstrap(interval, resamples)
     in_sample = check_flag("in_sample", in_sample)
+    if field is not None and not isinstance(field, (Field, str, os.PathLike, ArmyBook, Unit)) and not hasattr(field, "units"):
+        try:
+            field = list(field)  # read once: named below, and its units read
+        except TypeError:
+            pass  # refused, by name, where its units are read
     if not judged:
-        return [], math.nan
+        return [], math.nan, FIELD_ITSELF if field is None else ""
     c_u = _costs(judged, "units")
     run = dict(charge_distance=charge_distance, edition=edition, threads=threads, client=client, partitions=partitions)
+    given_field = field
     if not isinstance(field, Field):
         # the field's matchups against itself, once; the judged units in it read their rows
         field_units = judged if field is None else _units(field, "field", edition)
@@ -476,6 +514,8 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     spread = field.cached(("spread", close_share, in_sample), field_spread)
     low = high = np.full(len(judged), np.nan)
     if resamples:
+        # the seed is used, by the resampling alone (said at fair_cost's caller's line)
+        seed = seed_or_zero(seed, "fair_cost", 3)
         def draws() -> tuple:
             counts = _draws(len(w), resamples, seed)
             return counts, _field_scales(d_ff, l_ff, w, c_f, counts)
@@ -506,7 +546,7 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
             "ignored_rules": ", ".join(sorted(ignored[a] & unit_rule_names(u))),
         })
     rows.sort(key=lambda r: (r["difference_pct"] is None, -abs(r["difference_pct"] or 0.0)))
-    return rows, spread
+    return rows, spread, FIELD_ITSELF if given_field is None else _field_text(given_field, len(field_units))
 
 
 def _scale(keep: np.ndarray, c_f: np.ndarray, field_worth: np.ndarray) -> float:
@@ -690,14 +730,18 @@ class Field:
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
-              resamples: int = 1000, seed: Any = 0, threads: Optional[int] = None, client: Any = None,
+              resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
               partitions: Optional[int] = None, armies: Any = None, games: int = 2000):
     """What each unit is worth on the table by play, in points, against a field of opponents,
-    as a pandas DataFrame sorted by how far its official cost is from it.
+    as a pandas DataFrame sorted by how far its official cost is from it. Without ``field``,
+    the units are judged against themselves: whether a book is balanced within itself. A
+    faction's balance against the game needs other books in the field:
+    ``fair_cost(book, field=[book, *other_books])``. ``frame.attrs["field"]`` says what the
+    units were judged against.
 
     ``method="exchange"``: from the exact :func:`matchups` against every unit of ``field``
-    (default: the units themselves; an army book, army, path or units; ``weights`` per field
-    unit, by position or by name), the cost at which the unit's points destroyed per point
+    (default: the units themselves; an army book, army, path, units, a :class:`Field`, or a
+    sequence of these; ``weights`` per field unit, by position or by name), the cost at which the unit's points destroyed per point
     lost equals the field's typical unit's. Each round a unit meets an opponent, both act
     once: at 24" (a share ``1 - close_share``) both shoot; at 12" each shoots or charges,
     whichever trades better for it. ``offense`` is the points destroyed per activation,
@@ -707,7 +751,9 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     Out of sample unless ``in_sample=True``: a unit is judged against the field without
     itself, and the scale is set without it. ``low``/``high`` is the ``interval`` percentile
-    range over ``resamples`` fields drawn with replacement (seeded by ``seed``). The
+    range over ``resamples`` fields drawn with replacement, seeded by ``seed`` (not given:
+    0, with a FutureWarning, until it becomes None, fresh entropy, as in :func:`simulate`;
+    pass ``seed=0`` to keep these numbers). The
     ``verdict`` is "over-costed" or "under-costed" only where the official cost is beyond
     that range and further from the fair cost than OPR's prices are for 90% of the field's
     own units (that spread, in percent, is ``frame.attrs["field_spread_pct"]``): the exchange
@@ -719,7 +765,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
     not in it: see the docs.
 
     ``method="games"``: by simulation, in reference games ``armies=(army, opponent)`` (or a
-    list of such pairs). The same ``games`` pairs of games (``paired``, one seed: common
+    list of such pairs). The same ``games`` pairs of games (``paired``, on ``seed``: common
     random numbers) are played by the army as it is, without each of its units in turn,
     and with each judged unit added. A point is worth the win rate the army's own units
     add per point of their cost, and a unit's fair cost is the win rate it adds over that:
@@ -735,7 +781,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     pd = pandas("fair_cost()")
 
-    rows, spread = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
+    rows, spread, field_text = _fair_cost(units, field=field, weights=weights, method=method, close_share=close_share, charge_distance=charge_distance,
                               edition=edition, in_sample=in_sample, interval=interval, resamples=resamples, seed=seed, threads=threads,
                               client=client, partitions=partitions, armies=armies, games=games)
     if method == "games":
@@ -744,6 +790,7 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
         return pd.DataFrame(rows, columns=list(GAMES_COLUMNS))
     frame = pd.DataFrame(rows, columns=list(FAIR_COST_COLUMNS))
     frame.attrs["field_spread_pct"] = 100.0 * math.expm1(spread) if math.isfinite(spread) else spread
+    frame.attrs["field"] = field_text
     return frame
 
 
@@ -850,8 +897,8 @@ def _net_per_round(m: Matchups, dealt_points: np.ndarray, attacker_per_wound: np
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
                charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
-               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = 0, distance: float = 24.0,
-               interval: float = 0.9, resamples: int = 1000) -> BreakEven:
+               partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = SEED_UNSET, line_up: float = LINE_UP,
+               interval: float = 0.9, resamples: int = 1000, distance: Any = NOT_GIVEN) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
     opponent, or with a field of them on average (``weights`` per unit): where the points
     of the opponent it destroys per round equal the points of itself it loses, in the
@@ -861,24 +908,30 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     values around it: 4.3 is between 4+ and 5+). A unit's losses are valued at its cost:
     the cost that evens them, or at its official cost for Quality and Defense.
 
-    ``method="duel"``: by :func:`duel` instead (``games`` pairs of duels from ``distance``
-    inches against each opponent, one seed for every value: common random numbers). For
+    ``method="duel"``: by :func:`duel` instead (``games`` pairs of duels from ``line_up``
+    inches against each opponent, one seed for every value: common random numbers;
+    ``distance``, its old name, with a DeprecationWarning until a later release). For
     Quality and Defense, the value at which the unit wins half its duels (a draw counting
     half), interpolated; for the cost, the cost at which the points it destroys over the
     duel equal the points it loses. ``low``/``high`` is the ``interval`` over ``resamples``
-    bootstrap draws of the pairs of duels."""
+    bootstrap draws of the pairs of duels. ``seed`` seeds the duels and the draws (not
+    given: 0, with a FutureWarning, until it becomes None, fresh entropy, as in
+    :func:`duel`; pass ``seed=0`` to keep these numbers); the exchange is exact and uses
+    none."""
     if not isinstance(unit, Unit):
         raise TypeError(f"unit: expected an oprstats.Unit, got {type(unit).__name__}")
     if parameter not in BREAK_EVEN_PARAMETERS:
         raise ValueError(f"parameter: must be one of {BREAK_EVEN_PARAMETERS} (got {parameter!r})")
     if method not in ("exchange", "duel"):
         raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
+    line_up, given_as = renamed("break_even", "distance", distance, "line_up", line_up, LINE_UP, LINE_UP_WHY, 2)
     field_units = _units(opponents, "opponents", edition)
     w = _weights(weights, field_units)
     # checked whichever method reads them, so that a slip is not silently ignored
     interval, resamples = _check_bootstrap(interval, resamples)
+    line_up = check_distance(line_up, given_as)
     if method == "duel":
-        return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, distance=distance, interval=interval,
+        return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, line_up=line_up, interval=interval,
                                     resamples=resamples, threads=threads, client=client, partitions=partitions)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)
     names = tuple(u.name for u in field_units)
@@ -923,7 +976,7 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
     return BreakEven(unit.name, names, parameter, value, _official(unit, parameter), table, note)
 
 
-def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, distance: float,
+def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter: str, *, games: int, seed: Any, line_up: float,
                          interval: float, resamples: int, threads: Optional[int], client: Any, partitions: Optional[int]) -> BreakEven:
     """``break_even(method="duel")``: duels of every value of the parameter against every
     opponent on one seed, and a bootstrap over the pairs of duels."""
@@ -933,6 +986,7 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 20 <= games <= 1_000_000:
         raise ValueError(f"games: must be a whole number of duel pairs from 20 to 1,000,000 (got {games!r})")
     interval, resamples = _check_bootstrap(interval, resamples)
+    seed = seed_or_zero(seed, "break_even", 3)
     engine_seed = seed_to_u64(seed)
     weight = w / w.sum()
     n_f = len(field_units)
@@ -945,7 +999,7 @@ def _break_even_by_duels(unit: Unit, field_units: list, w: np.ndarray, parameter
         """Every variant against every opponent on the one seed: the chance to win (a draw
         counting half), the share of itself lost, the share of the opponent destroyed, and
         the opponent's points destroyed, each ``[variant, 1 + bootstrap draw]``."""
-        grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, distance=distance, paired=True, threads=threads)
+        grid = [dict(a=v, b=f, games=int(games), seed=engine_seed, line_up=line_up, paired=True, threads=threads)
                 for v in variants for f in field_units]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)

@@ -11,6 +11,7 @@ import numpy as np
 
 from ._attack import seed_to_u64, shown
 from ._core import Unit
+from ._defaults import seed_or_zero
 from ._census import unit_rule_names
 from ._distributed import sweep
 from ._game import _units as _army_units
@@ -50,6 +51,8 @@ def fair_cost_by_games(judged: Sequence[Unit], *, armies: Any, games: int, seed:
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or not 50 <= games <= 1_000_000:
         raise ValueError(f"games: must be a whole number of game pairs from 50 to 1,000,000 (got {shown(games)})")
     pairs = _reference_pairs(armies)
+    # fair_cost's caller's line: fair_cost, _fair_cost, then here
+    seed = seed_or_zero(seed, "fair_cost", 4)
     engine_seed = seed_to_u64(seed)
     # every variant of every pair plays the same games (the same seed): common random numbers
     grid, where = [], []

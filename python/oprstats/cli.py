@@ -9,6 +9,7 @@ import math
 import os
 import shutil
 import sys
+import warnings
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -402,15 +403,22 @@ def _efficiency(args: argparse.Namespace) -> int:
 
 
 def _duel(args: argparse.Namespace) -> int:
-    from ._duel import duel
+    from ._duel import LINE_UP, duel
 
     a, b = _units_by_name(args, [args.a, args.b])
-    r = duel(a, b, games=args.games, seed=args.seed, distance=args.distance, paired=True, threads=args.threads)
-    title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {args.distance:g}" (paired, seed {args.seed}), full game rules'
-    names = {"p_a_wins": f"{a.name} wins", "p_draw": "draw", "p_b_wins": f"{b.name} wins",
-             "share_a_destroyed": f"share of {a.name} destroyed", "share_b_destroyed": f"share of {b.name} destroyed",
-             "points_destroyed_by_a": f"points {a.name} destroys", "points_destroyed_by_b": f"points {b.name} destroys"}
-    rows = [{"measure": names[k], "mean": v[0], "low": v[1], "high": v[2]} for k, v in r.summary().items() if k in names]
+    line_up = LINE_UP if args.line_up is None else args.line_up
+    if args.distance is not None:
+        if args.line_up is not None:
+            raise ValueError("duel: give --line-up only (--distance is its old name)")
+        warnings.warn("duel: --distance is now --line-up (the duel's starting gap; --distance in attack is the range of a shot); "
+                      "--distance goes in a later release", DeprecationWarning, stacklevel=2)
+        line_up = args.distance
+    r = duel(a, b, games=args.games, seed=args.seed, line_up=line_up, paired=True, threads=args.threads)
+    title = f'{a.name} against {b.name}: {len(r.winner):,} duels from {r.line_up:g}" (paired, seed {args.seed}), full game rules'
+    # the chances of each result, and what each destroys (the chances of removal left out)
+    names = r._labels()
+    rows = [{"measure": names[k], "mean": v[0], "low": v[1], "high": v[2]} for k, v in r.summary_dict().items()
+            if not k.endswith("_removed")]
     if _machine(args, [title], {"duel": rows}):
         return 0
     print(_wrapped(title))
@@ -428,19 +436,30 @@ def _fair_cost(args: argparse.Namespace) -> int:
     units = _distinct(units)
     field = None
     if args.field:
-        field = [u for path in args.field for u in _load_units(path, args.edition)[1]]
+        sources = [_load(path, args.edition) for path in args.field]
+        field = [u for _title, _book, units in sources for u in units]
+        # each book or list by its name (its title without the counts)
+        field_names = ", ".join(title.rsplit(" (", 1)[0] for title, _book, _units in sources)
     rows = fair_cost_rows(units, field=field, edition=args.edition or DEFAULT_EDITION, seed=args.seed)
     if args.top is not None:
         rows = rows[: args.top]
     keep = ["unit", "official", "fair", "low", "high", "difference_pct", "verdict"]
     out = [{k: row.get(k) for k in keep} for row in rows]
     against = "the units themselves" if field is None else f"a field of {len(field)} units"
+    # what "fair" is measured against, said plainly: the default answers a narrower question
+    if field is None:
+        judged = ("Judged against: the units themselves, so this says whether they are balanced among themselves. "
+                  "To judge them against the game, add other books: --field OTHER.json (repeatable; give the judged "
+                  "file as a --field too to keep its own units in the field).")
+    else:
+        judged = f"Judged against: the {len(field)} units of {field_names}."
     heading = [title, f"Fair cost by play: the points at which each unit's exchanges against {against} are even, exactly, "
-                      "with the field resampled for the interval"]
+                      "with the field resampled for the interval", judged]
     if _machine(args, heading, {"fair_cost": out}):
         return 0
     print(heading[0])
     print(_wrapped(heading[1]))
+    print(_wrapped(heading[2]))
     print()
     headers = {"unit": "Unit", "official": "Official", "fair": "Fair", "low": "Low", "high": "High", "difference_pct": "Off %",
                "verdict": "Verdict"}
@@ -619,7 +638,8 @@ def build_parser() -> argparse.ArgumentParser:
     du.add_argument("b", help=unit_help)
     du.add_argument("--games", type=_at_least(1), default=2_000, help="pairs of duels (default 2,000), seats swapped in each")
     du.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1)")
-    du.add_argument("--distance", type=float, default=24.0, help="inches between them at the start (default 24)")
+    du.add_argument("--line-up", type=float, default=None, help="inches between their closest models at the start (default 24)")
+    du.add_argument("--distance", type=float, default=None, help="the old name of --line-up (deprecated: it goes in a later release)")
     du.add_argument("--threads", type=_at_least(1), default=None, help="threads (default: all cores); the results do not depend on it")
     du.set_defaults(run=_duel)
     fc = sub.add_parser("fair-cost", parents=[common], help="the points at which each unit trades evenly with a field, by play")
@@ -659,8 +679,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_telling_warnings(args: argparse.Namespace) -> int:
     """Runs the command; its warnings (rules not modelled, a unit out of range...) follow on
     stderr, one line each, as the command's own messages rather than Python's."""
-    import warnings
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -527,8 +527,9 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
     grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
     them, and each unit's models on their bases, labelled A0, A1... and B0, B1... (army A
     blue, army B red; pale: Shaken; dashed: arrived by Ambush this round), with the moves made
-    during the round as arrows. A legend under the table names every unit and the marks; the
-    title gives the game's result.
+    during the round as arrows. Units inside a transport are named on a badge under it ("in
+    A0: A2 A3"): they stand nowhere on the table, but are there. A legend under the table
+    names every unit and the marks; the title gives the game's result.
 
     ``rounds``: which snapshots to draw (0 is the table after deployment); all by default.
     Returns the array of axes.
@@ -557,6 +558,7 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
         for extra in axes[len(rounds):]:
             extra.set_visible(False)
     fig = axes[0].figure
+    any_carried = False
     for ax, r in zip(axes, rounds):
         ax.add_patch(Rectangle((0, 0), 72, 48, facecolor="#f7f4ea", edgecolor="black"))
         for piece in trace.terrain:
@@ -575,8 +577,13 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
                 ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
                             arrowprops={"arrowstyle": "->", "color": _ARMY_COLOURS[e["army"]], "lw": 0.8,
                                         "linestyle": ":" if e["kind"] == "place" else "-"})
+        drawn = {}  # (army, unit) -> (x, y, lowest, highest, half width) of its bases, for its passengers' badge
+        # what a badge should not cover, in table inches: markers, bases, labels
+        markers = list(trace.objectives)
+        circles: list = []
+        boxes = []
         for e in trace.positions(r):
-            # units inside a transport stand nowhere: the transport is drawn
+            # units inside a transport stand nowhere: the badge under their transport names them
             if e["detail"] in ("gone", "reserve", "inside"):
                 continue
             army, unit = e["army"], e["unit"]
@@ -588,20 +595,72 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
                                     edgecolor="black", linestyle="--" if e["detail"] == "arrived" else "-"))
             top = max(y + base for _, y, base in bases)
             ax.text(e["to"][0], top + 0.4, f"{'AB'[army]}{unit}", ha="center", va="bottom", fontsize=6, color=_ARMY_COLOURS[army])
+            cx, cy = e["to"]
+            drawn[(army, unit)] = (cx, cy, min(y - base for _, y, base in bases), top,
+                                   max(abs(x - cx) + base for x, _, base in bases))
+            circles += bases
+            boxes.append((cx - 1.5, top + 0.4, cx + 1.5, top + 2.6))
+        any_carried |= _passenger_badges(ax, trace.carried(r), drawn, markers, circles, boxes)
         ax.set_xlim(-1, 73)
         ax.set_ylim(-1, 49)
         ax.set_aspect("equal")
         ax.set_xticks([0, 12, 24, 36, 48, 60, 72])
         ax.set_yticks([0, 12, 24, 36, 48])
         ax.set_title("after deployment" if r == 0 else f"end of round {r}", fontsize=10)
-    _game_legend(fig, result, game, info)
+    _game_legend(fig, result, game, info, any_carried)
     return axes
 
 
+def _passenger_badges(ax, carried: dict, drawn: dict, markers: list, circles: list, boxes: list) -> bool:
+    """Beside each transport drawn, a badge naming the units inside it ("in A0: A2 A3", three
+    to a line) in its army's colour, where it covers the least (:func:`_covered`: objective
+    ``markers``, bases, labels): under the transport, over its label, or to its left or
+    right; whether any was drawn."""
+    inside: dict = {}
+    for (army, unit), transport in sorted(carried.items()):
+        if transport in drawn:  # a transport off the table (in reserve) is not drawn: nor are they
+            inside.setdefault(transport, []).append(f"{'AB'[army]}{unit}")
+    fig = ax.figure
+    box = ax.get_position()
+    # inches of paper per inch of table: the 74" x 50" view kept in proportion (aspect "equal")
+    scale = min(box.width * fig.get_figwidth() / 74.0, box.height * fig.get_figheight() / 50.0)
+    size = 5.5 / 72.0  # the badge's font, in inches of paper
+    for (army, t), labels in inside.items():
+        x, y, low, top, half = drawn[(army, t)]
+        lines = [" ".join(labels[k:k + 3]) for k in range(0, len(labels), 3)]
+        text = f"in {'AB'[army]}{t}: " + "\n".join(lines)
+        # its size in table inches: characters about 0.6 of the font wide, lines 1.2 high
+        w = (0.6 * size * max(len(line) for line in text.split("\n")) + 0.5 * size) / scale
+        h = (1.2 * size * len(lines) + 0.5 * size) / scale
+        spots = [(x, low - 0.6, "center", "top", (x - w / 2, low - 0.6 - h, x + w / 2, low - 0.6)),
+                 (x, top + 3.0, "center", "bottom", (x - w / 2, top + 3.0, x + w / 2, top + 3.0 + h)),
+                 (x - half - 0.8, y, "right", "center", (x - half - 0.8 - w, y - h / 2, x - half - 0.8, y + h / 2)),
+                 (x + half + 0.8, y, "left", "center", (x + half + 0.8, y - h / 2, x + half + 0.8 + w, y + h / 2))]
+        bx, by, ha, va, rect = min(spots, key=lambda s: _covered(s[4], markers, circles, boxes))
+        boxes.append(rect)
+        # see-through enough that a model under it still shows
+        ax.text(bx, by, text, ha=ha, va=va, multialignment="left", fontsize=5.5, color=_ARMY_COLOURS[army], zorder=5,
+                bbox={"boxstyle": "round,pad=0.25", "facecolor": (1, 1, 1, 0.8), "edgecolor": _ARMY_COLOURS[army], "linewidth": 0.6})
+    return bool(inside)
+
+
+def _covered(rect: tuple, markers: list, circles: list, boxes: list) -> float:
+    """How much a badge at ``rect`` (x0, y0, x1, y1) would hide, in table inches: an
+    objective marker's star counts 2 (the game is scored on them) and its dotted 3" ring a
+    half, a circle (x, y, radius: a base) and a box (a label, a badge) 1 each, and leaving
+    the table far more."""
+    x0, y0, x1, y1 = rect
+    touches = lambda cx, cy, r: (min(max(cx, x0), x1) - cx) ** 2 + (min(max(cy, y0), y1) - cy) ** 2 < r * r  # noqa: E731
+    outside = max(0.0, -1 - x0) + max(0.0, x1 - 73) + max(0.0, -1 - y0) + max(0.0, y1 - 49)
+    hits = sum(2 * touches(x, y, 1.5) + 0.5 * touches(x, y, 3.0) for x, y in markers) + sum(touches(*c) for c in circles)
+    hits += sum(1 for a0, b0, a1, b1 in boxes if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
+    return 100.0 * outside + hits
+
+
 def _legend_inches(info) -> float:
-    """The height of the legend: a line per unit of the larger army, the marks, and the
-    terrain kinds."""
-    return 0.17 * (max(len(info[0]), len(info[1])) + 2 + len(_TERRAIN_KINDS) // 2 + 1)
+    """The height of the legend: a line per unit of the larger army, the marks (two lines),
+    and the terrain kinds."""
+    return 0.17 * (max(len(info[0]), len(info[1])) + 3 + len(_TERRAIN_KINDS) // 2 + 1)
 
 
 # the terrain kinds of the table as the legend names them: (label, a piece of that kind)
@@ -615,9 +674,10 @@ _TERRAIN_KINDS = (
 )
 
 
-def _game_legend(fig, result, game: int, info) -> None:
+def _game_legend(fig, result, game: int, info, carried: bool = False) -> None:
     """The units by label, army A's in the left column and army B's in the right, and the
-    marks, under the table; the game's result as its title."""
+    marks (the passengers' badge where one was drawn), under the table; the game's result as
+    its title."""
     from matplotlib.artist import Artist
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -634,6 +694,9 @@ def _game_legend(fig, result, game: int, info) -> None:
     columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), "pale: Shaken; dashed: arrived from reserve"))
     columns[1].append((Line2D([], [], marker="*", linestyle="", color="0.5", markeredgecolor="black", markersize=10),
                        "objective (coloured by its holder)"))
+    columns[0].append((Patch(facecolor="white", edgecolor="0.3", linewidth=0.6), 'badge "in A0: A2": A2 carried in transport A0')
+                      if carried else (blank, ""))
+    columns[1].append((Line2D([], [], color="0.3", lw=0.8, marker=">", markersize=4), "arrow: a move (dotted: a placement)"))
     from ._game import TerrainPiece
 
     kinds = [(Patch(alpha=0.9, **_terrain_style(TerrainPiece("", 0, 0, 1, 1, **kind))), f"terrain: {label}") for label, kind in _TERRAIN_KINDS]
