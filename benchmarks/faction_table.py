@@ -6,7 +6,9 @@ are made directly. The two are interleaved over several rounds, so both see the 
 weather on this shared machine (its speed drifts up to 2x within a minute); the figure is
 the median ratio of the table's time to the plain calls' time. The time per game of each is
 printed beside it. Few games a pairing make the bookkeeping's share as large as it gets (the
-bootstrap and the drawing of lists do not grow with the games). Each ``simulate`` call
+bootstrap and the drawing of lists do not grow with the games). As the weather can still
+tilt one round, the bookkeeping is also timed alone: the same table with each pairing's
+games replaced by a fixed outcome. Each ``simulate`` call
 prepares its two armies first (about 40 ms for two 2,000-point lists): at 2 pairs of games a
 pairing that is most of the time, in both columns.
 
@@ -81,6 +83,20 @@ def main() -> None:
         ratios.append(s_table / s_plain)
         table_times.append(s_table)
         plain_times.append(s_plain)
+    # the bookkeeping alone, in the same process: the table with every pairing's games
+    # replaced by a fixed outcome (the same pairs of games counted), so nothing but the
+    # drawing of lists, the loop over pairings and the bootstrap is timed
+    fixed = {"counts": np.array([0, 0, args.games, 0, 0]), "unmodelled": {}, "interrupted": False}
+    real = _factions.play_pairing
+    _factions.play_pairing = lambda **kwargs: fixed
+    try:
+        alone = []
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            oprstats.faction_table(books, lists=args.lists, games=args.games, seed=seed, threads=args.threads, progress=False)
+            alone.append(time.perf_counter() - start)
+    finally:
+        _factions.play_pairing = real
     games = int(t.pairs.sum())  # each pairing's pairs counted from both sides: the games
     pairings = sum(len(t.lists[a]) * len(t.lists[b]) for k, a in enumerate(t.names) for b in t.names[k + 1:])
     print(f"{len(t.names)} factions x {args.lists} lists: {pairings:,} pairings of {args.games} pairs of games, {games:,} games, "
@@ -91,6 +107,8 @@ def main() -> None:
           f"{statistics.median(plain_times) / games * 1e6:.0f} us a game")
     print(f"table / plain, per round: {', '.join(f'{r:.3f}' for r in ratios)}; median {statistics.median(ratios):.3f} "
           f"(the bookkeeping: {100 * (statistics.median(ratios) - 1):+.1f}%)")
+    print(f"the bookkeeping alone (games replaced by a fixed outcome): median {statistics.median(alone):.2f} s, "
+          f"{100 * statistics.median(alone) / statistics.median(plain_times):.1f}% of the plain calls' time")
 
 
 if __name__ == "__main__":
