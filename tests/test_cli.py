@@ -327,3 +327,17 @@ def test_fair_cost_says_what_the_units_were_judged_against(monkeypatch, capsys):
     assert main(["fair-cost", book, "--field", book, "--top", "1", "--format", "json"]) == 0
     title = json.loads(capsys.readouterr().out)["title"]
     assert title[-1] == f"Judged against: the {len(oprstats.example_book())} units of {oprstats.example_book().name}."
+
+
+def test_factions_ranks_books_against_the_field_as_the_api_does(book_paths, capsys):
+    import oprstats
+
+    paths = [p for p in book_paths if p.name.startswith(("battle-brothers", "orc-marauders", "dark-elf-raiders"))]
+    assert main(["factions", *map(str, paths), "--lists", "1", "--games", "3", "--quiet", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    table = oprstats.faction_table([oprstats.load_army_book(p) for p in paths], lists=1, games=3, seed=1, progress=False)
+    assert [row["faction"] for row in data["factions"]] == [table.names[i] for i in table.ranking()]
+    assert data["factions"][0]["win_rate"] == pytest.approx(100 * table.field[table.ranking()[0]])
+    assert len(data["pairs"]) == 6
+    assert main(["factions", str(paths[0]), "--games", "1"]) == 1
+    assert "factions: from 2 to 200 factions (got 1)" in capsys.readouterr().err

@@ -469,6 +469,41 @@ def _fair_cost(args: argparse.Namespace) -> int:
     return 0
 
 
+def _factions(args: argparse.Namespace) -> int:
+    from ._factions import faction_table
+
+    books = []
+    for path in args.books:
+        text = read_text(path, "books")
+        if not is_book_text(text):
+            raise ValueError(f"books: {path} is not an Army Forge army book (give one .json book a faction)")
+        books.append(_book(text, None))
+    table = faction_table(books, lists=args.lists, points=args.points, games=args.games, seed=args.seed, threads=args.threads,
+                          progress=not args.quiet)
+    frame = [{"faction": table.names[i], "win_rate": 100 * table.field[i], "low": 100 * table.field_low[i],
+              "high": 100 * table.field_high[i], "lists": len(table.lists[table.names[i]]), "pairs": int(table.pairs[i].sum()),
+              "ignored_rules": ", ".join(table.unmodelled.get(table.names[i], ()))} for i in table.ranking()]
+    if args.top is not None and args.top < len(frame):
+        frame = frame[: args.top]
+    heading = [f"{len(table)} factions, {args.lists} drawn lists of {args.points:,} pts each, {args.games:,} pairs of games a pairing"
+               + (" (interrupted: the games played so far)" if table.interrupted else ""),
+               f"Win rate against the field (every other faction weighs the same; a draw counts half), with its "
+               f"{table.interval:.0%} interval over both the drawn lists and the games"]
+    pairs = [{"faction": table.names[i], "opponent": table.names[j], "win_rate": 100 * table.win_rates[i, j],
+              "low": 100 * table.low[i, j], "high": 100 * table.high[i, j]} for i in range(len(table)) for j in range(len(table)) if i != j]
+    if _machine(args, heading, {"factions": frame, "pairs": pairs}):
+        return 0
+    for line in heading:
+        print(_wrapped(line))
+    print()
+    keep = ["faction", "win_rate", "low", "high", "lists", "pairs", "ignored_rules"]
+    headers = {"faction": "Faction", "win_rate": "Win %", "low": "Low", "high": "High", "lists": "Lists", "pairs": "Pairs",
+               "ignored_rules": "Rules not modelled"}
+    numeric = frozenset(["win_rate", "low", "high", "lists", "pairs"])
+    print(format_table(frame, keep, headers, numeric, lambda c, v: f"{v:.1f}" if isinstance(v, float) else str(v)))
+    return 0
+
+
 def _break_even(args: argparse.Namespace) -> int:
     from ._matchups import break_even
 
@@ -666,6 +701,16 @@ def build_parser() -> argparse.ArgumentParser:
     eff.add_argument("--mode", default=None, help="shoot 12 / shoot 24 / charge / charged, as matchups name them (default: each unit's own)")
     eff.add_argument("--edition", default=None, help="rules edition (default 3.5)")
     eff.set_defaults(run=_efficiency)
+    fa = sub.add_parser("factions", parents=[common], help="every faction's drawn lists against every other's, in paired games")
+    fa.add_argument("books", nargs="+", type=Path, help="two or more Army Forge army books (.json), a faction each")
+    fa.add_argument("--lists", type=_at_least(1), default=3, help="lists drawn from each book (default 3)")
+    fa.add_argument("--points", type=_at_least(200), default=2000, help="the lists' game size (default 2,000)")
+    fa.add_argument("--games", type=_at_least(1), default=100, help="pairs of games each pairing of two lists plays (default 100)")
+    fa.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1): the same seed draws the same lists and games")
+    fa.add_argument("--threads", type=_at_least(1), default=None, help="threads to use (default: all cores); the results do not depend on it")
+    fa.add_argument("--top", type=_at_least(1), default=None, help="show only the N strongest factions")
+    fa.add_argument("--quiet", action="store_true", help="no progress bar")
+    fa.set_defaults(run=_factions)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
     val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
     val.add_argument("--points", type=_at_least(1), default=None, help="the game size (default: the list's own limit)")
