@@ -341,3 +341,10 @@ def test_factions_ranks_books_against_the_field_as_the_api_does(book_paths, caps
     assert len(data["pairs"]) == 6
     assert main(["factions", str(paths[0]), "--games", "1"]) == 1
     assert "factions: from 2 to 200 factions (got 1)" in capsys.readouterr().err
+
+
+def test_game_commands_take_an_edition_and_say_which_they_play(capsys):
+    assert main(["simulate", "--games", "2", "--quiet", "--edition", "3.4.1"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "oprstats: error: edition: the game simulator plays Grimdark Future v3.5 only (got '3.4.1')"
+    assert main(["simulate", "--games", "2", "--quiet", "--edition", "3.5", "--format", "json"]) == 0

@@ -23,6 +23,7 @@ import numpy as np
 
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook
+from ._editions import DEFAULT_EDITION
 
 #: The most factions (or pools) one table takes, and lists in one pool.
 MAX_FACTIONS = 200
@@ -36,7 +37,8 @@ MAX_RESAMPLES = 100_000
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
-def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int], keep_scores: bool = False) -> dict:
+def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int], keep_scores: bool = False,
+                 edition: str = DEFAULT_EDITION) -> dict:
     """One pairing of two lists: ``games`` pairs of paired games. Returns the counts of each
     pair score (``PAIR_SCORES``) for ``army_a``, the rules either army carries that the game
     does not model, and whether a Ctrl-C cut it short. Small, so a cluster sends little back;
@@ -46,7 +48,7 @@ def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, 
     with warnings.catch_warnings():
         # unequal points and rules not modelled are reported by the table, not per pairing
         warnings.simplefilter("ignore", UserWarning)
-        r = simulate(army_a, army_b, games=games, seed=seed, paired=True, terrain=terrain, threads=threads, progress=False)
+        r = simulate(army_a, army_b, games=games, seed=seed, paired=True, terrain=terrain, threads=threads, progress=False, edition=edition)
     winner = np.asarray(r.winner, dtype=float)
     winner = winner[: len(winner) // 2 * 2]
     scores = ((winner + 1.0) / 2.0).reshape(-1, 2).mean(axis=1)
@@ -274,7 +276,8 @@ def _field(table: np.ndarray) -> np.ndarray:
         return np.nanmean(np.where(off, table, np.nan), axis=-1)
 
 
-def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: int = 100, seed: Any = None, terrain: Any = "standard",
+def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: int = 100, seed: Any = None, edition: str = DEFAULT_EDITION,
+                  terrain: Any = "standard",
                   interval: float = 0.95, resamples: int = 1000, client: Any = None, partitions: Optional[int] = None,
                   threads: Optional[int] = None, progress: bool = True) -> FactionTable:
     """Every faction against every other, by paired games (docs/factions.md).
@@ -290,7 +293,9 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     and returns the table of those played, marked ``interrupted``.
     """
     from ._distributed import check_client, check_partitions
+    from ._game import check_game_edition
 
+    check_game_edition(edition)
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
@@ -322,7 +327,8 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
             for a, army_a in enumerate(pools[i]):
                 for b, army_b in enumerate(pools[j]):
                     key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (i, a, j, b))
-                    items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=key, terrain=terrain, threads=threads))
+                    items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=key, terrain=terrain, threads=threads,
+                                      edition=edition))
                     where.append((i, j, a, b))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress)
     counts: dict = {}

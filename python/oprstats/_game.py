@@ -592,6 +592,12 @@ class _Trace:
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
 
 
+def check_game_edition(edition: Any) -> None:
+    """The editions full games are played in (v3.5; the others are issue 41's)."""
+    if edition not in ("3.5", "v3.5"):
+        raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
+
+
 def simulate(
     army_a,
     army_b,
@@ -639,8 +645,7 @@ def simulate(
     closest models, each model fires what reaches a target model it sees, and moves follow
     shortest paths. What stays abstracted is written down in ``docs/game.md``.
     """
-    if edition not in ("3.5", "v3.5"):
-        raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
+    check_game_edition(edition)
     if isinstance(games, bool) or not isinstance(games, _INTS) or games < 1:
         raise ValueError(f"games: must be a whole number of at least 1 (got {shown(games)})")
     for name, flag in (("paired", paired), ("progress", progress), ("trace", trace)):

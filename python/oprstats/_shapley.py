@@ -25,6 +25,7 @@ import numpy as np
 
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
+from ._editions import DEFAULT_EDITION
 from ._factions import MAX_RESAMPLES, MAX_TABLE_GAMES, PAIR_SCORES, run_pairings
 
 #: At most this many selections in a list (a coalition per subset met).
@@ -152,7 +153,8 @@ def _labels(players: list[Unit]) -> list[str]:
     return out
 
 
-def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations: int = 50, seed: Any = None, terrain: Any = "standard",
+def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations: int = 50, seed: Any = None, edition: str = DEFAULT_EDITION,
+                   terrain: Any = "standard",
                    interval: float = 0.95, resamples: int = 1000, client: Any = None, partitions: Optional[int] = None,
                    threads: Optional[int] = None, progress: bool = True) -> ShapleyValues:
     """What each unit of ``army`` is worth inside it, by games against ``opponents`` (an
@@ -167,8 +169,9 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
     Intervals (``interval``) are a bootstrap over both the orders and the pairs of games.
     """
     from ._distributed import check_client, check_partitions
-    from ._game import _units as army_units
+    from ._game import _units as army_units, check_game_edition
 
+    check_game_edition(edition)
     if not isinstance(army, Army):
         army = Army(army_units(army, "army"), name="army")
     if isinstance(opponents, (Army, str)) or not isinstance(opponents, (list, tuple)):
@@ -214,7 +217,7 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
         key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (o,))
         for c in coalitions:
             items.append(dict(army_a=_coalition_army(players, host, c, army.name), army_b=foe, games=int(games), seed=key, terrain=terrain,
-                              threads=threads, keep_scores=True))
+                              threads=threads, keep_scores=True, edition=edition))
             where.append((c, o))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress, desc="coalitions")
     scores: dict = {}

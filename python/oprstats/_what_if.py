@@ -19,6 +19,7 @@ import numpy as np
 
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
+from ._editions import DEFAULT_EDITION
 from ._factions import MAX_LISTS_PER_FACTION, MAX_RESAMPLES, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, run_pairings
 
 #: The edits a change may give as a dict, each what ``Unit.replace``, ``Unit.with_rules`` or
@@ -194,7 +195,8 @@ def _pool(pool: Any) -> tuple[list[Army], list[str]]:
     return armies, factions
 
 
-def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, terrain: Any = "standard", interval: float = 0.95,
+def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, edition: str = DEFAULT_EDITION, terrain: Any = "standard",
+            interval: float = 0.95,
             resamples: int = 1000, client: Any = None, partitions: Optional[int] = None, threads: Optional[int] = None,
             progress: bool = True) -> WhatIf:
     """What a change to some units does to the win rates of the lists that use them.
@@ -215,7 +217,9 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
     after are reported beside the win rates, and a list pushed over its limit is not refitted.
     """
     from ._distributed import check_client, check_partitions
+    from ._game import check_game_edition
 
+    check_game_edition(edition)
     if not isinstance(changes, Mapping) or not changes:
         raise TypeError("changes: expected a non-empty mapping of unit names to changes")
     changers = {}
@@ -261,7 +265,8 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         for o in opponents[k]:
             key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (k, o))
             for version, army in ((0, armies[k]), (1, changed)):
-                items.append(dict(army_a=army, army_b=armies[o], games=int(games), seed=key, terrain=terrain, threads=threads, keep_scores=True))
+                items.append(dict(army_a=army, army_b=armies[o], games=int(games), seed=key, terrain=terrain, threads=threads, keep_scores=True,
+                                  edition=edition))
                 where.append((s, o, version))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress, desc="what if")
     scores: dict = {}

@@ -222,11 +222,13 @@ def _fairness(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from ._game import simulate
+    from ._game import check_game_edition, simulate
 
-    title_a, army_a = _load_units(args.army_a, None)
-    title_b, army_b = _load_units(args.army_b or args.army_a, None)
+    check_game_edition(args.edition or DEFAULT_EDITION)  # before the files are read under it
+    title_a, army_a = _load_units(args.army_a, args.edition)
+    title_b, army_b = _load_units(args.army_b or args.army_a, args.edition)
     result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet,
+                      edition=args.edition or DEFAULT_EDITION,
                       threads=args.threads, terrain=args.terrain, policy_a=args.policy_a, policy_b=args.policy_b or args.policy_a,
                       rounds=args.rounds)
     rates = [{"measure": name, "rate": rate, "low": lo, "high": hi} for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
@@ -471,15 +473,17 @@ def _fair_cost(args: argparse.Namespace) -> int:
 
 def _factions(args: argparse.Namespace) -> int:
     from ._factions import faction_table
+    from ._game import check_game_edition
 
+    check_game_edition(args.edition or DEFAULT_EDITION)
     books = []
     for path in args.books:
         text = read_text(path, "books")
         if not is_book_text(text):
             raise ValueError(f"books: {path} is not an Army Forge army book (give one .json book a faction)")
-        books.append(_book(text, None))
+        books.append(_book(text, args.edition))
     table = faction_table(books, lists=args.lists, points=args.points, games=args.games, seed=args.seed, threads=args.threads,
-                          progress=not args.quiet)
+                          progress=not args.quiet, edition=args.edition or DEFAULT_EDITION)
     frame = [{"faction": table.names[i], "win_rate": 100 * table.field[i], "low": 100 * table.field_low[i],
               "high": 100 * table.field_high[i], "lists": len(table.lists[table.names[i]]), "pairs": int(table.pairs[i].sum()),
               "ignored_rules": ", ".join(table.unmodelled.get(table.names[i], ()))} for i in table.ranking()]
@@ -649,6 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
     sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
     sim.add_argument("--rounds", type=_at_least(1), default=4, help="rounds per game (default 4, the rulebook's)")
+    sim.add_argument("--edition", default=None, help="rules edition: 3.5 (default; full games of the other editions are to come)")
     sim.set_defaults(run=_simulate)
     pair = argparse.ArgumentParser(add_help=False)
     pair.add_argument("--file", type=Path, action="append", default=None,
@@ -710,6 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
     fa.add_argument("--threads", type=_at_least(1), default=None, help="threads to use (default: all cores); the results do not depend on it")
     fa.add_argument("--top", type=_at_least(1), default=None, help="show only the N strongest factions")
     fa.add_argument("--quiet", action="store_true", help="no progress bar")
+    fa.add_argument("--edition", default=None, help="rules edition: 3.5 (default; full games of the other editions are to come)")
     fa.set_defaults(run=_factions)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
     val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
