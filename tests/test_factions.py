@@ -211,3 +211,26 @@ def test_the_table_reads_as_a_frame_pickles_and_plots(table):
     assert len(ax.get_xticklabels()) == 3
     with pytest.raises(ValueError, match="kind"):
         plot.factions(table, kind="pie")
+
+
+def test_points_per_logit_is_the_win_logits_gained_over_the_points_taken_out(books):
+    bb = next(b for b in books if b.name == "Battle Brothers")
+    army = Army([bb["Battle Brothers"], bb["Assault Brothers"], bb["Destroyers"]], name="three")
+    c = oprstats.points_per_logit([army], games=30, seed=2, progress=False, resamples=200)
+    root = np.random.SeedSequence(2).spawn(2)[0]
+    key = np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (0,))
+    gained, removed = 0.0, 0.0
+    for j, unit in enumerate(army.units):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            r = oprstats.simulate(army, [u for i, u in enumerate(army.units) if i != j], games=30, seed=key, paired=True, progress=False)
+        p = np.clip(((np.asarray(r.winner, float) + 1) / 2).mean(), 0.25 / 30, 1 - 0.25 / 30)
+        gained += np.log(p / (1 - p))
+        removed += unit.cost
+    assert c.slope == pytest.approx(gained / removed)
+    assert c.estimate == pytest.approx(removed / gained)
+    # a list is stronger with each of its units than without it: the slope is positive
+    assert c.slope > 0 and c.low <= c.estimate <= c.high
+    assert float(c) == c.estimate and "points a logit" in repr(c)
+    with pytest.raises(ValueError, match=r"lists\[0\]: needs at least 2 units"):
+        oprstats.points_per_logit([Army([bb["Battle Brothers"]], name="one")], progress=False)

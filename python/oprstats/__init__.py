@@ -15,7 +15,7 @@ from ._distribution import Distribution
 from ._duel import DuelResult, duel
 from ._distributed import sweep
 from ._game import GameResult, Policy, TerrainPiece, simulate
-from ._factions import FactionTable, faction_table
+from ._factions import FactionTable, PointsPerLogit, faction_table, points_per_logit
 from ._lists import random_lists
 from ._shapley import ShapleyValues, shapley_values
 from ._what_if import WhatIf, what_if
@@ -64,6 +64,7 @@ __all__ = [
     "MeleeSide",
     "Model",
     "MoraleResult",
+    "PointsPerLogit",
     "ShapleyValues",
     "Spell",
     "Unit",
@@ -82,6 +83,7 @@ __all__ = [
     "efficiency",
     "efficiency_curve",
     "natural_mode",
+    "points_per_logit",
     "fair_cost",
     "faction_table",
     "fairness",

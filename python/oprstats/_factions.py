@@ -365,3 +365,110 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
                         lists={name: tuple(pool) for name, pool in zip(names, pools)},
                         unmodelled={k: tuple(sorted(v)) for k, v in unmodelled.items()}, interval=float(interval), games=int(games),
                         points=int(points), seed=seed if isinstance(seed, (int, np.integer)) else None, interrupted=interrupted)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PointsPerLogit:
+    """What a point of army is worth in games (:func:`points_per_logit`): ``estimate`` points
+    move the win logit by one, with ``low``/``high`` its interval; ``slope`` is its inverse
+    (logits per point). ``removed``: the points taken out, ``logits``: the win logit each list
+    gained against itself without them, a row per (list, unit)."""
+
+    estimate: float
+    low: float
+    high: float
+    slope: float
+    removed: np.ndarray
+    logits: np.ndarray
+    lists: int
+    pairs: int
+    interval: float
+    interrupted: bool
+
+    def __float__(self) -> float:
+        return self.estimate
+
+    def __repr__(self) -> str:
+        return (f"PointsPerLogit({self.estimate:.0f} points a logit ({self.interval:.0%}: {self.low:.0f}–{self.high:.0f}); "
+                f"{self.lists} lists against themselves less a unit, {self.pairs:,} pairs of games"
+                + (", interrupted)" if self.interrupted else ")"))
+
+
+def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None, edition: str = DEFAULT_EDITION, terrain: Any = "standard",
+                     interval: float = 0.95, resamples: int = 1000, client: Any = None, partitions: Optional[int] = None,
+                     threads: Optional[int] = None, progress: bool = True) -> PointsPerLogit:
+    """The points of army that move the win logit by one, measured in games: each list plays
+    ``games`` pairs of paired games against itself without each of its units in turn (a
+    joined hero goes with its unit); the win logits gained, summed, over the points taken out,
+    summed, is the slope (a ratio estimate, as ``fair_cost(method="games")`` prices a point).
+    What :func:`oprstats.metagame` takes to give prices in points. The interval is a bootstrap
+    over the lists and the pairs of games."""
+    from ._distributed import check_client, check_partitions
+    from ._game import _units as army_units, check_game_edition
+
+    check_game_edition(edition)
+    if isinstance(lists, (str, bytes, Army)) or not isinstance(lists, Sequence) or not lists:
+        raise TypeError("lists: expected a non-empty sequence of lists (Army, path or text)")
+    if len(lists) > MAX_LISTS_PER_FACTION * MAX_FACTIONS:
+        raise ValueError(f"lists: at most {MAX_LISTS_PER_FACTION * MAX_FACTIONS:,} (got {len(lists):,})")
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
+        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= resamples <= MAX_RESAMPLES:
+        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
+    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
+        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
+    client = check_client(client)
+    check_partitions(partitions)
+    armies = []
+    for k, army in enumerate(lists):
+        units = army_units(army, f"lists[{k}]")
+        if len(units) < 2:
+            raise ValueError(f"lists[{k}]: needs at least 2 units (each is taken out in turn)")
+        for j, u in enumerate(units):
+            if not u.cost:
+                raise ValueError(f"lists[{k}][{j}] ({u.name}): has no points cost")
+        armies.append(units)
+    total = sum(2 * int(games) * len(units) for units in armies)
+    if total > MAX_TABLE_GAMES:
+        raise ValueError(f"games: {total:,} games, over the {MAX_TABLE_GAMES:,} one call plays")
+    game_seed, boot_seed = seed_sequence(seed).spawn(2)
+    items, where = [], []
+    for k, units in enumerate(armies):
+        key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (k,))
+        for j in range(len(units)):
+            items.append(dict(army_a=units, army_b=[u for i, u in enumerate(units) if i != j], games=int(games), seed=key, terrain=terrain,
+                              threads=threads, edition=edition))
+            where.append((k, j))
+    results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress, desc="calibration")
+    rows = [(k, float(armies[k][j].cost), r["counts"]) for (k, j), r in zip(where, results) if r is not None and r["counts"].sum() > 0]
+    if not rows:
+        raise KeyboardInterrupt("points_per_logit: interrupted before any game was played")
+    removed = np.array([c for _, c, _ in rows])
+    counts = np.array([c for _, _, c in rows])
+    owner = np.array([k for k, _, _ in rows])
+
+    def logits(shares: np.ndarray, n: np.ndarray) -> np.ndarray:
+        # kept a quarter of a pair of games from 0 and 1, where the logit is infinite
+        edge = 0.25 / n
+        p = np.clip(shares, edge, 1.0 - edge)
+        return np.log(p / (1.0 - p))
+
+    n = counts.sum(axis=1).astype(float)
+    point = logits(counts @ PAIR_SCORES / n, n)
+    slope = point.sum() / removed.sum()
+    rng = np.random.Generator(np.random.PCG64(boot_seed))
+    listed, place = np.unique(owner, return_inverse=True)
+    # the lists drawn again (how often each is drawn, per draw), then each (list, unit)'s
+    # pairs of games
+    picked = rng.multinomial(len(listed), np.full(len(listed), 1.0 / len(listed)), size=int(resamples)).astype(float)
+    weight = picked[:, place]  # [draw, row]
+    shares = np.stack([rng.multinomial(int(m), c / m, size=int(resamples)) @ PAIR_SCORES / m for c, m in zip(counts, n)], axis=1)
+    draws = (weight * logits(shares, n[None, :])).sum(axis=1) / (weight * removed[None, :]).sum(axis=1)
+    tail = 50.0 * (1.0 - float(interval))
+    low_slope, high_slope = np.percentile(draws, [tail, 100.0 - tail])
+    with np.errstate(divide="ignore"):
+        estimate = 1.0 / slope if slope > 0 else float("inf")
+        low = 1.0 / high_slope if high_slope > 0 else float("inf")
+        high = 1.0 / low_slope if low_slope > 0 else float("inf")
+    return PointsPerLogit(estimate=float(estimate), low=float(low), high=float(high), slope=float(slope), removed=removed, logits=point,
+                          lists=len(listed), pairs=int(n.sum()), interval=float(interval), interrupted=interrupted)
