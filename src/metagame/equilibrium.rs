@@ -19,7 +19,8 @@
 //!    barrier method on the null space of the equalities, Newton steps by conjugate gradients.
 
 use super::linalg::{conjugate_gradient, dot, PivotedQr};
-use super::simplex::Tableau;
+use super::simplex::{Failure, Tableau};
+use crate::stop::Stop;
 use crate::error::{Error, Result};
 
 /// Weights and regrets at most this are zero: a strategy whose win rate against the mix is
@@ -39,9 +40,9 @@ fn failed(what: &str) -> Error {
     Error::invalid("table", "a win-rate table", format!("the equilibrium solver failed ({what}); this is a bug, please report it with the table"))
 }
 
-/// The equilibrium of `a` (`n × n`, row-major, antisymmetric).
-pub fn equilibrium(a: &[f64], n: usize) -> Result<Equilibrium> {
-    let (p_star, support) = maximal_support(a, n)?;
+/// The equilibrium of `a` (`n × n`, row-major, antisymmetric); None when `stop` was set.
+pub fn equilibrium(a: &[f64], n: usize, stop: &Stop) -> Result<Option<Equilibrium>> {
+    let Some((p_star, support)) = maximal_support(a, n, stop)? else { return Ok(None) };
     let s: Vec<usize> = (0..n).filter(|&i| support[i]).collect();
     let m = s.len();
     // off S: strictly behind at p* (an inequality), or, where rounding left a tie, an equality
@@ -74,25 +75,36 @@ pub fn equilibrium(a: &[f64], n: usize) -> Result<Equilibrium> {
         mix[j] = x.max(0.0);
     }
     let total: f64 = mix.iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return Err(failed("an empty mix"));
     }
     mix.iter_mut().for_each(|x| *x /= total);
     let worst = (0..n).map(|i| dot(&a[i * n..(i + 1) * n], &mix)).fold(f64::NEG_INFINITY, f64::max);
-    if !(worst <= CHECK) {
+    if worst.is_nan() || worst > CHECK {
         return Err(failed(&format!("a strategy beats the mix by {worst:e}")));
     }
-    Ok(Equilibrium { mix, unique })
+    Ok(Some(Equilibrium { mix, unique }))
+}
+
+/// Runs the tableau to its optimum: `Ok(false)` when stopped.
+fn optimize(tableau: &mut Tableau, budget: usize, stop: &Stop) -> Result<bool> {
+    match tableau.optimize(tableau.pivots + budget, stop) {
+        Ok(()) => Ok(true),
+        Err(Failure::Stopped) => Ok(false),
+        Err(e) => Err(failed(&format!("{e:?}"))),
+    }
 }
 
 /// A strictly complementary equilibrium `p*` and its support (the maximal support): steps
 /// 1 and 2 of the module's method.
-fn maximal_support(a: &[f64], n: usize) -> Result<(Vec<f64>, Vec<bool>)> {
+fn maximal_support(a: &[f64], n: usize, stop: &Stop) -> Result<Option<(Vec<f64>, Vec<bool>)>> {
     let mut b = a.to_vec();
     b.iter_mut().for_each(|x| *x += 1.0);
     let mut tableau = Tableau::new(&vec![1.0; n], &b, &vec![1.0; n]);
     let budget = 50 * (2 * n) + 1_000;
-    tableau.optimize(budget).map_err(|e| failed(&format!("{e:?}")))?;
+    if !optimize(&mut tableau, budget, stop)? {
+        return Ok(None);
+    }
     tableau.freeze_nonzero_reduced_costs(ZERO);
     let (mut in_support, mut behind) = (vec![false; n], vec![false; n]);
     let mut sum = vec![0.0; n];
@@ -101,7 +113,7 @@ fn maximal_support(a: &[f64], n: usize) -> Result<(Vec<f64>, Vec<bool>)> {
         let values = tableau.values();
         let (y, slack) = values.split_at(n);
         let total: f64 = y.iter().sum();
-        if !(total > 0.0) {
+        if total.is_nan() || total <= 0.0 {
             return Err(failed("a vertex of zero weight"));
         }
         for i in 0..n {
@@ -121,15 +133,16 @@ fn maximal_support(a: &[f64], n: usize) -> Result<(Vec<f64>, Vec<bool>)> {
             c[n + i] = 1.0;
         }
         tableau.set_objective(&c);
-        let spent = tableau.pivots;
-        tableau.optimize(spent + budget).map_err(|e| failed(&format!("{e:?}")))?;
+        if !optimize(&mut tableau, budget, stop)? {
+            return Ok(None);
+        }
         if tableau.objective() <= ZERO {
             // rounding only (Tucker's theorem says some vertex separates them): left as ties
             break;
         }
     }
     let p: Vec<f64> = sum.iter().map(|x| x / vertices as f64).collect();
-    Ok((p, in_support))
+    Ok(Some((p, in_support)))
 }
 
 /// The maximum-entropy mix on `start + span(basis)` (`m` weights; `basis` row-major
@@ -138,7 +151,7 @@ fn maximal_support(a: &[f64], n: usize) -> Result<(Vec<f64>, Vec<bool>)> {
 /// conjugate gradients in the `k` coordinates.
 fn max_entropy(start: &[f64], basis: &[f64], k: usize, g: &[f64]) -> Vec<f64> {
     let m = start.len();
-    let rows = if m == 0 { 0 } else { g.len() / m };
+    let rows = g.len().checked_div(m).unwrap_or(0);
     let expand = |z: &[f64]| -> Vec<f64> { (0..m).map(|r| start[r] + dot(&basis[r * k..(r + 1) * k], z)).collect() };
     let project = |u: &[f64]| -> Vec<f64> {
         let mut out = vec![0.0; k];
@@ -190,7 +203,7 @@ fn max_entropy(start: &[f64], basis: &[f64], k: usize, g: &[f64]) -> Vec<f64> {
             let minus_grad: Vec<f64> = grad.iter().map(|x| -x).collect();
             let step = conjugate_gradient(apply, &minus_grad, &diagonal, 1e-12, (2 * k + 20).min(1_000));
             let decrement = -dot(&grad, &step);
-            if !(decrement > 1e-18) {
+            if decrement.is_nan() || decrement <= 1e-18 {
                 break;
             }
             // as far as stays strictly inside, then backtracking (Armijo)
@@ -239,7 +252,7 @@ mod tests {
     #[test]
     fn rock_paper_scissors_is_uniform_and_unique() {
         let (a, n) = game(&[&[0.5, 0.0, 1.0], &[1.0, 0.5, 0.0], &[0.0, 1.0, 0.5]]);
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[1.0 / 3.0; 3], 1e-12), "{:?}", e.mix);
         assert!(e.unique);
     }
@@ -250,7 +263,7 @@ mod tests {
         // the mix is proportional to the margin of the opposite pair: (0.2, 0.4, 0.1) / 0.7
         // for (R, P, S)
         let (a, n) = game(&[&[0.5, 0.4, 0.9], &[0.6, 0.5, 0.3], &[0.1, 0.7, 0.5]]);
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[0.2 / 0.7, 0.4 / 0.7, 0.1 / 0.7], 1e-12), "{:?}", e.mix);
     }
 
@@ -258,7 +271,7 @@ mod tests {
     fn even_matchups_give_the_uniform_mix() {
         let n = 7;
         let a = vec![0.0; n * n];
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[1.0 / 7.0; 7], 1e-9), "{:?}", e.mix);
         assert!(!e.unique);
     }
@@ -267,7 +280,7 @@ mod tests {
     fn identical_strategies_share_their_weight() {
         // rock, a second rock, paper, scissors: the rocks split a third
         let (a, n) = game(&[&[0.5, 0.5, 0.0, 1.0], &[0.5, 0.5, 0.0, 1.0], &[1.0, 1.0, 0.5, 0.0], &[0.0, 0.0, 1.0, 0.5]]);
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[1.0 / 6.0, 1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0], 1e-9), "{:?}", e.mix);
         assert!(!e.unique);
     }
@@ -277,7 +290,7 @@ mod tests {
         // rock-paper-scissors and T, even against everything: the equilibria are
         // (a, a, a, 1 - 3a); the most mixed has a = 1/4
         let (a, n) = game(&[&[0.5, 0.0, 1.0, 0.5], &[1.0, 0.5, 0.0, 0.5], &[0.0, 1.0, 0.5, 0.5], &[0.5, 0.5, 0.5, 0.5]]);
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[0.25; 4], 1e-8), "{:?}", e.mix);
     }
 
@@ -285,7 +298,7 @@ mod tests {
     fn a_dominated_strategy_gets_no_weight() {
         // rock-paper-scissors and D, which loses 0.6 to each
         let (a, n) = game(&[&[0.5, 0.0, 1.0, 0.6], &[1.0, 0.5, 0.0, 0.6], &[0.0, 1.0, 0.5, 0.6], &[0.4, 0.4, 0.4, 0.5]]);
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 0.0], 1e-12), "{:?}", e.mix);
         assert!(e.unique);
     }
@@ -295,7 +308,7 @@ mod tests {
         let ratings: [f64; 5] = [0.3, -1.0, 1.2, 0.0, 0.5];
         let n = ratings.len();
         let a: Vec<f64> = (0..n * n).map(|c| 1.0 / (1.0 + (ratings[c % n] - ratings[c / n]).exp()) - 0.5).collect();
-        let e = equilibrium(&a, n).unwrap();
+        let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
         assert!(close(&e.mix, &[0.0, 0.0, 1.0, 0.0, 0.0], 1e-12), "{:?}", e.mix);
         assert!(e.unique);
     }
@@ -327,7 +340,7 @@ mod tests {
     fn random_games_give_equilibria() {
         for (n, seed, levels) in [(5, 1, None), (30, 2, None), (120, 3, None), (9, 4, Some(0.25)), (40, 5, Some(0.1)), (25, 6, Some(0.5))] {
             let a = random_game(n, seed, levels);
-            let e = equilibrium(&a, n).unwrap();
+            let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
             assert!((e.mix.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             assert!(e.mix.iter().all(|&x| x >= 0.0));
             let worst = (0..n).map(|i| dot(&a[i * n..(i + 1) * n], &e.mix)).fold(f64::NEG_INFINITY, f64::max);
@@ -341,10 +354,10 @@ mod tests {
         // the order the strategies are given in
         for (n, seed) in [(12, 11), (20, 12), (8, 13)] {
             let a = random_game(n, seed, Some(0.5));
-            let e = equilibrium(&a, n).unwrap();
+            let e = equilibrium(&a, n, &Stop::new()).unwrap().unwrap();
             let order: Vec<usize> = (0..n).rev().collect();
             let b: Vec<f64> = (0..n * n).map(|c| a[order[c / n] * n + order[c % n]]).collect();
-            let f = equilibrium(&b, n).unwrap();
+            let f = equilibrium(&b, n, &Stop::new()).unwrap().unwrap();
             for (k, &i) in order.iter().enumerate() {
                 assert!((f.mix[k] - e.mix[i]).abs() < 1e-7, "n {n}: {:?} vs {:?}", e.mix, f.mix);
             }

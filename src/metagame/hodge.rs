@@ -59,8 +59,8 @@ mod tests {
         let s = split(&logits(&w, n, 1e-6), n);
         assert!((s.transitive_share - 1.0).abs() < 1e-12, "{}", s.transitive_share);
         let mean = r.iter().sum::<f64>() / n as f64;
-        for i in 0..n {
-            assert!((s.ratings[i] - (r[i] - mean)).abs() < 1e-12);
+        for (rating, r) in s.ratings.iter().zip(r) {
+            assert!((rating - (r - mean)).abs() < 1e-12);
         }
     }
 

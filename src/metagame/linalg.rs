@@ -24,7 +24,7 @@ pub struct PivotedQr {
 impl PivotedQr {
     /// `a` is column-major, `m` rows.
     pub fn new(mut a: Vec<f64>, m: usize, tolerance: f64) -> PivotedQr {
-        let q = if m == 0 { 0 } else { a.len() / m };
+        let q = a.len().checked_div(m).unwrap_or(0);
         let mut perm: Vec<usize> = (0..q).collect();
         let (mut v, mut beta) = (Vec::new(), Vec::new());
         let mut rank = 0;

@@ -28,11 +28,6 @@ fn sigmoid(x: f64) -> f64 {
     }
 }
 
-/// `ln(1 + e^x)`, without overflow.
-fn softplus(x: f64) -> f64 {
-    x.max(0.0) + (-x.abs()).exp().ln_1p()
-}
-
 /// The largest gap accepted between an adjusted row's mean win rate and 1/2.
 pub const ROW_TOLERANCE: f64 = 1e-10;
 
@@ -40,16 +35,20 @@ pub const ROW_TOLERANCE: f64 = 1e-10;
 /// starting from `start` (the ratings: exact for a purely transitive table).
 pub fn prices(l: &[f64], n: usize, start: &[f64]) -> Result<Vec<f64>> {
     let mut d = start.to_vec();
-    let value = |d: &[f64]| -> f64 {
+    // Φ(d + t·step) - Φ(d), summed from each pair's exact change: Φ itself is of order n²,
+    // and its rounding would hide the last steps' gains. With f(x) = softplus(x) - x/2 =
+    // ln(2 cosh(x/2)), f(x + h) - f(x) = ln(1 + 2 sinh²(h/4) + tanh(x/2) sinh(h/2)).
+    let change = |d: &[f64], step: &[f64], t: f64| -> f64 {
         let mut total = 0.0;
         for i in 0..n {
             for j in i + 1..n {
-                // ½ (softplus(x) + softplus(-x)) = softplus(x) - x/2
                 let x = l[i * n + j] - d[i] + d[j];
-                total += softplus(x) - 0.5 * x;
+                let h = t * (step[j] - step[i]);
+                let u = 2.0 * (h / 4.0).sinh().powi(2) + (x / 2.0).tanh() * (h / 2.0).sinh();
+                total += u.ln_1p();
             }
         }
-        total
+        if total.is_finite() { total } else { f64::INFINITY }
     };
     for _ in 0..200 {
         // the gradient and the Laplacian's weights at d
@@ -79,16 +78,14 @@ pub fn prices(l: &[f64], n: usize, start: &[f64]) -> Result<Vec<f64>> {
         let minus_gradient: Vec<f64> = gradient.iter().map(|g| -g).collect();
         let step = conjugate_gradient(apply, &minus_gradient, &degree, 1e-12, 2 * n + 50);
         let slope = dot(&gradient, &step);
-        if !(slope < 0.0) {
+        if slope.is_nan() || slope >= 0.0 {
             break;
         }
-        let now = value(&d);
         let mut t = 1.0;
         let mut moved = false;
         for _ in 0..60 {
-            let trial: Vec<f64> = d.iter().zip(&step).map(|(x, s)| x + t * s).collect();
-            if value(&trial) <= now + 1e-4 * t * slope {
-                d = trial;
+            if change(&d, &step, t) <= 1e-4 * t * slope {
+                d.iter_mut().zip(&step).for_each(|(x, s)| *x += t * s);
                 moved = true;
                 break;
             }

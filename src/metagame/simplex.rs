@@ -16,6 +16,7 @@
 //! [`Tableau::set_objective`] then optimises another objective over the optimal face,
 //! starting from the basis reached (what the equilibrium's maximal support needs).
 
+use crate::stop::Stop;
 use rayon::prelude::*;
 
 /// Reduced costs above this are "positive" (the objective cannot gain from the variable).
@@ -36,6 +37,8 @@ pub enum Failure {
     /// More pivots than the limit (a numerical breakdown: the programs here need a few
     /// times their size).
     TooManyPivots,
+    /// The caller asked to stop (Ctrl-C).
+    Stopped,
 }
 
 pub struct Tableau {
@@ -49,6 +52,9 @@ pub struct Tableau {
     col_var: Vec<usize>,
     /// Variables that may not enter the basis.
     frozen: Vec<bool>,
+    /// `1 + Σ_r T[r][j]²` for every column (the constraint rows): the squared length of the
+    /// edge each column would move along, kept up to date by the pivots.
+    norms: Vec<f64>,
     pub pivots: usize,
 }
 
@@ -68,15 +74,18 @@ impl Tableau {
         for j in 0..cols {
             cells[rows * width + j] = -c[j];
         }
-        Tableau {
+        let mut tableau = Tableau {
             rows,
             cols,
             cells,
             row_var: (cols..cols + rows).collect(),
             col_var: (0..cols).collect(),
             frozen: vec![false; rows + cols],
+            norms: vec![1.0; cols],
             pivots: 0,
-        }
+        };
+        tableau.norms = tableau.column_norms();
+        tableau
     }
 
     fn width(&self) -> usize {
@@ -87,10 +96,14 @@ impl Tableau {
         self.cells[r * self.width() + j]
     }
 
-    /// Pivots until no nonbasic variable can raise the objective, at most `max_pivots`.
-    pub fn optimize(&mut self, max_pivots: usize) -> Result<(), Failure> {
+    /// Pivots until no nonbasic variable can raise the objective, at most `max_pivots`;
+    /// `stop` is polled every few pivots.
+    pub fn optimize(&mut self, max_pivots: usize, stop: &Stop) -> Result<(), Failure> {
         let mut degenerate_run = 0;
         loop {
+            if self.pivots % 16 == 0 && stop.is_set() {
+                return Err(Failure::Stopped);
+            }
             let bland = degenerate_run >= DEGENERATE_RUN;
             let Some(pc) = self.entering(bland) else { return Ok(()) };
             let Some(pr) = self.leaving(pc, bland) else { return Err(Failure::Unbounded) };
@@ -103,23 +116,34 @@ impl Tableau {
         }
     }
 
-    /// The column to enter: the most negative reduced cost, or (Bland) the one of the
-    /// smallest-numbered variable; None at an optimum.
+    /// The column to enter: the steepest edge (the largest gain per unit of distance moved
+    /// in the space of all the variables), or (Bland) the column of the smallest-numbered
+    /// variable; None at an optimum.
     fn entering(&self, bland: bool) -> Option<usize> {
-        let objective = &self.cells[self.rows * self.width()..self.rows * self.width() + self.cols];
-        let mut best: Option<usize> = None;
-        for (j, &d) in objective.iter().enumerate() {
-            if d >= -COST_TOLERANCE || self.frozen[self.col_var[j]] {
-                continue;
-            }
-            best = match best {
-                None => Some(j),
-                Some(b) if bland && self.col_var[j] < self.col_var[b] => Some(j),
-                Some(b) if !bland && d < objective[b] => Some(j),
-                keep => keep,
-            };
+        let width = self.width();
+        let objective = &self.cells[self.rows * width..self.rows * width + self.cols];
+        let open = |j: usize| objective[j] < -COST_TOLERANCE && !self.frozen[self.col_var[j]];
+        if bland {
+            return (0..self.cols).filter(|&j| open(j)).min_by_key(|&j| self.col_var[j]);
         }
-        best
+        if !(0..self.cols).any(open) {
+            return None;
+        }
+        let norms = &self.norms;
+        (0..self.cols).filter(|&j| open(j)).max_by(|&a, &b| {
+            let score = |j: usize| objective[j] * objective[j] / norms[j];
+            score(a).total_cmp(&score(b))
+        })
+    }
+
+    /// `1 + Σ_r T[r][j]²` for every column, from scratch.
+    fn column_norms(&self) -> Vec<f64> {
+        let width = self.width();
+        let mut norms = vec![1.0; self.cols];
+        for row in self.cells[..self.rows * width].chunks(width) {
+            add_squares(&mut norms, &row[..self.cols]);
+        }
+        norms
     }
 
     /// The row to leave for column `pc`: the smallest ratio of right-hand side to pivot
@@ -139,12 +163,14 @@ impl Tableau {
         })
     }
 
+    /// Pivots on row `pr` and column `pc`, and measures the columns' new norms on the way
+    /// (one pass over the tableau, which is what a pivot's time goes to).
     fn pivot(&mut self, pr: usize, pc: usize) {
-        let width = self.width();
-        let p = self.at(pr, pc);
+        let (width, rows, cols) = (self.width(), self.rows, self.cols);
+        let p = self.cells[pr * width + pc];
         let mut prow: Vec<f64> = self.cells[pr * width..(pr + 1) * width].iter().map(|v| v / p).collect();
         prow[pc] = 1.0 / p;
-        let update = |(r, row): (usize, &mut [f64])| {
+        let update = |r: usize, row: &mut [f64]| {
             if r == pr {
                 row.copy_from_slice(&prow);
                 return;
@@ -158,11 +184,32 @@ impl Tableau {
             }
             row[pc] = -f / p;
         };
-        if self.cells.len() >= PARALLEL_CELLS {
-            self.cells.par_chunks_mut(width).enumerate().for_each(update);
+        let norms = if self.cells.len() >= PARALLEL_CELLS {
+            self.cells
+                .par_chunks_mut(width)
+                .enumerate()
+                .fold(|| vec![0.0; cols], |mut norms, (r, row)| {
+                    update(r, row);
+                    if r < rows {
+                        add_squares(&mut norms, &row[..cols]);
+                    }
+                    norms
+                })
+                .reduce(|| vec![0.0; cols], |mut a, b| {
+                    add_into(&mut a, &b);
+                    a
+                })
         } else {
-            self.cells.chunks_mut(width).enumerate().for_each(update);
-        }
+            let mut norms = vec![0.0; cols];
+            for (r, row) in self.cells.chunks_mut(width).enumerate() {
+                update(r, row);
+                if r < rows {
+                    add_squares(&mut norms, &row[..cols]);
+                }
+            }
+            norms
+        };
+        self.norms = norms.into_iter().map(|x| x + 1.0).collect();
         std::mem::swap(&mut self.row_var[pr], &mut self.col_var[pc]);
         self.pivots += 1;
     }
@@ -212,13 +259,25 @@ impl Tableau {
     }
 }
 
+fn add_squares(norms: &mut [f64], row: &[f64]) {
+    for (n, v) in norms.iter_mut().zip(row) {
+        *n += v * v;
+    }
+}
+
+fn add_into(norms: &mut [f64], other: &[f64]) {
+    for (n, v) in norms.iter_mut().zip(other) {
+        *n += v;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn solve(c: &[f64], m: &[f64], b: &[f64]) -> (Vec<f64>, f64) {
         let mut t = Tableau::new(c, m, b);
-        t.optimize(10_000).unwrap();
+        t.optimize(10_000, &Stop::new()).unwrap();
         (t.values()[..c.len()].to_vec(), t.objective())
     }
 
@@ -243,22 +302,22 @@ mod tests {
     #[test]
     fn an_unbounded_program_is_reported() {
         let mut t = Tableau::new(&[1.0, 1.0], &[1.0, -1.0], &[1.0]);
-        assert_eq!(t.optimize(100), Err(Failure::Unbounded));
+        assert_eq!(t.optimize(100, &Stop::new()), Err(Failure::Unbounded));
     }
 
     #[test]
     fn a_second_objective_is_optimised_over_the_optimal_face() {
         // max x + y, x + y ≤ 1: every point of the segment is optimal; then max y over it
         let mut t = Tableau::new(&[1.0, 1.0], &[1.0, 1.0, 1.0, 0.0], &[1.0, 0.9]);
-        t.optimize(100).unwrap();
+        t.optimize(100, &Stop::new()).unwrap();
         t.freeze_nonzero_reduced_costs(1e-9);
         t.set_objective(&[0.0, 1.0, 0.0, 0.0]);
-        t.optimize(100).unwrap();
+        t.optimize(100, &Stop::new()).unwrap();
         let v = t.values();
         assert!((v[0] + v[1] - 1.0).abs() < 1e-12 && (v[1] - 1.0).abs() < 1e-12, "{v:?}");
         // then max x over it, from there: the face keeps x + y = 1 (x ≤ 0.9 binds)
         t.set_objective(&[1.0, 0.0, 0.0, 0.0]);
-        t.optimize(100).unwrap();
+        t.optimize(100, &Stop::new()).unwrap();
         let v = t.values();
         assert!((v[0] - 0.9).abs() < 1e-12 && (v[1] - 0.1).abs() < 1e-12, "{v:?}");
     }
