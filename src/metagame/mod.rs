@@ -144,7 +144,8 @@ pub fn metagame(table: &Table, clip: f64, stop: &Stop) -> Result<Option<Metagame
     let n = table.n;
     let a: Vec<f64> = table.w.iter().map(|x| x - 0.5).collect();
     let Some(equilibrium) = equilibrium::equilibrium(&a, n, stop)? else { return Ok(None) };
-    let regret = (0..n).map(|i| -linalg::dot(&a[i * n..(i + 1) * n], &equilibrium.mix)).collect();
+    // within the solver's rounding of zero, zero: the support's regrets, exactly
+    let regret = (0..n).map(|i| -linalg::dot(&a[i * n..(i + 1) * n], &equilibrium.mix)).map(|r: f64| if r.abs() <= ZERO { 0.0 } else { r }).collect();
     let l = hodge::logits(&table.w, n, clip);
     let split = hodge::split(&l, n);
     let prices = prices::prices(&l, n, &split.ratings)?;
@@ -222,7 +223,7 @@ mod tests {
     fn rock_paper_scissors_in_full() {
         let m = metagame(&Table::new(&rps(), 3, "table").unwrap(), 0.01, &Stop::new()).unwrap().unwrap();
         assert!(m.mix.iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
-        assert!(m.regret.iter().all(|x| x.abs() < 1e-12));
+        assert!(m.regret.iter().all(|&x| x == 0.0));
         assert!(m.transitive_share.abs() < 1e-12);
         assert!(m.prices.iter().all(|x| x.abs() < 1e-12));
     }
