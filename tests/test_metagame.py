@@ -458,3 +458,43 @@ def test_properties_of_any_table(n, seed, levels, strength, spread):
     assert math.isnan(m.transitive_share) or 0.0 <= m.transitive_share <= 1.0
     # the prices make every strategy win half its games against the field
     assert np.allclose(adjusted(m).mean(axis=1), 0.5, atol=1e-9)
+
+
+# 8. The plot
+
+
+def test_the_plot_shows_the_mix_the_support_chances_the_regrets_and_the_prices():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from oprstats import plot
+
+    rng = np.random.default_rng(21)
+    names = [f"list {i}" for i in range(30)]
+    m = metagame(random_table(30, rng, strength=0.4, spread=0.4), names=names, replicates=40, games=100, points_per_logit=120.0)
+    axes = plot.metagame(m, top=12)
+    fig = axes[0].figure
+    mix_ax, regret_ax, price_ax = axes
+    shown = [t.get_text() for t in mix_ax.get_yticklabels()]
+    order = np.lexsort((m.regret, -m.mix))[:12]
+    assert shown == [names[i] for i in order[::-1]]  # the metagame at the top
+    assert "points" in price_ax.get_xlabel() and "percentage points" in regret_ax.get_xlabel()
+    (legend,) = fig.legends
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert any("chance of being in the support (over 40 resampled tables)" in t for t in texts)
+    assert any("interval over the resampled tables" in t for t in texts) and any("regret" in t for t in texts)
+    assert "12 of 30 strategies" in fig._suptitle.get_text()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=40)
+    plt.close(fig)
+    assert buf.getvalue()
+    # on the caller's axes, without replicates: logits, no diamonds, no interval
+    fig, axes = plt.subplots(1, 3)
+    plot.metagame(metagame(RPS, names=["rock", "paper", "scissors"]), ax=axes)
+    assert "logits" in axes[2].get_xlabel() and not axes[0].collections
+    plt.close(fig)
+    with pytest.raises(TypeError, match="expected oprstats.Metagame"):
+        plot.metagame(RPS)
