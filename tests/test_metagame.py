@@ -318,6 +318,27 @@ def test_drawn_replicates_are_seeded():
     assert np.all(narrow.prices_high - narrow.prices_low < wide.prices_high - wide.prices_low)
 
 
+def test_replicates_on_a_cluster_are_the_local_ones():
+    distributed = pytest.importorskip("distributed")
+    w = random_table(6, np.random.default_rng(14), strength=0.4)
+    given = np.stack([random_table(6, np.random.default_rng(s), strength=0.4) for s in range(7)])
+    local_drawn = metagame(w, replicates=9, games=30, seed=4)
+    local_given = metagame(w, replicates=given)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        for partitions in (None, 3):
+            drawn = metagame(w, replicates=9, games=30, seed=4, client=client, partitions=partitions)
+            assert np.array_equal(drawn.replicate_mix, local_drawn.replicate_mix)
+            assert np.array_equal(drawn.replicate_prices, local_drawn.replicate_prices)
+            assert np.array_equal(metagame(w, replicates=given, client=client, partitions=partitions).replicate_prices,
+                                  local_given.replicate_prices)
+        # a bad replicate is named by its place in the whole set, not in its block
+        bad = given.copy()
+        bad[5, 0, 0] = 0.7
+        with pytest.raises(ValueError, match=r"replicates\[5\]\[0, 0\]: must be 0.5"):
+            metagame(w, replicates=bad, client=client, partitions=3)
+
+
 def test_without_replicates_the_noise_aware_figures_are_absent():
     m = metagame(RPS)
     assert m.replicates == 0
@@ -371,6 +392,21 @@ def test_the_result_is_immutable_pickles_and_shows_itself():
 def test_a_name_with_markup_is_escaped():
     m = metagame(RPS, names=["<b>rock</b>", "paper", "scissors"])
     assert "<b>rock" not in m._repr_html_() and "&lt;b&gt;rock" in m._repr_html_()
+
+
+def test_the_core_reads_a_misaligned_array_and_refuses_other_types():
+    """An array that came over the wire (a Dask worker's) may not be aligned: numpy's view of
+    it would panic in the core, which reads an aligned copy instead."""
+    raw = np.zeros(9 * 8 + 1, dtype=np.uint8)
+    raw[1:] = np.frombuffer(RPS.tobytes(), dtype=np.uint8)
+    misaligned = np.frombuffer(raw.data, dtype=float, count=9, offset=1).reshape(3, 3)
+    assert not misaligned.flags.aligned
+    assert np.allclose(oprstats._core._metagame(misaligned, 0.01)["mix"], 1 / 3)
+    assert np.allclose(oprstats._core._metagame_replicates(misaligned[None], 0, 0.01, None)["mix"], 1 / 3)
+    with pytest.raises(TypeError, match=r"table: expected a 2-D numpy array of float64, got a 2-D ndarray of float32"):
+        oprstats._core._metagame(RPS.astype(np.float32), 0.01)
+    with pytest.raises(TypeError, match=r"replicates: expected a 3-D numpy array of float64, got a 2-D ndarray of float64"):
+        oprstats._core._metagame_replicates(RPS, 0, 0.01, None)
 
 
 # 6. Refusals

@@ -159,7 +159,8 @@ def _replicates_block(kind: str, payload: Any, first: int, clip: float, threads_
     from ._distributed import _my_threads
 
     tables = payload if kind == "tables" else drawn_tables(*payload)
-    return _core._metagame_replicates(tables, first, clip, _my_threads(threads_by_worker))
+    # an array that came over the wire may be misaligned: numpy's own aligned copy
+    return _core._metagame_replicates(np.require(tables, float, ["C", "A"]), first, clip, _my_threads(threads_by_worker))
 
 
 def _merge(parts: list) -> dict:

@@ -1,12 +1,28 @@
 //! `metagame()`: the equilibrium, the transitive/cyclic split and the prices of a win-rate
 //! table, and of its resampled tables, computed with the GIL released and Ctrl-C watched.
 
-use super::errors::run_stoppable;
+use super::convert::type_name;
+use super::errors::{run_stoppable, type_error};
 use crate::error::Error;
 use crate::metagame::{self, Table};
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+/// A float64 array of `D` dimensions, read from an aligned copy when it is not aligned (an
+/// array that came over the wire, from a Dask worker, may not be: numpy's view of it would
+/// panic).
+fn array<'py, D: numpy::ndarray::Dimension>(value: &Bound<'py, PyAny>, field: &str, expected: &str) -> PyResult<numpy::PyReadonlyArray<'py, f64, D>> {
+    let aligned: bool = value.getattr("flags").and_then(|f| f.getattr("aligned")).and_then(|a| a.extract()).unwrap_or(true);
+    let value = if aligned { value.clone() } else { value.call_method0("copy")? };
+    value.extract().map_err(|_| {
+        let got = match (value.getattr("ndim"), value.getattr("dtype")) {
+            (Ok(ndim), Ok(dtype)) => format!("a {ndim}-D {} of {dtype}", type_name(&value)),
+            _ => type_name(&value),
+        };
+        type_error(field, expected, &got)
+    })
+}
 
 /// The side of a square table of this shape, refused when not square.
 fn side(field: &str, rows: usize, cols: usize) -> PyResult<usize> {
@@ -20,7 +36,8 @@ fn side(field: &str, rows: usize, cols: usize) -> PyResult<usize> {
 /// the equilibrium is unique, the ratings, the transitive share and the prices (logits).
 #[pyfunction]
 #[pyo3(signature = (table, clip, /))]
-pub fn _metagame<'py>(py: Python<'py>, table: PyReadonlyArray2<'py, f64>, clip: f64) -> PyResult<Bound<'py, PyDict>> {
+pub fn _metagame<'py>(py: Python<'py>, table: &Bound<'py, PyAny>, clip: f64) -> PyResult<Bound<'py, PyDict>> {
+    let table: PyReadonlyArray2<'py, f64> = array(table, "table", "a 2-D numpy array of float64")?;
     let shape = table.shape();
     let n = side("table", shape[0], shape[1])?;
     metagame::check_request(n, 0)?;
@@ -47,11 +64,12 @@ pub fn _metagame<'py>(py: Python<'py>, table: PyReadonlyArray2<'py, f64>, clip: 
 #[pyo3(signature = (replicates, first, clip, threads, /))]
 pub fn _metagame_replicates<'py>(
     py: Python<'py>,
-    replicates: PyReadonlyArray3<'py, f64>,
+    replicates: &Bound<'py, PyAny>,
     first: usize,
     clip: f64,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let replicates: PyReadonlyArray3<'py, f64> = array(replicates, "replicates", "a 3-D numpy array of float64")?;
     let shape = replicates.shape();
     let (count, n) = (shape[0], side("replicates", shape[1], shape[2])?);
     metagame::check_request(n, count)?;
