@@ -178,7 +178,9 @@ class Metagame:
     ``mix > support_threshold``; ``support_probability``: the share of the replicates whose
     equilibrium gives it such a weight. ``ratings`` (logits, mean zero) and
     ``transitive_share``: the transitive part of the logit table and its share of the
-    table's squares. ``prices``: the adjustments (logits, mean zero; positive for a strategy
+    table's squares (``transitive_share_low`` and ``_high``: the central ``interval`` of the
+    replicates' shares, which noise pulls towards ``2/n``: they may lie on that side of the
+    table's own). ``prices``: the adjustments (logits, mean zero; positive for a strategy
     too strong) under which every strategy wins half its games against the whole field;
     ``price_points``: the same in points, ``prices × points_per_logit``. ``*_low`` and
     ``*_high``: the central ``interval`` of the replicates (percentile intervals).
@@ -279,8 +281,10 @@ class Metagame:
     def _share_text(self) -> str:
         if math.isnan(self.transitive_share):
             return "no transitive share (every matchup even)"
-        span = "" if self.transitive_share_low is None else f" [{self.transitive_share_low:.0%}, {self.transitive_share_high:.0%}]"
-        return f"{self.transitive_share:.0%}{span} of the table is strength, the rest counter-play"
+        # the replicates' range, not an interval around the share: noise looks like
+        # counter-play, so a noisier table's share is pulled towards 2/n (docs/metagame.md)
+        spread = "" if self.transitive_share_low is None else f" (resampled: {self.transitive_share_low:.0%} to {self.transitive_share_high:.0%})"
+        return f"{self.transitive_share:.0%} of the table is strength, the rest counter-play{spread}"
 
     def __repr__(self) -> str:
         order = self._order()

@@ -670,27 +670,27 @@ def metagame(result: Any, *, top: int = 25, ax=None):
     y = np.arange(len(order))
     if ax is None:
         plt = _pyplot()
-        fig, axes = plt.subplots(1, 3, figsize=(13.0, max(3.0, 0.32 * len(order) + 2.2)), sharey=True, layout="constrained",
+        _fig, axes = plt.subplots(1, 3, figsize=(13.0, max(3.0, 0.32 * len(order) + 2.2)), sharey=True, layout="constrained",
                                  gridspec_kw={"width_ratios": [1.1, 1.0, 1.2]})
     else:
         axes = ax
         if len(axes) != 3:
             raise ValueError(f"ax: expected three Axes side by side (the mix, the regrets, the prices), got {len(axes)}")
-        fig = axes[0].figure
     mix_ax, regret_ax, price_ax = axes
     names = [result.names[i] if len(result.names[i]) <= 32 else result.names[i][:31] + "…" for i in order]
 
-    mix_ax.barh(y, result.mix[order], height=0.7, color="tab:blue", label="weight in the equilibrium mix")
+    # the legend's entries, in the panels' order
+    entries: list = [(mix_ax.barh(y, result.mix[order], height=0.7, color="tab:blue"), "weight in the equilibrium mix")]
     if result.support_probability is not None:
-        mix_ax.scatter(result.support_probability[order], y, marker="D", s=22, color="black", zorder=3,
-                       label=f"chance of being in the support (over {result.replicates} resampled tables)")
+        diamonds = mix_ax.scatter(result.support_probability[order], y, marker="D", s=22, color="black", zorder=3)
+        entries.append((diamonds, f"chance of being in the support (over {result.replicates} resampled tables)"))
     mix_ax.set_xlim(0.0, 1.05)
     mix_ax.set_xlabel("share of the field (bars) · chance (◆)" if result.support_probability is not None else "share of the field")
     mix_ax.set_yticks(y, names, fontsize="small")
     mix_ax.set_title("equilibrium mix", fontsize="medium")
 
-    regret_ax.barh(y, 100.0 * result.regret[order], height=0.7, color="tab:orange",
-                   label="regret: win rate below 50% against the mix (0 in the support)")
+    regret_bars = regret_ax.barh(y, 100.0 * result.regret[order], height=0.7, color="tab:orange")
+    entries.append((regret_bars, "regret: win rate below 50% against the mix (0 in the support)"))
     regret_ax.set_xlim(left=0.0)
     regret_ax.set_xlabel("percentage points below an even win rate")
     regret_ax.set_title("regret against the mix", fontsize="medium")
@@ -701,25 +701,26 @@ def metagame(result: Any, *, top: int = 25, ax=None):
     price_ax.barh(y, price, height=0.7, color=colours)
     from matplotlib.patches import Patch
 
-    kinds = [(Patch(facecolor="tab:red"), "price up: too strong"), (Patch(facecolor="tab:cyan"), "price down: too weak")]
+    entries += [(Patch(facecolor="tab:red"), "price up: too strong"), (Patch(facecolor="tab:cyan"), "price down: too weak")]
     if low is not None and high is not None:
         bars = price_ax.errorbar(price, y, xerr=np.vstack([price - low[order], high[order] - price]), fmt="none", ecolor="black",
                                  elinewidth=1.0, capsize=2.5)
-        kinds.append((bars, f"{result.interval:.0%} interval over the resampled tables"))
+        entries.append((bars, f"{result.interval:.0%} interval over the resampled tables"))
     price_ax.axvline(0.0, color="black", lw=0.8)
     price_ax.set_xlabel("points (positive: should cost more)" if unit == "points" else "logits of winning (positive: too strong)")
     price_ax.set_title("equilibrium price", fontsize="medium")
     for a in axes:
         a.grid(axis="x", alpha=0.3)
         a.set_ylim(-0.6, len(order) - 0.4)
+    for a in (regret_ax, price_ax):
+        # the strategies are named once, on the left (the caller's axes may not share y)
+        a.set_yticks(y)
+        a.tick_params(axis="y", labelleft=False)
     what = f"{len(order)} of {len(result.names)} strategies" if len(order) < len(result.names) else f"{len(result.names)} strategies"
     several = "" if result.unique else "; several equilibria, the most mixed shown"
     title = f"metagame of {what} (more with a larger top)" if len(order) < len(result.names) else f"metagame of {what}"
-    text = f"{title}: {result._share_text()}{several}"
     if ax is None:
-        fig.suptitle(text, fontsize="medium")
-    else:
-        mix_ax.set_title(f"equilibrium mix\n{text}", fontsize="small", loc="left")
-    extra = [(h, label) for a in (regret_ax,) for h, label in zip(*a.get_legend_handles_labels())] + kinds
-    _legend_below(mix_ax, 2, extra)
+        # on the caller's axes the panels' own titles stand alone (the repr says the rest)
+        mix_ax.figure.suptitle(f"{title}: {result._share_text()}{several}", fontsize="medium")
+    _legend_below(mix_ax, 2, entries)
     return axes
