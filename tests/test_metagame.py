@@ -409,6 +409,24 @@ def test_the_core_reads_a_misaligned_array_and_refuses_other_types():
         oprstats._core._metagame_replicates(RPS, 0, 0.01, None)
 
 
+def test_the_documentation_example_prints_what_the_page_says():
+    """docs/metagame.md's example, run: its repr and its rows are the page's."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "metagame.md").read_text(encoding="utf-8")
+    names = ["Gunline", "Melee horde", "Fast raiders", "Elite knights"]
+    table = np.array([[0.50, 0.62, 0.41, 0.55], [0.38, 0.50, 0.64, 0.47], [0.59, 0.36, 0.50, 0.58], [0.45, 0.53, 0.42, 0.50]])
+    m = metagame(table, names=names, replicates=1000, games=200, points_per_logit=500, seed=1)
+    printed = " ".join(line.lstrip("# ").strip() for line in page.split("print(m)\n", 1)[1].splitlines()[:2])
+    assert printed == repr(m)
+    frame = m.to_pandas().set_index("strategy")
+    for name in names:
+        (row,) = [line for line in page.splitlines() if line.startswith("#") and line[1:].strip().split("  ")[0] == name]
+        values = [float(x) for x in row[1:].replace(name, "").split()]
+        want = frame.loc[name, ["mix", "regret", "support_probability", "price_points", "price_points_low", "price_points_high"]]
+        assert np.allclose(values, want.to_numpy(dtype=float), atol=6e-4), (name, values, list(want))
+
+
 # 6. Refusals
 
 
