@@ -427,6 +427,17 @@ def test_the_documentation_example_prints_what_the_page_says():
         assert np.allclose(values, want.to_numpy(dtype=float), atol=6e-4), (name, values, list(want))
 
 
+def test_without_pandas_the_table_error_names_the_extra(monkeypatch):
+    import sys
+
+    m = metagame(RPS)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"needs pandas: pip install 'oprstats\[pandas\]'"):
+        m.to_pandas()
+    # the function itself does not need it
+    assert metagame(RPS, names=np.array(["r", "p", "s"])).names == ("r", "p", "s")
+
+
 # 6. Refusals
 
 
@@ -451,6 +462,7 @@ def test_bad_options_are_refused_naming_the_field():
         (lambda: metagame(w, names=["a", "b"]), ValueError, r"names: one per strategy, 3 \(got 2\)"),
         (lambda: metagame(w, names=["a", "a", "b"]), ValueError, r"names\[1\]: each strategy's name once"),
         (lambda: metagame(w, names="abc"), TypeError, r"names: expected a sequence"),
+        (lambda: metagame(w, names={"a", "b", "c"}), TypeError, r"names: expected a sequence of 3 names, got set"),
         (lambda: metagame(w, replicates=np.full((2, 3, 4), 0.5)), ValueError, r"replicates: expected resampled tables of shape \(R, 3, 3\)"),
         (lambda: metagame(w, replicates=np.zeros((0, 3, 3))), ValueError, r"replicates: at least one"),
         (lambda: metagame(w, replicates=np.stack([RPS, np.full((3, 3), 0.7)])), ValueError, r"replicates\[1\]\[0, 0\]: must be 0.5"),
@@ -462,11 +474,11 @@ def test_bad_options_are_refused_naming_the_field():
         (lambda: metagame(w, replicates=5, games=2.5), TypeError, r"games: expected a whole number or an \(n, n\) array"),
         (lambda: metagame(w, replicates=5, games=np.full((3, 3), 2.5)), ValueError, r"games\[0, 1\]: must be a whole number of games"),
         (lambda: metagame(w, replicates=5, games=np.array([[0, 3, 4], [3, 0, 5], [5, 5, 0]])), ValueError, r"games\[0, 2\]: the games of a pair are the same both ways"),
-        (lambda: metagame(w, points_per_logit=0), ValueError, r"points_per_logit: must be above 0"),
+        (lambda: metagame(w, points_per_logit=0), ValueError, r"points_per_logit: must be above 0 and at most 1e\+06"),
         (lambda: metagame(w, points_per_logit="100"), TypeError, r"points_per_logit: expected a number"),
         (lambda: metagame(w, interval=1.0), ValueError, r"interval: must be above 0 and below 1"),
-        (lambda: metagame(w, clip=0.5), ValueError, r"clip: must be from 1e-09 and below 0.5"),
-        (lambda: metagame(w, support_threshold=-0.1), ValueError, r"support_threshold: must be from 0"),
+        (lambda: metagame(w, clip=0.5), ValueError, r"clip: must be at least 1e-09 and below 0.5 \(got 0.5\)"),
+        (lambda: metagame(w, support_threshold=-0.1), ValueError, r"support_threshold: must be at least 0 and below 1"),
         (lambda: metagame(w, seed=-1), ValueError, r"seed: -1 must be a non-negative integer"),
         (lambda: metagame(w, threads=0), ValueError, r"threads: must be None or from 1"),
         (lambda: metagame(w, client="localhost"), TypeError, r"client: expected a dask.distributed.Client"),

@@ -61,7 +61,8 @@ def _as_table(table: Any) -> tuple[np.ndarray, Optional[tuple]]:
 
 
 def _check_names(names: Any, n: int) -> tuple:
-    if isinstance(names, str) or not isinstance(names, Sequence) and not isinstance(names, np.ndarray):
+    # any ordered collection (a list, an array, a pandas Index), not a lone string or a set
+    if isinstance(names, (str, bytes, set, frozenset, dict)) or not hasattr(names, "__iter__"):
         raise TypeError(f"names: expected a sequence of {n} names, got {type(names).__name__}")
     names = tuple(str(x) for x in names)
     if len(names) != n:
@@ -95,8 +96,8 @@ def _check_share(name: str, value: Any, low: float, high: float, *, low_open: bo
     below = x <= low if low_open else x < low
     above = x >= high if high_open else x > high
     if not math.isfinite(x) or below or above:
-        raise ValueError(f"{name}: must be {'above' if low_open else 'from'} {low:g} {'and below' if high_open else 'to'} {high:g} "
-                         f"(got {shown(value)})")
+        bounds = f"{'above' if low_open else 'at least'} {low:g} and {'below' if high_open else 'at most'} {high:g}"
+        raise ValueError(f"{name}: must be {bounds} (got {shown(value)})")
     return x
 
 
