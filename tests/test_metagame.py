@@ -362,8 +362,35 @@ def test_a_dataframe_names_the_strategies():
     assert list(frame["strategy"]) == names
     with pytest.raises(ValueError, match="rows and columns must name the same strategies"):
         metagame(pd.DataFrame(RPS, index=names, columns=names[::-1]))
-    with pytest.raises(ValueError, match="names: give names= or a DataFrame"):
+    with pytest.raises(ValueError, match="names: give names= or a table that names the strategies"):
         metagame(pd.DataFrame(RPS, index=names, columns=names), names=names)
+
+
+def test_a_faction_table_and_a_measured_rate_are_read_as_they_come():
+    """What faction_table() and points_per_logit() give: a table with win_rates, names and
+    bootstrap replicates, and a measure whose float() is the points a logit."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Table:
+        names: tuple
+        win_rates: np.ndarray
+        replicates: np.ndarray
+
+    @dataclass(frozen=True)
+    class Rate:
+        estimate: float
+
+        def __float__(self) -> float:
+            return self.estimate
+
+    w = random_table(4, np.random.default_rng(15), strength=0.5)
+    draws = np.stack([random_table(4, np.random.default_rng(s), strength=0.5) for s in range(5)])
+    m = metagame(Table(("a", "b", "c", "d"), w, draws), replicates=Table(("a", "b", "c", "d"), w, draws).replicates, points_per_logit=Rate(460.0))
+    assert m.names == ("a", "b", "c", "d") and m.replicates == 5 and m.points_per_logit == 460.0
+    assert np.array_equal(m.mix, metagame(w).mix) and np.array_equal(m.price_points, m.prices * 460.0)
+    with pytest.raises(ValueError, match=r"points_per_logit: must be above 0 .*\(got inf\)"):
+        metagame(w, points_per_logit=Rate(math.inf))
 
 
 def test_a_near_complement_is_made_exact():

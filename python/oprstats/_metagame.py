@@ -45,8 +45,12 @@ def _square(values: Any, field: str) -> np.ndarray:
 
 
 def _as_table(table: Any) -> tuple[np.ndarray, Optional[tuple]]:
-    """The table as a square float array, and the names a DataFrame gives its strategies."""
+    """The table as a square float array, and the names a DataFrame, or a table of the
+    library's with ``win_rates`` and ``names`` (``faction_table``'s), gives its strategies."""
     names = None
+    if not _is_frame(table) and hasattr(table, "win_rates") and hasattr(table, "names"):
+        names = tuple(str(x) for x in table.names)
+        table = table.win_rates
     if _is_frame(table):
         rows, columns = [str(x) for x in table.index], [str(x) for x in table.columns]
         if rows != columns:
@@ -347,8 +351,10 @@ def metagame(
 ) -> Metagame:
     """The metagame of a win-rate table: ``table[i, j]`` is the share of games strategy (list
     or faction) ``i`` wins against ``j``, draws counting half, so ``table + table.T == 1``
-    (within 10⁻⁶; it is then made exact) with 0.5 on the diagonal. A 2-D array, or a pandas
-    DataFrame whose rows and columns name the strategies; ``names`` names them otherwise.
+    (within 10⁻⁶; it is then made exact) with 0.5 on the diagonal. A 2-D array, a pandas
+    DataFrame whose rows and columns name the strategies, or a table with ``win_rates`` and
+    ``names`` (a ``faction_table``, whose bootstrap tables are then
+    ``replicates=table.replicates``); ``names`` names them otherwise.
 
     The equilibrium mix, each strategy's regret against it, the transitive share and the
     prices come from the table alone. ``replicates`` makes them noise-aware: resampled tables
@@ -359,8 +365,8 @@ def metagame(
     and ``interval`` percentile intervals of the prices and of the transitive share.
 
     ``points_per_logit``: the points of army that move the win logit by one (the inverse of
-    the slope of the win logit per point, measured by the caller); the prices are then in
-    points too. ``clip``: win rates are kept within ``[clip, 1 - clip]`` for the logits (the
+    the slope of the win logit per point, measured by the caller: a number, or anything
+    ``float()`` reads one from); the prices are then in points too. ``clip``: win rates are kept within ``[clip, 1 - clip]`` for the logits (the
     split and the prices). ``threads``: the replicates are solved in parallel in Rust;
     ``client`` (a ``dask.distributed.Client``) solves them in ``partitions`` blocks on its
     workers instead (the same numbers). Limits (checked before any work): at most 2,000
@@ -370,13 +376,17 @@ def metagame(
     w, frame_names = _as_table(table)
     n = w.shape[0]
     if names is not None and frame_names is not None:
-        raise ValueError("names: give names= or a DataFrame whose rows and columns name the strategies, not both")
+        raise ValueError("names: give names= or a table that names the strategies (a DataFrame, a faction table), not both")
     names = _check_names(names, n) if names is not None else frame_names or tuple(f"strategy {i}" for i in range(n))
     interval = _check_share("interval", interval, 0.0, 1.0, low_open=True, high_open=True)
     support_threshold = _check_share("support_threshold", support_threshold, 0.0, 1.0, high_open=True)
     clip = _check_share("clip", clip, 1e-9, 0.5, high_open=True)
     if points_per_logit is not None:
-        points_per_logit = _check_share("points_per_logit", points_per_logit, 0.0, LIMITS["MAX_COST"], low_open=True)
+        # a number, or a measure of one (points_per_logit()'s result is its estimate as a float)
+        rate = points_per_logit
+        if not isinstance(rate, (numbers.Real, str, bytes)) and hasattr(type(rate), "__float__"):
+            rate = float(rate)
+        points_per_logit = _check_share("points_per_logit", rate, 0.0, LIMITS["MAX_COST"], low_open=True)
     seeds = seed_sequence(seed)
     check_threads(threads)
     client = check_client(client)
