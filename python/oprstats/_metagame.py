@@ -361,13 +361,16 @@ def metagame(
     (an ``(R, n, n)`` array or a sequence of tables, e.g. bootstrap replicates of the games),
     or a number of tables to draw from ``games`` (the games behind each pair, a number or an
     ``(n, n)`` array), each pair's score drawn as that many games won at the table's rate
-    (seeded by ``seed``). From them: how often each strategy is in the equilibrium's support,
-    and ``interval`` percentile intervals of the prices and of the transitive share.
+    (seeded by ``seed``). From them: how often each strategy is in the equilibrium's support
+    (a weight above ``support_threshold``), the central ``interval`` of the prices
+    (percentile intervals), and the range of the transitive share. Without replicates these
+    figures are None.
 
     ``points_per_logit``: the points of army that move the win logit by one (the inverse of
     the slope of the win logit per point, measured by the caller: a number, or anything
-    ``float()`` reads one from); the prices are then in points too. ``clip``: win rates are kept within ``[clip, 1 - clip]`` for the logits (the
-    split and the prices). ``threads``: the replicates are solved in parallel in Rust;
+    ``float()`` reads one from); the prices are then in points too. ``clip``: win rates are
+    kept within ``[clip, 1 - clip]`` for the logits (the split and the prices; 0.01 is a
+    logit of ±4.6). ``threads``: the replicates are solved in parallel in Rust;
     ``client`` (a ``dask.distributed.Client``) solves them in ``partitions`` blocks on its
     workers instead (the same numbers). Limits (checked before any work): at most 2,000
     strategies and 10,000 replicates, and ``strategies³ × (replicates + 1)`` at most
