@@ -13,6 +13,7 @@ pub mod limits;
 pub mod loaders;
 pub mod matchups;
 pub mod melee;
+pub mod metagame;
 pub mod morale;
 pub mod notation;
 pub mod profile;

@@ -24,6 +24,7 @@ from ._editions import DEFAULT_EDITION, Edition, editions, known_rule_names, kno
 from ._loaders import load_army_book, load_army_list
 from ._matchups import BreakEven, Field, Matchups, break_even, fair_cost, matchups
 from ._melee import MeleeResult, MeleeSide, MoraleResult, melee, morale
+from ._metagame import Metagame, metagame
 from ._points import CostModel, CrossValidation, PredictionIntervals, Price, PriceTerm, fairness
 from ._state import UnitState
 from ._core import ListWarning
@@ -62,6 +63,7 @@ __all__ = [
     "Matchups",
     "MeleeResult",
     "MeleeSide",
+    "Metagame",
     "Model",
     "MoraleResult",
     "PointsPerLogit",
@@ -96,6 +98,7 @@ __all__ = [
     "load_army_list",
     "matchups",
     "melee",
+    "metagame",
     "morale",
     "reference_attackers",
     "random_lists",

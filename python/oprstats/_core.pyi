@@ -55,6 +55,8 @@ __all__ = [
     "_GamePrep",
     "_prepare_game",
     "_simulate",
+    "_metagame",
+    "_metagame_replicates",
 ]
 
 __version__: str
@@ -541,3 +543,6 @@ def _simulate(
     threads: Optional[int],
     line_up: Optional[float] = None,
 ) -> dict[str, Any]: ...
+
+def _metagame(table: npt.NDArray[np.float64], clip: float, /) -> dict[str, Any]: ...
+def _metagame_replicates(replicates: npt.NDArray[np.float64], first: int, clip: float, threads: Optional[int], /) -> dict[str, Any]: ...

@@ -832,3 +832,78 @@ def shapley(result: Any, *, ax=None):
     _legend_below(ax, 2)
     ax.grid(axis="x", alpha=0.3)
     return ax
+
+def metagame(result: Any, *, top: int = 25, ax=None):
+    """A :func:`oprstats.metagame` result in three panels that share the strategies, down the
+    side with the metagame first (by weight in the mix, then by regret): the equilibrium mix
+    (bars) and, over the resampled tables, each strategy's chance of being in the
+    equilibrium's support (diamonds); each strategy's regret, the win rate it falls short of
+    even against the mix; and its equilibrium price, the adjustment under which every
+    strategy wins half its games against the field (in points when the result has
+    ``points_per_logit``, else in logits), with its interval over the replicates. The
+    ``top`` strategies are drawn (the title says when some are left out). ``ax``: three Axes
+    side by side (None: a new figure)."""
+    from ._metagame import Metagame
+
+    if not isinstance(result, Metagame):
+        raise TypeError(f"result: expected oprstats.Metagame, got {type(result).__name__}")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise ValueError(f"top: must be a whole number, 1 or more (got {top!r})")
+    order = result._order()[: int(top)][::-1]  # barh draws from the bottom up
+    y = np.arange(len(order))
+    if ax is None:
+        plt = _pyplot()
+        _fig, axes = plt.subplots(1, 3, figsize=(13.0, max(3.0, 0.32 * len(order) + 2.2)), sharey=True, layout="constrained",
+                                 gridspec_kw={"width_ratios": [1.1, 1.0, 1.2]})
+    else:
+        axes = ax
+        if len(axes) != 3:
+            raise ValueError(f"ax: expected three Axes side by side (the mix, the regrets, the prices), got {len(axes)}")
+    mix_ax, regret_ax, price_ax = axes
+    names = [result.names[i] if len(result.names[i]) <= 32 else result.names[i][:31] + "…" for i in order]
+
+    # the legend's entries, in the panels' order
+    entries: list = [(mix_ax.barh(y, result.mix[order], height=0.7, color="tab:blue"), "weight in the equilibrium mix")]
+    if result.support_probability is not None:
+        diamonds = mix_ax.scatter(result.support_probability[order], y, marker="D", s=22, color="black", zorder=3)
+        entries.append((diamonds, f"chance of being in the support (over {result.replicates} resampled tables)"))
+    mix_ax.set_xlim(0.0, 1.05)
+    mix_ax.set_xlabel("share of the field (bars) · chance (◆)" if result.support_probability is not None else "share of the field")
+    mix_ax.set_yticks(y, names, fontsize="small")
+    mix_ax.set_title("equilibrium mix", fontsize="medium")
+
+    regret_bars = regret_ax.barh(y, 100.0 * result.regret[order], height=0.7, color="tab:orange")
+    entries.append((regret_bars, "regret: win rate below 50% against the mix (0 in the support)"))
+    regret_ax.set_xlim(left=0.0)
+    regret_ax.set_xlabel("percentage points below an even win rate")
+    regret_ax.set_title("regret against the mix", fontsize="medium")
+
+    all_prices, low, high, unit = result._prices_shown()
+    price = all_prices[order]
+    colours = np.where(price > 0, "tab:red", "tab:cyan")
+    price_ax.barh(y, price, height=0.7, color=colours)
+    from matplotlib.patches import Patch
+
+    entries += [(Patch(facecolor="tab:red"), "price up: too strong"), (Patch(facecolor="tab:cyan"), "price down: too weak")]
+    if low is not None and high is not None:
+        bars = price_ax.errorbar(price, y, xerr=np.vstack([price - low[order], high[order] - price]), fmt="none", ecolor="black",
+                                 elinewidth=1.0, capsize=2.5)
+        entries.append((bars, f"{result.interval:.0%} interval over the resampled tables"))
+    price_ax.axvline(0.0, color="black", lw=0.8)
+    price_ax.set_xlabel("points (positive: should cost more)" if unit == "points" else "logits of winning (positive: too strong)")
+    price_ax.set_title("equilibrium price", fontsize="medium")
+    for a in axes:
+        a.grid(axis="x", alpha=0.3)
+        a.set_ylim(-0.6, len(order) - 0.4)
+    for a in (regret_ax, price_ax):
+        # the strategies are named once, on the left (the caller's axes may not share y)
+        a.set_yticks(y)
+        a.tick_params(axis="y", labelleft=False)
+    what = f"{len(order)} of {len(result.names)} strategies" if len(order) < len(result.names) else f"{len(result.names)} strategies"
+    several = "" if result.unique else "; several equilibria, the most mixed shown"
+    title = f"metagame of {what} (more with a larger top)" if len(order) < len(result.names) else f"metagame of {what}"
+    if ax is None:
+        # on the caller's axes the panels' own titles stand alone (the repr says the rest)
+        mix_ax.figure.suptitle(f"{title}: {result._share_text()}{several}", fontsize="medium")
+    _legend_below(mix_ax, 2, entries)
+    return axes

@@ -9,6 +9,7 @@ mod errors;
 mod game;
 mod matchups;
 mod melee;
+mod metagame;
 mod profile;
 mod rules;
 mod spell;
@@ -67,5 +68,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGamePrep>()?;
     m.add_function(wrap_pyfunction!(game::_prepare_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(metagame::_metagame, m)?)?;
+    m.add_function(wrap_pyfunction!(metagame::_metagame_replicates, m)?)?;
     Ok(())
 }

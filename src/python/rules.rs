@@ -95,5 +95,8 @@ pub fn _limits() -> Vec<(&'static str, u64)> {
         ("MAX_GAME_UNITS", crate::game::MAX_UNITS as u64),
         ("MAX_UNIT_GAMES", MAX_UNIT_GAMES),
         ("MAX_PREPARATION_WORK", MAX_PREPARATION_WORK),
+        ("MAX_STRATEGIES", crate::metagame::MAX_STRATEGIES as u64),
+        ("MAX_REPLICATES", crate::metagame::MAX_REPLICATES as u64),
+        ("MAX_METAGAME_WORK", crate::metagame::MAX_METAGAME_WORK),
     ]
 }
