@@ -234,3 +234,34 @@ def test_points_per_logit_is_the_win_logits_gained_over_the_points_taken_out(boo
     assert float(c) == c.estimate and "points a logit" in repr(c)
     with pytest.raises(ValueError, match=r"lists\[0\]: needs at least 2 units"):
         oprstats.points_per_logit([Army([bb["Battle Brothers"]], name="one")], progress=False)
+
+
+def test_a_tables_metagame_reads_its_bootstrap_and_prices_in_points(table):
+    m = table.metagame(points_per_logit=450.0)
+    assert list(m.names) == list(table.names)
+    # noise-aware from the table's own draws: a support probability per faction
+    assert m.support_probability is not None and len(m.support_probability) == len(table)
+    assert abs(sum(m.mix) - 1) < 1e-9
+    frame = m.to_pandas()
+    assert len(frame) == len(table)
+    # the strongest faction against the field is priced up (positive), the weakest down
+    order = table.ranking()
+    prices = dict(zip(m.names, m.price_points))
+    assert prices[table.names[order[0]]] > 0 > prices[table.names[order[-1]]]
+
+
+def test_an_interrupted_tables_metagame_is_refused_naming_the_pair(books, monkeypatch):
+    three = [b for b in books if b.name in ("Battle Brothers", "Orc Marauders", "Dark Elf Raiders")]
+    real = _factions.play_pairing
+    calls = []
+
+    def stopping(**kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(**kwargs)
+
+    monkeypatch.setattr(_factions, "play_pairing", stopping)
+    t = faction_table(three, lists=1, games=2, seed=1, progress=False)
+    with pytest.raises(ValueError, match="never played .* interrupted"):
+        t.metagame()

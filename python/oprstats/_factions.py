@@ -164,6 +164,22 @@ class FactionTable:
             return pd.DataFrame(self.win_rates, index=pd.Index(self.names, name="faction"), columns=pd.Index(self.names, name="opponent"))
         raise ValueError(f'kind: "field", "pairs" or "matrix" (got {kind!r})')
 
+    def metagame(self, *, points_per_logit: Any = None, **options: Any) -> Any:
+        """:func:`oprstats.metagame` of this table, noise-aware with its own bootstrap tables
+        (``replicates``; at most 10,000 of them are taken, the first). ``points_per_logit``
+        (:func:`points_per_logit`'s measure, or a number) gives the prices in points; the
+        other options are ``metagame``'s."""
+        from ._attack import LIMITS
+        from ._metagame import metagame
+
+        unplayed = np.argwhere(~np.isfinite(self.win_rates))
+        if len(unplayed):
+            i, j = unplayed[0]
+            raise ValueError(f"table: {self.names[i]} never played {self.names[j]} (the run was interrupted); the metagame needs every pair")
+        options.setdefault("replicates", self.replicates[: LIMITS["MAX_REPLICATES"]])
+        options.setdefault("interval", self.interval)
+        return metagame(self, points_per_logit=points_per_logit, **options)
+
     def _lines(self) -> list[str]:
         level = f"{self.interval:.0%}"
         total = int(self.pairs.sum()) // 2

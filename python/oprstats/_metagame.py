@@ -341,10 +341,10 @@ def metagame(
     replicates: Any = None,
     games: Any = None,
     points_per_logit: Optional[float] = None,
-    interval: float = 0.9,
+    interval: float = 0.95,
     support_threshold: float = DEFAULT_SUPPORT_THRESHOLD,
     clip: float = DEFAULT_CLIP,
-    seed: Any = 0,
+    seed: Any = None,
     threads: Optional[int] = None,
     client: Any = None,
     partitions: Optional[int] = None,
@@ -361,7 +361,7 @@ def metagame(
     (an ``(R, n, n)`` array or a sequence of tables, e.g. bootstrap replicates of the games),
     or a number of tables to draw from ``games`` (the games behind each pair, a number or an
     ``(n, n)`` array), each pair's score drawn as that many games won at the table's rate
-    (seeded by ``seed``). From them: how often each strategy is in the equilibrium's support
+    (seeded by ``seed``: an int, a ``SeedSequence`` or None, fresh entropy). From them: how often each strategy is in the equilibrium's support
     (a weight above ``support_threshold``), the central ``interval`` of the prices
     (percentile intervals), and the range of the transitive share. Without replicates these
     figures are None.

@@ -713,6 +713,7 @@ def _game_legend(fig, result, game: int, info, carried: bool = False) -> None:
     height = fig.get_figheight()
     fig.tight_layout(rect=(0, min(0.5, (_legend_inches(info) + 0.1) / height), 1, 1 - 0.35 / height))
 
+
 def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=None):
     """A :func:`oprstats.faction_table` drawn. ``kind="field"``: each faction's win rate
     against the field, strongest at the top, with its interval (counting both the drawn
@@ -832,6 +833,7 @@ def shapley(result: Any, *, ax=None):
     _legend_below(ax, 2)
     ax.grid(axis="x", alpha=0.3)
     return ax
+
 
 def metagame(result: Any, *, top: int = 25, ax=None):
     """A :func:`oprstats.metagame` result in three panels that share the strategies, down the
