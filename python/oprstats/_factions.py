@@ -37,6 +37,19 @@ MAX_RESAMPLES = 100_000
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
+def check_run(*, games: Any, resamples: Any, interval: Any, progress: Any) -> None:
+    """The arguments every function of paired games here shares, checked alike before any
+    game is played."""
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
+        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
+    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= int(resamples) <= MAX_RESAMPLES:
+        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
+    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
+        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress: expected a bool, got {type(progress).__name__}")
+
+
 def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, threads: Optional[int], keep_scores: bool = False,
                  edition: str = DEFAULT_EDITION) -> dict:
     """One pairing of two lists: ``games`` pairs of paired games. Returns the counts of each
@@ -314,14 +327,7 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     check_game_edition(edition)
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
-    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
-        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= resamples <= MAX_RESAMPLES:
-        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
-    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
-        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
-    if not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"progress: expected a bool, got {type(progress).__name__}")
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
     client = check_client(client)
     check_partitions(partitions)
     root = seed_sequence(seed)
@@ -427,12 +433,7 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
         raise TypeError("lists: expected a non-empty sequence of lists (Army, path or text)")
     if len(lists) > MAX_LISTS_PER_FACTION * MAX_FACTIONS:
         raise ValueError(f"lists: at most {MAX_LISTS_PER_FACTION * MAX_FACTIONS:,} (got {len(lists):,})")
-    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
-        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= resamples <= MAX_RESAMPLES:
-        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
-    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
-        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
     client = check_client(client)
     check_partitions(partitions)
     armies = []

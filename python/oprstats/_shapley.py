@@ -26,7 +26,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_RESAMPLES, MAX_TABLE_GAMES, PAIR_SCORES, run_pairings
+from ._factions import MAX_TABLE_GAMES, PAIR_SCORES, check_run, run_pairings
 
 #: At most this many selections in a list (a coalition per subset met).
 MAX_PLAYERS = 40
@@ -179,13 +179,9 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
     foes = [o if isinstance(o, Army) else Army(army_units(o, f"opponents[{k}]"), name=f"opponent {k + 1}") for k, o in enumerate(opponents)]
     if not foes:
         raise ValueError("opponents: give at least one opponent army")
-    for name, value, low, high in (("games", games, 1, None), ("permutations", permutations, 1, MAX_PERMUTATIONS),
-                                   ("resamples", resamples, 100, MAX_RESAMPLES)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low or (high is not None and value > high):
-            bound = f"from {low} to {high:,}" if high is not None else f"of at least {low}"
-            raise ValueError(f"{name}: must be a whole number {bound} (got {shown(value)})")
-    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
-        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
+    if isinstance(permutations, bool) or not isinstance(permutations, numbers.Integral) or not 1 <= permutations <= MAX_PERMUTATIONS:
+        raise ValueError(f"permutations: must be a whole number from 1 to {MAX_PERMUTATIONS:,} (got {shown(permutations)})")
     client = check_client(client)
     check_partitions(partitions)
     players, host = _players(army)

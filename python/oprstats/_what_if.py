@@ -20,7 +20,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_LISTS_PER_FACTION, MAX_RESAMPLES, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, run_pairings
+from ._factions import MAX_LISTS_PER_FACTION, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, check_run, run_pairings
 
 #: The edits a change may give as a dict, each what ``Unit.replace``, ``Unit.with_rules`` or
 #: ``Unit.with_weapons`` takes; ``points`` adds to the unit's cost.
@@ -227,14 +227,7 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         if not isinstance(name, str):
             raise TypeError(f"changes: keys are unit names, got {type(name).__name__}")
         changers[name] = _changer(name, change)
-    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
-        raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
-    if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= resamples <= MAX_RESAMPLES:
-        raise ValueError(f"resamples: must be a whole number from 100 to {MAX_RESAMPLES:,} (got {shown(resamples)})")
-    if isinstance(interval, bool) or not isinstance(interval, numbers.Real) or not 0.5 <= float(interval) < 1.0:
-        raise ValueError(f"interval: must be a share from 0.5 to below 1 (got {shown(interval)})")
-    if not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"progress: expected a bool, got {type(progress).__name__}")
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
     client = check_client(client)
     check_partitions(partitions)
     armies, factions = _pool(pool)
@@ -284,8 +277,8 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         played = [o for o in opponents[k] if (s, o, 0) in scores and (s, o, 1) in scores]
         n = min((len(scores[(s, o, 0)]) for o in played), default=0)
         if not played or n == 0:
-            for key in ("before", "after", "difference", "low", "high"):
-                rows[key].append(np.nan)
+            for column in ("before", "after", "difference", "low", "high"):
+                rows[column].append(np.nan)
             rows["pairs"].append(0)
             rows["opponents"].append(0)
             continue

@@ -714,6 +714,21 @@ def _game_legend(fig, result, game: int, info, carried: bool = False) -> None:
     fig.tight_layout(rect=(0, min(0.5, (_legend_inches(info) + 0.1) / height), 1, 1 - 0.35 / height))
 
 
+def _estimates_with_intervals(ax, y, mid, lo, hi, even: float, texts: tuple) -> None:
+    """Estimates as dots on their intervals, red when the interval lies above ``even``, blue
+    below, grey across it; the ``even`` line, and a legend naming each colour drawn
+    (``texts``: above, below, across)."""
+    from matplotlib.lines import Line2D
+
+    colours = ["tab:red" if l > even else "tab:blue" if h < even else "0.45" for l, h in zip(lo, hi)]
+    ax.hlines(y, lo, hi, color=colours, lw=2.5, alpha=0.5)
+    ax.scatter(mid, y, color=colours, zorder=3, s=18)
+    ax.axvline(even, color="black", lw=0.8)
+    marks = [(Line2D([], [], color=c, marker="o", lw=2.5, alpha=0.7), text) for c, text in zip(("tab:red", "tab:blue", "0.45"), texts)
+             if c in colours]
+    _legend_below(ax, 1, marks)
+    ax.grid(axis="x", alpha=0.3)
+
 def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=None):
     """A :func:`oprstats.faction_table` drawn. ``kind="field"``: each faction's win rate
     against the field, strongest at the top, with its interval (counting both the drawn
@@ -740,20 +755,12 @@ def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=N
         mid = np.array([table.field[i] for i in rows]) * 100
         lo = np.array([table.field_low[i] for i in rows]) * 100
         hi = np.array([table.field_high[i] for i in rows]) * 100
-        colours = ["tab:red" if l > 50 else "tab:blue" if h < 50 else "0.45" for l, h in zip(lo, hi)]
-        ax.hlines(y, lo, hi, color=colours, lw=2.5, alpha=0.5)
-        ax.scatter(mid, y, color=colours, zorder=3, s=18)
-        ax.axvline(50, color="black", lw=0.8)
+        _estimates_with_intervals(ax, y, mid, lo, hi, 50.0, (f"stronger than even ({level} interval above 50%)",
+                                                             f"weaker ({level} interval below 50%)",
+                                                             f"not told apart from even ({level} interval)"))
         ax.set_yticks(list(y), [table.names[i] for i in rows], fontsize="small")
         ax.set_xlabel("win rate against the field, % (a draw counts half)")
         ax.set_title(f"Factions against the field{cut}\n{games}", fontsize="medium")
-        from matplotlib.lines import Line2D
-
-        marks = [(Line2D([], [], color=c, marker="o", lw=2.5, alpha=0.7), text) for c, text in (
-            ("tab:red", f"stronger than even ({level} interval above 50%)"), ("tab:blue", f"weaker ({level} interval below 50%)"),
-            ("0.45", f"not told apart from even ({level} interval)")) if c in colours]
-        _legend_below(ax, 1, marks)
-        ax.grid(axis="x", alpha=0.3)
         return ax
     if kind == "matrix":
         n = len(order)
@@ -786,22 +793,13 @@ def what_if(result: Any, *, ax=None):
     ax = _axes(ax, width=7.0, height=max(2.5, 0.32 * n + 1.6), constrained=True)
     y = np.arange(n)[::-1]
     mid, lo, hi = result.difference * 100, result.low * 100, result.high * 100
-    colours = ["tab:red" if l > 0 else "tab:blue" if h < 0 else "0.45" for l, h in zip(lo, hi)]
-    ax.hlines(y, lo, hi, color=colours, lw=2.5, alpha=0.5)
-    ax.scatter(mid, y, color=colours, zorder=3, s=18)
-    ax.axvline(0, color="black", lw=0.8)
+    level = f"{result.interval:.0%}"
+    _estimates_with_intervals(ax, y, mid, lo, hi, 0.0, (f"helps ({level} interval above 0)", f"hurts ({level} interval below 0)",
+                                                        f"not told apart from no change ({level} interval)"))
     ax.set_yticks(list(y), [f"{name} ({faction})" for name, faction in zip(result.lists, result.factions)], fontsize="small")
     ax.set_xlabel("change of win rate, percentage points (same seeds before and after)")
     changed = sorted({u for c in result.changed for u in c})
     ax.set_title(f"What if {', '.join(changed)} changed\n{result.games:,} pairs of games against each opponent", fontsize="medium")
-    from matplotlib.lines import Line2D
-
-    level = f"{result.interval:.0%}"
-    marks = [(Line2D([], [], color=c, marker="o", lw=2.5, alpha=0.7), text) for c, text in (
-        ("tab:red", f"helps ({level} interval above 0)"), ("tab:blue", f"hurts ({level} interval below 0)"),
-        ("0.45", f"not told apart from no change ({level} interval)")) if c in colours]
-    _legend_below(ax, 1, marks)
-    ax.grid(axis="x", alpha=0.3)
     return ax
 
 
