@@ -489,7 +489,9 @@ def _factions(args: argparse.Namespace) -> int:
               "ignored_rules": ", ".join(table.unmodelled.get(table.names[i], ()))} for i in table.ranking()]
     if args.top is not None and args.top < len(frame):
         frame = frame[: args.top]
-    heading = [f"{len(table)} factions, {args.lists} drawn lists of {args.points:,} pts each, {args.games:,} pairs of games a pairing"
+    drawn = "1 drawn list" if args.lists == 1 else f"{args.lists} drawn lists"
+    pairs_of_games = "1 pair of games" if args.games == 1 else f"{args.games:,} pairs of games"
+    heading = [f"{len(table)} factions, {drawn} of {args.points:,} pts each, {pairs_of_games} a pairing"
                + (" (interrupted: the games played so far)" if table.interrupted else ""),
                f"Win rate against the field (every other faction weighs the same; a draw counts half), with its "
                f"{table.interval:.0%} interval over both the drawn lists and the games"]
