@@ -152,6 +152,7 @@ def test_bad_client_arguments_are_named(client):
         oprstats.sweep(oprstats.attack, [], seed="x")
 
 
+@pytest.mark.filterwarnings("ignore:.*the lists range from:UserWarning")  # unequal on purpose: small, quick armies
 @pytest.mark.parametrize("partitions", [1, None])
 def test_a_faction_table_on_a_cluster_is_the_local_table(client, partitions):
     pools = {
@@ -166,6 +167,7 @@ def test_a_faction_table_on_a_cluster_is_the_local_table(client, partitions):
     assert not remote.interrupted
 
 
+@pytest.mark.filterwarnings("ignore:.*the lists range from:UserWarning")  # unequal on purpose: small, quick armies
 def test_what_if_and_shapley_values_on_a_cluster_are_the_local_ones(client):
     pools = {"rifles": [oprstats.Army(UNITS[:2], name="r")], "guards": [oprstats.Army(UNITS[3:4] * 2, name="g")]}
     kwargs = dict(games=3, seed=4, progress=False)

@@ -136,7 +136,8 @@ def test_pools_of_own_lists_and_the_direction_of_a_known_difference(books):
     army = random_lists(book, n=1, seed=3)[0]
     # the same list against itself with a third of its units gone: the full list must win
     weak = Army(army.units[: max(1, 2 * len(army.units) // 3)], name="weakened")
-    t = faction_table({"full": [army], "weakened": [weak]}, games=60, seed=1, progress=False)
+    with pytest.warns(UserWarning, match="the lists range from .* more than 10% apart"):
+        t = faction_table({"full": [army], "weakened": [weak]}, games=60, seed=1, progress=False)
     assert t.win_rates[0, 1] > 0.5 and t.low[0, 1] > 0.5
     assert t.lists["full"] == (army,)
 
@@ -174,6 +175,9 @@ def test_a_ctrl_c_returns_the_games_played_marked(books, monkeypatch):
     assert t.interrupted
     assert t.pairs[0, 1] == 5 and t.pairs[0, 2] == 5 and t.pairs[1, 2] == 0
     assert np.isnan(t.win_rates[1, 2]) and "interrupted" in repr(t)
+    # a faction that did not meet every other has no figure against the field (its field
+    # would not be the others'); the one that met both keeps its own
+    assert np.isfinite(t.field[0]) and np.isnan(t.field[1]) and np.isnan(t.field[2])
 
 
 def test_bad_tables_are_refused_before_any_game(books):
@@ -265,3 +269,59 @@ def test_an_interrupted_tables_metagame_is_refused_naming_the_pair(books, monkey
     t = faction_table(three, lists=1, games=2, seed=1, progress=False)
     with pytest.raises(ValueError, match="never played .* interrupted"):
         t.metagame()
+
+
+@pytest.mark.parametrize("lists", [2, 3, 5])
+def test_the_bootstrap_of_several_lists_is_not_narrow_nor_double_counted(lists):
+    # identical lists (no list effect): the true spread of the table's mean is the games'
+    # alone; the bootstrap of the lists must neither fall far below it nor count the games'
+    # noise again on top (drawing the games again too gave 1.8 to 2.3 times the true spread)
+    rng = np.random.default_rng(lists)
+    n, shares = 100, np.array([0.2, 0.1, 0.3, 0.1, 0.3])
+    true_sd = np.sqrt((_factions.PAIR_SCORES ** 2 @ shares - (_factions.PAIR_SCORES @ shares) ** 2) / (n * lists * lists))
+    ratios = []
+    for trial in range(30):
+        counts = {(0, 1): rng.multinomial(n, shares, size=(lists, lists))}
+        draws = _factions._bootstrap(counts, [lists, lists], 400, np.random.SeedSequence(trial))[:, 0, 1]
+        ratios.append(draws.std() / true_sd)
+    assert 0.6 < np.median(ratios) < 1.7
+
+
+def test_a_seed_sequence_passed_twice_draws_the_same_lists(books):
+    seed = np.random.SeedSequence(5)
+    first = random_lists(books[0], n=2, seed=seed)
+    second = random_lists(books[0], n=2, seed=seed)
+    assert [_signature(a) for a in first] == [_signature(a) for a in second]
+
+
+def test_a_table_without_a_seed_keeps_the_one_it_drew(books):
+    pools = {"a": random_lists(books[0], points=1000, n=1, seed=1), "b": random_lists(books[1], points=1000, n=1, seed=1)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        t = faction_table(pools, games=3, progress=False)
+        again = faction_table(pools, games=3, seed=t.seed, progress=False)
+    assert isinstance(t.seed, int)
+    np.testing.assert_array_equal(again.win_rates, t.win_rates)
+
+
+def test_limits_are_checked_before_any_list_is_drawn(books):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="games: .* over the"):
+        faction_table(books, lists=100, games=10_000, progress=False)
+    with pytest.raises(ValueError, match="points: must be a whole number of points from 200 to 20,000"):
+        faction_table(books, points=2000.5, progress=False)
+    with pytest.raises(ValueError, match="points: must be a whole number of points from 200 to 20,000"):
+        random_lists(books[0], points=10**9)
+    with pytest.raises(ValueError, match="resamples: .* too much memory"):
+        faction_table({"a": [Army(books[0].units[:1], name=f"a{k}") for k in range(100)],
+                       "b": [Army(books[1].units[:1], name=f"b{k}") for k in range(100)]}, resamples=100_000, progress=False)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_an_empty_draw_is_not_a_list(books):
+    titans = next(b for b in books if b.name == "Titan Lords")
+    # its cheapest unit is over 35% of 500 pts: no list can be drawn, even with fill=0
+    with pytest.raises(ValueError, match="made no list"):
+        random_lists(titans, points=500, fill=0.0)

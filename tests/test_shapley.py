@@ -103,3 +103,10 @@ def test_a_ctrl_c_returns_the_values_of_the_coalitions_played_marked(armies, mon
     assert r.interrupted and r.coalitions == 4 and "interrupted" in repr(r)
     # orders whose coalitions were not all played are left out: none is complete here
     assert r.permutations == 0 and np.isnan(r.shapley).all()
+
+
+def test_the_draws_memory_is_checked_before_any_game(armies):
+    mine, foe = armies
+    big = Army(list(mine.units) * 4, name="twelve")
+    with pytest.raises(ValueError, match="resamples: .* too much memory"):
+        shapley_values(big, foe, permutations=100_000, resamples=100_000, games=1, progress=False)

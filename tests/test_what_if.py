@@ -73,7 +73,8 @@ def test_a_joined_hero_and_points_are_changed_by_name(books, pool):
     joined = bb["Battle Brothers"].join(bb["Master Brother"])
     hero = joined.hero.name
     pools = {"mine": [Army([joined, bb["Battle Brothers"]], name="with hero")], "theirs": pool["Orc Marauders"]}
-    r = what_if({hero: {"points": 15}}, pools, games=4, seed=1, progress=False)
+    with pytest.warns(UserWarning, match="the lists range from"):
+        r = what_if({hero: {"points": 15}}, pools, games=4, seed=1, progress=False)
     assert r.changed == ((hero,),)
     assert r.points_after[0] == r.points_before[0] + 15
 
@@ -116,3 +117,26 @@ def test_a_ctrl_c_returns_the_lists_measured_so_far_marked(pool, monkeypatch):
     monkeypatch.setattr(_factions, "play_pairing", stopping)
     r = what_if({"Battle Brothers": {"quality": 2}}, pool, games=5, seed=1, progress=False)
     assert r.interrupted and r.opponents[0] == 1 and r.pairs[0] == 5 and "interrupted" in repr(r)
+
+
+def test_a_ctrl_c_inside_the_changed_games_keeps_the_pairs_both_played(pool, monkeypatch):
+    from oprstats import _factions
+
+    real = _factions.play_pairing
+    calls = []
+
+    def cut(**kwargs):
+        calls.append(1)
+        r = real(**kwargs)
+        if len(calls) == 2:  # the changed list's games against the first opponent, cut after 3 pairs
+            r = dict(r, scores=r["scores"][:3], interrupted=True)
+        return r
+
+    monkeypatch.setattr(_factions, "play_pairing", cut)
+    r = what_if({"Battle Brothers": {"quality": 2}}, pool, games=6, seed=1, progress=False)
+    assert r.interrupted and r.opponents[0] == 1 and r.pairs[0] == 3 and np.isfinite(r.difference[0])
+
+
+def test_an_edit_that_fails_names_the_change(pool):
+    with pytest.raises(ValueError, match=r"changes\['Battle Brothers'\]: remove\[0\]: .* no such weapon"):
+        what_if({"Battle Brothers": {"remove_weapons": ["Lasgun"]}}, pool, games=1, progress=False)

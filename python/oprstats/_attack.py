@@ -91,10 +91,13 @@ def check_run_args(method, samples, threads) -> None:
 
 
 def seed_sequence(seed: SeedLike, field: str = "seed") -> np.random.SeedSequence:
-    """``seed=`` as a ``numpy.random.SeedSequence``: the one given, or one made from an int
-    (0 or more: numpy's own refusal of -1 names no argument) or from fresh entropy (None)."""
+    """``seed=`` as a ``numpy.random.SeedSequence``: a copy of the one given (spawning children
+    advances a SeedSequence, so the caller's own would give other children the next time it
+    is passed), or one made from an int (0 or more: numpy's own refusal of -1 names no
+    argument) or from fresh entropy (None)."""
     if isinstance(seed, np.random.SeedSequence):
-        return seed
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
+                                      n_children_spawned=seed.n_children_spawned)
     if seed is None:
         return np.random.SeedSequence()
     if isinstance(seed, _INTS) and not isinstance(seed, bool):

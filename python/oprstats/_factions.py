@@ -32,6 +32,8 @@ MAX_LISTS_PER_FACTION = 100
 MAX_TABLE_GAMES = 1_000_000_000
 #: Bootstrap draws at most (each is a table of factions by factions).
 MAX_RESAMPLES = 100_000
+#: Cells of one array of bootstrap draws at most (8 bytes each).
+MAX_DRAW_CELLS = 200_000_000
 #: A pair of games scores 0, 1/4, 1/2, 3/4 or 1 for its first list: the counts of these five
 #: outcomes are all a pairing keeps, and all its bootstrap needs.
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -129,7 +131,12 @@ class FactionTable:
     between them. ``replicates``: the bootstrap's tables ``[draw, i, j]``, for
     :func:`oprstats.metagame`'s noise-aware figures. ``lists``: each faction's lists.
     ``unmodelled``: per faction, the rules its lists carry that the game does not model.
-    ``interrupted``: a Ctrl-C stopped the games; the figures are those of the games played.
+    ``points``: the game size lists were drawn for (a pool of your own keeps its lists'
+    points: ``points_text()`` says what the lists hold). ``seed``: the int seed, also the
+    fresh one drawn for ``seed=None`` (pass it again to replay the table); None for a
+    ``SeedSequence``. ``interrupted``: a Ctrl-C stopped the games; the figures are those of
+    the games played, and a faction that did not meet every other has no figure against the
+    field (NaN).
     """
 
     names: tuple[str, ...]
@@ -151,6 +158,12 @@ class FactionTable:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def points_text(self) -> str:
+        """What the lists hold: ``"2,000 pts"``, or their range."""
+        points = [a.points for pool in self.lists.values() for a in pool]
+        low, high = min(points), max(points)
+        return f"{low:,} pts" if low == high else f"{low:,}–{high:,} pts"
 
     def ranking(self) -> list[int]:
         """Faction indices from the strongest against the field to the weakest."""
@@ -196,7 +209,7 @@ class FactionTable:
     def _lines(self) -> list[str]:
         level = f"{self.interval:.0%}"
         total = int(self.pairs.sum()) // 2
-        out = [f"{len(self.names)} factions, {sum(len(v) for v in self.lists.values())} lists of {self.points:,} pts, "
+        out = [f"{len(self.names)} factions, {sum(len(v) for v in self.lists.values())} lists of {self.points_text()}, "
                f"{total:,} pairs of games ({2 * total:,} games)" + (" (interrupted)" if self.interrupted else "")]
         for i in self.ranking():
             out.append(f"  {self.names[i]}: {_pct(self.field[i])} against the field ({level}: {_pct(self.field_low[i])}"
@@ -228,11 +241,9 @@ def _pct(x: float) -> str:
     return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}%"
 
 
-def _pools(factions: Any, lists: int, points: int, seed: np.random.SeedSequence) -> tuple[list[str], list[list]]:
-    """The factions' names and lists: a book's lists drawn (``random_lists``), a pool's taken."""
-    from ._game import _units as army_units
-    from ._lists import random_lists
-
+def _sources(factions: Any, lists: int) -> tuple[list[str], list[Any], list[int]]:
+    """The factions' names, sources (a book, or a pool of lists) and how many lists each will
+    have: read before any list is drawn, so that the limits are checked first."""
     if isinstance(factions, Mapping):
         named = [(str(k), v) for k, v in factions.items()]
     elif isinstance(factions, (str, bytes, ArmyBook)) or not isinstance(factions, Sequence):
@@ -245,34 +256,62 @@ def _pools(factions: Any, lists: int, points: int, seed: np.random.SeedSequence)
             named.append((book.name, book))
     if not 2 <= len(named) <= MAX_FACTIONS:
         raise ValueError(f"factions: from 2 to {MAX_FACTIONS} factions (got {len(named)})")
-    names = [n for n, _ in named]
-    seen = set()
-    for n in names:
-        if n in seen:
-            raise ValueError(f"factions: {n!r} appears twice; give a mapping with distinct names")
-        seen.add(n)
-    pools = []
-    children = seed.spawn(len(named))
-    for (name, source), child in zip(named, children):
+    seen: set = set()
+    sizes = []
+    for name, source in named:
+        if name in seen:
+            raise ValueError(f"factions: {name!r} appears twice; give a mapping with distinct names")
+        seen.add(name)
         if isinstance(source, ArmyBook):
-            pools.append(random_lists(source, points=points, n=lists, seed=child))
+            sizes.append(lists)
             continue
         if isinstance(source, (str, bytes)) or not isinstance(source, Sequence) or not source:
             raise TypeError(f"factions[{name!r}]: expected an ArmyBook or a non-empty sequence of lists (Army, path or text)")
         if len(source) > MAX_LISTS_PER_FACTION:
             raise ValueError(f"factions[{name!r}]: at most {MAX_LISTS_PER_FACTION} lists (got {len(source)})")
+        sizes.append(len(source))
+    return [n for n, _ in named], [src for _, src in named], sizes
+
+
+def _pools(names: list[str], sources: list[Any], lists: int, points: int, seed: np.random.SeedSequence) -> list[list]:
+    """Each faction's lists: a book's drawn (``random_lists``), a pool's read."""
+    from ._game import _units as army_units
+    from ._lists import random_lists
+
+    pools = []
+    for name, source, child in zip(names, sources, seed.spawn(len(names))):
+        if isinstance(source, ArmyBook):
+            pools.append(random_lists(source, points=points, n=lists, seed=child))
+            continue
         pool = []
         for k, army in enumerate(source):
             units = army_units(army, f"factions[{name!r}][{k}]")
             pool.append(army if isinstance(army, Army) else Army(units, name=f"{name} #{k + 1}"))
         pools.append(pool)
-    return names, pools
+    return pools
+
+
+def warn_unequal_lists(armies: Sequence[Army], what: str) -> None:
+    """Lists more than 10% apart in points are warned about once: the games between them
+    measure their sizes as well as their units (simulate's own warning, per game run, is
+    silenced here)."""
+    from ._validate import UNEQUAL_POINTS_SHARE
+
+    points = [a.points for a in armies]
+    if points and max(points) > 0 and max(points) - min(points) > UNEQUAL_POINTS_SHARE * max(points):
+        warnings.warn(f"{what}: the lists range from {min(points):,} to {max(points):,} pts, more than {UNEQUAL_POINTS_SHARE:.0%} apart; "
+                      "the win rates measure the lists' sizes as well as their units", stacklevel=3)
 
 
 def _bootstrap(counts: dict, sizes: list[int], resamples: int, seed: np.random.SeedSequence) -> np.ndarray:
-    """``[draw, i, j]`` win rates: each faction's lists drawn again (one draw of a faction's
-    lists serves all its pairings), then each pairing's pairs of games (a multinomial over
-    the five pair scores at their observed shares is exactly a resample of those pairs)."""
+    """``[draw, i, j]`` win rates, drawn again at the level where the samples are
+    independent. A pairing of two factions of which one has two lists or more: the lists
+    drawn again with replacement (one draw of a faction's lists serves all its pairings),
+    each pairing's observed mean kept: a list's mean carries its games' noise with it, so
+    drawing the games again too would count that noise twice or more (crossed lists already
+    count it about twice: the intervals are then somewhat wide, not narrow). Two factions of
+    one list each: the pairs of games drawn again (a multinomial over the five pair scores at
+    their observed shares is exactly a resample of those pairs)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     n = len(sizes)
     picks = [rng.multinomial(size, np.full(size, 1.0 / size), size=resamples).astype(float) for size in sizes]
@@ -281,28 +320,30 @@ def _bootstrap(counts: dict, sizes: list[int], resamples: int, seed: np.random.S
         out[:, i, i] = 0.5
     for (i, j), c in counts.items():
         played = c.sum(axis=2)  # [list of i, list of j]
-        means = np.zeros((resamples,) + played.shape)
-        for a in range(played.shape[0]):
-            for b in range(played.shape[1]):
-                if played[a, b]:
-                    drawn = rng.multinomial(played[a, b], c[a, b] / played[a, b], size=resamples)
-                    means[:, a, b] = drawn @ PAIR_SCORES / played[a, b]
-        weight = picks[i][:, :, None] * picks[j][:, None, :] * (played > 0)[None]
-        total = weight.sum(axis=(1, 2))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            w = (weight * means).sum(axis=(1, 2)) / total
+        if sizes[i] == 1 and sizes[j] == 1:
+            if not played[0, 0]:
+                continue
+            drawn = rng.multinomial(played[0, 0], c[0, 0] / played[0, 0], size=resamples)
+            w = drawn @ PAIR_SCORES / played[0, 0]
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means = np.where(played > 0, (c @ PAIR_SCORES) / np.maximum(played, 1), 0.0)
+            weight = picks[i][:, :, None] * picks[j][:, None, :] * (played > 0)[None]
+            total = weight.sum(axis=(1, 2))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                w = (weight * means[None]).sum(axis=(1, 2)) / total
         out[:, i, j] = w
         out[:, j, i] = 1.0 - w
     return out
 
 
 def _field(table: np.ndarray) -> np.ndarray:
-    """Each faction against the field: the mean of its row without itself (``[..., i, j]``)."""
+    """Each faction against the field: the mean of its row without itself (``[..., i, j]``);
+    NaN for a faction that did not meet every other (a run stopped early: its field would
+    not be the others')."""
     n = table.shape[-1]
     off = ~np.eye(n, dtype=bool)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a faction with no games: NaN
-        return np.nanmean(np.where(off, table, np.nan), axis=-1)
+    return np.where(off, table, 0.0).sum(axis=-1) / (n - 1)
 
 
 def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: int = 100, seed: Any = None, edition: str = DEFAULT_EDITION,
@@ -315,11 +356,12 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     :func:`random_lists`), or a mapping of names to books or to pools of your own lists
     (:class:`Army`, paths or texts). Every list of a faction meets every list of every other
     in ``games`` pairs of games with seats and first player swapped. Win rates count a draw
-    as half; ``interval`` (95%) intervals come from ``resamples`` bootstrap draws of both the
-    lists and the pairs of games. ``seed``: an int, a ``numpy.random.SeedSequence`` or None;
-    each pairing's games are seeded by the pairing, so a table is the same with or without a
-    Dask ``client`` (``partitions`` batches), and whatever ``threads``. Ctrl-C stops the games
-    and returns the table of those played, marked ``interrupted``.
+    as half; ``interval`` (95%) intervals come from ``resamples`` bootstrap draws of the lists
+    (each pairing's mean kept), or of the pairs of games between two one-list factions.
+    ``seed``: an int, a ``numpy.random.SeedSequence`` or None; each pairing's games are
+    seeded by the pairing, so a table is the same with or without a Dask ``client``
+    (``partitions`` batches), and whatever ``threads``. Ctrl-C stops the games and returns
+    the table of those played, marked ``interrupted``.
     """
     from ._distributed import check_client, check_partitions
     from ._game import check_game_edition
@@ -328,19 +370,28 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
     check_run(games=games, resamples=resamples, interval=interval, progress=progress)
+    from ._attack import check_threads
+    from ._lists import check_points
+
+    check_points(points)
+    check_threads(threads)
     client = check_client(client)
     check_partitions(partitions)
-    root = seed_sequence(seed)
-    list_seed, game_seed, boot_seed = root.spawn(3)
-    names, pools = _pools(factions, int(lists), int(points), list_seed)
+    # every limit checked before a list is drawn or a game played
+    names, sources, sizes = _sources(factions, int(lists))
     n = len(names)
-    pairings = sum(len(pools[i]) * len(pools[j]) for i in range(n) for j in range(i + 1, n))
-    if resamples * n * n > 200_000_000:
-        raise ValueError(f"resamples: {resamples:,} draws of a {n} by {n} table take too much memory; at most "
-                         f"{200_000_000 // (n * n):,} for {n} factions")
+    pairings = sum(sizes[i] * sizes[j] for i in range(n) for j in range(i + 1, n))
+    largest = max(sizes[i] * sizes[j] for i in range(n) for j in range(n) if i != j)
+    if resamples * max(n * n, largest) > MAX_DRAW_CELLS:
+        raise ValueError(f"resamples: {resamples:,} draws of a {n} by {n} table of pools of up to {max(sizes)} lists take too much "
+                         f"memory; at most {MAX_DRAW_CELLS // max(n * n, largest):,} here")
     if 2 * games * pairings > MAX_TABLE_GAMES:
         raise ValueError(f"games: {pairings:,} pairings of {shown(games, grouped=True)} pairs of games is "
                          f"{2 * games * pairings:,} games, over the {MAX_TABLE_GAMES:,} one table plays")
+    root = seed_sequence(seed)
+    list_seed, game_seed, boot_seed = root.spawn(3)
+    pools = _pools(names, sources, int(lists), int(points), list_seed)
+    warn_unequal_lists([a for pool in pools for a in pool], "factions")
     # each pairing seeded by its place in the table (faction, list, faction, list), so a
     # faction added later leaves the others' games as they were
     items, where = [], []
@@ -386,7 +437,8 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
                         field_high=field_high, pairs=pairs, replicates=replicates,
                         lists={name: tuple(pool) for name, pool in zip(names, pools)},
                         unmodelled={k: tuple(sorted(v)) for k, v in unmodelled.items()}, interval=float(interval), games=int(games),
-                        points=int(points), seed=seed if isinstance(seed, (int, np.integer)) else None, interrupted=interrupted)
+                        points=int(points), seed=int(root.entropy) if seed is None or isinstance(seed, (int, np.integer)) else None,
+                        interrupted=interrupted)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -424,7 +476,8 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
     joined hero goes with its unit); the win logits gained, summed, over the points taken out,
     summed, is the slope (a ratio estimate, as ``fair_cost(method="games")`` prices a point).
     What :func:`oprstats.metagame` takes to give prices in points. The interval is a bootstrap
-    over the lists and the pairs of games."""
+    over the lists (two or more; each list's observed logits kept), or over the pairs of games
+    of a single list (the same pairs for each of its units, played on one seed)."""
     from ._distributed import check_client, check_partitions
     from ._game import _units as army_units, check_game_edition
 
@@ -454,14 +507,15 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
         key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (k,))
         for j in range(len(units)):
             items.append(dict(army_a=units, army_b=[u for i, u in enumerate(units) if i != j], games=int(games), seed=key, terrain=terrain,
-                              threads=threads, edition=edition))
+                              threads=threads, edition=edition, keep_scores=True))
             where.append((k, j))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress, desc="calibration")
-    rows = [(k, float(armies[k][j].cost), r["counts"]) for (k, j), r in zip(where, results) if r is not None and r["counts"].sum() > 0]
+    rows = [(k, float(armies[k][j].cost), r) for (k, j), r in zip(where, results) if r is not None and r["counts"].sum() > 0]
     if not rows:
         raise KeyboardInterrupt("points_per_logit: interrupted before any game was played")
     removed = np.array([c for _, c, _ in rows])
-    counts = np.array([c for _, _, c in rows])
+    counts = np.array([r["counts"] for _, _, r in rows])
+    scores = [r["scores"] for _, _, r in rows]
     owner = np.array([k for k, _, _ in rows])
 
     def logits(shares: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -475,12 +529,22 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
     slope = point.sum() / removed.sum()
     rng = np.random.Generator(np.random.PCG64(boot_seed))
     listed, place = np.unique(owner, return_inverse=True)
-    # the lists drawn again (how often each is drawn, per draw), then each (list, unit)'s
-    # pairs of games
-    picked = rng.multinomial(len(listed), np.full(len(listed), 1.0 / len(listed)), size=int(resamples)).astype(float)
-    weight = picked[:, place]  # [draw, row]
-    shares = np.stack([rng.multinomial(int(m), c / m, size=int(resamples)) @ PAIR_SCORES / m for c, m in zip(counts, n)], axis=1)
-    draws = (weight * logits(shares, n[None, :])).sum(axis=1) / (weight * removed[None, :]).sum(axis=1)
+    if len(listed) >= 2:
+        # the lists drawn again with replacement, each with all its rows and their observed
+        # logits: a list's rows share its seed, and its logits carry their games' noise, so
+        # the games are not drawn again on top
+        picked = rng.multinomial(len(listed), np.full(len(listed), 1.0 / len(listed)), size=int(resamples)).astype(float)
+        weight = picked[:, place]  # [draw, row]
+        draws = (weight * point[None, :]).sum(axis=1) / (weight * removed[None, :]).sum(axis=1)
+    else:
+        # one list: its pairs of games drawn again, the same pairs for every row (the rows
+        # were played on one seed, so pair k of each row met the same deployments and dice)
+        pairs = min(len(x) for x in scores)
+        stacked = np.stack([PAIR_SCORES[x[:pairs]] for x in scores])  # [row, pair]
+        draws = np.empty(int(resamples))
+        for r in range(int(resamples)):
+            take = rng.integers(0, pairs, size=pairs)
+            draws[r] = logits(stacked[:, take].mean(axis=1), np.full(len(stacked), float(pairs))).sum() / removed.sum()
     tail = 50.0 * (1.0 - float(interval))
     low_slope, high_slope = np.percentile(draws, [tail, 100.0 - tail])
     with np.errstate(divide="ignore"):

@@ -18,10 +18,14 @@ import numpy as np
 
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook, Unit
-from ._validate import LARGEST_UNIT_PERCENT, MAX_GAME_POINTS, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, validate_list
+from ._attack import LIMITS
+from ._validate import LARGEST_UNIT_PERCENT, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, validate_list
 
 #: The most lists one call draws: each is a few hundred small draws in Python.
 MAX_LISTS = 10_000
+#: The largest game size a list is drawn for: "Only 1 unit per 200pts", and a game holds at
+#: most MAX_GAME_UNITS units a side, so a larger list could never be played.
+MAX_LIST_POINTS = POINTS_PER_UNIT * LIMITS["MAX_GAME_UNITS"]
 #: Draws of a whole list before a book is found unable to fill the game size.
 MAX_ATTEMPTS = 200
 
@@ -48,8 +52,8 @@ def _is_hero(unit: Unit) -> bool:
 class _Draw:
     """One list being drawn: its selections and what the force organisation still allows."""
 
-    def __init__(self, book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights):
-        self.book, self.points, self.rng, self.weights = book, points, rng, weights
+    def __init__(self, book: ArmyBook, points: int):
+        self.book, self.points = book, points
         self.units: list[Unit] = []
         # each selection's unit as the book gives it: options are taken on it by label
         self.bases: list[Unit] = []
@@ -87,8 +91,9 @@ class _Draw:
             unit = self.book.loadout(self.bases[k], self.labels[k] + [label])
         except ValueError:
             return None
+        # free options and those that save points are drawn too (131 and 27 in the books)
         extra = (unit.cost or 0) - (self.units[k].cost or 0)
-        if extra <= 0 or self.spent + extra > self.points or (unit.cost or 0) * 100 > self.largest:
+        if self.spent + extra > self.points or (unit.cost or 0) * 100 > self.largest:
             return None
         return unit
 
@@ -99,7 +104,7 @@ class _Draw:
 
 
 def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit]) -> Optional[_Draw]:
-    draw = _Draw(book, points, rng, weights)
+    draw = _Draw(book, points)
     # units, each equally likely among those that still fit
     while True:
         fitting = [u for u in catalogue if draw.fits(u, u.cost or 0)]
@@ -127,7 +132,7 @@ def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: L
         upgraded = draw.upgraded(k, label)
         if upgraded is not None:
             draw.take(k, label, upgraded)
-    if draw.spent < weights.fill * points:
+    if not draw.units or draw.spent < weights.fill * points:
         return None
     return draw
 
@@ -144,7 +149,7 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
             continue
         hosts = []
         for k, u in enumerate(units):
-            if k in taken or k in heroes or _is_hero(u):
+            if k in taken or k in heroes:
                 continue
             try:
                 u.join(units[h])
@@ -164,6 +169,12 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
     return out
 
 
+def check_points(points: Any) -> None:
+    """A game size lists are drawn for: from one unit's worth (200 pts) to what a game holds."""
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not POINTS_PER_UNIT <= int(points) <= MAX_LIST_POINTS:
+        raise ValueError(f"points: must be a whole number of points from {POINTS_PER_UNIT} to {MAX_LIST_POINTS:,} (got {shown(points)})")
+
+
 def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = None, upgrade_share: float = 0.5,
                  join_share: float = 0.5, fill: float = 0.95) -> list[Army]:
     """``n`` army lists of ``points`` drawn from ``book`` as players build them, each passing
@@ -179,8 +190,7 @@ def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = 
     """
     if not isinstance(book, ArmyBook):
         raise TypeError(f"book: expected an oprstats.ArmyBook, got {type(book).__name__}")
-    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not POINTS_PER_UNIT <= points <= MAX_GAME_POINTS:
-        raise ValueError(f"points: must be a whole number of points from {POINTS_PER_UNIT} to {MAX_GAME_POINTS:,} (got {shown(points)})")
+    check_points(points)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_LISTS:
         raise ValueError(f"n: must be a whole number of lists from 1 to {MAX_LISTS:,} (got {shown(n)})")
     for name, value, low in (("upgrade_share", upgrade_share, 0.0), ("join_share", join_share, 0.0), ("fill", fill, 0.0)):

@@ -26,7 +26,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_TABLE_GAMES, PAIR_SCORES, check_run, run_pairings
+from ._factions import MAX_DRAW_CELLS, MAX_TABLE_GAMES, PAIR_SCORES, check_run, run_pairings
 
 #: At most this many selections in a list (a coalition per subset met).
 MAX_PLAYERS = 40
@@ -182,6 +182,9 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
     check_run(games=games, resamples=resamples, interval=interval, progress=progress)
     if isinstance(permutations, bool) or not isinstance(permutations, numbers.Integral) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise ValueError(f"permutations: must be a whole number from 1 to {MAX_PERMUTATIONS:,} (got {shown(permutations)})")
+    from ._attack import check_threads
+
+    check_threads(threads)
     client = check_client(client)
     check_partitions(partitions)
     players, host = _players(army)
@@ -199,21 +202,30 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
         rng = np.random.Generator(np.random.PCG64(order_seed))
         orders = [list(rng.permutation(n)) for _ in range(int(permutations))]
     everyone = frozenset(range(n))
-    coalitions = {everyone} | {everyone - {k} for k in range(n)}
+    # the whole list and the leave-one-out coalitions first, then each order's in turn: a run
+    # stopped by Ctrl-C keeps the orders it completed
+    met: dict = {everyone: None}
+    met.update((everyone - {k}, None) for k in range(n))
     for order in orders:
-        for j in range(1, n + 1):
-            coalitions.add(frozenset(order[:j]))
-    coalitions = sorted(coalitions, key=lambda c: (len(c), sorted(c)))
+        met.update((frozenset(order[:j]), None) for j in range(1, n + 1))
+    coalitions = list(met)
+    if len(coalitions) * (1 + int(resamples)) > MAX_DRAW_CELLS:
+        raise ValueError(f"resamples: {len(coalitions):,} coalitions' values in {resamples:,} draws take too much memory; at most "
+                         f"{MAX_DRAW_CELLS // len(coalitions) - 1:,} draws for them")
+    if not exact and len(orders) * (1 + int(resamples)) > MAX_DRAW_CELLS:
+        raise ValueError(f"resamples: {len(orders):,} sampled orders drawn again {resamples:,} times take too much memory; "
+                         f"at most {MAX_DRAW_CELLS // len(orders) - 1:,} draws for {len(orders):,} orders")
     total = 2 * int(games) * len(coalitions) * len(foes)
     if total > MAX_TABLE_GAMES:
         raise ValueError(f"permutations: {len(coalitions):,} coalitions against {len(foes)} opponents is {total:,} games, over the "
                          f"{MAX_TABLE_GAMES:,} one call plays; fewer permutations or games")
     items, where = [], []
-    for o, foe in enumerate(foes):
-        key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (o,))
-        for c in coalitions:
-            items.append(dict(army_a=_coalition_army(players, host, c, army.name), army_b=foe, games=int(games), seed=key, terrain=terrain,
-                              threads=threads, keep_scores=True, edition=edition))
+    keys = [np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (o,)) for o in range(len(foes))]
+    for c in coalitions:
+        coalition = _coalition_army(players, host, c, army.name)
+        for o, foe in enumerate(foes):
+            items.append(dict(army_a=coalition, army_b=foe, games=int(games), seed=keys[o], terrain=terrain, threads=threads, keep_scores=True,
+                              edition=edition))
             where.append((c, o))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress, desc="coalitions")
     scores: dict = {}
@@ -237,20 +249,20 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
     values = matrix @ weights if matrix.size else np.zeros((0, 1 + int(resamples)))  # [coalition, draw]
     nan = np.full(1 + int(resamples), np.nan)
     value_of = lambda c: values[index[c]] if c in index else (np.zeros(1 + int(resamples)) if not c else nan)
-    marginals = np.zeros((n, len(usable), 1 + int(resamples)))
+    # how often each order counts in the estimate (once) and in each draw: every order taken,
+    # once each (only the games are drawn again); sampled orders, drawn again with replacement
+    times = np.ones((len(usable), 1 + int(resamples)))
+    if usable and not exact:
+        times[:, 1:] = rng.multinomial(len(usable), np.full(len(usable), 1.0 / len(usable)), size=int(resamples)).T
+    # [player, draw], summed order by order (no array of every order's marginals)
+    shapley = np.zeros((n, 1 + int(resamples)))
     for t, order in enumerate(usable):
         before = value_of(frozenset())
         for j in range(n):
             after = value_of(frozenset(order[: j + 1]))
-            marginals[order[j], t] = after - before
+            shapley[order[j]] += (after - before) * times[t]
             before = after
-    if usable:
-        # every order taken: no sampling of orders to draw again, only the games
-        drawn = np.tile(np.arange(len(usable))[:, None], int(resamples)) if exact else rng.integers(0, len(usable), size=(len(usable), int(resamples)))
-        pick = np.concatenate([np.arange(len(usable))[:, None], drawn], axis=1)
-        shapley = np.take_along_axis(marginals, np.broadcast_to(pick, (n,) + pick.shape), axis=1).mean(axis=1)  # [player, draw]
-    else:
-        shapley = np.full((n, 1 + int(resamples)), np.nan)
+    shapley = shapley / len(usable) if usable else np.full((n, 1 + int(resamples)), np.nan)
     whole = value_of(everyone)
     costs = np.array([float(u.cost) for u in players])
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -10,7 +10,6 @@ what the change did; a change of nothing gives exactly zero.
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
@@ -20,7 +19,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_LISTS_PER_FACTION, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, check_run, run_pairings
+from ._factions import MAX_LISTS_PER_FACTION, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, _pct, check_run, run_pairings, warn_unequal_lists
 
 #: The edits a change may give as a dict, each what ``Unit.replace``, ``Unit.with_rules`` or
 #: ``Unit.with_weapons`` takes; ``points`` adds to the unit's cost.
@@ -51,6 +50,14 @@ def _changer(name: str, change: Any) -> Callable[[Unit], Unit]:
             raise ValueError(f"changes[{name!r}]: give points (added to the cost) or cost (the new cost), not both")
 
         def edit(unit: Unit) -> Unit:
+            try:
+                return edited(unit)
+            except (TypeError, ValueError) as exc:
+                if str(exc).startswith(f"changes[{name!r}]"):
+                    raise
+                raise type(exc)(f"changes[{name!r}]: {exc}") from None
+
+        def edited(unit: Unit) -> Unit:
             out = unit
             replaced = {k: change[k] for k in ("quality", "defense", "cost", "models") if k in change}
             if "points" in change:
@@ -156,10 +163,6 @@ class WhatIf:
 
 
 
-def _pct(x: float) -> str:
-    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}%"
-
-
 def _signed(x: float) -> str:
     """A change of win rate in percentage points."""
     return "n/a" if not np.isfinite(x) else f"{100 * x:+.1f} pp"
@@ -178,20 +181,22 @@ def _pool(pool: Any) -> tuple[list[Army], list[str]]:
         raise TypeError("pool: expected a FactionTable, a mapping of names to lists, or a sequence of lists")
     else:
         named = [(f"list {k + 1}", [army]) for k, army in enumerate(pool)]
-    armies, factions = [], []
+    named = [(name, [lists] if isinstance(lists, (str, bytes, Army)) or not isinstance(lists, Sequence) else lists) for name, lists in named]
+    # the sizes first: nothing is read before the limits are checked
     for name, lists in named:
-        if isinstance(lists, (str, bytes, Army)) or not isinstance(lists, Sequence):
-            lists = [lists]
         if len(lists) > MAX_LISTS_PER_FACTION:
             raise ValueError(f"pool[{name!r}]: at most {MAX_LISTS_PER_FACTION} lists (got {len(lists)})")
+    total = sum(len(lists) for _, lists in named)
+    if total > MAX_POOL:
+        raise ValueError(f"pool: at most {MAX_POOL:,} lists (got {total:,})")
+    armies, factions = [], []
+    for name, lists in named:
         for k, army in enumerate(lists):
             units = army_units(army, f"pool[{name!r}][{k}]")
             armies.append(army if isinstance(army, Army) else Army(units, name=f"{name} #{k + 1}"))
             factions.append(name)
     if len(armies) < 2:
         raise ValueError(f"pool: at least 2 lists, so a list has an opponent (got {len(armies)})")
-    if len(armies) > MAX_POOL:
-        raise ValueError(f"pool: at most {MAX_POOL:,} lists (got {len(armies):,})")
     return armies, factions
 
 
@@ -228,9 +233,13 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
             raise TypeError(f"changes: keys are unit names, got {type(name).__name__}")
         changers[name] = _changer(name, change)
     check_run(games=games, resamples=resamples, interval=interval, progress=progress)
+    from ._attack import check_threads
+
+    check_threads(threads)
     client = check_client(client)
     check_partitions(partitions)
     armies, factions = _pool(pool)
+    warn_unequal_lists(armies, "pool")
     subjects = []
     for k, army in enumerate(armies):
         changed, touched = _changed_army(army, changers)
@@ -275,7 +284,8 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
     for s, (k, changed, _) in enumerate(subjects):
         # an opponent counts when both versions finished (a Ctrl-C may cut the second)
         played = [o for o in opponents[k] if (s, o, 0) in scores and (s, o, 1) in scores]
-        n = min((len(scores[(s, o, 0)]) for o in played), default=0)
+        # the pairs both versions played against every opponent (a Ctrl-C may cut one short)
+        n = min((len(scores[(s, o, v)]) for o in played for v in (0, 1)), default=0)
         if not played or n == 0:
             for column in ("before", "after", "difference", "low", "high"):
                 rows[column].append(np.nan)

@@ -734,7 +734,8 @@ def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=N
     against the field, strongest at the top, with its interval (counting both the drawn
     lists and the dice) and the even line at 50%. ``kind="matrix"``: a heat map of every
     faction's win rate against every other (rows against columns), in the ranking's order.
-    ``top``: only the strongest and weakest ``top // 2`` factions each (the title says so)."""
+    ``top``: only the ``top // 2`` strongest and the rest of ``top`` weakest factions (the
+    title says so)."""
     from ._factions import FactionTable
 
     if not isinstance(table, FactionTable):
@@ -747,7 +748,7 @@ def factions(table: Any, *, kind: str = "field", top: Optional[int] = None, ax=N
             order = order[: top // 2] + order[len(order) - (top - top // 2):]
     cut = f" (the {len(order)} of {len(table)} strongest and weakest; top={top})" if len(order) < len(table) else ""
     level = f"{table.interval:.0%}"
-    games = f"{table.games:,} pairs of games a pairing, {table.points:,} pts"
+    games = f"{table.games:,} pairs of games a pairing, lists of {table.points_text()}"
     if kind == "field":
         rows = order[::-1]
         ax = _axes(ax, width=7.0, height=max(3.0, 0.28 * len(rows) + 1.6), constrained=True)
