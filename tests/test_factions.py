@@ -325,3 +325,11 @@ def test_an_empty_draw_is_not_a_list(books):
     # its cheapest unit is over 35% of 500 pts: no list can be drawn, even with fill=0
     with pytest.raises(ValueError, match="made no list"):
         random_lists(titans, points=500, fill=0.0)
+
+
+def test_terrain_and_threads_are_checked_before_any_list_is_drawn(books):
+    with pytest.raises(ValueError, match='terrain: must be "standard", "open"'):
+        faction_table(books[:2], terrain="forest", progress=False)
+    with pytest.raises(ValueError, match="threads: must be None or from 1"):
+        oprstats.what_if({"x": {"quality": 3}}, [Army(books[0].units[:1], name="a"), Army(books[1].units[:1], name="b")], threads=0,
+                         progress=False)

@@ -39,9 +39,14 @@ MAX_DRAW_CELLS = 200_000_000
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
-def check_run(*, games: Any, resamples: Any, interval: Any, progress: Any) -> None:
+def check_run(*, games: Any, resamples: Any, interval: Any, progress: Any, terrain: Any = "standard", threads: Any = None) -> None:
     """The arguments every function of paired games here shares, checked alike before any
-    game is played."""
+    list is drawn or game played."""
+    from ._attack import check_threads
+    from ._game import terrain_pieces
+
+    terrain_pieces(terrain)
+    check_threads(threads)
     if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
         raise ValueError(f"games: must be a whole number of pairs of games of at least 1 (got {shown(games)})")
     if isinstance(resamples, bool) or not isinstance(resamples, numbers.Integral) or not 100 <= int(resamples) <= MAX_RESAMPLES:
@@ -369,12 +374,10 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     check_game_edition(edition)
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
-    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
-    from ._attack import check_threads
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     from ._lists import check_points
 
     check_points(points)
-    check_threads(threads)
     client = check_client(client)
     check_partitions(partitions)
     # every limit checked before a list is drawn or a game played
@@ -486,7 +489,7 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
         raise TypeError("lists: expected a non-empty sequence of lists (Army, path or text)")
     if len(lists) > MAX_LISTS_PER_FACTION * MAX_FACTIONS:
         raise ValueError(f"lists: at most {MAX_LISTS_PER_FACTION * MAX_FACTIONS:,} (got {len(lists):,})")
-    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     client = check_client(client)
     check_partitions(partitions)
     armies = []

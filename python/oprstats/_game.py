@@ -592,6 +592,21 @@ class _Trace:
         return [e["army"] for e in self.events if e["kind"] == "objective" and e["round"] == round]
 
 
+def terrain_pieces(terrain: Any) -> Optional[list[tuple]]:
+    """``terrain=`` checked: None for ``"standard"`` (a new table each game), the pieces'
+    tuples otherwise (``"open"``: none)."""
+    if isinstance(terrain, str):
+        if terrain not in ("standard", "open"):
+            raise ValueError(f'terrain: must be "standard", "open" or a sequence of TerrainPiece (got {terrain!r})')
+        return None if terrain == "standard" else []
+    pieces = []
+    for i, piece in enumerate(_sequence(terrain, "terrain", "a sequence of TerrainPiece")):
+        if not isinstance(piece, TerrainPiece):
+            raise TypeError(f"terrain[{i}]: expected a TerrainPiece, got {type(piece).__name__}")
+        pieces.append(piece._tuple())
+    return pieces
+
+
 def check_game_edition(edition: Any) -> None:
     """The editions full games are played in (v3.5; the others are issue 41's)."""
     if edition not in ("3.5", "v3.5"):
@@ -662,17 +677,7 @@ def simulate(
     if first not in (None, "a", "b"):
         raise ValueError(f'first: must be None (the roll-off), "a" or "b" (got {first!r})')
     pa, pb = _policy(policy_a, "policy_a"), _policy(policy_b, "policy_b")
-    pieces: Optional[list[tuple]]
-    if isinstance(terrain, str):
-        if terrain not in ("standard", "open"):
-            raise ValueError(f'terrain: must be "standard", "open" or a sequence of TerrainPiece (got {terrain!r})')
-        pieces = None if terrain == "standard" else []
-    else:
-        pieces = []
-        for i, piece in enumerate(_sequence(terrain, "terrain", "a sequence of TerrainPiece")):
-            if not isinstance(piece, TerrainPiece):
-                raise TypeError(f"terrain[{i}]: expected a TerrainPiece, got {type(piece).__name__}")
-            pieces.append(piece._tuple())
+    pieces = terrain_pieces(terrain)
     markers = None if objectives is None else _points(objectives, "objectives")
     fixed = None
     if deployment is not None:

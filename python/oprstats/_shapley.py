@@ -179,12 +179,9 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
     foes = [o if isinstance(o, Army) else Army(army_units(o, f"opponents[{k}]"), name=f"opponent {k + 1}") for k, o in enumerate(opponents)]
     if not foes:
         raise ValueError("opponents: give at least one opponent army")
-    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     if isinstance(permutations, bool) or not isinstance(permutations, numbers.Integral) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise ValueError(f"permutations: must be a whole number from 1 to {MAX_PERMUTATIONS:,} (got {shown(permutations)})")
-    from ._attack import check_threads
-
-    check_threads(threads)
     client = check_client(client)
     check_partitions(partitions)
     players, host = _players(army)

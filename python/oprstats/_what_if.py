@@ -232,10 +232,7 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         if not isinstance(name, str):
             raise TypeError(f"changes: keys are unit names, got {type(name).__name__}")
         changers[name] = _changer(name, change)
-    check_run(games=games, resamples=resamples, interval=interval, progress=progress)
-    from ._attack import check_threads
-
-    check_threads(threads)
+    check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     client = check_client(client)
     check_partitions(partitions)
     armies, factions = _pool(pool)
