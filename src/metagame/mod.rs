@@ -174,6 +174,24 @@ pub fn replicates(tables: &[f64], n: usize, count: usize, first: usize, clip: f6
     Ok(Some(solved))
 }
 
+/// A complementary table of `n` strategies drawn from a xorshift stream (`share` turns each
+/// draw into a win rate): the tests' random tables.
+#[cfg(test)]
+pub(crate) fn random_table(n: usize, state: &mut u64, share: impl Fn(u64) -> f64) -> Vec<f64> {
+    let mut w = vec![0.5; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            let x = share(*state);
+            w[i * n + j] = x;
+            w[j * n + i] = 1.0 - x;
+        }
+    }
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,17 +270,7 @@ mod tests {
     fn timing() {
         for n in [300, 1000, 2000] {
             let mut state = 7u64;
-            let mut w = vec![0.5; n * n];
-            for i in 0..n {
-                for j in i + 1..n {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let x = (state >> 11) as f64 / (1u64 << 53) as f64;
-                    w[i * n + j] = x;
-                    w[j * n + i] = 1.0 - x;
-                }
-            }
+            let w = super::random_table(n, &mut state, |s| (s >> 11) as f64 / (1u64 << 53) as f64);
             let even = vec![0.5; n * n];
             // strengths of spread 0.5 logit and counter-play of 0.2 (a real field's order)
             let mut uniform = || {

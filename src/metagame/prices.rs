@@ -193,17 +193,7 @@ mod tests {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for n in 2..14 {
             for _ in 0..40 {
-                let mut w = vec![0.5; n * n];
-                for i in 0..n {
-                    for j in i + 1..n {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        let x = (state % 51) as f64 / 50.0;
-                        w[i * n + j] = x;
-                        w[j * n + i] = 1.0 - x;
-                    }
-                }
+                let w = crate::metagame::random_table(n, &mut state, |s| (s % 51) as f64 / 50.0);
                 let (l, d) = priced(&w, n);
                 for i in 0..n {
                     assert!((adjusted_row_mean(&l, n, &d, i) - 0.5).abs() < 1e-10, "n {n} row {i}: {w:?}");
