@@ -24,6 +24,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook
 from ._editions import DEFAULT_EDITION
+from ._matchups import _pair_scores, _percentile_range
 
 #: The most factions (or pools) one table takes, and lists in one pool.
 MAX_FACTIONS = 200
@@ -37,6 +38,12 @@ MAX_DRAW_CELLS = 200_000_000
 #: A pair of games scores 0, 1/4, 1/2, 3/4 or 1 for its first list: the counts of these five
 #: outcomes are all a pairing keeps, and all its bootstrap needs.
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+
+
+def keyed_seed(root: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+    """The seed of one run, keyed by its place (faction, list, ...) under ``root``: the same
+    place gets the same games whatever else a call holds, and whatever threads or cluster."""
+    return np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + key)
 
 
 def check_run(*, games: Any, resamples: Any, interval: Any, progress: Any, terrain: Any = "standard", threads: Any = None) -> None:
@@ -69,9 +76,9 @@ def play_pairing(army_a: Any, army_b: Any, games: int, seed: Any, terrain: Any, 
         # unequal points and rules not modelled are reported by the table, not per pairing
         warnings.simplefilter("ignore", UserWarning)
         r = simulate(army_a, army_b, games=games, seed=seed, paired=True, terrain=terrain, threads=threads, progress=False, edition=edition)
-    winner = np.asarray(r.winner, dtype=float)
-    winner = winner[: len(winner) // 2 * 2]
-    scores = ((winner + 1.0) / 2.0).reshape(-1, 2).mean(axis=1)
+    winner = np.asarray(r.winner)
+    # whole pairs only (a Ctrl-C may stop between a pair's two games)
+    scores = _pair_scores(winner[: len(winner) // 2 * 2])
     quarters = np.rint(scores * 4).astype(np.uint8)
     counts = np.bincount(quarters, minlength=len(PAIR_SCORES))
     unmodelled = {rule: (float(a), float(b)) for rule, (a, b) in r.unmodelled.items() if a > 0 or b > 0}
@@ -402,8 +409,7 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
         for j in range(i + 1, n):
             for a, army_a in enumerate(pools[i]):
                 for b, army_b in enumerate(pools[j]):
-                    key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (i, a, j, b))
-                    items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=key, terrain=terrain, threads=threads,
+                    items.append(dict(army_a=army_a, army_b=army_b, games=int(games), seed=keyed_seed(game_seed, i, a, j, b), terrain=terrain, threads=threads,
                                       edition=edition))
                     where.append((i, j, a, b))
     results, interrupted = run_pairings(items, client=client, partitions=partitions, progress=progress)
@@ -507,7 +513,7 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
     game_seed, boot_seed = seed_sequence(seed).spawn(2)
     items, where = [], []
     for k, units in enumerate(armies):
-        key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (k,))
+        key = keyed_seed(game_seed, k)
         for j in range(len(units)):
             items.append(dict(army_a=units, army_b=[u for i, u in enumerate(units) if i != j], games=int(games), seed=key, terrain=terrain,
                               threads=threads, edition=edition, keep_scores=True))
@@ -548,8 +554,8 @@ def points_per_logit(lists: Sequence[Any], *, games: int = 100, seed: Any = None
         for r in range(int(resamples)):
             take = rng.integers(0, pairs, size=pairs)
             draws[r] = logits(stacked[:, take].mean(axis=1), np.full(len(stacked), float(pairs))).sum() / removed.sum()
-    tail = 50.0 * (1.0 - float(interval))
-    low_slope, high_slope = np.percentile(draws, [tail, 100.0 - tail])
+    low_slope, high_slope = _percentile_range(draws, float(interval))
+    low_slope, high_slope = (np.nan if x is None else x for x in (low_slope, high_slope))
     with np.errstate(divide="ignore"):
         estimate = 1.0 / slope if slope > 0 else float("inf")
         low = 1.0 / high_slope if high_slope > 0 else float("inf")

@@ -26,7 +26,8 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_DRAW_CELLS, MAX_TABLE_GAMES, PAIR_SCORES, check_run, run_pairings
+from ._factions import MAX_DRAW_CELLS, MAX_TABLE_GAMES, PAIR_SCORES, check_run, keyed_seed, run_pairings
+from ._matchups import _percentile_range
 
 #: At most this many selections in a list (a coalition per subset met).
 MAX_PLAYERS = 40
@@ -217,7 +218,7 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
         raise ValueError(f"permutations: {len(coalitions):,} coalitions against {len(foes)} opponents is {total:,} games, over the "
                          f"{MAX_TABLE_GAMES:,} one call plays; fewer permutations or games")
     items, where = [], []
-    keys = [np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (o,)) for o in range(len(foes))]
+    keys = [keyed_seed(game_seed, o) for o in range(len(foes))]
     for c in coalitions:
         coalition = _coalition_army(players, host, c, army.name)
         for o, foe in enumerate(foes):
@@ -267,14 +268,14 @@ def shapley_values(army: Any, opponents: Any, *, games: int = 100, permutations:
         lost = np.stack([whole - value_of(everyone - {k}) for k in range(n)])  # [player, draw]
         per_point = lost.sum(axis=0) / costs.sum()
         loo_points = lost / per_point[None, :]
-    tail = 50.0 * (1.0 - float(interval))
 
     def bounds(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each selection's central ``interval`` of its finite draws (NaN without any)."""
         lo, hi = np.full(n, np.nan), np.full(n, np.nan)
-        for k in range(n):
-            ok = draws[k][np.isfinite(draws[k])]
-            if ok.size:
-                lo[k], hi[k] = np.percentile(ok, tail), np.percentile(ok, 100.0 - tail)
+        for k, row in enumerate(draws):
+            low, high = _percentile_range(row, float(interval))
+            if low is not None and high is not None:
+                lo[k], hi[k] = low, high
         return lo, hi
 
     s_lo, s_hi = bounds(shapley_points[:, 1:])

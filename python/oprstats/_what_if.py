@@ -19,7 +19,9 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, Unit
 from ._editions import DEFAULT_EDITION
-from ._factions import MAX_LISTS_PER_FACTION, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, _pct, check_run, run_pairings, warn_unequal_lists
+from ._factions import (MAX_LISTS_PER_FACTION, MAX_TABLE_GAMES, PAIR_SCORES, FactionTable, _pct, check_run, keyed_seed, run_pairings,
+                        warn_unequal_lists)
+from ._matchups import _percentile_range
 
 #: The edits a change may give as a dict, each what ``Unit.replace``, ``Unit.with_rules`` or
 #: ``Unit.with_weapons`` takes; ``points`` adds to the unit's cost.
@@ -262,7 +264,7 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
     items, where = [], []
     for s, (k, changed, _) in enumerate(subjects):
         for o in opponents[k]:
-            key = np.random.SeedSequence(game_seed.entropy, spawn_key=tuple(game_seed.spawn_key) + (k, o))
+            key = keyed_seed(game_seed, k, o)
             for version, army in ((0, armies[k]), (1, changed)):
                 items.append(dict(army_a=army, army_b=armies[o], games=int(games), seed=key, terrain=terrain, threads=threads, keep_scores=True,
                                   edition=edition))
@@ -276,7 +278,6 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         scores[(s, o, version)] = PAIR_SCORES[r["scores"]]
         unmodelled.update(r["unmodelled"])
     rng = np.random.Generator(np.random.PCG64(boot_seed))
-    tail = 50.0 * (1.0 - float(interval))
     rows: dict = {key: [] for key in ("before", "after", "difference", "low", "high", "pairs", "opponents")}
     for s, (k, changed, _) in enumerate(subjects):
         # an opponent counts when both versions finished (a Ctrl-C may cut the second)
@@ -300,8 +301,9 @@ def what_if(changes: Mapping, pool: Any, *, games: int = 100, seed: Any = None, 
         rows["before"].append(float(before.mean()))
         rows["after"].append(float(after.mean()))
         rows["difference"].append(float(diff.mean()))
-        rows["low"].append(float(np.percentile(draws, tail)))
-        rows["high"].append(float(np.percentile(draws, 100.0 - tail)))
+        low, high = _percentile_range(draws, float(interval))
+        rows["low"].append(np.nan if low is None else low)
+        rows["high"].append(np.nan if high is None else high)
         rows["pairs"].append(int(n * len(played)))
         rows["opponents"].append(len(played))
     return WhatIf(lists=tuple(armies[k].name for k, _, _ in subjects), factions=tuple(factions[k] for k, _, _ in subjects),
