@@ -40,7 +40,6 @@ __all__ = [
     "_MeleeOutcome",
     "_attack_table",
     "_matchups",
-    "_matchup_table",
     "_matchup_activations",
     "_matchups_square",
     "_melee",
@@ -406,16 +405,7 @@ def _matchups(
     charge_distance: float,
     edition: str,
     threads: Optional[int],
-    /,
-) -> dict[str, Any]: ...
-
-def _matchup_table(
-    attackers: list[Unit],
-    defenders: list[Unit],
-    modes: list[str],
-    charge_distance: float,
-    edition: str,
-    threads: Optional[int],
+    per_pair: bool,
     /,
 ) -> dict[str, Any]: ...
 

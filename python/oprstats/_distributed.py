@@ -91,7 +91,7 @@ def partitions_of(n: int, parts: Optional[int], client: Any) -> list[range]:
 def _matchups_block(attackers: list, offset: int, defenders: list, modes: list, charge_distance: float, edition: str,
                     threads_by_worker: dict) -> dict:
     try:
-        return _core._matchups(attackers, defenders, modes, charge_distance, edition, _my_threads(threads_by_worker))
+        return _core._matchups(attackers, defenders, modes, charge_distance, edition, _my_threads(threads_by_worker), True)
     except (ValueError, TypeError) as e:
         # name the attacker by its place in the whole table, not in this block
         message = re.sub(r"^attackers\[(\d+)\]", lambda m: f"attackers[{int(m.group(1)) + offset}]", str(e))

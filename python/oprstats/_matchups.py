@@ -298,7 +298,8 @@ def matchups(
     client = check_client(client)
     check_partitions(partitions)
     if client is None:
-        raw = _core._matchup_table(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads))
+        raw = _core._matchups(attackers_list, defenders_list, list(modes), charge_distance, edition, None if threads is None else int(threads),
+                              False)
     else:
         raw = matchups_raw(client, attackers_list, defenders_list, list(modes), charge_distance, edition, partitions)
     return Matchups(attackers_list, defenders_list, modes, measure, charge_distance, edition, raw)

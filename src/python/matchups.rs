@@ -20,10 +20,13 @@ fn read_modes(modes: &[String]) -> PyResult<Vec<Mode>> {
     Ok(modes.iter().enumerate().map(|(i, m)| Mode::parse(&format!("modes[{i}]"), m)).collect::<crate::Result<_>>()?)
 }
 
-/// The table, its rules unmodelled as a list per pair: the rows a cluster's blocks send back
-/// and the caller joins (`_distributed.matchups_raw`).
+/// The table with its rules unmodelled either as a list per pair (`per_pair`: the rows a
+/// cluster's blocks send back and the caller joins, `_distributed.matchups_raw`) or compact:
+/// a few distinct sets, `unmodelled_sets`, and each pair's, `unmodelled_of[a, d]` (a list per
+/// pair of a million pairs would outweigh the table).
 #[pyfunction]
-#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
+#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, per_pair, /))]
+#[allow(clippy::too_many_arguments)]
 pub fn _matchups<'py>(
     py: Python<'py>,
     attackers: Vec<PyRef<'py, PyUnit>>,
@@ -32,31 +35,18 @@ pub fn _matchups<'py>(
     charge_distance: f64,
     edition: &str,
     threads: Option<usize>,
+    per_pair: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let table = matchup_table(py, &attackers, &defenders, &modes, charge_distance, edition, threads)?;
+    if !per_pair {
+        return compact(py, table);
+    }
     let (out, rules) = table_dict(py, table)?;
     out.set_item("unmodelled", (0..rules.of.len()).map(|p| rules.get(p)).collect::<Vec<_>>())?;
     Ok(out)
 }
 
-/// The table with its rules unmodelled as a few distinct sets, `unmodelled_sets`, and each
-/// pair's, `unmodelled_of[a, d]` (a list per pair of a million pairs would outweigh the table).
-#[pyfunction]
-#[pyo3(signature = (attackers, defenders, modes, charge_distance, edition, threads, /))]
-pub fn _matchup_table<'py>(
-    py: Python<'py>,
-    attackers: Vec<PyRef<'py, PyUnit>>,
-    defenders: Vec<PyRef<'py, PyUnit>>,
-    modes: Vec<String>,
-    charge_distance: f64,
-    edition: &str,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let table = matchup_table(py, &attackers, &defenders, &modes, charge_distance, edition, threads)?;
-    compact(py, table)
-}
-
-/// The table both bindings hand over, computed with the GIL released and Ctrl-C watched.
+/// The table, computed with the GIL released and Ctrl-C watched.
 fn matchup_table(
     py: Python<'_>,
     attackers: &[PyRef<'_, PyUnit>],

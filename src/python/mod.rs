@@ -53,7 +53,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<melee::PyMeleeOutcome>()?;
     m.add_function(wrap_pyfunction!(attack::_attack_table, m)?)?;
     m.add_function(wrap_pyfunction!(matchups::_matchups, m)?)?;
-    m.add_function(wrap_pyfunction!(matchups::_matchup_table, m)?)?;
     m.add_function(wrap_pyfunction!(matchups::_matchup_activations, m)?)?;
     m.add_function(wrap_pyfunction!(matchups::_matchups_square, m)?)?;
     m.add_function(wrap_pyfunction!(melee::_melee, m)?)?;
