@@ -19,7 +19,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook, Unit
 from ._attack import LIMITS
-from ._validate import LARGEST_UNIT_PERCENT, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, validate_list
+from ._validate import LARGEST_UNIT_PERCENT, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, is_hero, validate_list
 
 #: The most lists one call draws: each is a few hundred small draws in Python.
 MAX_LISTS = 10_000
@@ -45,15 +45,13 @@ class ListWeights:
     fill: float = 0.95
 
 
-def _is_hero(unit: Unit) -> bool:
-    return any(m.is_hero for m in unit.models)
-
-
 class _Draw:
     """One list being drawn: its selections and what the force organisation still allows."""
 
-    def __init__(self, book: ArmyBook, points: int):
+    def __init__(self, book: ArmyBook, points: int, sections_of: dict):
         self.book, self.points = book, points
+        # each book unit's upgrade sections, shared by every draw of a call (by the unit's id)
+        self.sections_of = sections_of
         self.units: list[Unit] = []
         # each selection's unit as the book gives it: options are taken on it by label
         self.bases: list[Unit] = []
@@ -68,21 +66,25 @@ class _Draw:
 
     def fits(self, unit: Unit, cost: int) -> bool:
         return (len(self.units) < self.most_units and self.spent + cost <= self.points and cost * 100 <= self.largest
-                and self.copies.get(unit.name, 0) < self.most_copies and (not _is_hero(unit) or self.heroes < self.most_heroes))
+                and self.copies.get(unit.name, 0) < self.most_copies and (not is_hero(unit) or self.heroes < self.most_heroes))
 
     def add(self, unit: Unit) -> None:
         self.units.append(unit)
         self.bases.append(unit)
         self.labels.append([])
         self.spent += unit.cost or 0
-        self.heroes += _is_hero(unit)
+        self.heroes += is_hero(unit)
         self.copies[unit.name] = self.copies.get(unit.name, 0) + 1
 
     def sections(self, base: Unit) -> dict[str, list[str]]:
-        """The unit's upgrade sections, each with its options' labels (as ``book.loadout`` takes them)."""
-        out: dict[str, list[str]] = {}
-        for option in self.book.upgrades(base):
-            out.setdefault(option.section, []).append(f"{option.section}: {option.label}")
+        """The unit's upgrade sections, each with its options' labels (as ``book.loadout`` takes
+        them), read from the book once a call."""
+        out = self.sections_of.get(id(base))
+        if out is None:
+            out = {}
+            for option in self.book.upgrades(base):
+                out.setdefault(option.section, []).append(f"{option.section}: {option.label}")
+            self.sections_of[id(base)] = out
         return out
 
     def upgraded(self, k: int, label: str) -> Optional[Unit]:
@@ -103,8 +105,9 @@ class _Draw:
         self.labels[k].append(label)
 
 
-def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit]) -> Optional[_Draw]:
-    draw = _Draw(book, points)
+def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit],
+               sections_of: dict) -> Optional[_Draw]:
+    draw = _Draw(book, points, sections_of)
     # units, each equally likely among those that still fit
     while True:
         fitting = [u for u in catalogue if draw.fits(u, u.cost or 0)]
@@ -119,8 +122,8 @@ def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: L
                 upgraded = draw.upgraded(k, label)
                 if upgraded is not None:
                     draw.take(k, label, upgraded)
-    # the points left over, spent on more upgrades (a section not taken yet, on a unit drawn
-    # at random) until none fits
+    # the points left over, spent on more upgrades until none fits: each option of a section
+    # not taken yet, on any unit, equally likely
     open_options = [(k, label) for k, u in enumerate(draw.bases) for section, labels in draw.sections(u).items()
                     if not any(x.startswith(section + ": ") for x in draw.labels[k]) for label in labels]
     while open_options:
@@ -141,7 +144,7 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
     """The drawn units with heroes joined: each hero that may join a unit joins one with
     ``join_share``, the unit equally likely among those it may join (one hero a unit)."""
     units = list(draw.units)
-    heroes = [k for k, u in enumerate(units) if _is_hero(u)]
+    heroes = [k for k, u in enumerate(units) if is_hero(u)]
     taken: set[int] = set()
     joined: dict[int, int] = {}
     for h in heroes:
@@ -202,10 +205,11 @@ def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = 
     if not catalogue:
         raise ValueError(f"book: {book.name} has no unit with a points cost")
     rngs = [np.random.Generator(np.random.PCG64(s)) for s in seed_sequence(seed).spawn(int(n))]
+    sections_of: dict = {}
     out = []
     for i, rng in enumerate(rngs):
         for _ in range(MAX_ATTEMPTS):
-            draw = _draw_once(book, points, rng, weights, catalogue)
+            draw = _draw_once(book, points, rng, weights, catalogue, sections_of)
             if draw is not None:
                 break
         else:

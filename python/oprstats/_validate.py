@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ._attack import LIMITS, shown
-from ._core import Army
+from ._core import Army, Unit
 
 # The largest game size: a list holds at most MAX_ARMY_UNITS units of at most MAX_COST points
 # (a larger one made shares of it past a float's range: 10**400 was an OverflowError).
@@ -83,6 +83,11 @@ class _Selection:
     hero: bool
 
 
+def is_hero(unit: Unit) -> bool:
+    """Whether a selection counts against "Only 1 hero per 500pts": a unit of Hero models."""
+    return any(m.is_hero for m in unit.models)
+
+
 def _selections(army: Army) -> list[_Selection]:
     """The list's selections: a joined hero is its own selection beside its unit."""
     out = []
@@ -92,7 +97,7 @@ def _selections(army: Army) -> list[_Selection]:
             out.append(_Selection(hero.name, hero.cost or 0, True))
             out.append(_Selection(u.name, (u.cost or 0) - (hero.cost or 0), False))
         else:
-            out.append(_Selection(u.name, u.cost or 0, any(m.is_hero for m in u.models)))
+            out.append(_Selection(u.name, u.cost or 0, is_hero(u)))
     return out
 
 
