@@ -13,6 +13,11 @@ field by field). Each part prints its own hash so a mismatch can be located:
 (d) the other policies (greedy, random, hold) against each other: 10 duel pairs x 60 and the
     armies with transports and casters x 40, for four pairings.
 
+Part (g), outside the total like (f), plays the large armies only the speed work's
+benchmarks play: ``game_instructions.py``'s 30 v 30 (about 6,000 points a side, deployment
+zones full) x 20 games and 2 traced, and its 5 v 5 x 100: a speed change to deployment,
+spots or paths that only crowded tables reach shows there.
+
 The dice counts (``GameResult.dice``) have a line of their own, outside the parts: a change
 that rolls the same dice differently shows there without touching the results. The counts of
 activations and wasted turns (``GameResult.wasted``) have one too, (f), printed below the
@@ -142,6 +147,16 @@ def main() -> int:
         print(f"{digest}  {name} ({n:,} {'dice' if name.startswith('(e)') else 'games'})")
     print(f"game hash: {total}  (oprstats {oprstats.__version__}, {time.perf_counter() - start:.1f} s)")
     print(f"{turns.hexdigest()[:16]}  (f) activations and wasted turns, every run above ({turns_games:,} games; not in the total)")
+    from benchmarks.game_instructions import case_runs
+
+    large = hashlib.sha256()
+    (a30, b30, t30), = case_runs("30")
+    a5, b5, _ = armies(5)
+    for r in (oprstats.simulate(a30, b30, games=20, seed=1, terrain=t30, **run),
+              oprstats.simulate(a30, b30, games=2, seed=3, terrain=t30, trace=True, **run),
+              oprstats.simulate(a5, b5, games=100, seed=1, **run)):
+        feed_result(large, r)
+    print(f"{large.hexdigest()[:16]}  (g) 30 v 30 x 20 and 2 traced, 5 v 5 x 100 (not in the total)")
     return 0
 
 
