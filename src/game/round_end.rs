@@ -72,8 +72,8 @@ impl<'a, P: Player> Game<'a, P> {
                 live.rounds_inside += u8::from(inside);
             }
         }
-        let mut holding: Short<Id> = Short::new();
-        // The units that count, and how, once for every marker.
+        // The units that count, and how, once for every marker; and whether each is within
+        // 3" of a marker its army holds at the end (it counts one round holding however many).
         let mut counting: Short<(Id, bool, bool), 16> = Short::new();
         for army in 0..2 {
             for id in self.on_table(army) {
@@ -84,16 +84,19 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
         }
+        let mut holds: Short<bool, 16> = smallvec::smallvec![false; counting.len()];
+        // (indices into `counting` of the seizers near the marker)
+        let mut near: Short<usize> = Short::new();
         for i in 0..self.objectives.len() {
             let marker = self.objectives[i];
             let (mut contest, mut seize) = ([false; 2], [false; 2]);
-            let mut near: Short<Id> = Short::new();
-            for &(id, seizes, contests) in &counting {
+            near.clear();
+            for (k, &(id, seizes, contests)) in counting.iter().enumerate() {
                 if self.near_marker(id, marker) {
                     contest[id.0] |= contests;
                     seize[id.0] |= seizes;
                     if seizes {
-                        near.push(id);
+                        near.push(k);
                     }
                 }
             }
@@ -104,13 +107,15 @@ impl<'a, P: Player> Game<'a, P> {
             } else if seize[1] && !contest[0] {
                 self.owner[i] = 1;
             }
-            holding.extend(near.into_iter().filter(|id| self.owner[i] == id.0 as i8));
+            for &k in &near {
+                holds[k] |= self.owner[i] == counting[k].0 .0 as i8;
+            }
             self.event(|g| Event { kind: "objective", army: g.owner[i], unit: i as i32, target_army: -1, target: -1, from: marker, to: marker, ..Event::default() });
         }
-        holding.sort_unstable();
-        holding.dedup();
-        for id in holding {
-            self.live_mut(id).holding += 1;
+        for (k, &(id, _, _)) in counting.iter().enumerate() {
+            if holds[k] {
+                self.live_mut(id).holding += 1;
+            }
         }
         self.snapshot();
     }

@@ -156,8 +156,13 @@ impl<'a> View<'a> {
         let units = &self.units[army];
         let last = self.round >= self.config.rounds;
         // (a transport is never carried: it may activate when it is waiting to)
-        let first: Short<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u) && (last || units[u].carrier.is_none_or(|t| !self.may_activate(army, usize::from(t))))).collect();
-        if first.is_empty() { (0..units.len()).filter(|&u| self.may_activate(army, u)).collect() } else { first }
+        let waits = |u: usize| !last && units[u].carrier.is_some_and(|t| self.may_activate(army, usize::from(t)));
+        // (filtered in place: one list, returned without a copy)
+        let mut ready: Short<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u)).collect();
+        if ready.iter().any(|&u| waits(u)) && ready.iter().any(|&u| !waits(u)) {
+            ready.retain(|u| !waits(*u));
+        }
+        ready
     }
 
     /// Whether `u` is among `ready(army)`, without listing them: a unit inside a transport
