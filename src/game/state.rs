@@ -131,10 +131,12 @@ pub(super) fn closest_pair<I: Iterator<Item = (Point, f64)>>(ours: impl Iterator
 
 impl<'a> View<'a> {
 
+    #[inline]
     pub fn info(&self, id: Id) -> &'a UnitInfo {
         &self.prep.armies[id.0][id.1]
     }
 
+    #[inline]
     pub fn live(&self, id: Id) -> &Live {
         &self.units[id.0][id.1]
     }
@@ -157,8 +159,13 @@ impl<'a> View<'a> {
         let last = self.round >= self.config.rounds;
         // (a transport is never carried: it may activate when it is waiting to)
         let waits = |u: usize| !last && units[u].carrier.is_some_and(|t| self.may_activate(army, usize::from(t)));
-        // (filtered in place: one list, returned without a copy)
-        let mut ready: Short<usize> = (0..units.len()).filter(|&u| self.may_activate(army, u)).collect();
+        // (one list, filled and filtered in place: returned without a copy)
+        let mut ready: Short<usize> = Short::new();
+        for u in 0..units.len() {
+            if self.may_activate(army, u) {
+                ready.push(u);
+            }
+        }
         if ready.iter().any(|&u| waits(u)) && ready.iter().any(|&u| !waits(u)) {
             ready.retain(|u| !waits(*u));
         }
