@@ -113,24 +113,23 @@ impl<'a, P: Player> Game<'a, P> {
         // a new table: what the last game's line of sight worked out holds no more
         cache.seen.get_mut().for_pair = None;
         cache.timers.set(Timers::default());
-        let view = View {
-            prep,
-            rules: prep.rules,
-            config,
-            cache,
-            owner: refilled(spare.owner, -1, objectives.len()),
-            by_kind: PiecesByKind::of(&terrain),
-            terrain,
-            objectives,
-            units,
-            seat: [first, 1 - first],
-            round: 0,
-            extra_limit,
-            extra_this_round: [0; 2],
-        };
-        player.round_begins(&view);
-        Game {
-            view,
+        // (built in place: the game is large, and moving it costs a copy)
+        let mut game = Game {
+            view: View {
+                prep,
+                rules: prep.rules,
+                config,
+                cache,
+                owner: refilled(spare.owner, -1, objectives.len()),
+                by_kind: PiecesByKind::of(&terrain),
+                terrain,
+                objectives,
+                units,
+                seat: [first, 1 - first],
+                round: 0,
+                extra_limit,
+                extra_this_round: [0; 2],
+            },
             player,
             // the table is drawn from the generator itself, the dice in batches from here on
             rng: Dice::new(rng),
@@ -139,7 +138,9 @@ impl<'a, P: Player> Game<'a, P> {
             violations: 0,
             first_violation: None,
             wounded_by_terrain: Vec::new(),
-        }
+        };
+        game.player.round_begins(&game.view);
+        game
     }
 
     /// Asks the player a question: it sees the game as it stands and draws from the game's

@@ -152,7 +152,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
     }
 
-    pub(super) fn finish(mut self, out: &mut Output) {
+    pub(super) fn finish(&mut self, out: &mut Output) {
         let mut record = Record { first: self.seat[0] as u8, ..Record::default() };
         for owner in &self.owner {
             if *owner >= 0 {
