@@ -112,25 +112,26 @@ impl<'a, P: Player> Game<'a, P> {
             distance: distance_class(c, d, charge_distance),
             options,
         };
-        let built = !self.cache.melees.contains_key(&key);
-        let (mut melee, found) = match self.cache.melees.remove(&key) {
-            Some((mut melee, found)) => {
-                melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
-                melee.defender_start = melee.defender.state_of("defender_state", &d_state).expect("a state of the allocation itself");
-                melee.charger_before = c_state;
-                melee.defender_before = d_state;
-                melee.distance = charge_distance;
-                (melee, found)
-            }
-            None => {
-                let m = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
-                    .expect("states taken from the allocations themselves");
-                (m, Found::default())
-            }
-        };
+        // (played where the cache keeps it: a melee and its plans are too large to move out
+        // and back for every charge)
+        let built = !self.view.cache.melees.contains_key(&key);
+        if built {
+            let m = Melee::from_allocations(c_alloc.clone(), d_alloc.clone(), &c_state, &d_state, strike_back, charge_distance, self.prep.edition)
+                .expect("states taken from the allocations themselves");
+            self.view.cache.melee_states += m.charger.state_count() + m.defender.state_count();
+            self.view.cache.melees.insert(key, (m, Found::default()));
+        }
+        let (melee, kept) = self.view.cache.melees.get_mut(&key).expect("kept just above");
+        if !built {
+            melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
+            melee.defender_start = melee.defender.state_of("defender_state", &d_state).expect("a state of the allocation itself");
+            melee.charger_before = c_state;
+            melee.defender_before = d_state;
+            melee.distance = charge_distance;
+        }
         melee.options = options;
         if (c.tricks.options || d.tricks.options || held_options) && self.trace.is_some() {
-            let edition = self.prep.edition;
+            let edition = self.view.prep.edition;
             // the charger is the unit taking its activation; the defender only strikes back
             let describe = |alloc: &crate::attack::allocation::Allocation, s: State, option: u8, activated: bool| {
                 let alive = alloc.view(s, false).alive;
@@ -139,9 +140,9 @@ impl<'a, P: Player> Game<'a, P> {
             let sides = [("charger", describe(c_alloc, c_s, melee.options[0], true)), ("defender", describe(d_alloc, d_s, melee.options[1], false))];
             options_played = sides.iter().filter_map(|(who, d)| d.as_ref().map(|d| format!("{who} {d}"))).collect::<Vec<_>>().join("; ");
         }
-        let mut plans = Plans::with(&melee, found);
-        let mut x = roll_exchange(&melee, &mut plans, &mut self.rng);
-        let found = plans.into_found();
+        let mut plans = Plans::with(melee, std::mem::take(kept));
+        let mut x = roll_exchange(melee, &mut plans, &mut self.rng);
+        *kept = plans.into_found();
         // "if a unit didn't strike back in melee, then it must only take a morale test if it
         // suffered at least one wound" (the charger's Fear alone does not make it lose)
         if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
@@ -149,10 +150,6 @@ impl<'a, P: Player> Game<'a, P> {
             x.failed = false;
         }
         let statuses = melee.statuses(x.charger, x.defender, x.winner, x.failed);
-        if built {
-            self.cache.melee_states += melee.charger.state_count() + melee.defender.state_count();
-        }
-        self.cache.melees.insert(key, (melee, found));
         self.dice += x.dice;
         self.lap(t, |x| &mut x.dice);
         for (who, end, status, dealt, taken) in [(id, x.charger, statuses[0], x.by_charger, x.by_defender), (target, x.defender, statuses[1], x.by_defender, x.by_charger)] {
