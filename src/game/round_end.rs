@@ -120,11 +120,16 @@ impl<'a, P: Player> Game<'a, P> {
         self.snapshot();
     }
 
-    /// Every unit's place and state, for the trace.
+    /// Every unit's place and state, for the trace. (The test inline: most games trace nothing.)
+    #[inline(always)]
     pub(super) fn snapshot(&mut self) {
-        if self.trace.is_none() {
-            return;
+        if self.trace.is_some() {
+            self.trace_positions();
         }
+    }
+
+    #[inline(never)]
+    fn trace_positions(&mut self) {
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 let id = (army, u);

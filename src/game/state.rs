@@ -154,6 +154,7 @@ impl<'a> View<'a> {
     /// not yet activated; a unit inside waits for its transport to activate first while that
     /// can, but not in the last round (when only units outside hold markers, it may leave
     /// before its transport moves).
+    #[inline]
     pub fn ready(&self, army: usize) -> Short<usize> {
         let units = &self.units[army];
         let last = self.round >= self.config.rounds;

@@ -45,11 +45,17 @@ impl<'a, P: Player> Game<'a, P> {
     /// Shaken, and must be placed fully within 6" of the transport before it's removed": for
     /// every transport destroyed (or routed) with units inside. A unit with no room to be
     /// placed is destroyed.
-    #[inline]
+    /// (The test inline, the work out of line: called twice an activation, it costs a large
+    /// function's entry and exit even in the games with no transport.)
+    #[inline(always)]
     pub(super) fn empty_wrecks(&mut self) {
-        if !self.prep.transports {
-            return;
+        if self.prep.transports {
+            self.empty_wrecks_timed();
         }
+    }
+
+    #[inline(never)]
+    fn empty_wrecks_timed(&mut self) {
         let t = self.clock();
         self.wrecks();
         self.lap(t, |x| &mut x.transports);
