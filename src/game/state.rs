@@ -160,7 +160,7 @@ impl<'a> View<'a> {
         let last = self.round >= self.config.rounds;
         // (a transport is never carried: it may activate when it is waiting to)
         let waits = |u: usize| !last && units[u].carrier.is_some_and(|t| self.may_activate(army, usize::from(t)));
-        // (one list, filled and filtered in place: returned without a copy)
+        // (one list, filled, then filtered in place when some units wait and some need not)
         let mut ready: Short<usize> = Short::new();
         for u in 0..units.len() {
             if self.may_activate(army, u) {
