@@ -155,8 +155,18 @@ impl<'a> View<'a> {
     /// The units `id` must keep away from and their models, and `id`'s own, found once for a
     /// search that tries very many spots while no one moves (deployment's grid: `any_spot`).
     pub fn crowd(&self, id: Id) -> Crowd {
+        self.crowd_near(id, Point::default(), f64::INFINITY)
+    }
+
+    /// `crowd` for spots within `within` of `centre` alone: the units whose discs may come
+    /// near such a spot (1" or touching), the others being too far to matter.
+    pub fn crowd_near(&self, id: Id, centre: Point, within: f64) -> Crowd {
+        let reach = within + self.radius(id) + self.rules.moves.unit_gap.max(0.0) + 1e-3;
         let mut crowd = Crowd { units: Vec::new(), models: Vec::new(), mine: self.models(id).map(|(_, q, r)| (q, r)).collect(), pos: self.live(id).pos, widest: 0.0 };
         for (other, at, ro) in self.ground_units_but(id) {
+            if at.distance(centre) >= reach + ro {
+                continue;
+            }
             let lo = crowd.models.len() as u32;
             crowd.models.extend(self.models(other).map(|(_, q, r)| (q, r)));
             crowd.units.push((at, ro, lo, crowd.models.len() as u32));
@@ -175,8 +185,15 @@ impl<'a> View<'a> {
     /// (tested first), or the table and its impassable terrain.
     pub fn refusal_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> Option<Refusal> {
         let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
+        self.refusal_given(id, p, || crowd.first_clash(self.radius(id), p, gap))
+    }
+
+    /// `refusal_in_crowd` with the first clash found by `clash` (asked only of a unit that
+    /// keeps away from others).
+    #[inline(always)]
+    fn refusal_given(&self, id: Id, p: Point, clash: impl FnOnce() -> Option<Clash>) -> Option<Refusal> {
         if !self.info(id).movement.aircraft {
-            if let Some(hit) = crowd.first_clash(self.radius(id), p, gap) {
+            if let Some(hit) = clash() {
                 return Some(Refusal::Clash(hit));
             }
         }
@@ -267,15 +284,18 @@ impl<'a> View<'a> {
         });
         let crowd = self.crowd(id);
         let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
+        // (the units that may come near a spot of the row, found once a row)
+        let mut near = Vec::new();
         for row in (0..=rows).rev() {
             let y = row as f64 * STEP;
             if y + back < -EPS || y + front > depth + EPS {
                 continue;
             }
+            crowd.row(r, self.from_edge(id.0, 0.0, y).y, gap, &mut near);
             let mut col = 0;
             while col <= cols {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
-                match self.refusal_in_crowd(id, p, false, &crowd) {
+                match self.refusal_given(id, p, || crowd.first_clash_in_row(&near, r, p, gap)) {
                     // a spot that clashes with a model of another unit clashes with it all
                     // along the run of the row where the same two models stay that near,
                     // which is passed over at once
@@ -364,18 +384,51 @@ impl Crowd {
     /// them, `View::clashes` for each (the same tests, to the bit, from the models found
     /// once), with the first two models found too near.
     pub fn first_clash(&self, r: f64, p: Point, gap: f64) -> Option<Clash> {
-        // a unit further off in `y` than any disc reaches fails the discs' test (the margin
-        // only lets more in)
+        self.first_clash_among(self.band(r, p.y, gap), r, p, gap)
+    }
+
+    /// The indices of the units (in `units`) whose discs may reach a spot at `y`: a unit
+    /// further off in `y` than any disc reaches fails the discs' test (the margin only lets
+    /// more in).
+    fn band(&self, r: f64, y: f64, gap: f64) -> std::ops::Range<usize> {
         let reach = r + self.widest + gap + 1e-3;
-        let from = self.units.partition_point(|u| u.0.y < p.y - reach);
-        let to = self.units.partition_point(|u| u.0.y <= p.y + reach);
-        self.units[from..to.max(from)].iter().find_map(|&(at, ro_disc, lo, hi)| {
+        let from = self.units.partition_point(|u| u.0.y < y - reach);
+        let to = self.units.partition_point(|u| u.0.y <= y + reach);
+        from..to.max(from)
+    }
+
+    /// `first_clash` against the units `candidates` (indices in `units`, in their order).
+    #[inline(always)]
+    fn first_clash_among(&self, candidates: impl Iterator<Item = usize>, r: f64, p: Point, gap: f64) -> Option<Clash> {
+        candidates.into_iter().find_map(|u| {
+            let (at, ro_disc, lo, hi) = self.units[u];
             if !Self::discs_near(r, p, gap, at, ro_disc, 0.0) {
                 return None;
             }
             let (mine, theirs) = self.models_clash(r, p, gap, (at, ro_disc), lo as usize..hi as usize)?;
             Some(Clash { at, ro_disc, mine, theirs })
         })
+    }
+
+    /// The units whose discs may reach a spot of the row at `y` (`band`, then each disc's
+    /// own reach along the row), with the `x` between which they may (a little wider than
+    /// the discs' test: the margins only let more in), for `first_clash_in_row`.
+    pub fn row(&self, r: f64, y: f64, gap: f64, out: &mut Vec<(f64, f64, usize)>) {
+        out.clear();
+        for u in self.band(r, y, gap) {
+            let (at, ro_disc) = (self.units[u].0, self.units[u].1);
+            let (reach, dy) = (r + ro_disc + gap + 1e-3, y - at.y);
+            if dy * dy < reach * reach {
+                let half = (reach * reach - dy * dy).sqrt() + 1e-3;
+                out.push((at.x - half, at.x + half, u));
+            }
+        }
+    }
+
+    /// `first_clash` for a spot of the row whose units `row` lists (from `row`): the same
+    /// answer, testing only the units whose discs may reach it.
+    pub fn first_clash_in_row(&self, row: &[(f64, f64, usize)], r: f64, p: Point, gap: f64) -> Option<Clash> {
+        self.first_clash_among(row.iter().filter(|u| p.x > u.0 && p.x < u.1).map(|u| u.2), r, p, gap)
     }
 
     /// `View::clashes`'s test of the discs, `margin` inside it.
@@ -391,18 +444,44 @@ impl Crowd {
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn models_near(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
+        let (q, rq) = self.mine_at(mine, p);
+        Self::mine_near_disc(q, rq, gap, (at, ro_disc), margin) && self.pair_near(r, p, gap, q, rq, theirs, margin)
+    }
+
+    /// Our model `mine` as it stands with our disc centred on `p` (as `models_at` moves it).
+    #[inline(always)]
+    fn mine_at(&self, mine: usize, p: Point) -> (Point, f64) {
         let (q, rq) = self.mine[mine];
+        (Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y), rq)
+    }
+
+    /// `models_near`'s test of our model (at `q`) alone: it comes that near the other's disc.
+    #[inline(always)]
+    fn mine_near_disc(q: Point, rq: f64, gap: f64, (at, ro_disc): (Point, f64), margin: f64) -> bool {
+        q.distance(at) < rq + ro_disc + gap + 1e-6 - margin
+    }
+
+    /// `models_near`'s tests of their model `theirs` with ours (at `q`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn pair_near(&self, r: f64, p: Point, gap: f64, q: Point, rq: f64, theirs: usize, margin: f64) -> bool {
         let (o, ro) = self.models[theirs];
-        let q = Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y);
         let reach = r + ro + gap + 1e-6;
-        q.distance(at) < rq + ro_disc + gap + 1e-6 - margin && o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
+        o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
     }
 
     /// `View::models_clash` against one unit whose models are `theirs` (their indices in
     /// `models`; ours moved as `models_at` moves them): the first two found too near.
+    /// (`models_near` for each pair in the same order, our model's own test taken once.)
     #[inline(never)]
     fn models_clash(&self, r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
-        (0..self.mine.len()).find_map(|k| theirs.clone().find(|&m| self.models_near(r, p, gap, disc, k, m, 0.0)).map(|m| (k, m)))
+        (0..self.mine.len()).find_map(|k| {
+            let (q, rq) = self.mine_at(k, p);
+            if !Self::mine_near_disc(q, rq, gap, disc, 0.0) {
+                return None;
+            }
+            theirs.clone().find(|&m| self.pair_near(r, p, gap, q, rq, m, 0.0)).map(|m| (k, m))
+        })
     }
 
     /// The last column (of a row scanned in steps of `step` along `x`, `col` the one at `p`,
