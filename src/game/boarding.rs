@@ -84,6 +84,8 @@ impl<'a> View<'a> {
         // (every spot tried is within `far` of the transport: the units out of reach of all of
         // them are left out)
         let crowd = self.crowd_near(id, at, far);
+        let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
+        let mut along = Vec::new();
         // each direction's spot is somewhere on its ray between `near` and `far`: no nearer the
         // goal than the ray is, so the directions are searched nearest first and the search
         // stops once no ray left can beat the best spot (the spot found is the same as a full
@@ -107,11 +109,13 @@ impl<'a> View<'a> {
             // asked once a spot where it may stand is found (most directions have none)
             let start = Point::new(at.x + cos * rt, at.y + sin * rt);
             let mut leaves: Option<bool> = (near < rt).then_some(true);
+            // (the units that may come near a spot along it, `spot_ok_in_crowd` for those alone)
+            crowd.ray(r, gap, at, (cos, sin), &mut along);
             // the furthest legal spot out along this direction
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                let stands = self.fully_within_exit(id, p, transport) && self.spot_ok_in_crowd(id, p, false, &crowd);
+                let stands = self.fully_within_exit(id, p, transport) && self.refusal_given(id, p, || crowd.first_clash_on_line(&along, d, r, p, gap)).is_none();
                 if stands && !*leaves.get_or_insert_with(|| self.path_ok_leaving(id, start, start, None, Some(transport))) {
                     break;
                 }

@@ -152,6 +152,25 @@ impl<'a> View<'a> {
         self.spot_clear_of(id, p, charging, others.iter().copied())
     }
 
+    /// The units `id` must keep away from, gathered once for a search that tries many spots
+    /// while no one moves (`spot_ok_nearby`): a few by their discs alone (`others_on_ground`),
+    /// more with their models found once (`crowd`, which costs more to gather).
+    pub fn nearby(&self, id: Id) -> Nearby {
+        /// Up to this many, the discs alone (measured: a crowd pays from about as many).
+        const FEW: usize = 2;
+        let others = self.others_on_ground(id);
+        if others.len() <= FEW { Nearby::Few(others) } else { Nearby::Many(self.crowd(id)) }
+    }
+
+    /// `spot_ok` against the units `nearby` (from `nearby`).
+    #[inline(always)]
+    pub fn spot_ok_nearby(&self, id: Id, p: Point, charging: bool, nearby: &Nearby) -> bool {
+        match nearby {
+            Nearby::Few(others) => self.spot_ok_among(id, p, charging, others),
+            Nearby::Many(crowd) => self.spot_ok_in_crowd(id, p, charging, crowd),
+        }
+    }
+
     /// The units `id` must keep away from and their models, and `id`'s own, found once for a
     /// search that tries very many spots while no one moves (deployment's grid: `any_spot`).
     pub fn crowd(&self, id: Id) -> Crowd {
@@ -191,7 +210,7 @@ impl<'a> View<'a> {
     /// `refusal_in_crowd` with the first clash found by `clash` (asked only of a unit that
     /// keeps away from others).
     #[inline(always)]
-    fn refusal_given(&self, id: Id, p: Point, clash: impl FnOnce() -> Option<Clash>) -> Option<Refusal> {
+    pub(super) fn refusal_given(&self, id: Id, p: Point, clash: impl FnOnce() -> Option<Clash>) -> Option<Refusal> {
         if !self.info(id).movement.aircraft {
             if let Some(hit) = clash() {
                 return Some(Refusal::Clash(hit));
@@ -260,8 +279,23 @@ impl<'a> View<'a> {
             let reach = r + ro + gap + 1e-6;
             o.distance2(p) < reach * reach
         };
-        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| near(o, ro)).map(|(_, o, ro)| (o, ro)).collect();
-        !theirs.is_empty() && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| q.distance(o) < rq + ro + gap - EPS))
+        let pair = |q: Point, rq: f64, (o, ro): (Point, f64)| q.distance(o) < rq + ro + gap - EPS;
+        let ours_near = |theirs: &dyn Fn(Point, f64) -> bool| self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs(q, rq));
+        // theirs that come that near, gathered on the stack (no copies of a list); a unit with
+        // more of them than that is read again for each of ours
+        const ON_STACK: usize = 32;
+        let mut theirs = [(Point::default(), 0.0f64); ON_STACK];
+        let mut n = 0;
+        for (_, o, ro) in self.models(other) {
+            if near(o, ro) {
+                if n == ON_STACK {
+                    return ours_near(&|q, rq| self.models(other).filter(|&(_, o, ro)| near(o, ro)).any(|(_, o, ro)| pair(q, rq, (o, ro))));
+                }
+                theirs[n] = (o, ro);
+                n += 1;
+            }
+        }
+        n > 0 && ours_near(&|q, rq| theirs[..n].iter().any(|&t| pair(q, rq, t)))
     }
 
     /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
@@ -295,7 +329,7 @@ impl<'a> View<'a> {
             let mut col = 0;
             while col <= cols {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
-                match self.refusal_given(id, p, || crowd.first_clash_in_row(&near, r, p, gap)) {
+                match self.refusal_given(id, p, || crowd.first_clash_on_line(&near, p.x, r, p, gap)) {
                     // a spot that clashes with a model of another unit clashes with it all
                     // along the run of the row where the same two models stay that near,
                     // which is passed over at once
@@ -348,6 +382,12 @@ impl<'a> View<'a> {
     }
 }
 
+/// The units a unit must keep away from (`View::nearby`).
+pub enum Nearby {
+    Few(Short<(Id, Point, f64), 32>),
+    Many(Crowd),
+}
+
 /// The units a unit must keep away from, their models, and the unit's own models where it
 /// stands now (`View::crowd`): `clashes` for many spots without finding anyone's models again.
 pub struct Crowd {
@@ -355,7 +395,7 @@ pub struct Crowd {
     /// order of their centres' `y` (a spot is tested only against the discs that reach its row).
     units: Vec<(Point, f64, u32, u32)>,
     models: Vec<(Point, f64)>,
-    mine: Short<(Point, f64), 16>,
+    mine: Vec<(Point, f64)>,
     pos: Point,
     /// The widest of their discs' radii.
     widest: f64,
@@ -410,25 +450,39 @@ impl Crowd {
         })
     }
 
-    /// The units whose discs may reach a spot of the row at `y` (`band`, then each disc's
-    /// own reach along the row), with the `x` between which they may (a little wider than
-    /// the discs' test: the margins only let more in), for `first_clash_in_row`.
+    /// The units whose discs may reach a spot of the row at `y` (`band`, then `line`), for
+    /// `first_clash_on_line` with each spot's `x`.
     pub fn row(&self, r: f64, y: f64, gap: f64, out: &mut Vec<(f64, f64, usize)>) {
+        self.line(self.band(r, y, gap), r, gap, Point::new(0.0, y), (1.0, 0.0), out);
+    }
+
+    /// The units whose discs may reach a spot of the ray from `from` along `(cos, sin)`, for
+    /// `first_clash_on_line` with each spot's distance along it.
+    pub fn ray(&self, r: f64, gap: f64, from: Point, (cos, sin): (f64, f64), out: &mut Vec<(f64, f64, usize)>) {
+        self.line(0..self.units.len(), r, gap, from, (cos, sin), out);
+    }
+
+    /// Of the units `among`, those whose discs may reach a spot of the line from `from`
+    /// along the unit vector `(cos, sin)`, each with the stretch of the line (distances along
+    /// it) where they may: a little wider than the discs' test (the margins only let more in).
+    fn line(&self, among: std::ops::Range<usize>, r: f64, gap: f64, from: Point, (cos, sin): (f64, f64), out: &mut Vec<(f64, f64, usize)>) {
         out.clear();
-        for u in self.band(r, y, gap) {
+        for u in among {
             let (at, ro_disc) = (self.units[u].0, self.units[u].1);
-            let (reach, dy) = (r + ro_disc + gap + 1e-3, y - at.y);
-            if dy * dy < reach * reach {
-                let half = (reach * reach - dy * dy).sqrt() + 1e-3;
-                out.push((at.x - half, at.x + half, u));
+            let (dx, dy) = (at.x - from.x, at.y - from.y);
+            let (along, across) = (dx * cos + dy * sin, dx * sin - dy * cos);
+            let reach = r + ro_disc + gap + 1e-3;
+            if across * across < reach * reach {
+                let half = (reach * reach - across * across).sqrt() + 1e-3;
+                out.push((along - half, along + half, u));
             }
         }
     }
 
-    /// `first_clash` for a spot of the row whose units `row` lists (from `row`): the same
-    /// answer, testing only the units whose discs may reach it.
-    pub fn first_clash_in_row(&self, row: &[(f64, f64, usize)], r: f64, p: Point, gap: f64) -> Option<Clash> {
-        self.first_clash_among(row.iter().filter(|u| p.x > u.0 && p.x < u.1).map(|u| u.2), r, p, gap)
+    /// `first_clash` for a spot `t` along a line whose units `line` lists (from `row` or
+    /// `ray`): the same answer, testing only the units whose discs may reach it.
+    pub fn first_clash_on_line(&self, line: &[(f64, f64, usize)], t: f64, r: f64, p: Point, gap: f64) -> Option<Clash> {
+        self.first_clash_among(line.iter().filter(|u| t > u.0 && t < u.1).map(|u| u.2), r, p, gap)
     }
 
     /// `View::clashes`'s test of the discs, `margin` inside it.
@@ -451,7 +505,12 @@ impl Crowd {
     /// Our model `mine` as it stands with our disc centred on `p` (as `models_at` moves it).
     #[inline(always)]
     fn mine_at(&self, mine: usize, p: Point) -> (Point, f64) {
-        let (q, rq) = self.mine[mine];
+        self.moved(self.mine[mine], p)
+    }
+
+    /// One of our models (where it stands now) moved with our disc to `p`.
+    #[inline(always)]
+    fn moved(&self, (q, rq): (Point, f64), p: Point) -> (Point, f64) {
         (Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y), rq)
     }
 
@@ -475,8 +534,8 @@ impl Crowd {
     /// (`models_near` for each pair in the same order, our model's own test taken once.)
     #[inline(never)]
     fn models_clash(&self, r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
-        (0..self.mine.len()).find_map(|k| {
-            let (q, rq) = self.mine_at(k, p);
+        self.mine.iter().enumerate().find_map(|(k, &model)| {
+            let (q, rq) = self.moved(model, p);
             if !Self::mine_near_disc(q, rq, gap, disc, 0.0) {
                 return None;
             }
