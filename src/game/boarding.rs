@@ -7,6 +7,7 @@ use super::live::Id;
 use super::paths::Path;
 use super::table::Point;
 use super::state::View;
+use super::space::Refusal;
 
 impl<'a> View<'a> {
     /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no
@@ -115,7 +116,22 @@ impl<'a> View<'a> {
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                let stands = self.fully_within_exit(id, p, transport) && self.refusal_given(id, p, || crowd.first_clash_on_line(&along, d, r, p, gap)).is_none();
+                let stands = self.fully_within_exit(id, p, transport)
+                    && match self.refusal_given(id, p, || crowd.first_clash_on_line(&along, d, r, p, gap)) {
+                        None => true,
+                        // the spots further in where the same two models stay that near fail
+                        // too: passed over at once (`d` steps down exactly: halves of an inch)
+                        Some(Refusal::Clash(hit)) => {
+                            let steps = ((d - near) / 0.5).floor().max(0.0) as usize;
+                            let skip = crowd.clash_steps(hit, r, p, gap, (-cos, -sin), 0.5, steps, |n| {
+                                let d = d - n as f64 * 0.5;
+                                Point::new(at.x + cos * d, at.y + sin * d)
+                            });
+                            d -= skip as f64 * 0.5;
+                            false
+                        }
+                        Some(Refusal::Table) => false,
+                    };
                 if stands && !*leaves.get_or_insert_with(|| self.path_ok_leaving(id, start, start, None, Some(transport))) {
                     break;
                 }

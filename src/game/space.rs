@@ -114,7 +114,8 @@ impl<'a> View<'a> {
     /// Whether any of `id`'s models would touch dangerous terrain with its disc centred on `p`.
     #[inline(always)]
     pub fn in_dangerous(&self, id: Id, p: Point) -> bool {
-        self.models_in_dangerous_at(id, p) != 0
+        // (most tables have no dangerous terrain: no call then)
+        !self.by_kind.dangerous.is_empty() && self.models_in_dangerous_at(id, p) != 0
     }
 
     /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
@@ -334,7 +335,7 @@ impl<'a> View<'a> {
                     // along the run of the row where the same two models stay that near,
                     // which is passed over at once
                     Some(Refusal::Clash(hit)) => {
-                        col = crowd.clash_run(hit, r, p, gap, STEP, col, cols, |x| self.from_edge(id.0, x, y)) + 1;
+                        col += crowd.clash_steps(hit, r, p, gap, (1.0, 0.0), STEP, cols - col, |n| self.from_edge(id.0, (col + n) as f64 * STEP, y)) + 1;
                         continue;
                     }
                     Some(Refusal::Table) => {
@@ -543,33 +544,35 @@ impl Crowd {
         })
     }
 
-    /// The last column (of a row scanned in steps of `step` along `x`, `col` the one at `p`,
-    /// `cols` the last) up to which `hit`'s two models still clash, so that every spot
-    /// between fails too: each of the tests is a distance from a point moving along the row
-    /// to a fixed one below a bound, which holds on a segment if it holds at both ends; the
-    /// far end is checked a little inside each bound. `col` itself when none further is sure.
+    /// How many further spots of a line scanned in steps of `step` along the unit vector
+    /// `dir` (`p` the spot where `hit` was found, `spot_at(n)` the spot `n` steps on, at most
+    /// `max_steps`) `hit`'s two models surely still clash at, so that they fail too: each of
+    /// the tests is a distance from a point moving along the line to a fixed one below a
+    /// bound, which holds on a segment if it holds at both ends; the far end is checked a
+    /// little inside each bound. 0 when none is sure.
     #[allow(clippy::too_many_arguments)]
-    pub fn clash_run(&self, hit: Clash, r: f64, p: Point, gap: f64, step: f64, col: usize, cols: usize, at_x: impl Fn(f64) -> Point) -> usize {
-        let (q, rq) = self.mine[hit.mine];
+    pub fn clash_steps(&self, hit: Clash, r: f64, p: Point, gap: f64, (dx, dy): (f64, f64), step: f64, max_steps: usize, spot_at: impl Fn(usize) -> Point) -> usize {
+        let (q, rq) = self.mine_at(hit.mine, p);
         let (o, ro) = self.models[hit.theirs];
-        // where our model, moved along the row, stops being that near theirs
-        let (qy, bound) = (q.y + p.y - self.pos.y, rq + ro + gap - EPS);
-        let dy = qy - o.y;
-        if bound * bound <= dy * dy {
-            return col;
+        // where our model, moved along the line, stops being that near theirs
+        let bound = rq + ro + gap - EPS;
+        let (wx, wy) = (o.x - q.x, o.y - q.y);
+        let (along, across) = (wx * dx + wy * dy, wx * dy - wy * dx);
+        if bound * bound <= across * across {
+            return 0;
         }
-        let last_x = o.x - (q.x - self.pos.x) + (bound * bound - dy * dy).sqrt();
-        let last = ((last_x / step).floor().max(0.0) as usize).min(cols);
-        if last <= col {
-            return col;
+        let beyond = along + (bound * bound - across * across).sqrt();
+        let n = ((beyond / step).floor().max(0.0) as usize).min(max_steps);
+        if n == 0 {
+            return 0;
         }
         const INSIDE: f64 = 1e-9;
-        let end = at_x(last as f64 * step);
+        let end = spot_at(n);
         let disc = (hit.at, hit.ro_disc);
         if Self::discs_near(r, end, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, end, gap, disc, hit.mine, hit.theirs, INSIDE) && Self::discs_near(r, p, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, p, gap, disc, hit.mine, hit.theirs, INSIDE) {
-            last
+            n
         } else {
-            col
+            0
         }
     }
 }
