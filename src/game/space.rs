@@ -319,6 +319,16 @@ impl<'a> View<'a> {
         });
         let crowd = self.crowd(id);
         let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
+        // the columns whose spots keep the disc or else every model within the table's width
+        // (`spot_ok_on_table`'s tests along `x`, the same in every row): every spot beyond
+        // them is off the table, and the tests are monotone along the row
+        let width = self.rules.table.width;
+        let fits_x = |col: usize, fits: &dyn Fn(f64, f64) -> bool| {
+            let x = col as f64 * STEP;
+            fits(x, r) || self.models(id).all(|(_, q, rq)| fits(q.x + x - pos.x, rq))
+        };
+        let first = (0..=cols).find(|&c| fits_x(c, &|x, r| x >= r - EPS)).unwrap_or(cols + 1);
+        let Some(last) = (0..=cols).rev().find(|&c| fits_x(c, &|x, r| x <= width - r + EPS)) else { return None };
         // (the units that may come near a spot of the row, found once a row)
         let mut near = Vec::new();
         for row in (0..=rows).rev() {
@@ -327,15 +337,15 @@ impl<'a> View<'a> {
                 continue;
             }
             crowd.row(r, self.from_edge(id.0, 0.0, y).y, gap, &mut near);
-            let mut col = 0;
-            while col <= cols {
+            let mut col = first;
+            while col <= last {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
                 match self.refusal_given(id, p, || crowd.first_clash_on_line(&near, p.x, r, p, gap)) {
                     // a spot that clashes with a model of another unit clashes with it all
                     // along the run of the row where the same two models stay that near,
                     // which is passed over at once
                     Some(Refusal::Clash(hit)) => {
-                        col += crowd.clash_steps(hit, r, p, gap, (1.0, 0.0), STEP, cols - col, |n| self.from_edge(id.0, (col + n) as f64 * STEP, y)) + 1;
+                        col += crowd.clash_steps(hit, r, p, gap, (1.0, 0.0), STEP, last - col, |n| self.from_edge(id.0, (col + n) as f64 * STEP, y)) + 1;
                         continue;
                     }
                     Some(Refusal::Table) => {

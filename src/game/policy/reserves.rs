@@ -191,17 +191,19 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             continue;
         }
         let key = (outside, arrival.value(p, &wanted));
-        match &mut best {
-            // no better (`key` first, then `nearness` within a billionth)
-            Some((b, _, _)) if !(key.0 && !b.0 || key.0 == b.0 && key.1 >= b.1 - 1e-9) => {}
-            Some((b, pb, near_b)) if !(key.0 && !b.0) && key.1 <= b.1 + 1e-9 => {
-                // a tie: the nearer a wanted marker
-                let (near_a, near_b) = (nearness(p), *near_b.get_or_insert_with(|| nearness(*pb)));
-                if near_a > near_b {
-                    best = Some((key, p, Some(near_a)));
-                }
+        // `Some(its nearness if found)` where it beats the best so far
+        let beats = match &mut best {
+            None => Some(None),
+            Some((b, _, _)) if key.0 && !b.0 || key.0 == b.0 && key.1 > b.1 + 1e-9 => Some(None),
+            // a tie of values: the nearer a wanted marker
+            Some((b, pb, near_b)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => {
+                let near = nearness(p);
+                (near > *near_b.get_or_insert_with(|| nearness(*pb))).then_some(Some(near))
             }
-            _ => best = Some((key, p, None)),
+            Some(_) => None,
+        };
+        if let Some(near) = beats {
+            best = Some((key, p, near));
         }
     }
     let waits = g.round + 1 < g.config.rounds;
