@@ -157,7 +157,8 @@ impl<'a> View<'a> {
     /// while no one moves (`spot_ok_nearby`): a few by their discs alone (`others_on_ground`),
     /// more with their models found once (`crowd`, which costs more to gather).
     pub fn nearby(&self, id: Id) -> Nearby {
-        /// Up to this many, the discs alone (measured: a crowd pays from about as many).
+        /// Up to this many, the discs alone (measured: a duel's deployment pays for a crowd
+        /// it hardly uses; three units or more already repay it).
         const FEW: usize = 2;
         let others = self.others_on_ground(id);
         if others.len() <= FEW { Nearby::Few(others) } else { Nearby::Many(self.crowd(id)) }
