@@ -7,6 +7,7 @@ use super::live::Id;
 use super::paths::Path;
 use super::table::Point;
 use super::state::View;
+use super::space::Refusal;
 
 impl<'a> View<'a> {
     /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no
@@ -75,13 +76,17 @@ impl<'a> View<'a> {
     pub fn exit_spot(&self, id: Id, transport: Id, goal: Point) -> Option<Point> {
         let at = self.live(transport).pos;
         let rt = self.radius(transport);
-        let others = self.others_on_ground(id);
         // a transport still on the table keeps units 1" from it; a wreck's ground is free, and
         // its units are placed ("must be placed fully within 6""), not moved: no path to the
         // spot is needed (a charger in contact would block every path from the wreck's edge)
         let wreck = !self.live(transport).on_table();
         let near = if wreck { 0.0 } else { rt + self.rules.moves.unit_gap };
         let far = self.exit_range() + rt;
+        // (every spot tried is within `far` of the transport: the units out of reach of all of
+        // them are left out)
+        let crowd = self.crowd_near(id, at, far);
+        let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
+        let mut along = Vec::new();
         // each direction's spot is somewhere on its ray between `near` and `far`: no nearer the
         // goal than the ray is, so the directions are searched nearest first and the search
         // stops once no ray left can beat the best spot (the spot found is the same as a full
@@ -101,16 +106,36 @@ impl<'a> View<'a> {
             }
             // every way out along this direction starts at the same point of the transport's
             // footprint: where the unit may not even stand there, no spot along it is reached
-            // (a wreck's ground is free: spots nearer than its edge start where they are)
+            // (a wreck's ground is free: spots nearer than its edge start where they are);
+            // asked once a spot where it may stand is found (most directions have none)
             let start = Point::new(at.x + cos * rt, at.y + sin * rt);
-            if near >= rt && !self.path_ok_leaving(id, start, start, None, Some(transport)) {
-                continue;
-            }
+            let mut leaves: Option<bool> = (near < rt).then_some(true);
+            // (the units that may come near a spot along it, `spot_ok_in_crowd` for those alone)
+            crowd.ray(r, gap, at, (cos, sin), &mut along);
             // the furthest legal spot out along this direction
             let mut d = far;
             while d >= near {
                 let p = Point::new(at.x + cos * d, at.y + sin * d);
-                if self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) && (wreck || self.path_ok_leaving(id, self.edge_towards(transport, p), p, None, Some(transport))) {
+                let stands = self.fully_within_exit(id, p, transport)
+                    && match self.refusal_given(id, p, || crowd.first_clash_on_line(&along, d, r, p, gap)) {
+                        None => true,
+                        // the spots further in where the same two models stay that near fail
+                        // too: passed over at once (`d` steps down exactly: halves of an inch)
+                        Some(Refusal::Clash(hit)) => {
+                            let steps = ((d - near) / 0.5).floor().max(0.0) as usize;
+                            let skip = crowd.clash_steps(hit, r, p, gap, (-cos, -sin), 0.5, steps, |n| {
+                                let d = d - n as f64 * 0.5;
+                                Point::new(at.x + cos * d, at.y + sin * d)
+                            });
+                            d -= skip as f64 * 0.5;
+                            false
+                        }
+                        Some(Refusal::Table) => false,
+                    };
+                if stands && !*leaves.get_or_insert_with(|| self.path_ok_leaving(id, start, start, None, Some(transport))) {
+                    break;
+                }
+                if stands && (wreck || self.path_ok_leaving(id, self.edge_towards(transport, p), p, None, Some(transport))) {
                     let left = p.distance(goal);
                     if best.is_none_or(|(b, bk, _)| left < b || (left == b && k < bk)) {
                         best = Some((left, k, p));
@@ -134,14 +159,14 @@ impl<'a> View<'a> {
         }
         let at = self.live(transport).pos;
         let far = self.exit_range() + self.radius(transport);
-        let others = self.others_on_ground(id);
+        let crowd = self.crowd_near(id, at, far);
         let steps = (far / WRECK_GRID).ceil() as i32;
         let mut best: Option<(f64, Point)> = None;
         for i in -steps..=steps {
             for j in -steps..=steps {
                 let p = Point::new(at.x + f64::from(i) * WRECK_GRID, at.y + f64::from(j) * WRECK_GRID);
                 let left = p.distance(goal);
-                if p.distance(at) <= far && best.is_none_or(|(b, _)| left < b) && self.fully_within_exit(id, p, transport) && self.spot_ok_among(id, p, false, &others) {
+                if p.distance(at) <= far && best.is_none_or(|(b, _)| left < b) && self.fully_within_exit(id, p, transport) && self.spot_ok_in_crowd(id, p, false, &crowd) {
                     best = Some((left, p));
                 }
             }

@@ -114,7 +114,8 @@ impl<'a> View<'a> {
     /// Whether any of `id`'s models would touch dangerous terrain with its disc centred on `p`.
     #[inline(always)]
     pub fn in_dangerous(&self, id: Id, p: Point) -> bool {
-        self.models_in_dangerous_at(id, p) != 0
+        // (most tables have no dangerous terrain: no call then)
+        !self.by_kind.dangerous.is_empty() && self.models_in_dangerous_at(id, p) != 0
     }
 
     /// Whether `a` and `b` are within `d` of each other (`gap(a, b) <= d`), settled by their
@@ -152,11 +153,41 @@ impl<'a> View<'a> {
         self.spot_clear_of(id, p, charging, others.iter().copied())
     }
 
+    /// The units `id` must keep away from, gathered once for a search that tries many spots
+    /// while no one moves (`spot_ok_nearby`): a few by their discs alone (`others_on_ground`),
+    /// more with their models found once (`crowd`, which costs more to gather).
+    pub fn nearby(&self, id: Id) -> Nearby {
+        /// Up to this many, the discs alone (measured: a duel's deployment pays for a crowd
+        /// it hardly uses; three units or more already repay it).
+        const FEW: usize = 2;
+        let others = self.others_on_ground(id);
+        if others.len() <= FEW { Nearby::Few(others) } else { Nearby::Many(self.crowd(id)) }
+    }
+
+    /// `spot_ok` against the units `nearby` (from `nearby`).
+    #[inline(always)]
+    pub fn spot_ok_nearby(&self, id: Id, p: Point, charging: bool, nearby: &Nearby) -> bool {
+        match nearby {
+            Nearby::Few(others) => self.spot_ok_among(id, p, charging, others),
+            Nearby::Many(crowd) => self.spot_ok_in_crowd(id, p, charging, crowd),
+        }
+    }
+
     /// The units `id` must keep away from and their models, and `id`'s own, found once for a
     /// search that tries very many spots while no one moves (deployment's grid: `any_spot`).
     pub fn crowd(&self, id: Id) -> Crowd {
+        self.crowd_near(id, Point::default(), f64::INFINITY)
+    }
+
+    /// `crowd` for spots within `within` of `centre` alone: the units whose discs may come
+    /// near such a spot (1" or touching), the others being too far to matter.
+    pub fn crowd_near(&self, id: Id, centre: Point, within: f64) -> Crowd {
+        let reach = within + self.radius(id) + self.rules.moves.unit_gap.max(0.0) + 1e-3;
         let mut crowd = Crowd { units: Vec::new(), models: Vec::new(), mine: self.models(id).map(|(_, q, r)| (q, r)).collect(), pos: self.live(id).pos, widest: 0.0 };
         for (other, at, ro) in self.ground_units_but(id) {
+            if at.distance(centre) >= reach + ro {
+                continue;
+            }
             let lo = crowd.models.len() as u32;
             crowd.models.extend(self.models(other).map(|(_, q, r)| (q, r)));
             crowd.units.push((at, ro, lo, crowd.models.len() as u32));
@@ -175,8 +206,15 @@ impl<'a> View<'a> {
     /// (tested first), or the table and its impassable terrain.
     pub fn refusal_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> Option<Refusal> {
         let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
+        self.refusal_given(id, p, || crowd.first_clash(self.radius(id), p, gap))
+    }
+
+    /// `refusal_in_crowd` with the first clash found by `clash` (asked only of a unit that
+    /// keeps away from others).
+    #[inline(always)]
+    pub(super) fn refusal_given(&self, id: Id, p: Point, clash: impl FnOnce() -> Option<Clash>) -> Option<Refusal> {
         if !self.info(id).movement.aircraft {
-            if let Some(hit) = crowd.first_clash(self.radius(id), p, gap) {
+            if let Some(hit) = clash() {
                 return Some(Refusal::Clash(hit));
             }
         }
@@ -243,8 +281,23 @@ impl<'a> View<'a> {
             let reach = r + ro + gap + 1e-6;
             o.distance2(p) < reach * reach
         };
-        let theirs: Short<(Point, f64), 32> = self.models(other).filter(|&(_, o, ro)| near(o, ro)).map(|(_, o, ro)| (o, ro)).collect();
-        !theirs.is_empty() && self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs.iter().any(|&(o, ro)| q.distance(o) < rq + ro + gap - EPS))
+        let pair = |q: Point, rq: f64, (o, ro): (Point, f64)| q.distance(o) < rq + ro + gap - EPS;
+        let ours_near = |theirs: &dyn Fn(Point, f64) -> bool| self.models_at(id, p).any(|(_, q, rq)| q.distance(at) < rq + ro_disc + gap + 1e-6 && theirs(q, rq));
+        // theirs that come that near, gathered on the stack (no copies of a list); a unit with
+        // more of them than that is read again for each of ours
+        const ON_STACK: usize = 32;
+        let mut theirs = [(Point::default(), 0.0f64); ON_STACK];
+        let mut n = 0;
+        for (_, o, ro) in self.models(other) {
+            if near(o, ro) {
+                if n == ON_STACK {
+                    return ours_near(&|q, rq| self.models(other).filter(|&(_, o, ro)| near(o, ro)).any(|(_, o, ro)| pair(q, rq, (o, ro))));
+                }
+                theirs[n] = (o, ro);
+                n += 1;
+            }
+        }
+        n > 0 && ours_near(&|q, rq| theirs[..n].iter().any(|&t| pair(q, rq, t)))
     }
 
     /// The legal spot fully within `depth` of `id`'s army's edge nearest the front of the
@@ -267,20 +320,33 @@ impl<'a> View<'a> {
         });
         let crowd = self.crowd(id);
         let (r, gap) = (self.radius(id), self.rules.moves.unit_gap);
+        // the columns whose spots keep the disc or else every model within the table's width
+        // (`spot_ok_on_table`'s tests along `x`, the same in every row): every spot beyond
+        // them is off the table, and the tests are monotone along the row
+        let width = self.rules.table.width;
+        let fits_x = |col: usize, fits: &dyn Fn(f64, f64) -> bool| {
+            let x = col as f64 * STEP;
+            fits(x, r) || self.models(id).all(|(_, q, rq)| fits(q.x + x - pos.x, rq))
+        };
+        let first = (0..=cols).find(|&c| fits_x(c, &|x, r| x >= r - EPS)).unwrap_or(cols + 1);
+        let Some(last) = (0..=cols).rev().find(|&c| fits_x(c, &|x, r| x <= width - r + EPS)) else { return None };
+        // (the units that may come near a spot of the row, found once a row)
+        let mut near = Vec::new();
         for row in (0..=rows).rev() {
             let y = row as f64 * STEP;
             if y + back < -EPS || y + front > depth + EPS {
                 continue;
             }
-            let mut col = 0;
-            while col <= cols {
+            crowd.row(r, self.from_edge(id.0, 0.0, y).y, gap, &mut near);
+            let mut col = first;
+            while col <= last {
                 let p = self.from_edge(id.0, col as f64 * STEP, y);
-                match self.refusal_in_crowd(id, p, false, &crowd) {
+                match self.refusal_given(id, p, || crowd.first_clash_on_line(&near, p.x, r, p, gap)) {
                     // a spot that clashes with a model of another unit clashes with it all
                     // along the run of the row where the same two models stay that near,
                     // which is passed over at once
                     Some(Refusal::Clash(hit)) => {
-                        col = crowd.clash_run(hit, r, p, gap, STEP, col, cols, |x| self.from_edge(id.0, x, y)) + 1;
+                        col += crowd.clash_steps(hit, r, p, gap, (1.0, 0.0), STEP, last - col, |n| self.from_edge(id.0, (col + n) as f64 * STEP, y)) + 1;
                         continue;
                     }
                     Some(Refusal::Table) => {
@@ -328,6 +394,12 @@ impl<'a> View<'a> {
     }
 }
 
+/// The units a unit must keep away from (`View::nearby`).
+pub enum Nearby {
+    Few(Short<(Id, Point, f64), 32>),
+    Many(Crowd),
+}
+
 /// The units a unit must keep away from, their models, and the unit's own models where it
 /// stands now (`View::crowd`): `clashes` for many spots without finding anyone's models again.
 pub struct Crowd {
@@ -335,7 +407,7 @@ pub struct Crowd {
     /// order of their centres' `y` (a spot is tested only against the discs that reach its row).
     units: Vec<(Point, f64, u32, u32)>,
     models: Vec<(Point, f64)>,
-    mine: Short<(Point, f64), 16>,
+    mine: Vec<(Point, f64)>,
     pos: Point,
     /// The widest of their discs' radii.
     widest: f64,
@@ -364,18 +436,65 @@ impl Crowd {
     /// them, `View::clashes` for each (the same tests, to the bit, from the models found
     /// once), with the first two models found too near.
     pub fn first_clash(&self, r: f64, p: Point, gap: f64) -> Option<Clash> {
-        // a unit further off in `y` than any disc reaches fails the discs' test (the margin
-        // only lets more in)
+        self.first_clash_among(self.band(r, p.y, gap), r, p, gap)
+    }
+
+    /// The indices of the units (in `units`) whose discs may reach a spot at `y`: a unit
+    /// further off in `y` than any disc reaches fails the discs' test (the margin only lets
+    /// more in).
+    fn band(&self, r: f64, y: f64, gap: f64) -> std::ops::Range<usize> {
         let reach = r + self.widest + gap + 1e-3;
-        let from = self.units.partition_point(|u| u.0.y < p.y - reach);
-        let to = self.units.partition_point(|u| u.0.y <= p.y + reach);
-        self.units[from..to.max(from)].iter().find_map(|&(at, ro_disc, lo, hi)| {
+        let from = self.units.partition_point(|u| u.0.y < y - reach);
+        let to = self.units.partition_point(|u| u.0.y <= y + reach);
+        from..to.max(from)
+    }
+
+    /// `first_clash` against the units `candidates` (indices in `units`, in their order).
+    #[inline(always)]
+    fn first_clash_among(&self, candidates: impl Iterator<Item = usize>, r: f64, p: Point, gap: f64) -> Option<Clash> {
+        candidates.into_iter().find_map(|u| {
+            let (at, ro_disc, lo, hi) = self.units[u];
             if !Self::discs_near(r, p, gap, at, ro_disc, 0.0) {
                 return None;
             }
             let (mine, theirs) = self.models_clash(r, p, gap, (at, ro_disc), lo as usize..hi as usize)?;
             Some(Clash { at, ro_disc, mine, theirs })
         })
+    }
+
+    /// The units whose discs may reach a spot of the row at `y` (`band`, then `line`), for
+    /// `first_clash_on_line` with each spot's `x`.
+    pub fn row(&self, r: f64, y: f64, gap: f64, out: &mut Vec<(f64, f64, usize)>) {
+        self.line(self.band(r, y, gap), r, gap, Point::new(0.0, y), (1.0, 0.0), out);
+    }
+
+    /// The units whose discs may reach a spot of the ray from `from` along `(cos, sin)`, for
+    /// `first_clash_on_line` with each spot's distance along it.
+    pub fn ray(&self, r: f64, gap: f64, from: Point, (cos, sin): (f64, f64), out: &mut Vec<(f64, f64, usize)>) {
+        self.line(0..self.units.len(), r, gap, from, (cos, sin), out);
+    }
+
+    /// Of the units `among`, those whose discs may reach a spot of the line from `from`
+    /// along the unit vector `(cos, sin)`, each with the stretch of the line (distances along
+    /// it) where they may: a little wider than the discs' test (the margins only let more in).
+    fn line(&self, among: std::ops::Range<usize>, r: f64, gap: f64, from: Point, (cos, sin): (f64, f64), out: &mut Vec<(f64, f64, usize)>) {
+        out.clear();
+        for u in among {
+            let (at, ro_disc) = (self.units[u].0, self.units[u].1);
+            let (dx, dy) = (at.x - from.x, at.y - from.y);
+            let (along, across) = (dx * cos + dy * sin, dx * sin - dy * cos);
+            let reach = r + ro_disc + gap + 1e-3;
+            if across * across < reach * reach {
+                let half = (reach * reach - across * across).sqrt() + 1e-3;
+                out.push((along - half, along + half, u));
+            }
+        }
+    }
+
+    /// `first_clash` for a spot `t` along a line whose units `line` lists (from `row` or
+    /// `ray`): the same answer, testing only the units whose discs may reach it.
+    pub fn first_clash_on_line(&self, line: &[(f64, f64, usize)], t: f64, r: f64, p: Point, gap: f64) -> Option<Clash> {
+        self.first_clash_among(line.iter().filter(|u| t > u.0 && t < u.1).map(|u| u.2), r, p, gap)
     }
 
     /// `View::clashes`'s test of the discs, `margin` inside it.
@@ -391,47 +510,80 @@ impl Crowd {
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn models_near(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
-        let (q, rq) = self.mine[mine];
+        let (q, rq) = self.mine_at(mine, p);
+        Self::mine_near_disc(q, rq, gap, (at, ro_disc), margin) && self.pair_near(r, p, gap, q, rq, theirs, margin)
+    }
+
+    /// Our model `mine` as it stands with our disc centred on `p` (as `models_at` moves it).
+    #[inline(always)]
+    fn mine_at(&self, mine: usize, p: Point) -> (Point, f64) {
+        self.moved(self.mine[mine], p)
+    }
+
+    /// One of our models (where it stands now) moved with our disc to `p`.
+    #[inline(always)]
+    fn moved(&self, (q, rq): (Point, f64), p: Point) -> (Point, f64) {
+        (Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y), rq)
+    }
+
+    /// `models_near`'s test of our model (at `q`) alone: it comes that near the other's disc.
+    #[inline(always)]
+    fn mine_near_disc(q: Point, rq: f64, gap: f64, (at, ro_disc): (Point, f64), margin: f64) -> bool {
+        q.distance(at) < rq + ro_disc + gap + 1e-6 - margin
+    }
+
+    /// `models_near`'s tests of their model `theirs` with ours (at `q`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn pair_near(&self, r: f64, p: Point, gap: f64, q: Point, rq: f64, theirs: usize, margin: f64) -> bool {
         let (o, ro) = self.models[theirs];
-        let q = Point::new(q.x + p.x - self.pos.x, q.y + p.y - self.pos.y);
         let reach = r + ro + gap + 1e-6;
-        q.distance(at) < rq + ro_disc + gap + 1e-6 - margin && o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
+        o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
     }
 
     /// `View::models_clash` against one unit whose models are `theirs` (their indices in
     /// `models`; ours moved as `models_at` moves them): the first two found too near.
+    /// (`models_near` for each pair in the same order, our model's own test taken once.)
     #[inline(never)]
     fn models_clash(&self, r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
-        (0..self.mine.len()).find_map(|k| theirs.clone().find(|&m| self.models_near(r, p, gap, disc, k, m, 0.0)).map(|m| (k, m)))
+        self.mine.iter().enumerate().find_map(|(k, &model)| {
+            let (q, rq) = self.moved(model, p);
+            if !Self::mine_near_disc(q, rq, gap, disc, 0.0) {
+                return None;
+            }
+            theirs.clone().find(|&m| self.pair_near(r, p, gap, q, rq, m, 0.0)).map(|m| (k, m))
+        })
     }
 
-    /// The last column (of a row scanned in steps of `step` along `x`, `col` the one at `p`,
-    /// `cols` the last) up to which `hit`'s two models still clash, so that every spot
-    /// between fails too: each of the tests is a distance from a point moving along the row
-    /// to a fixed one below a bound, which holds on a segment if it holds at both ends; the
-    /// far end is checked a little inside each bound. `col` itself when none further is sure.
+    /// How many further spots of a line scanned in steps of `step` along the unit vector
+    /// `dir` (`p` the spot where `hit` was found, `spot_at(n)` the spot `n` steps on, at most
+    /// `max_steps`) `hit`'s two models surely still clash at, so that they fail too: each of
+    /// the tests is a distance from a point moving along the line to a fixed one below a
+    /// bound, which holds on a segment if it holds at both ends; the far end is checked a
+    /// little inside each bound. 0 when none is sure.
     #[allow(clippy::too_many_arguments)]
-    pub fn clash_run(&self, hit: Clash, r: f64, p: Point, gap: f64, step: f64, col: usize, cols: usize, at_x: impl Fn(f64) -> Point) -> usize {
-        let (q, rq) = self.mine[hit.mine];
+    pub fn clash_steps(&self, hit: Clash, r: f64, p: Point, gap: f64, (dx, dy): (f64, f64), step: f64, max_steps: usize, spot_at: impl Fn(usize) -> Point) -> usize {
+        let (q, rq) = self.mine_at(hit.mine, p);
         let (o, ro) = self.models[hit.theirs];
-        // where our model, moved along the row, stops being that near theirs
-        let (qy, bound) = (q.y + p.y - self.pos.y, rq + ro + gap - EPS);
-        let dy = qy - o.y;
-        if bound * bound <= dy * dy {
-            return col;
+        // where our model, moved along the line, stops being that near theirs
+        let bound = rq + ro + gap - EPS;
+        let (wx, wy) = (o.x - q.x, o.y - q.y);
+        let (along, across) = (wx * dx + wy * dy, wx * dy - wy * dx);
+        if bound * bound <= across * across {
+            return 0;
         }
-        let last_x = o.x - (q.x - self.pos.x) + (bound * bound - dy * dy).sqrt();
-        let last = ((last_x / step).floor().max(0.0) as usize).min(cols);
-        if last <= col {
-            return col;
+        let beyond = along + (bound * bound - across * across).sqrt();
+        let n = ((beyond / step).floor().max(0.0) as usize).min(max_steps);
+        if n == 0 {
+            return 0;
         }
         const INSIDE: f64 = 1e-9;
-        let end = at_x(last as f64 * step);
+        let end = spot_at(n);
         let disc = (hit.at, hit.ro_disc);
         if Self::discs_near(r, end, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, end, gap, disc, hit.mine, hit.theirs, INSIDE) && Self::discs_near(r, p, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, p, gap, disc, hit.mine, hit.theirs, INSIDE) {
-            last
+            n
         } else {
-            col
+            0
         }
     }
 }

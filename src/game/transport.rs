@@ -352,3 +352,72 @@ mod wreck_tests {
         assert!(g.fully_within_exit(orcs, live.pos, truck) && g.spot_ok(orcs, live.pos, false));
     }
 }
+
+#[cfg(test)]
+mod exit_spot_tests {
+    use super::super::state::View;
+    use super::super::test_support::{config, placed, prep};
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn exit_spots_are_the_spots_a_plain_scan_finds() {
+        // `exit_spot` tests spots against the units within reach of each ray and passes over
+        // runs of a ray where the same two models clash: on crowded ground round a transport
+        // (and round a wreck) it finds the spot that every half inch of every ray, tested
+        // with `spot_ok`, finds
+        let brutes = "Brutes [10] Q4+ D4+";
+        let p = prep(&["Truck [1] Q4+ D2+ | Tough(6), Transport(11)", "Orcs [11] Q4+ D5+", "Grunts [5] Q5+ D5+"], &[brutes, brutes, "Hero [1] Q4+ D4+", brutes]);
+        let plain = |g: &View, id: Id, transport: Id, goal: Point| -> Option<Point> {
+            let (at, rt) = (g.live(transport).pos, g.radius(transport));
+            let wreck = !g.live(transport).on_table();
+            let near = if wreck { 0.0 } else { rt + g.rules.moves.unit_gap };
+            let far = g.exit_range() + rt;
+            let mut best: Option<(f64, usize, Point)> = None;
+            for k in 0..48 {
+                let (sin, cos) = (k as f64 * std::f64::consts::TAU / 48.0).sin_cos();
+                let start = Point::new(at.x + cos * rt, at.y + sin * rt);
+                if near >= rt && !g.path_ok_leaving(id, start, start, None, Some(transport)) {
+                    continue;
+                }
+                let mut d = far;
+                while d >= near {
+                    let q = Point::new(at.x + cos * d, at.y + sin * d);
+                    if g.fully_within_exit(id, q, transport) && g.spot_ok(id, q, false) && (wreck || g.path_ok_leaving(id, g.edge_towards(transport, q), q, None, Some(transport))) {
+                        let left = q.distance(goal);
+                        if best.is_none_or(|(b, bk, _)| left < b || (left == b && k < bk)) {
+                            best = Some((left, k, q));
+                        }
+                        break;
+                    }
+                    d -= 0.5;
+                }
+            }
+            best.map(|(_, _, q)| q)
+        };
+        let (mut found, mut none) = (0, 0);
+        for seed in 0..40 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let c = config(Vec::new(), vec![Point::new(36.0, 40.0)], vec![Point::new(36.0, 24.0), Point::new(10.0, 4.0), Point::new(60.0, 4.0)], vec![Point::new(60.0, 40.0), Point::new(10.0, 40.0), Point::new(36.0, 44.0), Point::new(66.0, 44.0)]);
+            let mut cache = super::super::cache::Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let (truck, orcs) = ((0, 0), (0, 1));
+            g.live_mut(orcs).carrier = Some(0);
+            let at = g.live(truck).pos;
+            g.live_mut(orcs).pos = at;
+            // the others scattered round the truck, some touching it, some overlapping
+            for u in [(0, 2), (1, 0), (1, 1), (1, 2), (1, 3)] {
+                let (a, d) = (rng.random_range(0.0..std::f64::consts::TAU), g.radius(truck) + g.radius(u) + rng.random_range(0.0..6.0));
+                g.live_mut(u).pos = Point::new(at.x + d * a.cos(), at.y + d * a.sin());
+            }
+            let goal = Point::new(rng.random_range(0.0..72.0), rng.random_range(0.0..48.0));
+            for wreck in [false, true] {
+                g.live_mut(truck).gone = wreck;
+                let expected = plain(&g, orcs, truck, goal);
+                assert_eq!(g.exit_spot(orcs, truck, goal), expected, "seed {seed}, wreck {wreck}");
+                if expected.is_some() { found += 1 } else { none += 1 }
+            }
+        }
+        assert!(found > 10 && none > 0, "{found} found, {none} none");
+    }
+}

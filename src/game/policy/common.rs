@@ -48,7 +48,7 @@ pub fn sample_deployment(
     let far = (depth - r).max(r);
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
-    let others = g.others_on_ground(id);
+    let nearby = g.nearby(id);
     for _ in 0..60 {
         let x = g.rng.random_range(r..=g.rules.table.width - r);
         let y = match jitter {
@@ -56,7 +56,7 @@ pub fn sample_deployment(
             Some(j) => (far - g.rng.random_range(0.0..=j)).max(r),
         };
         let p = g.from_edge(id.0, x, y);
-        if !g.spot_ok_among(id, p, false, &others) || !keep(g, p) {
+        if !g.spot_ok_nearby(id, p, false, &nearby) || !keep(g, p) {
             continue;
         }
         let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;

@@ -231,7 +231,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let random = g.policy_kind(id.0) == PolicyKind::Random;
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
     let mut best: Option<(f64, Point)> = None;
-    let others = g.others_on_ground(id);
+    let ground = ArrivalGround::of(g, id);
     for attempt in 0..60 {
         let p = if random || wanted.is_empty() || attempt >= 40 {
             Point::new(g.rng.random_range(r..=g.rules.table.width - r), g.rng.random_range(r..=g.rules.table.depth - r))
@@ -240,7 +240,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=g.rules.markers.range + r));
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        if !may_arrive(g, id, p, &others) {
+        if !may_arrive(g, id, p, &ground) {
             continue;
         }
         if random {
@@ -251,20 +251,33 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             best = Some((score, p));
         }
     }
-    best.map(|(_, p)| p).or_else(|| ambush_spot_on_grid(g, id, &wanted, &others))
+    best.map(|(_, p)| p).or_else(|| ambush_spot_on_grid(g, id, &wanted, &ground))
 }
 
 /// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
 /// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
-pub(super) fn may_arrive(g: &View, id: Id, p: Point, others: &[(Id, Point, f64)]) -> bool {
+pub(super) fn may_arrive(g: &View, id: Id, p: Point, ground: &ArrivalGround) -> bool {
     let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
-    (over <= 0.0 || enemies(g, id.0).all(|e| p.distance(g.live(e).pos) - r - g.radius(e) > over)) && g.spot_ok_among(id, p, false, others)
+    (over <= 0.0 || ground.enemies.iter().all(|&(at, re)| p.distance(at) - r - re > over)) && g.spot_ok_among(id, p, false, &ground.others)
+}
+
+/// What `may_arrive` reads of the other units, gathered once for the many spots of a search
+/// (nothing moves while it tries them): the enemy units' discs, and the units to keep 1" from.
+pub(super) struct ArrivalGround {
+    enemies: Short<(Point, f64), 32>,
+    others: Short<(Id, Point, f64), 32>,
+}
+
+impl ArrivalGround {
+    pub(super) fn of(g: &View, id: Id) -> ArrivalGround {
+        ArrivalGround { enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e))).collect(), others: g.others_on_ground(id) }
+    }
 }
 
 /// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
 /// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
 /// unit that can arrive does.
-pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[(Id, Point, f64)]) -> Option<Point> {
+pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], ground: &ArrivalGround) -> Option<Point> {
     let r = g.radius(id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let centre = [Point::new(width / 2.0, depth / 2.0)];
@@ -275,7 +288,7 @@ pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], others: &[
         while x <= width - r {
             let p = Point::new(x, y);
             let score = p.nearest(wanted);
-            if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, others) {
+            if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, ground) {
                 best = Some((score, p));
             }
             x += 1.0;

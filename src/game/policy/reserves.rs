@@ -14,7 +14,7 @@ use super::super::live::Id;
 use super::super::state::View;
 use super::super::table::Point;
 use super::common::enemies;
-use super::{ambush_spot_on_grid, may_arrive, Seat};
+use super::{ambush_spot_on_grid, may_arrive, ArrivalGround, Seat};
 use rand::RngExt;
 
 /// Spots sampled per arrival: a third round the markers the army does not hold, a third
@@ -162,12 +162,14 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let r = g.radius(id);
     let over = g.info(id).movement.ambush_over.max(0.0);
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
-    let others = g.others_on_ground(id);
+    let ground = ArrivalGround::of(g, id);
     let (width, depth) = (g.rules.table.width, g.rules.table.depth);
     let arrival = Arrival::of(g, id);
     let foes: Vec<(Point, f64)> = arrival.foes.iter().filter(|f| !f.aircraft).map(|f| (f.pos, f.radius)).collect();
-    // (outside its own zone, value, nearness to a wanted marker)
-    let mut best: Option<((bool, f64, f64), Point)> = None;
+    // (outside its own zone, value), the spot, and its nearness to a wanted marker (found only
+    // to break a tie, once a spot)
+    let mut best: Option<((bool, f64), Point, Option<f64>)> = None;
+    let nearness = |p: Point| -p.nearest(&wanted);
     for attempt in 0..SAMPLES {
         let a = g.rng.random_range(0.0..std::f64::consts::TAU);
         let p = match attempt % 3 {
@@ -185,21 +187,31 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
         };
         // a spot in its own zone never beats one outside it: not valued once one is found
         let outside = !in_own_zone(g, id.0, p);
-        if best.is_some_and(|((o, _, _), _)| o && !outside) || !may_arrive(g, id, p, &others) {
+        if best.is_some_and(|((o, _), _, _)| o && !outside) || !may_arrive(g, id, p, &ground) {
             continue;
         }
-        let key = (outside, arrival.value(p, &wanted), -p.nearest(&wanted));
-        let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
-        if best.is_none_or(|(b, _)| better(key, b)) {
-            best = Some((key, p));
+        let key = (outside, arrival.value(p, &wanted));
+        // `Some(its nearness if found)` where it beats the best so far
+        let beats = match &mut best {
+            None => Some(None),
+            Some((b, _, _)) if key.0 && !b.0 || key.0 == b.0 && key.1 > b.1 + 1e-9 => Some(None),
+            // a tie of values: the nearer a wanted marker
+            Some((b, pb, near_b)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => {
+                let near = nearness(p);
+                (near > *near_b.get_or_insert_with(|| nearness(*pb))).then_some(Some(near))
+            }
+            Some(_) => None,
+        };
+        if let Some(near) = beats {
+            best = Some((key, p, near));
         }
     }
     let waits = g.round + 1 < g.config.rounds;
     match best {
-        Some(((_, value, _), _)) if waits && doomed(g, id, value) => None,
-        Some((_, p)) => Some(p),
+        Some(((_, value), _, _)) if waits && doomed(g, id, value) => None,
+        Some((_, p, _)) => Some(p),
         None if waits => None,
-        None => ambush_spot_on_grid(g, id, &wanted, &others),
+        None => ambush_spot_on_grid(g, id, &wanted, &ground),
     }
 }
 
