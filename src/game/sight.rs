@@ -3,11 +3,9 @@
 //! (docs/game.md gives the readings), and a target "in cover" when most of its models are
 //! in cover terrain or behind a cover piece or another unit's edge.
 
-use super::cache::PairKey;
-use super::cache::Seen;
+use super::cache::{Blocker, Looking, PairKey, Seen};
 use super::state::View;
 use super::table::Point;
-use super::cache::Looking;
 use super::live::Id;
 
 /// What one unit sees of another.
@@ -18,6 +16,17 @@ pub struct Sight {
     pub cover: bool,
     /// Only the cover of the terrain the target stands in (what Indirect does not ignore).
     pub cover_inside: bool,
+}
+
+/// The band joining two units' discs (`View::band`): the centres, the larger radius, and the
+/// band's box.
+#[derive(Clone, Copy)]
+struct Band {
+    pa: Point,
+    pb: Point,
+    reach: f64,
+    lo: Point,
+    hi: Point,
 }
 
 impl<'a> View<'a> {
@@ -33,9 +42,31 @@ impl<'a> View<'a> {
     pub fn sight(&self, a: Id, b: Id) -> Sight {
         let t = self.clock();
         let mut seen = self.cache.seen.borrow_mut();
-        let Seen { models, for_pair, looking } = &mut *seen;
-        let out = self.look(a, b, models, looking);
-        *for_pair = Some(self.pair_key(a, b));
+        let Seen { models, for_pair, looking, looked } = &mut *seen;
+        // a new table: no look of the last game holds
+        if for_pair.is_none() {
+            looked.clear();
+        }
+        let key = self.pair_key(a, b);
+        let band = self.band(a, b);
+        self.blockers(a, b, &band, &mut looking.blockers);
+        // the pair's last look holds while it read the same (`Looked`)
+        let last = looked.entry((a, b)).or_default();
+        let out = match last.sight {
+            Some(sight) if last.key == Some(key) && last.blockers == looking.blockers => {
+                models.clone_from(&last.models);
+                sight
+            }
+            _ => {
+                let sight = self.look(a, b, &band, models, looking);
+                last.key = Some(key);
+                last.blockers.clone_from(&looking.blockers);
+                last.models.clone_from(models);
+                last.sight = Some(sight);
+                sight
+            }
+        };
+        *for_pair = Some(key);
         drop(seen);
         self.lap(t, |x| &mut x.line_of_sight);
         out
@@ -46,38 +77,50 @@ impl<'a> View<'a> {
         (a, b, [self.live(a).pos, self.live(b).pos], [self.formation_key(a), self.formation_key(b)])
     }
 
-    /// `sight`'s work: fills `seen` with (slot, distance to the closest target model in
-    /// sight or infinity, distance to the closest target model) per model of `a`.
-    pub(super) fn look(&self, a: Id, b: Id, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
-        seen.clear();
+    /// The band joining `a`'s and `b`'s discs: only what crosses it can stand between their
+    /// models (its box settles most pieces and units first).
+    fn band(&self, a: Id, b: Id) -> Band {
         let (pa, pb) = (self.live(a).pos, self.live(b).pos);
         let reach = self.radius(a).max(self.radius(b));
-        // only what crosses the band joining the two units' discs can stand between their
-        // models (the band's box settles most pieces and units first)
         let (lo, hi) = (Point::new(pa.x.min(pb.x) - reach, pa.y.min(pb.y) - reach), Point::new(pa.x.max(pb.x) + reach, pa.y.max(pb.y) + reach));
-        let Looking { pieces, blockers, targets } = looking;
-        pieces.clear();
-        pieces.extend(self.by_kind.sight.iter().copied().filter(|&i| {
-            let t = &self.terrain[i];
-            t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)
-        }));
-        blockers.clear();
+        Band { pa, pb, reach, lo, hi }
+    }
+
+    /// The units other than `a` and `b` whose discs cross their band (Aircraft fly above it),
+    /// into `out`, in the armies' order.
+    fn blockers(&self, a: Id, b: Id, band: &Band, out: &mut Vec<Blocker>) {
+        let Band { pa, pb, reach, lo, hi } = *band;
+        out.clear();
         for army in 0..2 {
             for other in self.on_table(army) {
                 if other != a && other != b && !self.info(other).movement.aircraft {
                     let (c, r) = (self.live(other).pos, self.radius(other));
                     let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
                     if near && c.distance_to_segment(pa, pb) < reach + r {
-                        blockers.push((c, r, other));
+                        out.push((c, r, other, self.formation_key(other)));
                     }
                 }
             }
         }
+    }
+
+    /// `sight`'s work, with the units in the band found (`looking.blockers`): fills `seen`
+    /// with (slot, distance to the closest target model in sight or infinity, distance to the
+    /// closest target model) per model of `a`.
+    fn look(&self, a: Id, b: Id, band: &Band, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
+        seen.clear();
+        let Band { pa, pb, reach, lo, hi } = *band;
+        let Looking { pieces, blockers, targets, order } = looking;
+        pieces.clear();
+        pieces.extend(self.by_kind.sight.iter().copied().filter(|&i| {
+            let t = &self.terrain[i];
+            t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)
+        }));
         let terrain = &self.terrain;
         let (pieces, blockers) = (|| pieces.iter().map(|&i| &terrain[i]), &*blockers);
         let blocked = |p: Point, q: Point| {
             pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
-                || blockers.iter().any(|&(c, r, other)| {
+                || blockers.iter().any(|&(c, r, other, _)| {
                     c.distance_to_segment(p, q) < r
                         && ((c.distance(p) > r && c.distance(q) > r)
                             // an end inside the unit's disc (the units' models interleave): the
@@ -118,11 +161,13 @@ impl<'a> View<'a> {
             if clear || targets.get(nearest).is_some_and(|&(q, _)| !blocked(p, q)) {
                 in_sight = any;
             } else {
-                for &(q, s) in targets {
-                    let d = p.distance(q) - r - s;
-                    if d < in_sight && !blocked(p, q) {
-                        in_sight = d;
-                    }
+                // the nearest unblocked target model: the others nearest first, until one is
+                // seen (what is seen is the least distance of those seen, found with fewer looks)
+                order.clear();
+                order.extend(targets.iter().enumerate().filter(|&(k, _)| k != nearest).map(|(k, &(q, s))| (p.distance(q) - r - s, k)));
+                order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+                if let Some(&(d, _)) = order.iter().find(|&&(_, k)| !blocked(p, targets[k].0)) {
+                    in_sight = d;
                 }
             }
             visible |= in_sight.is_finite();

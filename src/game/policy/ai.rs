@@ -22,7 +22,7 @@ use crate::morale::MoraleTest;
 use crate::state::UnitState;
 
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
-type Side = (State, bool, bool);
+pub(super) type Side = (State, bool, bool);
 
 /// What a charge is worth to the charger, in expected points.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -151,6 +151,27 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
 /// a morale test if it suffered at least one wound" (a Poisson chance).
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+    let (cs, ds) = (side_of(g, c), side_of(g, d));
+    let weight = g.config.policies[c.0].shaken_weight;
+    let key = (c, d, cs, ds, [far, strike_back], weight.to_bits());
+    if let Some(&e) = g.memo().estimates.get(&key) {
+        return e;
+    }
+    let e = estimate_now(g, c, d, far, strike_back);
+    if g.memo().estimates.len() >= MEMO_LIMIT {
+        g.memo().estimates.clear();
+    }
+    g.memo().estimates.insert(key, e);
+    e
+}
+
+/// What `estimate` reads: both units, each one's side (its wounds and models lost, Shaken,
+/// fatigued: its wounds and models left follow), over 9" and the strike back, and the
+/// policy's weight of Shaken (the bits of the float).
+pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
+
+/// `estimate`'s work.
+fn estimate_now(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let (c_left, d_left) = (f64::from(g.live(c).wounds_left), f64::from(g.live(d).wounds_left));
