@@ -5,7 +5,7 @@
 
 use super::cache::{Blocker, Looking, PairKey, Seen};
 use super::state::View;
-use super::table::Point;
+use super::table::{Piece, Point};
 use super::live::Id;
 
 /// What one unit sees of another.
@@ -104,76 +104,122 @@ impl<'a> View<'a> {
         }
     }
 
-    /// `sight`'s work, with the units in the band found (`looking.blockers`): fills `seen`
-    /// with (slot, distance to the closest target model in sight or infinity, distance to the
-    /// closest target model) per model of `a`.
-    fn look(&self, a: Id, b: Id, band: &Band, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
-        seen.clear();
+    /// How far the nearest model of `b` that a model of `a` in `slots` sees is from it, edge
+    /// to edge (infinite if none sees one): `sight`'s distances for those models alone, without
+    /// the cover and the other models (a spell's range and sight are its caster model's).
+    pub(super) fn nearest_seen_by(&self, a: Id, b: Id, slots: &[usize]) -> f64 {
+        let mut seen = self.cache.seen.borrow_mut();
+        let band = self.band(a, b);
+        let Looking { pieces, blockers, targets, order } = &mut seen.looking;
+        self.blockers(a, b, &band, blockers);
+        let lines = self.lines(b, &band, pieces, blockers, targets);
+        self.models(a).filter(|(slot, _, _)| slots.contains(slot)).map(|(_, p, r)| lines.from_model(p, r, order).0.max(0.0)).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The pieces in `band` that block sight or give cover (into `pieces`), and `b`'s models
+    /// (into `targets`), with the units in the band: what the lines from `a`'s models read.
+    fn lines<'l>(&'l self, b: Id, band: &Band, pieces: &'l mut Vec<usize>, blockers: &'l [Blocker], targets: &'l mut Vec<(Point, f64)>) -> Lines<'l, 'a> {
         let Band { pa, pb, reach, lo, hi } = *band;
-        let Looking { pieces, blockers, targets, order } = looking;
         pieces.clear();
         pieces.extend(self.by_kind.sight.iter().copied().filter(|&i| {
             let t = &self.terrain[i];
             t.x1 >= lo.x && t.x0 <= hi.x && t.y1 >= lo.y && t.y0 <= hi.y && t.crossed(pa, pb, reach)
         }));
-        let terrain = &self.terrain;
-        let (pieces, blockers) = (|| pieces.iter().map(|&i| &terrain[i]), &*blockers);
-        let blocked = |p: Point, q: Point| {
-            pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
-                || blockers.iter().any(|&(c, r, other, _)| {
-                    c.distance_to_segment(p, q) < r
-                        && ((c.distance(p) > r && c.distance(q) > r)
-                            // an end inside the unit's disc (the units' models interleave): the
-                            // perimeter is its models' bases, and they block
-                            || self.models(other).any(|(_, m, rm)| m.distance(p) > rm && m.distance(q) > rm && m.distance_to_segment(p, q) < rm))
-                })
-        };
-        let clear = pieces().next().is_none() && blockers.is_empty();
         targets.clear();
         targets.extend(self.models(b).map(|(_, q, r)| (q, r)));
-        let targets = &*targets;
+        let clear = pieces.is_empty() && blockers.is_empty();
+        Lines { view: self, pieces, blockers, targets, clear }
+    }
+
+    /// `sight`'s work, with the units in the band found (`looking.blockers`): fills `seen`
+    /// with (slot, distance to the closest target model in sight or infinity, distance to the
+    /// closest target model) per model of `a`.
+    fn look(&self, a: Id, b: Id, band: &Band, seen: &mut Vec<(usize, f64, f64)>, looking: &mut Looking) -> Sight {
+        seen.clear();
+        let pa = band.pa;
+        let Looking { pieces, blockers, targets, order } = looking;
+        let lines = self.lines(b, band, pieces, blockers, targets);
+        let targets = lines.targets;
         // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
         // shooting unit (the centre of its disc); a model no shooter sees is behind one too
         // (an Aircraft gets none: "since Aircraft are flying high above the ground, only the
         // actual model counts"; it is above the forest it flies over, not inside it)
         let (mut covered, mut inside) = (0usize, 0usize);
-        if !clear && !self.info(b).movement.aircraft {
+        if !lines.clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
-                if pieces().any(|t| t.kinds.cover && t.contains(q)) {
+                if lines.pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if blocked(pa, q) || pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
+                } else if lines.blocked(pa, q) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
                     covered += 1;
                 }
             }
         }
         let mut visible = false;
         for (slot, p, r) in self.models(a) {
-            // the closest target model first: in sight, it is the answer (most often)
-            let (mut any, mut nearest) = (f64::INFINITY, 0);
-            for (k, &(q, s)) in targets.iter().enumerate() {
-                let d = p.distance(q) - r - s;
-                if d < any {
-                    (any, nearest) = (d, k);
-                }
-            }
-            let mut in_sight = f64::INFINITY;
-            if clear || targets.get(nearest).is_some_and(|&(q, _)| !blocked(p, q)) {
-                in_sight = any;
-            } else {
-                // the nearest unblocked target model: the others nearest first, until one is
-                // seen (what is seen is the least distance of those seen, found with fewer looks)
-                order.clear();
-                order.extend(targets.iter().enumerate().filter(|&(k, _)| k != nearest).map(|(k, &(q, s))| (p.distance(q) - r - s, k)));
-                order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-                if let Some(&(d, _)) = order.iter().find(|&&(_, k)| !blocked(p, targets[k].0)) {
-                    in_sight = d;
-                }
-            }
+            let (in_sight, any) = lines.from_model(p, r, order);
             visible |= in_sight.is_finite();
             seen.push((slot, in_sight.max(0.0), any.max(0.0)));
         }
         let n = targets.len();
         Sight { visible, cover: 2 * covered > n, cover_inside: 2 * inside > n }
+    }
+}
+
+/// What the lines between two units' models cross: the pieces and the other units in the band
+/// between them, and the target unit's models (`View::lines`).
+struct Lines<'l, 'a> {
+    view: &'l View<'a>,
+    pieces: &'l [usize],
+    blockers: &'l [Blocker],
+    targets: &'l [(Point, f64)],
+    /// Nothing in the band: every line is clear.
+    clear: bool,
+}
+
+impl Lines<'_, '_> {
+    fn pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
+        self.pieces.iter().map(|&i| &self.view.terrain[i])
+    }
+
+    /// Whether the line from `p` to `q` is blocked: by blocking terrain neither stands in, or
+    /// by another unit's disc.
+    fn blocked(&self, p: Point, q: Point) -> bool {
+        self.pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
+            || self.blockers.iter().any(|&(c, r, other, _)| {
+                c.distance_to_segment(p, q) < r
+                    && ((c.distance(p) > r && c.distance(q) > r)
+                        // an end inside the unit's disc (the units' models interleave): the
+                        // perimeter is its models' bases, and they block
+                        || self.view.models(other).any(|(_, m, rm)| m.distance(p) > rm && m.distance(q) > rm && m.distance_to_segment(p, q) < rm))
+            })
+    }
+
+    /// From a looking model at `p` (base radius `r`): the distance to the closest target model
+    /// it sees (infinite if none), and to the closest at all (`order`: working list).
+    fn from_model(&self, p: Point, r: f64, order: &mut Vec<(f64, usize)>) -> (f64, f64) {
+        let targets = self.targets;
+        // the closest target model first: in sight, it is the answer (most often)
+        let (mut any, mut nearest) = (f64::INFINITY, 0);
+        for (k, &(q, s)) in targets.iter().enumerate() {
+            let d = p.distance(q) - r - s;
+            if d < any {
+                (any, nearest) = (d, k);
+            }
+        }
+        let mut in_sight = f64::INFINITY;
+        if self.clear || targets.get(nearest).is_some_and(|&(q, _)| !self.blocked(p, q)) {
+            in_sight = any;
+        } else {
+            // the nearest unblocked target model: the others nearest first, until one is
+            // seen (what is seen is the least distance of those seen, found with fewer looks)
+            order.clear();
+            order.extend(targets.iter().enumerate().filter(|&(k, _)| k != nearest).map(|(k, &(q, s))| (p.distance(q) - r - s, k)));
+            order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+            if let Some(&(d, _)) = order.iter().find(|&&(_, k)| !self.blocked(p, targets[k].0)) {
+                in_sight = d;
+            }
+        }
+        (in_sight, any)
     }
 }
