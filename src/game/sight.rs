@@ -92,13 +92,12 @@ impl<'a> View<'a> {
         let Band { pa, pb, reach, lo, hi } = *band;
         out.clear();
         for army in 0..2 {
-            for other in self.on_table(army) {
-                if other != a && other != b && !self.info(other).movement.aircraft {
-                    let (c, r) = (self.live(other).pos, self.radius(other));
-                    let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
-                    if near && c.distance_to_segment(pa, pb) < reach + r {
-                        out.push((c, r, other, self.formation_key(other)));
-                    }
+            for (u, live) in self.units[army].iter().enumerate() {
+                // the band's box first: it leaves out most units
+                let (c, r, other) = (live.pos, live.radius, (army, u));
+                let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
+                if near && live.on_table() && other != a && other != b && !self.info(other).movement.aircraft && c.distance_to_segment(pa, pb) < reach + r {
+                    out.push((c, r, other, live.key));
                 }
             }
         }
