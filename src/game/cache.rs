@@ -127,8 +127,8 @@ pub(super) struct Looking {
 }
 
 /// A unit whose disc crosses the band between two units (it may stand between their models):
-/// its centre, radius, id, and which of its models are left (its models' bases block).
-pub(super) type Blocker = (Point, f64, Id, (u32, bool));
+/// its centre, radius and id.
+pub(super) type Blocker = (Point, f64, Id);
 
 /// How one unit shoots at one target from where it stands, found once per run of games and
 /// reused: the groups, their situation, expected wounds per group on the fresh target, and
@@ -187,26 +187,11 @@ pub struct ShotKey {
 pub(super) type PairKey = (Id, Id, [Point; 2], [(u32, bool); 2]);
 
 /// What the last `sight` worked out: per model of the looking unit, (slot, distance to the
-/// closest target model in sight, to the closest at all), for which pair and positions,
-/// `look`'s working lists (kept to save their allocations), and what each pair's last look
-/// found (`Looked`).
+/// closest target model in sight, to the closest at all), for which pair and positions, and
+/// `look`'s working lists (kept to save their allocations).
 #[derive(Default)]
 pub struct Seen {
     pub(super) models: Vec<(usize, f64, f64)>,
-    /// `None` on a new table (`Game::new`): `looked` holds nothing of it then.
     pub(super) for_pair: Option<PairKey>,
     pub(super) looking: Looking,
-    pub(super) looked: FxHashMap<(Id, Id), Looked>,
-}
-
-/// What one pair's last look found, and all it read beyond the table's terrain: where both
-/// units stand and their models left, and the units that may stand between them. The same
-/// inputs give the same sight: shots, spells and helpers ask for the same pairs again and
-/// again while nothing near them moves.
-#[derive(Default)]
-pub(super) struct Looked {
-    pub(super) key: Option<PairKey>,
-    pub(super) blockers: Vec<Blocker>,
-    pub(super) sight: Option<super::sight::Sight>,
-    pub(super) models: Vec<(usize, f64, f64)>,
 }

@@ -42,31 +42,11 @@ impl<'a> View<'a> {
     pub fn sight(&self, a: Id, b: Id) -> Sight {
         let t = self.clock();
         let mut seen = self.cache.seen.borrow_mut();
-        let Seen { models, for_pair, looking, looked } = &mut *seen;
-        // a new table: no look of the last game holds
-        if for_pair.is_none() {
-            looked.clear();
-        }
-        let key = self.pair_key(a, b);
+        let Seen { models, for_pair, looking } = &mut *seen;
         let band = self.band(a, b);
         self.blockers(a, b, &band, &mut looking.blockers);
-        // the pair's last look holds while it read the same (`Looked`)
-        let last = looked.entry((a, b)).or_default();
-        let out = match last.sight {
-            Some(sight) if last.key == Some(key) && last.blockers == looking.blockers => {
-                models.clone_from(&last.models);
-                sight
-            }
-            _ => {
-                let sight = self.look(a, b, &band, models, looking);
-                last.key = Some(key);
-                last.blockers.clone_from(&looking.blockers);
-                last.models.clone_from(models);
-                last.sight = Some(sight);
-                sight
-            }
-        };
-        *for_pair = Some(key);
+        let out = self.look(a, b, &band, models, looking);
+        *for_pair = Some(self.pair_key(a, b));
         drop(seen);
         self.lap(t, |x| &mut x.line_of_sight);
         out
@@ -97,7 +77,7 @@ impl<'a> View<'a> {
                 let (c, r, other) = (live.pos, live.radius, (army, u));
                 let near = c.x + r > lo.x && c.x - r < hi.x && c.y + r > lo.y && c.y - r < hi.y;
                 if near && live.on_table() && other != a && other != b && !self.info(other).movement.aircraft && c.distance_to_segment(pa, pb) < reach + r {
-                    out.push((c, r, other, live.key));
+                    out.push((c, r, other));
                 }
             }
         }
@@ -185,7 +165,7 @@ impl Lines<'_, '_> {
     /// by another unit's disc.
     fn blocked(&self, p: Point, q: Point) -> bool {
         self.pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
-            || self.blockers.iter().any(|&(c, r, other, _)| {
+            || self.blockers.iter().any(|&(c, r, other)| {
                 c.distance_to_segment(p, q) < r
                     && ((c.distance(p) > r && c.distance(q) > r)
                         // an end inside the unit's disc (the units' models interleave): the
