@@ -531,11 +531,11 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
             continue;
         }
         let sight = g.sight(id, e);
-        let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
+        let Some((key, plan)) = g.shot(id, e, sight, moved) else { continue };
         let t = g.info(e);
         let per_wound = t.points_per_wound();
         let worth = per_wound * f64::from(g.live(e).wounds_left);
-        let values = g.plan(&key).expected.iter().map(|w| w * per_wound).collect();
+        let values = plan.expected.iter().map(|w| w * per_wound).collect();
         options.push((e, key, values, worth));
     }
     if options.is_empty() {
