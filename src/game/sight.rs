@@ -12,7 +12,8 @@ use super::live::Id;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sight {
     pub visible: bool,
-    /// In cover terrain, or behind a cover piece or another unit's edge.
+    /// In cover terrain, or behind a cover piece or another unit's edge (seen from a unit that
+    /// sees it; out of sight, in cover terrain only).
     pub cover: bool,
     /// Only the cover of the terrain the target stands in (what Indirect does not ignore).
     pub cover_inside: bool,
@@ -119,26 +120,27 @@ impl<'a> View<'a> {
         let Looking { pieces, blockers, targets, order } = looking;
         let lines = self.lines(b, band, pieces, blockers, targets);
         let targets = lines.targets;
+        let mut visible = false;
+        for (slot, p, r) in self.models(a) {
+            let (in_sight, any) = lines.from_model(p, r, order);
+            visible |= in_sight.is_finite();
+            seen.push((slot, in_sight.max(0.0), any.max(0.0)));
+        }
         // "fully inside a piece of cover terrain or behind a sight blocker", seen from the
         // shooting unit (the centre of its disc); a model no shooter sees is behind one too
         // (an Aircraft gets none: "since Aircraft are flying high above the ground, only the
-        // actual model counts"; it is above the forest it flies over, not inside it)
+        // actual model counts"; it is above the forest it flies over, not inside it). Out of
+        // sight, only what the target stands in counts (Indirect), and nothing is behind.
         let (mut covered, mut inside) = (0usize, 0usize);
         if !lines.clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
                 if lines.pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if lines.blocked(pa, q) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0)) {
+                } else if visible && (lines.blocked(pa, q) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
                     covered += 1;
                 }
             }
-        }
-        let mut visible = false;
-        for (slot, p, r) in self.models(a) {
-            let (in_sight, any) = lines.from_model(p, r, order);
-            visible |= in_sight.is_finite();
-            seen.push((slot, in_sight.max(0.0), any.max(0.0)));
         }
         let n = targets.len();
         Sight { visible, cover: 2 * covered > n, cover_inside: 2 * inside > n }
