@@ -120,9 +120,15 @@ pub(super) type UsableKey = (Id, u16, usize, Id, (u32, bool), u16, bool, bool);
 #[derive(Default)]
 pub(super) struct Looking {
     pub(super) pieces: Vec<usize>,
-    pub(super) blockers: Vec<(Point, f64, Id)>,
+    pub(super) blockers: Vec<Blocker>,
     pub(super) targets: Vec<(Point, f64)>,
+    /// (distance, index in `targets`) from one looking model, nearest first.
+    pub(super) order: Vec<(f64, usize)>,
 }
+
+/// A unit whose disc crosses the band between two units (it may stand between their models):
+/// its centre, radius and id.
+pub(super) type Blocker = (Point, f64, Id);
 
 /// How one unit shoots at one target from where it stands, found once per run of games and
 /// reused: the groups, their situation, expected wounds per group on the fresh target, and

@@ -35,6 +35,11 @@ impl<'a> View<'a> {
     /// each model fires the weapons in range of the closest target model it sees (Indirect
     /// weapons: the closest at all).
     pub fn shot_key(&self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<ShotKey> {
+        self.shot(id, target, sight, moved).map(|(key, _)| key)
+    }
+
+    /// `shot_key`, with the shot's plan (one look-up for both).
+    pub(super) fn shot(&self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<(ShotKey, std::cell::Ref<'_, ShotPlan>)> {
         let distance = self.gap(id, target).ceil();
         let (shooter, marked) = self.attack_rules(id, target, BuffUse::Attack { melee: false, charging: false, distance });
         // a rule it shoots with once makes every ranged weapon Indirect ("Indirect when shooting")
@@ -75,11 +80,13 @@ impl<'a> View<'a> {
             marked,
         };
         // the hash is checked against the models it stands for: a collision rebuilds the plan
-        if self.cache.shots.borrow().get(&key).is_none_or(|p| p.firing[..] != firing[..]) {
+        let kept = std::cell::Ref::filter_map(self.cache.shots.borrow(), |shots| shots.get(&key).filter(|p| p.firing[..] == firing[..])).ok();
+        let plan = kept.unwrap_or_else(|| {
             let plan = self.new_shot_plan(id, target, key, firing.to_vec());
             self.cache.shots.borrow_mut().insert(key, plan);
-        }
-        (!self.cache.shots.borrow()[&key].groups.is_empty()).then_some(key)
+            self.plan(&key)
+        });
+        (!plan.groups.is_empty()).then_some((key, plan))
     }
 
     /// Which models of `id` fire which weapons at `target` (from `seen`), with the held rules

@@ -71,10 +71,6 @@ impl<'a> View<'a> {
     /// edge to edge (infinite if none sees one): Caster(X) "resolve the effect on a target in
     /// line of sight" is the caster model's sight, as a weapon's is its model's.
     fn caster_sight(&self, id: Id, target: Id) -> f64 {
-        if !self.sight(id, target).visible {
-            return f64::INFINITY;
-        }
-        let slots = &self.info(id).casting.slots;
-        self.cache.seen.borrow().models.iter().filter(|(slot, _, _)| slots.contains(slot)).map(|&(_, in_sight, _)| in_sight).fold(f64::INFINITY, f64::min)
+        self.nearest_seen_by(id, target, &self.info(id).casting.slots)
     }
 }

@@ -22,7 +22,7 @@ use crate::morale::MoraleTest;
 use crate::state::UnitState;
 
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
-type Side = (State, bool, bool);
+pub(super) type Side = (State, bool, bool);
 
 /// What a charge is worth to the charger, in expected points.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -42,17 +42,21 @@ pub struct Estimate {
 /// a melee reaches; beyond, the tail is left out).
 const POISSON_TOP: usize = 96;
 
-/// Poisson probabilities of 0, 1, ... wounds with mean `mean` into `out`, up to where they
-/// vanish: how many were written.
-fn poisson(mean: f64, out: &mut [f64; POISSON_TOP]) -> usize {
+/// Poisson probabilities of 0, 1, ... wounds with mean `mean`, up to where they vanish (at
+/// most `POISSON_TOP` of them).
+fn poisson_terms(mean: f64) -> impl Iterator<Item = f64> {
     let mean = mean.max(0.0);
     let top = ((mean + 6.0 * mean.sqrt() + 6.0).ceil() as usize).min(POISSON_TOP);
-    let mut p = (-mean).exp();
-    for (k, slot) in out.iter_mut().enumerate().take(top) {
-        *slot = p;
-        p *= mean / (k as f64 + 1.0);
-    }
-    top
+    (0..top).scan((-mean).exp(), move |p, k| {
+        let now = *p;
+        *p *= mean / (k as f64 + 1.0);
+        Some(now)
+    })
+}
+
+/// `poisson_terms` into `out`: how many were written.
+fn poisson(mean: f64, out: &mut [f64; POISSON_TOP]) -> usize {
+    out.iter_mut().zip(poisson_terms(mean)).map(|(slot, p)| *slot = p).count()
 }
 
 /// The chances the charger wins and loses melee resolution: "Sum the total number of wounds
@@ -151,6 +155,27 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
 /// a morale test if it suffered at least one wound" (a Poisson chance).
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+    let (cs, ds) = (side_of(g, c), side_of(g, d));
+    let weight = g.config.policies[c.0].shaken_weight;
+    let key = (c, d, cs, ds, [far, strike_back], weight.to_bits());
+    if let Some(&e) = g.memo().estimates.get(&key) {
+        return e;
+    }
+    let e = estimate_now(g, c, d, far, strike_back);
+    if g.memo().estimates.len() >= MEMO_LIMIT {
+        g.memo().estimates.clear();
+    }
+    g.memo().estimates.insert(key, e);
+    e
+}
+
+/// What `estimate` reads: both units, each one's side (its wounds and models lost, Shaken,
+/// fatigued: its wounds and models left follow), over 9" and the strike back, and the
+/// policy's weight of Shaken (the bits of the float).
+pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
+
+/// `estimate`'s work.
+fn estimate_now(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let (c_left, d_left) = (f64::from(g.live(c).wounds_left), f64::from(g.live(d).wounds_left));
@@ -208,9 +233,7 @@ pub(super) fn marker_points(g: &View, army: usize) -> f64 {
 /// The chance `dealt` expected wounds (a Poisson count) destroy what is left of `e`.
 fn removal_chance(g: &mut Seat, e: Id, dealt: f64) -> f64 {
     let left = g.live(e).wounds_left as usize;
-    let mut p = [0.0; POISSON_TOP];
-    let n = poisson(dealt, &mut p);
-    (1.0 - p.iter().take(n.min(left)).sum::<f64>()).max(0.0)
+    (1.0 - poisson_terms(dealt).take(left).sum::<f64>()).max(0.0)
 }
 
 /// The default policy's move in the last round: a unit off the markers rushes onto the
@@ -294,11 +317,14 @@ pub fn charge_out(g: &mut Seat, id: Id, transport: Id, foes: &[Id]) -> Option<(I
 /// from both units' states, with the markers they hold; into `options` (a list the caller
 /// holds: no copy of it on return).
 fn charge_options(g: &mut Seat, id: Id, foes: &[Id], options: &mut Short<(f64, Id)>) {
+    options.clear();
+    if foes.is_empty() {
+        return;
+    }
     let (info, policy) = (g.info(id), g.config.policies[id.0]);
     let floor = policy.charge_margin * info.cost * g.wound_share(id);
     let marker = marker_points(g, id.0);
     let last_round = g.round >= g.config.rounds;
-    options.clear();
     for &e in foes {
         let est = charge_estimate(g, id, e);
         // no charge into a unit it can't hurt

@@ -538,19 +538,17 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     // a range its buff, or a mark on the target, adds to (`Buffed::range_bonus`)
     let bonus = |b: &super::held_rules::Buffed| b.range_bonus();
     let own = [g.live(id).buff, g.live(id).debuff].into_iter().filter(|&b| b > 0).map(|b| bonus(&info.buffed[usize::from(b) - 1])).fold(0.0, f64::max);
-    let candidates: Short<Id> = enemies(g, id.0)
-        .filter(|&e| {
-            let marked = g.live(e).mark.and_then(|k| info.held_index(k)).map_or(0.0, |i| bonus(&info.buffed[i]));
-            g.within(id, e, info.max_range + own.max(marked))
-        })
-        .collect();
-    for e in candidates {
+    for e in enemies(g, id.0) {
+        let marked = g.live(e).mark.and_then(|k| info.held_index(k)).map_or(0.0, |i| bonus(&info.buffed[i]));
+        if !g.within(id, e, info.max_range + own.max(marked)) {
+            continue;
+        }
         let sight = g.sight(id, e);
-        let Some(key) = g.shot_key(id, e, sight, moved) else { continue };
+        let Some((key, plan)) = g.shot(id, e, sight, moved) else { continue };
         let t = g.info(e);
         let per_wound = t.points_per_wound();
         let worth = per_wound * f64::from(g.live(e).wounds_left);
-        let values = g.plan(&key).expected.iter().map(|w| w * per_wound).collect();
+        let values = plan.expected.iter().map(|w| w * per_wound).collect();
         options.push((e, key, values, worth));
     }
     if options.is_empty() {

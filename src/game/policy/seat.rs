@@ -54,10 +54,11 @@ pub(super) const MEMO_LIMIT: usize = 200_000;
 
 /// What the valuations need beyond the fresh tables, kept by each thread across the chunks
 /// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
-/// fatigued or Shaken, over 9"), and the chance of failing a morale test by (unit, models
-/// left, Shaken).
+/// fatigued or Shaken, over 9"), the chance of failing a morale test by (unit, models
+/// left, Shaken), and charges' values (`ai::estimate`, by all they read).
 #[derive(Default)]
 pub struct Memo {
     pub(super) exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
     pub(super) fails: FxHashMap<(Id, (u32, bool), bool), f64>,
+    pub(super) estimates: FxHashMap<super::ai::EstimateKey, super::ai::Estimate>,
 }
