@@ -114,7 +114,7 @@ impl<'a, P: Player> Game<'a, P> {
         cache.seen.get_mut().for_pair = None;
         cache.timers.set(Timers::default());
         // (built in place: the game is large, and moving it costs a copy)
-        let mut game = Game {
+        let game = Game {
             view: View {
                 prep,
                 rules: prep.rules,
