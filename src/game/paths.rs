@@ -45,6 +45,8 @@ pub const DIFFICULT: u8 = 4;
 pub const DANGEROUS: u8 = 8;
 
 const SIDES: usize = 8;
+/// `Paths::slot` of an obstacle not built yet.
+const NOT_BUILT: u32 = u32::MAX;
 /// Obstacles one search may have to go round before it gives up (a table holds at most
 /// 200 pieces and 200 units; paths that wind round more are not worth the time).
 const MAX_ACTIVE: usize = 64;
@@ -103,6 +105,14 @@ fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
 
+/// An octagon's edges, `v[j + 1] - v[j]`.
+fn edges(v: &[Point; SIDES]) -> [Point; SIDES] {
+    std::array::from_fn(|j| {
+        let (a, b) = (v[j], v[(j + 1) % SIDES]);
+        Point::new(b.x - a.x, b.y - a.y)
+    })
+}
+
 /// A bounding box (and the class of the obstacle it bounds).
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
@@ -130,6 +140,11 @@ impl Bounds {
 #[derive(Debug, Clone, Copy)]
 struct Octagon {
     v: [Point; SIDES],
+    /// The edges, `v[j + 1] - v[j]` (the same floats the tests would compute each time).
+    e: [Point; SIDES],
+    /// The vertices within the query's table (`Paths::in_bounds`), as bits: set when the
+    /// octagon is stored (`Paths::push`, `Paths::built`).
+    on_table: u8,
     /// A point inside (the vertices' mean).
     mid: Point,
     /// For a disc's octagon, the disc's radius (the octagon lies between it and 1.0824 times
@@ -146,9 +161,6 @@ struct Octagon {
 }
 
 impl Octagon {
-    /// A stand-in for an octagon not built yet (`Paths::pending`).
-    const PENDING: Octagon = Octagon { v: [Point { x: 0.0, y: 0.0 }; SIDES], mid: Point { x: 0.0, y: 0.0 }, round: 0.0, lo: Point { x: 0.0, y: 0.0 }, hi: Point { x: 0.0, y: 0.0 }, slabs: None, class: 0 };
-
     /// The octagon round the rectangle `x0..x1 x y0..y1` grown by `grow` (a disc when the
     /// rectangle is a point).
     fn new(x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) -> Octagon {
@@ -162,7 +174,7 @@ impl Octagon {
         // = x1 + y1 + grow (1 + tan)
         let out = grow * (1.0 + TAN);
         let slabs = Some([x0 + y0 - out, x1 + y1 + out, x0 - y1 - out, x1 - y0 + out]);
-        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), slabs, class }
+        Octagon { v, e: edges(&v), on_table: 0, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), slabs, class }
     }
 
     /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
@@ -190,7 +202,7 @@ impl Octagon {
         }
         let mid = Point::new(v.iter().map(|p| p.x).sum::<f64>() / SIDES as f64, v.iter().map(|p| p.y).sum::<f64>() / SIDES as f64);
         // (a facing octagon's corners stick out further: no shortcut)
-        Octagon { v, mid, round: 0.0, lo, hi, slabs: None, class }
+        Octagon { v, e: edges(&v), on_table: 0, mid, round: 0.0, lo, hi, slabs: None, class }
     }
 
     /// Strictly inside (on the boundary is outside).
@@ -199,8 +211,8 @@ impl Octagon {
             return false;
         }
         (0..SIDES).all(|j| {
-            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
-            cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y) > TOL
+            let (a, e) = (self.v[j], self.e[j]);
+            cross(e.x, e.y, p.x - a.x, p.y - a.y) > TOL
         })
     }
 
@@ -214,9 +226,12 @@ impl Octagon {
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
     /// touching a vertex does not): no separating axis among the edges' and the segment's.
     fn blocks(&self, a: Point, b: Point) -> bool {
-        if self.apart(a, b) {
-            return false;
-        }
+        !self.apart(a, b) && self.blocks_past_box(a, b)
+    }
+
+    /// `blocks` for a segment whose box is known to meet the octagon's (`Bounds::meets`).
+    #[inline]
+    fn blocks_past_box(&self, a: Point, b: Point) -> bool {
         if self.round > 0.0 {
             // outside the circumscribed circle: clear; inside the inscribed one: blocked
             let d2 = segment_distance2(self.mid, a, b);
@@ -236,8 +251,7 @@ impl Octagon {
             }
         } else {
             for j in 0..SIDES {
-                let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
-                let (ex, ey) = (q.x - p.x, q.y - p.y);
+                let (p, Point { x: ex, y: ey }) = (self.v[j], self.e[j]);
                 if cross(ex, ey, a.x - p.x, a.y - p.y) <= TOL && cross(ex, ey, b.x - p.x, b.y - p.y) <= TOL {
                     return false;
                 }
@@ -258,19 +272,17 @@ impl Octagon {
     /// there). Vertex `j`'s neighbours are on the sides `p` sees edges `j - 1` and `j` from,
     /// so one cross product per edge settles all eight.
     fn tangents_from(&self, p: Point) -> u8 {
-        let mut side = [0.0; SIDES];
-        for (j, s) in side.iter_mut().enumerate() {
-            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
-            *s = cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y);
-        }
-        let mut bits = 0u8;
+        // bit j: `p` sees edge j from its inside (up to TOL), from its outside
+        let (mut inward, mut outward) = (0u8, 0u8);
         for j in 0..SIDES {
-            let (before, after) = (side[(j + SIDES - 1) % SIDES], side[j]);
-            if (before <= TOL && after >= -TOL) || (before >= -TOL && after <= TOL) {
-                bits |= 1 << j;
-            }
+            let (a, e) = (self.v[j], self.e[j]);
+            let side = cross(e.x, e.y, p.x - a.x, p.y - a.y);
+            inward |= u8::from(side >= -TOL) << j;
+            outward |= u8::from(side <= TOL) << j;
         }
-        bits
+        // vertex j lies between edge j - 1 (before) and edge j (after): bit j of the rotated
+        // masks is edge j - 1's
+        (outward.rotate_left(1) & inward) | (inward.rotate_left(1) & outward)
     }
 
     /// The nearest point of the boundary to `p`, nudged out by `MARGIN`.
@@ -319,7 +331,10 @@ impl Goal {
 /// The scratch space of the searches: the obstacles of one query and the search's arrays.
 #[derive(Default)]
 pub struct Paths {
+    /// The obstacles built so far, in the order they were built (`slot`).
     octagons: Vec<Octagon>,
+    /// Where each obstacle is in `octagons`; `NOT_BUILT` for one not built yet.
+    slot: Vec<u32>,
     /// For an obstacle not built yet, what `Octagon::new` builds it from (the rectangle and
     /// its growth): most obstacles of a query are never near its routes, so they are built
     /// only when a segment meets their box.
@@ -411,6 +426,7 @@ impl Paths {
     /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
+        self.slot.clear();
         self.pending.clear();
         self.boxes.clear();
         self.clear_legs.clear();
@@ -418,8 +434,10 @@ impl Paths {
         self.hi = hi;
     }
 
-    fn push(&mut self, o: Octagon) {
+    fn push(&mut self, mut o: Octagon) {
+        o.on_table = self.on_table_bits(&o);
         self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
+        self.slot.push(self.octagons.len() as u32);
         self.octagons.push(o);
         self.pending.push(None);
     }
@@ -427,16 +445,30 @@ impl Paths {
     /// `Octagon::new`'s octagon, to be built when first needed (its box is known now).
     fn push_later(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) {
         self.boxes.push(Bounds { lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class });
-        self.octagons.push(Octagon::PENDING);
+        self.slot.push(NOT_BUILT);
         self.pending.push(Some([x0, y0, x1, y1, grow]));
     }
 
     /// Obstacle `i`, built if it was not yet.
     fn built(&mut self, i: usize) -> &Octagon {
         if let Some([x0, y0, x1, y1, grow]) = self.pending[i].take() {
-            self.octagons[i] = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
+            let mut o = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
+            o.on_table = self.on_table_bits(&o);
+            self.slot[i] = self.octagons.len() as u32;
+            self.octagons.push(o);
         }
-        &self.octagons[i]
+        self.octagon(i)
+    }
+
+    /// Obstacle `i`, built already (`built`: every active one, every one `push` added).
+    #[inline(always)]
+    fn octagon(&self, i: usize) -> &Octagon {
+        &self.octagons[self.slot[i] as usize]
+    }
+
+    /// The vertices of `o` that are `in_bounds`, as bits.
+    fn on_table_bits(&self, o: &Octagon) -> u8 {
+        (0..SIDES).fold(0, |bits, j| bits | u8::from(self.in_bounds(o.v[j])) << j)
     }
 
     pub fn in_bounds(&self, p: Point) -> bool {
@@ -514,12 +546,12 @@ impl Paths {
     pub fn push_out(&mut self, p: Point, mask: u8) -> Point {
         let mut p = self.clamp(p);
         for _ in 0..4 {
-            let holder = (0..self.octagons.len()).find(|&i| {
+            let holder = (0..self.boxes.len()).find(|&i| {
                 let x = self.boxes[i];
                 x.class & mask != 0 && p.x > x.lo.x && p.x < x.hi.x && p.y > x.lo.y && p.y < x.hi.y && self.built(i).contains(p)
             });
             let Some(i) = holder else { break };
-            p = self.clamp(self.octagons[i].nearest_outside(p));
+            p = self.clamp(self.octagon(i).nearest_outside(p));
         }
         p
     }
@@ -528,9 +560,9 @@ impl Paths {
     fn activate_blockers(&mut self, a: Point, b: Point, mask: u8) -> bool {
         let mut added = false;
         let seg = Bounds::of(a, b);
-        for i in 0..self.octagons.len() {
+        for i in 0..self.boxes.len() {
             let x = self.boxes[i];
-            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
+            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
                 self.is_active[i] = true;
                 self.active.push(i);
                 added = true;
@@ -547,11 +579,11 @@ impl Paths {
     /// ends at one of its vertices seen tangentially, or runs along one of its edges).
     fn clear_but(&self, a: Point, b: Point, skip: usize) -> bool {
         let seg = Bounds::of(a, b);
-        self.active.iter().enumerate().all(|(k, &i)| k == skip || !self.boxes[i].meets(&seg) || !self.octagons[i].blocks(a, b))
+        self.active.iter().enumerate().all(|(k, &i)| k == skip || !self.boxes[i].meets(&seg) || !self.octagon(i).blocks_past_box(a, b))
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
-        if node == 0 { from } else { self.octagons[self.active[(node - 1) / SIDES]].v[(node - 1) % SIDES] }
+        if node == 0 { from } else { self.octagon(self.active[(node - 1) / SIDES]).v[(node - 1) % SIDES] }
     }
 
     /// Where the last leg from `p` ends: the goal, or the contact point facing `p` (moved
@@ -597,17 +629,17 @@ impl Paths {
     }
 
     fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
-        if again && self.is_active.len() == self.octagons.len() {
-            let (octagons, is_active) = (&self.octagons, &mut self.is_active);
+        if again && self.is_active.len() == self.boxes.len() {
+            let (boxes, is_active) = (&self.boxes, &mut self.is_active);
             self.active.retain(|&i| {
-                let keep = octagons[i].class & mask != 0;
+                let keep = boxes[i].class & mask != 0;
                 is_active[i] = keep;
                 keep
             });
         } else {
             self.active.clear();
             self.is_active.clear();
-            self.is_active.resize(self.octagons.len(), false);
+            self.is_active.resize(self.boxes.len(), false);
         }
         loop {
             let length = self.search(from, goal, limit)?;
@@ -639,9 +671,9 @@ impl Paths {
                 }
                 let mut blocked = false;
                 let seg = Bounds::of(a, b);
-                for i in 0..self.octagons.len() {
+                for i in 0..self.boxes.len() {
                     let x = self.boxes[i];
-                    if x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
+                    if x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
                             self.is_active[i] = true;
@@ -709,7 +741,7 @@ impl Paths {
             let bend = (u > 0).then(|| {
                 let before = self.node_point(from, self.parent[u] as usize);
                 let (dx, dy) = (p.x - before.x, p.y - before.y);
-                let mid = self.octagons[self.active[(u - 1) / SIDES]].mid;
+                let mid = self.octagon(self.active[(u - 1) / SIDES]).mid;
                 (dx, dy, cross(dx, dy, mid.x - p.x, mid.y - p.y))
             });
             let taut = |q: Point| {
@@ -726,7 +758,7 @@ impl Paths {
             }
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
             for a in 0..self.active.len() {
-                let o = &self.octagons[self.active[a]];
+                let o = &self.octagons[self.slot[self.active[a]] as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
                     _ => o.tangents_from(p),
@@ -741,7 +773,7 @@ impl Paths {
                         continue;
                     }
                     let q = o.v[j];
-                    if !taut(q) || !self.in_bounds(q) {
+                    if o.on_table & (1 << j) == 0 || !taut(q) {
                         continue;
                     }
                     if let Goal::Contact { centre, contact } = goal {

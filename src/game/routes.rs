@@ -196,13 +196,21 @@ impl<'a> View<'a> {
         if self.impassable_pieces().any(|t| paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
+        let (lo, hi) = (Point::new(a.x.min(b.x), a.y.min(b.y)), Point::new(a.x.max(b.x), a.y.max(b.y)));
         for army in 0..2 {
             for other in self.on_table(army) {
+                let at = self.live(other).pos;
+                let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
+                // a unit further than `room` from the segment's box, by more than rounding
+                // could make up, is further from the segment: most are, and cost no distance
+                let far = room + 1e-9;
+                if at.x < lo.x - far || at.x > hi.x + far || at.y < lo.y - far || at.y > hi.y + far {
+                    continue;
+                }
                 if other == id || Some(other) == from || self.info(other).movement.aircraft {
                     continue;
                 }
-                let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
-                if self.live(other).pos.distance_to_segment(a, b) < room {
+                if at.distance_to_segment(a, b) < room {
                     return false;
                 }
             }
