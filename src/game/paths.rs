@@ -345,16 +345,24 @@ pub struct Paths {
     /// Indices of the obstacles the current search goes round.
     active: Vec<usize>,
     is_active: Vec<bool>,
-    cost: Vec<f64>,
-    /// Cost so far plus the heuristic (A*'s f).
-    estimate: Vec<f64>,
-    parent: Vec<u32>,
-    /// 0: not reached, 1: open, 2: closed.
-    state: Vec<u8>,
+    /// A* per node: cost so far, estimate, parent, state.
+    node: Vec<Node>,
     /// The open nodes by (f, node), f as the bits of a non-negative float (which order as
     /// the floats do); an entry whose node has since been closed or reached for less is
     /// passed over when it comes up.
     open: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    /// What the searches of one `shortest` call found out at each node, kept from search to
+    /// search: within a call the active obstacles only grow, so a node keeps its point and an
+    /// obstacle its index, and a search that comes back to a node tests only the obstacles
+    /// added since (`Paths::know`).
+    seen: Vec<Seen>,
+    /// The tangent bits (`Octagon::tangents_from`) from a node to each active obstacle, a
+    /// run per node (`Seen::tangents`).
+    tangents: Vec<u8>,
+    /// Whether the leg from a node to each vertex of each active obstacle is clear
+    /// (`UNKNOWN`, `BLOCKED`, or clear of the first `k` active obstacles: `k + 2`), a run per
+    /// node (`Seen::legs`).
+    legs: Vec<u8>,
     /// The last route found: the start, the bends, the end.
     pub route: Vec<Point>,
     /// Legs of this query found clear of every obstacle of a mask.
@@ -362,6 +370,35 @@ pub struct Paths {
     /// Where the centre may go (the table less the unit's radius).
     lo: Point,
     hi: Point,
+}
+
+/// A node's runs in `Paths::tangents` and `Paths::legs`, for its first `count` active
+/// obstacles, and whether its leg to the goal is clear (as `Paths::legs` says).
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    tangents: u32,
+    legs: u32,
+    count: u32,
+    goal: u8,
+}
+
+/// `Paths::legs`: not tested yet; crossing an obstacle (more obstacles do not clear it).
+const UNKNOWN: u8 = 0;
+const BLOCKED: u8 = 1;
+
+/// A node of A*.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    cost: f64,
+    /// Cost so far plus the heuristic (A*'s f).
+    estimate: f64,
+    parent: u32,
+    /// 0: not reached, 1: open, 2: closed.
+    state: u8,
+}
+
+impl Node {
+    const UNREACHED: Node = Node { cost: f64::INFINITY, estimate: f64::INFINITY, parent: u32::MAX, state: 0 };
 }
 
 thread_local! {
@@ -578,8 +615,49 @@ impl Paths {
     /// `clear`, but for active obstacle `skip`, which the segment is known not to enter (it
     /// ends at one of its vertices seen tangentially, or runs along one of its edges).
     fn clear_but(&self, a: Point, b: Point, skip: usize) -> bool {
+        self.clear_past(a, b, skip, 0)
+    }
+
+    /// `clear_but`, for the active obstacles from `first` on.
+    fn clear_past(&self, a: Point, b: Point, skip: usize, first: usize) -> bool {
         let seg = Bounds::of(a, b);
-        self.active.iter().enumerate().all(|(k, &i)| k == skip || !self.boxes[i].meets(&seg) || !self.octagon(i).blocks_past_box(a, b))
+        self.active[first..].iter().enumerate().all(|(k, &i)| k + first == skip || !self.boxes[i].meets(&seg) || !self.octagon(i).blocks_past_box(a, b))
+    }
+
+    /// `clear_but` for a leg whose `Paths::legs` entry is `known`, and the entry it gets.
+    fn clear_known(&self, known: u8, a: Point, b: Point, skip: usize) -> (bool, u8) {
+        if known == BLOCKED {
+            return (false, BLOCKED);
+        }
+        let first = if known == UNKNOWN { 0 } else { usize::from(known - 2) };
+        let clear = self.clear_past(a, b, skip, first);
+        // (a search runs with at most `MAX_ACTIVE` and the few one check adds: past 253, a
+        // clear leg is not remembered)
+        (clear, if clear { u8::try_from(self.active.len() + 2).unwrap_or(UNKNOWN) } else { BLOCKED })
+    }
+
+    /// Node `u` (at `p`)'s `Seen`, brought up to the active obstacles: the tangent bits to the
+    /// ones added since a search last came here (none to its own obstacle, whose neighbour
+    /// vertices are its candidates), and room for their legs.
+    fn know(&mut self, u: usize, p: Point) -> Seen {
+        let old = self.seen[u];
+        let count = self.active.len();
+        if old.count as usize == count {
+            return old;
+        }
+        let (tangents, legs) = (self.tangents.len(), self.legs.len());
+        let (old_tangents, old_legs, old_count) = (old.tangents as usize, old.legs as usize, old.count as usize);
+        self.tangents.extend_from_within(old_tangents..old_tangents + old_count);
+        self.legs.extend_from_within(old_legs..old_legs + SIDES * old_count);
+        let own = if u > 0 { (u - 1) / SIDES } else { usize::MAX };
+        for a in old_count..count {
+            let bits = if a == own { 0 } else { self.octagon(self.active[a]).tangents_from(p) };
+            self.tangents.push(bits);
+        }
+        self.legs.resize(legs + SIDES * count, UNKNOWN);
+        let seen = Seen { tangents: tangents as u32, legs: legs as u32, count: count as u32, goal: old.goal };
+        self.seen[u] = seen;
+        seen
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
@@ -629,6 +707,9 @@ impl Paths {
     }
 
     fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
+        self.seen.clear();
+        self.tangents.clear();
+        self.legs.clear();
         if again && self.is_active.len() == self.boxes.len() {
             let (boxes, is_active) = (&self.boxes, &mut self.is_active);
             self.active.retain(|&i| {
@@ -699,19 +780,16 @@ impl Paths {
     /// `j` of active obstacle `a`).
     fn search(&mut self, from: Point, goal: Goal, limit: f64) -> Option<f64> {
         let nodes = 1 + SIDES * self.active.len();
-        self.cost.clear();
-        self.cost.resize(nodes, f64::INFINITY);
-        self.parent.clear();
-        self.parent.resize(nodes, u32::MAX);
-        self.state.clear();
-        self.state.resize(nodes, 0);
-        self.estimate.clear();
-        self.estimate.resize(nodes, f64::INFINITY);
-        self.cost[0] = 0.0;
-        self.estimate[0] = goal.left(from);
-        self.state[0] = 1;
+        self.node.clear();
+        self.node.resize(nodes, Node::UNREACHED);
+        if self.seen.len() < nodes {
+            self.seen.resize(nodes, Seen::default());
+        }
+        self.node[0].cost = 0.0;
+        self.node[0].estimate = goal.left(from);
+        self.node[0].state = 1;
         self.open.clear();
-        self.open.push(std::cmp::Reverse((f_key(self.estimate[0]), 0)));
+        self.open.push(std::cmp::Reverse((f_key(self.node[0].estimate), 0)));
         let mut best = (f64::INFINITY, 0usize, from);
         // the reached node nearest the goal (for a goal out of reach)
         let mut nearest = (goal.left(from), 0usize);
@@ -720,8 +798,8 @@ impl Paths {
             let mut pick: Option<(f64, usize)> = None;
             while let Some(std::cmp::Reverse((key, n))) = self.open.pop() {
                 let n = n as usize;
-                if self.state[n] == 1 && f_key(self.estimate[n]) == key {
-                    pick = Some((self.estimate[n], n));
+                if self.node[n].state == 1 && f_key(self.node[n].estimate) == key {
+                    pick = Some((self.node[n].estimate, n));
                     break;
                 }
             }
@@ -729,9 +807,10 @@ impl Paths {
             if f >= best.0 {
                 break;
             }
-            self.state[u] = 2;
+            self.node[u].state = 2;
             let p = self.node_point(from, u);
-            let g = self.cost[u];
+            let g = self.node[u].cost;
+            let known = self.know(u, p);
             let left = goal.left(p);
             if left < nearest.0 - 1e-9 {
                 nearest = (left, u);
@@ -739,7 +818,7 @@ impl Paths {
             // a shortest path bends round a corner only towards its obstacle (it is taut): the
             // legs leaving `p` must turn to the side the obstacle of `p` lies on
             let bend = (u > 0).then(|| {
-                let before = self.node_point(from, self.parent[u] as usize);
+                let before = self.node_point(from, self.node[u].parent as usize);
                 let (dx, dy) = (p.x - before.x, p.y - before.y);
                 let mid = self.octagon(self.active[(u - 1) / SIDES]).mid;
                 (dx, dy, cross(dx, dy, mid.x - p.x, mid.y - p.y))
@@ -752,8 +831,12 @@ impl Paths {
             };
             if let Some(q) = self.end_from(p, goal) {
                 let c = g + p.distance(q);
-                if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) && self.clear(p, q) {
-                    best = (c, u, q);
+                if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) {
+                    let (clear, now) = self.clear_known(known.goal, p, q, usize::MAX);
+                    self.seen[u].goal = now;
+                    if clear {
+                        best = (c, u, q);
+                    }
                 }
             }
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
@@ -761,7 +844,7 @@ impl Paths {
                 let o = &self.octagons[self.slot[self.active[a]] as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
-                    _ => o.tangents_from(p),
+                    _ => self.tangents[known.tangents as usize + a],
                 };
                 // the candidates' bits, lowest first
                 let mut bits = candidates;
@@ -769,7 +852,7 @@ impl Paths {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let n = 1 + a * SIDES + j;
-                    if self.state[n] == 2 {
+                    if self.node[n].state == 2 {
                         continue;
                     }
                     let q = o.v[j];
@@ -789,17 +872,23 @@ impl Paths {
                         }
                     }
                     let c = g + p.distance(q);
-                    if c >= self.cost[n] {
+                    if c >= self.node[n].cost {
                         continue;
                     }
                     let f = c + goal.left(q);
-                    if f > limit + 1e-9 || f >= best.0 || !self.clear_but(p, q, a) {
+                    if f > limit + 1e-9 || f >= best.0 {
                         continue;
                     }
-                    self.cost[n] = c;
-                    self.estimate[n] = f;
-                    self.parent[n] = u as u32;
-                    self.state[n] = 1;
+                    let leg = known.legs as usize + a * SIDES + j;
+                    let (clear, now) = self.clear_known(self.legs[leg], p, q, a);
+                    self.legs[leg] = now;
+                    if !clear {
+                        continue;
+                    }
+                    self.node[n].cost = c;
+                    self.node[n].estimate = f;
+                    self.node[n].parent = u as u32;
+                    self.node[n].state = 1;
                     self.open.push(std::cmp::Reverse((f_key(f), n as u32)));
                 }
             }
@@ -807,7 +896,7 @@ impl Paths {
         let (length, last, end) = if best.0.is_finite() {
             best
         } else if matches!(goal, Goal::Point(_)) {
-            (self.cost[nearest.1], nearest.1, self.node_point(from, nearest.1))
+            (self.node[nearest.1].cost, nearest.1, self.node_point(from, nearest.1))
         } else {
             return None;
         };
@@ -816,7 +905,7 @@ impl Paths {
         let mut n = last;
         while n != 0 {
             self.route.push(self.node_point(from, n));
-            n = self.parent[n] as usize;
+            n = self.node[n].parent as usize;
         }
         self.route.push(from);
         self.route.reverse();
