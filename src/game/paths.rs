@@ -45,7 +45,15 @@ pub const DIFFICULT: u8 = 4;
 pub const DANGEROUS: u8 = 8;
 
 const SIDES: usize = 8;
-/// `Paths::slot` of an obstacle not built yet.
+/// An obstacle's place in `Paths::octagons` (`NOT_BUILT`: not built yet), and the rectangle
+/// and growth `Octagon::new` builds it from.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    at: u32,
+    shape: [f64; 5],
+}
+
+/// `Slot::at` of an obstacle not built yet.
 const NOT_BUILT: u32 = u32::MAX;
 /// Obstacles one search may have to go round before it gives up (a table holds at most
 /// 200 pieces and 200 units; paths that wind round more are not worth the time).
@@ -132,7 +140,8 @@ impl Bounds {
     /// `Octagon::apart` from it).
     #[inline(always)]
     fn meets(&self, seg: &Bounds) -> bool {
-        seg.hi.x > self.lo.x && seg.lo.x < self.hi.x && seg.hi.y > self.lo.y && seg.lo.y < self.hi.y
+        // (without branches: most boxes are apart, on any of the four sides)
+        (seg.hi.x > self.lo.x) & (seg.lo.x < self.hi.x) & (seg.hi.y > self.lo.y) & (seg.lo.y < self.hi.y)
     }
 }
 
@@ -333,12 +342,9 @@ impl Goal {
 pub struct Paths {
     /// The obstacles built so far, in the order they were built (`slot`).
     octagons: Vec<Octagon>,
-    /// Where each obstacle is in `octagons`; `NOT_BUILT` for one not built yet.
-    slot: Vec<u32>,
-    /// For an obstacle not built yet, what `Octagon::new` builds it from (the rectangle and
-    /// its growth): most obstacles of a query are never near its routes, so they are built
-    /// only when a segment meets their box.
-    pending: Vec<Option<[f64; 5]>>,
+    /// Where each obstacle is in `octagons`, or what builds it: most obstacles of a query are
+    /// never near its routes, so they are built only when a segment meets their box.
+    slot: Vec<Slot>,
     /// Each octagon's bounding box and class, apart: a segment is first tested against
     /// every obstacle's box, and these stay in a few cache lines.
     boxes: Vec<Bounds>,
@@ -464,7 +470,6 @@ impl Paths {
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
         self.slot.clear();
-        self.pending.clear();
         self.boxes.clear();
         self.clear_legs.clear();
         self.lo = lo;
@@ -474,24 +479,23 @@ impl Paths {
     fn push(&mut self, mut o: Octagon) {
         o.on_table = self.on_table_bits(&o);
         self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
-        self.slot.push(self.octagons.len() as u32);
+        self.slot.push(Slot { at: self.octagons.len() as u32, shape: [0.0; 5] });
         self.octagons.push(o);
-        self.pending.push(None);
     }
 
     /// `Octagon::new`'s octagon, to be built when first needed (its box is known now).
     fn push_later(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) {
         self.boxes.push(Bounds { lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class });
-        self.slot.push(NOT_BUILT);
-        self.pending.push(Some([x0, y0, x1, y1, grow]));
+        self.slot.push(Slot { at: NOT_BUILT, shape: [x0, y0, x1, y1, grow] });
     }
 
     /// Obstacle `i`, built if it was not yet.
     fn built(&mut self, i: usize) -> &Octagon {
-        if let Some([x0, y0, x1, y1, grow]) = self.pending[i].take() {
+        let Slot { at, shape: [x0, y0, x1, y1, grow] } = self.slot[i];
+        if at == NOT_BUILT {
             let mut o = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
             o.on_table = self.on_table_bits(&o);
-            self.slot[i] = self.octagons.len() as u32;
+            self.slot[i].at = self.octagons.len() as u32;
             self.octagons.push(o);
         }
         self.octagon(i)
@@ -500,7 +504,7 @@ impl Paths {
     /// Obstacle `i`, built already (`built`: every active one, every one `push` added).
     #[inline(always)]
     fn octagon(&self, i: usize) -> &Octagon {
-        &self.octagons[self.slot[i] as usize]
+        &self.octagons[self.slot[i].at as usize]
     }
 
     /// The vertices of `o` that are `in_bounds`, as bits.
@@ -599,7 +603,7 @@ impl Paths {
         let seg = Bounds::of(a, b);
         for i in 0..self.boxes.len() {
             let x = self.boxes[i];
-            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
+            if (x.class & mask != 0) & x.meets(&seg) && !self.is_active[i] && self.built(i).blocks_past_box(a, b) {
                 self.is_active[i] = true;
                 self.active.push(i);
                 added = true;
@@ -754,7 +758,7 @@ impl Paths {
                 let seg = Bounds::of(a, b);
                 for i in 0..self.boxes.len() {
                     let x = self.boxes[i];
-                    if x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
+                    if (x.class & mask != 0) & x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
                             self.is_active[i] = true;
@@ -841,7 +845,7 @@ impl Paths {
             }
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
             for a in 0..self.active.len() {
-                let o = &self.octagons[self.slot[self.active[a]] as usize];
+                let o = &self.octagons[self.slot[self.active[a]].at as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
                     _ => self.tangents[known.tangents as usize + a],
