@@ -221,29 +221,29 @@ impl<'a> View<'a> {
     /// Difficult and dangerous terrain touched by `id`'s footprint along `a`–`b`, as its
     /// rules read them: Strider ignores difficult terrain; Flying and Aircraft ignore terrain.
     pub(super) fn terrain_on_path(&self, id: Id, a: Point, b: Point) -> (bool, bool) {
+        self.terrain_on_legs(id, a, &Bends::NONE, b)
+    }
+
+    /// Difficult and dangerous terrain touched along a path from `from`.
+    pub(super) fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
         let m = self.movement(id);
         if m.flying || m.aircraft {
             return (false, false);
         }
         let r = self.radius(id);
-        let mut out = (false, false);
-        for t in &self.terrain {
-            let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
-            if matters && paths::sweeps(a, b, r, t) {
-                out.0 |= t.kinds.difficult && !m.strider;
-                out.1 |= t.kinds.dangerous;
-            }
-        }
-        out
-    }
-
-    /// Difficult and dangerous terrain touched along a path from `from`.
-    pub(super) fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
         let mut at = from;
         let mut out = (false, false);
         for p in via.as_slice().iter().copied().chain(std::iter::once(to)) {
-            let (d, x) = self.terrain_on_path(id, at, p);
-            out = (out.0 | d, out.1 | x);
+            // the leg's own answer: a piece matters while the leg has not touched its kind
+            let mut leg = (false, false);
+            for t in &self.terrain {
+                let matters = (t.kinds.difficult && !m.strider && !leg.0) || (t.kinds.dangerous && !leg.1);
+                if matters && paths::sweeps(at, p, r, t) {
+                    leg.0 |= t.kinds.difficult && !m.strider;
+                    leg.1 |= t.kinds.dangerous;
+                }
+            }
+            out = (out.0 | leg.0, out.1 | leg.1);
             at = p;
         }
         out
