@@ -338,15 +338,24 @@ impl<'a> View<'a> {
         let mut inches = inches;
         for _ in 0..12 {
             let (via, to, length) = paths::walk(route, inches);
-            let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
-            if difficult && length > self.rules.moves.difficult_cap + EPS {
-                inches = self.rules.moves.difficult_cap;
-                continue;
+            // the terrain is looked at only where it decides something: a walk past the
+            // difficult cap, and the walk that ends where the unit may stand
+            let terrain = || self.terrain_on_legs(id, from, &via, to);
+            let long = length > self.rules.moves.difficult_cap + EPS;
+            let mut known = None;
+            if long {
+                let (difficult, dangerous) = terrain();
+                if difficult {
+                    inches = self.rules.moves.difficult_cap;
+                    continue;
+                }
+                known = Some((difficult, dangerous));
             }
             if length < 0.05 {
                 return None;
             }
             if self.spot_ok(id, to, false) {
+                let (difficult, dangerous) = known.unwrap_or_else(terrain);
                 return Some(Path { to, via, length, difficult, dangerous });
             }
             inches = length - 0.5;
