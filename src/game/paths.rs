@@ -362,13 +362,17 @@ pub struct Paths {
     /// obstacle its index, and a search that comes back to a node tests only the obstacles
     /// added since (`Paths::know`).
     seen: Vec<Seen>,
-    /// The tangent bits (`Octagon::tangents_from`) from a node to each active obstacle, a
-    /// run per node (`Seen::tangents`).
+    /// The tangent bits (`Octagon::tangents_from`) from a node to each active obstacle: node
+    /// `u`'s row starts at `u * stride` and holds its first `Seen::count` obstacles' (the
+    /// rest of a row is left from earlier calls: no clearing).
     tangents: Vec<u8>,
     /// Whether the leg from a node to each vertex of each active obstacle is clear
-    /// (`UNKNOWN`, `BLOCKED`, or clear of the first `k` active obstacles: `k + 2`), a run per
-    /// node (`Seen::legs`).
+    /// (`UNKNOWN`, `BLOCKED`, or clear of the first `k` active obstacles: `k + 2`), by rows
+    /// of `SIDES * stride` as `tangents`.
     legs: Vec<u8>,
+    /// Obstacles a row of `tangents` and `legs` holds (grown, and the rows forgotten, when a
+    /// search has more).
+    stride: usize,
     /// The last route found: the start, the bends, the end.
     pub route: Vec<Point>,
     /// Legs of this query found clear of every obstacle of a mask.
@@ -378,12 +382,10 @@ pub struct Paths {
     hi: Point,
 }
 
-/// A node's runs in `Paths::tangents` and `Paths::legs`, for its first `count` active
-/// obstacles, and whether its leg to the goal is clear (as `Paths::legs` says).
+/// How many active obstacles a node's rows in `Paths::tangents` and `Paths::legs` hold, and
+/// whether its leg to the goal is clear (as `Paths::legs` says).
 #[derive(Debug, Clone, Copy, Default)]
 struct Seen {
-    tangents: u32,
-    legs: u32,
     count: u32,
     goal: u8,
 }
@@ -640,28 +642,22 @@ impl Paths {
         (clear, if clear { u8::try_from(self.active.len() + 2).unwrap_or(UNKNOWN) } else { BLOCKED })
     }
 
-    /// Node `u` (at `p`)'s `Seen`, brought up to the active obstacles: the tangent bits to the
+    /// Node `u` (at `p`)'s rows brought up to the active obstacles: the tangent bits to the
     /// ones added since a search last came here (none to its own obstacle, whose neighbour
-    /// vertices are its candidates), and room for their legs.
-    fn know(&mut self, u: usize, p: Point) -> Seen {
-        let old = self.seen[u];
-        let count = self.active.len();
-        if old.count as usize == count {
-            return old;
+    /// vertices are its candidates), and their legs not tested yet. Its row's start.
+    fn know(&mut self, u: usize, p: Point) -> usize {
+        let row = u * self.stride;
+        let (old, count) = (self.seen[u].count as usize, self.active.len());
+        if old == count {
+            return row;
         }
-        let (tangents, legs) = (self.tangents.len(), self.legs.len());
-        let (old_tangents, old_legs, old_count) = (old.tangents as usize, old.legs as usize, old.count as usize);
-        self.tangents.extend_from_within(old_tangents..old_tangents + old_count);
-        self.legs.extend_from_within(old_legs..old_legs + SIDES * old_count);
         let own = if u > 0 { (u - 1) / SIDES } else { usize::MAX };
-        for a in old_count..count {
-            let bits = if a == own { 0 } else { self.octagon(self.active[a]).tangents_from(p) };
-            self.tangents.push(bits);
+        for a in old..count {
+            self.tangents[row + a] = if a == own { 0 } else { self.octagon(self.active[a]).tangents_from(p) };
         }
-        self.legs.resize(legs + SIDES * count, UNKNOWN);
-        let seen = Seen { tangents: tangents as u32, legs: legs as u32, count: count as u32, goal: old.goal };
-        self.seen[u] = seen;
-        seen
+        self.legs[SIDES * (row + old)..SIDES * (row + count)].fill(UNKNOWN);
+        self.seen[u].count = count as u32;
+        row
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
@@ -712,8 +708,6 @@ impl Paths {
 
     fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
         self.seen.clear();
-        self.tangents.clear();
-        self.legs.clear();
         if again && self.is_active.len() == self.boxes.len() {
             let (boxes, is_active) = (&self.boxes, &mut self.is_active);
             self.active.retain(|&i| {
@@ -789,6 +783,15 @@ impl Paths {
         if self.seen.len() < nodes {
             self.seen.resize(nodes, Seen::default());
         }
+        if self.active.len() > self.stride {
+            // wider rows: what the rows held is forgotten
+            self.stride = self.active.len().max(2 * self.stride).max(16);
+            self.seen.iter_mut().for_each(|s| s.count = 0);
+        }
+        if self.tangents.len() < nodes * self.stride {
+            self.tangents.resize(nodes * self.stride, 0);
+            self.legs.resize(SIDES * nodes * self.stride, UNKNOWN);
+        }
         self.node[0].cost = 0.0;
         self.node[0].estimate = goal.left(from);
         self.node[0].state = 1;
@@ -814,7 +817,7 @@ impl Paths {
             self.node[u].state = 2;
             let p = self.node_point(from, u);
             let g = self.node[u].cost;
-            let known = self.know(u, p);
+            let row = self.know(u, p);
             let left = goal.left(p);
             if left < nearest.0 - 1e-9 {
                 nearest = (left, u);
@@ -836,7 +839,7 @@ impl Paths {
             if let Some(q) = self.end_from(p, goal) {
                 let c = g + p.distance(q);
                 if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) {
-                    let (clear, now) = self.clear_known(known.goal, p, q, usize::MAX);
+                    let (clear, now) = self.clear_known(self.seen[u].goal, p, q, usize::MAX);
                     self.seen[u].goal = now;
                     if clear {
                         best = (c, u, q);
@@ -848,7 +851,7 @@ impl Paths {
                 let o = &self.octagons[self.slot[self.active[a]].at as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
-                    _ => self.tangents[known.tangents as usize + a],
+                    _ => self.tangents[row + a],
                 };
                 // the candidates' bits, lowest first
                 let mut bits = candidates;
@@ -883,7 +886,7 @@ impl Paths {
                     if f > limit + 1e-9 || f >= best.0 {
                         continue;
                     }
-                    let leg = known.legs as usize + a * SIDES + j;
+                    let leg = SIDES * (row + a) + j;
                     let (clear, now) = self.clear_known(self.legs[leg], p, q, a);
                     self.legs[leg] = now;
                     if !clear {
