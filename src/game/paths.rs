@@ -152,7 +152,7 @@ struct Octagon {
     /// The edges, `v[j + 1] - v[j]` (the same floats the tests would compute each time).
     e: [Point; SIDES],
     /// The vertices within the query's table (`Paths::in_bounds`), as bits: set when the
-    /// octagon is stored (`Paths::push`, `Paths::built`).
+    /// octagon becomes active (`Paths::activate`).
     on_table: u8,
     /// A point inside (the vertices' mean).
     mid: Point,
@@ -478,8 +478,7 @@ impl Paths {
         self.hi = hi;
     }
 
-    fn push(&mut self, mut o: Octagon) {
-        o.on_table = self.on_table_bits(&o);
+    fn push(&mut self, o: Octagon) {
         self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
         self.slot.push(Slot { at: self.octagons.len() as u32, shape: [0.0; 5] });
         self.octagons.push(o);
@@ -495,8 +494,7 @@ impl Paths {
     fn built(&mut self, i: usize) -> &Octagon {
         let Slot { at, shape: [x0, y0, x1, y1, grow] } = self.slot[i];
         if at == NOT_BUILT {
-            let mut o = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
-            o.on_table = self.on_table_bits(&o);
+            let o = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
             self.slot[i].at = self.octagons.len() as u32;
             self.octagons.push(o);
         }
@@ -509,9 +507,15 @@ impl Paths {
         &self.octagons[self.slot[i].at as usize]
     }
 
-    /// The vertices of `o` that are `in_bounds`, as bits.
-    fn on_table_bits(&self, o: &Octagon) -> u8 {
-        (0..SIDES).fold(0, |bits, j| bits | u8::from(self.in_bounds(o.v[j])) << j)
+    /// Makes the built obstacle `i` one the search goes round, with its vertices that are
+    /// `in_bounds` (its candidate corners).
+    fn activate(&mut self, i: usize) {
+        let o = self.octagon(i);
+        let on_table = (0..SIDES).fold(0, |bits, j| bits | u8::from(self.in_bounds(o.v[j])) << j);
+        let at = self.slot[i].at as usize;
+        self.octagons[at].on_table = on_table;
+        self.is_active[i] = true;
+        self.active.push(i);
     }
 
     pub fn in_bounds(&self, p: Point) -> bool {
@@ -606,8 +610,7 @@ impl Paths {
         for i in 0..self.boxes.len() {
             let x = self.boxes[i];
             if (x.class & mask != 0) & x.meets(&seg) && !self.is_active[i] && self.built(i).blocks_past_box(a, b) {
-                self.is_active[i] = true;
-                self.active.push(i);
+                self.activate(i);
                 added = true;
             }
         }
@@ -755,8 +758,7 @@ impl Paths {
                     if (x.class & mask != 0) & x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
-                            self.is_active[i] = true;
-                            self.active.push(i);
+                            self.activate(i);
                             added = true;
                         }
                     }
