@@ -485,6 +485,7 @@ impl Paths {
     }
 
     /// `Octagon::new`'s octagon, to be built when first needed (its box is known now).
+    #[inline]
     fn push_later(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) {
         self.boxes.push(Bounds { lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class });
         self.slot.push(Slot { at: NOT_BUILT, shape: [x0, y0, x1, y1, grow] });
@@ -531,12 +532,19 @@ impl Paths {
     /// never left out ("Units may not move through impassable terrain"): a unit whose disc
     /// already reaches it (its models stand beside a building) keeps its centre out of the
     /// piece grown as far as its start allows, and so still goes round it.
+    #[inline]
     pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         // a start outside the octagon's box is outside the octagon
         if from.x <= t.x0 - grow || from.x >= t.x1 + grow || from.y <= t.y0 - grow || from.y >= t.y1 + grow {
             self.push_later(t.x0, t.y0, t.x1, t.y1, grow, class);
-            return;
+        } else {
+            self.add_piece_near(t, grow, class, from);
         }
+    }
+
+    /// `add_piece` when `from` is within the piece's grown box.
+    #[inline(never)]
+    fn add_piece_near(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
             self.push(o);
@@ -563,11 +571,18 @@ impl Paths {
     /// Another unit's disc grown to `radius` (the unit's own radius, its and 1" if the mover
     /// keeps its distance). A mover already nearer than that (after a melee) keeps at least
     /// out of `inner`, or out of whatever disc does not hold it.
+    #[inline]
     pub fn add_disc(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
         if radius > 0.0 && (from.x <= at.x - radius || from.x >= at.x + radius || from.y <= at.y - radius || from.y >= at.y + radius) {
             self.push_later(at.x, at.y, at.x, at.y, radius, class);
-            return;
+        } else {
+            self.add_disc_near(at, radius, inner, class, from);
         }
+    }
+
+    /// `add_disc` when `from` is within the disc's box.
+    #[inline(never)]
+    fn add_disc_near(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
         let d = from.distance(at);
         for r in [radius, inner, d / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
             if r <= 0.0 {
