@@ -643,6 +643,7 @@ impl Paths {
     }
 
     /// `clear_but`, for the active obstacles from `first` on.
+    #[inline]
     fn clear_past(&self, a: Point, b: Point, skip: usize, first: usize) -> bool {
         let seg = Bounds::of(a, b);
         self.active[first..].iter().enumerate().all(|(k, &i)| k + first == skip || !self.boxes[i].meets(&seg) || !self.octagon(i).blocks_past_box(a, b))
@@ -984,6 +985,7 @@ pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
 
 /// Whether a disc of radius `r` moving along `a`–`b` overlaps the piece at some point
 /// (coming within `r` of it; touching at exactly `r` does not count).
+#[inline]
 pub fn sweeps(a: Point, b: Point, r: f64, t: &Piece) -> bool {
     if a.x.max(b.x) <= t.x0 - r || a.x.min(b.x) >= t.x1 + r || a.y.max(b.y) <= t.y0 - r || a.y.min(b.y) >= t.y1 + r {
         return false;
