@@ -45,6 +45,16 @@ pub const DIFFICULT: u8 = 4;
 pub const DANGEROUS: u8 = 8;
 
 const SIDES: usize = 8;
+/// An obstacle's place in `Paths::octagons` (`NOT_BUILT`: not built yet), and the rectangle
+/// and growth `Octagon::new` builds it from.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    at: u32,
+    shape: [f64; 5],
+}
+
+/// `Slot::at` of an obstacle not built yet.
+const NOT_BUILT: u32 = u32::MAX;
 /// Obstacles one search may have to go round before it gives up (a table holds at most
 /// 200 pieces and 200 units; paths that wind round more are not worth the time).
 const MAX_ACTIVE: usize = 64;
@@ -103,6 +113,14 @@ fn cross(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     ax * by - ay * bx
 }
 
+/// An octagon's edges, `v[j + 1] - v[j]`.
+fn edges(v: &[Point; SIDES]) -> [Point; SIDES] {
+    std::array::from_fn(|j| {
+        let (a, b) = (v[j], v[(j + 1) % SIDES]);
+        Point::new(b.x - a.x, b.y - a.y)
+    })
+}
+
 /// A bounding box (and the class of the obstacle it bounds).
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
@@ -122,7 +140,8 @@ impl Bounds {
     /// `Octagon::apart` from it).
     #[inline(always)]
     fn meets(&self, seg: &Bounds) -> bool {
-        seg.hi.x > self.lo.x && seg.lo.x < self.hi.x && seg.hi.y > self.lo.y && seg.lo.y < self.hi.y
+        // (without branches: most boxes are apart, on any of the four sides)
+        (seg.hi.x > self.lo.x) & (seg.lo.x < self.hi.x) & (seg.hi.y > self.lo.y) & (seg.lo.y < self.hi.y)
     }
 }
 
@@ -130,6 +149,11 @@ impl Bounds {
 #[derive(Debug, Clone, Copy)]
 struct Octagon {
     v: [Point; SIDES],
+    /// The edges, `v[j + 1] - v[j]` (the same floats the tests would compute each time).
+    e: [Point; SIDES],
+    /// The vertices within the query's table (`Paths::in_bounds`), as bits: set when the
+    /// octagon becomes active (`Paths::activate`).
+    on_table: u8,
     /// A point inside (the vertices' mean).
     mid: Point,
     /// For a disc's octagon, the disc's radius (the octagon lies between it and 1.0824 times
@@ -146,9 +170,6 @@ struct Octagon {
 }
 
 impl Octagon {
-    /// A stand-in for an octagon not built yet (`Paths::pending`).
-    const PENDING: Octagon = Octagon { v: [Point { x: 0.0, y: 0.0 }; SIDES], mid: Point { x: 0.0, y: 0.0 }, round: 0.0, lo: Point { x: 0.0, y: 0.0 }, hi: Point { x: 0.0, y: 0.0 }, slabs: None, class: 0 };
-
     /// The octagon round the rectangle `x0..x1 x y0..y1` grown by `grow` (a disc when the
     /// rectangle is a point).
     fn new(x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) -> Octagon {
@@ -162,7 +183,7 @@ impl Octagon {
         // = x1 + y1 + grow (1 + tan)
         let out = grow * (1.0 + TAN);
         let slabs = Some([x0 + y0 - out, x1 + y1 + out, x0 - y1 - out, x1 - y0 + out]);
-        Octagon { v, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), slabs, class }
+        Octagon { v, e: edges(&v), on_table: 0, mid: Point::new((x0 + x1) / 2.0, (y0 + y1) / 2.0), round, lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), slabs, class }
     }
 
     /// The octagon of `new`, but with each corner's middle edge tangent to the rounded corner
@@ -190,7 +211,7 @@ impl Octagon {
         }
         let mid = Point::new(v.iter().map(|p| p.x).sum::<f64>() / SIDES as f64, v.iter().map(|p| p.y).sum::<f64>() / SIDES as f64);
         // (a facing octagon's corners stick out further: no shortcut)
-        Octagon { v, mid, round: 0.0, lo, hi, slabs: None, class }
+        Octagon { v, e: edges(&v), on_table: 0, mid, round: 0.0, lo, hi, slabs: None, class }
     }
 
     /// Strictly inside (on the boundary is outside).
@@ -199,8 +220,8 @@ impl Octagon {
             return false;
         }
         (0..SIDES).all(|j| {
-            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
-            cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y) > TOL
+            let (a, e) = (self.v[j], self.e[j]);
+            cross(e.x, e.y, p.x - a.x, p.y - a.y) > TOL
         })
     }
 
@@ -214,9 +235,12 @@ impl Octagon {
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
     /// touching a vertex does not): no separating axis among the edges' and the segment's.
     fn blocks(&self, a: Point, b: Point) -> bool {
-        if self.apart(a, b) {
-            return false;
-        }
+        !self.apart(a, b) && self.blocks_past_box(a, b)
+    }
+
+    /// `blocks` for a segment whose box is known to meet the octagon's (`Bounds::meets`).
+    #[inline]
+    fn blocks_past_box(&self, a: Point, b: Point) -> bool {
         if self.round > 0.0 {
             // outside the circumscribed circle: clear; inside the inscribed one: blocked
             let d2 = segment_distance2(self.mid, a, b);
@@ -236,8 +260,7 @@ impl Octagon {
             }
         } else {
             for j in 0..SIDES {
-                let (p, q) = (self.v[j], self.v[(j + 1) % SIDES]);
-                let (ex, ey) = (q.x - p.x, q.y - p.y);
+                let (p, Point { x: ex, y: ey }) = (self.v[j], self.e[j]);
                 if cross(ex, ey, a.x - p.x, a.y - p.y) <= TOL && cross(ex, ey, b.x - p.x, b.y - p.y) <= TOL {
                     return false;
                 }
@@ -258,19 +281,17 @@ impl Octagon {
     /// there). Vertex `j`'s neighbours are on the sides `p` sees edges `j - 1` and `j` from,
     /// so one cross product per edge settles all eight.
     fn tangents_from(&self, p: Point) -> u8 {
-        let mut side = [0.0; SIDES];
-        for (j, s) in side.iter_mut().enumerate() {
-            let (a, b) = (self.v[j], self.v[(j + 1) % SIDES]);
-            *s = cross(b.x - a.x, b.y - a.y, p.x - a.x, p.y - a.y);
-        }
-        let mut bits = 0u8;
+        // bit j: `p` sees edge j from its inside (up to TOL), from its outside
+        let (mut inward, mut outward) = (0u8, 0u8);
         for j in 0..SIDES {
-            let (before, after) = (side[(j + SIDES - 1) % SIDES], side[j]);
-            if (before <= TOL && after >= -TOL) || (before >= -TOL && after <= TOL) {
-                bits |= 1 << j;
-            }
+            let (a, e) = (self.v[j], self.e[j]);
+            let side = cross(e.x, e.y, p.x - a.x, p.y - a.y);
+            inward |= u8::from(side >= -TOL) << j;
+            outward |= u8::from(side <= TOL) << j;
         }
-        bits
+        // vertex j lies between edge j - 1 (before) and edge j (after): bit j of the rotated
+        // masks is edge j - 1's
+        (outward.rotate_left(1) & inward) | (inward.rotate_left(1) & outward)
     }
 
     /// The nearest point of the boundary to `p`, nudged out by `MARGIN`.
@@ -319,27 +340,39 @@ impl Goal {
 /// The scratch space of the searches: the obstacles of one query and the search's arrays.
 #[derive(Default)]
 pub struct Paths {
+    /// The obstacles built so far, in the order they were built (`slot`).
     octagons: Vec<Octagon>,
-    /// For an obstacle not built yet, what `Octagon::new` builds it from (the rectangle and
-    /// its growth): most obstacles of a query are never near its routes, so they are built
-    /// only when a segment meets their box.
-    pending: Vec<Option<[f64; 5]>>,
+    /// Where each obstacle is in `octagons`, or what builds it: most obstacles of a query are
+    /// never near its routes, so they are built only when a segment meets their box.
+    slot: Vec<Slot>,
     /// Each octagon's bounding box and class, apart: a segment is first tested against
     /// every obstacle's box, and these stay in a few cache lines.
     boxes: Vec<Bounds>,
     /// Indices of the obstacles the current search goes round.
     active: Vec<usize>,
     is_active: Vec<bool>,
-    cost: Vec<f64>,
-    /// Cost so far plus the heuristic (A*'s f).
-    estimate: Vec<f64>,
-    parent: Vec<u32>,
-    /// 0: not reached, 1: open, 2: closed.
-    state: Vec<u8>,
+    /// A* per node: cost so far, estimate, parent, state.
+    node: Vec<Node>,
     /// The open nodes by (f, node), f as the bits of a non-negative float (which order as
     /// the floats do); an entry whose node has since been closed or reached for less is
     /// passed over when it comes up.
     open: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    /// What the searches of one `shortest` call found out at each node, kept from search to
+    /// search: within a call the active obstacles only grow, so a node keeps its point and an
+    /// obstacle its index, and a search that comes back to a node tests only the obstacles
+    /// added since (`Paths::know`).
+    seen: Vec<Seen>,
+    /// The tangent bits (`Octagon::tangents_from`) from a node to each active obstacle: node
+    /// `u`'s row starts at `u * stride` and holds its first `Seen::count` obstacles' (the
+    /// rest of a row is left from earlier calls: no clearing).
+    tangents: Vec<u8>,
+    /// Whether the leg from a node to each vertex of each active obstacle is clear
+    /// (`UNKNOWN`, `BLOCKED`, or clear of the first `k` active obstacles: `k + 2`), by rows
+    /// of `SIDES * stride` as `tangents`.
+    legs: Vec<u8>,
+    /// Obstacles a row of `tangents` and `legs` holds (grown, and the rows forgotten, when a
+    /// search has more).
+    stride: usize,
     /// The last route found: the start, the bends, the end.
     pub route: Vec<Point>,
     /// Legs of this query found clear of every obstacle of a mask.
@@ -347,6 +380,33 @@ pub struct Paths {
     /// Where the centre may go (the table less the unit's radius).
     lo: Point,
     hi: Point,
+}
+
+/// How many active obstacles a node's rows in `Paths::tangents` and `Paths::legs` hold, and
+/// whether its leg to the goal is clear (as `Paths::legs` says).
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    count: u32,
+    goal: u8,
+}
+
+/// `Paths::legs`: not tested yet; crossing an obstacle (more obstacles do not clear it).
+const UNKNOWN: u8 = 0;
+const BLOCKED: u8 = 1;
+
+/// A node of A*.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    cost: f64,
+    /// Cost so far plus the heuristic (A*'s f).
+    estimate: f64,
+    parent: u32,
+    /// 0: not reached, 1: open, 2: closed.
+    state: u8,
+}
+
+impl Node {
+    const UNREACHED: Node = Node { cost: f64::INFINITY, estimate: f64::INFINITY, parent: u32::MAX, state: 0 };
 }
 
 thread_local! {
@@ -411,7 +471,7 @@ impl Paths {
     /// Forgets the last query's obstacles; centres must stay within `lo`–`hi`.
     pub fn reset(&mut self, lo: Point, hi: Point) {
         self.octagons.clear();
-        self.pending.clear();
+        self.slot.clear();
         self.boxes.clear();
         self.clear_legs.clear();
         self.lo = lo;
@@ -420,23 +480,43 @@ impl Paths {
 
     fn push(&mut self, o: Octagon) {
         self.boxes.push(Bounds { lo: o.lo, hi: o.hi, class: o.class });
+        self.slot.push(Slot { at: self.octagons.len() as u32, shape: [0.0; 5] });
         self.octagons.push(o);
-        self.pending.push(None);
     }
 
     /// `Octagon::new`'s octagon, to be built when first needed (its box is known now).
+    #[inline]
     fn push_later(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, grow: f64, class: u8) {
         self.boxes.push(Bounds { lo: Point::new(x0 - grow, y0 - grow), hi: Point::new(x1 + grow, y1 + grow), class });
-        self.octagons.push(Octagon::PENDING);
-        self.pending.push(Some([x0, y0, x1, y1, grow]));
+        self.slot.push(Slot { at: NOT_BUILT, shape: [x0, y0, x1, y1, grow] });
     }
 
     /// Obstacle `i`, built if it was not yet.
     fn built(&mut self, i: usize) -> &Octagon {
-        if let Some([x0, y0, x1, y1, grow]) = self.pending[i].take() {
-            self.octagons[i] = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
+        let Slot { at, shape: [x0, y0, x1, y1, grow] } = self.slot[i];
+        if at == NOT_BUILT {
+            let o = Octagon::new(x0, y0, x1, y1, grow, self.boxes[i].class);
+            self.slot[i].at = self.octagons.len() as u32;
+            self.octagons.push(o);
         }
-        &self.octagons[i]
+        self.octagon(i)
+    }
+
+    /// Obstacle `i`, built already (`built`: every active one, every one `push` added).
+    #[inline(always)]
+    fn octagon(&self, i: usize) -> &Octagon {
+        &self.octagons[self.slot[i].at as usize]
+    }
+
+    /// Makes the built obstacle `i` one the search goes round, with its vertices that are
+    /// `in_bounds` (its candidate corners).
+    fn activate(&mut self, i: usize) {
+        let o = self.octagon(i);
+        let on_table = (0..SIDES).fold(0, |bits, j| bits | u8::from(self.in_bounds(o.v[j])) << j);
+        let at = self.slot[i].at as usize;
+        self.octagons[at].on_table = on_table;
+        self.is_active[i] = true;
+        self.active.push(i);
     }
 
     pub fn in_bounds(&self, p: Point) -> bool {
@@ -452,12 +532,19 @@ impl Paths {
     /// never left out ("Units may not move through impassable terrain"): a unit whose disc
     /// already reaches it (its models stand beside a building) keeps its centre out of the
     /// piece grown as far as its start allows, and so still goes round it.
+    #[inline]
     pub fn add_piece(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         // a start outside the octagon's box is outside the octagon
         if from.x <= t.x0 - grow || from.x >= t.x1 + grow || from.y <= t.y0 - grow || from.y >= t.y1 + grow {
             self.push_later(t.x0, t.y0, t.x1, t.y1, grow, class);
-            return;
+        } else {
+            self.add_piece_near(t, grow, class, from);
         }
+    }
+
+    /// `add_piece` when `from` is within the piece's grown box.
+    #[inline(never)]
+    fn add_piece_near(&mut self, t: &Piece, grow: f64, class: u8, from: Point) {
         let o = Octagon::new(t.x0, t.y0, t.x1, t.y1, grow, class);
         if !o.contains(from) {
             self.push(o);
@@ -484,11 +571,18 @@ impl Paths {
     /// Another unit's disc grown to `radius` (the unit's own radius, its and 1" if the mover
     /// keeps its distance). A mover already nearer than that (after a melee) keeps at least
     /// out of `inner`, or out of whatever disc does not hold it.
+    #[inline]
     pub fn add_disc(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
         if radius > 0.0 && (from.x <= at.x - radius || from.x >= at.x + radius || from.y <= at.y - radius || from.y >= at.y + radius) {
             self.push_later(at.x, at.y, at.x, at.y, radius, class);
-            return;
+        } else {
+            self.add_disc_near(at, radius, inner, class, from);
         }
+    }
+
+    /// `add_disc` when `from` is within the disc's box.
+    #[inline(never)]
+    fn add_disc_near(&mut self, at: Point, radius: f64, inner: f64, class: u8, from: Point) {
         let d = from.distance(at);
         for r in [radius, inner, d / (1.0 + TAN * TAN).sqrt() - 2.0 * MARGIN] {
             if r <= 0.0 {
@@ -514,12 +608,12 @@ impl Paths {
     pub fn push_out(&mut self, p: Point, mask: u8) -> Point {
         let mut p = self.clamp(p);
         for _ in 0..4 {
-            let holder = (0..self.octagons.len()).find(|&i| {
+            let holder = (0..self.boxes.len()).find(|&i| {
                 let x = self.boxes[i];
                 x.class & mask != 0 && p.x > x.lo.x && p.x < x.hi.x && p.y > x.lo.y && p.y < x.hi.y && self.built(i).contains(p)
             });
             let Some(i) = holder else { break };
-            p = self.clamp(self.octagons[i].nearest_outside(p));
+            p = self.clamp(self.octagon(i).nearest_outside(p));
         }
         p
     }
@@ -528,11 +622,10 @@ impl Paths {
     fn activate_blockers(&mut self, a: Point, b: Point, mask: u8) -> bool {
         let mut added = false;
         let seg = Bounds::of(a, b);
-        for i in 0..self.octagons.len() {
+        for i in 0..self.boxes.len() {
             let x = self.boxes[i];
-            if !self.is_active[i] && x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
-                self.is_active[i] = true;
-                self.active.push(i);
+            if (x.class & mask != 0) & x.meets(&seg) && !self.is_active[i] && self.built(i).blocks_past_box(a, b) {
+                self.activate(i);
                 added = true;
             }
         }
@@ -546,12 +639,48 @@ impl Paths {
     /// `clear`, but for active obstacle `skip`, which the segment is known not to enter (it
     /// ends at one of its vertices seen tangentially, or runs along one of its edges).
     fn clear_but(&self, a: Point, b: Point, skip: usize) -> bool {
+        self.clear_past(a, b, skip, 0)
+    }
+
+    /// `clear_but`, for the active obstacles from `first` on.
+    #[inline]
+    fn clear_past(&self, a: Point, b: Point, skip: usize, first: usize) -> bool {
         let seg = Bounds::of(a, b);
-        self.active.iter().enumerate().all(|(k, &i)| k == skip || !self.boxes[i].meets(&seg) || !self.octagons[i].blocks(a, b))
+        self.active[first..].iter().enumerate().all(|(k, &i)| k + first == skip || !self.boxes[i].meets(&seg) || !self.octagon(i).blocks_past_box(a, b))
+    }
+
+    /// `clear_but` for a leg whose `Paths::legs` entry is `known`, and the entry it gets.
+    fn clear_known(&self, known: u8, a: Point, b: Point, skip: usize) -> (bool, u8) {
+        if known == BLOCKED {
+            return (false, BLOCKED);
+        }
+        let first = if known == UNKNOWN { 0 } else { usize::from(known - 2) };
+        let clear = self.clear_past(a, b, skip, first);
+        // (a search runs with at most `MAX_ACTIVE` and the few one check adds: past 253, a
+        // clear leg is not remembered)
+        (clear, if clear { u8::try_from(self.active.len() + 2).unwrap_or(UNKNOWN) } else { BLOCKED })
+    }
+
+    /// Node `u` (at `p`)'s rows brought up to the active obstacles: the tangent bits to the
+    /// ones added since a search last came here (none to its own obstacle, whose neighbour
+    /// vertices are its candidates), and their legs not tested yet. Its row's start.
+    fn know(&mut self, u: usize, p: Point) -> usize {
+        let row = u * self.stride;
+        let (old, count) = (self.seen[u].count as usize, self.active.len());
+        if old == count {
+            return row;
+        }
+        let own = if u > 0 { (u - 1) / SIDES } else { usize::MAX };
+        for a in old..count {
+            self.tangents[row + a] = if a == own { 0 } else { self.octagon(self.active[a]).tangents_from(p) };
+        }
+        self.legs[SIDES * (row + old)..SIDES * (row + count)].fill(UNKNOWN);
+        self.seen[u].count = count as u32;
+        row
     }
 
     fn node_point(&self, from: Point, node: usize) -> Point {
-        if node == 0 { from } else { self.octagons[self.active[(node - 1) / SIDES]].v[(node - 1) % SIDES] }
+        if node == 0 { from } else { self.octagon(self.active[(node - 1) / SIDES]).v[(node - 1) % SIDES] }
     }
 
     /// Where the last leg from `p` ends: the goal, or the contact point facing `p` (moved
@@ -597,17 +726,18 @@ impl Paths {
     }
 
     fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
-        if again && self.is_active.len() == self.octagons.len() {
-            let (octagons, is_active) = (&self.octagons, &mut self.is_active);
+        self.seen.clear();
+        if again && self.is_active.len() == self.boxes.len() {
+            let (boxes, is_active) = (&self.boxes, &mut self.is_active);
             self.active.retain(|&i| {
-                let keep = octagons[i].class & mask != 0;
+                let keep = boxes[i].class & mask != 0;
                 is_active[i] = keep;
                 keep
             });
         } else {
             self.active.clear();
             self.is_active.clear();
-            self.is_active.resize(self.octagons.len(), false);
+            self.is_active.resize(self.boxes.len(), false);
         }
         loop {
             let length = self.search(from, goal, limit)?;
@@ -639,13 +769,12 @@ impl Paths {
                 }
                 let mut blocked = false;
                 let seg = Bounds::of(a, b);
-                for i in 0..self.octagons.len() {
+                for i in 0..self.boxes.len() {
                     let x = self.boxes[i];
-                    if x.class & mask != 0 && x.meets(&seg) && self.built(i).blocks(a, b) {
+                    if (x.class & mask != 0) & x.meets(&seg) && self.built(i).blocks_past_box(a, b) {
                         blocked = true;
                         if !self.is_active[i] {
-                            self.is_active[i] = true;
-                            self.active.push(i);
+                            self.activate(i);
                             added = true;
                         }
                     }
@@ -667,19 +796,25 @@ impl Paths {
     /// `j` of active obstacle `a`).
     fn search(&mut self, from: Point, goal: Goal, limit: f64) -> Option<f64> {
         let nodes = 1 + SIDES * self.active.len();
-        self.cost.clear();
-        self.cost.resize(nodes, f64::INFINITY);
-        self.parent.clear();
-        self.parent.resize(nodes, u32::MAX);
-        self.state.clear();
-        self.state.resize(nodes, 0);
-        self.estimate.clear();
-        self.estimate.resize(nodes, f64::INFINITY);
-        self.cost[0] = 0.0;
-        self.estimate[0] = goal.left(from);
-        self.state[0] = 1;
+        self.node.clear();
+        self.node.resize(nodes, Node::UNREACHED);
+        if self.seen.len() < nodes {
+            self.seen.resize(nodes, Seen::default());
+        }
+        if self.active.len() > self.stride {
+            // wider rows: what the rows held is forgotten
+            self.stride = self.active.len().max(2 * self.stride).max(16);
+            self.seen.iter_mut().for_each(|s| s.count = 0);
+        }
+        if self.tangents.len() < nodes * self.stride {
+            self.tangents.resize(nodes * self.stride, 0);
+            self.legs.resize(SIDES * nodes * self.stride, UNKNOWN);
+        }
+        self.node[0].cost = 0.0;
+        self.node[0].estimate = goal.left(from);
+        self.node[0].state = 1;
         self.open.clear();
-        self.open.push(std::cmp::Reverse((f_key(self.estimate[0]), 0)));
+        self.open.push(std::cmp::Reverse((f_key(self.node[0].estimate), 0)));
         let mut best = (f64::INFINITY, 0usize, from);
         // the reached node nearest the goal (for a goal out of reach)
         let mut nearest = (goal.left(from), 0usize);
@@ -688,8 +823,8 @@ impl Paths {
             let mut pick: Option<(f64, usize)> = None;
             while let Some(std::cmp::Reverse((key, n))) = self.open.pop() {
                 let n = n as usize;
-                if self.state[n] == 1 && f_key(self.estimate[n]) == key {
-                    pick = Some((self.estimate[n], n));
+                if self.node[n].state == 1 && f_key(self.node[n].estimate) == key {
+                    pick = Some((self.node[n].estimate, n));
                     break;
                 }
             }
@@ -697,9 +832,10 @@ impl Paths {
             if f >= best.0 {
                 break;
             }
-            self.state[u] = 2;
+            self.node[u].state = 2;
             let p = self.node_point(from, u);
-            let g = self.cost[u];
+            let g = self.node[u].cost;
+            let row = self.know(u, p);
             let left = goal.left(p);
             if left < nearest.0 - 1e-9 {
                 nearest = (left, u);
@@ -707,9 +843,9 @@ impl Paths {
             // a shortest path bends round a corner only towards its obstacle (it is taut): the
             // legs leaving `p` must turn to the side the obstacle of `p` lies on
             let bend = (u > 0).then(|| {
-                let before = self.node_point(from, self.parent[u] as usize);
+                let before = self.node_point(from, self.node[u].parent as usize);
                 let (dx, dy) = (p.x - before.x, p.y - before.y);
-                let mid = self.octagons[self.active[(u - 1) / SIDES]].mid;
+                let mid = self.octagon(self.active[(u - 1) / SIDES]).mid;
                 (dx, dy, cross(dx, dy, mid.x - p.x, mid.y - p.y))
             });
             let taut = |q: Point| {
@@ -720,16 +856,20 @@ impl Paths {
             };
             if let Some(q) = self.end_from(p, goal) {
                 let c = g + p.distance(q);
-                if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) && self.clear(p, q) {
-                    best = (c, u, q);
+                if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) {
+                    let (clear, now) = self.clear_known(self.seen[u].goal, p, q, usize::MAX);
+                    self.seen[u].goal = now;
+                    if clear {
+                        best = (c, u, q);
+                    }
                 }
             }
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
             for a in 0..self.active.len() {
-                let o = &self.octagons[self.active[a]];
+                let o = &self.octagons[self.slot[self.active[a]].at as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),
-                    _ => o.tangents_from(p),
+                    _ => self.tangents[row + a],
                 };
                 // the candidates' bits, lowest first
                 let mut bits = candidates;
@@ -737,11 +877,11 @@ impl Paths {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let n = 1 + a * SIDES + j;
-                    if self.state[n] == 2 {
+                    if self.node[n].state == 2 {
                         continue;
                     }
                     let q = o.v[j];
-                    if !taut(q) || !self.in_bounds(q) {
+                    if o.on_table & (1 << j) == 0 || !taut(q) {
                         continue;
                     }
                     if let Goal::Contact { centre, contact } = goal {
@@ -757,17 +897,23 @@ impl Paths {
                         }
                     }
                     let c = g + p.distance(q);
-                    if c >= self.cost[n] {
+                    if c >= self.node[n].cost {
                         continue;
                     }
                     let f = c + goal.left(q);
-                    if f > limit + 1e-9 || f >= best.0 || !self.clear_but(p, q, a) {
+                    if f > limit + 1e-9 || f >= best.0 {
                         continue;
                     }
-                    self.cost[n] = c;
-                    self.estimate[n] = f;
-                    self.parent[n] = u as u32;
-                    self.state[n] = 1;
+                    let leg = SIDES * (row + a) + j;
+                    let (clear, now) = self.clear_known(self.legs[leg], p, q, a);
+                    self.legs[leg] = now;
+                    if !clear {
+                        continue;
+                    }
+                    self.node[n].cost = c;
+                    self.node[n].estimate = f;
+                    self.node[n].parent = u as u32;
+                    self.node[n].state = 1;
                     self.open.push(std::cmp::Reverse((f_key(f), n as u32)));
                 }
             }
@@ -775,7 +921,7 @@ impl Paths {
         let (length, last, end) = if best.0.is_finite() {
             best
         } else if matches!(goal, Goal::Point(_)) {
-            (self.cost[nearest.1], nearest.1, self.node_point(from, nearest.1))
+            (self.node[nearest.1].cost, nearest.1, self.node_point(from, nearest.1))
         } else {
             return None;
         };
@@ -784,7 +930,7 @@ impl Paths {
         let mut n = last;
         while n != 0 {
             self.route.push(self.node_point(from, n));
-            n = self.parent[n] as usize;
+            n = self.node[n].parent as usize;
         }
         self.route.push(from);
         self.route.reverse();
@@ -839,6 +985,7 @@ pub fn walk(route: &[Point], inches: f64) -> (Bends, Point, f64) {
 
 /// Whether a disc of radius `r` moving along `a`–`b` overlaps the piece at some point
 /// (coming within `r` of it; touching at exactly `r` does not count).
+#[inline]
 pub fn sweeps(a: Point, b: Point, r: f64, t: &Piece) -> bool {
     if a.x.max(b.x) <= t.x0 - r || a.x.min(b.x) >= t.x1 + r || a.y.max(b.y) <= t.y0 - r || a.y.min(b.y) >= t.y1 + r {
         return false;

@@ -196,13 +196,21 @@ impl<'a> View<'a> {
         if self.impassable_pieces().any(|t| paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
+        let (lo, hi) = (Point::new(a.x.min(b.x), a.y.min(b.y)), Point::new(a.x.max(b.x), a.y.max(b.y)));
         for army in 0..2 {
             for other in self.on_table(army) {
+                let at = self.live(other).pos;
+                let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
+                // a unit further than `room` from the segment's box, by more than rounding
+                // could make up, is further from the segment: most are, and cost no distance
+                let far = room + 1e-9;
+                if at.x < lo.x - far || at.x > hi.x + far || at.y < lo.y - far || at.y > hi.y + far {
+                    continue;
+                }
                 if other == id || Some(other) == from || self.info(other).movement.aircraft {
                     continue;
                 }
-                let room = r + self.radius(other) - if Some(other) == target { 1e-3 } else { EPS };
-                if self.live(other).pos.distance_to_segment(a, b) < room {
+                if at.distance_to_segment(a, b) < room {
                     return false;
                 }
             }
@@ -213,29 +221,29 @@ impl<'a> View<'a> {
     /// Difficult and dangerous terrain touched by `id`'s footprint along `a`–`b`, as its
     /// rules read them: Strider ignores difficult terrain; Flying and Aircraft ignore terrain.
     pub(super) fn terrain_on_path(&self, id: Id, a: Point, b: Point) -> (bool, bool) {
+        self.terrain_on_legs(id, a, &Bends::NONE, b)
+    }
+
+    /// Difficult and dangerous terrain touched along a path from `from`.
+    pub(super) fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
         let m = self.movement(id);
         if m.flying || m.aircraft {
             return (false, false);
         }
         let r = self.radius(id);
-        let mut out = (false, false);
-        for t in &self.terrain {
-            let matters = (t.kinds.difficult && !m.strider && !out.0) || (t.kinds.dangerous && !out.1);
-            if matters && paths::sweeps(a, b, r, t) {
-                out.0 |= t.kinds.difficult && !m.strider;
-                out.1 |= t.kinds.dangerous;
-            }
-        }
-        out
-    }
-
-    /// Difficult and dangerous terrain touched along a path from `from`.
-    pub(super) fn terrain_on_legs(&self, id: Id, from: Point, via: &Bends, to: Point) -> (bool, bool) {
         let mut at = from;
         let mut out = (false, false);
         for p in via.as_slice().iter().copied().chain(std::iter::once(to)) {
-            let (d, x) = self.terrain_on_path(id, at, p);
-            out = (out.0 | d, out.1 | x);
+            // the leg's own answer: a piece matters while the leg has not touched its kind
+            let mut leg = (false, false);
+            for t in &self.terrain {
+                let matters = (t.kinds.difficult && !m.strider && !leg.0) || (t.kinds.dangerous && !leg.1);
+                if matters && paths::sweeps(at, p, r, t) {
+                    leg.0 |= t.kinds.difficult && !m.strider;
+                    leg.1 |= t.kinds.dangerous;
+                }
+            }
+            out = (out.0 | leg.0, out.1 | leg.1);
             at = p;
         }
         out
@@ -330,15 +338,24 @@ impl<'a> View<'a> {
         let mut inches = inches;
         for _ in 0..12 {
             let (via, to, length) = paths::walk(route, inches);
-            let (difficult, dangerous) = self.terrain_on_legs(id, from, &via, to);
-            if difficult && length > self.rules.moves.difficult_cap + EPS {
-                inches = self.rules.moves.difficult_cap;
-                continue;
+            // the terrain is looked at only where it decides something: a walk past the
+            // difficult cap, and the walk that ends where the unit may stand
+            let terrain = || self.terrain_on_legs(id, from, &via, to);
+            let long = length > self.rules.moves.difficult_cap + EPS;
+            let mut known = None;
+            if long {
+                let (difficult, dangerous) = terrain();
+                if difficult {
+                    inches = self.rules.moves.difficult_cap;
+                    continue;
+                }
+                known = Some((difficult, dangerous));
             }
             if length < 0.05 {
                 return None;
             }
             if self.spot_ok(id, to, false) {
+                let (difficult, dangerous) = known.unwrap_or_else(terrain);
                 return Some(Path { to, via, length, difficult, dangerous });
             }
             inches = length - 0.5;

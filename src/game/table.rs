@@ -118,6 +118,7 @@ impl Piece {
 
     /// Whether the segment `a`–`b` passes within `margin` of the rectangle (the rectangle
     /// grown by `margin` on each side: a disc of that radius moving along the segment).
+    #[inline]
     pub fn crossed(&self, a: Point, b: Point, margin: f64) -> bool {
         segment_hits_box(a, b, self.x0 - margin, self.y0 - margin, self.x1 + margin, self.y1 + margin)
     }
@@ -128,6 +129,7 @@ impl Piece {
 }
 
 /// Liang–Barsky: whether the segment `a`–`b` meets the box.
+#[inline]
 fn segment_hits_box(a: Point, b: Point, x0: f64, y0: f64, x1: f64, y1: f64) -> bool {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
