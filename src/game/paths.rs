@@ -225,15 +225,16 @@ impl Octagon {
         })
     }
 
-    /// Whether the segment's bounding box misses the octagon's (most do: checked inline
-    /// before `blocks`).
-    #[inline(always)]
+    /// Whether the segment's bounding box misses the octagon's (the searches test the boxes
+    /// themselves, before `blocks_past_box`; this and `blocks` are the whole test, for tests).
+    #[cfg(test)]
     fn apart(&self, a: Point, b: Point) -> bool {
         !Bounds { lo: self.lo, hi: self.hi, class: self.class }.meets(&Bounds::of(a, b))
     }
 
     /// Whether the segment `a`–`b` passes through the inside (running along an edge or
     /// touching a vertex does not): no separating axis among the edges' and the segment's.
+    #[cfg(test)]
     fn blocks(&self, a: Point, b: Point) -> bool {
         !self.apart(a, b) && self.blocks_past_box(a, b)
     }
