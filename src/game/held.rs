@@ -18,11 +18,12 @@ impl<'a> View<'a> {
         if live.buff == 0 && live.debuff == 0 {
             return 0;
         }
-        self.held_of(id, used)
+        self.held_mask(id, used)
     }
 
+    /// `held_for` of a unit that holds a rule.
     #[inline(never)]
-    fn held_of(&self, id: Id, used: BuffUse) -> u16 {
+    fn held_mask(&self, id: Id, used: BuffUse) -> u16 {
         let (live, info) = (self.live(id), self.info(id));
         let mut mask = 0;
         for b in [live.buff, live.debuff] {

@@ -46,7 +46,7 @@ pub const DANGEROUS: u8 = 8;
 
 const SIDES: usize = 8;
 /// An obstacle's place in `Paths::octagons` (`NOT_BUILT`: not built yet), and the rectangle
-/// and growth `Octagon::new` builds it from.
+/// and growth `Octagon::new` builds it from (zeros for an octagon built at once, `push`).
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     at: u32,
@@ -361,10 +361,11 @@ pub struct Paths {
     /// What the searches of one `shortest` call found out at each node, kept from search to
     /// search: within a call the active obstacles only grow, so a node keeps its point and an
     /// obstacle its index, and a search that comes back to a node tests only the obstacles
-    /// added since (`Paths::know`).
-    seen: Vec<Seen>,
+    /// added since (`Paths::rows_up_to_date`). The rows grow with the widest search a thread has made and are
+    /// kept: (1 + 8n) x n bytes of tangents and eight times that of legs for n active obstacles.
+    rows: Vec<NodeRows>,
     /// The tangent bits (`Octagon::tangents_from`) from a node to each active obstacle: node
-    /// `u`'s row starts at `u * stride` and holds its first `Seen::count` obstacles' (the
+    /// `u`'s row starts at `u * stride` and holds its first `NodeRows::count` obstacles' (the
     /// rest of a row is left from earlier calls: no clearing).
     tangents: Vec<u8>,
     /// Whether the leg from a node to each vertex of each active obstacle is clear
@@ -386,7 +387,7 @@ pub struct Paths {
 /// How many active obstacles a node's rows in `Paths::tangents` and `Paths::legs` hold, and
 /// whether its leg to the goal is clear (as `Paths::legs` says).
 #[derive(Debug, Clone, Copy, Default)]
-struct Seen {
+struct NodeRows {
     count: u32,
     goal: u8,
 }
@@ -657,17 +658,18 @@ impl Paths {
         }
         let first = if known == UNKNOWN { 0 } else { usize::from(known - 2) };
         let clear = self.clear_past(a, b, skip, first);
-        // (a search runs with at most `MAX_ACTIVE` and the few one check adds: past 253, a
-        // clear leg is not remembered)
+        // (a search gives up past `MAX_ACTIVE` obstacles, but a widened search keeps those the
+        // last one found, so there may be more: past 253, a clear leg is not remembered, and
+        // is only tested again)
         (clear, if clear { u8::try_from(self.active.len() + 2).unwrap_or(UNKNOWN) } else { BLOCKED })
     }
 
     /// Node `u` (at `p`)'s rows brought up to the active obstacles: the tangent bits to the
     /// ones added since a search last came here (none to its own obstacle, whose neighbour
     /// vertices are its candidates), and their legs not tested yet. Its row's start.
-    fn know(&mut self, u: usize, p: Point) -> usize {
+    fn rows_up_to_date(&mut self, u: usize, p: Point) -> usize {
         let row = u * self.stride;
-        let (old, count) = (self.seen[u].count as usize, self.active.len());
+        let (old, count) = (self.rows[u].count as usize, self.active.len());
         if old == count {
             return row;
         }
@@ -676,7 +678,7 @@ impl Paths {
             self.tangents[row + a] = if a == own { 0 } else { self.octagon(self.active[a]).tangents_from(p) };
         }
         self.legs[SIDES * (row + old)..SIDES * (row + count)].fill(UNKNOWN);
-        self.seen[u].count = count as u32;
+        self.rows[u].count = count as u32;
         row
     }
 
@@ -727,7 +729,7 @@ impl Paths {
     }
 
     fn shortest_(&mut self, from: Point, goal: Goal, mask: u8, limit: f64, horizon: f64, again: bool) -> Option<f64> {
-        self.seen.clear();
+        self.rows.clear();
         if again && self.is_active.len() == self.boxes.len() {
             let (boxes, is_active) = (&self.boxes, &mut self.is_active);
             self.active.retain(|&i| {
@@ -799,13 +801,13 @@ impl Paths {
         let nodes = 1 + SIDES * self.active.len();
         self.node.clear();
         self.node.resize(nodes, Node::UNREACHED);
-        if self.seen.len() < nodes {
-            self.seen.resize(nodes, Seen::default());
+        if self.rows.len() < nodes {
+            self.rows.resize(nodes, NodeRows::default());
         }
         if self.active.len() > self.stride {
             // wider rows: what the rows held is forgotten
             self.stride = self.active.len().max(2 * self.stride).max(16);
-            self.seen.iter_mut().for_each(|s| s.count = 0);
+            self.rows.iter_mut().for_each(|s| s.count = 0);
         }
         if self.tangents.len() < nodes * self.stride {
             self.tangents.resize(nodes * self.stride, 0);
@@ -836,7 +838,7 @@ impl Paths {
             self.node[u].state = 2;
             let p = self.node_point(from, u);
             let g = self.node[u].cost;
-            let row = self.know(u, p);
+            let row = self.rows_up_to_date(u, p);
             let left = goal.left(p);
             if left < nearest.0 - 1e-9 {
                 nearest = (left, u);
@@ -858,8 +860,8 @@ impl Paths {
             if let Some(q) = self.end_from(p, goal) {
                 let c = g + p.distance(q);
                 if c < best.0 && c <= limit + 1e-9 && taut(q) && self.in_bounds(q) {
-                    let (clear, now) = self.clear_known(self.seen[u].goal, p, q, usize::MAX);
-                    self.seen[u].goal = now;
+                    let (clear, now) = self.clear_known(self.rows[u].goal, p, q, usize::MAX);
+                    self.rows[u].goal = now;
                     if clear {
                         best = (c, u, q);
                     }
@@ -867,6 +869,7 @@ impl Paths {
             }
             let own = (u > 0).then(|| ((u - 1) / SIDES, (u - 1) % SIDES));
             for a in 0..self.active.len() {
+                // (`self.octagon`, spelt out: `self.tangents` is borrowed beside it)
                 let o = &self.octagons[self.slot[self.active[a]].at as usize];
                 let candidates = match own {
                     Some((oa, oj)) if oa == a => (1u8 << ((oj + 1) % SIDES)) | (1u8 << ((oj + SIDES - 1) % SIDES)),

@@ -157,6 +157,8 @@ impl<'a, P: Player> Game<'a, P> {
         }
     }
 
+    /// Records the game in `out`, handing its lists on to the next game (`Cache::spare`): called
+    /// once, at the end (the game's armies, terrain and markers are empty after it).
     pub(super) fn finish(&mut self, out: &mut Output) {
         let mut record = Record { first: self.seat[0] as u8, ..Record::default() };
         for owner in &self.owner {

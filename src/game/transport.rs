@@ -50,12 +50,13 @@ impl<'a, P: Player> Game<'a, P> {
     #[inline(always)]
     pub(super) fn empty_wrecks(&mut self) {
         if self.prep.transports {
-            self.empty_wrecks_timed();
+            self.empty_wrecks_now();
         }
     }
 
+    /// `empty_wrecks`'s work, timed.
     #[inline(never)]
-    fn empty_wrecks_timed(&mut self) {
+    fn empty_wrecks_now(&mut self) {
         let t = self.clock();
         self.wrecks();
         self.lap(t, |x| &mut x.transports);
