@@ -98,7 +98,8 @@ impl Cache {
         if self.spell_wounds.get_mut().len() > Self::LIMIT {
             self.spell_wounds.get_mut().clear();
         }
-        if self.exchange_parts.get_mut().len() > Self::LIMIT {
+        // a few parts per pair of units (900 pairs each way at 30 v 30), 56 bytes each
+        if self.exchange_parts.get_mut().len() > 8 * Self::LIMIT {
             self.exchange_parts.get_mut().clear();
         }
         if self.held_melee_options.len() > Self::LIMIT / 10 {
