@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::attack::plan::{Group, Situation};
 use crate::attack::sample::FacesTable;
 use super::live::{Id, Live};
+use super::prepare::ExchangePart;
 
 /// Shot plans by key, kept across the games of a chunk (they are pure functions of the key),
 /// and the last distance found between each two units.
@@ -29,6 +30,10 @@ pub struct Cache {
     /// A damage spell's expected wounds on a target, by (caster, spell, target, the target's
     /// state, the distance's class between the rules' marks).
     pub(super) spell_wounds: RefCell<FxHashMap<(Id, usize, Id, usize, u16), f64>>,
+    /// Parts of the expected wounds of a charge (`prepare::exchange`) between two units at
+    /// full strength, by (charger, defender, part), for fatigue the fresh table does not hold
+    /// (`View::exchange`).
+    pub(super) exchange_parts: RefCell<FxHashMap<(Id, Id, ExchangePart), [f64; 2]>>,
     /// How melees are played where a side holds a rule with options once (`Buffed::options`),
     /// by (charger, its buff, defender, its buff, `melee_flags`).
     pub(super) held_melee_options: FxHashMap<HeldOptionsKey, Vec<[u8; 2]>>,
@@ -92,6 +97,10 @@ impl Cache {
         }
         if self.spell_wounds.get_mut().len() > Self::LIMIT {
             self.spell_wounds.get_mut().clear();
+        }
+        // a few parts per pair of units (900 pairs each way at 30 v 30), 56 bytes each
+        if self.exchange_parts.get_mut().len() > 8 * Self::LIMIT {
+            self.exchange_parts.get_mut().clear();
         }
         if self.held_melee_options.len() > Self::LIMIT / 10 {
             self.held_melee_options.clear();

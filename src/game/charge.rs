@@ -4,7 +4,7 @@
 
 use super::state::View;
 use super::decisions::Player;
-use super::prepare::melee_flags;
+use super::prepare::{exchange_part, melee_flags, Exchange, ExchangePart};
 use super::held_rules::BuffUse;
 use super::table::Point;
 use crate::attack::allocation::State;
@@ -18,6 +18,40 @@ use super::state::distance_class;
 use super::play::Game;
 use super::live::Id;
 use super::config::Event;
+
+impl View<'_> {
+    /// `prepare::exchange` of `c` charging `d`, both at full strength, `c_tired` fatigued and
+    /// `d_tired` fatigued or Shaken (which strikes back as fatigued), from over 9" if `far`:
+    /// each part from the fresh table where it holds it, else found once per pair and fatigue
+    /// and kept (a part reads only its own side's fatigue: `ExchangePart`).
+    pub fn exchange(&self, c: Id, c_tired: bool, d: Id, d_tired: bool, far: bool) -> Exchange {
+        let fresh = self.prep.fresh_exchange_of(c, d).map(|x| x[usize::from(far)]);
+        let part = |part: ExchangePart| {
+            if let Some(&x) = self.cache.exchange_parts.borrow().get(&(c, d, part)) {
+                return x;
+            }
+            let x = exchange_part(self.info(c), self.info(d), part, self.prep.edition);
+            self.cache.exchange_parts.borrow_mut().insert((c, d, part), x);
+            x
+        };
+        let charge = match fresh {
+            Some(x) if !c_tired => x.charge,
+            _ => part(ExchangePart::Charge { fatigued: c_tired, far })[0],
+        };
+        let (counter, strike_back) = match fresh {
+            Some(x) if !d_tired => (x.counter, x.strike_back),
+            _ => {
+                let [counter, strike_back] = part(ExchangePart::Back { fatigued: d_tired });
+                (counter, strike_back)
+            }
+        };
+        let fear = match fresh {
+            Some(x) => x.fear,
+            None => part(ExchangePart::Fear)[0],
+        };
+        Exchange { counter, charge, strike_back, fear }
+    }
+}
 
 /// What a side of a melee fights with: the rules it holds once that act on its attacks, on
 /// its defense (used only if it takes hits: "next time the effect would apply"), those that

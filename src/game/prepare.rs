@@ -314,37 +314,101 @@ pub struct Exchange {
 /// phases as `Melee` plays them (`Melee::situation`, `Melee::groups`, `Melee::fear`), without
 /// building a `Melee` (no copy of either unit).
 pub fn exchange(charger: &UnitInfo, cs: UnitState, defender: &UnitInfo, ds: UnitState, far: bool, edition: Edition) -> Exchange {
-    use crate::attack::plan::{groups, Pick};
-    let (Ok(c_start), Ok(d_start)) = (charger.alloc.state_of("charger_state", &cs), defender.alloc.state_of("defender_state", &ds)) else {
+    let Some(pair) = Pairing::new(charger, cs, defender, ds, edition) else {
         return Exchange::default();
     };
-    if charger.alloc.destroyed(c_start) || defender.alloc.destroyed(d_start) {
-        return Exchange::default();
+    let [counter, strike_back] = pair.part(ExchangePart::Back { fatigued: ds.fatigued || ds.shaken });
+    let [charge, _] = pair.part(ExchangePart::Charge { fatigued: cs.fatigued, far });
+    let [fear, _] = pair.part(ExchangePart::Fear);
+    Exchange { counter, charge, strike_back, fear }
+}
+
+/// One part of `exchange` of `charger` charging `defender`, both at full strength (`UnitState`
+/// holds their fatigue apart from the models left: the part says it).
+pub fn exchange_part(charger: &UnitInfo, defender: &UnitInfo, part: ExchangePart, edition: Edition) -> [f64; 2] {
+    Pairing::new(charger, UnitState::FRESH, defender, UnitState::FRESH, edition).map_or([0.0; 2], |pair| pair.part(part))
+}
+
+/// A part of `exchange`, and what it reads beyond the two units and their models left: the
+/// charger's blows its fatigue and the distance, the defender's (Counter, then the strike
+/// back) its fatigue (or Shaken), the Fear margin neither. So a game finds each part once per
+/// pair and fatigue, not once per combination (`View::exchange`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExchangePart {
+    /// `[Exchange::charge, 0]`.
+    Charge { fatigued: bool, far: bool },
+    /// `[Exchange::counter, Exchange::strike_back]`.
+    Back { fatigued: bool },
+    /// `[Exchange::fear, 0]`.
+    Fear,
+}
+
+/// Two units in their states as `exchange` reads them: the models alive at the start.
+struct Pairing<'u> {
+    charger: &'u Allocation,
+    defender: &'u Allocation,
+    c_start: State,
+    d_start: State,
+    c_alive: crate::attack::plan::Alive<'u>,
+    d_alive: crate::attack::plan::Alive<'u>,
+    edition: Edition,
+}
+
+impl<'u> Pairing<'u> {
+    /// `None` where `exchange` is nothing: a state the unit cannot be in, or either destroyed.
+    fn new(charger: &'u UnitInfo, cs: UnitState, defender: &'u UnitInfo, ds: UnitState, edition: Edition) -> Option<Pairing<'u>> {
+        let (Ok(c_start), Ok(d_start)) = (charger.alloc.state_of("charger_state", &cs), defender.alloc.state_of("defender_state", &ds)) else {
+            return None;
+        };
+        if charger.alloc.destroyed(c_start) || defender.alloc.destroyed(d_start) {
+            return None;
+        }
+        let (c_alive, d_alive) = (charger.alloc.view(c_start, false).alive, defender.alloc.view(d_start, false).alive);
+        Some(Pairing { charger: &charger.alloc, defender: &defender.alloc, c_start, d_start, c_alive, d_alive, edition })
     }
-    let (c_alive, d_alive) = (charger.alloc.view(c_start, false).alive, defender.alloc.view(d_start, false).alive);
-    let base = Situation { charging: false, ..Situation::new(edition, true, 0.0) };
-    let charge = Situation { distance: if far { 12.0 } else { 6.0 }, charging: true, fatigued: cs.fatigued, ..base };
-    let back = Situation { fatigued: ds.fatigued || ds.shaken, ..base };
-    let sum = |attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, t_alloc: &Allocation, st: State| {
-        groups(attacker, target, situation, pick).iter().map(|g| crate::cost::features::group_expected_wounds(g, situation, t_alloc, st)).sum::<f64>()
-    };
-    let fear = |alive: &[(&Model, u32)]| {
-        let mut total = 0.0;
-        for own in effects::own_effects(edition, alive) {
-            match own.effect {
-                Effect::ResolutionWounds(_) => total += (own.rating * i64::from(own.models)) as f64,
-                Effect::ResolutionWoundsRolled(sides) => total += (f64::from(sides) + 1.0) / 2.0,
-                _ => {}
+
+    /// One part of the exchange (`ExchangePart` says which two numbers).
+    fn part(&self, part: ExchangePart) -> [f64; 2] {
+        use crate::attack::plan::{unlabelled_groups, Pick};
+        let base = Situation { charging: false, ..Situation::new(self.edition, true, 0.0) };
+        // the groups' labels are for a trace: none is written here
+        let sum = |attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation: &Situation, pick: Pick, t_alloc: &Allocation, st: State| {
+            unlabelled_groups(attacker, target, situation, pick).iter().map(|g| crate::cost::features::group_expected_wounds(g, situation, t_alloc, st)).sum::<f64>()
+        };
+        match part {
+            ExchangePart::Charge { fatigued, far } => {
+                let charge = Situation { distance: if far { 12.0 } else { 6.0 }, charging: true, fatigued, ..base };
+                [sum(&self.c_alive, &self.d_alive, &charge, Pick::All, self.defender, self.d_start), 0.0]
+            }
+            ExchangePart::Back { fatigued } => {
+                let back = Situation { fatigued, ..base };
+                [
+                    sum(&self.d_alive, &self.c_alive, &back, Pick::StrikingFirst(true), self.charger, self.c_start),
+                    sum(&self.d_alive, &self.c_alive, &back, Pick::StrikingFirst(false), self.charger, self.c_start),
+                ]
+            }
+            ExchangePart::Fear => {
+                let fear = |alive: &[(&Model, u32)]| {
+                    let mut total = 0.0;
+                    for own in effects::own_effects(self.edition, alive) {
+                        match own.effect {
+                            Effect::ResolutionWounds(_) => total += (own.rating * i64::from(own.models)) as f64,
+                            Effect::ResolutionWoundsRolled(sides) => total += (f64::from(sides) + 1.0) / 2.0,
+                            _ => {}
+                        }
+                    }
+                    total
+                };
+                [fear(&self.c_alive) - fear(&self.d_alive), 0.0]
             }
         }
-        total
-    };
-    Exchange {
-        counter: sum(&d_alive, &c_alive, &back, Pick::StrikingFirst(true), &charger.alloc, c_start),
-        charge: sum(&c_alive, &d_alive, &charge, Pick::All, &defender.alloc, d_start),
-        strike_back: sum(&d_alive, &c_alive, &back, Pick::StrikingFirst(false), &charger.alloc, c_start),
-        fear: fear(&c_alive) - fear(&d_alive),
     }
+}
+
+/// Whether `Prepared::fresh_exchange` holds the `exchange` of `c` charging `d` (else zeros:
+/// an Aircraft neither charges nor is charged, a unit that holds only never charges).
+fn in_exchange_table(c: &UnitInfo, d: &UnitInfo) -> bool {
+    !(c.movement.aircraft || c.movement.hold_only || d.movement.aircraft)
 }
 
 /// The circumstances a melee's picks depend on, as bits: charged from over 9", the charger
@@ -778,6 +842,13 @@ impl Prepared {
             .collect()
     }
 
+    /// `fresh_exchange` of `c` charging `d`, where it holds their `exchange` (not where
+    /// `in_exchange_table` leaves it out).
+    pub fn fresh_exchange_of(&self, c: (usize, usize), d: (usize, usize)) -> Option<&[Exchange; 2]> {
+        let (ci, di) = (self.armies[c.0].get(c.1)?, self.armies[d.0].get(d.1)?);
+        in_exchange_table(ci, di).then(|| self.fresh_exchange[c.0].get(c.1)?.get(d.1)).flatten()
+    }
+
     /// The expected wounds of every charge of `side`'s units into the other army's, fresh.
     fn exchange_table(&self, side: usize) -> Vec<Vec<[Exchange; 2]>> {
         let (mine, theirs) = (&self.armies[side], &self.armies[1 - side]);
@@ -787,7 +858,7 @@ impl Prepared {
                 (0..theirs.len())
                     .map(|v| {
                         let (c, d) = (&mine[u], &theirs[v]);
-                        if c.movement.aircraft || c.movement.hold_only || d.movement.aircraft {
+                        if !in_exchange_table(c, d) {
                             return [Exchange::default(); 2];
                         }
                         [false, true].map(|far| exchange(c, UnitState::FRESH, d, UnitState::FRESH, far, self.edition))

@@ -147,14 +147,21 @@ impl Weapon {
     }
 
     /// The profile without the copy count: `Heavy Rifle (24", A1, AP(1))`.
+    /// (Written into one string: a shot plan labels its groups with it.)
     pub fn profile(&self) -> String {
-        let mut parts: Vec<String> = Vec::with_capacity(self.rules.len() + 2);
+        use std::fmt::Write;
+        let mut out = String::with_capacity(self.name.len() + 16 * (self.rules.len() + 2));
+        out.push_str(&self.name);
+        out.push_str(" (");
         if let Some(r) = self.range {
-            parts.push(format!("{r}\""));
+            let _ = write!(out, "{r}\", ");
         }
-        parts.push(format!("A{}", self.attacks));
-        parts.extend(self.rules.iter().map(Rule::to_string));
-        format!("{} ({})", self.name, parts.join(", "))
+        let _ = write!(out, "A{}", self.attacks);
+        for r in &self.rules {
+            let _ = write!(out, ", {r}");
+        }
+        out.push(')');
+        out
     }
 }
 

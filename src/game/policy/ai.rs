@@ -15,11 +15,10 @@ use crate::game::live::Id;
 use crate::game::paths::Path;
 use crate::game::config::Short;
 use crate::game::decisions::Action;
-use crate::game::prepare::{exchange, Exchange, Role};
+use crate::game::prepare::{Exchange, Role};
 use crate::game::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
-use crate::state::UnitState;
 
 /// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
 pub(super) type Side = (State, bool, bool);
@@ -117,7 +116,7 @@ fn exchange_now(g: &mut Seat, c: Id, d: Id, far: bool) -> Exchange {
             match g.memo().exchanges.get(&key) {
                 Some(x) => *x,
                 None => {
-                    let x = exchange(ci, UnitState { fatigued: c_tired, ..UnitState::FRESH }, di, UnitState { fatigued: d_tired, ..UnitState::FRESH }, far, g.prep.edition);
+                    let x = g.exchange(c, c_tired, d, d_tired, far);
                     g.memo().exchanges.insert(key, x);
                     x
                 }
@@ -602,6 +601,7 @@ mod tests {
     use crate::game::cache::Cache;
     use crate::game::policy;
     use crate::game::prepare::Prepared;
+    use crate::state::UnitState;
     use crate::game::table::{Kinds, Piece};
     use crate::game::{Config, Policy, PolicyKind, Terrain};
 
