@@ -11,6 +11,7 @@ use super::cache::GapEntry;
 use super::state::{EPS, closest_pair};
 use super::live::Id;
 use super::prepare::bit;
+use std::cell::{Cell, RefCell};
 
 /// Whether `p` lies within the piece's box grown by `r` (a disc of radius `r` at `p` can
 /// touch the piece only then): a test cheaper than `Piece::distance_to`.
@@ -161,7 +162,8 @@ impl<'a> View<'a> {
         /// it hardly uses; three units or more already repay it).
         const FEW: usize = 2;
         let others = self.others_on_ground(id);
-        if others.len() <= FEW { Nearby::Few(others) } else { Nearby::Many(self.crowd(id)) }
+        // (a few samples reach few of the units: their models are found when first reached)
+        if others.len() <= FEW { Nearby::Few(others) } else { Nearby::Many(self.gather_crowd(id, Point::default(), f64::INFINITY, false)) }
     }
 
     /// `spot_ok` against the units `nearby` (from `nearby`).
@@ -182,18 +184,26 @@ impl<'a> View<'a> {
     /// `crowd` for spots within `within` of `centre` alone: the units whose discs may come
     /// near such a spot (1" or touching), the others being too far to matter.
     pub fn crowd_near(&self, id: Id, centre: Point, within: f64) -> Crowd {
+        self.gather_crowd(id, centre, within, true)
+    }
+
+    /// `crowd_near`, with the other units' models found now (`all_models`, as the scans of
+    /// rows and rays need) or each unit's when a spot first comes near its disc.
+    fn gather_crowd(&self, id: Id, centre: Point, within: f64, all_models: bool) -> Crowd {
         let reach = within + self.radius(id) + self.rules.moves.unit_gap.max(0.0) + 1e-3;
-        let mut crowd = Crowd { units: Vec::new(), models: Vec::new(), mine: self.models(id).map(|(_, q, r)| (q, r)).collect(), pos: self.live(id).pos, widest: 0.0 };
-        for (other, at, ro) in self.ground_units_but(id) {
-            if at.distance(centre) >= reach + ro {
-                continue;
-            }
-            let lo = crowd.models.len() as u32;
-            crowd.models.extend(self.models(other).map(|(_, q, r)| (q, r)));
-            crowd.units.push((at, ro, lo, crowd.models.len() as u32));
-            crowd.widest = crowd.widest.max(ro);
+        let mut units: Vec<(Point, f64, Id)> = self.ground_units_but(id).filter(|&(_, at, ro)| !(at.distance(centre) >= reach + ro)).map(|(other, at, ro)| (at, ro, other)).collect();
+        units.sort_by(|a, b| a.0.y.total_cmp(&b.0.y));
+        let crowd = Crowd {
+            theirs: vec![Cell::new(UNFOUND); units.len()],
+            widest: units.iter().fold(0.0, |w, u| w.max(u.1)),
+            units,
+            models: RefCell::new(Vec::new()),
+            mine: self.models(id).map(|(_, q, r)| (q, r)).collect(),
+            pos: self.live(id).pos,
+        };
+        if all_models {
+            (0..crowd.units.len()).for_each(|u| _ = crowd.theirs(u, Some(self)));
         }
-        crowd.units.sort_by(|a, b| a.0.y.total_cmp(&b.0.y));
         crowd
     }
 
@@ -206,7 +216,7 @@ impl<'a> View<'a> {
     /// (tested first), or the table and its impassable terrain.
     pub fn refusal_in_crowd(&self, id: Id, p: Point, charging: bool, crowd: &Crowd) -> Option<Refusal> {
         let gap = if charging { 0.0 } else { self.rules.moves.unit_gap };
-        self.refusal_given(id, p, || crowd.first_clash(self.radius(id), p, gap))
+        self.refusal_given(id, p, || crowd.first_clash(self, self.radius(id), p, gap))
     }
 
     /// `refusal_in_crowd` with the first clash found by `clash` (asked only of a unit that
@@ -403,15 +413,21 @@ pub enum Nearby {
 /// The units a unit must keep away from, their models, and the unit's own models where it
 /// stands now (`View::crowd`): `clashes` for many spots without finding anyone's models again.
 pub struct Crowd {
-    /// Each unit's disc (centre, radius) and the range of its models in `models`, in the
-    /// order of their centres' `y` (a spot is tested only against the discs that reach its row).
-    units: Vec<(Point, f64, u32, u32)>,
-    models: Vec<(Point, f64)>,
+    /// Each unit's disc (centre, radius) and the unit, in the order of their centres' `y` (a
+    /// spot is tested only against the discs that reach its row).
+    units: Vec<(Point, f64, Id)>,
+    /// The range of each unit's models in `models` (as `units`), `UNFOUND` until first asked
+    /// (`Crowd::theirs`).
+    theirs: Vec<Cell<(u32, u32)>>,
+    models: RefCell<Vec<(Point, f64)>>,
     mine: Vec<(Point, f64)>,
     pos: Point,
     /// The widest of their discs' radii.
     widest: f64,
 }
+
+/// A unit of a crowd whose models are not found yet.
+const UNFOUND: (u32, u32) = (u32::MAX, u32::MAX);
 
 /// Two models that clash (`Crowd::first_clash`): the other unit's disc (its centre and
 /// radius), the index of our model in `Crowd::mine` and of theirs in `Crowd::models`.
@@ -435,8 +451,25 @@ impl Crowd {
     /// Whether the unit (its disc of radius `r` centred on `p`) comes within `gap` of any of
     /// them, `View::clashes` for each (the same tests, to the bit, from the models found
     /// once), with the first two models found too near.
-    pub fn first_clash(&self, r: f64, p: Point, gap: f64) -> Option<Clash> {
-        self.first_clash_among(self.band(r, p.y, gap), r, p, gap)
+    /// (`g`: the game as the crowd was gathered, to find the models of a unit first reached.)
+    pub fn first_clash(&self, g: &View, r: f64, p: Point, gap: f64) -> Option<Clash> {
+        self.first_clash_among(self.band(r, p.y, gap), r, p, gap, Some(g))
+    }
+
+    /// The range in `models` of the models of unit `u` (its index in `units`), found now if
+    /// they were not yet (from `g`, which every crowd but `crowd_near`'s, where all are
+    /// found at once, is asked with).
+    fn theirs(&self, u: usize, g: Option<&View>) -> std::ops::Range<usize> {
+        let mut range = self.theirs[u].get();
+        if range == UNFOUND {
+            let g = g.expect("a crowd's models are found at once unless a game is at hand");
+            let mut models = self.models.borrow_mut();
+            let lo = models.len() as u32;
+            models.extend(g.models(self.units[u].2).map(|(_, q, r)| (q, r)));
+            range = (lo, models.len() as u32);
+            self.theirs[u].set(range);
+        }
+        range.0 as usize..range.1 as usize
     }
 
     /// The indices of the units (in `units`) whose discs may reach a spot at `y`: a unit
@@ -451,13 +484,14 @@ impl Crowd {
 
     /// `first_clash` against the units `candidates` (indices in `units`, in their order).
     #[inline(always)]
-    fn first_clash_among(&self, candidates: impl Iterator<Item = usize>, r: f64, p: Point, gap: f64) -> Option<Clash> {
+    fn first_clash_among(&self, candidates: impl Iterator<Item = usize>, r: f64, p: Point, gap: f64, g: Option<&View>) -> Option<Clash> {
         candidates.into_iter().find_map(|u| {
-            let (at, ro_disc, lo, hi) = self.units[u];
+            let (at, ro_disc, _) = self.units[u];
             if !Self::discs_near(r, p, gap, at, ro_disc, 0.0) {
                 return None;
             }
-            let (mine, theirs) = self.models_clash(r, p, gap, (at, ro_disc), lo as usize..hi as usize)?;
+            let range = self.theirs(u, g);
+            let (mine, theirs) = self.models_clash(&self.models.borrow(), r, p, gap, (at, ro_disc), range)?;
             Some(Clash { at, ro_disc, mine, theirs })
         })
     }
@@ -494,7 +528,7 @@ impl Crowd {
     /// `first_clash` for a spot `t` along a line whose units `line` lists (from `row` or
     /// `ray`): the same answer, testing only the units whose discs may reach it.
     pub fn first_clash_on_line(&self, line: &[(f64, f64, usize)], t: f64, r: f64, p: Point, gap: f64) -> Option<Clash> {
-        self.first_clash_among(line.iter().filter(|u| t > u.0 && t < u.1).map(|u| u.2), r, p, gap)
+        self.first_clash_among(line.iter().filter(|u| t > u.0 && t < u.1).map(|u| u.2), r, p, gap, None)
     }
 
     /// `View::clashes`'s test of the discs, `margin` inside it.
@@ -509,9 +543,9 @@ impl Crowd {
     /// theirs, `margin` inside it.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn models_near(&self, r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
+    fn models_near(&self, models: &[(Point, f64)], r: f64, p: Point, gap: f64, (at, ro_disc): (Point, f64), mine: usize, theirs: usize, margin: f64) -> bool {
         let (q, rq) = self.mine_at(mine, p);
-        Self::mine_near_disc(q, rq, gap, (at, ro_disc), margin) && self.pair_near(r, p, gap, q, rq, theirs, margin)
+        Self::mine_near_disc(q, rq, gap, (at, ro_disc), margin) && Self::pair_near(models, r, p, gap, q, rq, theirs, margin)
     }
 
     /// Our model `mine` as it stands with our disc centred on `p` (as `models_at` moves it).
@@ -535,8 +569,8 @@ impl Crowd {
     /// `models_near`'s tests of their model `theirs` with ours (at `q`).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn pair_near(&self, r: f64, p: Point, gap: f64, q: Point, rq: f64, theirs: usize, margin: f64) -> bool {
-        let (o, ro) = self.models[theirs];
+    fn pair_near(models: &[(Point, f64)], r: f64, p: Point, gap: f64, q: Point, rq: f64, theirs: usize, margin: f64) -> bool {
+        let (o, ro) = models[theirs];
         let reach = r + ro + gap + 1e-6;
         o.distance2(p) < reach * reach - margin && q.distance(o) < rq + ro + gap - EPS - margin
     }
@@ -545,13 +579,13 @@ impl Crowd {
     /// `models`; ours moved as `models_at` moves them): the first two found too near.
     /// (`models_near` for each pair in the same order, our model's own test taken once.)
     #[inline(never)]
-    fn models_clash(&self, r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
+    fn models_clash(&self, models: &[(Point, f64)], r: f64, p: Point, gap: f64, disc: (Point, f64), theirs: std::ops::Range<usize>) -> Option<(usize, usize)> {
         self.mine.iter().enumerate().find_map(|(k, &model)| {
             let (q, rq) = self.moved(model, p);
             if !Self::mine_near_disc(q, rq, gap, disc, 0.0) {
                 return None;
             }
-            theirs.clone().find(|&m| self.pair_near(r, p, gap, q, rq, m, 0.0)).map(|m| (k, m))
+            theirs.clone().find(|&m| Self::pair_near(models, r, p, gap, q, rq, m, 0.0)).map(|m| (k, m))
         })
     }
 
@@ -563,8 +597,9 @@ impl Crowd {
     /// little inside each bound. 0 when none is sure.
     #[allow(clippy::too_many_arguments)]
     pub fn clash_steps(&self, hit: Clash, r: f64, p: Point, gap: f64, (dx, dy): (f64, f64), step: f64, max_steps: usize, spot_at: impl Fn(usize) -> Point) -> usize {
+        let models = self.models.borrow();
         let (q, rq) = self.mine_at(hit.mine, p);
-        let (o, ro) = self.models[hit.theirs];
+        let (o, ro) = models[hit.theirs];
         // where our model, moved along the line, stops being that near theirs
         let bound = rq + ro + gap - EPS;
         let (wx, wy) = (o.x - q.x, o.y - q.y);
@@ -580,7 +615,7 @@ impl Crowd {
         const INSIDE: f64 = 1e-9;
         let end = spot_at(n);
         let disc = (hit.at, hit.ro_disc);
-        if Self::discs_near(r, end, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, end, gap, disc, hit.mine, hit.theirs, INSIDE) && Self::discs_near(r, p, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(r, p, gap, disc, hit.mine, hit.theirs, INSIDE) {
+        if Self::discs_near(r, end, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(&models, r, end, gap, disc, hit.mine, hit.theirs, INSIDE) && Self::discs_near(r, p, gap, hit.at, hit.ro_disc, INSIDE) && self.models_near(&models, r, p, gap, disc, hit.mine, hit.theirs, INSIDE) {
             n
         } else {
             0

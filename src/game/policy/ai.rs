@@ -460,6 +460,12 @@ fn activation_value(g: &View, id: Id, foes: &[Foe]) -> (f64, f64) {
     (best + threat_weight * threat, nearest)
 }
 
+/// `activation_value`'s gap to the nearest enemy on the ground alone (the same discs' test).
+fn nearest_gap(g: &View, id: Id, foes: &[Foe]) -> f64 {
+    let (pos, radius) = (g.live(id).pos, g.radius(id));
+    foes.iter().filter(|foe| !foe.aircraft).fold(f64::INFINITY, |nearest, foe| nearest.min((pos.distance(foe.pos) - radius - foe.radius).max(0.0)))
+}
+
 /// Which ready unit the default policy activates: the one whose activation is worth most
 /// now (its best action, or what it stands to lose by waiting), nearest the enemy on ties;
 /// Shaken units last (they only stand idle).
@@ -472,8 +478,13 @@ pub fn pick_unit(g: &mut Seat, ready: &[usize], army: usize) -> usize {
     for &u in ready {
         let id = (army, u);
         let shaken = g.live(id).shaken;
-        let (value, near) = activation_value(g, id, &foes);
-        let key = (!shaken, if shaken { 0.0 } else { value }, -near);
+        // a Shaken unit never beats one that is not: only its gap to the nearest enemy is
+        // asked, and only against another Shaken one
+        if shaken && best.is_some_and(|(b, _)| b.0) {
+            continue;
+        }
+        let (value, near) = if shaken { (0.0, nearest_gap(g, id, &foes)) } else { activation_value(g, id, &foes) };
+        let key = (!shaken, value, -near);
         let better = |a: (bool, f64, f64), b: (bool, f64, f64)| a.0 && !b.0 || a.0 == b.0 && (a.1 > b.1 + 1e-9 || (a.1 >= b.1 - 1e-9 && a.2 > b.2));
         if best.is_none_or(|(b, _)| better(key, b)) {
             best = Some((key, u));
