@@ -26,7 +26,19 @@ impl TableSize {
     /// Whether a disc of radius `r` at `(x, y)` lies on the table (to `slack`).
     #[inline]
     pub fn holds(&self, x: f64, y: f64, r: f64, slack: f64) -> bool {
-        x >= r - slack && x <= self.width - r + slack && y >= r - slack && y <= self.depth - r + slack
+        self.clear_of_left(x, r, slack) && self.clear_of_right(x, r, slack) && y >= r - slack && y <= self.depth - r + slack
+    }
+
+    /// `holds`'s test against the left edge alone (a scan along `x` finds where it starts).
+    #[inline]
+    pub fn clear_of_left(&self, x: f64, r: f64, slack: f64) -> bool {
+        x >= r - slack
+    }
+
+    /// `holds`'s test against the right edge alone.
+    #[inline]
+    pub fn clear_of_right(&self, x: f64, r: f64, slack: f64) -> bool {
+        x <= self.width - r + slack
     }
 }
 

@@ -38,7 +38,8 @@ impl<'a> View<'a> {
         self.shot(id, target, sight, moved).map(|(key, _)| key)
     }
 
-    /// `shot_key`, with the shot's plan (one look-up for both).
+    /// `shot_key`, with the shot's plan (one look-up for both). The plan is borrowed from the
+    /// cache: let it go before another plan is made (a `RefCell`, which would panic).
     pub(super) fn shot(&self, id: Id, target: Id, sight: Sight, moved: bool) -> Option<(ShotKey, std::cell::Ref<'_, ShotPlan>)> {
         let distance = self.gap(id, target).ceil();
         let (shooter, marked) = self.attack_rules(id, target, BuffUse::Attack { melee: false, charging: false, distance });

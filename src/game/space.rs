@@ -333,13 +333,13 @@ impl<'a> View<'a> {
         // the columns whose spots keep the disc or else every model within the table's width
         // (`spot_ok_on_table`'s tests along `x`, the same in every row): every spot beyond
         // them is off the table, and the tests are monotone along the row
-        let width = self.rules.table.width;
+        let table = self.rules.table;
         let fits_x = |col: usize, fits: &dyn Fn(f64, f64) -> bool| {
             let x = col as f64 * STEP;
             fits(x, r) || self.models(id).all(|(_, q, rq)| fits(q.x + x - pos.x, rq))
         };
-        let first = (0..=cols).find(|&c| fits_x(c, &|x, r| x >= r - EPS)).unwrap_or(cols + 1);
-        let Some(last) = (0..=cols).rev().find(|&c| fits_x(c, &|x, r| x <= width - r + EPS)) else { return None };
+        let first = (0..=cols).find(|&c| fits_x(c, &|x, r| table.clear_of_left(x, r, EPS))).unwrap_or(cols + 1);
+        let Some(last) = (0..=cols).rev().find(|&c| fits_x(c, &|x, r| table.clear_of_right(x, r, EPS))) else { return None };
         // (the units that may come near a spot of the row, found once a row)
         let mut near = Vec::new();
         for row in (0..=rows).rev() {

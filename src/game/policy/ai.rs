@@ -55,7 +55,12 @@ fn poisson_terms(mean: f64) -> impl Iterator<Item = f64> {
 
 /// `poisson_terms` into `out`: how many were written.
 fn poisson(mean: f64, out: &mut [f64; POISSON_TOP]) -> usize {
-    out.iter_mut().zip(poisson_terms(mean)).map(|(slot, p)| *slot = p).count()
+    let mut written = 0;
+    for (slot, p) in out.iter_mut().zip(poisson_terms(mean)) {
+        *slot = p;
+        written += 1;
+    }
+    written
 }
 
 /// The chances the charger wins and loses melee resolution: "Sum the total number of wounds
@@ -160,7 +165,7 @@ fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimat
     if let Some(&e) = g.memo().estimates.get(&key) {
         return e;
     }
-    let e = estimate_now(g, c, d, far, strike_back);
+    let e = estimate_now(g, c, d, (cs, ds), weight, [far, strike_back]);
     if g.memo().estimates.len() >= MEMO_LIMIT {
         g.memo().estimates.clear();
     }
@@ -173,10 +178,9 @@ fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimat
 /// policy's weight of Shaken (the bits of the float).
 pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
 
-/// `estimate`'s work.
-fn estimate_now(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
+/// `estimate`'s work, given the sides and the weight its key holds.
+fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64, [far, strike_back]: [bool; 2]) -> Estimate {
     let (ci, di) = (g.info(c), g.info(d));
-    let (cs, ds) = (side_of(g, c), side_of(g, d));
     let (c_left, d_left) = (f64::from(g.live(c).wounds_left), f64::from(g.live(d).wounds_left));
     if c_left <= 0.0 || d_left <= 0.0 {
         return Estimate::default();
@@ -187,7 +191,6 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Est
     let back = if strike_back { (x.strike_back * (1.0 - dealt / d_left)).min(c_left - counter) } else { 0.0 };
     let taken = counter + back;
     let (c_ppw, d_ppw) = (ci.points_per_wound(), di.points_per_wound());
-    let weight = g.config.policies[c.0].shaken_weight;
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
