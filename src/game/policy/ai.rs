@@ -9,7 +9,7 @@
 //! surviving vehicle is worth its points per wound), plus the chance that the loser of the
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
-use super::seat::{Seat, MEMO_LIMIT};
+use super::seat::{Estimate, Seat, Side, MEMO_LIMIT};
 use crate::game::state::View;
 use crate::game::live::Id;
 use crate::game::paths::Path;
@@ -19,23 +19,6 @@ use crate::game::prepare::{Exchange, Role};
 use crate::game::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
-
-/// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
-pub(super) type Side = (State, bool, bool);
-
-/// What a charge is worth to the charger, in expected points.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Estimate {
-    /// Points the defender loses less points the charger loses, with the loser's morale.
-    pub value: f64,
-    /// Expected wounds the charger deals (0: it can't hurt the target).
-    pub dealt: f64,
-    /// Expected wounds it takes from the Counter strike and the strike back.
-    pub taken: f64,
-    /// The chance the defender fails a morale test, and the points that failing costs it.
-    pub defender_fails: f64,
-    pub defender_stake: f64,
-}
 
 /// Wounds a Poisson count is followed to (the chance of more is negligible for the means
 /// a melee reaches; beyond, the tail is left out).
@@ -172,11 +155,6 @@ fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimat
     g.memo().estimates.insert(key, e);
     e
 }
-
-/// What `estimate` reads: both units, each one's side (its wounds and models lost, Shaken,
-/// fatigued: its wounds and models left follow), over 9" and the strike back, and the
-/// policy's weight of Shaken (the bits of the float).
-pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
 
 /// `estimate`'s work, given the sides and the weight its key holds.
 fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64, [far, strike_back]: [bool; 2]) -> Estimate {

@@ -2,6 +2,7 @@
 //! valuations) and round to round (its claims on markers), and `Seat`, its handle on a game
 //! while it decides: the game read only, the dice the rules hand it, and what it keeps.
 
+use crate::attack::allocation::State;
 use crate::game::prepare::Exchange;
 use crate::game::state::View;
 use crate::game::live::Id;
@@ -60,5 +61,28 @@ pub(super) const MEMO_LIMIT: usize = 200_000;
 pub struct Memo {
     pub(super) exchanges: FxHashMap<(Id, bool, Id, bool, bool), Exchange>,
     pub(super) fails: FxHashMap<(Id, (u32, bool), bool), f64>,
-    pub(super) estimates: FxHashMap<super::ai::EstimateKey, super::ai::Estimate>,
+    pub(super) estimates: FxHashMap<EstimateKey, Estimate>,
 }
+
+/// One side's state as the valuation reads it: wounds and models lost, Shaken, fatigued.
+pub(super) type Side = (State, bool, bool);
+
+/// What a charge is worth to the charger, in expected points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Estimate {
+    /// Points the defender loses less points the charger loses, with the loser's morale.
+    pub value: f64,
+    /// Expected wounds the charger deals (0: it can't hurt the target).
+    pub dealt: f64,
+    /// Expected wounds it takes from the Counter strike and the strike back.
+    pub taken: f64,
+    /// The chance the defender fails a morale test, and the points that failing costs it.
+    pub defender_fails: f64,
+    pub defender_stake: f64,
+}
+
+/// What `ai::estimate` reads: both units, each one's side (its wounds and models lost, Shaken,
+/// fatigued: its wounds and models left follow), over 9" and the strike back, and the
+/// policy's weight of Shaken (the bits of the float).
+pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
+
