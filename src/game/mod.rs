@@ -31,6 +31,7 @@ pub mod morale;
 #[cfg(test)]
 mod models_on_the_table_tests;
 pub mod movement;
+mod octagon;
 pub mod paths;
 pub mod play;
 pub mod policy;
