@@ -170,12 +170,19 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     // to break a tie, once a spot)
     let mut best: Option<((bool, f64), Point, Option<f64>)> = None;
     let nearness = |p: Point| -p.nearest(&wanted);
+    // (a spot drawn that near a marker is refused whatever its angle: its draws are made, and
+    // it is dropped unbuilt)
+    let refused_within: Vec<f64> = wanted.iter().map(|&o| ground.refused_within(o)).collect();
     for attempt in 0..SAMPLES {
         let a = g.rng.random_range(0.0..std::f64::consts::TAU);
         let p = match attempt % 3 {
             0 if !wanted.is_empty() => {
-                let o = wanted[attempt / 3 % wanted.len()];
+                let k = attempt / 3 % wanted.len();
                 let d = g.rng.random_range(0.0..=g.rules.markers.range + r);
+                if d < refused_within[k] {
+                    continue;
+                }
+                let o = wanted[k];
                 Point::new(o.x + d * a.cos(), o.y + d * a.sin())
             }
             1 if !foes.is_empty() => {
