@@ -194,24 +194,31 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
         };
         // a spot in its own zone never beats one outside it: not valued once one is found
         let outside = !in_own_zone(g, id.0, p);
-        if best.is_some_and(|((o, _), _, _)| o && !outside) || !may_arrive(g, id, p, &ground) {
+        if best.is_some_and(|((o, _), _, _)| o && !outside) {
             continue;
         }
+        // valued before it is tested (the test costs more): a spot that loses to the best so
+        // far is not tested
         let key = (outside, arrival.value(p, &wanted));
-        // `Some(its nearness if found)` where it beats the best so far
-        let beats = match &mut best {
-            None => Some(None),
-            Some((b, _, _)) if key.0 && !b.0 || key.0 == b.0 && key.1 > b.1 + 1e-9 => Some(None),
-            // a tie of values: the nearer a wanted marker
-            Some((b, pb, near_b)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => {
-                let near = nearness(p);
-                (near > *near_b.get_or_insert_with(|| nearness(*pb))).then_some(Some(near))
-            }
-            Some(_) => None,
+        let tie = match &best {
+            None => false,
+            Some((b, _, _)) if key.0 && !b.0 || key.0 == b.0 && key.1 > b.1 + 1e-9 => false,
+            Some((b, _, _)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => true,
+            Some(_) => continue,
         };
-        if let Some(near) = beats {
-            best = Some((key, p, near));
+        if !may_arrive(g, id, p, &ground) {
+            continue;
         }
+        // a tie of values: the nearer a wanted marker
+        let mut near = None;
+        if let (true, Some((_, pb, near_b))) = (tie, &mut best) {
+            let n = nearness(p);
+            if !(n > *near_b.get_or_insert_with(|| nearness(*pb))) {
+                continue;
+            }
+            near = Some(n);
+        }
+        best = Some((key, p, near));
     }
     let waits = g.round + 1 < g.config.rounds;
     match best {
