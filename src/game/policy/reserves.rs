@@ -206,10 +206,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             Some((b, _, _)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => true,
             Some(_) => continue,
         };
-        if !may_arrive(g, id, p, &ground) {
-            continue;
-        }
-        // a tie of values: the nearer a wanted marker
+        // a tie of values: the nearer a wanted marker (found before the test, which costs more)
         let mut near = None;
         if let (true, Some((_, pb, near_b))) = (tie, &mut best) {
             let n = nearness(p);
@@ -217,6 +214,9 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
                 continue;
             }
             near = Some(n);
+        }
+        if !may_arrive(g, id, p, &ground) {
+            continue;
         }
         best = Some((key, p, near));
     }
