@@ -246,14 +246,15 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             let o = wanted[k];
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        if !may_arrive(g, id, p, &ground) {
+        if random {
+            if may_arrive(g, id, p, &ground) {
+                return Some(p);
+            }
             continue;
         }
-        if random {
-            return Some(p);
-        }
+        // (scored before it is tested, the test costing more: one that loses is not tested)
         let score = p.nearest(&wanted);
-        if best.is_none_or(|(b, _)| score < b) {
+        if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, &ground) {
             best = Some((score, p));
         }
     }
