@@ -173,6 +173,12 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     // (a spot drawn that near a marker is refused whatever its angle: its draws are made, and
     // it is dropped unbuilt)
     let refused_within: Vec<f64> = wanted.iter().map(|&o| ground.refused_within(o)).collect();
+    // Facing few enemy units, a spot's value costs less than its test (`may_arrive`): it is
+    // valued first, and one that loses to the best so far (or ties it and is no nearer a
+    // marker) is not tested; facing more, the test first (measured: a duel's arrivals cost
+    // 23% less valued first, 10 v 10's 37% more).
+    const FEW: usize = 2;
+    let value_first = arrival.foes.len() <= FEW;
     for attempt in 0..SAMPLES {
         let a = g.rng.random_range(0.0..std::f64::consts::TAU);
         let p = match attempt % 3 {
@@ -197,8 +203,9 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
         if best.is_some_and(|((o, _), _, _)| o && !outside) {
             continue;
         }
-        // valued before it is tested (the test costs more): a spot that loses to the best so
-        // far is not tested
+        if !value_first && !may_arrive(g, id, p, &ground) {
+            continue;
+        }
         let key = (outside, arrival.value(p, &wanted));
         let tie = match &best {
             None => false,
@@ -206,7 +213,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             Some((b, _, _)) if key.0 == b.0 && key.1 >= b.1 - 1e-9 => true,
             Some(_) => continue,
         };
-        // a tie of values: the nearer a wanted marker (found before the test, which costs more)
+        // a tie of values: the nearer a wanted marker
         let mut near = None;
         if let (true, Some((_, pb, near_b))) = (tie, &mut best) {
             let n = nearness(p);
@@ -215,7 +222,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
             }
             near = Some(n);
         }
-        if !may_arrive(g, id, p, &ground) {
+        if value_first && !may_arrive(g, id, p, &ground) {
             continue;
         }
         best = Some((key, p, near));
