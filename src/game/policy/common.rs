@@ -5,6 +5,7 @@ use super::seat::Seat;
 use crate::game::state::View;
 use crate::game::live::Id;
 use crate::game::table::Point;
+use crate::game::config::Short;
 use rand::RngExt;
 
 pub(super) fn enemies<'g>(g: &'g View, army: usize) -> impl Iterator<Item = Id> + 'g {
@@ -49,6 +50,8 @@ pub fn sample_deployment(
     let mut best: Option<(f64, Point)> = None;
     let mut valid = 0;
     let nearby = g.nearby(id);
+    // (where its friends stand, found once: nothing moves while it samples)
+    let friends: Short<Point, 32> = g.on_table(id.0).filter(|&f| f != id).map(|f| g.live(f).pos).collect();
     for _ in 0..60 {
         let x = g.rng.random_range(r..=g.rules.table.width - r);
         let y = match jitter {
@@ -59,7 +62,7 @@ pub fn sample_deployment(
         if !g.spot_ok_nearby(id, p, false, &nearby) || !keep(g, p) {
             continue;
         }
-        let crowd = g.on_table(id.0).filter(|&f| f != id && g.live(f).pos.distance(p) < 8.0 + r).count() as f64;
+        let crowd = friends.iter().filter(|q| q.distance(p) < 8.0 + r).count() as f64;
         let score = score(g, p, y, crowd);
         if best.is_none_or(|(b, _)| score < b) {
             best = Some((score, p));

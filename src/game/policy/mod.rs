@@ -232,22 +232,29 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
     let wanted: Vec<Point> = g.objectives.iter().zip(&g.owner).filter(|(_, o)| **o != id.0 as i8).map(|(p, _)| *p).collect();
     let mut best: Option<(f64, Point)> = None;
     let ground = ArrivalGround::of(g, id);
+    let refused_within: Vec<f64> = wanted.iter().map(|&o| ground.refused_within(o)).collect();
     for attempt in 0..60 {
         let p = if random || wanted.is_empty() || attempt >= 40 {
             Point::new(g.rng.random_range(r..=g.rules.table.width - r), g.rng.random_range(r..=g.rules.table.depth - r))
         } else {
-            let o = wanted[attempt % wanted.len()];
+            let k = attempt % wanted.len();
             let (a, d) = (g.rng.random_range(0.0..std::f64::consts::TAU), g.rng.random_range(0.0..=g.rules.markers.range + r));
+            // (refused whatever its angle: dropped unbuilt)
+            if d < refused_within[k] {
+                continue;
+            }
+            let o = wanted[k];
             Point::new(o.x + d * a.cos(), o.y + d * a.sin())
         };
-        if !may_arrive(g, id, p, &ground) {
+        if random {
+            if may_arrive(g, id, p, &ground) {
+                return Some(p);
+            }
             continue;
         }
-        if random {
-            return Some(p);
-        }
+        // (scored before it is tested, the test costing more: one that loses is not tested)
         let score = p.nearest(&wanted);
-        if best.is_none_or(|(b, _)| score < b) {
+        if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, &ground) {
             best = Some((score, p));
         }
     }
@@ -257,20 +264,39 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
 /// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
 /// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
 pub(super) fn may_arrive(g: &View, id: Id, p: Point, ground: &ArrivalGround) -> bool {
-    let (r, over) = (g.radius(id), g.info(id).movement.ambush_over);
+    let (r, over) = (ground.radius, ground.over);
     (over <= 0.0 || ground.enemies.iter().all(|&(at, re)| p.distance(at) - r - re > over)) && g.spot_ok_among(id, p, false, &ground.others)
 }
 
-/// What `may_arrive` reads of the other units, gathered once for the many spots of a search
-/// (nothing moves while it tries them): the enemy units' discs, and the units to keep 1" from.
+/// What `may_arrive` reads of the arriving unit and of the other units, gathered once for the
+/// many spots of a search (nothing moves while it tries them): its radius and the distance
+/// to keep from enemy units, the enemy units' discs, and the units to keep 1" from.
 pub(super) struct ArrivalGround {
+    radius: f64,
+    over: f64,
     enemies: Short<(Point, f64), 32>,
     others: Short<(Id, Point, f64), 32>,
 }
 
 impl ArrivalGround {
     pub(super) fn of(g: &View, id: Id) -> ArrivalGround {
-        ArrivalGround { enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e))).collect(), others: g.others_on_ground(id) }
+        ArrivalGround {
+            radius: g.radius(id),
+            over: g.info(id).movement.ambush_over,
+            enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e))).collect(),
+            others: g.others_on_ground(id),
+        }
+    }
+
+    /// Below this distance from `o`, every spot is within the distance to keep of an enemy
+    /// unit, so `may_arrive` refuses it (the spot is at most that plus the enemy's distance
+    /// from `o` away from the enemy; a millionth of an inch spare for rounding): a sampler
+    /// may drop such spots unbuilt. Zero where no enemy unit is that near.
+    pub(super) fn refused_within(&self, o: Point) -> f64 {
+        if self.over <= 0.0 {
+            return 0.0;
+        }
+        self.enemies.iter().map(|&(at, re)| self.over + self.radius + re - o.distance(at) - 1e-6).fold(0.0, f64::max)
     }
 }
 
