@@ -4,17 +4,18 @@
 //! spot worth the risk waits. An audit of traced games found Dark Elf Shadow Warriors wiped
 //! out the round they arrived in 61-71% of games, and 20% of arrivals in the unit's own zone;
 //! the November 2026 policy (`PolicyKind::V3_2026_11`) still arrives as near a marker as it
-//! can.
+//! can. Every policy's arrivals are tested here (`may_arrive`).
 //!
 //! gf-3.5 Ambush: "May be set aside before deployment. At the start of any round after the
 //! first, may be deployed anywhere over 9" away from enemy units ... Units that deploy via
 //! Ambush can't seize or contest objectives on the round they deploy."
 
+use super::super::config::Short;
 use super::super::live::Id;
 use super::super::state::View;
 use super::super::table::Point;
 use super::common::enemies;
-use super::{ambush_spot_on_grid, may_arrive, ArrivalGround, Seat};
+use super::Seat;
 use rand::RngExt;
 
 /// Spots sampled per arrival: a third round the markers the army does not hold, a third
@@ -279,4 +280,67 @@ mod tests {
             assert_eq!(spot.is_some(), arrives, "round {round}: {spot:?}");
         }
     }
+}
+
+/// Whether the Ambusher `id` may arrive at `p`: Ambush "over 9"" from enemy units (edge to
+/// edge; Infiltrate "up to 1"": `spot_ok` keeps the 1" between units), where it may stand.
+pub(super) fn may_arrive(g: &View, id: Id, p: Point, ground: &ArrivalGround) -> bool {
+    let (r, over) = (ground.radius, ground.over);
+    (over <= 0.0 || ground.enemies.iter().all(|&(at, re)| p.distance(at) - r - re > over)) && g.spot_ok_among(id, p, false, &ground.others)
+}
+
+/// What `may_arrive` reads of the arriving unit and of the other units, gathered once for the
+/// many spots of a search (nothing moves while it tries them): its radius and the distance
+/// to keep from enemy units, the enemy units' discs, and the units to keep 1" from.
+pub(super) struct ArrivalGround {
+    radius: f64,
+    over: f64,
+    enemies: Short<(Point, f64), 32>,
+    others: Short<(Id, Point, f64), 32>,
+}
+
+impl ArrivalGround {
+    pub(super) fn of(g: &View, id: Id) -> ArrivalGround {
+        ArrivalGround {
+            radius: g.radius(id),
+            over: g.info(id).movement.ambush_over,
+            enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e))).collect(),
+            others: g.others_on_ground(id),
+        }
+    }
+
+    /// Below this distance from `o`, every spot is within the distance to keep of an enemy
+    /// unit, so `may_arrive` refuses it (the spot is at most that plus the enemy's distance
+    /// from `o` away from the enemy; a millionth of an inch spare for rounding): a sampler
+    /// may drop such spots unbuilt. Zero where no enemy unit is that near.
+    pub(super) fn refused_within(&self, o: Point) -> f64 {
+        if self.over <= 0.0 {
+            return 0.0;
+        }
+        self.enemies.iter().map(|&(at, re)| self.over + self.radius + re - o.distance(at) - 1e-6).fold(0.0, f64::max)
+    }
+}
+
+/// `ambush_spot`'s fallback when its samples find no legal spot (a crowded table): the legal
+/// spot on an inch grid nearest the wanted markers (the table's centre without any), so a
+/// unit that can arrive does.
+pub(super) fn ambush_spot_on_grid(g: &View, id: Id, wanted: &[Point], ground: &ArrivalGround) -> Option<Point> {
+    let r = g.radius(id);
+    let (width, depth) = (g.rules.table.width, g.rules.table.depth);
+    let centre = [Point::new(width / 2.0, depth / 2.0)];
+    let wanted = if wanted.is_empty() { &centre[..] } else { wanted };
+    let mut best: Option<(f64, Point)> = None;
+    let (mut x, mut y) = (r, r);
+    while y <= depth - r {
+        while x <= width - r {
+            let p = Point::new(x, y);
+            let score = p.nearest(wanted);
+            if best.is_none_or(|(b, _)| score < b) && may_arrive(g, id, p, ground) {
+                best = Some((score, p));
+            }
+            x += 1.0;
+        }
+        (x, y) = (r, y + 1.0);
+    }
+    best.map(|(_, p)| p)
 }
