@@ -9,7 +9,7 @@
 //! surviving vehicle is worth its points per wound), plus the chance that the loser of the
 //! melee fails its test (a Rout takes what is left, Shaken a share of it).
 
-use super::seat::{Estimate, Seat, Side, MEMO_LIMIT};
+use super::seat::{Estimate, Seat, Side, ESTIMATE_LIMIT, MEMO_LIMIT};
 use crate::game::state::View;
 use crate::game::live::Id;
 use crate::game::paths::Path;
@@ -149,7 +149,7 @@ fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimat
         return e;
     }
     let e = estimate_now(g, c, d, (cs, ds), weight, [far, strike_back]);
-    if g.memo().estimates.len() >= MEMO_LIMIT {
+    if g.memo().estimates.len() >= ESTIMATE_LIMIT {
         g.memo().estimates.clear();
     }
     g.memo().estimates.insert(key, e);

@@ -52,6 +52,11 @@ impl<'a> std::ops::Deref for Seat<'_, 'a> {
 
 /// Entries a memo keeps at most (it starts again when full).
 pub(super) const MEMO_LIMIT: usize = 200_000;
+/// Charge values the memo keeps at most: their keys hold both units' wounds and models lost,
+/// so they keep coming. At `MEMO_LIMIT` (some 150 bytes an entry) `simulate(games=100_000)`
+/// grew the process by 130 MB on 2 threads, at 20,000 by 60 MB, at 2,000 by 50 MB as before
+/// the memo (`benchmarks/game_memory.py`), for 0.8% more instructions than at `MEMO_LIMIT`.
+pub(super) const ESTIMATE_LIMIT: usize = 2_000;
 
 /// What the valuations need beyond the fresh tables, kept by each thread across the chunks
 /// of a run: the full-strength expected wounds of a charge by (charger, fatigued, target,
