@@ -416,7 +416,7 @@ fn activation_value(g: &View, id: Id, foes: &[Foe]) -> (f64, f64) {
     for foe in foes {
         // an ordering, asked for every ready unit at every activation: the discs' distance
         // (at most the closest models') is enough
-        let gap = (pos.distance(foe.pos) - radius - foe.radius).max(0.0);
+        let gap = disc_gap(pos, radius, foe);
         if !foe.aircraft {
             nearest = nearest.min(gap);
         }
@@ -444,7 +444,12 @@ fn activation_value(g: &View, id: Id, foes: &[Foe]) -> (f64, f64) {
 /// `activation_value`'s gap to the nearest enemy on the ground alone (the same discs' test).
 fn nearest_gap(g: &View, id: Id, foes: &[Foe]) -> f64 {
     let (pos, radius) = (g.live(id).pos, g.radius(id));
-    foes.iter().filter(|foe| !foe.aircraft).fold(f64::INFINITY, |nearest, foe| nearest.min((pos.distance(foe.pos) - radius - foe.radius).max(0.0)))
+    foes.iter().filter(|foe| !foe.aircraft).fold(f64::INFINITY, |nearest, foe| nearest.min(disc_gap(pos, radius, foe)))
+}
+
+/// The gap between a unit's disc (at `pos`, of `radius`) and a foe's.
+fn disc_gap(pos: Point, radius: f64, foe: &Foe) -> f64 {
+    (pos.distance(foe.pos) - radius - foe.radius).max(0.0)
 }
 
 /// Which ready unit the default policy activates: the one whose activation is worth most
