@@ -38,6 +38,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_army_book_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_book_json, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
+    m.add_function(wrap_pyfunction!(book::_unit_edition, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_limits, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
