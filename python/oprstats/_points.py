@@ -898,6 +898,30 @@ class CrossValidation:
                 f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
+def measured_edition(units: Sequence[Unit], edition: Optional[str], field: str) -> str:
+    """The edition units are measured under: ``edition`` when given, else the one they were
+    made under (a Firefight book's units: Firefight's engines and cost model), which must be
+    the same for all of them; the current edition for none."""
+    if edition is not None:
+        if not isinstance(edition, str):
+            raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
+        return edition
+    own = sorted({_core._unit_edition(u) for u in units})
+    if len(own) > 1:
+        raise ValueError(f"{field}: the units were made under different editions ({', '.join(own)}); measure one edition's "
+                         "units at a time, or pass edition=")
+    return own[0] if own else DEFAULT_EDITION
+
+
+def require_full_games(edition: str, what: str) -> None:
+    """Refuses what needs full games in an edition the game does not play: never a v3.5 game
+    played in its place."""
+    if edition != DEFAULT_EDITION:
+        raise ValueError(f"edition: {what} needs full games, and the library plays them only in {DEFAULT_EDITION} so far, not "
+                         f"{edition!r} (its units' edition); the exact measures (the exchange, matchups, efficiency) work in "
+                         "every edition")
+
+
 def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book",
                lists: Optional[list] = None) -> tuple[list[Unit], list[Optional[ArmyBook]]]:
     """The units of a group, and for each the army book it is from (None when no book was
@@ -915,7 +939,7 @@ def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book"
             if is_book_text(text):
                 book = load_army_book(text, edition=edition)
                 return list(book.units), [book] * len(book)
-            army = load_army_list(text, edition=edition or DEFAULT_EDITION)
+            army = load_army_list(text, edition=edition)
         except ValueError as exc:  # named for the argument it came from, not the loader's
             raise ValueError(f"{field}: {str(exc).removeprefix('source: ')}") from None
         return _source_of(army, edition, field, lists)
@@ -1012,13 +1036,14 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
         raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {shown(drivers)})")
     in_sample, options = check_flag("in_sample", in_sample), check_flag("options", options)
-    if model is None:
-        model = CostModel.default(edition=edition or DEFAULT_EDITION)
-    elif not isinstance(model, CostModel):
+    if model is not None and not isinstance(model, CostModel):
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
     units, books = _source_of(units_or_book, edition)
     if not units:
         raise ValueError("units_or_book: no units (an empty group)")
+    if model is None:
+        # the shipped model of the units' edition (a Firefight book's: the Firefight model)
+        model = CostModel.default(edition=measured_edition(units, edition, "units_or_book"))
     judges = _judges(model, units, books, in_sample)
     # the intervals are calibrated on out-of-sample errors: a price from a model that saw the
     # unit has none (its errors are smaller, and no interval was calibrated on them)
@@ -1091,7 +1116,9 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
     against the modelled difference between the loadout with it and the default loadout.
 
     ``units_or_book``: an army book, an army list, units, a path to (or the text of) a book
-    or a list, or a sequence of any of these (several books at once).
+    or a list, or a sequence of any of these (several books at once). ``model`` defaults to
+    the shipped model of their edition (``edition``, else the one they were read under: a
+    Firefight book's units are judged by the model fitted on the Firefight books).
     """
     from ._optional import pandas
 
