@@ -25,6 +25,7 @@ __all__ = [
     "_army_book_from_state",
     "_load_army_book_json",
     "_load_army_list_text",
+    "_unit_edition",
     "_editions",
     "_limits",
     "_known_rules",
