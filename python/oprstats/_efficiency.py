@@ -139,22 +139,27 @@ def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float,
 
 
 #: The shipped cost model prices the targets, which have no official cost; a target's profile
-#: (Defense, Tough, Regeneration) means the same in every edition, so one model serves all.
+#: (Defense, Tough, Regeneration) means the same in every GF edition, so one model serves them.
 TARGET_PRICING_EDITION = "3.5"
+#: Firefight is another game, with its own points and its own Tough (wound effects): its
+#: targets are priced by its own model, in the points its units are bought with.
+OWN_PRICING_EDITIONS = ("firefight-3.2",)
 
 
-def target_points(unit: Unit) -> float:
+def target_points(unit: Unit, edition: str = TARGET_PRICING_EDITION) -> float:
     """What a target is worth, in points: its official cost when it has one, else the shipped
-    cost model's price for it (the reference targets are made up and have none). It is only a
-    scale that makes damage to different targets comparable."""
-    key = str(unit)
+    cost model's price for it (the reference targets are made up and have none), the GF
+    model's for every GF edition and Firefight's for Firefight. It is only a scale that makes
+    damage to different targets comparable."""
+    pricing = edition if edition in OWN_PRICING_EDITIONS else TARGET_PRICING_EDITION
+    key = (str(unit), pricing)
     points = _TARGET_POINTS.get(key)
     if points is None:
-        points = _TARGET_POINTS[key] = unit_points(unit, None, TARGET_PRICING_EDITION)[0]
+        points = _TARGET_POINTS[key] = unit_points(unit, None, pricing)[0]
     return points
 
 
-_TARGET_POINTS: dict[str, float] = {}
+_TARGET_POINTS: dict[tuple[str, str], float] = {}
 
 
 def _wounds_of(unit: Unit) -> int:
@@ -350,7 +355,7 @@ def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = 
         expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
         p_destroyed=raw["destroyed"].reshape(shape), durability=durability,
         unmodelled=tuple(_core._unmodelled_rules(unit, engine="attack", edition=edition)),
-        target_points=tuple(target_points(t.unit) for t in ts), target_wounds=tuple(_wounds_of(t.unit) for t in ts),
+        target_points=tuple(target_points(t.unit, edition) for t in ts), target_wounds=tuple(_wounds_of(t.unit) for t in ts),
     )
 
 
@@ -429,7 +434,7 @@ def natural_mode(unit: Unit, *, edition: Optional[str] = None) -> str:
     edition = measured_edition([unit], edition, "unit")
     ts = reference_targets(edition=edition)
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=list(NATURAL_MODES), edition=edition)
-    worth = np.array([target_points(t.unit) / _wounds_of(t.unit) for t in ts])
+    worth = np.array([target_points(t.unit, edition) / _wounds_of(t.unit) for t in ts])
     return own_mode(list(NATURAL_MODES), raw["wounds"].reshape(len(NATURAL_MODES), len(ts)) * worth)
 
 
@@ -496,7 +501,7 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     modes = [mode] if mode is not None else list(NATURAL_MODES)
     raw = _core._efficiency(unit, [(t, False) for t in targets], modes=modes, edition=edition)
     shape = (len(modes), len(ds), len(ts))
-    worth = np.array([target_points(t) for t in targets]).reshape(shape[1:])
+    worth = np.array([target_points(t, edition) for t in targets]).reshape(shape[1:])
     wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape[1:])
     destroyed = raw["wounds"].reshape(shape) * worth / wounds
     mode = modes[0] if len(modes) == 1 else own_mode(modes, destroyed)
