@@ -403,5 +403,7 @@ def test_the_shipped_firefight_model_is_a_fit_of_the_books(ff_books):
     """The parameter file is what scripts/fit_cost_model.py --edition firefight-3.2 makes from
     the 53 books (no hand edits)."""
     units = [u for b in ff_books for u in b.units]
-    fresh = oprstats.CostModel.fit(ff_books, edition=FF).prices(units)
+    fitted = oprstats.CostModel.fit(ff_books)  # under the books' own edition
+    assert fitted.edition == FF
+    fresh = fitted.prices(units)
     assert np.max(np.abs(fresh - oprstats.CostModel.default(edition=FF).prices(units))) < 0.5

@@ -373,7 +373,7 @@ class CostModel:
         return d.block("Cost model", lines, table, notes=[f"the {len(top)} largest of {len(self._weights)} weights; .weights has all"])
 
     @classmethod
-    def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = _FitOptions.variants,
+    def fit(cls, units: Iterable[Any], *, edition: Optional[str] = None, variants: bool = _FitOptions.variants,
             ridge: float = _FitOptions.ridge, ridge_by_name: float = _FitOptions.ridge_by_name,
             variant_weight: float = _FitOptions.variant_weight, iterations: int = _FitOptions.iterations,
             out_of_sample: bool = False, coverage: float = 0.9) -> "CostModel":
@@ -387,7 +387,10 @@ class CostModel:
         ``out_of_sample=True`` (army books only) also fits one model without each family of
         books (a book and the books it shares sub-faction copies with), which
         :func:`fairness` judges that family's units with, and calibrates prediction
-        intervals at ``coverage`` on those models' errors (split conformal, by price band)."""
+        intervals at ``coverage`` on those models' errors (split conformal, by price band).
+
+        ``edition``: whose engines measure the features (default: the units' own, all of one
+        edition: the Firefight books' units are fitted under Firefight)."""
         opts = _FitOptions(variants, ridge, ridge_by_name, variant_weight, iterations)
         out_of_sample = check_flag("out_of_sample", out_of_sample)
         coverage = _numeric(coverage, "coverage")
@@ -401,6 +404,7 @@ class CostModel:
             if len(items) < 2 or not all(isinstance(b, ArmyBook) for b in items):
                 raise ValueError("units: out_of_sample=True needs at least two army books (a model is fitted without each family)")
         units, is_variant, source = _training_units(items, opts.variants, edition)
+        edition = measured_edition(units, edition, "units")
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         is_variant_a = np.asarray(is_variant)
@@ -424,7 +428,7 @@ class CostModel:
 
     @classmethod
     def default(cls, *, edition: str = DEFAULT_EDITION) -> "CostModel":
-        """The model shipped with the package for ``edition`` (only the current edition has one)."""
+        """The model shipped with the package for ``edition`` (v3.5's and Firefight v3.2's ship)."""
         path = shipped_model_path(edition)
         if not path.exists():
             raise ValueError(f"edition: no cost model ships for {edition!r}; fit one with CostModel.fit(books, edition={edition!r})")
@@ -531,16 +535,17 @@ class CostModel:
         return prices
 
     @classmethod
-    def cross_validate(cls, books: Sequence[Any], *, by: str = "book", edition: str = DEFAULT_EDITION, **fit_options: Any) -> "CrossValidation":
+    def cross_validate(cls, books: Sequence[Any], *, by: str = "book", edition: Optional[str] = None,
+                       **fit_options: Any) -> "CrossValidation":
         """Leave-one-army-out accuracy: each book's units priced by a model fitted on the
         other books only. ``by="family"`` also holds out the books a book's units are
         sub-faction copies of, or that copy from it (no copy of a held-out unit is seen).
-        ``fit_options`` are those of :meth:`fit`."""
+        ``fit_options`` are those of :meth:`fit`; ``edition`` defaults to the books' own."""
         from ._loaders import load_army_book
 
         if by not in ("book", "family"):
             raise ValueError(f'by: must be "book" or "family" (got {by!r})')
-        books = [load_army_book(b) if isinstance(b, (str, os.PathLike)) else b for b in books]
+        books = [load_army_book(b, edition=edition) if isinstance(b, (str, os.PathLike)) else b for b in books]
         for i, b in enumerate(books):
             if not isinstance(b, ArmyBook):
                 raise TypeError(f"books[{i}]: expected an ArmyBook or a path to one, got {type(b).__name__}")
@@ -548,6 +553,7 @@ class CostModel:
             raise ValueError("books: leave-one-out needs at least two army books")
         opts = _FitOptions(**fit_options)
         units, is_variant, book_of = _training_units(books, opts.variants, edition)
+        edition = measured_edition(units, edition, "books")
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         book_of_a = np.asarray(book_of)
