@@ -102,12 +102,8 @@ def rule_coverage(books, *, edition: Optional[str] = None):
     pd = pandas("rule_coverage()")
 
     books = _books(books)
-    if edition is None:
-        editions = sorted({b.edition for b in books})
-        if len(editions) > 1:
-            raise ValueError(f"books: read under different editions ({', '.join(editions)}); take one edition's books at a time, "
-                             "or pass edition=")
-    edition = measured_edition([], edition or books[0].edition, "books")
+    # the books' edition is their units' (a book's units are made under it)
+    edition = measured_edition([u for b in books for u in b.units], edition, "books")
     core = {name for name, _, _ in _core._known_rules(edition)}
     total = 0
     defined: dict[str, set[str]] = {}

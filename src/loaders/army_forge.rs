@@ -607,3 +607,29 @@ fn kind_of(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book(slug: &str) -> String {
+        format!(
+            r#"{{"name":"B","versionString":"3.5.1","gameSystemSlug":"{slug}","units":[{{"id":"u","name":"U","size":1,"cost":10,
+            "quality":4,"defense":4,"rules":[{{"name":"Fear","rating":1}}],"weapons":[]}}]}}"#
+        )
+    }
+
+    /// The game system names the edition (Firefight's books carry GF's versionString); a rating
+    /// the edition's rule does not take is dropped, once in the warnings, not refused.
+    #[test]
+    fn a_book_is_read_under_its_game_systems_edition_and_fits_any_other() {
+        assert_eq!(ArmyBook::from_json(&book(FIREFIGHT_SLUG), None).unwrap().edition, Edition::Firefight3_2);
+        assert_eq!(ArmyBook::from_json(&book("grimdark-future"), None).unwrap().edition, Edition::V3_5);
+        let v2 = ArmyBook::from_json(&book("grimdark-future"), Some(Edition::V2)).unwrap();
+        assert_eq!(v2.units[0].unit.groups[0].rules[0].rule, Rule::new("Fear", None));
+        assert_eq!(v2.warnings.len(), 1);
+        assert!(v2.warnings[0].starts_with("Fear(1): the rule takes no rating in Grimdark Future v2.x"), "{:?}", v2.warnings);
+        let ff = ArmyBook::from_json(&book("grimdark-future"), Some(Edition::Firefight3_2)).unwrap();
+        assert_eq!((ff.units[0].unit.groups[0].rules[0].rule.number(), ff.warnings.len()), (Some(1), 0));
+    }
+}

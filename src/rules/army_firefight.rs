@@ -209,3 +209,34 @@ pub fn partly(edition: Edition, name: &str) -> Option<(Gap, &'static [Engine], &
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::effects::definition;
+
+    /// Every aura and buff whose reach is reported has a row under Firefight (the lists hold
+    /// no name the tables lost), and none of the Firefight rows leaks into another edition.
+    #[test]
+    fn the_reported_names_are_played_under_firefight_only() {
+        for name in AURAS.iter().chain(PICK_UP_TO_FOUR) {
+            assert!(definition(Edition::Firefight3_2, name).is_some() || super::super::census::NOT_MODELLED.iter().any(|(n, ..)| n == name), "{name}");
+            assert!(partly(Edition::Firefight3_2, name).is_some() && partly(Edition::V3_5, name).is_none(), "{name}");
+        }
+        for d in ARMY_FIREFIGHT_3_2 {
+            let own = definition(Edition::Firefight3_2, d.name).expect("a Firefight row is defined under Firefight");
+            assert_eq!(own.effects, d.effects, "{}: the Firefight row wins over the GF row", d.name);
+            for edition in [Edition::V3_4_1, Edition::V2] {
+                assert!(definition(edition, d.name).is_none(), "{} under {edition:?}", d.name);
+            }
+        }
+        // GF's row stays GF's: Tear against Tough(3) to Tough(9), heroes included
+        assert_ne!(definition(Edition::V3_5, "Tear").unwrap().effects, definition(Edition::Firefight3_2, "Tear").unwrap().effects);
+        // the GF v3.5 core rows the Firefight books define, and the Firefight core over the GF reprint
+        for name in BOOK_CORE_FROM_3_5 {
+            assert!(definition(Edition::Firefight3_2, name).is_some(), "{name}");
+        }
+        let relentless = definition(Edition::Firefight3_2, "Relentless").unwrap();
+        assert!(relentless.effects.iter().any(|e| e.conds.contains(&Stationary)), "Firefight's Relentless: on a Hold action");
+    }
+}
