@@ -342,6 +342,9 @@ def test_efficiency_and_matchups_use_firefights_engines(ff_books):
     assert np.array_equal(e.expected_wounds, e_ff.expected_wounds) and e.durability == e_ff.durability
     assert not e.unmodelled and set(e_gf.unmodelled) & {"Psychotic", "Berserker", "Badlands Hunter"}
     assert not np.array_equal(e.expected_wounds, e_gf.expected_wounds)
+    # every unit of the 53 books, each at its official Firefight cost
+    every = oprstats.efficiency(ff_books)
+    assert len(every) == 682 and all(x.points_source == "official" for x in every)
     book = ff_books[0]
     m = oprstats.matchups(book.units[:3], ff_books[1].units[:3])
     assert m.edition == FF
