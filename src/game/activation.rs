@@ -129,6 +129,8 @@ impl<'a, P: Player> Game<'a, P> {
     pub(super) fn activate(&mut self, id: Id) {
         let live = self.live_mut(id);
         live.activated = true;
+        // Entrenched's "since the beginning of its last activation"
+        live.moved = false;
         // "only one try per spell" in each activation
         live.spells_tried = 0;
         // one dangerous terrain test per activation, for every unit: the test of a unit moved

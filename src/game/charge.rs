@@ -84,6 +84,12 @@ impl<'a, P: Player> Game<'a, P> {
         if self.live(id).gone || self.live(target).gone {
             return;
         }
+        // "all models from the target unit that are not in base contact with a charging model
+        // must move by up to 3"": a unit of one model is met where it stands; in a bigger one
+        // some model moves (the formations here stand for where models end, not each step)
+        if self.live(target).left > 1 {
+            self.live_mut(target).moved = true;
+        }
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
         // buffs: the defender's against the charge, the charger's against the strike back,
@@ -274,7 +280,9 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             if let Some((_, back)) = best {
-                self.live_mut(id).pos = back;
+                let live = self.live_mut(id);
+                live.pos = back;
+                live.moved = true;
                 self.event(|_| Event { allowance: move_back, length: step, ..Event::of("consolidate", id, from, back) });
                 return;
             }

@@ -35,6 +35,11 @@ pub struct Live {
     /// The models (bit per formation slot; slots past 63 share the last bit) that took their
     /// dangerous terrain test in the current activation: one test per model per activation.
     pub dangerous_tested: u64,
+    /// It moved since the beginning of its last activation (v3.4.1's Entrenched: "as long as
+    /// it hasn't moved since the beginning of its last activation"). Moves set it (actions,
+    /// a charged unit's move into contact, moving back, leaving or entering a transport, a
+    /// move after attacking); placements do not (deployment, Scout, Ambush, re-positioning).
+    pub moved: bool,
     /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").

@@ -30,6 +30,8 @@ pub mod live;
 pub mod morale;
 #[cfg(test)]
 mod models_on_the_table_tests;
+#[cfg(test)]
+mod v3_4_1_tests;
 pub mod movement;
 mod octagon;
 pub mod paths;

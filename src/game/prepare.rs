@@ -78,6 +78,10 @@ pub struct Tricks {
     /// Some rule of its models or weapons acts on the round it arrives by Ambush
     /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
     pub arrival_rules: bool,
+    /// Some rule of its models acts on shots at it only while it has not moved since the
+    /// beginning of its last activation ([`effects::Cond::TargetStationary`]: v3.4.1's
+    /// Entrenched): its shots are keyed on `Live::moved`.
+    pub stationary_rules: bool,
     /// [`Effect::Buff`]: the rules the unit gives a friendly unit, each once per activation
     /// ("Once per activation, before attacking, pick one friendly unit within 12"": each
     /// rule is its own ability; a unit has at most `MAX_BUFF_RULES`).
@@ -456,14 +460,16 @@ pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition, rules: &GameRule
         }
     }
     (m.advance, m.rush, m.charge) = (m.advance.max(0.0), m.rush.max(0.0), m.charge.max(0.0));
-    m.aircraft = all_have(runs, "Aircraft");
+    // the rules the game plays by name, where the edition has them
+    let (all, any) = (|name| rules.plays(name) && all_have(runs, name), |name| rules.plays(name) && any_has(runs, name));
+    m.aircraft = all("Aircraft");
     if m.aircraft {
         m.advance += rules.aircraft_move();
     }
-    m.hold_only = any_has(runs, "Immobile") || any_has(runs, "Artillery");
-    m.strider = all_have(runs, "Strider");
-    m.flying = all_have(runs, "Flying");
-    m.scout = all_have(runs, "Scout");
+    m.hold_only = any("Immobile") || any("Artillery");
+    m.strider = all("Strider");
+    m.flying = all("Flying");
+    m.scout = all("Scout");
     // the nearest and the earliest of the Ambush entries in play (Ambush itself and the
     // variants that count as having it: Infiltrate, Rapid Ambush, Surprise Piercing Shot)
     for own in effects::own_effects(edition, &alive) {
@@ -522,6 +528,7 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
     for r in names {
         effects::for_each_entry_of(edition, r, &mut |outer, e| {
             t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
+            t.stationary_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::TargetStationary));
         });
     }
     for target in effects::unit_effects(edition, &alive, Side::Target) {
@@ -719,7 +726,7 @@ impl Prepared {
         let mut unmodelled = unmodelled(runs, edition);
         unmodelled.extend(spells_left_out);
         let spell_range_penalty = f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false)));
-        let (indirect, limited, ranged) = (names(&|w| has(w, "Indirect")), names(&|w| has(w, "Limited")), names(&|_| true));
+        let (indirect, limited, ranged) = (names(&|w| rules.plays("Indirect") && has(w, "Indirect")), names(&|w| rules.plays("Limited") && has(w, "Limited")), names(&|_| true));
         let guns = RunGuns::of(&alloc.runs, &ranged, &indirect, &limited);
         Ok(UnitInfo {
             name: unit.display_name(),
@@ -734,7 +741,7 @@ impl Prepared {
             tricks: tricks(runs, edition),
             unmodelled,
             casting,
-            transport: capacity(&alloc),
+            transport: if rules.plays("Transport") { capacity(&alloc) } else { 0 },
             spell_range_penalty,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),

@@ -90,6 +90,10 @@ pub enum Scout {
     /// "After all other units are deployed, may be deployed anywhere fully within 12" of
     /// their deployment zone": the zone grows by `beyond` inches for them.
     ZoneGrown { beyond: f64 },
+    /// v3.4.1: "After all other units are deployed, must be deployed and may then be placed
+    /// anywhere within 12" of their position": deployed in the zone, then placed (not moved:
+    /// terrain on the way does not matter) with every model within `within` of where it stood.
+    DeployThenPlace { within: f64 },
 }
 
 /// Who places the first of the units set aside (Scout, Ambush).
@@ -233,10 +237,24 @@ impl GameRules {
         rounds: 4,
     };
 
+    /// Grimdark Future v3.4.1 (gf-3.4.1-core.txt): v3.5's game but for what the core sheet
+    /// says otherwise. What it leaves unsaid (the table, line of sight, the measuring rules)
+    /// is v3.5's, as a judge would fill it in (docs/editions.md).
+    pub const V3_4_1: GameRules = GameRules {
+        edition: Edition::V3_4_1,
+        // "Aircraft ignore all units and terrain when moving and stopping, can't seize
+        // objectives": only seizing is named (Shaken: "can't contest or seize objectives"),
+        // so an Aircraft contests
+        contest: Presence { shaken: false, aircraft: true, arrival_round: false },
+        scout: Scout::DeployThenPlace { within: 12.0 },
+        ..Self::V3_5
+    };
+
     /// The game rules of `edition`, or why it has no full game yet.
     pub fn of(edition: Edition) -> Result<&'static GameRules> {
         match edition {
             Edition::V3_5 => Ok(&Self::V3_5),
+            Edition::V3_4_1 => Ok(&Self::V3_4_1),
             other => Err(Error::invalid(
                 "edition",
                 other.key(),
@@ -257,11 +275,29 @@ impl GameRules {
         self.aircraft.map_or(0.0, |a| a.extra_move)
     }
 
-    /// Scout's deployment depth: the zone's own and the inches beyond it.
+    /// Scout's deployment depth: the zone's own and the inches beyond it (v3.4.1: the zone's
+    /// own; its placement comes after).
     pub fn scout_depth(&self) -> f64 {
         match self.scout {
             Scout::ZoneGrown { beyond } => self.deployment.depth + beyond,
+            Scout::DeployThenPlace { .. } => self.deployment.depth,
         }
+    }
+
+    /// How far a Scout is placed from where it deployed (0: it deploys where it stays).
+    pub fn scout_placement(&self) -> f64 {
+        match self.scout {
+            Scout::ZoneGrown { .. } => 0.0,
+            Scout::DeployThenPlace { within } => within,
+        }
+    }
+
+    /// Whether the game plays the rule `name`, which it reads by name (Aircraft, Scout,
+    /// Immobile...): the edition's list (`census::game_rules_by_name`), so a rule an edition
+    /// lacks (v3.4.1's Artillery) is reported, not played.
+    #[inline]
+    pub fn plays(&self, name: &str) -> bool {
+        crate::rules::census::game_plays(self.edition, name)
     }
 
     /// The range within which friendly casters help or enemies hinder a cast.
@@ -322,9 +358,51 @@ mod tests {
         }
     }
 
+    /// Each v3.4.1 value against the core sheet's sentence (its quotes and apostrophes are
+    /// typographic, as the file has them); what the sheet leaves unsaid is v3.5's.
+    #[test]
+    fn v3_4_1_values_are_the_core_sheets() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/gf-3.4.1-core.txt"));
+        let Ok(text) = text else {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "../shared/rules is missing under CI=true");
+            eprintln!("skipped: ../shared/rules/gf-3.4.1-core.txt is absent");
+            return;
+        };
+        let r = GameRules::of(Edition::V3_4_1).unwrap();
+        for (sentence, holds) in [
+            ("The game is played on a 6‘x4‘ area", r.table.width == 72.0 && r.table.depth == 48.0),
+            ("Place D3+2 objectives", r.markers.least == 2),
+            ("over 9” away from each other", r.markers.spacing == 9.0),
+            ("if a unit is within 3” of a marker while enemies aren’t, then it’s seized", r.markers.range == 3.0),
+            ("can’t seize objectives,", !r.seize.aircraft && r.contest.aircraft),
+            ("can’t contest or seize objectives", !r.seize.shaken && !r.contest.shaken),
+            ("can’t seize or contest objectives on the round they deploy", !r.seize.arrival_round && !r.contest.arrival_round),
+            ("placing one unit each within 12” of their table edge", r.deployment.depth == 12.0),
+            ("must be deployed and may then be placed anywhere within 12” of their position", r.scout == Scout::DeployThenPlace { within: 12.0 } && r.scout_depth() == 12.0),
+            ("Advance 6”", r.moves.advance == 6.0),
+            ("Rush 12”", r.moves.rush == 12.0),
+            ("Charge 12”", r.moves.charge == 12.0),
+            ("within 1” of at least one other member, and within 9” of all other members", r.coherency.link == 1.0 && r.coherency.spread == 9.0),
+            ("Units may only be within 1” of other units when charging", r.moves.unit_gap == 1.0),
+            ("can’t move more than 6” at a time in total", r.moves.difficult_cap == 6.0),
+            ("may fire at up to two different targets", r.max_targets == Some(2)),
+            ("chargers must move back and separate by 1”", r.moves.move_back == 1.0),
+            ("adding 30” to its total move", r.aircraft_move() == 30.0),
+            ("must stay fully within 6” of it when exiting", r.transport.unwrap().exit_range == 6.0),
+            ("Models within 18” in line of sight of the caster’s unit", r.help_range() == 18.0),
+            ("The game ends after 4 rounds", r.rounds == 4),
+        ] {
+            assert!(text.contains(sentence), "the core sheet no longer says {sentence:?}");
+            assert!(holds, "the v3.4.1 value disagrees with {sentence:?}");
+        }
+        // the game plays by name the rules the sheet has, and not Artillery, which it lacks
+        assert!(r.plays("Immobile") && r.plays("Scout") && r.plays("Aircraft") && !r.plays("Artillery"));
+        assert!(GameRules::V3_5.plays("Artillery"));
+    }
+
     #[test]
     fn editions_without_a_game_are_refused_by_name() {
-        for e in [Edition::V3_4_1, Edition::V2, Edition::Firefight3_2] {
+        for e in [Edition::V2, Edition::Firefight3_2] {
             let err = GameRules::of(e).unwrap_err().to_string();
             assert!(err.contains(e.key()) && err.contains("v3.5"), "{err}");
         }

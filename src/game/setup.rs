@@ -184,6 +184,9 @@ impl<'a, P: Player> Game<'a, P> {
                 match spot {
                     Some(p) => {
                         self.place(id, p, kind);
+                        if kind == "scout" {
+                            self.scout_placement(id);
+                        }
                         self.place_after_deployment(id);
                         for &(passenger, _) in boarding.iter().filter(|(_, t)| *t == id) {
                             self.embark(passenger, id);

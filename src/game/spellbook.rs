@@ -131,7 +131,7 @@ impl Casting {
     /// ("spell Name"), or the Caster rule itself when the unit has no spells (a unit not read
     /// from its book).
     pub fn of(alloc: &Allocation, spells: &[SpellDefinition], edition: Edition) -> (Casting, Vec<String>) {
-        let has = |k: u32, name: &str| alloc.model_at(k).rules.iter().any(|r| r.name == name);
+        let has = |k: u32, name: &str| crate::rules::census::game_plays(edition, name) && alloc.model_at(k).rules.iter().any(|r| r.name == name);
         let slots: Vec<usize> = (0..alloc.len()).filter(|&k| has(k, "Caster") || has(k, "Caster Group")).map(|k| k as usize).collect();
         if slots.is_empty() {
             return (Casting::default(), Vec::new());

@@ -93,6 +93,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         self.live_mut(id).carrier = Some(transport.1 as u16);
         self.live_mut(id).pos = self.live(transport).pos;
+        self.live_mut(id).moved = true;
         self.event(|g| Event {
             allowance: limit,
             length: path.length,
@@ -150,6 +151,7 @@ impl<'a, P: Player> Game<'a, P> {
         let live = self.live_mut(id);
         live.carrier = None;
         live.pos = start;
+        live.moved = true;
         let crossing = if dangerous { self.models_through_dangerous(id, start, &Path::straight(p, start.distance(p))) } else { 0 };
         self.live_mut(id).pos = p;
         if !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, false) {

@@ -497,12 +497,18 @@ fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
 /// An Aircraft's move: "May only use Advance actions, moving in a straight line" — any
 /// heading on which the move (at least 30") fits on the table, the one whose end point is
 /// worth most: the best volley in range of it, less `threat_weight` times what enemy
-/// shooters in range of it would take.
+/// shooters in range of it would take; where Aircraft contest markers (v3.4.1), plus a
+/// marker's points for each marker it would end at that an enemy unit may reach by the
+/// round's end and no friend on the ground contests (its presence keeps the enemy from
+/// seizing it, or makes it neutral).
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
     let policy = g.config.policies[id.0];
     let mine = g.wound_share(id);
     let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
+    // the markers its presence would turn (Aircraft that contest only), and their worth
+    let contested: Vec<Point> = if g.rules.contest.aircraft { markers_to_deny(g, id, &enemies) } else { Vec::new() };
+    let marker_worth = marker_points(g, id.0);
     // "Aircraft can't move into the table edges to move less than 30""
     let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
     let mut best: Option<(f64, Path)> = None;
@@ -530,12 +536,29 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
         }
         // a small pull to the table's middle keeps later headings open
         let centre = to.distance(Point::new(table.width / 2.0, table.depth / 2.0));
-        let score = volley - policy.threat_weight * threat - 0.01 * centre;
+        let denied = contested.iter().filter(|&&o| g.near_marker_at(id, to, o)).count() as f64;
+        let score = volley - policy.threat_weight * threat - 0.01 * centre + marker_worth * denied;
         if best.as_ref().is_none_or(|(b, _)| score > *b) {
             best = Some((score, Path::straight(to, length)));
         }
     }
     best.map(|(_, p)| p)
+}
+
+/// The markers an Aircraft of `id`'s army that contests would turn by ending the round at
+/// them: those an enemy unit that may seize stands within reach of (3" plus its Advance) and
+/// no friendly unit that may contest already stands at.
+fn markers_to_deny(g: &Seat, id: Id, enemies: &[Id]) -> Vec<Point> {
+    let range = g.rules.markers.range;
+    let friends: Vec<Id> = g.on_table(id.0).filter(|&f| f != id && !g.info(f).movement.aircraft && g.may_contest(f)).collect();
+    g.objectives
+        .iter()
+        .copied()
+        .filter(|&o| {
+            let reachable = |e: Id| g.may_seize(e) && g.live(e).pos.distance(o) - g.radius(e) <= range + g.movement(e).advance;
+            enemies.iter().any(|&e| reachable(e)) && !friends.iter().any(|&f| g.near_marker(f, o))
+        })
+        .collect()
 }
 
 /// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,
