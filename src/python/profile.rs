@@ -544,6 +544,13 @@ impl PyUnit {
         self.inner.defense()
     }
 
+    /// The edition the unit was read in (`edition=` of `Unit.parse`, or its book's): the
+    /// edition its rule names are checked against, and the one a game of it is played in.
+    #[getter]
+    fn edition(&self) -> &'static str {
+        self.edition.key()
+    }
+
     /// Points for the whole unit, a joined hero included; `None` if unknown.
     #[getter]
     fn cost(&self) -> Option<u32> {
