@@ -32,6 +32,8 @@ pub mod morale;
 mod models_on_the_table_tests;
 #[cfg(test)]
 mod v3_4_1_tests;
+#[cfg(test)]
+mod v2_tests;
 pub mod movement;
 mod octagon;
 pub mod paths;

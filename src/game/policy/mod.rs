@@ -34,6 +34,7 @@ use reserves::{ambush_spot_on_grid, may_arrive, ArrivalGround};
 mod seat;
 mod spells;
 mod transports;
+mod volleys;
 pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
@@ -523,6 +524,10 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
         let i = g.rng.random_range(0..options.len());
         return smallvec::smallvec![all(&options[i])];
     }
+    // v2.x: a target per weapon type, with no cap
+    if g.rules.max_targets.is_none() && options.len() > 1 {
+        return volleys::one_target_per_type(g, &options);
+    }
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
     // (one target: no choice to score)
@@ -801,7 +806,7 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     let fits = |g: &View, u: usize| {
         let info = g.info((army, u));
         let m = info.movement;
-        let spaces = super::prepare::spaces(&info.alloc, info.alloc.start());
+        let spaces = super::prepare::spaces(&info.alloc, info.alloc.start(), g.spaces_by());
         info.transport == 0 && !m.aircraft && !m.ambush && !m.scout && !m.hold_only && spaces.is_some()
     };
     let mut order: Vec<usize> = (0..n).filter(|&u| fits(g, u)).collect();
@@ -818,7 +823,7 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for u in order {
         let info = g.info((army, u));
-        let need = super::prepare::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
+        let need = super::prepare::spaces(&info.alloc, info.alloc.start(), g.spaces_by()).unwrap_or(u32::MAX);
         // the default policy: only where the ride pays (`transports::ride_pays`)
         if let Some(slot) = room.iter_mut().find(|(t, left)| *left >= need && (!kind.plans_rides() || transports::ride_pays(g, (army, u), (army, *t)))) {
             slot.1 -= need;

@@ -1,0 +1,317 @@
+//! Scripted v2.x games on fixed terrain (editions-game.md 8.2), each citing the sentence of
+//! gf-2.x-one-page.txt it checks: what a v2.x game does that a v3.5 one does not.
+
+use super::cache::Cache;
+use super::config::{Config, Policy, Terrain};
+use super::live::Id;
+use super::table::{Kinds, Piece, Point};
+use super::test_support::{config, placed, prep_in, with_seat, Game};
+use crate::edition::Edition;
+use crate::profile::Unit;
+
+const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
+
+/// The one-page rules, or `None` (with the reason printed) where ../shared is absent;
+/// under CI=true its absence fails.
+fn rulebook() -> Option<String> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/gf-2.x-one-page.txt"));
+    match text {
+        Ok(t) => Some(t),
+        Err(_) => {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "../shared/rules is missing under CI=true");
+            eprintln!("skipped citing: ../shared/rules/gf-2.x-one-page.txt is absent");
+            None
+        }
+    }
+}
+
+/// Asserts the one-page rules say `sentence` (where the file is present).
+fn cite(sentence: &str) {
+    if let Some(text) = rulebook() {
+        assert!(text.contains(sentence), "gf-2.x-one-page.txt no longer says {sentence:?}");
+    }
+}
+
+/// Puts unit `id` so that its closest model is `inches` from `marker`, on the side `side`.
+fn put_near(g: &mut Game, id: Id, marker: Point, side: f64, inches: f64) {
+    let r = g.radius(id);
+    g.live_mut(id).pos = Point::new(marker.x, marker.y + side * (r + inches));
+    for _ in 0..5 {
+        let closest = g.models(id).map(|(_, q, r)| q.distance(marker) - r).fold(f64::INFINITY, f64::min);
+        g.live_mut(id).pos.y -= side * (closest - inches);
+    }
+}
+
+#[test]
+fn three_weapon_types_fire_at_three_targets() {
+    cite("units with multiple weapon types may fire each type at a different target");
+    // each type is more than enough to kill any one of the three lone models: the policy
+    // sends each type at a target the ones before it left standing (v3.5: two targets at most)
+    let gunner = "Gunner [1] Q2+ D4+ | Tough(6)\nRifle (24\", A12), Gun (24\", A12, AP(1)), Cannon (24\", A12, AP(2))";
+    let lone = "Lone [1] Q4+ D4+ | 20pts\nPistol (12\", A1)";
+    for (edition, most) in [(Edition::V2, 3), (Edition::V3_5, 2)] {
+        let p = prep_in(edition, &[gunner], &[lone, lone, lone]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(26.0, 20.0), Point::new(36.0, 22.0), Point::new(46.0, 20.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let volleys = with_seat(&mut g, |s| super::policy::shots(s, (0, 0), false));
+        let mut targets: Vec<usize> = volleys.iter().map(|v| v.target.1).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        // v2.x: one target per type; v3.5: "you may fire only at up to two different targets"
+        assert!(if edition == Edition::V2 { targets.len() == most } else { targets.len() <= most }, "{edition}: {volleys:?}");
+        let most = targets.len();
+        let groups: usize = volleys.iter().map(|v| v.groups.len()).sum();
+        assert_eq!(groups, 3, "{edition}: every weapon type fires once");
+        // fired: one volley at each target, every one of them removed
+        let mut touched = Default::default();
+        assert!(g.shoot((0, 0), false, &mut touched));
+        let fired = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "shoot").count();
+        assert_eq!(fired, most, "{edition}");
+        assert_eq!((0..3).filter(|&u| g.live((1, u)).gone).count(), most, "{edition}");
+    }
+}
+
+#[test]
+fn a_wavering_unit_blocks_a_seize_but_does_not_seize() {
+    cite("Wavering units can’t seize markers, and if units from both sides are contesting a marker then it becomes neutral again.");
+    let marker = Point::new(36.0, 24.0);
+    for (edition, contests) in [(Edition::V2, true), (Edition::V3_5, false)] {
+        let p = prep_in(edition, &[GRUNTS], &[GRUNTS]);
+        let c = config(vec![], vec![marker], vec![Point::new(10.0, 5.0)], vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        put_near(&mut g, (0, 0), marker, -1.0, 2.0);
+        g.live_mut((0, 0)).shaken = true;
+        g.score_round();
+        assert_eq!(g.owner, [-1], "{edition}: a Wavering unit alone does not seize");
+        put_near(&mut g, (1, 0), marker, 1.0, 2.0);
+        g.score_round();
+        assert_eq!(g.owner, [if contests { -1 } else { 1 }], "{edition}: an enemy beside a Wavering unit");
+    }
+}
+
+#[test]
+fn an_ambusher_seizes_on_its_arrival_round() {
+    // v2.x's Ambush says nothing of markers (v3.5: "Units that deploy via Ambush can't seize
+    // or contest objectives on the round they deploy")
+    cite("At the start of any round after the first you may place the model anywhere over 9” away from enemy units.");
+    let marker = Point::new(36.0, 24.0);
+    let ambusher = "Stalkers [5] Q4+ D5+ | Ambush\n5x Rifle (24\", A1)";
+    for (edition, seizes) in [(Edition::V2, true), (Edition::V3_5, false)] {
+        let p = prep_in(edition, &[ambusher], &[GRUNTS]);
+        let c = config(vec![], vec![marker], vec![Point::new(10.0, 5.0)], vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.round = 2;
+        put_near(&mut g, (0, 0), marker, -1.0, 2.0);
+        g.live_mut((0, 0)).arrived = 2;
+        g.score_round();
+        assert_eq!(g.owner, [if seizes { 0 } else { -1 }], "{edition}");
+    }
+}
+
+/// The events of a game of `a` against `b` in `edition` up to the end of deployment, on an
+/// open table (or `terrain`).
+fn deployed_game(edition: Edition, seed: u64, a: &[&str], b: &[&str], terrain: Vec<Piece>) -> Vec<super::config::Event> {
+    let p = prep_in(edition, a, b);
+    let c = Config {
+        seed,
+        terrain: Terrain::Fixed(terrain),
+        objectives: Some(vec![Point::new(20.0, 24.0), Point::new(52.0, 24.0)]),
+        policies: [Policy::DEFAULT; 2],
+        deployment: None,
+        line_up: None,
+        first: Some(0),
+        paired: false,
+        rounds: 1,
+        trace: true,
+        profile: false,
+    };
+    let mut cache = Cache::default();
+    let mut g = Game::new(&p, &c, 0, &mut cache, super::test_support::bot());
+    assert!(g.deploy().is_none(), "everyone deployed");
+    g.trace.take().expect("traced")
+}
+
+#[test]
+fn a_scout_deploys_after_all_others_then_moves_12_inches_ignoring_terrain() {
+    cite("Scout: This model may be deployed after all other units, and may then move by up to 12”, ignoring terrain.");
+    cite("If both of the players have Scout they roll-off to see who deploys first, and then alternate in placing and moving them.");
+    let scouts = "Scouts [5] Q4+ D5+ | Scout\n5x Rifle (24\", A1)";
+    // a band of impassable terrain across the table just past both zones: a Scout moving
+    // towards the markers crosses it as if it were not there
+    let wall = |y0: f64| Piece::new("wall", 0.0, y0, 72.0, y0 + 1.0, Kinds { impassable: true, blocking: true, ..Kinds::default() }).unwrap();
+    let (mut moved, mut across, mut roll_offs, mut firsts) = (0, 0, 0, [0; 2]);
+    for seed in 0..20 {
+        let events = deployed_game(Edition::V2, seed, &[GRUNTS, scouts], &[GRUNTS, scouts], vec![wall(13.0), wall(34.0)]);
+        let last_other = events.iter().rposition(|e| e.kind == "deploy").unwrap();
+        let first_scout = events.iter().position(|e| e.kind == "scout").expect("the Scouts deploy after the others");
+        assert!(first_scout > last_other, "after all other units");
+        // both players have Scouts: a roll-off decides who places first
+        let roll = events.iter().position(|e| e.kind == "roll-off").expect("a roll-off");
+        assert!(roll < first_scout);
+        roll_offs += 1;
+        firsts[events[first_scout].army as usize] += 1;
+        for (i, m) in events.iter().enumerate().filter(|(_, e)| e.kind == "scout-move") {
+            moved += 1;
+            // each Scout moves right after it is placed, from where it was placed
+            let placed = &events[i - 1];
+            assert!(placed.kind == "scout" && placed.unit == m.unit && placed.army == m.army && placed.to == m.from, "seed {seed}");
+            assert!(m.from.distance(m.to) <= 12.0 + 1e-6, "seed {seed}: moved {:.2}\"", m.from.distance(m.to));
+            let (lo, hi) = (m.from.y.min(m.to.y), m.from.y.max(m.to.y));
+            if (lo < 13.0 && hi > 14.0) || (lo < 34.0 && hi > 35.0) {
+                across += 1;
+            }
+        }
+    }
+    assert_eq!(roll_offs, 20);
+    assert!(firsts[0] > 0 && firsts[1] > 0, "either side may win the roll-off: {firsts:?}");
+    assert!(moved >= 20, "the default policy moves its Scouts towards a marker ({moved} of 40)");
+    assert!(across > 0, "a Scout's move ignores terrain: some crossed the wall");
+    // v3.5: deployed straight into the 24" band, never moved after, no roll-off
+    let events = deployed_game(Edition::V3_5, 3, &[GRUNTS, scouts], &[GRUNTS, scouts], vec![]);
+    assert!(events.iter().any(|e| e.kind == "scout") && !events.iter().any(|e| e.kind == "scout-move" || e.kind == "roll-off"));
+}
+
+#[test]
+fn fast_and_slow_move_as_the_one_page_rules_say() {
+    cite("Fast: Move 9” when using Advance and 18” when using Rush/Charge.");
+    cite("Slow: Move 4” when using Advance and 8” when using Rush/Charge.");
+    let p = prep_in(Edition::V2, &["Bikes [3] Q4+ D4+ | Fast", "Walkers [3] Q4+ D4+ | Slow"], &[GRUNTS]);
+    let [fast, slow] = [&p.armies[0][0].movement, &p.armies[0][1].movement];
+    assert_eq!((fast.advance, fast.rush, fast.charge), (9.0, 18.0, 18.0));
+    assert_eq!((slow.advance, slow.rush, slow.charge), (4.0, 8.0, 8.0));
+}
+
+#[test]
+fn heroes_join_any_unit_in_v2_and_several_may_join_one() {
+    cite("Hero: May be deployed as part of friendly units, and they may use his quality value for morale tests.");
+    let parse = |t: &str, e| Unit::parse(t, e).unwrap();
+    let tank = "Tank [1] Q4+ D2+ | Tough(6)";
+    let (boss, seer) = ("Boss [1] Q3+ D4+ | Hero, Tough(3)", "Seer [1] Q4+ D5+ | Hero, Tough(9)");
+    // a one-model unit, and a hero above Tough(6), and a second hero: v2.x only
+    let one = parse(tank, Edition::V2).join(&parse(boss, Edition::V2), Edition::V2).unwrap();
+    let two = one.join(&parse(seer, Edition::V2), Edition::V2).unwrap();
+    assert_eq!(two.size(), 3);
+    two.check(Edition::V2).unwrap();
+    assert!(parse(tank, Edition::V3_5).join(&parse(boss, Edition::V3_5), Edition::V3_5).is_err());
+    // the heroes are removed last: the tank's wounds first
+    let alloc = crate::attack::allocation::Allocation::new(&two, Edition::V2);
+    assert!(!alloc.runs[0].0.hero && alloc.runs[1].0.hero && alloc.runs[2].0.hero);
+    // not an Aircraft ("must always move 18”-36”"): it keeps no unit's coherency
+    let jet = parse("Jet [1] Q4+ D4+ | Aircraft, Tough(6)", Edition::V2);
+    let err = jet.join(&parse(boss, Edition::V2), Edition::V2).unwrap_err().to_string();
+    assert!(err.contains("Aircraft"), "{err}");
+    // the game plays it
+    let p = prep_in(Edition::V2, &["Boss [1] Q3+ D4+ | Hero, Tough(3)\n| Joined to:\nTank [1] Q4+ D2+ | Tough(6)"], &[GRUNTS]);
+    assert_eq!(p.armies[0][0].models, 2);
+}
+
+#[test]
+fn a_transport_carries_x_models_whatever_their_tough() {
+    cite("Transport: May transport X other models.");
+    cite("may use any action to disembark, but only move by up to 6”");
+    let truck = "Truck [1] Q4+ D2+ | Tough(6), Transport(6)";
+    let brutes = "Brutes [3] Q4+ D4+ | Tough(3)\n3x Axe (A2)";
+    for (edition, fits) in [(Edition::V2, true), (Edition::V3_5, false)] {
+        // 3 Tough(3) models: 3 spaces in v2.x, 9 in v3.5
+        let p = prep_in(edition, &[truck, brutes], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 10.0), Point::new(36.0, 14.0)], vec![Point::new(36.0, 40.0)]);
+        let mut cache = Cache::default();
+        let g = placed(&p, &c, &mut cache);
+        assert_eq!(g.may_board((0, 1), (0, 0)), fits, "{edition}");
+    }
+    // getting out: each model's centre at most 6" from the hull (v3.5: every model wholly within 6")
+    for (edition, whole) in [(Edition::V2, false), (Edition::V3_5, true)] {
+        let p = prep_in(edition, &[truck, "Lone [1] Q4+ D4+"], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 10.0), Point::new(20.0, 10.0)], vec![Point::new(36.0, 40.0)]);
+        let mut cache = Cache::default();
+        let g = placed(&p, &c, &mut cache);
+        let (at, rt, r) = (g.live((0, 0)).pos, g.radius((0, 0)), g.radius((0, 1)));
+        let spot = |d: f64| Point::new(at.x + rt + d, at.y);
+        assert!(g.fully_within_exit((0, 1), spot(6.0 - r), (0, 0)), "{edition}");
+        assert_eq!(g.fully_within_exit((0, 1), spot(6.0), (0, 0)), !whole, "{edition}");
+        assert!(!g.fully_within_exit((0, 1), spot(6.01), (0, 0)), "{edition}");
+    }
+}
+
+/// A shooter and a crowd of 20 already down to half, 12" apart, in `edition`.
+fn crowd_at_half(edition: Edition) -> super::prepare::Prepared {
+    prep_in(edition, &["Gunner [1] Q2+ D4+ | Tough(6)\nRifle (24\", A3)"], &["Crowd [20] Q6+ D6+\n20x Pistol (12\", A1)"])
+}
+
+#[test]
+fn morale_is_tested_at_once_after_each_wounding_event() {
+    cite("Whenever a unit takes wounds that leave it with half or less of its total size or tough value (for units with a single model), it must take a morale test.");
+    // two wounding events of one activation at one unit at half (here two volleys, as a
+    // spell and a volley are): each calls for its own test at once (v3.5: one test, at the
+    // activation's end); the tests are taken where an activation takes them
+    for (edition, tests) in [(Edition::V2, 2), (Edition::V3_5, 1)] {
+        let p = crowd_at_half(edition);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 22.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let crowd = (1, 0);
+        let half = g.info(crowd).alloc.apply(Default::default(), 10, 1);
+        g.set_state(crowd, half);
+        let mut touched = Default::default();
+        let mut wounding = 0;
+        for _ in 0..2 {
+            let before = g.live(crowd).s;
+            g.shoot((0, 0), false, &mut touched);
+            wounding += usize::from(g.live(crowd).s != before);
+            g.morale_now(&mut touched);
+        }
+        assert_eq!(wounding, 2, "both volleys wound (seed 7)");
+        for &(who, before) in &touched {
+            g.wound_morale(who, before);
+        }
+        let taken = g.trace.as_ref().unwrap().iter().filter(|e| e.kind == "morale").count();
+        assert_eq!(taken, tests, "{edition}");
+    }
+}
+
+#[test]
+fn a_failed_test_leaves_a_unit_wavering() {
+    cite("Take a quality test, and if failed it is Wavering until the end of its next activation.");
+    let p = crowd_at_half(Edition::V2);
+    let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 22.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let half = g.info((1, 0)).alloc.apply(Default::default(), 10, 1);
+    g.set_state((1, 0), half);
+    let mut failed = false;
+    for _ in 0..5 {
+        let mut touched = Default::default();
+        g.shoot((0, 0), false, &mut touched);
+        g.morale_now(&mut touched);
+        if let Some(e) = g.trace.as_ref().unwrap().iter().find(|e| e.kind == "morale" && e.detail.starts_with("failed")) {
+            assert_eq!(e.detail, "failed: Wavering");
+            assert!(g.live((1, 0)).shaken);
+            failed = true;
+            break;
+        }
+    }
+    assert!(failed, "a Q6+ unit fails a test in 5 volleys (seed 7)");
+}
+
+#[test]
+fn v2_games_are_played_seeded_and_break_no_rule() {
+    // whole games, on the standard table, twice from one seed and on 1 and 2 threads: the same to the bit
+    let army = [
+        GRUNTS,
+        "Scouts [5] Q4+ D5+ | Scout\n5x Rifle (24\", A1)",
+        "Stalkers [5] Q4+ D5+ | Ambush\n5x Rifle (24\", A1)",
+        "Bikes [3] Q4+ D4+ | Fast, Tough(3)\n3x Gun (18\", A2), 3x Blade (A2)",
+        "Truck [1] Q4+ D2+ | Tough(6), Transport(6)\nGun (24\", A3)",
+    ];
+    let p = prep_in(Edition::V2, &army, &army);
+    let c = Config::new(11, Terrain::Standard);
+    let one = super::simulate(&p, &c, 0, 40, Some(1)).unwrap();
+    let two = super::simulate(&p, &c, 0, 40, Some(2)).unwrap();
+    assert_eq!(one.records, two.records);
+    assert_eq!(one.violations, 0, "{:?}", one.first_violation);
+    assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
+}
+
