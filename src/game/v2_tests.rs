@@ -315,3 +315,17 @@ fn v2_games_are_played_seeded_and_break_no_rule() {
     assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
 }
 
+
+#[test]
+fn formations_keep_v2_coherency_up_to_a_bound() {
+    cite("Unit members must stay within 2” of at least one other member, and within 6” of all other members.");
+    use super::formation::{coherent, Formation};
+    let c = super::rules::GameRules::V2.coherency;
+    let fits = |n: usize| {
+        let f = Formation::new(&vec![0.5; n], false);
+        (0..=n as u32).all(|k| coherent(&f.alive(k, false).map(|(_, s)| (s.x, s.y, s.r)).collect::<Vec<_>>(), c.link, c.spread))
+    };
+    let largest = (1..=40).take_while(|&n| fits(n)).last().unwrap();
+    eprintln!("the largest 1\"-base unit in v2.x coherency: {largest} models");
+    assert!(largest >= 10, "a squad of 10 keeps 2\"/6\" coherency ({largest})");
+}
