@@ -16,11 +16,12 @@ GRUNTS = 'Grunts [5] Q5+ D5+ | 100pts\n5x Rifle (24", A1)'
 SCOUTS = 'Scouts [5] Q4+ D5+ | 110pts | Scout\n5x Rifle (24", A1)'
 STALKERS = 'Stalkers [5] Q4+ D5+ | 120pts | Ambush\n5x Rifle (24", A1)'
 BIKES = 'Bikes [3] Q4+ D4+ | 130pts | Fast, Tough(3)\n3x Gun (18", A2), 3x Blade (A2)'
+JET = 'Jet [1] Q4+ D4+ | 150pts | Aircraft, Tough(6)\nGuns (24", A4)'
 GUNNERS = 'Gunners [5] Q4+ D5+ | 120pts\n3x Rifle (24", A1), Cannon (36", A1, AP(2)), Flamer (12", A6)'
 
 
 def army() -> list[Unit]:
-    return [Unit.parse(t, edition="2") for t in (GRUNTS, SCOUTS, STALKERS, BIKES, GUNNERS)]
+    return [Unit.parse(t, edition="2") for t in (GRUNTS, SCOUTS, STALKERS, BIKES, GUNNERS, JET)]
 
 
 def test_a_v2_game_plays_and_follows_the_edition_of_its_units():

@@ -44,6 +44,7 @@ impl<'a, P: Player> Game<'a, P> {
                 live.activated = false;
                 live.fatigued = false;
                 live.moved_after_attack = false;
+                live.psychic_tried = false;
                 live.round_start = live.pos;
             }
         }
@@ -182,7 +183,11 @@ impl<'a, P: Player> Game<'a, P> {
             // requirement").
             if m.aircraft {
                 if let Some(path) = self.ask(|p, v, r| p.aircraft_path(v, r, id)) {
-                    self.apply_move(id, path, "idle", m.advance);
+                    if self.goes_off_table(id, &path) {
+                        self.fly_off(id, path, m.advance);
+                    } else {
+                        self.apply_move(id, path, "idle", m.advance);
+                    }
                 }
             } else {
                 self.event(|_| Event::of("idle", id, start, start));
@@ -213,6 +218,11 @@ impl<'a, P: Player> Game<'a, P> {
                     if deeds.attacked {
                         self.move_after_attack(id, false);
                     }
+                }
+                // v2.x: "if it goes off-table then its activation ends"
+                Action::Advance(path) if self.goes_off_table(id, &path) => {
+                    self.fly_off(id, path, m.advance);
+                    deeds.meant_to_move = true;
                 }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);

@@ -21,6 +21,8 @@ pub mod charge;
 pub mod config;
 pub mod decisions;
 mod charge_values;
+pub mod airspace;
+pub mod flight;
 pub mod formation;
 #[cfg(test)]
 mod game_tests;
@@ -40,6 +42,8 @@ pub mod paths;
 pub mod play;
 pub mod policy;
 pub mod prepare;
+pub mod psychic;
+pub mod psychic_reach;
 pub mod round_end;
 pub mod routes;
 pub mod rules;

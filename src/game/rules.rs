@@ -186,8 +186,17 @@ impl FailedTest {
 pub struct Aircraft {
     /// Inches added to its Advance.
     pub extra_move: f64,
-    /// "Aircraft can't move into the table edges to move less than 30"".
+    /// "Aircraft can't move into the table edges to move less than 30"" (v2.x: "must always
+    /// move 18”-36” in a straight line").
     pub least_move: f64,
+    /// v2.x: "if it goes off-table then its activation ends and it may be placed back on any
+    /// table edge" (v3.5: it may not move into the table edges).
+    pub leaves_table: bool,
+    /// v2.x: "Non-aircraft units count as being an extra 12” away when measuring" (Anti-Air:
+    /// "doesn’t count as being an extra 12” away"): the inches every measurement of a unit on
+    /// the ground to the Aircraft gains, beyond the attack rows' weapon ranges (Ambush's "over
+    /// 9” away from enemy units"; a psychic's range and block). 0 in v3.5.
+    pub measured_further: f64,
 }
 
 /// "Transport(X): ... units may enter/exit by using any move action, but must stay fully
@@ -231,6 +240,13 @@ pub enum Casting {
     /// spend any number of spell tokens at the same time before rolling, to give the caster
     /// +1/-1 to the roll per token."
     Tokens { help_range: f64 },
+    /// v2.x: "Psychic: May cast one spell during its activation at any point, before
+    /// attacking. Pick a spell and a target in line of sight and roll D6+X. If the result is
+    /// equal or higher than the number in brackets you may resolve the effects. Enemy
+    /// psychics within 18” and line of sight of the caster may roll D6+X at the same time,
+    /// and if the result is higher the spell is blocked. Psychics may only either try to cast
+    /// or try to block a spell each round."
+    Psychic { block_range: f64 },
 }
 
 /// Everything a full game of one edition reads, built once (`GameRules::of`).
@@ -282,7 +298,7 @@ impl GameRules {
         max_targets: Some(2),
         morale_timing: MoraleTiming::EndOfActivation,
         failed_test: FailedTest::Shaken,
-        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0 }),
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, leaves_table: false, measured_further: 0.0 }),
         transport: Some(Transport { exit_range: 6.0, exit: Exit::FullyWithin, spaces: Spaces::ByTough }),
         casting: Casting::Tokens { help_range: 18.0 },
         rounds: 4,
@@ -322,6 +338,11 @@ impl GameRules {
         morale_timing: MoraleTiming::Whenever,
         failed_test: FailedTest::Wavering,
         transport: Some(Transport { exit_range: 6.0, exit: Exit::MoveFromHull, spaces: Spaces::OnePerModel }),
+        // "When activated this model must always move 18”-36” in a straight line, and if it
+        // goes off-table then its activation ends and it may be placed back on any table
+        // edge": an Advance of 6" + 30", at least 18"
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 18.0, leaves_table: true, measured_further: 12.0 }),
+        casting: Casting::Psychic { block_range: 18.0 },
         ..Self::V3_5
     };
 
@@ -377,10 +398,12 @@ impl GameRules {
         crate::rules::census::game_plays(self.edition, name)
     }
 
-    /// The range within which friendly casters help or enemies hinder a cast.
+    /// The range within which friendly casters help or enemies hinder a cast (v2.x: within
+    /// which enemy psychics block it).
     pub fn help_range(&self) -> f64 {
         match self.casting {
             Casting::Tokens { help_range } => help_range,
+            Casting::Psychic { block_range } => block_range,
         }
     }
 }
@@ -511,6 +534,10 @@ mod tests {
             ("May transport X other models", r.transport.is_some_and(|t| t.spaces == Spaces::OnePerModel)),
             ("may use any action to disembark, but only move by up to 6”", r.transport.is_some_and(|t| t.exit == Exit::MoveFromHull && t.exit_range == 6.0)),
             ("The game ends after 4 rounds", r.rounds == 4),
+            ("must always move 18”-36” in a straight line", r.aircraft.is_some_and(|a| a.least_move == 18.0) && r.aircraft_move() + r.moves.advance == 36.0),
+            ("if it goes off-table then its activation ends and it may be placed back on any table edge", r.aircraft.is_some_and(|a| a.leaves_table)),
+            ("Non-aircraft units count as being an extra 12” away when measuring", r.aircraft.is_some_and(|a| a.measured_further == 12.0)),
+            ("Enemy psychics within 18” and line of sight of the caster may roll D6+X at the same time", r.casting == Casting::Psychic { block_range: 18.0 } && r.help_range() == 18.0),
         ] {
             assert!(text.contains(sentence), "the one-page rules no longer say {sentence:?}");
             assert!(holds, "the v2.x value disagrees with {sentence:?}");

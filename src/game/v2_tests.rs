@@ -305,6 +305,7 @@ fn v2_games_are_played_seeded_and_break_no_rule() {
         "Stalkers [5] Q4+ D5+ | Ambush\n5x Rifle (24\", A1)",
         "Bikes [3] Q4+ D4+ | Fast, Tough(3)\n3x Gun (18\", A2), 3x Blade (A2)",
         "Truck [1] Q4+ D2+ | Tough(6), Transport(6)\nGun (24\", A3)",
+        JET,
     ];
     let p = prep_in(Edition::V2, &army, &army);
     let c = Config::new(11, Terrain::Standard);
@@ -328,4 +329,266 @@ fn formations_keep_v2_coherency_up_to_a_bound() {
     let largest = (1..=40).take_while(|&n| fits(n)).last().unwrap();
     eprintln!("the largest 1\"-base unit in v2.x coherency: {largest} models");
     assert!(largest >= 10, "a squad of 10 keeps 2\"/6\" coherency ({largest})");
+}
+
+const JET: &str = "Jet [1] Q4+ D4+ | Aircraft, Tough(6)\nGuns (24\", A4)";
+
+#[test]
+fn an_aircraft_moves_18_to_36_inches_leaves_the_table_and_comes_back_on_an_edge() {
+    cite("When activated this model must always move 18”-36” in a straight line, and if it goes off-table then its activation ends and it may be placed back on any table edge.");
+    let p = prep_in(Edition::V2, &[JET], &[GRUNTS]);
+    let c = config(vec![], vec![], vec![Point::new(36.0, 24.0)], vec![Point::new(60.0, 40.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    assert_eq!(g.movement((0, 0)).advance, 36.0);
+    // the policy's move: straight, 18" to 36"
+    let from = g.live((0, 0)).pos;
+    let path = with_seat(&mut g, |s| super::policy::aircraft_path(s, (0, 0))).expect("a move");
+    assert!((18.0 - 1e-9..=36.0 + 1e-9).contains(&path.length), "{path:?}");
+    assert!((from.distance(path.to) - path.length).abs() < 1e-9 && path.via.is_empty(), "a straight line: {path:?}");
+    // 18" towards the near long edge, 6" away: off the table
+    g.live_mut((0, 0)).pos = Point::new(36.0, 6.0);
+    let off = super::paths::Path::straight(Point::new(36.0, -12.0), 18.0);
+    assert!(g.goes_off_table((0, 0), &off));
+    g.fly_off((0, 0), off, 36.0);
+    let events = g.trace.as_ref().unwrap();
+    let (left, back) = (events.iter().find(|e| e.kind == "off-table").expect("off-table"), events.iter().find(|e| e.kind == "re-enter").expect("re-enter"));
+    assert_eq!((left.from, left.to), (Point::new(36.0, 6.0), Point::new(36.0, -12.0)));
+    // placed back where its player chose, touching an edge with its whole base on the table
+    let at = g.live((0, 0)).pos;
+    assert_eq!(back.to, at);
+    assert!(g.on_an_edge((0, 0), at), "{at:?}");
+    assert_eq!(g.violations, 0);
+    // the spot is the policy's pick among every edge: the one worth most to it
+    let picked = with_seat(&mut g, |s| super::policy::reentry_spot(s, (0, 0)));
+    assert_eq!(picked, at);
+    // v3.5: Aircraft never leave the table ("can't move into the table edges")
+    let p = prep_in(Edition::V3_5, &[JET], &[GRUNTS]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    g.live_mut((0, 0)).pos = Point::new(36.0, 6.0);
+    assert!(!g.goes_off_table((0, 0), &super::paths::Path::straight(Point::new(36.0, -12.0), 18.0)));
+}
+
+#[test]
+fn an_aircraft_that_leaves_the_table_ends_its_activation() {
+    // "if it goes off-table then its activation ends": an Aircraft with no target in reach on
+    // the table, near the edge, flies off to come back by its target, and does not shoot
+    let p = prep_in(Edition::V2, &["Jet [1] Q4+ D4+ | Aircraft, Tough(3)\nGuns (12\", A4)"], &["Lone [1] Q4+ D4+ | 20pts"]);
+    let c = config(vec![], vec![], vec![Point::new(36.0, 3.0)], vec![Point::new(66.0, 44.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    g.activate((0, 0));
+    let events = g.trace.as_ref().unwrap();
+    let i = events.iter().position(|e| e.kind == "off-table").expect("it flies off the table");
+    assert_eq!(events[i + 1].kind, "re-enter");
+    assert!(!events[i..].iter().any(|e| e.kind == "shoot"), "no shooting after leaving");
+    let at = g.live((0, 0)).pos;
+    assert!(g.on_an_edge((0, 0), at) && g.gap((0, 0), (1, 0)) <= 12.0, "back on an edge within range of its target: {at:?}");
+    assert_eq!(g.violations, 0);
+    // v3.5: it stays on the table
+    let p = prep_in(Edition::V3_5, &["Jet [1] Q4+ D4+ | Aircraft, Tough(3)\nGuns (12\", A4)"], &["Lone [1] Q4+ D4+ | 20pts"]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    g.activate((0, 0));
+    assert!(!g.trace.as_ref().unwrap().iter().any(|e| e.kind == "off-table"));
+}
+
+#[test]
+fn an_aircraft_seizes_and_contests_markers_in_v2() {
+    // no v2.x sentence keeps an Aircraft off a marker (v3.5: "can't seize or contest objectives")
+    cite("This model doesn’t interact physically with other models and terrain, and can’t be moved into contact with.");
+    let marker = Point::new(36.0, 24.0);
+    for (edition, counts) in [(Edition::V2, true), (Edition::V3_5, false)] {
+        let p = prep_in(edition, &[JET], &[GRUNTS]);
+        let c = config(vec![], vec![marker], vec![Point::new(10.0, 5.0)], vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        put_near(&mut g, (0, 0), marker, -1.0, 2.0);
+        g.score_round();
+        assert_eq!(g.owner, [if counts { 0 } else { -1 }], "{edition}: alone");
+        put_near(&mut g, (1, 0), marker, 1.0, 2.0);
+        g.owner = vec![1];
+        g.score_round();
+        assert_eq!(g.owner, [if counts { -1 } else { 1 }], "{edition}: beside an enemy");
+    }
+}
+
+#[test]
+fn measurements_to_an_aircraft_count_12_inches_more_unless_anti_air() {
+    cite("Non-aircraft units count as being an extra 12” away when measuring and get -1 to shooting.");
+    cite("Anti-Air: This unit doesn’t count as being an extra 12” away");
+    let flak = "Flak [3] Q4+ D4+ | Anti-Air\n3x Flak (24\", A2)";
+    for (edition, further) in [(Edition::V2, 12.0), (Edition::V3_5, 0.0)] {
+        let p = prep_in(edition, &[JET], &[GRUNTS, flak, JET]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 24.0)], vec![Point::new(20.0, 40.0), Point::new(50.0, 40.0), Point::new(36.0, 44.0)]);
+        let mut cache = Cache::default();
+        let g = placed(&p, &c, &mut cache);
+        assert_eq!(g.measured_further((1, 0), (0, 0)), further, "{edition}: a unit on the ground");
+        assert_eq!(g.measured_further((1, 1), (0, 0)), 0.0, "{edition}: Anti-Air");
+        assert_eq!(g.measured_further((1, 2), (0, 0)), 0.0, "{edition}: an Aircraft");
+        assert_eq!(g.measured_further((0, 0), (1, 0)), 0.0, "{edition}: from the Aircraft");
+    }
+}
+
+/// A v2.x spell in the books' form: "Name (number): Target enemy unit within `range`" takes
+/// `hits` hits with AP(1)", its number the D6+X to reach.
+fn bolt(number: u8, range: u32, hits: u32) -> crate::loaders::army_forge::Spells {
+    use crate::rules::spells::{Spell, SpellEffect, Targets};
+    use crate::rules::{Rating, Rule};
+    let spell = Spell {
+        tokens: number,
+        targets: Targets { enemy: true, model: false, count: 1, range },
+        effect: SpellEffect::Hits { hits, rules: vec![Rule::new("AP", Some(Rating::Number(1)))], roll_for: None },
+    };
+    let effect = format!("Target enemy unit within {range}\" takes {hits} hits with AP(1).");
+    vec![crate::loaders::army_forge::SpellDefinition { name: "Bolt".into(), tokens: Some(i64::from(number)), effect, spell: Some(spell) }].into()
+}
+
+/// Armies in `edition` with each unit's spells (`spells[army]`: every unit of the army gets them).
+fn prep_spells(edition: Edition, a: &[&str], b: &[&str], spells: [&crate::loaders::army_forge::Spells; 2]) -> super::prepare::Prepared {
+    let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, edition).unwrap()).collect::<Vec<_>>();
+    let (a, b) = (parse(a), parse(b));
+    let (sa, sb) = (vec![spells[0].clone(); a.len()], vec![spells[1].clone(); b.len()]);
+    super::prepare::Prepared::with_spells([&a, &b], [&sa, &sb], edition, [2.0, 2.0]).unwrap()
+}
+
+#[test]
+fn the_cast_chance_against_one_blocker_is_the_enumeration_of_every_pair_of_dice() {
+    cite("Pick a spell and a target in line of sight and roll D6+X. If the result is equal or higher than the number in brackets you may resolve the effects.");
+    cite("Enemy psychics within 18” and line of sight of the caster may roll D6+X at the same time, and if the result is higher the spell is blocked.");
+    cite("Regardless of modifiers, rolls of 6 are always successes, and rolls of 1 are always fails.");
+    use super::psychic_reach::psychic_cast_chance;
+    for x in 0..=4u8 {
+        for b in 0..=4u8 {
+            for number in 2..=12u8 {
+                // the 36 pairs of the caster's die and the blocker's
+                let mut cast = 0;
+                for c in 1..=6u8 {
+                    for d in 1..=6u8 {
+                        let reaches = c == 6 || (c != 1 && c + x >= number);
+                        if reaches && d + b <= c + x {
+                            cast += 1;
+                        }
+                    }
+                }
+                let exact = f64::from(cast) / 36.0;
+                assert!((psychic_cast_chance(x, number, &[b]) - exact).abs() < 1e-12, "X {x}, blocker {b}, number {number}");
+            }
+            // unblocked: the caster's die alone
+            let alone = (1..=6u8).filter(|&c| c == 6 || (c != 1 && c + x >= 5)).count() as f64 / 6.0;
+            assert!((psychic_cast_chance(x, 5, &[]) - alone).abs() < 1e-12);
+        }
+    }
+    // two blockers: each must fail to roll higher
+    assert!((psychic_cast_chance(2, 4, &[1, 1]) - (1..=6u32).filter(|&c| c == 6 || (c != 1 && c + 2 >= 4)).map(|c| ((1..=6u32).filter(|&d| d + 1 <= c + 2).count() as f64 / 6.0).powi(2)).sum::<f64>() / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_psychic_that_blocks_cannot_cast_later_in_the_same_round() {
+    cite("Psychics may only either try to cast or try to block a spell each round.");
+    // the enemy seer has no target in its 6" range: it blocks the first spell at its side,
+    // and when its own activation comes, with a target in reach, it may not cast
+    let seer = "Seer [1] Q4+ D4+ | 60pts | Psychic(2), Tough(3)";
+    let (long, short) = (bolt(4, 24, 3), bolt(4, 6, 3));
+    let p = prep_spells(Edition::V2, &[seer], &[seer, "Grunts [5] Q5+ D5+ | 50pts\n5x Rifle (24\", A1)"], [&long, &short]);
+    let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 24.0), Point::new(20.0, 24.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    assert_eq!(g.may_block((0, 0)), vec![(1, 0)]);
+    g.activate((0, 0));
+    let events = g.trace.as_ref().unwrap();
+    assert!(events.iter().any(|e| e.kind == "psychic-block" && e.army == 1 && e.unit == 0), "the enemy seer blocks");
+    assert!(g.live((1, 0)).psychic_tried && g.live((0, 0)).psychic_tried);
+    // its target comes within 6": still no cast this round (and a try left next round)
+    g.live_mut((1, 0)).pos = Point::new(36.0, 17.0);
+    let with_target = g.info((1, 0)).casting.spells.iter().any(|s| g.spell_target((1, 0), s, (0, 0)));
+    assert!(with_target);
+    let before = g.trace.as_ref().unwrap().len();
+    g.activate((1, 0));
+    assert!(!g.trace.as_ref().unwrap()[before..].iter().any(|e| e.kind == "cast"), "it tried to block this round");
+    g.live_mut((1, 0)).psychic_tried = false;
+    g.live_mut((1, 0)).activated = false;
+    g.activate((1, 0));
+    assert!(g.trace.as_ref().unwrap()[before..].iter().any(|e| e.kind == "cast"), "a new round's try");
+    assert_eq!(g.violations, 0);
+}
+
+#[test]
+fn a_spell_and_a_volley_at_one_unit_in_one_activation_give_two_morale_tests() {
+    cite("Whenever a unit takes wounds that leave it with half or less of its total size or tough value (for units with a single model), it must take a morale test.");
+    // v2.x: a test after the spell's wounds and another after the volley's; v3.5 (a Caster
+    // with the same spell): one, at the end of the activation
+    let spell = bolt(2, 24, 6);
+    let none = bolt(2, 0, 0).iter().take(0).cloned().collect::<Vec<_>>().into();
+    for (edition, seer, tests) in [(Edition::V2, "Seer [1] Q4+ D4+ | Psychic(2), Tough(3)\nRifle (24\", A6)", 2), (Edition::V3_5, "Seer [1] Q4+ D4+ | Caster(2), Tough(3)\nRifle (24\", A6)", 1)] {
+        let p = prep_spells(edition, &[seer], &["Crowd [20] Q6+ D6+ | 100pts"], [&spell, &none]);
+        let mut both = 0;
+        for seed in 0..10 {
+            let mut c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 22.0)]);
+            c.seed = seed;
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let half = g.info((1, 0)).alloc.apply(Default::default(), 10, 1);
+            g.set_state((1, 0), half);
+            g.live_mut((0, 0)).tokens = 6;
+            g.activate((0, 0));
+            let events = g.trace.as_ref().unwrap();
+            let wounded = |kind: &str| events.iter().any(|e| e.kind == kind && e.wounds > 0);
+            // (where the spell was cast and both wounded the unit at half)
+            if wounded("spell-hits") && wounded("shoot") && !g.live((1, 0)).gone {
+                both += 1;
+                let taken = events.iter().filter(|e| e.kind == "morale").count();
+                assert_eq!(taken, tests, "{edition}, seed {seed}");
+            }
+        }
+        assert!(both >= 3, "{edition}: the spell and the volley both wound in {both} of 10 games");
+    }
+}
+
+#[test]
+fn a_psychic_without_spells_is_reported_as_not_casting() {
+    cite("Psychic: May cast one spell during its activation at any point, before attacking.");
+    let p = prep_in(Edition::V2, &["Seer [1] Q4+ D4+ | Psychic(2), Tough(3)"], &[GRUNTS]);
+    assert!(p.armies[0][0].unmodelled.iter().any(|r| r == "Psychic (no spells given: it does not cast)"), "{:?}", p.armies[0][0].unmodelled);
+    // in v3.5, Psychic is no rule of the game at all: reported by name
+    let spell = bolt(4, 24, 3);
+    let p = prep_spells(Edition::V2, &["Seer [1] Q4+ D4+ | Psychic(2), Tough(3)"], &[GRUNTS], [&spell, &spell]);
+    assert!(p.armies[0][0].unmodelled.is_empty(), "{:?}", p.armies[0][0].unmodelled);
+    assert_eq!(p.armies[0][0].casting.spells.len(), 1);
+}
+
+#[test]
+fn a_spell_at_an_aircraft_counts_12_inches_more() {
+    cite("Non-aircraft units count as being an extra 12” away when measuring");
+    let spell = bolt(4, 18, 3);
+    let p = prep_spells(Edition::V2, &["Seer [1] Q4+ D4+ | Psychic(2), Tough(3)"], &[JET, GRUNTS], [&spell, &spell]);
+    let c = config(vec![], vec![], vec![Point::new(36.0, 10.0)], vec![Point::new(30.0, 20.0), Point::new(42.0, 20.0)]);
+    let mut cache = Cache::default();
+    let g = placed(&p, &c, &mut cache);
+    let s = &g.info((0, 0)).casting.spells[0];
+    assert!(g.gap((0, 0), (1, 0)) < 10.0 && g.gap((0, 0), (1, 1)) < 10.0);
+    assert!(!g.spell_target((0, 0), s, (1, 0)), "the Aircraft counts 12\" further: out of 18\"");
+    assert!(g.spell_target((0, 0), s, (1, 1)));
+}
+
+#[test]
+fn v2_games_with_psychics_and_aircraft_are_seeded_and_break_no_rule() {
+    let army = [
+        "Seer [1] Q4+ D4+ | 60pts | Psychic(2), Tough(3)\nPistol (12\", A1)",
+        "Grunts [5] Q5+ D5+ | 50pts\n5x Rifle (24\", A1)",
+        "Jet [1] Q4+ D4+ | 150pts | Aircraft, Tough(6)\nGuns (24\", A4)",
+        "Adept [1] Q4+ D4+ | 40pts | Psychic(1)\nPistol (12\", A1)",
+    ];
+    let spell = bolt(4, 24, 3);
+    let p = prep_spells(Edition::V2, &army, &army, [&spell, &spell]);
+    let c = Config { trace: true, ..Config::new(5, Terrain::Standard) };
+    let one = super::simulate(&p, &c, 0, 12, Some(1)).unwrap();
+    let two = super::simulate(&p, &c, 0, 12, Some(2)).unwrap();
+    assert_eq!(one.records, two.records);
+    assert_eq!(one.violations, 0, "{:?}", one.first_violation);
+    let events: Vec<&super::config::Event> = one.traces.iter().flat_map(|t| &t.events).collect();
+    for kind in ["cast", "psychic-block", "spell-hits"] {
+        assert!(events.iter().any(|e| e.kind == kind), "no {kind} in 12 games");
+    }
 }

@@ -166,9 +166,8 @@ const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Grou
 /// sheet does not have, and the books' Caster Group.
 const CORE_3_4_1_GAME: &[&str] = &["Aircraft", "Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
 /// v2.x's (gf-2.x-one-page.txt's "Special Rules"): no Artillery, Caster or Limited, which
-/// it does not have. Its Aircraft and Psychic, which it plays its own way, join the list
-/// once the game plays them (until then they are reported as unmodelled).
-const CORE_2_GAME: &[&str] = &["Flying", "Immobile", "Indirect", "Scout", "Strider", "Transport"];
+/// it does not have; its own Aircraft (`GameRules::aircraft`) and Psychic (`Casting::Psychic`).
+const CORE_2_GAME: &[&str] = &["Aircraft", "Flying", "Immobile", "Indirect", "Psychic", "Scout", "Strider", "Transport"];
 
 /// The rules a full game of `edition` plays by name (`game_plays`): the game reads a rule's
 /// name only through this list, so a rule the edition lacks (v3.4.1's Artillery) is neither

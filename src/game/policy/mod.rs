@@ -28,6 +28,8 @@ use rand::RngExt;
 
 pub mod ai;
 mod common;
+mod flight;
+mod psychic;
 use common::*;
 mod reserves;
 use reserves::{ambush_spot_on_grid, may_arrive, ArrivalGround};
@@ -35,6 +37,7 @@ mod seat;
 mod spells;
 mod transports;
 mod volleys;
+pub use flight::reentry_spot;
 pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
@@ -95,6 +98,21 @@ impl Player for Bot {
     #[inline]
     fn aircraft_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Path> {
         aircraft_path(&mut self.seat(view, rng), id)
+    }
+
+    #[inline]
+    fn psychic_spell(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, window: Window) -> Option<(usize, Id)> {
+        psychic::psychic_spell(&mut self.seat(view, rng), id, window)
+    }
+
+    #[inline]
+    fn blocks(&mut self, view: &View<'_>, rng: &mut Dice, blocker: Id, caster: Id, si: usize, target: Id) -> bool {
+        psychic::blocks(&mut self.seat(view, rng), blocker, caster, si, target)
+    }
+
+    #[inline]
+    fn reentry_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Point {
+        flight::reentry_spot(&mut self.seat(view, rng), id)
     }
 
     #[inline]
@@ -268,7 +286,7 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     if g.policy_kind(id.0).plays_to_win() {
-        return ai::aircraft_path(g, id);
+        return flight::aircraft_path(g, id);
     }
     let (info, from) = (g.info(id), g.live(id).pos);
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
