@@ -63,3 +63,15 @@ def test_v2_rules_the_game_does_not_play_are_reported():
     with pytest.warns(UserWarning, match="Artillery"):
         r = oprstats.simulate([gun], [grunts], games=4, seed=1, progress=False)
     assert "Artillery" in r.unmodelled
+
+
+def test_heroes_join_any_unit_in_v2_and_the_game_plays_them():
+    tank = Unit.parse('Tank [1] Q4+ D2+ | 200pts | Tough(6)\nCannon (36", A2, AP(2))', edition="2")
+    boss = Unit.parse('Boss [1] Q3+ D4+ | 60pts | Hero, Tough(3)\nPistol (12", A1)', edition="2")
+    seer = Unit.parse('Seer [1] Q4+ D5+ | 40pts | Hero\nPistol (12", A1)', edition="2")
+    crew = tank.join(boss).join(seer)
+    assert crew.size == 3
+    with pytest.raises(ValueError, match="multi-model"):
+        Unit.parse('Tank [1] Q4+ D2+ | 200pts | Tough(6)').join(Unit.parse('Boss [1] Q3+ D4+ | 60pts | Hero, Tough(3)'))
+    r = oprstats.simulate([crew, *army()[:2]], army()[:3], games=20, seed=2, progress=False)
+    assert r.edition == "2" and r.violations == 0

@@ -17,6 +17,16 @@ impl<'a> View<'a> {
         self.rules.transport.map_or(0.0, |t| t.exit_range)
     }
 
+    /// How far from a transport's footprint the middle of `id`'s disc may be when it gets out:
+    /// the exit range, and (v2.x, each model's centre within it: `Exit::MoveFromHull`) the
+    /// disc's radius beyond.
+    pub fn exit_reach(&self, id: Id) -> f64 {
+        match self.rules.transport.map(|t| t.exit) {
+            Some(Exit::MoveFromHull) => self.exit_range() + self.radius(id),
+            _ => self.exit_range(),
+        }
+    }
+
     /// How passengers take spaces in a transport (the edition's).
     pub fn spaces_by(&self) -> Spaces {
         self.rules.transport.map_or(Spaces::ByTough, |t| t.spaces)
@@ -92,7 +102,7 @@ impl<'a> View<'a> {
         // spot is needed (a charger in contact would block every path from the wreck's edge)
         let wreck = !self.live(transport).on_table();
         let near = if wreck { 0.0 } else { rt + self.rules.moves.unit_gap };
-        let far = self.exit_range() + rt;
+        let far = self.exit_reach(id) + rt;
         // (every spot tried is within `far` of the transport: the units out of reach of all of
         // them are left out)
         let crowd = self.crowd_near(id, at, far);
@@ -169,7 +179,7 @@ impl<'a> View<'a> {
             return Some(p);
         }
         let at = self.live(transport).pos;
-        let far = self.exit_range() + self.radius(transport);
+        let far = self.exit_reach(id) + self.radius(transport);
         let crowd = self.crowd_near(id, at, far);
         let steps = (far / WRECK_GRID).ceil() as i32;
         let mut best: Option<(f64, Point)> = None;

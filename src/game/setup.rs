@@ -109,7 +109,7 @@ impl<'a, P: Player> Game<'a, P> {
                 if a != b {
                     let winner = self.seat[usize::from(b > a)];
                     // (an army's event: no unit)
-                    self.event(|_| Event { unit: -1, detail: format!("{a} against {b}: army {winner} places first"), ..Event::of("roll-off", (winner, 0), Point::default(), Point::default()) });
+                    self.event(|_| Event { unit: -1, detail: format!("{a} against {b}: army {} places first", ["A", "B"][winner]), ..Event::of("roll-off", (winner, 0), Point::default(), Point::default()) });
                     break winner;
                 }
             },
@@ -190,9 +190,10 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         // Scouts: "Players alternate in placing Scout units, starting with the player that
-        // activates next" (the one who deployed first takes the first turn)
-        let scouts_first = self.first_to_place(self.seat[0], !scouts[0].is_empty() && !scouts[1].is_empty());
-        for (lists, depth, kind, first) in [(queues, self.rules.deployment.depth, "deploy", self.seat[0]), (scouts, self.rules.scout_depth(), "scout", scouts_first)] {
+        // activates next" (the one who deployed first takes the first turn; v2.x: the winner of
+        // a roll-off once the others are deployed)
+        for (lists, depth, kind) in [(queues, self.rules.deployment.depth, "deploy"), (scouts, self.rules.scout_depth(), "scout")] {
+            let first = if kind == "scout" { self.first_to_place(self.seat[0], !lists[0].is_empty() && !lists[1].is_empty()) } else { self.seat[0] };
             for id in alternating(first, &lists) {
                 self.units[id.0][id.1].gone = false;
                 let t = self.clock();
