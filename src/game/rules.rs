@@ -50,6 +50,18 @@ pub enum TerrainRecipe {
     Guidelines,
 }
 
+/// What covers a target from shooting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoverFrom {
+    /// "If the majority of models in a unit are fully inside a piece of cover terrain or
+    /// behind a sight blocker"; "since models can't see through the perimeter of other units
+    /// (friendly or enemy), they are sight blockers that can provide other units with cover".
+    TerrainOrSightBlockers,
+    /// v2.x: "Units that shoot at enemies with most models in or behind cover get –1 to
+    /// shooting": cover is terrain (a piece that gives cover or blocks sight), not units.
+    TerrainOnly,
+}
+
 /// How many objective markers are placed, where, and from how far a unit seizes one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Markers {
@@ -256,6 +268,7 @@ pub struct GameRules {
     /// "You are going to need a flat 6'x4' area to play on".
     pub table: TableSize,
     pub terrain: TerrainRecipe,
+    pub cover_from: CoverFrom,
     pub markers: Markers,
     /// Who seizes a marker alone, and who makes it neutral by being there too: "if units
     /// from both sides contest a marker at the end of a round, then it becomes neutral".
@@ -287,6 +300,7 @@ impl GameRules {
         edition: Edition::V3_5,
         table: TableSize { width: 72.0, depth: 48.0 },
         terrain: TerrainRecipe::Guidelines,
+        cover_from: CoverFrom::TerrainOrSightBlockers,
         markers: Markers { least: 2, spacing: 9.0, range: 3.0 },
         seize: Presence { shaken: false, aircraft: false, arrival_round: false },
         contest: Presence { shaken: false, aircraft: false, arrival_round: false },
@@ -322,6 +336,7 @@ impl GameRules {
     /// v3.5's, as a judge would fill it in (docs/editions.md, "Full games in v2.x").
     pub const V2: GameRules = GameRules {
         edition: Edition::V2,
+        cover_from: CoverFrom::TerrainOnly,
         // "Wavering units can't seize markers, and if units from both sides are contesting a
         // marker then it becomes neutral again": Wavering units contest. No sentence keeps
         // Aircraft or Ambushers off markers.
@@ -534,6 +549,7 @@ mod tests {
             ("May transport X other models", r.transport.is_some_and(|t| t.spaces == Spaces::OnePerModel)),
             ("may use any action to disembark, but only move by up to 6”", r.transport.is_some_and(|t| t.exit == Exit::MoveFromHull && t.exit_range == 6.0)),
             ("The game ends after 4 rounds", r.rounds == 4),
+            ("Units that shoot at enemies with most models in or behind cover get –1 to shooting.", r.cover_from == CoverFrom::TerrainOnly),
             ("must always move 18”-36” in a straight line", r.aircraft.is_some_and(|a| a.least_move == 18.0) && r.aircraft_move() + r.moves.advance == 36.0),
             ("if it goes off-table then its activation ends and it may be placed back on any table edge", r.aircraft.is_some_and(|a| a.leaves_table)),
             ("Non-aircraft units count as being an extra 12” away when measuring", r.aircraft.is_some_and(|a| a.measured_further == 12.0)),

@@ -592,3 +592,21 @@ fn v2_games_with_psychics_and_aircraft_are_seeded_and_break_no_rule() {
         assert!(events.iter().any(|e| e.kind == kind), "no {kind} in 12 games");
     }
 }
+
+#[test]
+fn units_give_no_cover_in_v2() {
+    cite("Units that shoot at enemies with most models in or behind cover get –1 to shooting.");
+    // a lone target seen past a one-model unit standing on the line from the shooters'
+    // middle: behind a sight blocker in v3.5 ("they are sight blockers that can provide other
+    // units with cover"), in the open in v2.x, whose cover is terrain
+    let shooters = "Shooters [10] Q4+ D5+\n10x Rifle (30\", A1)";
+    for (edition, covered) in [(Edition::V2, false), (Edition::V3_5, true)] {
+        let p = prep_in(edition, &[shooters, "Pillar [1] Q4+ D4+"], &["Lone [1] Q4+ D4+"]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 5.0), Point::new(36.0, 15.0)], vec![Point::new(36.0, 25.0)]);
+        let mut cache = Cache::default();
+        let g = placed(&p, &c, &mut cache);
+        let sight = g.sight((0, 0), (1, 0));
+        assert!(sight.visible, "{edition}: its side models see past the pillar");
+        assert_eq!(sight.cover, covered, "{edition}");
+    }
+}
