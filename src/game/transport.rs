@@ -123,8 +123,12 @@ impl<'a, P: Player> Game<'a, P> {
             }
             Some(Exit::Advance(p)) => {
                 self.leave(id, transport, p, "advance");
+                // (v2.x: a test after each wounding event, `morale_now`; else none here)
+                self.morale_now(touched);
                 self.cast_spells(id, super::spellbook::Window::Any, touched);
+                self.morale_now(touched);
                 self.shoot(id, true, touched);
+                self.morale_now(touched);
                 None
             }
             Some(Exit::Rush(p)) => {
