@@ -209,3 +209,22 @@ fn v3_4_1_games_are_played_seeded_and_break_no_rule() {
     assert_eq!(one.violations, 0, "{:?}", one.first_violation);
     assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
 }
+
+#[test]
+fn the_default_policy_holds_a_relentless_or_entrenched_shooter_that_has_a_shot() {
+    // Relentless's extra hits need a Hold action, Entrenched's -2 needs the unit not to have
+    // moved: a shooter with either and a target in range holds, where one without advances
+    use super::decisions::Action;
+    use super::policy::decide;
+    use super::test_support::with_seat;
+    for (rule, holds) in [("Relentless", true), ("Entrenched", true), ("Fearless", false)] {
+        let shooters = format!("Gunners [5] Q4+ D5+ | {rule}\n5x Rifle (24\", A2)");
+        let p = prep_in(Edition::V3_4_1, &[&shooters], &[GRUNTS]);
+        // a marker 16" off: an Advance heads for it without reaching it
+        let c = config(vec![], vec![Point::new(20.0, 22.0)], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let action = with_seat(&mut g, |s| decide(s, (0, 0)));
+        assert_eq!(matches!(action, Action::Hold), holds, "{rule}: {action:?}");
+    }
+}

@@ -545,6 +545,26 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     best.map(|(_, p)| p)
 }
 
+/// Whether a shooter whose rules reward standing still (a Hold's shots: v3.4.1's Relentless;
+/// not having moved: its Entrenched) should hold rather than take the Advance `path`: when it
+/// has a shot from where it stands and the Advance does not bring it within 3" of a marker
+/// its army does not hold.
+pub fn better_still(g: &mut Seat, id: Id, path: &Path) -> bool {
+    let t = g.info(id).tricks;
+    if !(t.hold_rules || t.stationary_rules) || g.info(id).max_range <= 0.0 {
+        return false;
+    }
+    let army = id.0 as i8;
+    if g.objectives.iter().enumerate().any(|(i, &o)| g.owner[i] != army && g.near_marker_at(id, path.to, o)) {
+        return false;
+    }
+    let foes: Vec<Id> = g.on_table(1 - id.0).collect();
+    foes.into_iter().any(|e| {
+        let sight = g.sight(id, e);
+        g.shot_key(id, e, sight, false).is_some()
+    })
+}
+
 /// The markers an Aircraft of `id`'s army that contests would turn by ending the round at
 /// them: those an enemy unit that may seize stands within reach of (3" plus its Advance) and
 /// no friendly unit that may contest already stands at.

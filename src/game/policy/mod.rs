@@ -308,6 +308,7 @@ pub fn decide(g: &mut Seat, id: Id) -> Action {
             // a unit that would stand still in dangerous terrain steps out of it
             match movement_action(g, id) {
                 Action::Hold => ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                Action::Advance(path) if ai::better_still(g, id, &path) => Action::Hold,
                 action => as_advance_if_shorter(g, id, action),
             }
         }
