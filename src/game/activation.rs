@@ -181,7 +181,7 @@ impl<'a, P: Player> Game<'a, P> {
             // requirement").
             if m.aircraft {
                 if let Some(path) = self.ask(|p, v, r| p.aircraft_path(v, r, id)) {
-                    self.apply_move(id, path, "idle", m.advance);
+                    self.apply_move(id, path, "idle", self.aircraft_reach(id));
                 }
             } else {
                 self.event(|_| Event::of("idle", id, start, start));

@@ -161,6 +161,11 @@ pub struct Aircraft {
     pub extra_move: f64,
     /// "Aircraft can't move into the table edges to move less than 30"".
     pub least_move: f64,
+    /// A Shaken Aircraft's mandatory move is only the inches added (v3.4.1: "adding 30” to
+    /// its total move (even if Shaken)", and Shaken "Must stay idle": no Advance, so 30"),
+    /// not its whole Advance (v3.5: "their mandatory move doesn't break the staying idle
+    /// requirement", read as the Advance it must make: 36").
+    pub shaken_adds_only: bool,
 }
 
 /// "Transport(X): ... units may enter/exit by using any move action, but must stay fully
@@ -208,6 +213,10 @@ pub struct GameRules {
     /// `None` where the edition has no Transport (Firefight).
     pub transport: Option<Transport>,
     pub casting: Casting,
+    /// "if a unit didn't strike back in melee, then it must only take a morale test if it
+    /// suffered at least one wound" (v3.5): a charger that wins by Fear alone against a unit
+    /// that did not strike back makes no loser.
+    pub unstruck_loser_needs_a_wound: bool,
     /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
     /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
     /// all four rulebooks.
@@ -231,9 +240,10 @@ impl GameRules {
         max_targets: Some(2),
         morale_timing: MoraleTiming::EndOfActivation,
         failed_test: FailedTest::Shaken,
-        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0 }),
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, shaken_adds_only: false }),
         transport: Some(Transport { exit_range: 6.0 }),
         casting: Casting::Tokens { help_range: 18.0 },
+        unstruck_loser_needs_a_wound: true,
         rounds: 4,
     };
 
@@ -247,6 +257,10 @@ impl GameRules {
         // so an Aircraft contests
         contest: Presence { shaken: false, aircraft: true, arrival_round: false },
         scout: Scout::DeployThenPlace { within: 12.0 },
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, shaken_adds_only: true }),
+        // "Melee Results: ... the unit with the lowest total loses": v3.5's exception for a
+        // unit that did not strike back is not in the sheet
+        unstruck_loser_needs_a_wound: false,
         ..Self::V3_5
     };
 
@@ -352,6 +366,8 @@ mod tests {
             ("must stay fully within 6\" of it when exiting", r.transport.unwrap().exit_range == 6.0),
             ("Models within 18\" in line of sight of the caster's unit", r.help_range() == 18.0),
             ("After 4 rounds have been played", r.rounds == 4),
+            ("if a unit didn't strike back in melee, then it must only take a morale test if it suffered at least one wound", r.unstruck_loser_needs_a_wound),
+            ("their mandatory move doesn't break the staying idle requirement", !r.aircraft.unwrap().shaken_adds_only),
         ] {
             assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
             assert!(holds, "the v3.5 value disagrees with {sentence:?}");
@@ -391,6 +407,8 @@ mod tests {
             ("must stay fully within 6” of it when exiting", r.transport.unwrap().exit_range == 6.0),
             ("Models within 18” in line of sight of the caster’s unit", r.help_range() == 18.0),
             ("The game ends after 4 rounds", r.rounds == 4),
+            ("the unit with the lowest total loses", !r.unstruck_loser_needs_a_wound),
+            ("adding 30” to its total move (even if Shaken)", r.aircraft.unwrap().shaken_adds_only),
         ] {
             assert!(text.contains(sentence), "the core sheet no longer says {sentence:?}");
             assert!(holds, "the v3.4.1 value disagrees with {sentence:?}");

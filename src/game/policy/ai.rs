@@ -140,7 +140,8 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 /// wounds scaled by the striker's wounds left after the blows before it, capped at what is
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
-/// a morale test if it suffered at least one wound" (a Poisson chance).
+/// a morale test if it suffered at least one wound" (a Poisson chance) where the edition says
+/// so (`GameRules::unstruck_loser_needs_a_wound`).
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let weight = g.config.policies[c.0].shaken_weight;
@@ -172,7 +173,7 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64,
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
-    let (charger_wins, defender_wins) = if strike_back {
+    let (charger_wins, defender_wins) = if strike_back || !g.rules.unstruck_loser_needs_a_wound {
         resolution(dealt, taken, x.fear)
     } else {
         (1.0 - (-dealt).exp(), 0.0)
@@ -509,6 +510,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     // the markers its presence would turn (Aircraft that contest only), and their worth
     let contested: Vec<Point> = if g.rules.contest.aircraft { markers_to_deny(g, id, &enemies) } else { Vec::new() };
     let marker_worth = marker_points(g, id.0);
+    let reach = g.aircraft_reach(id);
     // "Aircraft can't move into the table edges to move less than 30""
     let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
     let mut best: Option<(f64, Path)> = None;
@@ -519,7 +521,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
         if fits.is_nan() || fits < least_move {
             continue;
         }
-        let length = info.movement.advance.min(fits);
+        let length = reach.min(fits);
         let to = Point::new(from.x + dx * length, from.y + dy * length);
         let mut volley: f64 = 0.0;
         let mut threat = 0.0;

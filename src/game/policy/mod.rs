@@ -269,7 +269,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     if g.policy_kind(id.0).plays_to_win() {
         return ai::aircraft_path(g, id);
     }
-    let (info, from) = (g.info(id), g.live(id).pos);
+    let from = g.live(id).pos;
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
     // "Aircraft can't move into the table edges to move less than 30""
     let least = g.rules.aircraft.map_or(0.0, |a| a.least_move);
@@ -285,7 +285,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
             usize::from(mid < from.x)
         }
     };
-    let length = info.movement.advance.min(room[dir]);
+    let length = g.aircraft_reach(id).min(room[dir]);
     let to = Point::new(from.x + if dir == 0 { length } else { -length }, from.y);
     Some(Path::straight(to, length))
 }
