@@ -33,10 +33,12 @@ const LINK_OVERLAP: (f64, f64) = (1.1, 1.2);
 /// The gap between two pieces of the same row of an arm: over 3", and under 4.5" so that no
 /// disc over 6" fits where it meets the gap between the rows.
 const ROW_GAP: (f64, f64) = (3.5, 4.5);
-/// The open strip between a deep piece and the table edge, and between a piece and an edge piece.
-const EDGE_GAP: (f64, f64) = (3.0, 3.5);
-/// How deep the arm's middle piece is (the top is bounded by the room left beside the next arm).
-const MIDDLE_DEPTH_LEAST: f64 = 5.0;
+/// The open strip between a deep piece and the table edge, and the gap between a piece and an
+/// edge piece or the next arm (a little over 3", so that rounding never falls short).
+const EDGE_GAP: (f64, f64) = (3.05, 3.3);
+/// How much shallower than it could be an arm's middle piece is (its depth is bounded by the
+/// room left beside the next arm's first piece).
+const MIDDLE_DEPTH_SLACK: f64 = 0.5;
 /// How deep an arm's outer pieces are when an edge piece stands beyond them.
 const SHALLOW_DEPTH: (f64, f64) = (6.0, 7.0);
 /// Edge pieces beyond each arm (2, 1, 1 and 1 in turn round the table, from a random arm):
@@ -44,6 +46,10 @@ const SHALLOW_DEPTH: (f64, f64) = (6.0, 7.0);
 const EDGE_PIECES: [usize; 4] = [2, 1, 1, 1];
 /// Chain pieces that are forests at least (the rest are walls).
 const LEAST_FORESTS: usize = 6;
+
+// the ranges drawn from are never empty, whatever the overlap drawn
+const _: () = assert!(2.0 * CENTRE_HALF - LINK_GAP.1 * LINK_OVERLAP.1 - EDGE_GAP.0 - MIDDLE_DEPTH_SLACK >= 4.0);
+const _: () = assert!(MAX_SIDE - 2.0 * LINK_GAP.1 * LINK_OVERLAP.1 >= ROW_GAP.0);
 
 /// A rectangle about the table's centre, `(u0, v0, u1, v1)`.
 type Rect = (f64, f64, f64, f64);
@@ -57,10 +63,10 @@ type Rect = (f64, f64, f64, f64);
 /// and stands `d` beyond it (above or below it in the left-right chain, beside it in the other),
 /// with `o > d`. A straight line that passes between two such pieces moves `o` one way while
 /// moving at most `d` the other, flatter than 45 degrees to the chain, and no line from one
-/// edge to the opposite edge is: so none gets across either chain, and every line between
-/// adjacent edges that crosses a chain is stopped too. The gaps between pieces are 3" to 4.5"
-/// (3.05" to 3.3" across a chain's links), so large units pass and no open disc over about 5"
-/// fits. Beyond the arms, five pieces stand against the table edges: a building, a field,
+/// edge to the opposite edge is: so none gets across either chain. Lines between adjacent edges
+/// that cross both of the table's centre lines are stopped too, as measured (the tests check
+/// it exactly; the chains alone do not prove it). The gaps between pieces are 3.05" to 4.5",
+/// so large units pass and no open disc over about 5.5" fits. Beyond the arms, five pieces stand against the table edges: a building, a field,
 /// rubble and the two players' minefields, one in each half (`y < 24` and `y > 24`).
 ///
 /// Piece `i` is placed by seat `i % 2` where it can be: seat 0's pieces are those of the
@@ -73,10 +79,11 @@ pub(crate) fn firefight_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
     let turn = rng.random_range(0..4usize);
     let mirror = rng.random_bool(0.5);
     // each arm's middle piece comes within `2c - o - middle` of the next arm's first piece:
-    // at least 3"
+    // over 3"
+    let deepest_middle = 2.0 * c - o - EDGE_GAP.0;
     let mut middle = [0.0; 4];
     for m in middle.iter_mut() {
-        *m = rng.random_range(MIDDLE_DEPTH_LEAST..=2.0 * c - o - EDGE_GAP.0);
+        *m = rng.random_range(deepest_middle - MIDDLE_DEPTH_SLACK..=deepest_middle);
     }
     let mut chains: Vec<Rect> = vec![(-c, -c, c, c)];
     let mut edges: Vec<Rect> = Vec::with_capacity(5);
