@@ -636,8 +636,14 @@ mod tests {
         let seeds = 2000u64;
         let (mut covered, mut least_cover, mut most_cover) = (0.0, 1.0f64, 0.0f64);
         let (mut wide, mut widest, mut least_gap_seen, mut least_free) = (0.0, 0.0f64, f64::INFINITY, 1.0f64);
+        // sides of the chains' pieces (forests, walls) and of the edge pieces: least, most
+        let mut sides = [(f64::INFINITY, 0.0f64); 2];
         for seed in 0..seeds {
             let t = table(seed);
+            for p in &t {
+                let s = &mut sides[usize::from(!p.kinds.blocking || p.kinds.impassable)];
+                *s = (s.0.min(p.x1 - p.x0).min(p.y1 - p.y0), s.1.max(p.x1 - p.x0).max(p.y1 - p.y0));
+            }
             let share = covered_share(&t);
             covered += share;
             (least_cover, most_cover) = (least_cover.min(share), most_cover.max(share));
@@ -657,5 +663,6 @@ mod tests {
             wide / k,
             100.0 * least_free
         );
+        println!("sides: chains {:.2}\" to {:.2}\", edge pieces {:.2}\" to {:.2}\"", sides[0].0, sides[0].1, sides[1].0, sides[1].1);
     }
 }
