@@ -44,10 +44,13 @@ const SHALLOW_DEPTH: (f64, f64) = (6.0, 7.0);
 /// Edge pieces beyond each arm (2, 1, 1 and 1 in turn round the table, from a random arm):
 /// 18 pieces with the 13 of the two chains, the text's own example.
 const EDGE_PIECES: [usize; 4] = [2, 1, 1, 1];
+/// The edge pieces other than the two minefields.
+const OTHER_EDGE_PIECES: [(&str, Kinds); 3] = [("building", BUILDING), ("field", FIELD), ("rubble", RUBBLE)];
 /// Chain pieces that are forests at least (the rest are walls).
 const LEAST_FORESTS: usize = 6;
 
-// the ranges drawn from are never empty, whatever the overlap drawn
+// every edge piece gets a kind; the ranges drawn from are never empty, whatever the overlap
+const _: () = assert!(EDGE_PIECES[0] + EDGE_PIECES[1] + EDGE_PIECES[2] + EDGE_PIECES[3] == 2 + OTHER_EDGE_PIECES.len());
 const _: () = assert!(2.0 * CENTRE_HALF - LINK_GAP.1 * LINK_OVERLAP.1 - EDGE_GAP.0 - MIDDLE_DEPTH_SLACK >= 4.0);
 const _: () = assert!(MAX_SIDE - 2.0 * LINK_GAP.1 * LINK_OVERLAP.1 >= ROW_GAP.0);
 
@@ -91,7 +94,7 @@ pub(crate) fn firefight_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
         let edge_pieces = EDGE_PIECES[(arm + turn) % 4];
         let (shapes, beyond) = arm_pieces(rng, d, o, middle[arm], middle[(arm + 1) % 4], edge_pieces);
         chains.extend(shapes.iter().map(|r| quarter_turns(*r, arm)));
-        edges.extend(beyond.iter().take(edge_pieces).map(|r| quarter_turns(*r, arm)));
+        edges.extend(beyond.iter().map(|r| quarter_turns(*r, arm)));
     }
     let place = |r: Rect| {
         let (u0, v0, u1, v1) = if mirror { (-r.2, r.1, -r.0, r.3) } else { r };
@@ -113,13 +116,15 @@ pub(crate) fn firefight_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
     let low: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].3 <= HALF_SIDE).collect();
     let high: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].1 >= HALF_SIDE).collect();
     let mines = [low[rng.random_range(0..low.len())], high[rng.random_range(0..high.len())]];
-    let mut others = [("building", BUILDING), ("field", FIELD), ("rubble", RUBBLE)];
+    let mut others = OTHER_EDGE_PIECES;
     shuffle(rng, &mut others);
-    let mut others = others.into_iter();
     for (i, r) in edges.iter().enumerate() {
-        let kind = if mines.contains(&i) { ("minefield", MINEFIELD) } else { others.next().unwrap_or(("rubble", RUBBLE)) };
-        pieces.push(piece(kind, *r));
+        if mines.contains(&i) {
+            pieces.push(piece(("minefield", MINEFIELD), *r));
+        }
     }
+    let rest = (0..edges.len()).filter(|i| !mines.contains(i));
+    pieces.extend(rest.zip(others).map(|(i, kind)| piece(kind, edges[i])));
     in_placing_order(pieces)
 }
 
@@ -135,7 +140,7 @@ fn arm_pieces(rng: &mut Xoshiro256PlusPlus, d: f64, o: f64, middle: f64, next_mi
     let longest_gap = ROW_GAP.1.min(MAX_SIDE - 2.0 * o);
     let first_len = 2.0 * o + rng.random_range(ROW_GAP.0..=longest_gap);
     let second_len = 2.0 * o + rng.random_range(ROW_GAP.0..=longest_gap);
-    // deep: to a strip 3" to 3.5" from the table edge; shallow: an edge piece stands beyond
+    // deep: to a strip 3.05" to 3.3" from the table edge; shallow: an edge piece stands beyond
     let mut depth = |deep: bool| {
         if deep {
             (h - c - d - rng.random_range(EDGE_GAP.0..=EDGE_GAP.1)).min(MAX_SIDE)
@@ -176,16 +181,17 @@ fn piece((name, kinds): (&str, Kinds), (x0, y0, x1, y1): Rect) -> Piece {
 
 /// The seats alternate, seat 0 (the `y = 0` edge) first, each placing a piece of its own half.
 fn in_placing_order(pieces: Vec<Piece>) -> Vec<Piece> {
-    let (mut low, mut rest): (Vec<Piece>, Vec<Piece>) = pieces.into_iter().partition(|p| p.y1 <= HALF_SIDE);
-    let (high, mut middle): (Vec<Piece>, Vec<Piece>) = rest.drain(..).partition(|p| p.y0 >= HALF_SIDE);
-    let mut out = Vec::with_capacity(low.len() + high.len() + middle.len());
+    let count = pieces.len();
+    let (low, rest): (Vec<Piece>, Vec<Piece>) = pieces.into_iter().partition(|p| p.y1 <= HALF_SIDE);
+    let (high, middle): (Vec<Piece>, Vec<Piece>) = rest.into_iter().partition(|p| p.y0 >= HALF_SIDE);
+    let mut out = Vec::with_capacity(count);
     let mut high = high.into_iter();
-    for p in low.drain(..) {
+    for p in low {
         out.push(p);
         out.extend(high.next());
     }
     out.extend(high);
-    out.append(&mut middle);
+    out.extend(middle);
     out
 }
 
