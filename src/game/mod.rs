@@ -21,6 +21,7 @@ pub mod charge;
 pub mod config;
 pub mod decisions;
 mod charge_values;
+pub(crate) mod firefight_table;
 pub mod formation;
 #[cfg(test)]
 mod game_tests;
