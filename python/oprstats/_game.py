@@ -107,8 +107,8 @@ _POLICY_KINDS = ("default", "v3-2026-11", "greedy", "random", "hold")
 
 @dataclass(frozen=True)
 class TerrainPiece:
-    """A rectangle of terrain on the 72" x 48" table (inches; y = 0 is the first player's
-    edge) and what it does. ``blocking``: blocks line of sight through it (units in it still
+    """A rectangle of terrain on the table (inches: 72" x 48", or Firefight's 48" x 48"; y = 0
+    is the first player's edge) and what it does. ``blocking``: blocks line of sight through it (units in it still
     see out, and can be seen); ``cover``: +1 Defense against shooting for units in it or behind
     it; ``difficult``: a move that touches it is at most 6"; ``dangerous``: units moving
     through it or activated in it take a dangerous terrain test; ``impassable``: no unit may
@@ -268,7 +268,9 @@ class GameResult:
         self.dice: int = int(raw["dice"])
         self.timers: dict = raw["timers"]
         unit_names = [[u[0] for u in army] for army in prep.units()]
-        self.traces: list = [_Trace(t, unit_names) for t in raw["traces"]]
+        self.table: Tuple[float, float] = tuple(prep.table())
+        """(width, depth) of the table, in inches: 72 x 48, or Firefight's 48 x 48."""
+        self.traces: list = [_Trace(t, unit_names, self.table) for t in raw["traces"]]
         """Event logs of the games (only with ``trace=True``)."""
         self.violations: int = int(raw["violations"])
         self._units = raw["units"]
@@ -510,9 +512,11 @@ class _Trace:
     ``target_models`` (charges: the target's models), and the units' ``name`` and
     ``target_name``, or None where the event is not about a unit)."""
 
-    __slots__ = ("terrain", "objectives", "events")
+    __slots__ = ("terrain", "objectives", "events", "table")
 
-    def __init__(self, raw: dict, names: Optional[list] = None) -> None:
+    def __init__(self, raw: dict, names: Optional[list] = None, table: Tuple[float, float] = TABLE) -> None:
+        self.table: Tuple[float, float] = table
+        """(width, depth) of the table the game was played on, in inches."""
         self.terrain = [TerrainPiece(*t) for t in raw["terrain"]]
         self.objectives = [tuple(p) for p in raw["objectives"]]
         keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "length", "dice", "hits",

@@ -184,9 +184,9 @@ impl<'a, P: Player> Game<'a, P> {
             if m.aircraft {
                 if let Some(path) = self.ask(|p, v, r| p.aircraft_path(v, r, id)) {
                     if self.goes_off_table(id, &path) {
-                        self.fly_off(id, path, m.advance);
+                        self.fly_off(id, path, self.aircraft_reach(id));
                     } else {
-                        self.apply_move(id, path, "idle", m.advance);
+                        self.apply_move(id, path, "idle", self.aircraft_reach(id));
                     }
                 }
             } else {

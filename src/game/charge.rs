@@ -161,6 +161,7 @@ impl<'a, P: Player> Game<'a, P> {
             self.view.cache.melee_states += m.charger.state_count() + m.defender.state_count();
             self.view.cache.melees.insert(key, (m, Found::default()));
         }
+        let rules = self.view.rules;
         let (melee, kept) = self.view.cache.melees.get_mut(&key).expect("kept just above");
         if !built {
             melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
@@ -185,7 +186,7 @@ impl<'a, P: Player> Game<'a, P> {
         *kept = plans.into_found();
         // "if a unit didn't strike back in melee, then it must only take a morale test if it
         // suffered at least one wound" (the charger's Fear alone does not make it lose)
-        if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
+        if rules.unstruck_loser_needs_a_wound && !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
             x.winner = Winner::Tie;
             x.failed = false;
         }

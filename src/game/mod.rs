@@ -22,6 +22,7 @@ pub mod config;
 pub mod decisions;
 mod charge_values;
 pub mod airspace;
+pub(crate) mod firefight_table;
 pub mod flight;
 pub mod formation;
 #[cfg(test)]

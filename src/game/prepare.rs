@@ -82,6 +82,9 @@ pub struct Tricks {
     /// beginning of its last activation ([`effects::Cond::TargetStationary`]: v3.4.1's
     /// Entrenched): its shots are keyed on `Live::moved`.
     pub stationary_rules: bool,
+    /// Some rule of its models or weapons acts only on the shots of a Hold action
+    /// ([`effects::Cond::Stationary`]: v3.4.1's and Firefight's Relentless).
+    pub hold_rules: bool,
     /// [`Effect::Buff`]: the rules the unit gives a friendly unit, each once per activation
     /// ("Once per activation, before attacking, pick one friendly unit within 12"": each
     /// rule is its own ability; a unit has at most `MAX_BUFF_RULES`).
@@ -529,6 +532,7 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
         effects::for_each_entry_of(edition, r, &mut |outer, e| {
             t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
             t.stationary_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::TargetStationary));
+            t.hold_rules |= e.side == Side::Attacker && e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Stationary));
         });
     }
     for target in effects::unit_effects(edition, &alive, Side::Target) {

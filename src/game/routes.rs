@@ -460,6 +460,15 @@ impl<'a> View<'a> {
         if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only { self.buffed_movement(id, m) } else { m }
     }
 
+    /// How far the Aircraft `id` moves this activation: its Advance, or, Shaken where the
+    /// edition's Shaken Aircraft only add their inches (`Aircraft::shaken_adds_only`), those.
+    pub fn aircraft_reach(&self, id: Id) -> f64 {
+        match self.rules.aircraft {
+            Some(a) if a.shaken_adds_only && self.live(id).shaken => a.extra_move,
+            _ => self.movement(id).advance,
+        }
+    }
+
     /// `movement` of a unit that holds a buff or a debuff.
     #[inline(never)]
     pub(super) fn buffed_movement(&self, id: Id, mut m: Movement) -> Movement {

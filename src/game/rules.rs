@@ -209,6 +209,11 @@ pub struct Aircraft {
     /// the ground to the Aircraft gains, beyond the attack rows' weapon ranges (Ambush's "over
     /// 9” away from enemy units"; a psychic's range and block). 0 in v3.5.
     pub measured_further: f64,
+    /// A Shaken Aircraft's mandatory move is only the inches added (v3.4.1: "adding 30” to
+    /// its total move (even if Shaken)", and Shaken "Must stay idle": no Advance, so 30"),
+    /// not its whole Advance (v3.5: "their mandatory move doesn't break the staying idle
+    /// requirement", read as the Advance it must make: 36").
+    pub shaken_adds_only: bool,
 }
 
 /// "Transport(X): ... units may enter/exit by using any move action, but must stay fully
@@ -288,6 +293,10 @@ pub struct GameRules {
     /// `None` where the edition has no Transport (Firefight).
     pub transport: Option<Transport>,
     pub casting: Casting,
+    /// "if a unit didn't strike back in melee, then it must only take a morale test if it
+    /// suffered at least one wound" (v3.5): a charger that wins by Fear alone against a unit
+    /// that did not strike back makes no loser.
+    pub unstruck_loser_needs_a_wound: bool,
     /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
     /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
     /// all four rulebooks.
@@ -312,9 +321,10 @@ impl GameRules {
         max_targets: Some(2),
         morale_timing: MoraleTiming::EndOfActivation,
         failed_test: FailedTest::Shaken,
-        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, leaves_table: false, measured_further: 0.0 }),
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, shaken_adds_only: false, leaves_table: false, measured_further: 0.0 }),
         transport: Some(Transport { exit_range: 6.0, exit: Exit::FullyWithin, spaces: Spaces::ByTough }),
         casting: Casting::Tokens { help_range: 18.0 },
+        unstruck_loser_needs_a_wound: true,
         rounds: 4,
     };
 
@@ -328,6 +338,10 @@ impl GameRules {
         // so an Aircraft contests
         contest: Presence { shaken: false, aircraft: true, arrival_round: false },
         scout: Scout::DeployThenPlace { within: 12.0 },
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0, shaken_adds_only: true, leaves_table: false, measured_further: 0.0 }),
+        // "Melee Results: ... the unit with the lowest total loses": v3.5's exception for a
+        // unit that did not strike back is not in the sheet
+        unstruck_loser_needs_a_wound: false,
         ..Self::V3_5
     };
 
@@ -356,7 +370,11 @@ impl GameRules {
         // "When activated this model must always move 18”-36” in a straight line, and if it
         // goes off-table then its activation ends and it may be placed back on any table
         // edge": an Advance of 6" + 30", at least 18"
-        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 18.0, leaves_table: true, measured_further: 12.0 }),
+        // ("must always move": a Wavering Aircraft's move is its whole 18"-36")
+        aircraft: Some(Aircraft { extra_move: 30.0, least_move: 18.0, shaken_adds_only: false, leaves_table: true, measured_further: 12.0 }),
+        // "Melee Results: ... the unit with the lowest total loses and must take a morale
+        // test": v3.5's exception for a unit that did not strike back is not in the text
+        unstruck_loser_needs_a_wound: false,
         casting: Casting::Psychic { block_range: 18.0 },
         ..Self::V3_5
     };
@@ -467,6 +485,8 @@ mod tests {
             ("must stay fully within 6\" of it when exiting", r.transport.unwrap().exit_range == 6.0),
             ("Models within 18\" in line of sight of the caster's unit", r.help_range() == 18.0),
             ("After 4 rounds have been played", r.rounds == 4),
+            ("if a unit didn't strike back in melee, then it must only take a morale test if it suffered at least one wound", r.unstruck_loser_needs_a_wound),
+            ("their mandatory move doesn't break the staying idle requirement", !r.aircraft.unwrap().shaken_adds_only),
         ] {
             assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
             assert!(holds, "the v3.5 value disagrees with {sentence:?}");
@@ -506,6 +526,8 @@ mod tests {
             ("must stay fully within 6” of it when exiting", r.transport.unwrap().exit_range == 6.0),
             ("Models within 18” in line of sight of the caster’s unit", r.help_range() == 18.0),
             ("The game ends after 4 rounds", r.rounds == 4),
+            ("the unit with the lowest total loses", !r.unstruck_loser_needs_a_wound),
+            ("adding 30” to its total move (even if Shaken)", r.aircraft.unwrap().shaken_adds_only),
         ] {
             assert!(text.contains(sentence), "the core sheet no longer says {sentence:?}");
             assert!(holds, "the v3.4.1 value disagrees with {sentence:?}");
@@ -554,6 +576,8 @@ mod tests {
             ("if it goes off-table then its activation ends and it may be placed back on any table edge", r.aircraft.is_some_and(|a| a.leaves_table)),
             ("Non-aircraft units count as being an extra 12” away when measuring", r.aircraft.is_some_and(|a| a.measured_further == 12.0)),
             ("Enemy psychics within 18” and line of sight of the caster may roll D6+X at the same time", r.casting == Casting::Psychic { block_range: 18.0 } && r.help_range() == 18.0),
+            ("the unit with the lowest total loses and must take a morale test", !r.unstruck_loser_needs_a_wound),
+            ("When activated this model must always move 18”-36”", r.aircraft.is_some_and(|a| !a.shaken_adds_only)),
         ] {
             assert!(text.contains(sentence), "the one-page rules no longer say {sentence:?}");
             assert!(holds, "the v2.x value disagrees with {sentence:?}");

@@ -209,3 +209,61 @@ fn v3_4_1_games_are_played_seeded_and_break_no_rule() {
     assert_eq!(one.violations, 0, "{:?}", one.first_violation);
     assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
 }
+
+#[test]
+fn the_default_policy_holds_a_relentless_or_entrenched_shooter_that_has_a_shot() {
+    // Relentless's extra hits need a Hold action, Entrenched's -2 needs the unit not to have
+    // moved: a shooter with either and a target in range holds, where one without advances
+    use super::decisions::Action;
+    use super::policy::decide;
+    use super::test_support::with_seat;
+    for (rule, holds) in [("Relentless", true), ("Entrenched", true), ("Fearless", false)] {
+        let shooters = format!("Gunners [5] Q4+ D5+ | {rule}\n5x Rifle (24\", A2)");
+        let p = prep_in(Edition::V3_4_1, &[&shooters], &[GRUNTS]);
+        // a marker 16" off: an Advance heads for it without reaching it
+        let c = config(vec![], vec![Point::new(20.0, 22.0)], vec![Point::new(36.0, 10.0)], vec![Point::new(36.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let action = with_seat(&mut g, |s| decide(s, (0, 0)));
+        assert_eq!(matches!(action, Action::Hold), holds, "{rule}: {action:?}");
+    }
+}
+
+#[test]
+fn a_shaken_aircraft_moves_its_30_inches_only() {
+    // "Aircraft: May only use Advance actions, moving in a straight line, and adding 30” to
+    // its total move (even if Shaken)"; "Shaken: Must stay idle": no Advance, so 30" (v3.5's
+    // "mandatory move" is read as its Advance: 36")
+    for (edition, reach) in [(Edition::V3_4_1, 30.0), (Edition::V3_5, 36.0)] {
+        let p = prep_in(edition, &[JET], &[GRUNTS]);
+        let c = config(vec![], vec![], vec![Point::new(36.0, 24.0)], vec![Point::new(60.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.live_mut((0, 0)).shaken = true;
+        g.activate((0, 0));
+        let trace = g.trace.as_ref().unwrap();
+        let idle = trace.iter().rev().find(|e| e.kind == "idle").expect("its mandatory move");
+        assert_eq!(idle.allowance, reach, "{edition}");
+        assert!(idle.length <= reach + 1e-9 && idle.length >= 30.0 - 1e-9, "{edition}: {}", idle.length);
+        assert!(!g.live((0, 0)).shaken, "{edition}: the move does not break the idling");
+    }
+}
+
+#[test]
+fn a_defender_that_does_not_strike_back_still_loses_to_fear_in_v3_4_1() {
+    // "Melee Results: ... the unit with the lowest total loses"; "Fear(X): This model counts
+    // as having dealt +X wounds when checking who won melee". v3.5 adds "if a unit didn't
+    // strike back in melee, then it must only take a morale test if it suffered at least one
+    // wound", which the sheet lacks: declining to strike back saves nothing in v3.4.1
+    use super::policy::ai::strikes_back;
+    use super::test_support::with_seat;
+    let horrors = "Horrors [5] Q5+ D2+ | 100pts | Fear(3)\n5x Claw (A1)";
+    let wardens = "Wardens [5] Q4+ D2+ | 100pts\n5x Knife (A1)";
+    for (edition, declines) in [(Edition::V3_5, true), (Edition::V3_4_1, false)] {
+        let p = prep_in(edition, &[horrors], &[wardens]);
+        let c = config(vec![], vec![], vec![Point::new(30.0, 20.0)], vec![Point::new(30.0, 26.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        assert_eq!(!with_seat(&mut g, |s| strikes_back(s, (0, 0), (1, 0))), declines, "{edition}");
+    }
+}

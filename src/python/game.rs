@@ -45,6 +45,11 @@ impl PyGamePrep {
         self.inner.edition.key()
     }
 
+    /// The table the games are played on, in inches: (width, depth).
+    fn table(&self) -> (f64, f64) {
+        (self.inner.rules.table.width, self.inner.rules.table.depth)
+    }
+
     /// `(name, points, models, footprint radius)` of each unit, by army.
     fn units(&self) -> Vec<Vec<(String, f64, u32, f64)>> {
         self.inner.armies.iter().map(|units| units.iter().map(|u| (u.name.clone(), u.cost, u.models, u.radius)).collect()).collect()

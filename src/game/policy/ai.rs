@@ -140,7 +140,8 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 /// wounds scaled by the striker's wounds left after the blows before it, capped at what is
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
-/// a morale test if it suffered at least one wound" (a Poisson chance).
+/// a morale test if it suffered at least one wound" (a Poisson chance) where the edition says
+/// so (`GameRules::unstruck_loser_needs_a_wound`).
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let weight = g.config.policies[c.0].shaken_weight;
@@ -172,7 +173,7 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64,
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
-    let (charger_wins, defender_wins) = if strike_back {
+    let (charger_wins, defender_wins) = if strike_back || !g.rules.unstruck_loser_needs_a_wound {
         resolution(dealt, taken, x.fear)
     } else {
         (1.0 - (-dealt).exp(), 0.0)
@@ -477,6 +478,26 @@ pub fn pick_unit(g: &mut Seat, ready: &[usize], army: usize) -> usize {
         }
     }
     best.map_or_else(|| ready.first().copied().unwrap_or(0), |(_, u)| u)
+}
+
+/// Whether a shooter whose rules reward standing still (a Hold's shots: v3.4.1's Relentless;
+/// not having moved: its Entrenched) should hold rather than take the Advance `path`: when it
+/// has a shot from where it stands and the Advance does not bring it within 3" of a marker
+/// its army does not hold.
+pub fn better_still(g: &mut Seat, id: Id, path: &Path) -> bool {
+    let t = g.info(id).tricks;
+    if !(t.hold_rules || t.stationary_rules) || g.info(id).max_range <= 0.0 {
+        return false;
+    }
+    let army = id.0 as i8;
+    if g.objectives.iter().enumerate().any(|(i, &o)| g.owner[i] != army && g.near_marker_at(id, path.to, o)) {
+        return false;
+    }
+    let foes: Vec<Id> = g.on_table(1 - id.0).collect();
+    foes.into_iter().any(|e| {
+        let sight = g.sight(id, e);
+        g.shot_key(id, e, sight, false).is_some()
+    })
 }
 
 /// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,

@@ -86,12 +86,13 @@ impl Ends {
 /// volley from there counted at half (it shoots only in its next activation: the
 /// activation that takes it off ends).
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
-    let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
+    let (from, r) = (g.live(id).pos, g.radius(id));
     let ends = Ends::of(g, id);
     // "Aircraft can't move into the table edges to move less than 30""
     let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
     let leaves = g.rules.aircraft.is_some_and(|a| a.leaves_table);
-    let most = info.movement.advance;
+    // (v3.4.1: a Shaken Aircraft's mandatory move is the 30" it adds)
+    let most = g.aircraft_reach(id);
     let mut best: Option<(f64, Path)> = None;
     // v2.x: the move off the table (any heading that crosses an edge within its reach: the
     // first found; where it ends matters not, only the edge it comes back on)

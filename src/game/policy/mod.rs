@@ -288,7 +288,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     if g.policy_kind(id.0).plays_to_win() {
         return flight::aircraft_path(g, id);
     }
-    let (info, from) = (g.info(id), g.live(id).pos);
+    let from = g.live(id).pos;
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
     // "Aircraft can't move into the table edges to move less than 30""
     let least = g.rules.aircraft.map_or(0.0, |a| a.least_move);
@@ -304,7 +304,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
             usize::from(mid < from.x)
         }
     };
-    let length = info.movement.advance.min(room[dir]);
+    let length = g.aircraft_reach(id).min(room[dir]);
     let to = Point::new(from.x + if dir == 0 { length } else { -length }, from.y);
     Some(Path::straight(to, length))
 }
@@ -327,6 +327,7 @@ pub fn decide(g: &mut Seat, id: Id) -> Action {
             // a unit that would stand still in dangerous terrain steps out of it
             match movement_action(g, id) {
                 Action::Hold => ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                Action::Advance(path) if ai::better_still(g, id, &path) => Action::Hold,
                 action => as_advance_if_shorter(g, id, action),
             }
         }
