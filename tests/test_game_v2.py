@@ -71,6 +71,8 @@ def test_heroes_join_any_unit_in_v2_and_the_game_plays_them():
     seer = Unit.parse('Seer [1] Q4+ D5+ | 40pts | Hero\nPistol (12", A1)', edition="2")
     crew = tank.join(boss).join(seer)
     assert crew.size == 3
+    assert [h.name for h in crew.heroes] == ["Boss", "Seer"] and crew.hero.name == "Boss" and crew.base.name == "Tank"
+    assert Unit.parse(str(crew), edition="2") == crew
     with pytest.raises(ValueError, match="multi-model"):
         Unit.parse('Tank [1] Q4+ D2+ | 200pts | Tough(6)').join(Unit.parse('Boss [1] Q3+ D4+ | 60pts | Hero, Tough(3)'))
     r = oprstats.simulate([crew, *army()[:2]], army()[:3], games=20, seed=2, progress=False)
