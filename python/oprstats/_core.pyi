@@ -52,6 +52,8 @@ __all__ = [
     "_curve_target",
     "_efficiency_modes",
     "_GamePrep",
+    "_game_editions",
+    "_edition_key",
     "_prepare_game",
     "_simulate",
     "_metagame",
@@ -174,7 +176,10 @@ class Unit:
         """The spells its casters may cast: its book's, by name (empty if not read from a book)."""
     @property
     def hero(self) -> Optional[Unit]:
-        """The joined hero, or ``None``."""
+        """The joined hero, or ``None`` (v2.x, where several may join: the first)."""
+    @property
+    def heroes(self) -> tuple[Unit, ...]:
+        """Every joined hero, in the order they joined (v2.x: several may join one unit)."""
     @property
     def base(self) -> Unit:
         """The unit without its joined hero."""
@@ -284,8 +289,6 @@ class ArmyBook:
     def version(self) -> str: ...
     @property
     def edition(self) -> str: ...
-    def table(self) -> tuple[float, float]:
-        """(width, depth) of the table, in inches."""
     @property
     def units(self) -> tuple[Unit, ...]: ...
     @property
@@ -510,6 +513,8 @@ class _GamePrep:
     """Two armies ready to play (what every game of a run shares)."""
 
     def edition(self) -> str: ...
+    def table(self) -> tuple[float, float]:
+        """(width, depth) of the table, in inches."""
     def roles(self) -> list[list[str]]: ...
     def units(self) -> list[list[tuple[str, float, int, float]]]:
         """(name, points, models, footprint radius) of each unit, by army."""

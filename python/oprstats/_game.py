@@ -279,7 +279,7 @@ class GameResult:
         self.unmodelled: dict = {name: (a, b) for name, a, b in prep.unmodelled()}
         """Rules the game ignores: ``{rule: (share of army A's points, share of army B's)}``."""
         self.edition: str = prep.edition()
-        """The edition the games were played in (``"3.5"``, ``"3.4.1"``)."""
+        """The edition the games were played in (``"3.5"``, ``"3.4.1"``, ``"2"``)."""
 
     @property
     def pair(self) -> np.ndarray:
@@ -662,7 +662,7 @@ def simulate(
     ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`), a path to (or the
     text of) a list, or a sequence of :class:`Unit` (a book's units, or units built in
     Python). Armies more than 10% apart in points, and a list over its own points limit,
-    are warned about. ``edition``: the rulebook the games follow, ``"3.5"`` or ``"3.4.1"``
+    are warned about. ``edition``: the rulebook the games follow, ``"3.5"``, ``"3.4.1"`` or ``"2"``
     (docs/editions.md); by default the one the units were read in (a unit read in another
     edition is refused, naming it). ``seed``: an int, a
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever

@@ -67,6 +67,9 @@ pub struct Live {
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
     /// try per spell".
     pub spells_tried: u64,
+    /// v2.x: its psychic tried to cast or to block this round ("Psychics may only either try
+    /// to cast or try to block a spell each round").
+    pub psychic_tried: bool,
     /// The transport (its index in the army) the unit is inside (`transport`): off the table.
     pub carrier: Option<u16>,
     /// Where it stood when the round began.

@@ -13,6 +13,7 @@ use super::play::Game;
 use super::live::Id;
 use super::prepare::bit;
 use super::config::Event;
+use super::rules::Scout;
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -50,13 +51,21 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// v3.4.1's Scout: "must be deployed and may then be placed anywhere within 12" of their
     /// position", where the policy likes (the placement after deployment's choice), or not.
+    /// v2.x's: "may then move by up to 12", ignoring terrain": the same spot, reached in a
+    /// straight line that passes no other unit (terrain does not matter, units do: a judge's
+    /// reading, docs/editions.md); a spot the line does not reach is not taken.
     pub(super) fn scout_placement(&mut self, id: Id) {
         let inches = self.rules.scout_placement();
         if inches <= 0.0 || self.live(id).gone {
             return;
         }
         if let Some(to) = self.ask(|p, v, r| p.placement_after_deployment(v, r, id, inches)) {
-            self.reposition_as(id, to, inches, "scout-move", "placed within 12\" of where it deployed");
+            let when = match self.rules.scout {
+                Scout::DeployThenMove { .. } if !self.units_clear_of(id, self.live(id).pos, to, None, None) => return,
+                Scout::DeployThenMove { .. } => "moved up to 12\" ignoring terrain",
+                _ => "placed within 12\" of where it deployed",
+            };
+            self.reposition_as(id, to, inches, "scout-move", when);
         }
     }
 

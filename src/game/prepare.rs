@@ -12,7 +12,7 @@ use super::spellbook::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
 use super::charge_values::ChargePlan;
-use super::rules::GameRules;
+use super::rules::{GameRules, Spaces};
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
 use crate::edition::Edition;
@@ -915,16 +915,17 @@ pub(super) fn bit(index: usize) -> u64 {
     1 << index.min(63)
 }
 
-/// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
-/// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
-/// carried ("models with Tough(6) or higher can't be transported", Heroes up to Tough(6)
-/// aside).
-pub fn spaces(alloc: &Allocation, s: State) -> Option<u32> {
+/// The spaces `alloc`'s models left in state `s` take in a transport: by Tough (v3.5), 1 for
+/// a model or a Hero of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3), `None`
+/// when some model can't be carried ("models with Tough(6) or higher can't be transported",
+/// Heroes up to Tough(6) aside); or (v2.x, "X other models") 1 a model.
+pub fn spaces(alloc: &Allocation, s: State, by: Spaces) -> Option<u32> {
     let mut total = 0u32;
     for (m, n) in alloc.view(s, false).alive {
-        let each = match (m.hero, m.tough) {
-            (true, 0..=6) | (false, 0..=1) => 1,
-            (false, 2..=3) => 3,
+        let each = match (by, m.hero, m.tough) {
+            (Spaces::OnePerModel, ..) => 1,
+            (Spaces::ByTough, true, 0..=6) | (Spaces::ByTough, false, 0..=1) => 1,
+            (Spaces::ByTough, false, 2..=3) => 3,
             _ => return None,
         };
         total = total.saturating_add(each * n);

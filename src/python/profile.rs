@@ -597,10 +597,18 @@ impl PyUnit {
         Ok(d)
     }
 
-    /// The joined hero as a unit of its own, or `None`.
+    /// The joined hero as a unit of its own, or `None` (v2.x, where several may join: the first).
     #[getter]
     fn hero(&self) -> Option<PyUnit> {
         self.inner.groups.get(1).map(|g| self.like(Unit::single(g.clone()), self.edition))
+    }
+
+    /// Every joined hero, each as a unit of its own, in the order they joined (v2.x: "May be
+    /// deployed as part of friendly units", several to one unit; else one at most).
+    #[getter]
+    fn heroes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let heroes = self.inner.groups[1..].iter().map(|g| Py::new(py, self.like(Unit::single(g.clone()), self.edition))).collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, heroes)
     }
 
     /// The unit without its joined hero.

@@ -165,6 +165,9 @@ const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Grou
 /// v3.4.1's (gf-3.4.1-core.txt's "Special Rules Reference"): v3.5's but Artillery, which the
 /// sheet does not have, and the books' Caster Group.
 const CORE_3_4_1_GAME: &[&str] = &["Aircraft", "Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
+/// v2.x's (gf-2.x-one-page.txt's "Special Rules"): no Artillery, Caster or Limited, which
+/// it does not have; its own Aircraft (`GameRules::aircraft`) and Psychic (`Casting::Psychic`).
+const CORE_2_GAME: &[&str] = &["Aircraft", "Flying", "Immobile", "Indirect", "Psychic", "Scout", "Strider", "Transport"];
 
 /// The rules a full game of `edition` plays by name (`game_plays`): the game reads a rule's
 /// name only through this list, so a rule the edition lacks (v3.4.1's Artillery) is neither
@@ -173,7 +176,8 @@ pub fn game_rules_by_name(edition: Edition) -> &'static [&'static str] {
     match edition {
         Edition::V3_5 => CORE_3_5_GAME,
         Edition::V3_4_1 => CORE_3_4_1_GAME,
-        Edition::V2 | Edition::Firefight3_2 => &[],
+        Edition::V2 => CORE_2_GAME,
+        Edition::Firefight3_2 => &[],
     }
 }
 

@@ -358,6 +358,8 @@ const CHARGE_HIT_AND_AP: &[RuleEffect] = &[attacker(&[Melee, Charging], HitModif
 const RENDING_AP4: &[RuleEffect] = &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))];
 /// Fast: +2" Advance, +4" Rush and Charge, when all models have it.
 const FAST: &[RuleEffect] = &[own(Move(Moves { advance: 2, rush: 4, charge: 4 }))];
+/// v2.x Fast: 9" Advance, 18" Rush and Charge, when all models have it.
+const FAST_9_18: &[RuleEffect] = &[own(Move(Moves { advance: 3, rush: 6, charge: 6 }))];
 /// Slow: -2" Advance, -4" Rush and Charge, when any model has it.
 const SLOW: &[RuleEffect] = &[own_any(Move(Moves { advance: -2, rush: -4, charge: -4 }))];
 /// Ambush: set aside, arrives from round 2 over 9" from enemies, when all models have it.
@@ -500,12 +502,19 @@ pub const CORE_2: &[RuleDef] = &[
     // "Anti-Air: This unit doesn't count as being an extra 12" away and doesn't get -1 to
     // shooting against aircraft." (Read through Aircraft's `AttackerLacks`.)
     RuleDef { name: "Anti-Air", effects: &[] },
+    // "Ambush: This model may be kept in reserve instead of deploying. At the start of any
+    // round after the first you may place the model anywhere over 9” away from enemy units."
+    // (all models must have it)
+    RuleDef { name: "Ambush", effects: AMBUSH },
     // "AP: Targets get -X to Defense rolls when blocking hits."
     RuleDef { name: "AP", effects: AP_X },
     // "Blast: All hits are multiplied by X."
     RuleDef { name: "Blast", effects: &[attacker(NONE, MultiplyHits(Rating))] },
     // "Deadly: Assign each wound to one model and multiply it by X. ..."
     RuleDef { name: "Deadly", effects: DEADLY_X },
+    // "Fast: Move 9” when using Advance and 18” when using Rush/Charge." (as +3"/+6" on the
+    // 6"/12" moves, so that other move bonuses add to it; all models must have it)
+    RuleDef { name: "Fast", effects: FAST_9_18 },
     // "Fear: Always counts as having dealt +D3 wounds for seeing who won melee."
     RuleDef { name: "Fear", effects: &[own_any(ResolutionWoundsRolled(3))] },
     // "Fearless: Gets +1 to morale tests."
@@ -525,6 +534,9 @@ pub const CORE_2: &[RuleDef] = &[
     RuleDef { name: "Relentless", effects: &[attacker(&[Shooting], ExtraAttackOnSix)] },
     // "Rending: Unmodified rolls of 6 to hit count as having AP(4) and ignore the regeneration rule."
     RuleDef { name: "Rending", effects: &[attacker(NONE, ApOnSixAtLeast(4)), attacker(NONE, IgnoreRegenerationOnSix)] },
+    // "Slow: Move 4” when using Advance and 8” when using Rush/Charge." (-2"/-4"; any model
+    // slows the unit)
+    RuleDef { name: "Slow", effects: SLOW },
     // "Sniper: Shoots at Quality 2+, and may pick one model in a unit as its target, which is
     // resolved as if it's a unit of 1."
     RuleDef { name: "Sniper", effects: SNIPER },

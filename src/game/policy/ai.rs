@@ -480,73 +480,6 @@ pub fn pick_unit(g: &mut Seat, ready: &[usize], army: usize) -> usize {
     best.map_or_else(|| ready.first().copied().unwrap_or(0), |(_, u)| u)
 }
 
-/// Headings an Aircraft may take: every 15 degrees.
-const HEADINGS: u32 = 24;
-/// "adding 30" to its total move ... can't move into the table edges to move less than 30"".
-
-/// The `HEADINGS` directions, as (cos, sin), worked out once.
-fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
-    static HEADING: std::sync::LazyLock<[(f64, f64); HEADINGS as usize]> = std::sync::LazyLock::new(|| {
-        std::array::from_fn(|k| {
-            let a = k as f64 * std::f64::consts::TAU / f64::from(HEADINGS);
-            (a.cos(), a.sin())
-        })
-    });
-    &HEADING
-}
-
-/// An Aircraft's move: "May only use Advance actions, moving in a straight line" — any
-/// heading on which the move (at least 30") fits on the table, the one whose end point is
-/// worth most: the best volley in range of it, less `threat_weight` times what enemy
-/// shooters in range of it would take; where Aircraft contest markers (v3.4.1), plus a
-/// marker's points for each marker it would end at that an enemy unit may reach by the
-/// round's end and no friend on the ground contests (its presence keeps the enemy from
-/// seizing it, or makes it neutral).
-pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
-    let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
-    let policy = g.config.policies[id.0];
-    let mine = g.wound_share(id);
-    let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
-    // the markers its presence would turn (Aircraft that contest only), and their worth
-    let contested: Vec<Point> = if g.rules.contest.aircraft { markers_to_deny(g, id, &enemies) } else { Vec::new() };
-    let marker_worth = marker_points(g, id.0);
-    let reach = g.aircraft_reach(id);
-    // "Aircraft can't move into the table edges to move less than 30""
-    let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
-    let mut best: Option<(f64, Path)> = None;
-    for &(dx, dy) in headings() {
-        // how far the heading stays on the table
-        let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
-        let fits = room(from.x, dx, table.width).min(room(from.y, dy, table.depth));
-        if fits.is_nan() || fits < least_move {
-            continue;
-        }
-        let length = reach.min(fits);
-        let to = Point::new(from.x + dx * length, from.y + dy * length);
-        let mut volley: f64 = 0.0;
-        let mut threat = 0.0;
-        for &e in &enemies {
-            let (ei, el) = (g.info(e), g.live(e));
-            let gap = (to.distance(el.pos) - r - g.radius(e)).max(0.0);
-            if info.max_range > 0.0 && gap <= info.max_range {
-                let worth = g.points_left(e);
-                volley = volley.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
-            }
-            if !el.shaken && ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
-                threat += g.prep.shot_value[e.0][e.1][id.1];
-            }
-        }
-        // a small pull to the table's middle keeps later headings open
-        let centre = to.distance(Point::new(table.width / 2.0, table.depth / 2.0));
-        let denied = contested.iter().filter(|&&o| g.near_marker_at(id, to, o)).count() as f64;
-        let score = volley - policy.threat_weight * threat - 0.01 * centre + marker_worth * denied;
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
-            best = Some((score, Path::straight(to, length)));
-        }
-    }
-    best.map(|(_, p)| p)
-}
-
 /// Whether a shooter whose rules reward standing still (a Hold's shots: v3.4.1's Relentless;
 /// not having moved: its Entrenched) should hold rather than take the Advance `path`: when it
 /// has a shot from where it stands and the Advance does not bring it within 3" of a marker
@@ -565,22 +498,6 @@ pub fn better_still(g: &mut Seat, id: Id, path: &Path) -> bool {
         let sight = g.sight(id, e);
         g.shot_key(id, e, sight, false).is_some()
     })
-}
-
-/// The markers an Aircraft of `id`'s army that contests would turn by ending the round at
-/// them: those an enemy unit that may seize stands within reach of (3" plus its Advance) and
-/// no friendly unit that may contest already stands at.
-fn markers_to_deny(g: &Seat, id: Id, enemies: &[Id]) -> Vec<Point> {
-    let range = g.rules.markers.range;
-    let friends: Vec<Id> = g.on_table(id.0).filter(|&f| f != id && !g.info(f).movement.aircraft && g.may_contest(f)).collect();
-    g.objectives
-        .iter()
-        .copied()
-        .filter(|&o| {
-            let reachable = |e: Id| g.may_seize(e) && g.live(e).pos.distance(o) - g.radius(e) <= range + g.movement(e).advance;
-            enemies.iter().any(|&e| reachable(e)) && !friends.iter().any(|&f| g.near_marker(f, o))
-        })
-        .collect()
 }
 
 /// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,
@@ -797,7 +714,7 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
-        let path = with_seat(&mut g, |s| aircraft_path(s, (0, 0))).unwrap();
+        let path = with_seat(&mut g, |s| super::super::flight::aircraft_path(s, (0, 0))).unwrap();
         assert!(path.length >= 30.0 && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
         assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
         let greedy = config(Vec::new(), PolicyKind::Greedy);
