@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from typing import Optional
 import random
 import sys
 import time
@@ -35,12 +36,12 @@ from benchmarks.machine import describe  # noqa: E402
 BOOKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "opr" / "grimdark-future" / "3.5.1"
 
 
-def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, first: tuple = ()) -> list:
+def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, first: tuple = (), edition: Optional[str] = None) -> list:
     """``units`` units of one book (a joined hero counts with its unit) of at most ``points``
     points (default loadouts), in a seeded order (the units named in ``first`` first), with
     two heroes (Tough(6) or less) joined to units of several models and other heroes on their
-    own."""
-    book = oprstats.load_army_book(path)
+    own; ``edition``: the book read in another edition than its own."""
+    book = oprstats.load_army_book(path, edition=edition)
     pool = [u for u in book.units if u.cost]
     rng = random.Random(seed)
     rng.shuffle(pool)
@@ -66,14 +67,14 @@ def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, fi
     return army
 
 
-def armies(units: int, carried: bool = False) -> tuple:
+def armies(units: int, carried: bool = False, edition: Optional[str] = None) -> tuple:
     """Two armies of ``units`` units; ``carried``: each with a transport, and Alien Hives with
-    its Synapse Tyrant (Caster(3)) too."""
+    its Synapse Tyrant (Caster(3)) too; ``edition``: the books read in another edition."""
     if BOOKS.is_dir():
         books = sorted(BOOKS.glob("*.json"))
-        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, seed=1, first=("APC",) if carried else ())
+        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, seed=1, first=("APC",) if carried else (), edition=edition)
         b = army_from_book(next(p for p in books if "alien-hives" in p.name), units, seed=2,
-                           first=("Synapse Tyrant", "Invasion Carrier Spore") if carried else ())
+                           first=("Synapse Tyrant", "Invasion Carrier Spore") if carried else (), edition=edition)
         what = ", with transports and casters" if carried else ""
         return a, b, f"Battle Brothers vs Alien Hives (real v3.5.1 books){what}"
     army = list(oprstats.example_army())

@@ -34,6 +34,7 @@ import random
 import sys
 import time
 import warnings
+from typing import Optional
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +96,10 @@ def feed_result(h, r: oprstats.GameResult) -> None:
             h.update(("event " + canon({k: v for k, v in e.items() if k not in NAMES}) + "\n").encode())
 
 
-def duel_pairs() -> list:
-    """The 40 seeded pairs of ``duels.py`` (made inside its ``main``, so remade here the same way)."""
-    units = [u for p in sorted(BOOKS.glob("*.json"))[:6] for u in oprstats.load_army_book(p).units]
+def duel_pairs(edition: Optional[str] = None) -> list:
+    """The 40 seeded pairs of ``duels.py`` (made inside its ``main``, so remade here the same
+    way); ``edition``: the books read in another edition."""
+    units = [u for p in sorted(BOOKS.glob("*.json"))[:6] for u in oprstats.load_army_book(p, edition=edition).units]
     rng = random.Random(1)
     return [(rng.choice(units), rng.choice(units)) for _ in range(40)]
 

@@ -19,7 +19,11 @@ activation at 30 v 30 to cost at most 1.5 times one at 5 v 5.
 for several rounds, with 2 threads and 1 thread): the wall-clock ratio to the first python,
 measured in the same weather.
 
-    python benchmarks/game_instructions.py [--python PATH ...] [--cases duel,5,10,15,30] [--wall]
+A case may name an edition: ``10@3.4.1`` plays the same books read in v3.4.1, in a v3.4.1
+game (their army rules are then unmodelled, so the figure is of the edition's engine, not of
+the same armies).
+
+    python benchmarks/game_instructions.py [--python PATH ...] [--cases duel,5,10,15,30,10@3.4.1] [--wall]
 """
 
 from __future__ import annotations
@@ -48,20 +52,28 @@ WALL = {"duel": 2000, "5": 3000, "10": 1500, "15": 800, "30": 200}
 SEED = 1
 
 
+def split_case(case: str) -> tuple:
+    """A case's armies and its edition: ``"10"`` (the books' own, v3.5) or ``"10@3.4.1"``
+    (the same books read in v3.4.1, and the games played in it)."""
+    base, _, edition = case.partition("@")
+    return base, edition or None
+
+
 def case_runs(case: str) -> list:
     """(army A, army B, terrain) of each ``simulate`` call of a case."""
     from benchmarks.game import BOOKS, armies, army_from_book
     from benchmarks.game_hash import duel_pairs
 
-    if case == "duel":
-        return [([a], [b], "open") for a, b in duel_pairs()]
-    if case == "30":
+    base, edition = split_case(case)
+    if base == "duel":
+        return [([a], [b], "open") for a, b in duel_pairs(edition)]
+    if base == "30":
         books = sorted(BOOKS.glob("*.json"))
         # as game.armies builds them, with the points of 30 units
-        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), 30, points=6000, seed=1)
-        b = army_from_book(next(p for p in books if "alien-hives" in p.name), 30, points=6000, seed=2)
+        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), 30, points=6000, seed=1, edition=edition)
+        b = army_from_book(next(p for p in books if "alien-hives" in p.name), 30, points=6000, seed=2, edition=edition)
         return [(a, b, "standard")]
-    a, b, _ = armies(int(case))
+    a, b, _ = armies(int(base), edition=edition)
     return [(a, b, "standard")]
 
 
@@ -130,14 +142,14 @@ def activations(python: str, case: str, games: int):
 
 def per_game(case: str) -> int:
     """Games a case's count stands for: the duels are 40 games per pair count."""
-    return len(case_runs(case)) if case == "duel" else 1
+    return len(case_runs(case)) if split_case(case)[0] == "duel" else 1
 
 
 def describe_cases(cases: list) -> None:
     """The armies of each case, as this python builds them."""
     for case in cases:
-        if case == "duel":
-            print(f"  duel: {per_game(case)} pairs of book units (duels.py), open table")
+        if split_case(case)[0] == "duel":
+            print(f"  {case}: {per_game(case)} pairs of book units (duels.py), open table")
             continue
         ((a, b, _),) = case_runs(case)
         print(f"  {case}: A {len(a)} units {sum(u.cost for u in a):,} pts, B {len(b)} units {sum(u.cost for u in b):,} pts, standard table")
@@ -151,7 +163,7 @@ def measure_instructions(pythons: list, cases: list) -> None:
     head = f"{'case':6s} {'N1 -> N2':>12s}" + "".join(f" {'python ' + str(i + 1):>14s}" for i in range(len(pythons)))
     print(head + ("".join(f" {'ratio ' + str(i + 1) + '/1':>10s}" for i in range(1, len(pythons)))))
     for case in cases:
-        n1, n2 = COUNTS[case]
+        n1, n2 = COUNTS[split_case(case)[0]]
         games = (n2 - n1) * per_game(case)
         figures = []
         started = time.perf_counter()
@@ -173,12 +185,12 @@ def measure_wall(pythons: list, cases: list, rounds: int) -> None:
     for i, p in enumerate(pythons):
         print(f"  python {i + 1}: {p}")
     for case in cases:
-        games = WALL[case] * per_game(case)
+        games = WALL[split_case(case)[0]] * per_game(case)
         rates: dict = {}
         for _ in range(rounds):
             for threads in (2, 1):
                 for i, p in enumerate(pythons):
-                    cmd = [p, __file__, "--child", case, str(WALL[case]), str(threads), "--timed"]
+                    cmd = [p, __file__, "--child", case, str(WALL[split_case(case)[0]]), str(threads), "--timed"]
                     done = subprocess.run(cmd, check=False, env=child_env(threads), capture_output=True, text=True)
                     if done.returncode != 0:
                         raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
@@ -215,9 +227,9 @@ def main() -> int:
         print(f"skipped: no army books at {BOOKS}")
         return 0
     cases = [c.strip() for c in args.cases.split(",") if c.strip()]
-    unknown = [c for c in cases if c not in CASES]
+    unknown = [c for c in cases if c.partition("@")[0] not in CASES]
     if unknown:
-        parser.error(f"--cases: unknown {', '.join(unknown)} (known: {', '.join(CASES)})")
+        parser.error(f"--cases: unknown {', '.join(unknown)} (known: {', '.join(CASES)}, each optionally @EDITION)")
     if not args.wall and not shutil.which("valgrind"):
         print("valgrind is not installed: counting instructions needs it (--wall times natively)")
         return 1

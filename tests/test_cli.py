@@ -344,7 +344,14 @@ def test_factions_ranks_books_against_the_field_as_the_api_does(book_paths, caps
 
 
 def test_game_commands_take_an_edition_and_say_which_they_play(capsys):
-    assert main(["simulate", "--games", "2", "--quiet", "--edition", "3.4.1"]) == 1
+    assert main(["simulate", "--games", "2", "--quiet", "--edition", "firefight-3.2"]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == "oprstats: error: edition: the game simulator plays Grimdark Future v3.5 only (got '3.4.1')"
+    assert err.strip() == ("oprstats: error: edition: full games are played in 3.5, 3.4.1, 2 (got 'firefight-3.2'); "
+                           "attack(), melee() and morale() play every edition")
+    # v2.x games are played, on units that fit v2.x: the example list does not (its book now
+    # loads under any edition, its Fear(1) read as v2.x's Fear; the list's Fear(2) is refused)
+    assert main(["simulate", "--games", "2", "--quiet", "--edition", "2"]) == 1
+    assert "Fear takes no rating in Grimdark Future v2.x" in capsys.readouterr().err
+    assert main(["simulate", "--games", "4", "--quiet", "--edition", "3.4.1"]) == 0
+    assert "4 games of Grimdark Future v3.4.1 (seed 1, standard table" in capsys.readouterr().out
     assert main(["simulate", "--games", "2", "--quiet", "--edition", "3.5", "--format", "json"]) == 0

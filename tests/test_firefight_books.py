@@ -72,7 +72,7 @@ def test_every_firefight_book_loads_as_firefight_by_its_game_system(ff_books, ff
     assert {(j["gameSystemSlug"], j["versionString"]) for j in ff_jsons.values()} == {("grimdark-future-firefight", "3.5.1")}
     for b in ff_books:
         assert (b.edition, b.own_edition, b.game_system) == (FF, FF, "grimdark-future-firefight")
-        assert all(_core._unit_edition(u) == FF for u in b.units)
+        assert all(u.edition == FF for u in b.units)
     # the books' units keep their Firefight prices: single models for the most part
     assert sum(u.size == 1 for b in ff_books for u in b.units) > 600
 
@@ -261,7 +261,7 @@ def test_a_firefight_export_is_read_as_firefight(ff_books):
     army = oprstats.load_army_list(firefight_list(units), book=book)
     assert (army.edition, army.game, army.points_limit) == (FF, "GFF", 300)
     assert [u.name for u in army.units] == [u.name for u in units]
-    assert all(_core._unit_edition(u) == FF for u in army.units)
+    assert all(u.edition == FF for u in army.units)
     # no title naming the game: the book's edition
     body = firefight_list(units).split("\n", 2)[2]
     assert oprstats.load_army_list(body, book=book).edition == FF

@@ -25,7 +25,6 @@ __all__ = [
     "_army_book_from_state",
     "_load_army_book_json",
     "_load_army_list_text",
-    "_unit_edition",
     "_editions",
     "_limits",
     "_known_rules",
@@ -53,6 +52,8 @@ __all__ = [
     "_curve_target",
     "_efficiency_modes",
     "_GamePrep",
+    "_game_editions",
+    "_edition_key",
     "_prepare_game",
     "_simulate",
     "_metagame",
@@ -160,6 +161,9 @@ class Unit:
     @property
     def cost(self) -> Optional[int]: ...
     @property
+    def edition(self) -> str:
+        """The edition the unit was read in: its rule names are checked against it, and a game of it is played in it."""
+    @property
     def tough(self) -> int: ...
     @property
     def rules(self) -> tuple[str, ...]: ...
@@ -172,7 +176,10 @@ class Unit:
         """The spells its casters may cast: its book's, by name (empty if not read from a book)."""
     @property
     def hero(self) -> Optional[Unit]:
-        """The joined hero, or ``None``."""
+        """The joined hero, or ``None`` (v2.x, where several may join: the first)."""
+    @property
+    def heroes(self) -> tuple[Unit, ...]:
+        """Every joined hero, in the order they joined (v2.x: several may join one unit)."""
     @property
     def base(self) -> Unit:
         """The unit without its joined hero."""
@@ -361,7 +368,6 @@ def _army_book_from_state(state: str) -> ArmyBook: ...
 # Every limit of docs/limits.md: (name, value).
 def _limits() -> list[tuple[str, int]]: ...
 def _load_army_book_json(text: str, edition: Optional[str] = None, strict: Optional[bool] = None) -> ArmyBook: ...
-def _unit_edition(unit: Unit) -> str: ...
 def _load_army_list_text(
     text: str, edition: Optional[str] = None, strict: Optional[bool] = None, books: Sequence[ArmyBook] = ...
 ) -> Army: ...
@@ -515,6 +521,9 @@ def _efficiency_modes() -> list[str]: ...
 class _GamePrep:
     """Two armies ready to play (what every game of a run shares)."""
 
+    def edition(self) -> str: ...
+    def table(self) -> tuple[float, float]:
+        """(width, depth) of the table, in inches."""
     def roles(self) -> list[list[str]]: ...
     def units(self) -> list[list[tuple[str, float, int, float]]]:
         """(name, points, models, footprint radius) of each unit, by army."""
@@ -525,6 +534,8 @@ class _GamePrep:
 _PieceTuple = tuple[str, float, float, float, float, bool, bool, bool, bool, bool]
 _PolicyTuple = tuple[str, float, float, float, float, float, float, float, float, float, float]
 
+def _game_editions() -> list[str]: ...
+def _edition_key(edition: str) -> str: ...
 def _prepare_game(army_a: Any, army_b: Any, *, edition: str, role_ratio: tuple[float, float]) -> _GamePrep: ...
 def _simulate(
     prep: _GamePrep,

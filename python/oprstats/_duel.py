@@ -161,7 +161,7 @@ class DuelResult:
 
 def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, line_up: float = LINE_UP, rounds: int = 4, first: Optional[str] = None,
          paired: bool = False, policy: Any = "default", threads: Optional[int] = None, progress: bool = False,
-         distance: Any = NOT_GIVEN) -> DuelResult:
+         edition: Optional[str] = None, distance: Any = NOT_GIVEN) -> DuelResult:
     """Two units fight ``games`` times over ``rounds`` rounds on an open table: the full game
     engine (:func:`simulate`) plays them with the same rules, dice and AI as a battle, with
     no objectives and from a line-up instead of a deployment. The line-up puts each unit on
@@ -171,7 +171,8 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, line_up: fl
     ``line_up`` are refused). ``distance``: its old name, with a DeprecationWarning until a
     later release (``distance`` in :func:`attack` is the range of a shot). ``first``:
     ``"a"``, ``"b"`` or None (the roll-off). ``paired`` plays each game twice on the same
-    dice with the sides and the first player swapped. Seeded runs are the same whatever
+    dice with the sides and the first player swapped. ``edition``: the rulebook the duel
+    follows, by default the one the units were read in (as :func:`simulate`'s). Seeded runs are the same whatever
     ``threads``. Shares are of each unit's points. The AI weighs its choices in points, so a
     unit with no cost plays as if it cost what its opponent does, and its points are NaN.
     Ctrl-C stops the run and returns the games played so far (``interrupted`` is then True),
@@ -193,7 +194,8 @@ def duel(a: Unit, b: Unit, *, games: int = 10_000, seed: Any = None, line_up: fl
         warnings.simplefilter("always")
         try:
             g = simulate([played[0]], [played[1]], games=games, seed=seed, terrain="open", objectives=[], line_up=line_up,
-                         rounds=rounds, first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress)
+                         rounds=rounds, first=first, paired=paired, policy_a=policy, policy_b=policy, threads=threads, progress=progress,
+                         edition=edition)
         except (TypeError, ValueError) as e:
             # simulate() checks the line-up: named as the caller gave it
             if str(e).startswith("line_up") and given_as != "line_up":

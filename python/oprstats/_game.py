@@ -107,8 +107,8 @@ _POLICY_KINDS = ("default", "v3-2026-11", "greedy", "random", "hold")
 
 @dataclass(frozen=True)
 class TerrainPiece:
-    """A rectangle of terrain on the 72" x 48" table (inches; y = 0 is the first player's
-    edge) and what it does. ``blocking``: blocks line of sight through it (units in it still
+    """A rectangle of terrain on the table (inches: 72" x 48", or Firefight's 48" x 48"; y = 0
+    is the first player's edge) and what it does. ``blocking``: blocks line of sight through it (units in it still
     see out, and can be seen); ``cover``: +1 Defense against shooting for units in it or behind
     it; ``difficult``: a move that touches it is at most 6"; ``dangerous``: units moving
     through it or activated in it take a dangerous terrain test; ``impassable``: no unit may
@@ -198,12 +198,13 @@ def _sequence(values, field: str, expected: str) -> list:
         raise TypeError(f"{field}: expected {expected}, got {type(values).__name__}") from None
 
 
-def _units(army, field: str, lists: Optional[list] = None) -> list:
+def _units(army, field: str, lists: Optional[list] = None, edition: Optional[str] = None) -> list:
     """An army's units: an Army, a sequence of units, or a path to (or the text of) a list,
-    read as every loader reads one; the lists met are added to ``lists``."""
+    read as every loader reads one (in ``edition``, else the default); the lists met are
+    added to ``lists``."""
     from ._points import _source_of
 
-    return _source_of(army, DEFAULT_EDITION, field, lists)[0]
+    return _source_of(army, edition or DEFAULT_EDITION, field, lists)[0]
 
 
 def _points(values, field: str) -> list:
@@ -267,7 +268,9 @@ class GameResult:
         self.dice: int = int(raw["dice"])
         self.timers: dict = raw["timers"]
         unit_names = [[u[0] for u in army] for army in prep.units()]
-        self.traces: list = [_Trace(t, unit_names) for t in raw["traces"]]
+        self.table: Tuple[float, float] = tuple(prep.table())
+        """(width, depth) of the table, in inches: 72 x 48, or Firefight's 48 x 48."""
+        self.traces: list = [_Trace(t, unit_names, self.table) for t in raw["traces"]]
         """Event logs of the games (only with ``trace=True``)."""
         self.violations: int = int(raw["violations"])
         self._units = raw["units"]
@@ -275,6 +278,8 @@ class GameResult:
         self._roles = prep.roles()
         self.unmodelled: dict = {name: (a, b) for name, a, b in prep.unmodelled()}
         """Rules the game ignores: ``{rule: (share of army A's points, share of army B's)}``."""
+        self.edition: str = prep.edition()
+        """The edition the games were played in (``"3.5"``, ``"3.4.1"``, ``"2"``)."""
 
     @property
     def pair(self) -> np.ndarray:
@@ -507,9 +512,11 @@ class _Trace:
     ``target_models`` (charges: the target's models), and the units' ``name`` and
     ``target_name``, or None where the event is not about a unit)."""
 
-    __slots__ = ("terrain", "objectives", "events")
+    __slots__ = ("terrain", "objectives", "events", "table")
 
-    def __init__(self, raw: dict, names: Optional[list] = None) -> None:
+    def __init__(self, raw: dict, names: Optional[list] = None, table: Tuple[float, float] = TABLE) -> None:
+        self.table: Tuple[float, float] = table
+        """(width, depth) of the table the game was played on, in inches."""
         self.terrain = [TerrainPiece(*t) for t in raw["terrain"]]
         self.objectives = [tuple(p) for p in raw["objectives"]]
         keys = ("round", "kind", "army", "unit", "target_army", "target", "from", "to", "allowance", "length", "dice", "hits",
@@ -607,10 +614,27 @@ def terrain_pieces(terrain: Any) -> Optional[list[tuple]]:
     return pieces
 
 
-def check_game_edition(edition: Any) -> None:
-    """The editions full games are played in (v3.5; the others are issue 41's)."""
-    if edition not in ("3.5", "v3.5"):
-        raise ValueError(f"edition: the game simulator plays Grimdark Future v3.5 only (got {edition!r})")
+def check_game_edition(edition: Any) -> str:
+    """The key of ``edition`` (as ``edition=`` may write it) when full games are played in
+    it; else a ValueError naming the editions that are."""
+    if not isinstance(edition, str):
+        raise TypeError(f"edition: expected a str such as {DEFAULT_EDITION!r}, got {type(edition).__name__}")
+    key = _core._edition_key(edition)
+    playable = _core._game_editions()
+    if key not in playable:
+        raise ValueError(f"edition: full games are played in {', '.join(playable)} (got {edition!r}); "
+                         "attack(), melee() and morale() play every edition")
+    return key
+
+
+def game_edition(edition: Optional[str], units: Sequence[Any]) -> str:
+    """The edition a game of ``units`` is played in: ``edition`` when given, else the one the
+    units were read in (the default edition for none; where they differ, the default's if
+    some unit is in it, else the first unit's: the core then names a unit of another)."""
+    if edition is not None:
+        return check_game_edition(edition)
+    found = [u.edition for u in units]
+    return check_game_edition(DEFAULT_EDITION if not found or DEFAULT_EDITION in found else found[0])
 
 
 def simulate(
@@ -619,7 +643,7 @@ def simulate(
     *,
     games: int = 10_000,
     seed: SeedLike = None,
-    edition: str = DEFAULT_EDITION,
+    edition: Optional[str] = None,
     terrain: Union[str, Sequence[TerrainPiece]] = "standard",
     policy_a: Union[str, Policy] = "default",
     policy_b: Union[str, Policy] = "default",
@@ -633,12 +657,14 @@ def simulate(
     first: Optional[str] = None,
     line_up: Optional[float] = None,
 ) -> GameResult:
-    """Plays ``games`` full games of Grimdark Future v3.5 between two armies and tallies them.
+    """Plays ``games`` full games between two armies and tallies them.
 
     ``army_a``, ``army_b``: an :class:`Army` (from :func:`load_army_list`), a path to (or the
     text of) a list, or a sequence of :class:`Unit` (a book's units, or units built in
     Python). Armies more than 10% apart in points, and a list over its own points limit,
-    are warned about. ``seed``: an int, a
+    are warned about. ``edition``: the rulebook the games follow, ``"3.5"``, ``"3.4.1"`` or ``"2"``
+    (docs/editions.md); by default the one the units were read in (a unit read in another
+    edition is refused, naming it). ``seed``: an int, a
     ``numpy.random.SeedSequence`` or ``None``; a seeded run gives the same games whatever
     ``threads``. ``terrain``: ``"standard"`` (a new table of 21 pieces for each game, by the
     rulebook's terrain setup guidelines: docs/game-table.md), ``"open"`` (none) or a sequence of :class:`TerrainPiece`.
@@ -660,7 +686,8 @@ def simulate(
     closest models, each model fires what reaches a target model it sees, and moves follow
     shortest paths. What stays abstracted is written down in ``docs/game.md``.
     """
-    check_game_edition(edition)
+    if edition is not None:
+        edition = check_game_edition(edition)
     if isinstance(games, bool) or not isinstance(games, _INTS) or games < 1:
         raise ValueError(f"games: must be a whole number of at least 1 (got {shown(games)})")
     for name, flag in (("paired", paired), ("progress", progress), ("trace", trace)):
@@ -700,7 +727,7 @@ def simulate(
     engine_seed = seed_to_u64(replay)
     lists_a: list = []
     lists_b: list = []
-    units_a, units_b = _units(army_a, "army_a", lists_a), _units(army_b, "army_b", lists_b)
+    units_a, units_b = _units(army_a, "army_a", lists_a, edition), _units(army_b, "army_b", lists_b, edition)
     lists = lists_a + lists_b
     # an army list's own name names its side in tables and plots
     names = tuple(str(met[0].name) if len(met) == 1 and met[0].name else default
@@ -719,7 +746,7 @@ def simulate(
     if played > LIMITS["MAX_UNIT_GAMES"]:
         raise ValueError(f"games x units: {total:,} games of {len(units_a) + len(units_b)} units is {played:,} unit-games, "
                          f"over the limit of {LIMITS['MAX_UNIT_GAMES']:,} this library accepts")
-    prep = _core._prepare_game(units_a, units_b, edition="3.5",
+    prep = _core._prepare_game(units_a, units_b, edition=game_edition(edition, (*units_a, *units_b)),
                                role_ratio=(float(pa.role_ratio), float(pb.role_ratio)))
     # The first batch is small and measures the pace; later ones last about half a second,
     # so Ctrl-C (seen when a batch ends) stops a run promptly whatever the armies' size.
@@ -784,7 +811,8 @@ def _merge(parts: list) -> dict:
 
 def _profile(army_a, army_b, *, games: int, seed: int, threads: Optional[int] = None) -> dict:
     """Plays games with timers on (for the benchmark): the raw results with ``timers``."""
-    prep = _core._prepare_game(_units(army_a, "army_a"), _units(army_b, "army_b"), edition="3.5", role_ratio=(2.0, 2.0))
+    units_a, units_b = _units(army_a, "army_a"), _units(army_b, "army_b")
+    prep = _core._prepare_game(units_a, units_b, edition=game_edition(None, (*units_a, *units_b)), role_ratio=(2.0, 2.0))
     p = Policy()._tuple()
     return _core._simulate(prep, seed=seed, first_game=0, games=games, terrain=None, objectives=None, policies=(p, p),
                            deployment=None, first=None, paired=False, rounds=4, trace=False, profile=True, threads=threads)

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from ._census import UNKNOWN, census
 from ._core import ArmyBook, Unit, __version__
-from ._editions import DEFAULT_EDITION, known_rules
+from ._editions import DEFAULT_EDITION, editions, known_rules
 from ._loaders import is_book_text, load_army_book, load_army_list, read_text
 from ._display import ignored_note
 from ._tables import COLUMNS, HEADERS, NUMERIC, unit_cell, unit_rows
@@ -224,11 +224,12 @@ def _fairness(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from ._game import check_game_edition, simulate
 
-    check_game_edition(args.edition or DEFAULT_EDITION)  # before the files are read under it
+    if args.edition is not None:
+        check_game_edition(args.edition)  # before the files are read under it
     title_a, army_a = _load_units(args.army_a, args.edition)
     title_b, army_b = _load_units(args.army_b or args.army_a, args.edition)
     result = simulate(army_a, army_b, games=args.games, seed=args.seed, paired=args.paired, progress=not args.quiet,
-                      edition=args.edition or DEFAULT_EDITION,
+                      edition=args.edition,
                       threads=args.threads, terrain=args.terrain, policy_a=args.policy_a, policy_b=args.policy_b or args.policy_a,
                       rounds=args.rounds)
     rates = [{"measure": name, "rate": rate, "low": lo, "high": hi} for name, (rate, lo, hi) in {**result.rates(), **result.first_player_effect()}.items()]
@@ -238,7 +239,8 @@ def _simulate(args: argparse.Namespace) -> int:
     how = _how_played(args)
     # paired: --games counts the pairs, each played twice
     played = f"{len(result) // 2:,} pairs ({len(result):,} games)" if args.paired else f"{len(result):,} games"
-    headline = [f"A: {title_a}", f"B: {title_b}", f"{played} of Grimdark Future v3.5 ({how})"]
+    title = next(e.title for e in editions() if e.key == result.edition)
+    headline = [f"A: {title_a}", f"B: {title_b}", f"{played} of {title} ({how})"]
     wasted = result._wasted_note()
     if _machine(args, headline, {"rates": rates, "units": raw_units}, [wasted]):
         return 0
@@ -655,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
     sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
     sim.add_argument("--rounds", type=_at_least(1), default=4, help="rounds per game (default 4, the rulebook's)")
-    sim.add_argument("--edition", default=None, help="rules edition: 3.5 (default; full games of the other editions are to come)")
+    sim.add_argument("--edition", default=None, help="rules edition of the games: 3.5 (default) or 3.4.1")
     sim.set_defaults(run=_simulate)
     pair = argparse.ArgumentParser(add_help=False)
     pair.add_argument("--file", type=Path, action="append", default=None,

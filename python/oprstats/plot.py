@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -522,7 +522,8 @@ def _terrain_style(piece) -> dict:
 
 
 def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=None, axes=None):
-    """Draws a traced game (``simulate(..., trace=True)``) round by round: the 72" x 48" table,
+    """Draws a traced game (``simulate(..., trace=True)``) round by round: the table (72" x 48",
+    or Firefight's 48" x 48"),
     its terrain (grey: impassable buildings; green: forests and walls that block sight; light
     grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
     them, and each unit's models on their bases, labelled A0, A1... and B0, B1... (army A
@@ -546,21 +547,23 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < len(traces):
         raise ValueError(f"game: must be the index of a traced game, 0 to {len(traces) - 1} (got {shown(game)})")
     trace = traces[game]
+    width, depth = getattr(trace, "table", (72.0, 48.0))
     last = max(e["round"] for e in trace.events)
     rounds = list(range(0, last + 1)) if rounds is None else list(rounds)
     info = result._info
     if axes is None:
         cols = min(3, len(rounds))
         rows = -(-len(rounds) // cols)
-        # a 72" x 48" table 4.9" wide is 3.3" high; its title and ticks take 0.9" more
-        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.3 * rows + _legend_inches(info) + 0.5), squeeze=False)
+        # a 72" x 48" table 4.9" wide is 3.3" high (a square one 4.9"); its title and ticks take 0.9" more
+        _fig, grid = plt.subplots(rows, cols, figsize=(5.2 * cols, (1.0 + 4.9 * depth / width) * rows + _legend_inches(info) + 0.5),
+                                  squeeze=False)
         axes = grid.ravel()
         for extra in axes[len(rounds):]:
             extra.set_visible(False)
     fig = axes[0].figure
     any_carried = False
     for ax, r in zip(axes, rounds):
-        ax.add_patch(Rectangle((0, 0), 72, 48, facecolor="#f7f4ea", edgecolor="black"))
+        ax.add_patch(Rectangle((0, 0), width, depth, facecolor="#f7f4ea", edgecolor="black"))
         for piece in trace.terrain:
             style = _terrain_style(piece)
             ax.add_patch(Rectangle((piece.x0, piece.y0), piece.x1 - piece.x0, piece.y1 - piece.y0, alpha=0.9, **style))
@@ -600,18 +603,19 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
                                    max(abs(x - cx) + base for x, _, base in bases))
             circles += bases
             boxes.append((cx - 1.5, top + 0.4, cx + 1.5, top + 2.6))
-        any_carried |= _passenger_badges(ax, trace.carried(r), drawn, markers, circles, boxes)
-        ax.set_xlim(-1, 73)
-        ax.set_ylim(-1, 49)
+        any_carried |= _passenger_badges(ax, trace.carried(r), drawn, markers, circles, boxes, (width, depth))
+        ax.set_xlim(-1, width + 1)
+        ax.set_ylim(-1, depth + 1)
         ax.set_aspect("equal")
-        ax.set_xticks([0, 12, 24, 36, 48, 60, 72])
-        ax.set_yticks([0, 12, 24, 36, 48])
+        ax.set_xticks(np.arange(0, width + 1, 12))
+        ax.set_yticks(np.arange(0, depth + 1, 12))
         ax.set_title("after deployment" if r == 0 else f"end of round {r}", fontsize=10)
     _game_legend(fig, result, game, info, any_carried)
     return axes
 
 
-def _passenger_badges(ax, carried: dict, drawn: dict, markers: list, circles: list, boxes: list) -> bool:
+def _passenger_badges(ax, carried: dict, drawn: dict, markers: list, circles: list, boxes: list,
+                      table: Tuple[float, float] = (72.0, 48.0)) -> bool:
     """Beside each transport drawn, a badge naming the units inside it ("in A0: A2 A3", three
     to a line) in its army's colour, where it covers the least (:func:`_covered`: objective
     ``markers``, bases, labels): under the transport, over its label, or to its left or
@@ -622,8 +626,8 @@ def _passenger_badges(ax, carried: dict, drawn: dict, markers: list, circles: li
             inside.setdefault(transport, []).append(f"{'AB'[army]}{unit}")
     fig = ax.figure
     box = ax.get_position()
-    # inches of paper per inch of table: the 74" x 50" view kept in proportion (aspect "equal")
-    scale = min(box.width * fig.get_figwidth() / 74.0, box.height * fig.get_figheight() / 50.0)
+    # inches of paper per inch of table: the view, an inch past each edge, kept in proportion (aspect "equal")
+    scale = min(box.width * fig.get_figwidth() / (table[0] + 2.0), box.height * fig.get_figheight() / (table[1] + 2.0))
     size = 5.5 / 72.0  # the badge's font, in inches of paper
     for (army, t), labels in inside.items():
         x, y, low, top, half = drawn[(army, t)]

@@ -44,6 +44,7 @@ impl<'a, P: Player> Game<'a, P> {
                 live.activated = false;
                 live.fatigued = false;
                 live.moved_after_attack = false;
+                live.psychic_tried = false;
                 live.round_start = live.pos;
             }
         }
@@ -129,6 +130,8 @@ impl<'a, P: Player> Game<'a, P> {
     pub(super) fn activate(&mut self, id: Id) {
         let live = self.live_mut(id);
         live.activated = true;
+        // Entrenched's "since the beginning of its last activation"
+        live.moved = false;
         // "only one try per spell" in each activation
         live.spells_tried = 0;
         // one dangerous terrain test per activation, for every unit: the test of a unit moved
@@ -147,6 +150,7 @@ impl<'a, P: Player> Game<'a, P> {
         if !m.aircraft && !inside {
             let inside = self.models_in_dangerous_at(id, start);
             self.dangerous_test(id, inside);
+            self.morale_now(&mut touched);
         }
         if self.live(id).gone {
             // destroyed by the terrain it stood in, before it could act: the dice's doing
@@ -179,7 +183,11 @@ impl<'a, P: Player> Game<'a, P> {
             // requirement").
             if m.aircraft {
                 if let Some(path) = self.ask(|p, v, r| p.aircraft_path(v, r, id)) {
-                    self.apply_move(id, path, "idle", m.advance);
+                    if self.goes_off_table(id, &path) {
+                        self.fly_off(id, path, self.aircraft_reach(id));
+                    } else {
+                        self.apply_move(id, path, "idle", self.aircraft_reach(id));
+                    }
                 }
             } else {
                 self.event(|_| Event::of("idle", id, start, start));
@@ -196,6 +204,7 @@ impl<'a, P: Player> Game<'a, P> {
             // while moving (Strafing) casts only first, any spell
             let again = !self.info(id).strafing;
             self.cast_spells(id, if again { Window::Damage } else { Window::Any }, &mut touched);
+            self.morale_now(&mut touched);
             let m = self.movement(id);
             let start = self.live(id).pos;
             let mut deeds = Deeds { attacked: false, meant_to_move: false };
@@ -203,29 +212,42 @@ impl<'a, P: Player> Game<'a, P> {
                 Action::Hold => {
                     self.event(|_| Event::of("hold", id, start, start));
                     self.cast_spells(id, Window::Any, &mut touched);
+                    self.morale_now(&mut touched);
                     deeds.attacked = self.shoot(id, false, &mut touched);
+                    self.morale_now(&mut touched);
                     if deeds.attacked {
                         self.move_after_attack(id, false);
                     }
                 }
+                // v2.x: "if it goes off-table then its activation ends"
+                Action::Advance(path) if self.goes_off_table(id, &path) => {
+                    self.fly_off(id, path, m.advance);
+                    deeds.meant_to_move = true;
+                }
                 Action::Advance(path) => {
                     self.apply_move(id, path, "advance", m.advance);
                     self.spend_move_buff(id, 0);
+                    self.morale_now(&mut touched);
                     if again {
                         self.cast_spells(id, Window::Any, &mut touched);
+                        self.morale_now(&mut touched);
                     }
                     deeds.meant_to_move = true;
                     deeds.attacked = self.strafe(id, start, path, &mut touched);
+                    self.morale_now(&mut touched);
                     if !self.live(id).gone && self.shoot(id, true, &mut touched) {
                         deeds.attacked = true;
+                        self.morale_now(&mut touched);
                         self.move_after_attack(id, false);
                     }
                 }
                 Action::Rush(path) => {
                     self.apply_move(id, path, "rush", m.rush);
                     self.spend_move_buff(id, 1);
+                    self.morale_now(&mut touched);
                     if again {
                         self.cast_spells(id, Window::Any, &mut touched);
+                        self.morale_now(&mut touched);
                     }
                     deeds.meant_to_move = true;
                     deeds.attacked = self.strafe(id, start, path, &mut touched);
@@ -258,15 +280,13 @@ impl<'a, P: Player> Game<'a, P> {
                 touched.push((who, before));
             }
         }
-        match self.rules.morale_timing {
-            MoraleTiming::EndOfActivation => {
-                for &(who, before) in &touched {
-                    if in_melee && (who == id || Some(who) == melee_with) {
-                        continue;
-                    }
-                    self.wound_morale(who, before);
-                }
+        // (v2.x's tests "whenever" came after each event before the melee: those left, the
+        // melee's own moves', are taken now as in v3.5)
+        for &(who, before) in &touched {
+            if in_melee && (who == id || Some(who) == melee_with) {
+                continue;
             }
+            self.wound_morale(who, before);
         }
         // a transport that routed in those tests
         self.empty_wrecks();
@@ -274,6 +294,25 @@ impl<'a, P: Player> Game<'a, P> {
 }
 
 impl<P: Player> Game<'_, P> {
+    /// v2.x's "Whenever a unit takes wounds that leave it with half or less ..., it must take
+    /// a morale test" (`MoraleTiming::Whenever`): the tests the wounding events so far call
+    /// for, taken now (one unit's shooting, one spell, one dangerous terrain test); under
+    /// `EndOfActivation` they wait for the activation's end.
+    pub(super) fn morale_now(&mut self, touched: &mut Touched) {
+        if self.rules.morale_timing != MoraleTiming::Whenever {
+            return;
+        }
+        for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
+            if !touched.iter().any(|(t, _)| *t == who) {
+                touched.push((who, before));
+            }
+        }
+        for (who, before) in std::mem::take(touched) {
+            self.wound_morale(who, before);
+        }
+        self.empty_wrecks();
+    }
+
     /// The outcome of `id`'s activation that began at `start` (not inside a transport, not Shaken).
     pub(super) fn outcome_on_table(&self, id: Id, start: Point, deeds: Deeds) -> Outcome {
         let live = self.live(id);

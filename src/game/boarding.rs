@@ -8,12 +8,28 @@ use super::paths::Path;
 use super::table::Point;
 use super::state::View;
 use super::space::Refusal;
+use super::rules::{Exit, Spaces};
 
 impl<'a> View<'a> {
     /// "must stay fully within 6" of it when exiting" (the edition's; 0 where it has no
     /// Transport, whose units then never carry any).
     pub fn exit_range(&self) -> f64 {
         self.rules.transport.map_or(0.0, |t| t.exit_range)
+    }
+
+    /// How far from a transport's footprint the middle of `id`'s disc may be when it gets out:
+    /// the exit range, and (v2.x, each model's centre within it: `Exit::MoveFromHull`) the
+    /// disc's radius beyond.
+    pub fn exit_reach(&self, id: Id) -> f64 {
+        match self.rules.transport.map(|t| t.exit) {
+            Some(Exit::MoveFromHull) => self.exit_range() + self.radius(id),
+            _ => self.exit_range(),
+        }
+    }
+
+    /// How passengers take spaces in a transport (the edition's).
+    pub fn spaces_by(&self) -> Spaces {
+        self.rules.transport.map_or(Spaces::ByTough, |t| t.spaces)
     }
 
     /// The transport `id` is inside, if any.
@@ -32,7 +48,7 @@ impl<'a> View<'a> {
         (0..self.units[transport.0].len())
             .map(|u| (transport.0, u))
             .filter(|&p| self.carrier(p) == Some(transport) && !self.live(p).gone)
-            .map(|p| spaces(&self.info(p).alloc, self.live(p).s).unwrap_or(0))
+            .map(|p| spaces(&self.info(p).alloc, self.live(p).s, self.spaces_by()).unwrap_or(0))
             .sum()
     }
 
@@ -51,7 +67,7 @@ impl<'a> View<'a> {
             && self.live(transport).on_table()
             && info.transport == 0
             && !info.movement.aircraft
-            && spaces(&info.alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= t.transport)
+            && spaces(&info.alloc, self.live(id).s, self.spaces_by()).is_some_and(|n| self.load(transport) + n <= t.transport)
     }
 
     /// The path of a move of up to `allowance` inches that brings a model of `id` into base
@@ -62,12 +78,17 @@ impl<'a> View<'a> {
     }
 
     /// Whether every model of `id`, its disc centred on `p`, stands fully within 6" of
-    /// `transport` (measured to the transport's footprint).
+    /// `transport` (measured to the transport's footprint); v2.x ("only move by up to 6"",
+    /// `Exit::MoveFromHull`): every model's centre within 6" of the footprint.
     pub fn fully_within_exit(&self, id: Id, p: Point, transport: Id) -> bool {
         let (at, r) = (self.live(transport).pos, self.radius(transport));
         // the disc holds the models: when it is within, so are they
         let exit_range = self.exit_range();
-        p.distance(at) + self.radius(id) <= exit_range + r + 1e-9 || self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + rq <= exit_range + r + 1e-9)
+        let whole = match self.rules.transport.map(|t| t.exit) {
+            Some(Exit::MoveFromHull) => 0.0,
+            _ => 1.0,
+        };
+        p.distance(at) + self.radius(id) <= exit_range + r + 1e-9 || self.models_at(id, p).all(|(_, q, rq)| q.distance(at) + whole * rq <= exit_range + r + 1e-9)
     }
 
     /// A spot for `id` fully within 6" of `transport` and 1" from every other unit, as near
@@ -81,7 +102,7 @@ impl<'a> View<'a> {
         // spot is needed (a charger in contact would block every path from the wreck's edge)
         let wreck = !self.live(transport).on_table();
         let near = if wreck { 0.0 } else { rt + self.rules.moves.unit_gap };
-        let far = self.exit_range() + rt;
+        let far = self.exit_reach(id) + rt;
         // (every spot tried is within `far` of the transport: the units out of reach of all of
         // them are left out)
         let crowd = self.crowd_near(id, at, far);
@@ -158,7 +179,7 @@ impl<'a> View<'a> {
             return Some(p);
         }
         let at = self.live(transport).pos;
-        let far = self.exit_range() + self.radius(transport);
+        let far = self.exit_reach(id) + self.radius(transport);
         let crowd = self.crowd_near(id, at, far);
         let steps = (far / WRECK_GRID).ceil() as i32;
         let mut best: Option<(f64, Point)> = None;

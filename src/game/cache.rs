@@ -182,6 +182,9 @@ pub struct ShotKey {
     pub(super) visible: bool,
     pub(super) limited_spent: u32,
     pub(super) moved: bool,
+    /// The target moved since its last activation began, where a rule of it reads that
+    /// (`Tricks::stationary_rules`; else `false`).
+    pub(super) target_moved: bool,
     /// The shooter deployed by Ambush this round (Surprise Piercing Shot).
     pub(super) arrived: bool,
     /// The rules the target holds that act on this shot (bits by index in `UnitInfo::buffed`).

@@ -40,6 +40,10 @@ impl<'a, P: Player> Game<'a, P> {
     /// so it starts each round with none; a Caster hero joined to it keeps its own (the
     /// group's tokens are taken as spent first: they would go anyway).
     pub(super) fn give_tokens(&mut self) {
+        // (v2.x's psychics have no tokens)
+        if let crate::game::rules::Casting::Psychic { .. } = self.rules.casting {
+            return;
+        }
         for army in 0..2 {
             for u in 0..self.units[army].len() {
                 let id = (army, u);
@@ -66,6 +70,9 @@ impl<'a, P: Player> Game<'a, P> {
     /// cast. Wounded targets are added to `touched` for their morale test at the end of the
     /// activation.
     pub(super) fn cast_spells(&mut self, id: Id, window: Window, touched: &mut Touched) {
+        if let crate::game::rules::Casting::Psychic { .. } = self.rules.casting {
+            return self.cast_psychic(id, window, touched);
+        }
         let info = self.info(id);
         if info.casting.spells.is_empty() || self.live(id).tokens == 0 || self.live(id).shaken || !self.live(id).on_table() || !self.casts(id) {
             return;
@@ -99,21 +106,26 @@ impl<'a, P: Player> Game<'a, P> {
                 ..Event::between("cast", id, targets[0], g.live(id).pos, g.live(targets[0]).pos)
             });
             if cast {
-                for &target in &targets {
-                    if !self.live(target).on_table() {
-                        continue;
-                    }
-                    match spell.effect {
-                        CastEffect::Hits(_) => self.spell_hits(id, spell, target, touched),
-                        CastEffect::Buff(rule) | CastEffect::Debuff(rule) => self.spell_buff(id, spell, rule, target),
-                        CastEffect::Mark(rule) => self.spell_mark(id, spell, rule, target),
-                        CastEffect::CastingModifier(x) => self.spell_casting_modifier(id, spell, x, target),
-                        CastEffect::TestOrFatigued => self.spell_test(id, spell, target),
-                    }
-                }
+                self.resolve_spell(id, spell, &targets, touched);
             }
         }
         self.lap(t, |x| &mut x.spells);
+    }
+
+    /// A spell of `id` that was cast resolves on each of its targets still on the table.
+    pub(super) fn resolve_spell(&mut self, id: Id, spell: &'a CastSpell, targets: &[Id], touched: &mut Touched) {
+        for &target in targets {
+            if !self.live(target).on_table() {
+                continue;
+            }
+            match spell.effect {
+                CastEffect::Hits(_) => self.spell_hits(id, spell, target, touched),
+                CastEffect::Buff(rule) | CastEffect::Debuff(rule) => self.spell_buff(id, spell, rule, target),
+                CastEffect::Mark(rule) => self.spell_mark(id, spell, rule, target),
+                CastEffect::CastingModifier(x) => self.spell_casting_modifier(id, spell, x, target),
+                CastEffect::TestOrFatigued => self.spell_test(id, spell, target),
+            }
+        }
     }
 
     /// A buff or debuff spell's rule on `target` "once (next time the effect would apply)", as

@@ -84,6 +84,12 @@ impl<'a, P: Player> Game<'a, P> {
         if self.live(id).gone || self.live(target).gone {
             return;
         }
+        // "all models from the target unit that are not in base contact with a charging model
+        // must move by up to 3"": a unit of one model is met where it stands; in a bigger one
+        // some model moves (the formations here stand for where models end, not each step)
+        if self.live(target).left > 1 {
+            self.live_mut(target).moved = true;
+        }
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
         // buffs: the defender's against the charge, the charger's against the strike back,
@@ -155,6 +161,7 @@ impl<'a, P: Player> Game<'a, P> {
             self.view.cache.melee_states += m.charger.state_count() + m.defender.state_count();
             self.view.cache.melees.insert(key, (m, Found::default()));
         }
+        let rules = self.view.rules;
         let (melee, kept) = self.view.cache.melees.get_mut(&key).expect("kept just above");
         if !built {
             melee.charger_start = melee.charger.state_of("charger_state", &c_state).expect("a state of the allocation itself");
@@ -179,7 +186,7 @@ impl<'a, P: Player> Game<'a, P> {
         *kept = plans.into_found();
         // "if a unit didn't strike back in melee, then it must only take a morale test if it
         // suffered at least one wound" (the charger's Fear alone does not make it lose)
-        if !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
+        if rules.unstruck_loser_needs_a_wound && !strike_back && x.by_charger == 0 && x.winner == Winner::Charger && !d_alloc.destroyed(x.defender) {
             x.winner = Winner::Tie;
             x.failed = false;
         }
@@ -274,7 +281,9 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             if let Some((_, back)) = best {
-                self.live_mut(id).pos = back;
+                let live = self.live_mut(id);
+                live.pos = back;
+                live.moved = true;
                 self.event(|_| Event { allowance: move_back, length: step, ..Event::of("consolidate", id, from, back) });
                 return;
             }

@@ -79,6 +79,13 @@ pub trait Player {
     fn placement_goal(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, reach: f64) -> Option<Point>;
     /// The Aircraft `id`'s straight move.
     fn aircraft_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Path>;
+    /// v2.x: the spell the psychic `id` tries now (an index in its casting's spells) and its
+    /// target, or none (it keeps its try, perhaps to block).
+    fn psychic_spell(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, window: Window) -> Option<(usize, Id)>;
+    /// v2.x: whether the psychic `blocker` tries to block `caster`'s spell `si` at `target`.
+    fn blocks(&mut self, view: &View<'_>, rng: &mut Dice, blocker: Id, caster: Id, si: usize, target: Id) -> bool;
+    /// v2.x: where the Aircraft `id` that flew off the table is placed back, touching an edge.
+    fn reentry_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Point;
     /// The action `id` takes.
     fn decide(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Action;
     /// How `id` leaves `transport`, if it does.

@@ -35,6 +35,11 @@ pub struct Live {
     /// The models (bit per formation slot; slots past 63 share the last bit) that took their
     /// dangerous terrain test in the current activation: one test per model per activation.
     pub dangerous_tested: u64,
+    /// It moved since the beginning of its last activation (v3.4.1's Entrenched: "as long as
+    /// it hasn't moved since the beginning of its last activation"). Moves set it (actions,
+    /// a charged unit's move into contact, moving back, leaving or entering a transport, a
+    /// move after attacking); placements do not (deployment, Scout, Ambush, re-positioning).
+    pub moved: bool,
     /// It moved after shooting or melee this round (`Effect::MoveAfterAttack`: "Once per round").
     pub moved_after_attack: bool,
     /// It used its extra activation (`Effect::ExtraActivation`: "Once per game").
@@ -62,6 +67,9 @@ pub struct Live {
     /// The spells (bit per index in `Casting::spells`) it tried this activation: "only one
     /// try per spell".
     pub spells_tried: u64,
+    /// v2.x: its psychic tried to cast or to block this round ("Psychics may only either try
+    /// to cast or try to block a spell each round").
+    pub psychic_tried: bool,
     /// The transport (its index in the army) the unit is inside (`transport`): off the table.
     pub carrier: Option<u16>,
     /// Where it stood when the round began.

@@ -21,6 +21,9 @@ pub mod charge;
 pub mod config;
 pub mod decisions;
 mod charge_values;
+pub mod airspace;
+pub(crate) mod firefight_table;
+pub mod flight;
 pub mod formation;
 #[cfg(test)]
 mod game_tests;
@@ -30,12 +33,18 @@ pub mod live;
 pub mod morale;
 #[cfg(test)]
 mod models_on_the_table_tests;
+#[cfg(test)]
+mod v3_4_1_tests;
+#[cfg(test)]
+mod v2_tests;
 pub mod movement;
 mod octagon;
 pub mod paths;
 pub mod play;
 pub mod policy;
 pub mod prepare;
+pub mod psychic;
+pub mod psychic_reach;
 pub mod round_end;
 pub mod routes;
 pub mod rules;

@@ -27,13 +27,14 @@ impl<'a, P: Player> Game<'a, P> {
                 self.live_mut(id).gone = true;
             } else {
                 match self.rules.failed_test {
-                    FailedTest::Shaken => self.live_mut(id).shaken = true,
+                    // the same state: what Wavering changes, contesting markers, is `contest`'s
+                    FailedTest::Shaken | FailedTest::Wavering => self.live_mut(id).shaken = true,
                 }
             }
         }
         self.event(|g| Event {
             models_left: g.info(id).alloc.alive(g.live(id).s),
-            detail: if passed { "passed".into() } else { "failed: Shaken".into() },
+            detail: if passed { "passed".into() } else { format!("failed: {}", g.rules.failed_test.name()) },
             ..Event::of("morale", id, g.live(id).pos, g.live(id).pos)
         });
     }

@@ -13,6 +13,7 @@ use super::play::Game;
 use super::live::Id;
 use super::prepare::bit;
 use super::config::Event;
+use super::rules::Scout;
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -45,6 +46,31 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// Places `id` at `to` (`Effect::Reposition`), checking the allowance and the spot.
     pub(super) fn reposition(&mut self, id: Id, to: Point, allowance: f64, when: &'static str) {
+        self.reposition_as(id, to, allowance, "place", when);
+    }
+
+    /// v3.4.1's Scout: "must be deployed and may then be placed anywhere within 12" of their
+    /// position", where the policy likes (the placement after deployment's choice), or not.
+    /// v2.x's: "may then move by up to 12", ignoring terrain": the same spot, reached in a
+    /// straight line that passes no other unit (terrain does not matter, units do: a judge's
+    /// reading, docs/editions.md); a spot the line does not reach is not taken.
+    pub(super) fn scout_placement(&mut self, id: Id) {
+        let inches = self.rules.scout_placement();
+        if inches <= 0.0 || self.live(id).gone {
+            return;
+        }
+        if let Some(to) = self.ask(|p, v, r| p.placement_after_deployment(v, r, id, inches)) {
+            let when = match self.rules.scout {
+                Scout::DeployThenMove { .. } if !self.units_clear_of(id, self.live(id).pos, to, None, None) => return,
+                Scout::DeployThenMove { .. } => "moved up to 12\" ignoring terrain",
+                _ => "placed within 12\" of where it deployed",
+            };
+            self.reposition_as(id, to, inches, "scout-move", when);
+        }
+    }
+
+    /// `reposition`, traced as an event of `kind`.
+    fn reposition_as(&mut self, id: Id, to: Point, allowance: f64, kind: &'static str, when: &'static str) {
         let from = self.live(id).pos;
         if from.distance(to) > allowance + EPS {
             self.violation(|| format!("unit {id:?} placed {:.3}\" away with {allowance}\" allowed", from.distance(to)));
@@ -58,7 +84,7 @@ impl<'a, P: Player> Game<'a, P> {
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: when.into(),
             models: g.footprint(id),
-            ..Event::of("place", id, from, to)
+            ..Event::of(kind, id, from, to)
         });
     }
 
@@ -138,7 +164,9 @@ impl<'a, P: Player> Game<'a, P> {
         }
         // "If a model moves in or through dangerous terrain": the models whose own paths touch it
         let crossing = if path.dangerous { self.models_through_dangerous(id, from, &path) } else { 0 };
-        self.live_mut(id).pos = path.to;
+        let live = self.live_mut(id);
+        live.pos = path.to;
+        live.moved = true;
         if !self.spot_ok(id, path.to, kind == "charge") {
             self.violation(|| format!("unit {id:?} ended a {kind} at ({:.2}, {:.2}), where it may not stand", path.to.x, path.to.y));
         }

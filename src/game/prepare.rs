@@ -12,7 +12,7 @@ use super::spellbook::{CastEffect, Casting};
 use crate::loaders::army_forge::{SpellDefinition, Spells};
 use super::formation::{base_radius, least_width, Formation};
 use super::charge_values::ChargePlan;
-use super::rules::GameRules;
+use super::rules::{GameRules, Spaces};
 use crate::attack::plan::{Group, GroupKind, Situation};
 use crate::cost::features::expected_wounds;
 use crate::edition::Edition;
@@ -78,6 +78,13 @@ pub struct Tricks {
     /// Some rule of its models or weapons acts on the round it arrives by Ambush
     /// ([`effects::Cond::Arrived`]: Surprise Piercing Shot).
     pub arrival_rules: bool,
+    /// Some rule of its models acts on shots at it only while it has not moved since the
+    /// beginning of its last activation ([`effects::Cond::TargetStationary`]: v3.4.1's
+    /// Entrenched): its shots are keyed on `Live::moved`.
+    pub stationary_rules: bool,
+    /// Some rule of its models or weapons acts only on the shots of a Hold action
+    /// ([`effects::Cond::Stationary`]: v3.4.1's and Firefight's Relentless).
+    pub hold_rules: bool,
     /// [`Effect::Buff`]: the rules the unit gives a friendly unit, each once per activation
     /// ("Once per activation, before attacking, pick one friendly unit within 12"": each
     /// rule is its own ability; a unit has at most `MAX_BUFF_RULES`).
@@ -456,14 +463,16 @@ pub(crate) fn movement(runs: &[(Model, u32)], edition: Edition, rules: &GameRule
         }
     }
     (m.advance, m.rush, m.charge) = (m.advance.max(0.0), m.rush.max(0.0), m.charge.max(0.0));
-    m.aircraft = all_have(runs, "Aircraft");
+    // the rules the game plays by name, where the edition has them
+    let (all, any) = (|name| rules.plays(name) && all_have(runs, name), |name| rules.plays(name) && any_has(runs, name));
+    m.aircraft = all("Aircraft");
     if m.aircraft {
         m.advance += rules.aircraft_move();
     }
-    m.hold_only = any_has(runs, "Immobile") || any_has(runs, "Artillery");
-    m.strider = all_have(runs, "Strider");
-    m.flying = all_have(runs, "Flying");
-    m.scout = all_have(runs, "Scout");
+    m.hold_only = any("Immobile") || any("Artillery");
+    m.strider = all("Strider");
+    m.flying = all("Flying");
+    m.scout = all("Scout");
     // the nearest and the earliest of the Ambush entries in play (Ambush itself and the
     // variants that count as having it: Infiltrate, Rapid Ambush, Surprise Piercing Shot)
     for own in effects::own_effects(edition, &alive) {
@@ -522,6 +531,8 @@ fn tricks(runs: &[(Model, u32)], edition: Edition) -> Tricks {
     for r in names {
         effects::for_each_entry_of(edition, r, &mut |outer, e| {
             t.arrival_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Arrived));
+            t.stationary_rules |= e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::TargetStationary));
+            t.hold_rules |= e.side == Side::Attacker && e.conds.iter().chain(outer).any(|c| matches!(c, effects::Cond::Stationary));
         });
     }
     for target in effects::unit_effects(edition, &alive, Side::Target) {
@@ -719,7 +730,7 @@ impl Prepared {
         let mut unmodelled = unmodelled(runs, edition);
         unmodelled.extend(spells_left_out);
         let spell_range_penalty = f64::from(crate::attack::plan::spell_range_penalty(edition, &alloc.view(start, false)));
-        let (indirect, limited, ranged) = (names(&|w| has(w, "Indirect")), names(&|w| has(w, "Limited")), names(&|_| true));
+        let (indirect, limited, ranged) = (names(&|w| rules.plays("Indirect") && has(w, "Indirect")), names(&|w| rules.plays("Limited") && has(w, "Limited")), names(&|_| true));
         let guns = RunGuns::of(&alloc.runs, &ranged, &indirect, &limited);
         Ok(UnitInfo {
             name: unit.display_name(),
@@ -734,7 +745,7 @@ impl Prepared {
             tricks: tricks(runs, edition),
             unmodelled,
             casting,
-            transport: capacity(&alloc),
+            transport: if rules.plays("Transport") { capacity(&alloc) } else { 0 },
             spell_range_penalty,
             strafing: runs.iter().flat_map(|(m, _)| m.weapons.iter()).any(strafes),
             max_range: ranged_weapons().filter_map(|w| w.range).max().map_or(0.0, f64::from),
@@ -904,16 +915,17 @@ pub(super) fn bit(index: usize) -> u64 {
     1 << index.min(63)
 }
 
-/// The spaces `alloc`'s models left in state `s` take in a transport: 1 for a model or a Hero
-/// of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3). `None`: some model can't be
-/// carried ("models with Tough(6) or higher can't be transported", Heroes up to Tough(6)
-/// aside).
-pub fn spaces(alloc: &Allocation, s: State) -> Option<u32> {
+/// The spaces `alloc`'s models left in state `s` take in a transport: by Tough (v3.5), 1 for
+/// a model or a Hero of up to Tough(6), 3 for a non-Hero of Tough(2) or Tough(3), `None`
+/// when some model can't be carried ("models with Tough(6) or higher can't be transported",
+/// Heroes up to Tough(6) aside); or (v2.x, "X other models") 1 a model.
+pub fn spaces(alloc: &Allocation, s: State, by: Spaces) -> Option<u32> {
     let mut total = 0u32;
     for (m, n) in alloc.view(s, false).alive {
-        let each = match (m.hero, m.tough) {
-            (true, 0..=6) | (false, 0..=1) => 1,
-            (false, 2..=3) => 3,
+        let each = match (by, m.hero, m.tough) {
+            (Spaces::OnePerModel, ..) => 1,
+            (Spaces::ByTough, true, 0..=6) | (Spaces::ByTough, false, 0..=1) => 1,
+            (Spaces::ByTough, false, 2..=3) => 3,
             _ => return None,
         };
         total = total.saturating_add(each * n);

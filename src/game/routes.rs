@@ -196,6 +196,13 @@ impl<'a> View<'a> {
         if self.impassable_pieces().any(|t| paths::sweeps(a, b, r - EPS, t)) {
             return false;
         }
+        self.units_clear_of(id, a, b, target, from)
+    }
+
+    /// Whether `id`'s disc passes no other unit on the ground along `a`–`b` (`path_ok`'s test
+    /// of units; `target` may be touched at the end, `from` is the transport it leaves).
+    pub(super) fn units_clear_of(&self, id: Id, a: Point, b: Point, target: Option<Id>, from: Option<Id>) -> bool {
+        let r = self.radius(id);
         let (lo, hi) = (Point::new(a.x.min(b.x), a.y.min(b.y)), Point::new(a.x.max(b.x), a.y.max(b.y)));
         for army in 0..2 {
             for other in self.on_table(army) {
@@ -451,6 +458,15 @@ impl<'a> View<'a> {
         let m = self.info(id).movement;
         let live = self.live(id);
         if (live.buff > 0 || live.debuff > 0) && !m.aircraft && !m.hold_only { self.buffed_movement(id, m) } else { m }
+    }
+
+    /// How far the Aircraft `id` moves this activation: its Advance, or, Shaken where the
+    /// edition's Shaken Aircraft only add their inches (`Aircraft::shaken_adds_only`), those.
+    pub fn aircraft_reach(&self, id: Id) -> f64 {
+        match self.rules.aircraft {
+            Some(a) if a.shaken_adds_only && self.live(id).shaken => a.extra_move,
+            _ => self.movement(id).advance,
+        }
     }
 
     /// `movement` of a unit that holds a buff or a debuff.

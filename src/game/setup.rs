@@ -73,15 +73,14 @@ impl<'a, P: Player> Game<'a, P> {
     /// activates next."
     /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     pub(super) fn ambush(&mut self, next: usize) {
-        let first = match self.rules.reserve_order {
-            ReserveOrder::NextToActivate => next,
-        };
         let round = self.round;
         let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
             (0..self.units[army].len())
                 .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
                 .collect()
         });
+        let both = !waiting[0].is_empty() && !waiting[1].is_empty();
+        let first = self.first_to_place(next, both);
         // on its turn a player places one of its Ambushers that has somewhere to arrive (one
         // with nowhere waits for the next round, and the player places another): a unit that
         // finds no spot does not cost the player its turn
@@ -93,6 +92,27 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             turn = 1 - turn;
+        }
+    }
+
+    /// The army that places the first of the units set aside (Scout, Ambush): `next`, the
+    /// player that activates next, or (v2.x) the winner of a roll-off "If both player have"
+    /// some to place (re-rolled on a tie; the army that won the deployment roll-off rolls
+    /// first, so a paired game's mirror rolls the same dice for the other side).
+    fn first_to_place(&mut self, next: usize, both: bool) -> usize {
+        match self.rules.reserve_order {
+            ReserveOrder::NextToActivate => next,
+            ReserveOrder::RollOff if !both => next,
+            ReserveOrder::RollOff => loop {
+                let (a, b) = (self.rng.d6(), self.rng.d6());
+                self.dice += 2;
+                if a != b {
+                    let winner = self.seat[usize::from(b > a)];
+                    // (an army's event: no unit)
+                    self.event(|_| Event { unit: -1, detail: format!("{a} against {b}: army {} places first", ["A", "B"][winner]), ..Event::of("roll-off", (winner, 0), Point::default(), Point::default()) });
+                    break winner;
+                }
+            },
         }
     }
 
@@ -170,11 +190,10 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         // Scouts: "Players alternate in placing Scout units, starting with the player that
-        // activates next" (the one who deployed first takes the first turn)
-        let scouts_first = match self.rules.reserve_order {
-            ReserveOrder::NextToActivate => self.seat[0],
-        };
-        for (lists, depth, kind, first) in [(queues, self.rules.deployment.depth, "deploy", self.seat[0]), (scouts, self.rules.scout_depth(), "scout", scouts_first)] {
+        // activates next" (the one who deployed first takes the first turn; v2.x: the winner of
+        // a roll-off once the others are deployed)
+        for (lists, depth, kind) in [(queues, self.rules.deployment.depth, "deploy"), (scouts, self.rules.scout_depth(), "scout")] {
+            let first = if kind == "scout" { self.first_to_place(self.seat[0], !lists[0].is_empty() && !lists[1].is_empty()) } else { self.seat[0] };
             for id in alternating(first, &lists) {
                 self.units[id.0][id.1].gone = false;
                 let t = self.clock();
@@ -184,6 +203,9 @@ impl<'a, P: Player> Game<'a, P> {
                 match spot {
                     Some(p) => {
                         self.place(id, p, kind);
+                        if kind == "scout" {
+                            self.scout_placement(id);
+                        }
                         self.place_after_deployment(id);
                         for &(passenger, _) in boarding.iter().filter(|(_, t)| *t == id) {
                             self.embark(passenger, id);

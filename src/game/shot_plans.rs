@@ -75,6 +75,7 @@ impl<'a> View<'a> {
             visible: sight.visible,
             limited_spent: live.limited_spent,
             moved,
+            target_moved: self.info(target).tricks.stationary_rules && self.live(target).moved,
             arrived,
             buff: self.held_for(target, BuffUse::Shot(distance)),
             shooter,
@@ -181,6 +182,7 @@ impl<'a> View<'a> {
         let situation = Situation {
             cover: key.cover,
             moved: key.moved,
+            target_moved: key.target_moved,
             arrived: key.arrived,
             ..Situation::new(self.prep.edition, false, f64::from(key.distance))
         };

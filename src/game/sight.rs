@@ -7,6 +7,7 @@ use super::cache::{Blocker, Looking, PairKey, Seen};
 use super::state::View;
 use super::table::{Piece, Point};
 use super::live::Id;
+use super::rules::CoverFrom;
 
 /// What one unit sees of another.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,12 +133,14 @@ impl<'a> View<'a> {
         // actual model counts"; it is above the forest it flies over, not inside it). Out of
         // sight, only what the target stands in counts (Indirect), and nothing is behind.
         let (mut covered, mut inside) = (0usize, 0usize);
+        // (v2.x: other units give no cover, `CoverFrom::TerrainOnly`)
+        let units_cover = self.rules.cover_from == CoverFrom::TerrainOrSightBlockers;
         if !lines.clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
                 if lines.pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if visible && (lines.blocked(pa, q) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
+                } else if visible && (lines.blocked_by(pa, q, units_cover) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
                     covered += 1;
                 }
             }
@@ -166,8 +169,13 @@ impl Lines<'_, '_> {
     /// Whether the line from `p` to `q` is blocked: by blocking terrain neither stands in, or
     /// by another unit's disc.
     fn blocked(&self, p: Point, q: Point) -> bool {
+        self.blocked_by(p, q, true)
+    }
+
+    /// `blocked`, by terrain alone unless `units` (the units in the band block too).
+    fn blocked_by(&self, p: Point, q: Point, units: bool) -> bool {
         self.pieces().any(|t| t.kinds.blocking && !t.contains(p) && !t.contains(q) && t.crossed(p, q, 0.0))
-            || self.blockers.iter().any(|&(c, r, other)| {
+            || units && self.blockers.iter().any(|&(c, r, other)| {
                 c.distance_to_segment(p, q) < r
                     && ((c.distance(p) > r && c.distance(q) > r)
                         // an end inside the unit's disc (the units' models interleave): the

@@ -52,7 +52,8 @@ impl<'a> View<'a> {
             return true;
         }
         // "units targeting them get -12" to their range": a 12" spell has no range left at all
-        let range = f64::from(spell.targets.range) - self.info(target).spell_range_penalty;
+        // (v2.x: "Non-aircraft units count as being an extra 12” away when measuring")
+        let range = f64::from(spell.targets.range) - self.info(target).spell_range_penalty - self.measured_further(id, target);
         if range <= 0.0 || !self.within(id, target, range) {
             return false;
         }

@@ -83,6 +83,7 @@ impl Window {
 #[derive(Debug, Clone)]
 pub struct CastSpell {
     pub name: String,
+    /// The number in brackets: its tokens (v3.x), the D6+X to reach (v2.x Psychic).
     pub tokens: u8,
     pub targets: Targets,
     pub effect: CastEffect,
@@ -131,23 +132,32 @@ impl Casting {
     /// ("spell Name"), or the Caster rule itself when the unit has no spells (a unit not read
     /// from its book).
     pub fn of(alloc: &Allocation, spells: &[SpellDefinition], edition: Edition) -> (Casting, Vec<String>) {
-        let has = |k: u32, name: &str| alloc.model_at(k).rules.iter().any(|r| r.name == name);
-        let slots: Vec<usize> = (0..alloc.len()).filter(|&k| has(k, "Caster") || has(k, "Caster Group")).map(|k| k as usize).collect();
+        let has = |k: u32, name: &str| crate::rules::census::game_plays(edition, name) && alloc.model_at(k).rules.iter().any(|r| r.name == name);
+        // (v2.x's Psychic(X) models cast as its rulebook says: `psychic`)
+        let slots: Vec<usize> = (0..alloc.len()).filter(|&k| has(k, "Caster") || has(k, "Caster Group") || has(k, "Psychic")).map(|k| k as usize).collect();
         if slots.is_empty() {
             return (Casting::default(), Vec::new());
         }
         let (caster, group) = (slots.iter().any(|&k| has(k as u32, "Caster")), slots.iter().any(|&k| has(k as u32, "Caster Group")));
         let mut cast = Vec::new();
         let mut left_out = Vec::new();
+        // v2.x's psychics cast damage spells (the others are reported)
+        let psychic_only = !caster && !group;
         for d in spells {
             let played = d.spell.as_ref().and_then(|s| Some(CastSpell { name: d.name.clone(), tokens: s.tokens, targets: s.targets, effect: CastEffect::of(s, edition)?, given: None }));
+            let played = played.filter(|s| !psychic_only || s.hits().is_some());
             match played {
                 Some(spell) => cast.push(spell),
                 None => left_out.push(format!("spell {}", d.name)),
             }
         }
         if spells.is_empty() {
-            left_out.push(if caster { "Caster" } else { "Caster Group" }.to_string() + " (no spells: not read from its book)");
+            left_out.push(match (caster, group) {
+                (true, _) => "Caster (no spells: not read from its book)",
+                (false, true) => "Caster Group (no spells: not read from its book)",
+                // v2.x: a psychic given no spells
+                (false, false) => "Psychic (no spells given: it does not cast)",
+            }.to_string());
         }
         (Casting { group, spells: cast, token_worth: 0.0, slots }, left_out)
     }

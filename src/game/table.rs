@@ -157,19 +157,19 @@ fn segment_hits_box(a: Point, b: Point, x0: f64, y0: f64, x1: f64, y1: f64) -> b
 }
 
 /// Kinds of the standard pieces, as the guide's "guidelines for common terrain types" give them.
-const BUILDING: Kinds = Kinds { blocking: true, cover: false, difficult: false, dangerous: false, impassable: true };
+pub(crate) const BUILDING: Kinds = Kinds { blocking: true, cover: false, difficult: false, dangerous: false, impassable: true };
 /// "Forests - Difficult + Cover + Units can see into and out of forests, but not through them".
-const FOREST: Kinds = Kinds { blocking: true, cover: true, difficult: true, dangerous: false, impassable: false };
+pub(crate) const FOREST: Kinds = Kinds { blocking: true, cover: true, difficult: true, dangerous: false, impassable: false };
 /// Ruins with standing walls: "Ruins - Cover", and their walls block sight ("Walls ... Rocks").
 const RUINS: Kinds = Kinds { blocking: true, cover: true, difficult: false, dangerous: false, impassable: false };
 /// "Fields - Difficult + Cover".
-const FIELD: Kinds = Kinds { blocking: false, cover: true, difficult: true, dangerous: false, impassable: false };
+pub(crate) const FIELD: Kinds = Kinds { blocking: false, cover: true, difficult: true, dangerous: false, impassable: false };
 /// "Rubble - Difficult".
-const RUBBLE: Kinds = Kinds { blocking: false, cover: false, difficult: true, dangerous: false, impassable: false };
+pub(crate) const RUBBLE: Kinds = Kinds { blocking: false, cover: false, difficult: true, dangerous: false, impassable: false };
 /// "Barricades - Cover".
 const BARRICADE: Kinds = Kinds { blocking: false, cover: true, difficult: false, dangerous: false, impassable: false };
 /// "Mine Fields" ("Each player should pick 1 piece to be dangerous").
-const MINEFIELD: Kinds = Kinds { blocking: false, cover: false, difficult: false, dangerous: true, impassable: false };
+pub(crate) const MINEFIELD: Kinds = Kinds { blocking: false, cover: false, difficult: false, dangerous: true, impassable: false };
 
 /// The pieces each player places in their own half, `(name, kinds, smallest side, largest
 /// side)`: "Large terrain features ... between 4"x4" and 8"x8"", "Small pieces of scatter
@@ -190,7 +190,7 @@ const LARGE_UNIT_GAP: f64 = 6.0;
 #[cfg(test)]
 const MAX_GAP: f64 = 12.0;
 /// The largest side of a piece: "can be as large as 12"x12"".
-const MAX_SIDE: f64 = 12.0;
+pub(crate) const MAX_SIDE: f64 = 12.0;
 /// Pieces in the central band (forests and ruins, alternately low and high across the table).
 const BAND_PIECES: usize = 9;
 /// The band's two rows are this far apart (inches), and two pieces of a row at least
@@ -362,7 +362,7 @@ fn half_row(rng: &mut Xoshiro256PlusPlus, width: f64) -> Vec<Piece> {
 }
 
 /// Fisher–Yates, from the game's generator.
-fn shuffle<T>(rng: &mut Xoshiro256PlusPlus, items: &mut [T]) {
+pub(crate) fn shuffle<T>(rng: &mut Xoshiro256PlusPlus, items: &mut [T]) {
     for i in (1..items.len()).rev() {
         items.swap(i, rng.random_range(0..=i));
     }

@@ -12,9 +12,14 @@ use crate::profile::Unit;
 
 /// Two armies from units in the rulebook's notation, ready to play.
 pub fn prep(a: &[&str], b: &[&str]) -> Prepared {
-    let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, Edition::V3_5).unwrap()).collect::<Vec<_>>();
+    prep_in(Edition::V3_5, a, b)
+}
+
+/// `prep`, in another edition.
+pub fn prep_in(edition: Edition, a: &[&str], b: &[&str]) -> Prepared {
+    let parse = |v: &[&str]| v.iter().map(|t| Unit::parse(t, edition).unwrap()).collect::<Vec<_>>();
     let (a, b) = (parse(a), parse(b));
-    Prepared::new([&a, &b], Edition::V3_5, [2.0, 2.0]).unwrap()
+    Prepared::new([&a, &b], edition, [2.0, 2.0]).unwrap()
 }
 
 /// A traced game on fixed terrain with fixed markers and fixed deployments, army A first.

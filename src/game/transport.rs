@@ -64,7 +64,7 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// Puts `id` inside `transport` (at deployment: "Transports may deploy with units inside").
     pub(super) fn embark(&mut self, id: Id, transport: Id) {
-        let fits = spaces(&self.info(id).alloc, self.live(id).s).is_some_and(|n| self.load(transport) + n <= self.info(transport).transport);
+        let fits = spaces(&self.info(id).alloc, self.live(id).s, self.spaces_by()).is_some_and(|n| self.load(transport) + n <= self.info(transport).transport);
         if !fits || self.info(id).transport > 0 || self.info(id).movement.aircraft {
             self.violation(|| format!("unit {id:?} put in transport {transport:?}, which can't take it"));
             return;
@@ -93,6 +93,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         self.live_mut(id).carrier = Some(transport.1 as u16);
         self.live_mut(id).pos = self.live(transport).pos;
+        self.live_mut(id).moved = true;
         self.event(|g| Event {
             allowance: limit,
             length: path.length,
@@ -122,8 +123,12 @@ impl<'a, P: Player> Game<'a, P> {
             }
             Some(Exit::Advance(p)) => {
                 self.leave(id, transport, p, "advance");
+                // (v2.x: a test after each wounding event, `morale_now`; else none here)
+                self.morale_now(touched);
                 self.cast_spells(id, super::spellbook::Window::Any, touched);
+                self.morale_now(touched);
                 self.shoot(id, true, touched);
+                self.morale_now(touched);
                 None
             }
             Some(Exit::Rush(p)) => {
@@ -150,6 +155,7 @@ impl<'a, P: Player> Game<'a, P> {
         let live = self.live_mut(id);
         live.carrier = None;
         live.pos = start;
+        live.moved = true;
         let crossing = if dangerous { self.models_through_dangerous(id, start, &Path::straight(p, start.distance(p))) } else { 0 };
         self.live_mut(id).pos = p;
         if !self.fully_within_exit(id, p, transport) || !self.spot_ok(id, p, false) {
@@ -239,6 +245,7 @@ mod tests {
     use crate::attack::allocation::Allocation;
     use super::*;
     use crate::Edition;
+    use crate::game::rules::Spaces;
 
     fn alloc(text: &str) -> Allocation {
         Allocation::new(&crate::profile::Unit::parse(text, Edition::V3_5).unwrap(), Edition::V3_5)
@@ -252,17 +259,17 @@ mod tests {
         let squad = crate::profile::Unit::parse("Squad [10] Q4+ D4+", Edition::V3_5).unwrap();
         let hero = crate::profile::Unit::parse("Boss [1] Q3+ D4+ | Hero, Tough(3)", Edition::V3_5).unwrap();
         let joined = Allocation::new(&squad.join(&hero, Edition::V3_5).unwrap(), Edition::V3_5);
-        assert_eq!(spaces(&joined, joined.start()), Some(11));
+        assert_eq!(spaces(&joined, joined.start(), Spaces::ByTough), Some(11));
         let big_hero = alloc("Lord [1] Q3+ D4+ | Hero, Tough(6)");
-        assert_eq!(spaces(&big_hero, big_hero.start()), Some(1));
+        assert_eq!(spaces(&big_hero, big_hero.start(), Spaces::ByTough), Some(1));
         let brutes = alloc("Brutes [3] Q4+ D4+ | Tough(3)");
-        assert_eq!(spaces(&brutes, brutes.start()), Some(9));
+        assert_eq!(spaces(&brutes, brutes.start(), Spaces::ByTough), Some(9));
         // one lost: 6 spaces
-        assert_eq!(spaces(&brutes, brutes.apply(brutes.start(), 3, 1)), Some(6));
+        assert_eq!(spaces(&brutes, brutes.apply(brutes.start(), 3, 1), Spaces::ByTough), Some(6));
         let walker = alloc("Walker [1] Q4+ D2+ | Tough(6)");
-        assert_eq!(spaces(&walker, walker.start()), None);
+        assert_eq!(spaces(&walker, walker.start(), Spaces::ByTough), None);
         let titan = alloc("Titan [1] Q3+ D2+ | Hero, Tough(12)");
-        assert_eq!(spaces(&titan, titan.start()), None);
+        assert_eq!(spaces(&titan, titan.start(), Spaces::ByTough), None);
         assert_eq!(capacity(&alloc("APC [1] Q4+ D2+ | Tough(6), Transport(11)")), 11);
         assert_eq!(capacity(&brutes), 0);
     }

@@ -444,6 +444,13 @@ impl Unit {
             [unit, hero] => {
                 Unit::single(unit.clone()).join(&Unit::single(hero.clone()), edition)?;
             }
+            // v2.x's heroes join any unit, several to one
+            [unit, heroes @ ..] if edition.hero_joining() == HeroJoining::Any => {
+                let mut joined = Unit::single(unit.clone());
+                for hero in heroes {
+                    joined = joined.join(&Unit::single(hero.clone()), edition)?;
+                }
+            }
             _ => return Err(Error::invalid("unit", format!("{} model groups", self.groups.len()), "a unit is one group, joined by one hero at most")),
         }
         if self.size() > MAX_MODELS {
@@ -637,11 +644,23 @@ impl Unit {
                 ));
             }
         }
-        if self.size() < 2 {
-            return Err(Error::invalid("unit", format!("{} [{}]", self.name(), self.size()), "heroes may only join multi-model units"));
-        }
-        if self.groups.len() > 1 || self.groups.iter().any(ModelGroup::is_hero) {
-            return Err(Error::invalid("unit", self.name(), "already has a hero; a unit may be joined by one hero only"));
+        match joining {
+            // v2.x: "Hero: May be deployed as part of friendly units": any unit, of one model
+            // or several, other heroes joined or not; an Aircraft, which "must always move
+            // 18”-36”" and "doesn’t interact physically with other models", takes none
+            HeroJoining::Any => {
+                if self.groups.iter().any(|g| g.rules.iter().any(|r| r.rule.name == "Aircraft")) {
+                    return Err(Error::invalid("unit", self.name(), "heroes may not join an Aircraft"));
+                }
+            }
+            _ => {
+                if self.size() < 2 {
+                    return Err(Error::invalid("unit", format!("{} [{}]", self.name(), self.size()), "heroes may only join multi-model units"));
+                }
+                if self.groups.len() > 1 || self.groups.iter().any(ModelGroup::is_hero) {
+                    return Err(Error::invalid("unit", self.name(), "already has a hero; a unit may be joined by one hero only"));
+                }
+            }
         }
         if self.size() + 1 > MAX_MODELS {
             return Err(Error::limit("size", self.size() + 1, MAX_MODELS));

@@ -517,12 +517,6 @@ pub fn _army_book_from_state(state: &str) -> PyResult<PyArmyBook> {
     Ok(PyArmyBook { inner, book })
 }
 
-/// The edition key a unit was made under (a Firefight book's units: "firefight-3.2").
-#[pyfunction]
-pub fn _unit_edition(unit: PyRef<'_, PyUnit>) -> &'static str {
-    unit.edition.key()
-}
-
 /// `(key, title, rulebook file)` of every edition, the default first.
 #[pyfunction]
 pub fn _editions() -> Vec<(&'static str, &'static str, &'static str)> {

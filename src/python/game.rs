@@ -40,6 +40,16 @@ impl PyGamePrep {
             .collect()
     }
 
+    /// The key of the edition the games are played in.
+    fn edition(&self) -> &'static str {
+        self.inner.edition.key()
+    }
+
+    /// The table the games are played on, in inches: (width, depth).
+    fn table(&self) -> (f64, f64) {
+        (self.inner.rules.table.width, self.inner.rules.table.depth)
+    }
+
     /// `(name, points, models, footprint radius)` of each unit, by army.
     fn units(&self) -> Vec<Vec<(String, f64, u32, f64)>> {
         self.inner.armies.iter().map(|units| units.iter().map(|u| (u.name.clone(), u.cost, u.models, u.radius)).collect()).collect()
@@ -72,6 +82,18 @@ fn army(obj: &Bound<'_, PyAny>, field: &str, edition: crate::Edition) -> PyResul
         spells.push(unit.book.spells.clone());
     }
     Ok((out, spells))
+}
+
+/// The keys of the editions full games are played in (`GameRules::of` accepts them).
+#[pyfunction]
+pub fn _game_editions() -> Vec<&'static str> {
+    crate::Edition::ALL.iter().filter(|e| game::rules::GameRules::of(**e).is_ok()).map(|e| e.key()).collect()
+}
+
+/// The key of an edition as users may write it (`"v3.4.1"`, `"3.4"`, `"firefight"`...).
+#[pyfunction]
+pub fn _edition_key(edition: &str) -> PyResult<&'static str> {
+    Ok(self::edition(edition)?.key())
 }
 
 #[pyfunction]

@@ -38,7 +38,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book::_army_book_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_book_json, m)?)?;
     m.add_function(wrap_pyfunction!(book::_load_army_list_text, m)?)?;
-    m.add_function(wrap_pyfunction!(book::_unit_edition, m)?)?;
     m.add_function(wrap_pyfunction!(book::_editions, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_limits, m)?)?;
     m.add_function(wrap_pyfunction!(book::_known_rules, m)?)?;
@@ -67,6 +66,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cost::_efficiency_modes, m)?)?;
     m.add_class::<game::PyGamePrep>()?;
     m.add_function(wrap_pyfunction!(game::_prepare_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_game_editions, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_edition_key, m)?)?;
     m.add_function(wrap_pyfunction!(game::_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(metagame::_metagame, m)?)?;
     m.add_function(wrap_pyfunction!(metagame::_metagame_replicates, m)?)?;

@@ -544,6 +544,13 @@ impl PyUnit {
         self.inner.defense()
     }
 
+    /// The edition the unit was read in (`edition=` of `Unit.parse`, or its book's): the
+    /// edition its rule names are checked against, and the one a game of it is played in.
+    #[getter]
+    fn edition(&self) -> &'static str {
+        self.edition.key()
+    }
+
     /// Points for the whole unit, a joined hero included; `None` if unknown.
     #[getter]
     fn cost(&self) -> Option<u32> {
@@ -590,10 +597,18 @@ impl PyUnit {
         Ok(d)
     }
 
-    /// The joined hero as a unit of its own, or `None`.
+    /// The joined hero as a unit of its own, or `None` (v2.x, where several may join: the first).
     #[getter]
     fn hero(&self) -> Option<PyUnit> {
         self.inner.groups.get(1).map(|g| self.like(Unit::single(g.clone()), self.edition))
+    }
+
+    /// Every joined hero, each as a unit of its own, in the order they joined (v2.x: "May be
+    /// deployed as part of friendly units", several to one unit; else one at most).
+    #[getter]
+    fn heroes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let heroes = self.inner.groups[1..].iter().map(|g| Py::new(py, self.like(Unit::single(g.clone()), self.edition))).collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, heroes)
     }
 
     /// The unit without its joined hero.

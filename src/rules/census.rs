@@ -162,6 +162,29 @@ const CASTER: &str = "games cast its book's spells (all but 8 of the books' 258:
 /// deployment, allocation, weapon use and casting, with the books' Caster Group; Fast and
 /// Slow are `Effect::Move` rows).
 const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Group", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
+/// v3.4.1's (gf-3.4.1-core.txt's "Special Rules Reference"): v3.5's but Artillery, which the
+/// sheet does not have, and the books' Caster Group.
+const CORE_3_4_1_GAME: &[&str] = &["Aircraft", "Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
+/// v2.x's (gf-2.x-one-page.txt's "Special Rules"): no Artillery, Caster or Limited, which
+/// it does not have; its own Aircraft (`GameRules::aircraft`) and Psychic (`Casting::Psychic`).
+const CORE_2_GAME: &[&str] = &["Aircraft", "Flying", "Immobile", "Indirect", "Psychic", "Scout", "Strider", "Transport"];
+
+/// The rules a full game of `edition` plays by name (`game_plays`): the game reads a rule's
+/// name only through this list, so a rule the edition lacks (v3.4.1's Artillery) is neither
+/// played nor left out silently, but reported.
+pub fn game_rules_by_name(edition: Edition) -> &'static [&'static str] {
+    match edition {
+        Edition::V3_5 => CORE_3_5_GAME,
+        Edition::V3_4_1 => CORE_3_4_1_GAME,
+        Edition::V2 => CORE_2_GAME,
+        Edition::Firefight3_2 => &[],
+    }
+}
+
+/// Whether a full game of `edition` plays the rule `name` by name.
+pub fn game_plays(edition: Edition, name: &str) -> bool {
+    game_rules_by_name(edition).contains(&name)
+}
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
@@ -252,7 +275,7 @@ fn derive(edition: Edition, name: &str) -> Option<Coverage> {
     let known = effects::definition(edition, name).is_some() || super::catalog::lookup(edition, name).is_some();
     if CORE_ALLOCATION.contains(&name) {
         engines = vec![Engine::Attack, Engine::Melee, Engine::Morale, Engine::Game];
-    } else if edition == Edition::V3_5 && CORE_3_5_GAME.contains(&name) && !engines.contains(&Engine::Game) {
+    } else if game_plays(edition, name) && !engines.contains(&Engine::Game) {
         engines.push(Engine::Game);
     }
     if !known && engines.is_empty() {
@@ -269,11 +292,9 @@ pub fn known_names(edition: Edition) -> Vec<&'static str> {
     let set = effects::rule_set(edition);
     let mut out: Vec<&'static str> = super::catalog::catalog(edition).iter().map(|s| s.name).collect();
     let extra = set.core.iter().chain(set.army).chain(super::army_firefight::inherited(edition)).map(|d| d.name);
-    let listed = match edition {
-        Edition::V3_5 => NOT_MODELLED.iter().map(|(n, ..)| *n).chain(CORE_3_5_GAME.iter().copied()).collect(),
-        Edition::Firefight3_2 => NOT_MODELLED.iter().map(|(n, ..)| *n).collect(),
-        _ => Vec::new(),
-    };
+    // the rules not modelled are the books' names: v3.5's, and Firefight's, which reprint them
+    let not_modelled = if matches!(edition, Edition::V3_5 | Edition::Firefight3_2) { NOT_MODELLED } else { &[] };
+    let listed: Vec<&'static str> = not_modelled.iter().map(|(n, ..)| *n).chain(game_rules_by_name(edition).iter().copied()).collect();
     for n in extra.chain(listed) {
         if !out.contains(&n) {
             out.push(n);

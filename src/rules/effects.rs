@@ -358,6 +358,14 @@ const SIXES_HIT_TWICE_ON_HOLD: &[RuleEffect] = &[attacker(&[Shooting, Stationary
 const CHARGE_HIT_AND_AP: &[RuleEffect] = &[attacker(&[Melee, Charging], HitModifier(Fixed(1))), attacker(&[Melee, Charging], Ap(Fixed(1)))];
 /// v3.4.1 and Firefight Rending.
 const RENDING_AP4: &[RuleEffect] = &[IGNORES_REGENERATION, attacker(NONE, ApOnSixAtLeast(4))];
+/// Fast: +2" Advance, +4" Rush and Charge, when all models have it.
+const FAST: &[RuleEffect] = &[own(Move(Moves { advance: 2, rush: 4, charge: 4 }))];
+/// v2.x Fast: 9" Advance, 18" Rush and Charge, when all models have it.
+const FAST_9_18: &[RuleEffect] = &[own(Move(Moves { advance: 3, rush: 6, charge: 6 }))];
+/// Slow: -2" Advance, -4" Rush and Charge, when any model has it.
+const SLOW: &[RuleEffect] = &[own_any(Move(Moves { advance: -2, rush: -4, charge: -4 }))];
+/// Ambush: set aside, arrives from round 2 over 9" from enemies, when all models have it.
+const AMBUSH: &[RuleEffect] = &[own(Ambush { over: 9, from_round: 2 })];
 /// Lock-On.
 const LOCK_ON: &[RuleEffect] = &[IGNORES_COVER, attacker(NONE, IgnoreNegativeHitModifiers)];
 
@@ -388,13 +396,13 @@ pub const CORE_3_5: &[RuleDef] = &[
     RuleDef { name: "Counter", effects: COUNTER },
     // "Fast: Models with this special rule move +2" when using Advance and +4" when using
     // Rush/Charge." (The unit moves as its slowest model: only when all models have it.)
-    RuleDef { name: "Fast", effects: &[own(Move(Moves { advance: 2, rush: 4, charge: 4 }))] },
+    RuleDef { name: "Fast", effects: FAST },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
     RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
     // "Ambush: May be set aside before deployment. At the start of any round after the first,
     // may be deployed anywhere over 9" away from enemy units." (The unit waits while any of its
     // models lacks it: all models must have it.)
-    RuleDef { name: "Ambush", effects: &[own(Ambush { over: 9, from_round: 2 })] },
+    RuleDef { name: "Ambush", effects: AMBUSH },
     // "Fearless: When a unit where all models have this rule fails a morale test, roll one die.
     // On a 4+ it counts as passed instead."
     RuleDef { name: "Fearless", effects: FEARLESS_ALL },
@@ -414,7 +422,7 @@ pub const CORE_3_5: &[RuleDef] = &[
     RuleDef { name: "Rending", effects: &[IGNORES_REGENERATION, attacker(NONE, ApOnSix(4))] },
     // "Slow: Models with this special rule move -2" when using Advance, and -4" when using
     // Rush/Charge." (The unit moves as its slowest model: when any model has it.)
-    RuleDef { name: "Slow", effects: &[own_any(Move(Moves { advance: -2, rush: -4, charge: -4 }))] },
+    RuleDef { name: "Slow", effects: SLOW },
     // "Stealth: When units where all models have this rule are shot from over 9" away, enemy units get -1 to hit rolls."
     RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },
     // "Surge: On unmodified results of 6 to hit, this weapon deals 1 extra hit."
@@ -432,8 +440,12 @@ pub const CORE_3_5: &[RuleDef] = &[
 pub const CORE_3_4_1: &[RuleDef] = &[
     // "AP(X): Targets get -X to Defense rolls when blocking hits from this weapon."
     RuleDef { name: "AP", effects: AP_X },
-    // "Aircraft: ... units targeting them get -12" range and -1 to hit."
-    RuleDef { name: "Aircraft", effects: &[target(&[Shooting], RangePenalty(12)), target(&[Shooting], HitModifier(Fixed(-1)))] },
+    // "Aircraft: ... units targeting them get -12" range and -1 to hit." ("targeting": shots
+    // and spells lose the range, as v3.5's row reads the same words; spells roll no hits)
+    RuleDef { name: "Aircraft", effects: &[target(&[Targeting], RangePenalty(12)), target(&[Shooting], HitModifier(Fixed(-1)))] },
+    // "Ambush: May be set aside before deployment. At the start of any round after the first,
+    // may be deployed anywhere over 9" away from enemy units." (all models must have it)
+    RuleDef { name: "Ambush", effects: AMBUSH },
     // "Blast(X): Ignores cover, and after resolving other special rules, each hit is multiplied
     // by X, where X is up to as many hits as models in the target unit."
     RuleDef { name: "Blast", effects: BLAST_CAPPED },
@@ -445,6 +457,8 @@ pub const CORE_3_4_1: &[RuleDef] = &[
     // "Entrenched: Enemies get -2 to hit when shooting at this model from over 9" away, as long
     // as it hasn't moved since the beginning of its last activation."
     RuleDef { name: "Entrenched", effects: &[target(&[Shooting, OverNine, TargetStationary], HitModifier(Fixed(-2)))] },
+    // "Fast: Moves +2" when using Advance and +4" when using Rush/Charge." (all models must have it)
+    RuleDef { name: "Fast", effects: FAST },
     // "Fear(X): This model counts as having dealt +X wounds when checking who won melee."
     RuleDef { name: "Fear", effects: FEAR_PER_MODEL },
     // "Fearless: Whenever a unit where most models have this rule fails a morale test, roll
@@ -470,6 +484,8 @@ pub const CORE_3_4_1: &[RuleDef] = &[
     RuleDef { name: "Reliable", effects: RELIABLE },
     // "Rending: Ignores Regeneration, and unmodified rolls of 6 to hit get AP(4)."
     RuleDef { name: "Rending", effects: RENDING_AP4 },
+    // "Slow: Moves -2" when using Advance, and -4" when using Rush/Charge." (any model slows the unit)
+    RuleDef { name: "Slow", effects: SLOW },
     // "Sniper: Shoots at Quality 2+, and each model with Sniper may pick any model in the target
     // unit as its individual target, which is resolved as if it was a unit of 1. Sniper shooting
     // must be resolved before other weapons."
@@ -488,12 +504,19 @@ pub const CORE_2: &[RuleDef] = &[
     // "Anti-Air: This unit doesn't count as being an extra 12" away and doesn't get -1 to
     // shooting against aircraft." (Read through Aircraft's `AttackerLacks`.)
     RuleDef { name: "Anti-Air", effects: &[] },
+    // "Ambush: This model may be kept in reserve instead of deploying. At the start of any
+    // round after the first you may place the model anywhere over 9” away from enemy units."
+    // (all models must have it)
+    RuleDef { name: "Ambush", effects: AMBUSH },
     // "AP: Targets get -X to Defense rolls when blocking hits."
     RuleDef { name: "AP", effects: AP_X },
     // "Blast: All hits are multiplied by X."
     RuleDef { name: "Blast", effects: &[attacker(NONE, MultiplyHits(Rating))] },
     // "Deadly: Assign each wound to one model and multiply it by X. ..."
     RuleDef { name: "Deadly", effects: DEADLY_X },
+    // "Fast: Move 9” when using Advance and 18” when using Rush/Charge." (as +3"/+6" on the
+    // 6"/12" moves, so that other move bonuses add to it; all models must have it)
+    RuleDef { name: "Fast", effects: FAST_9_18 },
     // "Fear: Always counts as having dealt +D3 wounds for seeing who won melee."
     RuleDef { name: "Fear", effects: &[own_any(ResolutionWoundsRolled(3))] },
     // "Fearless: Gets +1 to morale tests."
@@ -513,6 +536,9 @@ pub const CORE_2: &[RuleDef] = &[
     RuleDef { name: "Relentless", effects: &[attacker(&[Shooting], ExtraAttackOnSix)] },
     // "Rending: Unmodified rolls of 6 to hit count as having AP(4) and ignore the regeneration rule."
     RuleDef { name: "Rending", effects: &[attacker(NONE, ApOnSixAtLeast(4)), attacker(NONE, IgnoreRegenerationOnSix)] },
+    // "Slow: Move 4” when using Advance and 8” when using Rush/Charge." (-2"/-4"; any model
+    // slows the unit)
+    RuleDef { name: "Slow", effects: SLOW },
     // "Sniper: Shoots at Quality 2+, and may pick one model in a unit as its target, which is
     // resolved as if it's a unit of 1."
     RuleDef { name: "Sniper", effects: SNIPER },

@@ -140,7 +140,8 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 /// wounds scaled by the striker's wounds left after the blows before it, capped at what is
 /// left; then melee resolution ("Sum the total number of wounds that each unit caused"),
 /// each side's wounds a Poisson count, and the loser's test. Without a strike back, "it must only take
-/// a morale test if it suffered at least one wound" (a Poisson chance).
+/// a morale test if it suffered at least one wound" (a Poisson chance) where the edition says
+/// so (`GameRules::unstruck_loser_needs_a_wound`).
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let weight = g.config.policies[c.0].shaken_weight;
@@ -172,7 +173,7 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64,
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));
-    let (charger_wins, defender_wins) = if strike_back {
+    let (charger_wins, defender_wins) = if strike_back || !g.rules.unstruck_loser_needs_a_wound {
         resolution(dealt, taken, x.fear)
     } else {
         (1.0 - (-dealt).exp(), 0.0)
@@ -479,63 +480,24 @@ pub fn pick_unit(g: &mut Seat, ready: &[usize], army: usize) -> usize {
     best.map_or_else(|| ready.first().copied().unwrap_or(0), |(_, u)| u)
 }
 
-/// Headings an Aircraft may take: every 15 degrees.
-const HEADINGS: u32 = 24;
-/// "adding 30" to its total move ... can't move into the table edges to move less than 30"".
-
-/// The `HEADINGS` directions, as (cos, sin), worked out once.
-fn headings() -> &'static [(f64, f64); HEADINGS as usize] {
-    static HEADING: std::sync::LazyLock<[(f64, f64); HEADINGS as usize]> = std::sync::LazyLock::new(|| {
-        std::array::from_fn(|k| {
-            let a = k as f64 * std::f64::consts::TAU / f64::from(HEADINGS);
-            (a.cos(), a.sin())
-        })
-    });
-    &HEADING
-}
-
-/// An Aircraft's move: "May only use Advance actions, moving in a straight line" — any
-/// heading on which the move (at least 30") fits on the table, the one whose end point is
-/// worth most: the best volley in range of it, less `threat_weight` times what enemy
-/// shooters in range of it would take.
-pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
-    let (info, from, r) = (g.info(id), g.live(id).pos, g.radius(id));
-    let policy = g.config.policies[id.0];
-    let mine = g.wound_share(id);
-    let enemies: Vec<Id> = g.on_table(1 - id.0).collect();
-    // "Aircraft can't move into the table edges to move less than 30""
-    let (table, least_move) = (g.rules.table, g.rules.aircraft.map_or(0.0, |a| a.least_move));
-    let mut best: Option<(f64, Path)> = None;
-    for &(dx, dy) in headings() {
-        // how far the heading stays on the table
-        let room = |p: f64, d: f64, size: f64| if d > 1e-9 { (size - r - p) / d } else if d < -1e-9 { (p - r) / -d } else { f64::INFINITY };
-        let fits = room(from.x, dx, table.width).min(room(from.y, dy, table.depth));
-        if fits.is_nan() || fits < least_move {
-            continue;
-        }
-        let length = info.movement.advance.min(fits);
-        let to = Point::new(from.x + dx * length, from.y + dy * length);
-        let mut volley: f64 = 0.0;
-        let mut threat = 0.0;
-        for &e in &enemies {
-            let (ei, el) = (g.info(e), g.live(e));
-            let gap = (to.distance(el.pos) - r - g.radius(e)).max(0.0);
-            if info.max_range > 0.0 && gap <= info.max_range {
-                let worth = g.points_left(e);
-                volley = volley.max((g.prep.shot_value[id.0][id.1][e.1] * mine).min(worth));
-            }
-            if !el.shaken && ei.max_range > 0.0 && gap <= ei.max_range + if ei.movement.hold_only { 0.0 } else { ei.movement.advance } {
-                threat += g.prep.shot_value[e.0][e.1][id.1];
-            }
-        }
-        // a small pull to the table's middle keeps later headings open
-        let centre = to.distance(Point::new(table.width / 2.0, table.depth / 2.0));
-        let score = volley - policy.threat_weight * threat - 0.01 * centre;
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
-            best = Some((score, Path::straight(to, length)));
-        }
+/// Whether a shooter whose rules reward standing still (a Hold's shots: v3.4.1's Relentless;
+/// not having moved: its Entrenched) should hold rather than take the Advance `path`: when it
+/// has a shot from where it stands and the Advance does not bring it within 3" of a marker
+/// its army does not hold.
+pub fn better_still(g: &mut Seat, id: Id, path: &Path) -> bool {
+    let t = g.info(id).tricks;
+    if !(t.hold_rules || t.stationary_rules) || g.info(id).max_range <= 0.0 {
+        return false;
     }
-    best.map(|(_, p)| p)
+    let army = id.0 as i8;
+    if g.objectives.iter().enumerate().any(|(i, &o)| g.owner[i] != army && g.near_marker_at(id, path.to, o)) {
+        return false;
+    }
+    let foes: Vec<Id> = g.on_table(1 - id.0).collect();
+    foes.into_iter().any(|e| {
+        let sight = g.sight(id, e);
+        g.shot_key(id, e, sight, false).is_some()
+    })
 }
 
 /// A unit standing in dangerous terrain steps out of it ("If a model ... is activated in it,
@@ -752,7 +714,7 @@ mod tests {
         let c = config(Vec::new(), PolicyKind::Default);
         let mut cache = Cache::default();
         let mut g = game(&p, &c, &mut cache, spots);
-        let path = with_seat(&mut g, |s| aircraft_path(s, (0, 0))).unwrap();
+        let path = with_seat(&mut g, |s| super::super::flight::aircraft_path(s, (0, 0))).unwrap();
         assert!(path.length >= 30.0 && (path.to.y - 6.0).abs() > 5.0, "{path:?}");
         assert!(g.gap((0, 0), (1, 0)) > 18.0 && path.to.distance(Point::new(36.0, 38.0)) - 0.5 - p.armies[1][0].radius <= 18.0);
         let greedy = config(Vec::new(), PolicyKind::Greedy);

@@ -28,12 +28,16 @@ use rand::RngExt;
 
 pub mod ai;
 mod common;
+mod flight;
+mod psychic;
 use common::*;
 mod reserves;
 use reserves::{ambush_spot_on_grid, may_arrive, ArrivalGround};
 mod seat;
 mod spells;
 mod transports;
+mod volleys;
+pub use flight::reentry_spot;
 pub use seat::{Bot, Seat};
 pub use spells::{buff_target, casting_roll_target, debuff_target, enemy_test_target, spell_value, spells_to_cast, tokens_to_spend};
 
@@ -94,6 +98,21 @@ impl Player for Bot {
     #[inline]
     fn aircraft_path(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Option<Path> {
         aircraft_path(&mut self.seat(view, rng), id)
+    }
+
+    #[inline]
+    fn psychic_spell(&mut self, view: &View<'_>, rng: &mut Dice, id: Id, window: Window) -> Option<(usize, Id)> {
+        psychic::psychic_spell(&mut self.seat(view, rng), id, window)
+    }
+
+    #[inline]
+    fn blocks(&mut self, view: &View<'_>, rng: &mut Dice, blocker: Id, caster: Id, si: usize, target: Id) -> bool {
+        psychic::blocks(&mut self.seat(view, rng), blocker, caster, si, target)
+    }
+
+    #[inline]
+    fn reentry_spot(&mut self, view: &View<'_>, rng: &mut Dice, id: Id) -> Point {
+        flight::reentry_spot(&mut self.seat(view, rng), id)
     }
 
     #[inline]
@@ -267,9 +286,9 @@ pub fn ambush_spot(g: &mut Seat, id: Id) -> Option<Point> {
 /// edges to move less than 30"").
 pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
     if g.policy_kind(id.0).plays_to_win() {
-        return ai::aircraft_path(g, id);
+        return flight::aircraft_path(g, id);
     }
-    let (info, from) = (g.info(id), g.live(id).pos);
+    let from = g.live(id).pos;
     let room = [g.rules.table.width - g.radius(id) - from.x, from.x - g.radius(id)];
     // "Aircraft can't move into the table edges to move less than 30""
     let least = g.rules.aircraft.map_or(0.0, |a| a.least_move);
@@ -285,7 +304,7 @@ pub fn aircraft_path(g: &mut Seat, id: Id) -> Option<Path> {
             usize::from(mid < from.x)
         }
     };
-    let length = info.movement.advance.min(room[dir]);
+    let length = g.aircraft_reach(id).min(room[dir]);
     let to = Point::new(from.x + if dir == 0 { length } else { -length }, from.y);
     Some(Path::straight(to, length))
 }
@@ -308,6 +327,7 @@ pub fn decide(g: &mut Seat, id: Id) -> Action {
             // a unit that would stand still in dangerous terrain steps out of it
             match movement_action(g, id) {
                 Action::Hold => ai::leave_danger(g, id).unwrap_or(Action::Hold),
+                Action::Advance(path) if ai::better_still(g, id, &path) => Action::Hold,
                 action => as_advance_if_shorter(g, id, action),
             }
         }
@@ -522,6 +542,10 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     if g.policy_kind(id.0) == PolicyKind::Random {
         let i = g.rng.random_range(0..options.len());
         return smallvec::smallvec![all(&options[i])];
+    }
+    // v2.x: a target per weapon type, with no cap
+    if g.rules.max_targets.is_none() && options.len() > 1 {
+        return volleys::one_target_per_type(g, &options);
     }
     let single = |o: &Target| o.2.iter().sum::<f64>().min(o.3);
     // the default policy also counts the marker a target may stop holding or contesting
@@ -801,7 +825,7 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     let fits = |g: &View, u: usize| {
         let info = g.info((army, u));
         let m = info.movement;
-        let spaces = super::prepare::spaces(&info.alloc, info.alloc.start());
+        let spaces = super::prepare::spaces(&info.alloc, info.alloc.start(), g.spaces_by());
         info.transport == 0 && !m.aircraft && !m.ambush && !m.scout && !m.hold_only && spaces.is_some()
     };
     let mut order: Vec<usize> = (0..n).filter(|&u| fits(g, u)).collect();
@@ -818,7 +842,7 @@ pub fn passengers(g: &mut Seat, army: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for u in order {
         let info = g.info((army, u));
-        let need = super::prepare::spaces(&info.alloc, info.alloc.start()).unwrap_or(u32::MAX);
+        let need = super::prepare::spaces(&info.alloc, info.alloc.start(), g.spaces_by()).unwrap_or(u32::MAX);
         // the default policy: only where the ride pays (`transports::ride_pays`)
         if let Some(slot) = room.iter_mut().find(|(t, left)| *left >= need && (!kind.plans_rides() || transports::ride_pays(g, (army, u), (army, *t)))) {
             slot.1 -= need;

@@ -304,7 +304,8 @@ impl ArrivalGround {
         ArrivalGround {
             radius: g.radius(id),
             over: g.info(id).movement.ambush_over,
-            enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e))).collect(),
+            // (v2.x: an enemy Aircraft counts 12" further: its disc as that much wider)
+            enemies: enemies(g, id.0).map(|e| (g.live(e).pos, g.radius(e) + g.measured_further(id, e))).collect(),
             others: g.others_on_ground(id),
         }
     }
