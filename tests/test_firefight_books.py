@@ -111,9 +111,17 @@ def test_every_gf_book_loads_under_every_edition(book_paths, edition):
 
 
 def test_a_firefight_book_is_priced_by_its_units_not_the_gf_books(ff_books, book_paths):
-    """The same unit name, priced for each game: Firefight's Battle Brothers are single models."""
-    book = next(b for b in ff_books if b.name == "Battle Brothers")
-    assert all(u.cost and u.cost < 200 for u in book.units)
+    """The same unit of the same army, priced for each game: never dearer in Firefight, and
+    cheaper wherever the GF book sells it as a squad of more models than Firefight does."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gf = {b.name: b for b in (oprstats.load_army_book(p) for p in book_paths)}
+    shared = [(b[n], gf[b.name][n]) for b in ff_books if b.name in gf for n in {u.name for u in b.units} & {u.name for u in gf[b.name].units}]
+    assert len(shared) > 150
+    assert all(f.edition == FF and g.edition == "3.5" for f, g in shared)
+    assert all(f.cost <= g.cost for f, g in shared)
+    squads = [(f, g) for f, g in shared if g.size > f.size]
+    assert len(squads) > 50 and all(f.cost < g.cost for f, g in squads)
 
 
 # --- The Firefight books' own rules -----------------------------------------------------
