@@ -229,6 +229,11 @@ def test_pulverize_and_shadow_operative(ff_text):
     hidden = ff("Target [5] Q4+ D4+ | Shadow Operative")
     gun = ff("Gunner [1] Q4+ D4+\nGun (24\", A6)")
     assert wounds(gun, hidden, distance=22) == 0 and wounds(gun, hidden, distance=20) > 0
+    cite(ff_text("Shadow Operative Boost"), 'enemies get -8" range when shooting them')
+    boosted = ff("Target [5] Q4+ D4+ | Shadow Operative, Shadow Operative Boost")
+    assert wounds(gun, boosted, distance=17) == 0 and wounds(gun, boosted, distance=16) > 0
+    # the Boost acts only with its rule
+    assert wounds(gun, ff("Target [5] Q4+ D4+ | Shadow Operative Boost"), distance=23) > 0
 
 
 def test_firefight_auras_and_marks_play_for_the_unit_itself_and_report_the_rest(ff_text):
