@@ -85,7 +85,7 @@ def census(names: Iterable[str], *, edition: str = DEFAULT_EDITION) -> dict[str,
     return {n: (UNKNOWN if r is None else Coverage(tuple(r[0]), r[1], r[2])) for n, r in zip(names, rows)}
 
 
-def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
+def rule_coverage(books, *, edition: Optional[str] = None):
     """One row per rule name the books define or their units carry, and per spell.
 
     Columns: ``rule``, ``kind`` (core, army, unit, weapon, aura, spell), ``books`` (how many
@@ -93,12 +93,17 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     and ``share`` (official points of those units, and their share of all the books'
     points), ``modelled``, ``engines`` (attack, melee, morale, game), ``gap`` (what is not
     played: list building, spells, transport, in game) and ``reason``. Sorted by share.
+    ``edition``: whose engines (default: the edition the books were read under, e.g.
+    Firefight for Firefight books; all of them must share it).
     """
     from ._optional import pandas
+    from ._points import measured_edition
 
     pd = pandas("rule_coverage()")
 
     books = _books(books)
+    # the books' edition is their units' (a book's units are made under it)
+    edition = measured_edition([u for b in books for u in b.units], edition, "books")
     core = {name for name, _, _ in _core._known_rules(edition)}
     total = 0
     defined: dict[str, set[str]] = {}
@@ -171,10 +176,14 @@ def rule_coverage(books, *, edition: str = DEFAULT_EDITION):
     return frame.sort_values(["share", "rule"], ascending=[False, True], ignore_index=True)
 
 
-def unmodelled_share(units: Sequence[Unit], *, edition: str = DEFAULT_EDITION, excluding: Sequence[str] = ()) -> float:
+def unmodelled_share(units: Sequence[Unit], *, edition: Optional[str] = None, excluding: Sequence[str] = ()) -> float:
     """The share of the units' official points in units carrying at least one rule with an
     effect on the table that some engine ignores (``excluding`` gaps such as ``"spells"``
-    or ``"transport"`` left out of the count)."""
+    or ``"transport"`` left out of the count), under ``edition`` (default: the units' own)."""
+    from ._points import measured_edition
+
+    units = list(units)
+    edition = measured_edition(units, edition, "units")
     per_unit = [unit_rule_names(u) for u in units]
     entries = census(set().union(*per_unit) if per_unit else set(), edition=edition)
     total = sum(u.cost or 0 for u in units)

@@ -139,22 +139,27 @@ def unit_points(unit: Unit, cost: Optional[float], edition: str) -> tuple[float,
 
 
 #: The shipped cost model prices the targets, which have no official cost; a target's profile
-#: (Defense, Tough, Regeneration) means the same in every edition, so one model serves all.
+#: (Defense, Tough, Regeneration) means the same in every GF edition, so one model serves them.
 TARGET_PRICING_EDITION = "3.5"
+#: Firefight is another game, with its own points and its own Tough (wound effects): its
+#: targets are priced by its own model, in the points its units are bought with.
+OWN_PRICING_EDITIONS = ("firefight-3.2",)
 
 
-def target_points(unit: Unit) -> float:
+def target_points(unit: Unit, edition: str = TARGET_PRICING_EDITION) -> float:
     """What a target is worth, in points: its official cost when it has one, else the shipped
-    cost model's price for it (the reference targets are made up and have none). It is only a
-    scale that makes damage to different targets comparable."""
-    key = str(unit)
+    cost model's price for it (the reference targets are made up and have none), the GF
+    model's for every GF edition and Firefight's for Firefight. It is only a scale that makes
+    damage to different targets comparable."""
+    pricing = edition if edition in OWN_PRICING_EDITIONS else TARGET_PRICING_EDITION
+    key = (str(unit), pricing)
     points = _TARGET_POINTS.get(key)
     if points is None:
-        points = _TARGET_POINTS[key] = unit_points(unit, None, TARGET_PRICING_EDITION)[0]
+        points = _TARGET_POINTS[key] = unit_points(unit, None, pricing)[0]
     return points
 
 
-_TARGET_POINTS: dict[str, float] = {}
+_TARGET_POINTS: dict[tuple[str, str], float] = {}
 
 
 def _wounds_of(unit: Unit) -> int:
@@ -302,7 +307,7 @@ def _check_unit(unit: Any, field_name: str = "unit") -> Unit:
 
 
 def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = None, modes: Optional[Sequence[str]] = None,
-               edition: str = DEFAULT_EDITION, cost: Optional[float] = None) -> Any:
+               edition: Optional[str] = None, cost: Optional[float] = None) -> Any:
     """Exact expected wounds and models killed per 100 points against each target (the
     reference panel by default) in each way of attacking, and durability.
 
@@ -317,16 +322,24 @@ def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = 
     ``"casting"`` too: the best set of its damage spells one round's tokens pay for, each cast
     on the fresh target at the bare chance of a half (expected wounds and kills summed over
     the spells; the chance to destroy, that some one spell does).
+
+    ``edition``: whose rules and cost model (default: the edition the unit was made under:
+    a Firefight book's units are measured by Firefight's engines, against the reference
+    panel read under Firefight, and a homebrew Firefight unit priced by the Firefight model).
     """
     if not isinstance(unit, Unit):
         if cost is not None:
             raise ValueError("cost: a group of units is measured each at its own cost; give one unit to set its cost")
-        from ._points import _source_of
+        from ._points import _source_of, measured_edition
 
-        units, _books = _source_of(unit, None if edition == DEFAULT_EDITION else edition, "unit")
+        units, _books = _source_of(unit, edition, "unit")
+        edition = measured_edition(units, edition, "unit")
         # the targets and modes read once (a generator of targets serves every unit)
         ts, asked = _targets(targets, edition), _modes(modes)
         return Efficiencies(efficiency(u, targets=ts, modes=asked, edition=edition) for u in units)
+    from ._points import measured_edition
+
+    edition = measured_edition([unit], edition, "unit")
     ts = _targets(targets, edition)
     points, source = unit_points(unit, cost, edition)
     casts, asked = _casts(unit), _modes(modes)
@@ -342,7 +355,7 @@ def efficiency(unit: Any, *, targets: Optional[Iterable[Union[Target, Unit]]] = 
         expected_wounds=raw["wounds"].reshape(shape), expected_kills=raw["kills"].reshape(shape),
         p_destroyed=raw["destroyed"].reshape(shape), durability=durability,
         unmodelled=tuple(_core._unmodelled_rules(unit, engine="attack", edition=edition)),
-        target_points=tuple(target_points(t.unit) for t in ts), target_wounds=tuple(_wounds_of(t.unit) for t in ts),
+        target_points=tuple(target_points(t.unit, edition) for t in ts), target_wounds=tuple(_wounds_of(t.unit) for t in ts),
     )
 
 
@@ -410,14 +423,18 @@ def own_mode(modes: Sequence[str], destroyed: np.ndarray) -> str:
     return modes[rows[int(np.argmax(means))]]
 
 
-def natural_mode(unit: Unit, *, edition: str = DEFAULT_EDITION) -> str:
+def natural_mode(unit: Unit, *, edition: Optional[str] = None) -> str:
     """How a unit fights by default: shooting at 12" or charging, whichever destroys more
     points of the reference targets (a unit with a 6" pistol and a great axe charges; a
-    melee-only unit shooting would show only zeros). Shooting wins a tie."""
+    melee-only unit shooting would show only zeros). Shooting wins a tie. ``edition``: by
+    default the unit's own."""
+    from ._points import measured_edition
+
     _check_unit(unit)
+    edition = measured_edition([unit], edition, "unit")
     ts = reference_targets(edition=edition)
     raw = _core._efficiency(unit, [(t.unit, t.cover) for t in ts], modes=list(NATURAL_MODES), edition=edition)
-    worth = np.array([target_points(t.unit) / _wounds_of(t.unit) for t in ts])
+    worth = np.array([target_points(t.unit, edition) / _wounds_of(t.unit) for t in ts])
     return own_mode(list(NATURAL_MODES), raw["wounds"].reshape(len(NATURAL_MODES), len(ts)) * worth)
 
 
@@ -449,7 +466,7 @@ def _whole_numbers(values: Any, name: str, low: int, high: int) -> list[int]:
 
 
 def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), tough: Sequence[int] = (1, 3, 6, 12),
-                     mode: Optional[str] = None, measure: str = "points", edition: str = DEFAULT_EDITION,
+                     mode: Optional[str] = None, measure: str = "points", edition: Optional[str] = None,
                      cost: Optional[float] = None) -> EfficiencyCurve:
     """Expected ``measure`` per 100 points as a ``[defense, tough]`` array, for one way of
     attacking (``mode``, one of :data:`MODES`).
@@ -459,8 +476,11 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     ``mode``: by default the unit's own: shooting at 12" or charging, whichever destroys more
     points of the curve's own targets (as :func:`natural_mode` chooses on the reference
     panel); a unit asked to shoot with no weapon that reaches is warned about (it deals
-    nothing)."""
+    nothing). ``edition``: by default the unit's own."""
+    from ._points import measured_edition
+
     _check_unit(unit)
+    edition = measured_edition([unit], edition, "unit")
     if measure not in MEASURES:
         raise ValueError(f"measure: must be one of {list(MEASURES)} (got {measure!r})")
     if mode is not None:
@@ -481,7 +501,7 @@ def efficiency_curve(unit: Unit, *, defense: Sequence[int] = (6, 5, 4, 3, 2), to
     modes = [mode] if mode is not None else list(NATURAL_MODES)
     raw = _core._efficiency(unit, [(t, False) for t in targets], modes=modes, edition=edition)
     shape = (len(modes), len(ds), len(ts))
-    worth = np.array([target_points(t) for t in targets]).reshape(shape[1:])
+    worth = np.array([target_points(t, edition) for t in targets]).reshape(shape[1:])
     wounds = np.array([_wounds_of(t) for t in targets], dtype=float).reshape(shape[1:])
     destroyed = raw["wounds"].reshape(shape) * worth / wounds
     mode = modes[0] if len(modes) == 1 else own_mode(modes, destroyed)

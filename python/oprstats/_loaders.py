@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import warnings
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from . import _core
@@ -112,8 +113,12 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
 
     ``source`` is a path to the JSON file Army Forge serves (``/api/army-books/<uid>``), that
     JSON as text, or already loaded as a dict (a path is told from text as everywhere: see
-    ``docs/loading.md``). ``edition`` defaults to the book's ``versionString`` (falling back
-    to the current edition when it names none the library knows).
+    ``docs/loading.md``). ``edition`` defaults to the edition the book is for: Firefight v3.2
+    for a Firefight book (its ``gameSystemSlug``), else its ``versionString`` (falling back
+    to the current edition when it names none the library knows). A book read under another
+    edition loads (its rules that edition lacks reported as every unknown rule is); reading a
+    Firefight book under a Grimdark Future edition, or the other way round, warns, since its
+    points are priced for the other game.
 
     Rule names that neither the library knows nor the book defines in its ``specialRules``
     give one :class:`UnknownRuleWarning` for the whole book, naming them with the closest
@@ -136,19 +141,30 @@ def load_army_book(source: PathOrBook, *, edition: Optional[str] = None, strict:
     else:
         raise TypeError(f"source: expected a path, the book's JSON text or a dict, got {type(source).__name__}")
     try:
-        return _core._load_army_book_json(text, edition, strict)
+        book = _core._load_army_book_json(text, edition, strict)
     except ValueError as exc:
         # a malformed book is named for the argument; an unknown rule's message (strict) is
         # the warning's own, word for word
         if str(exc).startswith("not an Army Forge army book"):
             raise ValueError(f"source: {exc}") from None
         raise
+    if (book.edition == FIREFIGHT) != (book.own_edition == FIREFIGHT):
+        games = {True: "Firefight", False: "Grimdark Future"}
+        warnings.warn(f"edition: {book.name} is a {games[book.own_edition == FIREFIGHT]} book (game system "
+                      f"{book.game_system or 'not given'}) read under {book.edition!r}; its points are priced for "
+                      f"{games[book.own_edition == FIREFIGHT]}, not for this edition (leave edition=None for its own, "
+                      f"{book.own_edition!r})", UserWarning, stacklevel=2)
+    return book
+
+
+# The Firefight edition's key (the edition Firefight books are read under).
+FIREFIGHT = "firefight-3.2"
 
 
 def load_army_list(
     source: Union[str, "os.PathLike[str]"],
     *,
-    edition: str = "3.5",
+    edition: Optional[str] = None,
     book: Union[ArmyBook, Iterable[ArmyBook], None] = None,
     strict: Optional[bool] = None,
 ) -> Army:
@@ -157,7 +173,9 @@ def load_army_list(
     ``source`` is the text itself, or a path to a file holding it: an ``os.PathLike``, or a
     one-line string naming a file that exists or ending in ``.txt`` (``docs/loading.md``).
     ``book`` is the list's army book (or books): the rules they define are known for its
-    units. Other rule names the library does not know give one :class:`UnknownRuleWarning`
+    units. ``edition`` defaults to the one the list's title names by its game system
+    (``[GFF 300pts]``: Army Forge's Firefight, read under ``"firefight-3.2"``), else its
+    books' edition (a Firefight book's is Firefight), else the current one. Other rule names the library does not know give one :class:`UnknownRuleWarning`
     for the whole list; ``strict=True`` (or :func:`set_strict`) makes that a ``ValueError``.
     :func:`validate_list` checks it against the army-building rules; :func:`simulate` warns
     when a list costs more than its own limit.

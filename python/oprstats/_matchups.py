@@ -21,7 +21,7 @@ from ._distributed import check_client, check_partitions, matchups_raw
 from ._census import unit_rule_names
 from ._defaults import NOT_GIVEN, SEED_UNSET, renamed, seed_or_zero
 from ._duel import LINE_UP, LINE_UP_WHY
-from ._editions import DEFAULT_EDITION
+from ._points import measured_edition, require_full_games
 from ._efficiency import canonical_mode
 
 # How a unit was judged: against a field it is not in, against the field without itself
@@ -254,7 +254,7 @@ def matchups(
     modes: Sequence[str] = DEFAULT_MODES,
     measure: str = "points",
     charge_distance: float = 6.0,
-    edition: str = DEFAULT_EDITION,
+    edition: Optional[str] = None,
     threads: Optional[int] = None,
     client: Any = None,
     partitions: Optional[int] = None,
@@ -268,13 +268,16 @@ def matchups(
 
     ``attackers`` and ``defenders`` are each an army book, an army, a path to either, a unit,
     or a sequence of units. ``measure="points"`` values each wound at the unit's cost over
-    its wounds (every unit needs a cost); ``"wounds"`` counts wounds.
+    its wounds (every unit needs a cost); ``"wounds"`` counts wounds. ``edition``: whose
+    rules (default: the edition the units were made under, e.g. Firefight for a Firefight
+    book's units; all of them must share it).
 
     ``client``: a ``dask.distributed.Client`` runs the table in ``partitions`` blocks of
     attackers on its workers (the defenders sent once); the table is the same to the bit.
     """
     attackers_list = _units(attackers, "attackers", edition)
     defenders_list = _units(defenders, "defenders", edition)
+    edition = measured_edition(attackers_list + defenders_list, edition, "attackers, defenders")
     if isinstance(modes, str):
         modes = (modes,)
     try:
@@ -428,7 +431,7 @@ def fair_cost_rows(units: Any, **options: Any) -> list[dict]:
 
 
 def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
-               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
+               charge_distance: float = 6.0, edition: Optional[str] = None, in_sample: bool = False, interval: float = 0.9,
                resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
                partitions: Optional[int] = None, armies: Any = None, games: int = 2000) -> tuple[list[dict], float, str]:
     """The rows of :func:`fair_cost`, the field's spread (the 90% quantile of
@@ -437,8 +440,10 @@ def _fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: st
     if method not in ("exchange", "games"):
         raise ValueError(f'method: must be "exchange" or "games" (got {method!r})')
     judged = _units(units, "units", edition)
+    edition = measured_edition(judged, edition, "units")
     interval, resamples = _check_bootstrap(interval, resamples)
     if method == "games":
+        require_full_games(edition, 'fair_cost(method="games")')
         if field is not None or weights is not None:
             raise ValueError('field, weights: the exchange\'s; method="games" measures against armies=')
         from ._worth_games import fair_cost_by_games
@@ -664,9 +669,10 @@ class Field:
 
     __slots__ = ("units", "weights", "charge_distance", "edition", "matchups", "_index", "_cache")
 
-    def __init__(self, units: Any, *, weights: Any = None, charge_distance: float = 6.0, edition: str = DEFAULT_EDITION,
+    def __init__(self, units: Any, *, weights: Any = None, charge_distance: float = 6.0, edition: Optional[str] = None,
                  threads: Optional[int] = None, client: Any = None, partitions: Optional[int] = None) -> None:
         self.units: tuple = tuple(_units(units, "units", edition))
+        edition = measured_edition(self.units, edition, "units")
         self.weights: np.ndarray = _weights(weights, self.units)
         self.weights.flags.writeable = False
         self.charge_distance = _check_number("charge_distance", charge_distance, 0.0, 1000.0)
@@ -730,7 +736,7 @@ class Field:
 
 
 def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str = "exchange", close_share: float = 0.5,
-              charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, in_sample: bool = False, interval: float = 0.9,
+              charge_distance: float = 6.0, edition: Optional[str] = None, in_sample: bool = False, interval: float = 0.9,
               resamples: int = 1000, seed: Any = SEED_UNSET, threads: Optional[int] = None, client: Any = None,
               partitions: Optional[int] = None, armies: Any = None, games: int = 2000):
     """What each unit is worth on the table by play, in points, against a field of opponents,
@@ -777,6 +783,10 @@ def fair_cost(units: Any, *, field: Any = None, weights: Any = None, method: str
 
     ``client`` (a ``dask.distributed.Client``) runs the matchups (or the games) on its
     workers in ``partitions`` batches; the frame is the same to the bit.
+
+    ``edition``: whose rules (default: the edition the units were made under, e.g. Firefight
+    for a Firefight book's units). ``method="games"`` needs full games, played only in v3.5
+    so far: other editions are refused with a ``ValueError``.
     """
     from ._optional import pandas
 
@@ -897,7 +907,7 @@ def _net_per_round(m: Matchups, dealt_points: np.ndarray, attacker_per_wound: np
 
 
 def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: Any = None, close_share: float = 0.5,
-               charge_distance: float = 6.0, edition: str = DEFAULT_EDITION, threads: Optional[int] = None, client: Any = None,
+               charge_distance: float = 6.0, edition: Optional[str] = None, threads: Optional[int] = None, client: Any = None,
                partitions: Optional[int] = None, method: str = "exchange", games: int = 1000, seed: Any = SEED_UNSET, line_up: float = LINE_UP,
                interval: float = 0.9, resamples: int = 1000, distance: Any = NOT_GIVEN) -> BreakEven:
     """The cost (or Quality, or Defense) at which ``unit`` trades points evenly with an
@@ -927,11 +937,13 @@ def break_even(unit: Unit, opponents: Any, *, parameter: str = "cost", weights: 
         raise ValueError(f'method: must be "exchange" or "duel" (got {method!r})')
     line_up, given_as = renamed("break_even", "distance", distance, "line_up", line_up, LINE_UP, LINE_UP_WHY, 2)
     field_units = _units(opponents, "opponents", edition)
+    edition = measured_edition([unit, *field_units], edition, "unit, opponents")
     w = _weights(weights, field_units)
     # checked whichever method reads them, so that a slip is not silently ignored
     interval, resamples = _check_bootstrap(interval, resamples)
     line_up = check_distance(line_up, given_as)
     if method == "duel":
+        require_full_games(edition, 'break_even(method="duel")')
         return _break_even_by_duels(unit, field_units, w, parameter, games=games, seed=seed, line_up=line_up, interval=interval,
                                     resamples=resamples, threads=threads, client=client, partitions=partitions)
     close_share = _check_number("close_share", close_share, 0.0, 1.0)

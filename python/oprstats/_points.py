@@ -373,7 +373,7 @@ class CostModel:
         return d.block("Cost model", lines, table, notes=[f"the {len(top)} largest of {len(self._weights)} weights; .weights has all"])
 
     @classmethod
-    def fit(cls, units: Iterable[Any], *, edition: str = DEFAULT_EDITION, variants: bool = _FitOptions.variants,
+    def fit(cls, units: Iterable[Any], *, edition: Optional[str] = None, variants: bool = _FitOptions.variants,
             ridge: float = _FitOptions.ridge, ridge_by_name: float = _FitOptions.ridge_by_name,
             variant_weight: float = _FitOptions.variant_weight, iterations: int = _FitOptions.iterations,
             out_of_sample: bool = False, coverage: float = 0.9) -> "CostModel":
@@ -387,7 +387,10 @@ class CostModel:
         ``out_of_sample=True`` (army books only) also fits one model without each family of
         books (a book and the books it shares sub-faction copies with), which
         :func:`fairness` judges that family's units with, and calibrates prediction
-        intervals at ``coverage`` on those models' errors (split conformal, by price band)."""
+        intervals at ``coverage`` on those models' errors (split conformal, by price band).
+
+        ``edition``: whose engines measure the features (default: the units' own, all of one
+        edition: the Firefight books' units are fitted under Firefight)."""
         opts = _FitOptions(variants, ridge, ridge_by_name, variant_weight, iterations)
         out_of_sample = check_flag("out_of_sample", out_of_sample)
         coverage = _numeric(coverage, "coverage")
@@ -401,6 +404,7 @@ class CostModel:
             if len(items) < 2 or not all(isinstance(b, ArmyBook) for b in items):
                 raise ValueError("units: out_of_sample=True needs at least two army books (a model is fitted without each family)")
         units, is_variant, source = _training_units(items, opts.variants, edition)
+        edition = measured_edition(units, edition, "units")
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         is_variant_a = np.asarray(is_variant)
@@ -424,7 +428,7 @@ class CostModel:
 
     @classmethod
     def default(cls, *, edition: str = DEFAULT_EDITION) -> "CostModel":
-        """The model shipped with the package for ``edition`` (only the current edition has one)."""
+        """The model shipped with the package for ``edition`` (v3.5's and Firefight v3.2's ship)."""
         path = shipped_model_path(edition)
         if not path.exists():
             raise ValueError(f"edition: no cost model ships for {edition!r}; fit one with CostModel.fit(books, edition={edition!r})")
@@ -531,16 +535,17 @@ class CostModel:
         return prices
 
     @classmethod
-    def cross_validate(cls, books: Sequence[Any], *, by: str = "book", edition: str = DEFAULT_EDITION, **fit_options: Any) -> "CrossValidation":
+    def cross_validate(cls, books: Sequence[Any], *, by: str = "book", edition: Optional[str] = None,
+                       **fit_options: Any) -> "CrossValidation":
         """Leave-one-army-out accuracy: each book's units priced by a model fitted on the
         other books only. ``by="family"`` also holds out the books a book's units are
         sub-faction copies of, or that copy from it (no copy of a held-out unit is seen).
-        ``fit_options`` are those of :meth:`fit`."""
+        ``fit_options`` are those of :meth:`fit`; ``edition`` defaults to the books' own."""
         from ._loaders import load_army_book
 
         if by not in ("book", "family"):
             raise ValueError(f'by: must be "book" or "family" (got {by!r})')
-        books = [load_army_book(b) if isinstance(b, (str, os.PathLike)) else b for b in books]
+        books = [load_army_book(b, edition=edition) if isinstance(b, (str, os.PathLike)) else b for b in books]
         for i, b in enumerate(books):
             if not isinstance(b, ArmyBook):
                 raise TypeError(f"books[{i}]: expected an ArmyBook or a path to one, got {type(b).__name__}")
@@ -548,6 +553,7 @@ class CostModel:
             raise ValueError("books: leave-one-out needs at least two army books")
         opts = _FitOptions(**fit_options)
         units, is_variant, book_of = _training_units(books, opts.variants, edition)
+        edition = measured_edition(units, edition, "books")
         terms = _Terms(units, edition)
         costs = np.asarray([u.cost for u in units], dtype=np.float64)
         book_of_a = np.asarray(book_of)
@@ -898,6 +904,30 @@ class CrossValidation:
                 f"{len(self.option_official)} option prices within a median {self.option_error:.1f} points")
 
 
+def measured_edition(units: Sequence[Unit], edition: Optional[str], field: str) -> str:
+    """The edition units are measured under: ``edition`` when given, else the one they were
+    made under (a Firefight book's units: Firefight's engines and cost model), which must be
+    the same for all of them; the current edition for none."""
+    if edition is not None:
+        if not isinstance(edition, str):
+            raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
+        return edition
+    own = sorted({u.edition for u in units})
+    if len(own) > 1:
+        raise ValueError(f"{field}: the units were made under different editions ({', '.join(own)}); measure one edition's "
+                         "units at a time, or pass edition=")
+    return own[0] if own else DEFAULT_EDITION
+
+
+def require_full_games(edition: str, what: str) -> None:
+    """Refuses what needs full games in an edition the game does not play: never a v3.5 game
+    played in its place."""
+    if edition != DEFAULT_EDITION:
+        raise ValueError(f"edition: {what} needs full games, and the library plays them only in {DEFAULT_EDITION} so far, not "
+                         f"{edition!r} (its units' edition); the exact measures (the exchange, matchups, efficiency) work in "
+                         "every edition")
+
+
 def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book",
                lists: Optional[list] = None) -> tuple[list[Unit], list[Optional[ArmyBook]]]:
     """The units of a group, and for each the army book it is from (None when no book was
@@ -915,7 +945,7 @@ def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book"
             if is_book_text(text):
                 book = load_army_book(text, edition=edition)
                 return list(book.units), [book] * len(book)
-            army = load_army_list(text, edition=edition or DEFAULT_EDITION)
+            army = load_army_list(text, edition=edition)
         except ValueError as exc:  # named for the argument it came from, not the loader's
             raise ValueError(f"{field}: {str(exc).removeprefix('source: ')}") from None
         return _source_of(army, edition, field, lists)
@@ -1012,13 +1042,14 @@ def fairness_rows(units_or_book: Any, model: Optional[CostModel] = None, *, edit
     if isinstance(drivers, bool) or not isinstance(drivers, int) or drivers < 0:
         raise ValueError(f"drivers: must be a whole number of terms, 0 or more (got {shown(drivers)})")
     in_sample, options = check_flag("in_sample", in_sample), check_flag("options", options)
-    if model is None:
-        model = CostModel.default(edition=edition or DEFAULT_EDITION)
-    elif not isinstance(model, CostModel):
+    if model is not None and not isinstance(model, CostModel):
         raise TypeError(f"model: expected an oprstats.CostModel, got {type(model).__name__}")
     units, books = _source_of(units_or_book, edition)
     if not units:
         raise ValueError("units_or_book: no units (an empty group)")
+    if model is None:
+        # the shipped model of the units' edition (a Firefight book's: the Firefight model)
+        model = CostModel.default(edition=measured_edition(units, edition, "units_or_book"))
     judges = _judges(model, units, books, in_sample)
     # the intervals are calibrated on out-of-sample errors: a price from a model that saw the
     # unit has none (its errors are smaller, and no interval was calibrated on them)
@@ -1091,7 +1122,9 @@ def fairness(units_or_book: Any, model: Optional[CostModel] = None, *, edition: 
     against the modelled difference between the loadout with it and the default loadout.
 
     ``units_or_book``: an army book, an army list, units, a path to (or the text of) a book
-    or a list, or a sequence of any of these (several books at once).
+    or a list, or a sequence of any of these (several books at once). ``model`` defaults to
+    the shipped model of their edition (``edition``, else the one they were read under: a
+    Firefight book's units are judged by the model fitted on the Firefight books).
     """
     from ._optional import pandas
 

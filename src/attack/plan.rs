@@ -63,6 +63,7 @@ impl Situation {
             Cond::AttackerLacks(_) => !attacker_has(named),
             Cond::TargetDefense(lo, hi) => view.most(|m| (lo..=hi).contains(&m.defense)),
             Cond::TargetTough(lo, hi) => view.most(|m| (lo..=hi).contains(&m.tough)),
+            Cond::TargetLacks(_) => !view.has(named, Needs::Any),
             Cond::AttackerHas(_) => attacker_has(named),
             Cond::UnitHasAll(_) => view.has(named, Needs::All),
             Cond::WithinInches(x) => self.distance <= f64::from(x),

@@ -102,6 +102,10 @@ pub struct ArmyBook {
     pub name: String,
     pub version: String,
     pub edition: Edition,
+    /// The game system the book is for, as Army Forge names it (`gameSystemSlug`:
+    /// "grimdark-future", "grimdark-future-firefight"), if it says.
+    #[serde(default)]
+    pub game_system: Option<String>,
     pub units: Vec<BookUnit>,
     pub packages: Vec<UpgradePackage>,
     pub special_rules: Vec<RuleDefinition>,
@@ -121,7 +125,8 @@ pub struct UnitOption<'a> {
 }
 
 impl ArmyBook {
-    /// Reads an army book from JSON text. `edition` overrides the book's `versionString`.
+    /// Reads an army book from JSON text. `edition` overrides the edition the book is for
+    /// (its game system, then its `versionString`: see [`book_edition`]).
     pub fn from_json(text: &str, edition: Option<Edition>) -> Result<ArmyBook> {
         if text.len() > MAX_JSON {
             return Err(Error::limit("army book", format!("{} bytes of JSON", text.len()), format!("{MAX_JSON} bytes")));
@@ -137,22 +142,21 @@ impl ArmyBook {
         let name = string(book, "name", "")?;
         let uid = optional_string(book, "uid", "")?.unwrap_or_default();
         let version = optional_string(book, "versionString", "")?.unwrap_or_default();
-        let edition = match edition {
-            Some(e) => e,
-            None => version.parse().unwrap_or_default(),
-        };
+        let game_system = optional_string(book, "gameSystemSlug", "")?;
+        let edition = edition.unwrap_or_else(|| book_edition(game_system.as_deref(), &version));
+        let mut cx = Reading { edition, dropped: Vec::new() };
         let units_json = array(book, "units", "")?;
         let mut units = Vec::with_capacity(units_json.len());
         for (i, u) in units_json.iter().enumerate() {
             let id = u.get("id").and_then(Value::as_str).unwrap_or("?");
             let at = format!("units[{i}] (id {id})");
-            units.push(read_book_unit(u, edition).map_err(|e| e.at(&at))?);
+            units.push(read_book_unit(u, &mut cx).map_err(|e| e.at(&at))?);
         }
         let mut packages = Vec::new();
         if let Some(list) = book.get("upgradePackages").filter(|v| !v.is_null()) {
             let list = list.as_array().ok_or_else(|| Error::book("upgradePackages", "must be a list"))?;
             for (i, p) in list.iter().enumerate() {
-                packages.push(read_package(p, edition).map_err(|e| e.at(&format!("upgradePackages[{i}]")))?);
+                packages.push(read_package(p, &mut cx).map_err(|e| e.at(&format!("upgradePackages[{i}]")))?);
             }
         }
         let mut special_rules = Vec::new();
@@ -168,7 +172,7 @@ impl ArmyBook {
                 });
             }
         }
-        let (mut spells, mut warnings) = (Vec::new(), Vec::new());
+        let (mut spells, mut warnings) = (Vec::new(), cx.dropped_warnings());
         if let Some(list) = book.get("spells").filter(|v| !v.is_null()) {
             let list = list.as_array().ok_or_else(|| Error::book("spells", "must be a list"))?;
             for (i, s) in list.iter().enumerate() {
@@ -200,7 +204,7 @@ impl ArmyBook {
                 ));
             }
         }
-        Ok(ArmyBook { uid, name, version, edition, units, packages, special_rules, spells, warnings })
+        Ok(ArmyBook { uid, name, version, edition, game_system, units, packages, special_rules, spells, warnings })
     }
 
     /// The rule names the book defines in its `specialRules`.
@@ -264,7 +268,53 @@ impl ArmyBook {
     }
 }
 
-fn read_book_unit(u: &Value, edition: Edition) -> Result<BookUnit> {
+/// The edition a book is for when no `edition=` is given: Firefight v3.2 for a Firefight
+/// book (its `gameSystemSlug`; Army Forge's Firefight books carry GF's `versionString`
+/// 3.5.1), else its `versionString`, else the current edition.
+pub fn book_edition(game_system: Option<&str>, version: &str) -> Edition {
+    match game_system {
+        Some(FIREFIGHT_SLUG) => Edition::Firefight3_2,
+        _ => version.parse().unwrap_or_default(),
+    }
+}
+
+/// Army Forge's name for the Firefight game system (`gameSystemSlug`).
+pub const FIREFIGHT_SLUG: &str = "grimdark-future-firefight";
+
+/// What reading a book needs to carry: the edition it is read under, and the ratings it
+/// had to drop to read a rule under that edition (a v3.5.1 book's `Fear(1)` read as v2.x's
+/// `Fear`, which takes none), each reported once in the book's warnings.
+struct Reading {
+    edition: Edition,
+    dropped: Vec<String>,
+}
+
+impl Reading {
+    /// The rule as the edition writes it: a rating on a core rule that takes none in this
+    /// edition is dropped (the rule is the edition's rule of that name) and reported.
+    fn fit(&mut self, rule: Rule) -> Rule {
+        match (rule.spec(self.edition), &rule.rating) {
+            (Some(spec), Some(r)) if !spec.rated => {
+                let text = format!("{}({r})", rule.name);
+                if !self.dropped.contains(&text) {
+                    self.dropped.push(text);
+                }
+                Rule::new(rule.name, None)
+            }
+            _ => rule,
+        }
+    }
+
+    fn dropped_warnings(&self) -> Vec<String> {
+        self.dropped
+            .iter()
+            .map(|r| format!("{r}: the rule takes no rating in {}; read as that edition's rule of the same name", self.edition.title()))
+            .collect()
+    }
+}
+
+fn read_book_unit(u: &Value, cx: &mut Reading) -> Result<BookUnit> {
+    let edition = cx.edition;
     let o = object(u, "")?;
     let id = string(o, "id", "")?;
     let name = string(o, "name", "")?;
@@ -278,18 +328,18 @@ fn read_book_unit(u: &Value, edition: Edition) -> Result<BookUnit> {
     let mut rules = Vec::new();
     for (i, r) in array(o, "rules", "")?.iter().enumerate() {
         let at = format!("rules[{i}]");
-        rules.push(UnitRule { rule: read_rule(r, &at)?, models: None });
+        rules.push(UnitRule { rule: cx.fit(read_rule(r, &at)?), models: None });
     }
     let mut weapons = Vec::new();
     for (i, w) in array(o, "weapons", "")?.iter().enumerate() {
-        weapons.push(read_weapon(w, edition).map_err(|e| e.at(&format!("weapons[{i}]")))?);
+        weapons.push(read_weapon(w, cx).map_err(|e| e.at(&format!("weapons[{i}]")))?);
     }
     let mut items = Vec::new();
     if let Some(list) = o.get("items").filter(|v| !v.is_null()) {
         let list = list.as_array().ok_or_else(|| Error::book("items", "must be a list"))?;
         for (i, it) in list.iter().enumerate() {
             let at = format!("items[{i}]");
-            let (item, item_weapons) = read_item(it, edition).map_err(|e| e.at(&at))?;
+            let (item, item_weapons) = read_item(it, cx).map_err(|e| e.at(&at))?;
             weapons.extend(item_weapons);
             items.extend(item);
         }
@@ -312,26 +362,26 @@ fn read_book_unit(u: &Value, edition: Edition) -> Result<BookUnit> {
 }
 
 /// An item's rules become an [`Item`]; weapons inside it join the unit's weapons.
-fn read_item(it: &Value, edition: Edition) -> Result<(Option<Item>, Vec<Weapon>)> {
+fn read_item(it: &Value, cx: &mut Reading) -> Result<(Option<Item>, Vec<Weapon>)> {
     let o = object(it, "")?;
     let name = string(o, "name", "")?;
     let item_count = count(o, "count", "")?;
-    let (rules, weapons) = read_content(o, edition)?;
+    let (rules, weapons) = read_content(o, cx)?;
     let item = (!rules.is_empty()).then_some(Item { name, count: item_count, rules });
     Ok((item, weapons))
 }
 
 /// The `content` of an item: its rules and the weapons it holds.
-fn read_content(o: &Map<String, Value>, edition: Edition) -> Result<(Vec<Rule>, Vec<Weapon>)> {
+fn read_content(o: &Map<String, Value>, cx: &mut Reading) -> Result<(Vec<Rule>, Vec<Weapon>)> {
     let mut rules = Vec::new();
     let mut weapons = Vec::new();
     for (i, c) in array(o, "content", "")?.iter().enumerate() {
         let at = format!("content[{i}]");
         let co = object(c, &at)?;
         if co.get("type").and_then(Value::as_str) == Some("ArmyBookWeapon") {
-            weapons.push(read_weapon(c, edition).map_err(|e| e.at(&at))?);
+            weapons.push(read_weapon(c, cx).map_err(|e| e.at(&at))?);
         } else {
-            rules.push(read_rule(c, &at)?);
+            rules.push(cx.fit(read_rule(c, &at)?));
         }
     }
     Ok((rules, weapons))
@@ -353,7 +403,7 @@ fn read_rule(r: &Value, at: &str) -> Result<Rule> {
     Ok(Rule::new(name, rating))
 }
 
-fn read_weapon(w: &Value, edition: Edition) -> Result<Weapon> {
+fn read_weapon(w: &Value, cx: &mut Reading) -> Result<Weapon> {
     let o = object(w, "")?;
     let name = string(o, "name", "")?;
     let copies = match o.get("count") {
@@ -381,26 +431,26 @@ fn read_weapon(w: &Value, edition: Edition) -> Result<Weapon> {
     if let Some(list) = o.get("specialRules").filter(|v| !v.is_null()) {
         let list = list.as_array().ok_or_else(|| Error::book("specialRules", "must be a list"))?;
         for (i, r) in list.iter().enumerate() {
-            rules.push(read_rule(r, &format!("specialRules[{i}]"))?);
+            rules.push(cx.fit(read_rule(r, &format!("specialRules[{i}]"))?));
         }
     }
     let attacks = u32::try_from(attacks).map_err(|_| Error::book("attacks", format!("{attacks} is too large")))?;
-    Weapon::new(&name, range, attacks, copies, rules, edition).map_err(|e| e.at(""))
+    Weapon::new(&name, range, attacks, copies, rules, cx.edition).map_err(|e| e.at(""))
 }
 
-fn read_package(p: &Value, edition: Edition) -> Result<UpgradePackage> {
+fn read_package(p: &Value, cx: &mut Reading) -> Result<UpgradePackage> {
     let o = object(p, "")?;
     let uid = string(o, "uid", "")?;
     let hint = optional_string(o, "hint", "")?.unwrap_or_default();
     let mut sections = Vec::new();
     for (i, s) in array(o, "sections", "")?.iter().enumerate() {
         let at = format!("sections[{i}]");
-        sections.push(read_section(s, edition).map_err(|e| e.at(&at))?);
+        sections.push(read_section(s, cx).map_err(|e| e.at(&at))?);
     }
     Ok(UpgradePackage { uid, hint, sections })
 }
 
-fn read_section(s: &Value, edition: Edition) -> Result<UpgradeSection> {
+fn read_section(s: &Value, cx: &mut Reading) -> Result<UpgradeSection> {
     let o = object(s, "")?;
     let uid = optional_string(o, "uid", "")?.or(optional_string(o, "id", "")?).unwrap_or_default();
     let label = optional_string(o, "label", "")?.unwrap_or_default();
@@ -419,12 +469,12 @@ fn read_section(s: &Value, edition: Edition) -> Result<UpgradeSection> {
     let mut options = Vec::new();
     for (i, opt) in array(o, "options", "")?.iter().enumerate() {
         let at = format!("options[{i}]");
-        options.push(read_option(opt, edition).map_err(|e| e.at(&at))?);
+        options.push(read_option(opt, cx).map_err(|e| e.at(&at))?);
     }
     Ok(UpgradeSection { uid, label, variant, targets, affects, select, options })
 }
 
-fn read_option(opt: &Value, edition: Edition) -> Result<UpgradeOption> {
+fn read_option(opt: &Value, cx: &mut Reading) -> Result<UpgradeOption> {
     let o = object(opt, "")?;
     let uid = optional_string(o, "uid", "")?.or(optional_string(o, "id", "")?).unwrap_or_default();
     let label = optional_string(o, "label", "")?.unwrap_or_default();
@@ -444,27 +494,27 @@ fn read_option(opt: &Value, edition: Edition) -> Result<UpgradeOption> {
     let mut gains = Vec::new();
     for (i, g) in array(o, "gains", "")?.iter().enumerate() {
         let at = format!("gains[{i}]");
-        gains.push(read_gain(g, edition).map_err(|e| e.at(&at))?);
+        gains.push(read_gain(g, cx).map_err(|e| e.at(&at))?);
     }
     Ok(UpgradeOption { uid, label, listed_cost, costs, gains })
 }
 
-fn read_gain(g: &Value, edition: Edition) -> Result<Gain> {
+fn read_gain(g: &Value, cx: &mut Reading) -> Result<Gain> {
     let o = object(g, "")?;
     match o.get("type").and_then(Value::as_str) {
-        Some("ArmyBookWeapon") => Ok(Gain::Weapon(read_weapon(g, edition)?)),
+        Some("ArmyBookWeapon") => Ok(Gain::Weapon(read_weapon(g, cx)?)),
         Some("ArmyBookItem") => {
             let name = string(o, "name", "")?;
             let item_count = match o.get("count") {
                 None | Some(Value::Null) => 1,
                 Some(_) => count(o, "count", "")?,
             };
-            let (rules, weapons) = read_content(o, edition)?;
+            let (rules, weapons) = read_content(o, cx)?;
             Ok(Gain::Item { name, count: item_count, rules, weapons })
         }
         Some("ArmyBookRule") => {
-            let rule = read_rule(g, "")?;
-            rule.check(edition).map_err(|e| e.at(""))?;
+            let rule = cx.fit(read_rule(g, "")?);
+            rule.check(cx.edition).map_err(|e| e.at(""))?;
             Ok(Gain::Rule(UnitRule { rule, models: None }))
         }
         other => Err(Error::book("type", format!("unknown kind of upgrade gain {other:?}"))),
@@ -555,5 +605,31 @@ fn kind_of(v: &Value) -> &'static str {
         Value::String(_) => "text",
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book(slug: &str) -> String {
+        format!(
+            r#"{{"name":"B","versionString":"3.5.1","gameSystemSlug":"{slug}","units":[{{"id":"u","name":"U","size":1,"cost":10,
+            "quality":4,"defense":4,"rules":[{{"name":"Fear","rating":1}}],"weapons":[]}}]}}"#
+        )
+    }
+
+    /// The game system names the edition (Firefight's books carry GF's versionString); a rating
+    /// the edition's rule does not take is dropped, once in the warnings, not refused.
+    #[test]
+    fn a_book_is_read_under_its_game_systems_edition_and_fits_any_other() {
+        assert_eq!(ArmyBook::from_json(&book(FIREFIGHT_SLUG), None).unwrap().edition, Edition::Firefight3_2);
+        assert_eq!(ArmyBook::from_json(&book("grimdark-future"), None).unwrap().edition, Edition::V3_5);
+        let v2 = ArmyBook::from_json(&book("grimdark-future"), Some(Edition::V2)).unwrap();
+        assert_eq!(v2.units[0].unit.groups[0].rules[0].rule, Rule::new("Fear", None));
+        assert_eq!(v2.warnings.len(), 1);
+        assert!(v2.warnings[0].starts_with("Fear(1): the rule takes no rating in Grimdark Future v2.x"), "{:?}", v2.warnings);
+        let ff = ArmyBook::from_json(&book("grimdark-future"), Some(Edition::Firefight3_2)).unwrap();
+        assert_eq!((ff.units[0].unit.groups[0].rules[0].rule.number(), ff.warnings.len()), (Some(1), 0));
     }
 }

@@ -118,6 +118,15 @@ impl Army {
     }
 }
 
+/// The edition a list's title names by its game system: Firefight v3.2 for Army Forge's
+/// Firefight (`[GFF 300pts]`; its lists carry the books' version, 3.5.1, so the version
+/// alone cannot tell), else none (a GF list is read under the edition asked for).
+pub fn list_edition(text: &str) -> Option<Edition> {
+    let title = text.lines().map(str::trim).find(|l| !l.is_empty()).filter(|l| l.starts_with("++"))?;
+    let (_, game, _, _) = parse_title(title);
+    game.filter(|g| g.eq_ignore_ascii_case("GFF")).map(|_| Edition::Firefight3_2)
+}
+
 /// Reads `++ Name (v3.5.1) [GF 2000pts] [5 Units] ++`; every part but the name is optional.
 fn parse_title(line: &str) -> (String, Option<String>, Option<String>, Option<u32>) {
     let inner = line.trim_matches('+').trim();
@@ -152,6 +161,16 @@ fn parse_title(line: &str) -> (String, Option<String>, Option<String>, Option<u3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_title_names_its_edition() {
+        let title = |t: &str| list_edition(&format!("{t}\n\nGrunts [10] Q5+ D5+ | 60pts\n"));
+        assert_eq!(title("++ Gang (v3.5.1) [GFF 300pts] [5 Units] ++"), Some(Edition::Firefight3_2));
+        assert_eq!(title("++ Army (v3.5.1) [GF 2000pts] ++"), None);
+        assert_eq!(title("++ Army [AoF 2000pts] ++"), None);
+        assert_eq!(title("++ Army ++"), None);
+        assert_eq!(list_edition("Grunts [10] Q5+ D5+ | 60pts"), None);
+    }
 
     #[test]
     fn copies_are_counted_before_they_are_made() {

@@ -155,6 +155,20 @@ impl PyArmyBook {
         self.inner.edition.key()
     }
 
+    /// The game system the book is for (`gameSystemSlug`: "grimdark-future",
+    /// "grimdark-future-firefight"), or None when the JSON does not say.
+    #[getter]
+    fn game_system(&self) -> Option<&str> {
+        self.inner.game_system.as_deref()
+    }
+
+    /// The edition the book is for, from its game system and `versionString` (what it is
+    /// read under when no `edition=` is given).
+    #[getter]
+    fn own_edition(&self) -> &'static str {
+        crate::loaders::army_forge::book_edition(self.inner.game_system.as_deref(), &self.inner.version).key()
+    }
+
     #[getter]
     fn units<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.units.iter().map(|b| self.unit_value(b.unit.clone())))
@@ -355,6 +369,12 @@ impl PyArmy {
         self.inner.version.as_deref()
     }
 
+    /// The edition key the list was read under, e.g. "firefight-3.2".
+    #[getter]
+    fn edition(&self) -> &'static str {
+        self.edition.key()
+    }
+
     #[getter]
     fn points_limit(&self) -> Option<u32> {
         self.inner.points_limit
@@ -426,10 +446,16 @@ pub fn _load_army_book_json(py: Python<'_>, text: &str, edition: Option<&str>, s
 
 /// Reads an army list from the Army Forge text export, with the rule names and spells its
 /// `books` define. Unknown names are reported once for the whole list, at the wrapper's caller.
+/// With no `edition`: the one its title names (`[GFF 300pts]`), else its books' (all read
+/// under one edition), else the current one.
 #[pyfunction]
-#[pyo3(signature = (text, edition="3.5", strict=None, books=Vec::new()))]
-pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: &str, strict: Option<bool>, books: Vec<PyRef<'_, PyArmyBook>>) -> PyResult<PyArmy> {
-    let edition = self::edition(edition)?;
+#[pyo3(signature = (text, edition=None, strict=None, books=Vec::new()))]
+pub fn _load_army_list_text(py: Python<'_>, text: &str, edition: Option<&str>, strict: Option<bool>, books: Vec<PyRef<'_, PyArmyBook>>) -> PyResult<PyArmy> {
+    let of_books = books.first().map(|b| b.inner.edition).filter(|e| books.iter().all(|b| b.inner.edition == *e));
+    let edition = match edition {
+        Some(e) => self::edition(e)?,
+        None => crate::loaders::army_list::list_edition(text).or(of_books).unwrap_or_default(),
+    };
     let inner = run(py, || Army::parse(text, edition))?;
     // read against its books: the wrong books refused, unknown units and costs reported
     let found = inner.against_books(&books.iter().map(|b| &b.inner).collect::<Vec<_>>())?;

@@ -188,6 +188,12 @@ pub fn game_plays(edition: Edition, name: &str) -> bool {
 /// Core rules every engine reads through the removal order (wounds per model, Heroes last).
 const CORE_ALLOCATION: &[&str] = &["Hero", "Tough"];
 
+/// The part of a rule no engine plays under an edition, if any: [`PARTLY`], then the
+/// edition's own (the Firefight books' auras and buffs: [`super::army_firefight::partly`]).
+fn partly(edition: Edition, name: &str) -> Option<(Gap, &'static [Engine], &'static str)> {
+    PARTLY.iter().find(|(n, ..)| *n == name).map(|&(_, g, e, r)| (g, e, r)).or_else(|| super::army_firefight::partly(edition, name))
+}
+
 /// What the census says of a rule name under an edition.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coverage {
@@ -235,7 +241,7 @@ fn derive(edition: Edition, name: &str) -> Option<Coverage> {
     if let Some(&(_, g, reason)) = NOT_MODELLED.iter().find(|(n, ..)| *n == name) {
         return Some(Coverage { engines: Vec::new(), gap: Some((g, reason)) });
     }
-    let partly = PARTLY.iter().find(|(n, ..)| *n == name).map(|&(_, g, _, r)| (g, r));
+    let partly = partly(edition, name).map(|(g, _, r)| (g, r));
     let mut engines: Vec<Engine> = Vec::new();
     let mut lent: Option<&'static str> = None;
     effects::for_each_entry(edition, name, &mut |outer, e| {
@@ -279,13 +285,15 @@ fn derive(edition: Edition, name: &str) -> Option<Coverage> {
     Some(Coverage { engines, gap: partly })
 }
 
-/// Every rule name the library knows under an edition: its core rules and, for v3.5, the
-/// army-book rules it models or lists as not modelled.
+/// Every rule name the library knows under an edition: its core rules and, for v3.5 and
+/// Firefight (whose books reprint the GF books' rules), the army-book rules it models or
+/// lists as not modelled.
 pub fn known_names(edition: Edition) -> Vec<&'static str> {
     let set = effects::rule_set(edition);
     let mut out: Vec<&'static str> = super::catalog::catalog(edition).iter().map(|s| s.name).collect();
-    let extra = set.core.iter().chain(set.army).map(|d| d.name);
-    let not_modelled = if edition == Edition::V3_5 { NOT_MODELLED } else { &[] };
+    let extra = set.core.iter().chain(set.army).chain(super::army_firefight::inherited(edition)).map(|d| d.name);
+    // the rules not modelled are the books' names: v3.5's, and Firefight's, which reprint them
+    let not_modelled = if matches!(edition, Edition::V3_5 | Edition::Firefight3_2) { NOT_MODELLED } else { &[] };
     let listed: Vec<&'static str> = not_modelled.iter().map(|(n, ..)| *n).chain(game_rules_by_name(edition).iter().copied()).collect();
     for n in extra.chain(listed) {
         if !out.contains(&n) {
@@ -301,6 +309,11 @@ pub fn known_names(edition: Edition) -> Vec<&'static str> {
 pub fn ignored_by(edition: Edition, name: &str, engine: Engine) -> bool {
     if let Some((_, _, engines, _)) = PARTLY.iter().find(|(n, ..)| *n == name) {
         return engines.contains(&engine);
+    }
+    // a Firefight aura's or buff's reach beyond the unit: the engines named, besides what
+    // the rule it lends leaves out
+    if super::army_firefight::partly(edition, name).is_some_and(|(_, engines, _)| engines.contains(&engine)) {
+        return true;
     }
     let ignored = |c: &Coverage| c.engines.is_empty() && c.gap.is_some_and(|(g, _)| g.in_game());
     match indexed(edition, name) {

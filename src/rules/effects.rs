@@ -64,6 +64,8 @@ pub enum Cond {
     TargetDefense(u8, u8),
     /// Most models of the target have Tough(`lo`) to Tough(`hi`).
     TargetTough(u32, u32),
+    /// No model left of the target has this rule (the Firefight books' "non-Hero units").
+    TargetLacks(&'static str),
     /// The attacking weapon or model has this rule (a Boost acts only with its rule).
     AttackerHas(&'static str),
     /// Every model left of the unit whose rule this is has this rule: the target for a
@@ -658,7 +660,9 @@ const V2: Ruleset = Ruleset {
 
 const FIREFIGHT_3_2: Ruleset = Ruleset {
     core: CORE_FIREFIGHT_3_2,
-    army: &[],
+    // the Firefight books' own rows; the GF books' rows they reprint are inherited
+    // (`army_firefight::inherited`)
+    army: super::army_firefight::ARMY_FIREFIGHT_3_2,
     // "they get +1 to Defense rolls when blocking hits from shooting attacks"
     cover: DefenseModifier(Fixed(1)),
     wounds: WoundModel::WoundEffects,

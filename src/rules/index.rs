@@ -65,7 +65,7 @@ struct Index {
 /// The name a condition names, if any.
 pub fn cond_name(c: Cond) -> Option<&'static str> {
     match c {
-        Cond::AttackerLacks(n) | Cond::AttackerHas(n) | Cond::UnitHasAll(n) => Some(n),
+        Cond::AttackerLacks(n) | Cond::AttackerHas(n) | Cond::UnitHasAll(n) | Cond::TargetLacks(n) => Some(n),
         _ => None,
     }
 }
@@ -83,7 +83,8 @@ pub fn effect_name(e: Effect) -> Option<&'static str> {
 fn definitions(edition: Edition) -> FxHashMap<&'static str, &'static RuleDef> {
     let set = effects::rule_set(edition);
     let mut map = FxHashMap::default();
-    for d in set.army.iter().chain(set.core) {
+    // rows another edition's books lend this one's (Firefight: the GF books'), its own winning
+    for d in super::army_firefight::inherited(edition).chain(set.army).chain(set.core) {
         map.insert(d.name, d);
     }
     if edition == Edition::V3_5 {

@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod army;
+pub mod army_firefight;
 pub mod census;
 pub mod effects;
 pub mod index;
