@@ -77,3 +77,22 @@ def test_heroes_join_any_unit_in_v2_and_the_game_plays_them():
         Unit.parse('Tank [1] Q4+ D2+ | 200pts | Tough(6)').join(Unit.parse('Boss [1] Q3+ D4+ | 60pts | Hero, Tough(3)'))
     r = oprstats.simulate([crew, *army()[:2]], army()[:3], games=20, seed=2, progress=False)
     assert r.edition == "2" and r.violations == 0
+
+
+def test_anti_air_on_a_unit_ignores_the_aircrafts_range_and_hit_penalties(rulebook):
+    # "Anti-Air: This unit doesn't count as being an extra 12” away and doesn't get -1 to
+    # shooting against aircraft": a rule of the unit (found by a judge's audit: it was read
+    # only from weapons, so a unit's Anti-Air was dropped without a word)
+    from .conftest import cite
+
+    cite(rulebook("gf-2.x-one-page.txt"), "Anti-Air: This unit doesn't count as being an extra 12\" away and doesn't get -1 to shooting against aircraft.")
+    jet = Unit.parse('Jet [1] Q4+ D3+ | 180pts | Aircraft, Tough(6)\nGun (36", A3)', edition="2")
+    on_unit = Unit.parse('Flak [3] Q4+ D4+ | 90pts | Anti-Air\n3x Flak Gun (30", A2, AP(1))', edition="2")
+    on_weapon = Unit.parse('Flak [3] Q4+ D4+ | 90pts\n3x Flak Gun (30", A2, AP(1), Anti-Air)', edition="2")
+    plain = Unit.parse('Flak [3] Q4+ D4+ | 90pts\n3x Flak Gun (30", A2, AP(1))', edition="2")
+    for distance in (6, 20, 29):
+        assert oprstats.attack(on_unit, jet, distance=distance, edition="2").hits.mean() == pytest.approx(3.0)
+        assert oprstats.attack(on_weapon, jet, distance=distance, edition="2").hits.mean() == pytest.approx(3.0)
+    # without it: -1 to hit (Q4+ hits on 5+), and 12" further away
+    assert oprstats.attack(plain, jet, distance=6, edition="2").hits.mean() == pytest.approx(2.0)
+    assert oprstats.attack(plain, jet, distance=20, edition="2").hits.mean() == 0.0

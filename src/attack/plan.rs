@@ -374,6 +374,12 @@ fn active<'r>(
     out
 }
 
+/// Whether an attacking model's rule counts in its attacks: it has an attacker's effect, or a
+/// target's rule asks for it (`effects::asked_of_attackers`: v2's Anti-Air).
+fn attacking_rule(edition: Edition, rule: &Rule) -> bool {
+    has_effect(edition, rule, Side::Attacker, |_| true) || effects::asked_of_attackers(edition, &rule.name)
+}
+
 /// Whether a rule (or one it gives) has any effect of this kind on this side, whatever the conditions.
 fn has_effect(edition: Edition, rule: &Rule, side: Side, f: impl Fn(&Effect) -> bool) -> bool {
     effects::has_entry(edition, rule.id(), side, f)
@@ -684,7 +690,7 @@ fn usable_by<'m: 'a, 'a>(model: &'m Model, model_rules: &'a [&'a Rule], view: &'
 /// the game asks it model by model, each at its own distance.
 pub fn usable_weapons(model: &Model, target: &[(&Model, u32)], situation: &Situation, pick: Pick) -> u64 {
     let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
-    let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
+    let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| attacking_rule(situation.edition, r)).collect();
     usable_by(model, &model_rules, &view, situation, pick).fold(0u64, |m, (i, _)| m | 1 << i.min(63))
 }
 
@@ -765,7 +771,7 @@ fn build_groups(attacker: &[(&Model, u32)], target: &[(&Model, u32)], situation:
     let mut keys: Vec<(&Weapon, u8, Vec<&Rule>)> = Vec::new();
     let view = TargetView { alive: Alive::from_slice(target), defense: 0, stunned: false };
     for (entry, &(model, copies)) in attacker.iter().enumerate() {
-        let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| has_effect(situation.edition, r, Side::Attacker, |_| true)).collect();
+        let model_rules: Vec<&Rule> = model.rules.iter().filter(|r| attacking_rule(situation.edition, r)).collect();
         let model_has = |id: RuleId| model_rules.iter().any(|r| r.id() == id);
         let weapons: Vec<&Weapon> = usable_by(model, &model_rules, &view, situation, pick).map(|(_, w)| w).collect();
         // v2 Furious: "+1 attack with a weapon of your choice": the weapon with the most AP.

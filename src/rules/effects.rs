@@ -758,6 +758,36 @@ pub fn has_entry(edition: Edition, id: RuleId, side: Side, f: impl Fn(&Effect) -
     index::entries(edition, id).iter().any(|e| e.entry.side == side && f(&e.entry.effect))
 }
 
+/// Whether a target's rule of `edition` asks whether the attacker has the rule `name` (v2's
+/// Aircraft: "Non-aircraft units count as being an extra 12” away ... Anti-Air: This unit
+/// doesn't count as being an extra 12” away"): such a rule of the attacking model counts,
+/// though it has no effect of its own.
+pub fn asked_of_attackers(edition: Edition, name: &str) -> bool {
+    static ASKED: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let asked = ASKED.get_or_init(|| {
+        Edition::ALL
+            .iter()
+            .map(|&e| {
+                let set = rule_set(e);
+                let mut names: Vec<&'static str> = Vec::new();
+                for d in set.core.iter().chain(set.army) {
+                    for re in d.effects.iter().filter(|re| re.side == Side::Target) {
+                        for c in re.conds {
+                            if let Cond::AttackerLacks(n) | Cond::AttackerHas(n) = c {
+                                if !names.contains(n) {
+                                    names.push(n);
+                                }
+                            }
+                        }
+                    }
+                }
+                names
+            })
+            .collect()
+    });
+    Edition::ALL.iter().position(|&e| e == edition).is_some_and(|i| asked[i].contains(&name))
+}
+
 /// The models of a unit as the engines see them: rules lent to the whole unit by one of its
 /// models ("This model and its unit get X": [`Effect::UnitGets`]) on every model, and
 /// Defense set by a rule ("Counts as having Defense X+") in place.
