@@ -46,7 +46,7 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// Places `id` at `to` (`Effect::Reposition`), checking the allowance and the spot.
     pub(super) fn reposition(&mut self, id: Id, to: Point, allowance: f64, when: &'static str) {
-        self.reposition_as(id, to, allowance, "place", when);
+        self.reposition_as(id, to, allowance, "place", when, 0.0);
     }
 
     /// v3.4.1's Scout: "must be deployed and may then be placed anywhere within 12" of their
@@ -60,17 +60,19 @@ impl<'a, P: Player> Game<'a, P> {
             return;
         }
         if let Some(to) = self.ask(|p, v, r| p.placement_after_deployment(v, r, id, inches)) {
-            let when = match self.rules.scout {
-                Scout::DeployThenMove { .. } if !self.units_clear_of(id, self.live(id).pos, to, None, None) => return,
-                Scout::DeployThenMove { .. } => "moved up to 12\" ignoring terrain",
-                _ => "placed within 12\" of where it deployed",
+            let from = self.live(id).pos;
+            // (a move's length is traced; a placement's is 0)
+            let (when, length) = match self.rules.scout {
+                Scout::DeployThenMove { .. } if !self.units_clear_of(id, from, to, None, None) => return,
+                Scout::DeployThenMove { .. } => ("moved up to 12\" ignoring terrain", from.distance(to)),
+                _ => ("placed within 12\" of where it deployed", 0.0),
             };
-            self.reposition_as(id, to, inches, "scout-move", when);
+            self.reposition_as(id, to, inches, "scout-move", when, length);
         }
     }
 
-    /// `reposition`, traced as an event of `kind`.
-    fn reposition_as(&mut self, id: Id, to: Point, allowance: f64, kind: &'static str, when: &'static str) {
+    /// `reposition`, traced as an event of `kind` (`length`: a move's inches; 0 for a placement).
+    fn reposition_as(&mut self, id: Id, to: Point, allowance: f64, kind: &'static str, when: &'static str, length: f64) {
         let from = self.live(id).pos;
         if from.distance(to) > allowance + EPS {
             self.violation(|| format!("unit {id:?} placed {:.3}\" away with {allowance}\" allowed", from.distance(to)));
@@ -81,6 +83,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         self.event(|g| Event {
             allowance,
+            length,
             models_left: g.info(id).alloc.alive(g.live(id).s),
             detail: when.into(),
             models: g.footprint(id),
