@@ -30,6 +30,8 @@ impl<'a, P: Player> Game<'a, P> {
             first = self.play_round(first);
             self.sync_passengers();
             self.score_round();
+            // Firefight: markers first, then the Rout Tests (docs/editions.md)
+            self.rout_tests();
         }
         self.lap(t, |x| &mut x.total);
         self.finish(out);
@@ -248,7 +250,7 @@ impl<'a, P: Player> Game<'a, P> {
         self.live_mut(id).usefulness.count(outcome);
         // "which stops them being Shaken at the end of the activation"
         if was_shaken {
-            self.live_mut(id).shaken = false;
+            self.set_stunned(id, false);
         }
         self.empty_wrecks();
         // "At the end of an activation in which a unit takes wounds that leave it with half or
@@ -269,6 +271,8 @@ impl<'a, P: Player> Game<'a, P> {
                     self.wound_morale(who, before);
                 }
             }
+            // Firefight: "Whenever a special rule requires it" and the end-of-round Rout Test
+            MoraleTiming::Never => {}
         }
         // a transport that routed in those tests
         self.empty_wrecks();

@@ -90,6 +90,12 @@ impl<'a, P: Player> Game<'a, P> {
         if self.live(target).left > 1 {
             self.live_mut(target).moved = true;
         }
+        // Firefight: a unit Stunned whole by a Rout Test, charged: its models are Knocked Out
+        self.charged_while_stunned(target);
+        if self.live(target).gone {
+            return;
+        }
+        let was_stunned = [self.live(id).shaken, self.live(target).shaken];
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
         // buffs: the defender's against the charge, the charger's against the strike back,
@@ -233,6 +239,9 @@ impl<'a, P: Player> Game<'a, P> {
             },
             ..Event::between("melee", id, target, before, g.live(id).pos)
         });
+        // "Whenever a model is Stunned, the attacker may try to push it"
+        self.after_stunning(id, target, was_stunned[1]);
+        self.after_stunning(target, id, was_stunned[0]);
         if !self.live(id).gone && !self.live(target).gone {
             self.move_back(id, target);
         }

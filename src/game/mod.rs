@@ -39,6 +39,7 @@ pub mod play;
 pub mod policy;
 pub mod prepare;
 pub mod round_end;
+pub mod rout;
 pub mod routes;
 pub mod rules;
 pub mod setup;
@@ -49,6 +50,9 @@ pub mod space;
 pub mod spellbook;
 pub mod spell_targets;
 pub mod state;
+pub mod stunned;
+#[cfg(test)]
+mod firefight_tests;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod table;

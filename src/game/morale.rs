@@ -27,7 +27,7 @@ impl<'a, P: Player> Game<'a, P> {
                 self.live_mut(id).gone = true;
             } else {
                 match self.rules.failed_test {
-                    FailedTest::Shaken => self.live_mut(id).shaken = true,
+                    FailedTest::Shaken | FailedTest::Stunned => self.live_mut(id).shaken = true,
                 }
             }
         }

@@ -79,6 +79,11 @@ impl<'a, P: Player> Game<'a, P> {
         live.s = s;
         live.left = left;
         live.wounds_left = wounds_left;
+        // Firefight: a last model Stunned by its wound effects is a Stunned unit, and a unit
+        // Stunned whole (a Rout Test) that is down to one model is a Stunned last model
+        if s.stunned || (live.shaken && left == 1) {
+            self.sync_stunned(id);
+        }
     }
 
     /// Game `game` of the run: its generator, its roll-off, its table and its markers.
@@ -93,6 +98,8 @@ impl<'a, P: Player> Game<'a, P> {
         let terrain = match &config.terrain {
             Terrain::Standard => match prep.rules.terrain {
                 TerrainRecipe::Guidelines => table::standard_terrain(&mut rng, prep.rules.table),
+                // until Firefight's own generator lands: the guidelines' table, cut to 4'x4'
+                TerrainRecipe::Firefight => table::cut_to(table::standard_terrain(&mut rng, prep.rules.table), prep.rules.table),
             },
             Terrain::Fixed(pieces) => pieces.clone(),
         };

@@ -4,9 +4,9 @@
 //! other edition has, a new variant of one of the enums below, which the compiler then
 //! walks the engine through, match by match).
 //!
-//! Only v3.5's value exists so far (`GameRules::of` refuses the others, naming the
-//! edition): `../shared/design/editions-game.md` lists the values v3.4.1, v2.x and Firefight
-//! v3.2 take, and the variants each enum gains for them are named in its doc.
+//! v3.5, v3.4.1 and Firefight v3.2 have values (`GameRules::of` refuses the others, naming
+//! the edition): `../shared/design/editions-game.md` lists the values each edition takes,
+//! and the variants each enum gains for them are named in its doc.
 //!
 //! The attack-level rows (cover, Blast, Rending, the Aircraft's -12" to range...) are the
 //! dice engines' own (`crate::rules::effects::Ruleset`), shared with `attack()` and
@@ -48,6 +48,11 @@ impl TableSize {
 pub enum TerrainRecipe {
     /// The guide's "TERRAIN SETUP GUIDELINES" on a 6'x4' table (`table::standard_terrain`).
     Guidelines,
+    /// Firefight's "fully cover at least 50% of the table ... no gaps bigger than 6"" on its
+    /// 4'x4' table. Until Firefight's own generator lands (`firefight_table`, another
+    /// helper's), this is the v3.5 guideline generator laid out on the 48"x48" table and cut
+    /// to it (`table::cut_to`): about 25% covered, not Firefight's 50%.
+    Firefight,
 }
 
 /// How many objective markers are placed, where, and from how far a unit seizes one.
@@ -71,8 +76,19 @@ pub struct Presence {
     /// An Aircraft counts ("Aircraft ... can't seize or contest objectives": no).
     pub aircraft: bool,
     /// An Ambusher counts in the round it arrives ("Units that deploy via Ambush can't seize
-    /// or contest objectives on the round they deploy": no).
+    /// or contest objectives on the round they deploy": no), where the edition keeps it off
+    /// the markers that round (`GameRules::blind_arrival`).
     pub arrival_round: bool,
+}
+
+/// Which Ambushers may not seize or contest in the round they arrive.
+/// v3.5: "Units that deploy via Ambush can't seize or contest objectives on the round they
+/// deploy" (every round); Firefight: "units that deploy from Ambush on the last round can't
+/// seize or contest objective markers" (only the last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlindArrival {
+    EveryRound,
+    LastRound,
 }
 
 /// Deployment zones and the order units are placed in.
@@ -94,6 +110,11 @@ pub enum Scout {
     /// anywhere within 12" of their position": deployed in the zone, then placed (not moved:
     /// terrain on the way does not matter) with every model within `within` of where it stood.
     DeployThenPlace { within: f64 },
+    /// Firefight: "Models with scout may be deployed after all other units, and may
+    /// immediately be moved by up to 12", ignoring any terrain": deployed in the zone, then
+    /// moved up to `within` inches in a straight line (terrain does not count; the end spot
+    /// keeps the usual 1" from other units).
+    DeployThenMove { within: f64 },
 }
 
 /// Who places the first of the units set aside (Scout, Ambush).
@@ -103,6 +124,9 @@ pub enum ReserveOrder {
     /// "Players alternate in placing Scout units [Ambushers], starting with the player that
     /// activates next."
     NextToActivate,
+    /// Firefight: "If both players have units with Scout [Ambush], they must roll-off to see
+    /// who goes first, and then alternate in placing them" (the winner places first).
+    RollOff,
 }
 
 /// "All models in a unit must always stay within 1" of at least one other model, and must
@@ -141,6 +165,9 @@ pub enum MoraleTiming {
     /// "at the end of an activation, if a unit has been reduced to half or less of its
     /// starting size": once, when the activation that wounded it ends.
     EndOfActivation,
+    /// Firefight: only "Whenever a special rule requires it" and the end-of-round Rout Test
+    /// (`RoutTest`): wounds alone never call for one.
+    Never,
 }
 
 /// What a failed morale test does outside melee.
@@ -151,6 +178,22 @@ pub enum FailedTest {
     /// strike back counting as fatigued, always fail morale tests, and can't seize or
     /// contest objectives."
     Shaken,
+    /// Firefight: "If the roll is unsuccessful, the unit is immediately Stunned (in
+    /// multi-model units, all are Stunned). If the unit was already Stunned, then it
+    /// immediately Routs instead of taking a morale test."
+    Stunned,
+}
+
+/// Firefight's end-of-round Rout Test: "Whenever an army is down to half or less of its
+/// starting units at the end of a round, then all of its units must take a Rout Test."
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoutTest {
+    /// An army tests when `units left × denominator <= units at the start × numerator`
+    /// ("half or less": 1 of 2).
+    pub share: (u32, u32),
+    /// "Friendly units within 12" may take morale tests using the hero's Quality and special
+    /// rules, as long as it isn't Stunned."
+    pub hero_aura: f64,
 }
 
 /// "Aircraft: May only use Advance actions, moving in a straight line, and adding 30" to its
@@ -179,7 +222,7 @@ pub enum Casting {
     /// resolve the effect ... Models within 18" in line of sight of the caster's unit may
     /// spend any number of spell tokens at the same time before rolling, to give the caster
     /// +1/-1 to the roll per token."
-    Tokens { help_range: f64 },
+    Tokens { help_range: f64, caster_adds_own: bool },
 }
 
 /// Everything a full game of one edition reads, built once (`GameRules::of`).
@@ -208,6 +251,13 @@ pub struct GameRules {
     /// `None` where the edition has no Transport (Firefight).
     pub transport: Option<Transport>,
     pub casting: Casting,
+    /// Rules of the books the edition's core lacks, so a game cannot play them: a unit with
+    /// one is refused, naming it (Firefight: Aircraft, Transport, Artillery).
+    pub refused: &'static [&'static str],
+    /// Which Ambushers are kept off the markers on the round they arrive.
+    pub blind_arrival: BlindArrival,
+    /// The end-of-round Rout Test (`None`: the edition has none).
+    pub rout_test: Option<RoutTest>,
     /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
     /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
     /// all four rulebooks.
@@ -233,7 +283,10 @@ impl GameRules {
         failed_test: FailedTest::Shaken,
         aircraft: Some(Aircraft { extra_move: 30.0, least_move: 30.0 }),
         transport: Some(Transport { exit_range: 6.0 }),
-        casting: Casting::Tokens { help_range: 18.0 },
+        casting: Casting::Tokens { help_range: 18.0, caster_adds_own: false },
+        refused: &[],
+        blind_arrival: BlindArrival::EveryRound,
+        rout_test: None,
         rounds: 4,
     };
 
@@ -250,15 +303,42 @@ impl GameRules {
         ..Self::V3_5
     };
 
+    /// Grimdark Future: Firefight v3.2 (gf-firefight-3.2.txt): v3.5's turn structure on a
+    /// 4'x4' table, with its own deployment, coherency, morale (Rout Tests, Stunned) and
+    /// casting; no Aircraft, Transport or Artillery (docs/editions.md, "Full games in
+    /// Firefight v3.2").
+    pub const FIREFIGHT_3_2: GameRules = GameRules {
+        edition: Edition::Firefight3_2,
+        // "a flat 4'x4' surface"; deployment from "one table edge": on a square table all
+        // edges are alike, so the engine keeps the edges at y = 0 and y = 48
+        table: TableSize { width: 48.0, depth: 48.0 },
+        terrain: TerrainRecipe::Firefight,
+        // Stunned units "can't seize or stop others from seizing them"; Ambushers arriving
+        // in the last round neither (`blind_arrival`)
+        blind_arrival: BlindArrival::LastRound,
+        scout: Scout::DeployThenMove { within: 12.0 },
+        reserve_order: ReserveOrder::RollOff,
+        coherency: Coherency { link: 1.0, spread: 6.0 },
+        morale_timing: MoraleTiming::Never,
+        failed_test: FailedTest::Stunned,
+        rout_test: Some(RoutTest { share: (1, 2), hero_aura: 12.0 }),
+        aircraft: None,
+        transport: None,
+        refused: &["Aircraft", "Transport", "Artillery"],
+        casting: Casting::Tokens { help_range: 18.0, caster_adds_own: true },
+        ..Self::V3_5
+    };
+
     /// The game rules of `edition`, or why it has no full game yet.
     pub fn of(edition: Edition) -> Result<&'static GameRules> {
         match edition {
             Edition::V3_5 => Ok(&Self::V3_5),
             Edition::V3_4_1 => Ok(&Self::V3_4_1),
+            Edition::Firefight3_2 => Ok(&Self::FIREFIGHT_3_2),
             other => Err(Error::invalid(
                 "edition",
                 other.key(),
-                "the game simulator plays Grimdark Future v3.5 (gf-3.5-beginners-guide.txt) only; attack(), melee() and morale play every edition",
+                "the game simulator plays Grimdark Future v3.5, v3.4.1 and Firefight v3.2 only; attack(), melee() and morale play every edition",
             )),
         }
     }
@@ -280,7 +360,7 @@ impl GameRules {
     pub fn scout_depth(&self) -> f64 {
         match self.scout {
             Scout::ZoneGrown { beyond } => self.deployment.depth + beyond,
-            Scout::DeployThenPlace { .. } => self.deployment.depth,
+            Scout::DeployThenPlace { .. } | Scout::DeployThenMove { .. } => self.deployment.depth,
         }
     }
 
@@ -288,7 +368,7 @@ impl GameRules {
     pub fn scout_placement(&self) -> f64 {
         match self.scout {
             Scout::ZoneGrown { .. } => 0.0,
-            Scout::DeployThenPlace { within } => within,
+            Scout::DeployThenPlace { within } | Scout::DeployThenMove { within } => within,
         }
     }
 
@@ -303,8 +383,27 @@ impl GameRules {
     /// The range within which friendly casters help or enemies hinder a cast.
     pub fn help_range(&self) -> f64 {
         match self.casting {
-            Casting::Tokens { help_range } => help_range,
+            Casting::Tokens { help_range, .. } => help_range,
         }
+    }
+
+    /// Whether the caster may spend its own tokens on its roll (Firefight: "This model and
+    /// other casters within 18" ... may spend any number of tokens").
+    pub fn caster_adds_own(&self) -> bool {
+        match self.casting {
+            Casting::Tokens { caster_adds_own, .. } => caster_adds_own,
+        }
+    }
+
+    /// Whether an Ambusher that arrived in round `arrived` is kept off the markers at the end
+    /// of round `round` of a game of `rounds`.
+    #[inline]
+    pub fn arriving_blind(&self, arrived: u8, round: u8, rounds: u8) -> bool {
+        arrived == round
+            && match self.blind_arrival {
+                BlindArrival::EveryRound => true,
+                BlindArrival::LastRound => round == rounds,
+            }
     }
 }
 
@@ -400,9 +499,62 @@ mod tests {
         assert!(GameRules::V3_5.plays("Artillery"));
     }
 
+    /// Each Firefight v3.2 value against the sentence of gf-firefight-3.2.txt it comes from;
+    /// what the text shares with v3.5 (markers, moves, the two targets) is v3.5's.
+    #[test]
+    fn firefight_values_are_the_rulebooks() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/gf-firefight-3.2.txt"));
+        let Ok(text) = text else {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "../shared/rules is missing under CI=true");
+            eprintln!("skipped: ../shared/rules/gf-firefight-3.2.txt is absent");
+            return;
+        };
+        let r = GameRules::of(Edition::Firefight3_2).unwrap();
+        let rout = r.rout_test.expect("Firefight has Rout Tests");
+        for (sentence, holds) in [
+            ("You are going to need a flat 4'x4' surface to play on", r.table.width == 48.0 && r.table.depth == 48.0),
+            ("set up D3+2 objective markers", r.markers.least == 2),
+            ("over 9\" away from other markers", r.markers.spacing == 9.0),
+            ("if a unit is within 3\" of a marker whilst no enemies are, then it counts as being seized", r.markers.range == 3.0),
+            ("Stunned units can't seize or stop others from seizing them", !r.seize.shaken && !r.contest.shaken),
+            ("units that deploy from Ambush on the last round can't seize or contest objective markers", r.blind_arrival == BlindArrival::LastRound && !r.arriving_blind(3, 3, 4) && r.arriving_blind(4, 4, 4)),
+            ("chooses one table edge to deploy on and then places one unit fully within 12\" of their table edge", r.deployment.depth == 12.0),
+            ("may be deployed after all other units, and may immediately be moved by up to 12\", ignoring any terrain", r.scout == Scout::DeployThenMove { within: 12.0 } && r.scout_depth() == 12.0 && r.scout_placement() == 12.0),
+            ("If both players have units with Scout, they must roll-off", r.reserve_order == ReserveOrder::RollOff),
+            ("If both players have units with Ambush, they must roll-off", r.reserve_order == ReserveOrder::RollOff),
+            ("stay within 1\" of at least one other model, and must stay within 6\" of all other models", r.coherency.link == 1.0 && r.coherency.spread == 6.0),
+            ("**Advance** - Moves 6\"", r.moves.advance == 6.0),
+            ("**Rush** - Moves 12\"", r.moves.rush == 12.0),
+            ("**Charge** - Moves 12\" into melee", r.moves.charge == 12.0),
+            ("may not move more than 6\" for that movement", r.moves.difficult_cap == 6.0),
+            ("the charging unit must move back by 1\" (if possible)", r.moves.move_back == 1.0),
+            ("you may fire only at up to two different targets", r.max_targets == Some(2)),
+            ("Whenever an army is down to half or less of its starting units at the end of a round, then all of its units must take a Rout Test", rout.share == (1, 2)),
+            ("If the roll is unsuccessful, the unit is immediately Stunned (in multi-model units, all are Stunned)", r.failed_test == FailedTest::Stunned && r.morale_timing == MoraleTiming::Never),
+            ("Friendly units within 12\" may take morale tests using the hero's Quality and special rules, as long as it isn't Stunned", rout.hero_aura == 12.0),
+            ("This model and other casters within 18\" in line of sight may spend any number of tokens", r.help_range() == 18.0 && r.caster_adds_own()),
+            ("After 4 rounds have been played", r.rounds == 4),
+        ] {
+            assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
+            assert!(holds, "the Firefight value disagrees with {sentence:?}");
+        }
+        // its core has no Aircraft, Transport or Artillery rule: a game refuses them, and
+        // plays by name only the rules it has
+        for lacking in ["Aircraft", "Transport"] {
+            assert!(!text.lines().any(|l| l.trim() == lacking), "{lacking} is a Firefight rule after all");
+            assert!(r.refused.contains(&lacking) && !r.plays(lacking));
+        }
+        assert!(r.aircraft.is_none() && r.transport.is_none());
+        assert!(text.lines().any(|l| l.trim() == "Scout"), "the rules are headed by their names");
+        assert!(r.plays("Scout") && r.plays("Caster") && r.plays("Strider") && !r.plays("Artillery"));
+        // v3.5's own values are untouched
+        assert!(GameRules::V3_5.refused.is_empty() && GameRules::V3_5.rout_test.is_none() && !GameRules::V3_5.caster_adds_own());
+        assert!(GameRules::V3_5.arriving_blind(3, 3, 4));
+    }
+
     #[test]
     fn editions_without_a_game_are_refused_by_name() {
-        for e in [Edition::V2, Edition::Firefight3_2] {
+        for e in [Edition::V2] {
             let err = GameRules::of(e).unwrap_err().to_string();
             assert!(err.contains(e.key()) && err.contains("v3.5"), "{err}");
         }

@@ -73,15 +73,15 @@ impl<'a, P: Player> Game<'a, P> {
     /// activates next."
     /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     pub(super) fn ambush(&mut self, next: usize) {
-        let first = match self.rules.reserve_order {
-            ReserveOrder::NextToActivate => next,
-        };
         let round = self.round;
-        let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
+        let waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
             (0..self.units[army].len())
                 .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
                 .collect()
         });
+        let both = !waiting[0].is_empty() && !waiting[1].is_empty();
+        let first = self.reserve_first(next, both);
+        let mut waiting = waiting;
         // on its turn a player places one of its Ambushers that has somewhere to arrive (one
         // with nowhere waits for the next round, and the player places another): a unit that
         // finds no spot does not cost the player its turn
@@ -93,6 +93,26 @@ impl<'a, P: Player> Game<'a, P> {
                 }
             }
             turn = 1 - turn;
+        }
+    }
+
+    /// Which player places the first of the units set aside (Scouts, Ambushers) when `both`
+    /// have some; `next`, the player that activates next.
+    fn reserve_first(&mut self, next: usize, both: bool) -> usize {
+        match self.rules.reserve_order {
+            ReserveOrder::NextToActivate => next,
+            // "they must roll-off to see who deploys first": only when both have some (the
+            // winner goes first); ties are rolled again
+            ReserveOrder::RollOff if both => loop {
+                let (a, b) = (self.rng.d6(), self.rng.d6());
+                self.dice += 2;
+                if a != b {
+                    let winner = usize::from(b > a);
+                    self.event(|_| Event { kind: "roll-off", army: winner as i8, unit: -1, target_army: -1, target: -1, dice: 2, detail: format!("rolled {a} against {b}"), ..Event::default() });
+                    break winner;
+                }
+            },
+            ReserveOrder::RollOff => next,
         }
     }
 
@@ -171,9 +191,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         // Scouts: "Players alternate in placing Scout units, starting with the player that
         // activates next" (the one who deployed first takes the first turn)
-        let scouts_first = match self.rules.reserve_order {
-            ReserveOrder::NextToActivate => self.seat[0],
-        };
+        let scouts_first = self.reserve_first(self.seat[0], !scouts[0].is_empty() && !scouts[1].is_empty());
         for (lists, depth, kind, first) in [(queues, self.rules.deployment.depth, "deploy", self.seat[0]), (scouts, self.rules.scout_depth(), "scout", scouts_first)] {
             for id in alternating(first, &lists) {
                 self.units[id.0][id.1].gone = false;

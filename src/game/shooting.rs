@@ -14,6 +14,7 @@ use super::state::{EPS, Touched};
 use super::play::Game;
 use super::live::Id;
 use super::config::Event;
+use crate::rules::effects::WoundModel;
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -44,11 +45,13 @@ impl<'a, P: Player> Game<'a, P> {
         let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
         let talloc = self.alloc_of(target, held);
         let before = self.live(target).s;
+        let was_stunned = self.live(target).shaken;
         let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::at(group, situation, talloc, s));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
         let used = self.used_on_hits(target, held, r.hits);
         self.spend_held(target, used, "spell");
+        self.after_stunning(by, target, was_stunned);
         r
     }
 
@@ -104,6 +107,7 @@ impl<'a, P: Player> Game<'a, P> {
             let situation = Situation { attacker_option, ..plan.variants[vi].0 };
             let cached = situation == plan.variants[vi].0;
             let mut state = before;
+            let was_stunned = self.view.units[target.0][target.1].shaken;
             let (mut hits, mut wounds, mut dice) = (0, 0, 0);
             // Limited weapons fired in this volley, by their bit in `UnitInfo::limited`
             let mut limited = 0u32;
@@ -115,13 +119,22 @@ impl<'a, P: Player> Game<'a, P> {
                 };
                 limited |= plan.limited[gi];
                 let models = &mut plan.models[vi];
+                // Firefight: a unit Stunned whole by a Rout Test loses a model to every hit
+                let whole = self.view.units[target.0][target.1].shaken && talloc.wounds == WoundModel::WoundEffects && !talloc.destroyed(state) && talloc.alive(state) > 1;
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
                     let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
                     if cached { models.get(gi, talloc.index(s), talloc.state_count(), model) } else { Faces::of(&model()) }
                 });
-                state = r.end;
+                if whole {
+                    let (end, rolled) = super::stunned::hits_on_stunned(talloc, state, r.hits, &mut self.rng);
+                    dice += rolled;
+                    wounds += talloc.kills(end) - talloc.kills(state);
+                    state = end;
+                } else {
+                    state = r.end;
+                    wounds += r.wounds;
+                }
                 hits += r.hits;
-                wounds += r.wounds;
                 dice += r.dice;
             }
             // what the trace says of the options played (only for a trace)
@@ -147,6 +160,7 @@ impl<'a, P: Player> Game<'a, P> {
                 self.spend_mark(target, id, "shot");
             }
             self.spend_held(id, key.shooter, "shooting");
+            self.after_stunning(id, target, was_stunned);
             self.event(|g| {
                 let plan = g.plan(&key);
                 let mut labels = volley.groups.iter().filter_map(|&gi| plan.groups.get(gi)).map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");

@@ -368,6 +368,18 @@ fn shuffle<T>(rng: &mut Xoshiro256PlusPlus, items: &mut [T]) {
     }
 }
 
+/// `pieces` cut to the table: each piece's part on it, and none that has no area left
+/// (a generator laid out for a wider table may run past a smaller one's edge).
+pub fn cut_to(pieces: Vec<Piece>, table: TableSize) -> Vec<Piece> {
+    pieces
+        .into_iter()
+        .filter_map(|p| {
+            let (x0, x1, y0, y1) = (p.x0.max(0.0), p.x1.min(table.width), p.y0.max(0.0), p.y1.min(table.depth));
+            (x1 - x0 > 0.5 && y1 - y0 > 0.5).then(|| Piece { x0, x1, y0, y1, ..p })
+        })
+        .collect()
+}
+
 /// Objectives a game takes at most (D3+2 is at most 5; a user's own list may hold more).
 pub const MAX_OBJECTIVES: usize = 20;
 

@@ -165,6 +165,10 @@ const CORE_3_5_GAME: &[&str] = &["Aircraft", "Artillery", "Caster", "Caster Grou
 /// v3.4.1's (gf-3.4.1-core.txt's "Special Rules Reference"): v3.5's but Artillery, which the
 /// sheet does not have, and the books' Caster Group.
 const CORE_3_4_1_GAME: &[&str] = &["Aircraft", "Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider", "Transport"];
+/// Firefight v3.2's (gf-firefight-3.2.txt's special rules): no Aircraft, Transport or
+/// Artillery, which its core lacks (a game refuses a unit with them: `GameRules::refused`),
+/// and no Caster Group; the others as v3.5's.
+const CORE_FIREFIGHT_3_2_GAME: &[&str] = &["Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
 
 /// The rules a full game of `edition` plays by name (`game_plays`): the game reads a rule's
 /// name only through this list, so a rule the edition lacks (v3.4.1's Artillery) is neither
@@ -173,7 +177,8 @@ pub fn game_rules_by_name(edition: Edition) -> &'static [&'static str] {
     match edition {
         Edition::V3_5 => CORE_3_5_GAME,
         Edition::V3_4_1 => CORE_3_4_1_GAME,
-        Edition::V2 | Edition::Firefight3_2 => &[],
+        Edition::Firefight3_2 => CORE_FIREFIGHT_3_2_GAME,
+        Edition::V2 => &[],
     }
 }
 

@@ -28,6 +28,7 @@ use rand::RngExt;
 
 pub mod ai;
 mod common;
+pub mod firefight;
 use common::*;
 mod reserves;
 use reserves::{ambush_spot_on_grid, may_arrive, ArrivalGround};
@@ -124,6 +125,10 @@ impl Player for Bot {
     #[inline]
     fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool {
         strike_back(&mut self.seat(view, rng), c, d)
+    }
+
+    fn push_spot(&mut self, view: &View<'_>, rng: &mut Dice, by: Id, id: Id, inches: f64) -> Option<Point> {
+        firefight::push_spot(&mut self.seat(view, rng), by, id, inches)
     }
 
     #[inline]

@@ -1,0 +1,267 @@
+//! Scripted Firefight v3.2 games on fixed terrain (editions-game.md 8.2), each citing the
+//! sentence of gf-firefight-3.2.txt it checks: the Rout Test phase, Stunned and Knocked Out
+//! as game state, pushes, a caster's own tokens, and Ambushers on the last round.
+
+use super::cache::Cache;
+use super::config::Event;
+use super::table::{Kinds, Piece, Point};
+use super::test_support::{config, placed, prep_in, Game};
+use crate::edition::Edition;
+use crate::rolls::Dice;
+
+const FF: Edition = Edition::Firefight3_2;
+const GRUNT: &str = "Grunt [1] Q5+ D5+\nRifle (24\", A1)";
+const SQUAD: &str = "Squad [5] Q5+ D5+\n5x Rifle (24\", A1)";
+
+/// Asserts that the Firefight rulebook says `sentence` (skipped, with a note, when
+/// ../shared is absent; a failure under CI=true).
+fn cites(sentence: &str) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/gf-firefight-3.2.txt"));
+    match text {
+        Ok(text) => assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}"),
+        Err(_) => {
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "../shared/rules is missing under CI=true");
+            eprintln!("not checked against the rulebook: ../shared/rules/gf-firefight-3.2.txt is absent");
+        }
+    }
+}
+
+/// Units spread along the table in a row at depth `y`, 7" apart.
+fn row(n: usize, y: f64) -> Vec<Point> {
+    (0..n).map(|i| Point::new(6.0 + 7.0 * i as f64, y)).collect()
+}
+
+fn events<'e>(g: &'e Game, kind: &str) -> Vec<&'e Event> {
+    g.trace.as_ref().expect("traced").iter().filter(|e| e.kind == kind).collect()
+}
+
+#[test]
+fn an_army_of_six_tests_at_three_units_left_and_not_at_four() {
+    cites("Whenever an army is down to half or less of its starting units at the end of a round, then all of its units must take a Rout Test.");
+    cites("Note that starting size is counted at the beginning of the game.");
+    let p = prep_in(FF, &[GRUNT; 6], &[GRUNT]);
+    let c = config(vec![], vec![], row(6, 6.0), vec![Point::new(24.0, 42.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    for u in 0..2 {
+        g.live_mut((0, u)).gone = true;
+    }
+    g.rout_tests();
+    assert!(events(&g, "rout-test").is_empty(), "4 of 6 units left: no test");
+    g.live_mut((0, 2)).gone = true;
+    g.rout_tests();
+    let tests = events(&g, "rout-test");
+    // the army's event, then one test for each of its 3 units; the other army is whole
+    assert_eq!(tests.iter().filter(|e| e.unit == -1).count(), 1, "{tests:?}");
+    let units: Vec<i32> = tests.iter().filter(|e| e.unit >= 0).map(|e| e.unit).collect();
+    assert_eq!(units, [3, 4, 5]);
+    assert!(tests.iter().all(|e| e.army == 0));
+}
+
+#[test]
+fn a_stunned_unit_routs_at_a_rout_test_and_a_failed_test_stuns_every_model() {
+    cites("If the unit was already Stunned, then it immediately Routs instead of taking a morale test.");
+    cites("If the roll is unsuccessful, the unit is immediately Stunned (in multi-model units, all are Stunned).");
+    let weak = "Squad [5] Q6+ D5+\n5x Rifle (24\", A1)";
+    let p = prep_in(FF, &[GRUNT, weak, GRUNT, GRUNT], &[GRUNT]);
+    let c = config(vec![], vec![], row(4, 6.0), vec![Point::new(24.0, 42.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    // 2 of 4 units left
+    g.live_mut((0, 0)).gone = true;
+    g.live_mut((0, 3)).gone = true;
+    g.set_stunned((0, 2), true);
+    assert!(g.live((0, 2)).s.stunned, "a unit of one model: its last model is Stunned");
+    // a squad at Q6+ fails (and is Stunned whole) in some of the tries
+    let mut stunned_whole = 0;
+    for seed in 0..40 {
+        g.rng = Dice::seed_from_u64(seed);
+        g.live_mut((0, 1)).shaken = false;
+        g.live_mut((0, 2)).gone = false;
+        g.set_stunned((0, 2), true);
+        g.rout_tests();
+        assert!(g.live((0, 2)).gone, "the Stunned grunt Routs without a test");
+        if g.live((0, 1)).shaken {
+            stunned_whole += 1;
+            assert!(!g.live((0, 1)).s.stunned, "five models Stunned are the unit's, not a last model's");
+            assert!(!g.may_seize((0, 1)) && !g.may_contest((0, 1)));
+        }
+    }
+    assert!((10..40).contains(&stunned_whole), "Q6+ fails 5 tests in 6: {stunned_whole} of 40");
+    assert!(events(&g, "rout").len() == 40);
+}
+
+#[test]
+fn a_hero_within_12_inches_lends_its_quality_unless_stunned() {
+    cites("Friendly units within 12\" may take morale tests using the hero's Quality and special rules, as long as it isn't Stunned.");
+    let hopeless = "Squad [5] Q6+ D5+\n5x Rifle (24\", A1)";
+    let hero = "Captain [1] Q2+ D4+ | Hero, Fearless\nPistol (12\", A1)";
+    let p = prep_in(FF, &[hopeless, hero, GRUNT, GRUNT], &[GRUNT]);
+    let c = config(vec![], vec![], vec![Point::new(10.0, 6.0), Point::new(18.0, 6.0), Point::new(30.0, 6.0), Point::new(40.0, 6.0)], vec![Point::new(24.0, 42.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    g.live_mut((0, 2)).gone = true;
+    g.live_mut((0, 3)).gone = true;
+    let failures = |g: &mut Game, stunned_hero: bool| {
+        let mut n = 0;
+        for seed in 0..60 {
+            g.rng = Dice::seed_from_u64(seed);
+            g.live_mut((0, 0)).shaken = false;
+            g.live_mut((0, 1)).gone = false;
+            g.set_stunned((0, 1), stunned_hero);
+            g.rout_tests();
+            n += u32::from(g.live((0, 0)).shaken);
+        }
+        n
+    };
+    // Q2+ with Fearless fails 1 in 36; Q6+ alone 5 in 6
+    let lent = failures(&mut g, false);
+    let alone = failures(&mut g, true);
+    assert!(lent <= 6 && alone >= 35, "with the hero {lent} of 60 failed, without {alone}");
+    assert!(events(&g, "rout-test").iter().any(|e| e.unit == 0 && e.target == 1 && e.detail.contains("Captain")));
+}
+
+#[test]
+fn a_stunned_defender_does_not_strike_back() {
+    cites("Whilst Stunned, models can't strike back, and automatically fail all morale tests.");
+    let brute = "Brute [1] Q3+ D2+ | Tough(12)\nClaws (A6, AP(2))";
+    let poker = "Poker [1] Q6+ D5+\nStick (A1)";
+    let mut struck_back = [0, 0];
+    for (k, stunned) in [false, true].into_iter().enumerate() {
+        for seed in 0..20 {
+            let p = prep_in(FF, &[poker], &[brute]);
+            let mut c = config(vec![], vec![], vec![Point::new(24.0, 20.0)], vec![Point::new(24.0, 26.0)]);
+            c.seed = seed;
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            if stunned {
+                g.set_stunned((1, 0), true);
+            }
+            let path = g.charge_path((0, 0), (1, 0)).expect("in reach");
+            g.charge((0, 0), (1, 0), path);
+            struck_back[k] += u32::from(g.live((0, 0)).taken > 0 || g.live((0, 0)).gone);
+        }
+    }
+    assert!(struck_back[0] >= 15, "a fresh brute strikes back and wounds: {struck_back:?}");
+    assert_eq!(struck_back[1], 0, "a Stunned one never does");
+}
+
+#[test]
+fn a_unit_stunned_whole_then_charged_is_removed() {
+    cites("If Stunned models take any hits from shooting, or are charged again, then they are Knocked Out immediately (without needing to check wounds).");
+    let p = prep_in(FF, &[GRUNT], &[SQUAD]);
+    let c = config(vec![], vec![], vec![Point::new(24.0, 18.0)], vec![Point::new(24.0, 27.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    // what a failed Rout Test does to a squad
+    g.set_stunned((1, 0), true);
+    assert!(g.wholly_stunned((1, 0), g.live((1, 0)).s));
+    let path = g.charge_path((0, 0), (1, 0)).expect("in reach");
+    g.charge((0, 0), (1, 0), path);
+    assert!(g.live((1, 0)).gone, "all five Knocked Out");
+    assert_eq!(g.live((0, 0)).taken, 0, "before any blow: none struck back");
+    assert!(!events(&g, "knocked-out").is_empty());
+}
+
+#[test]
+fn shooting_a_unit_stunned_whole_knocks_out_a_model_per_hit() {
+    cites("If Stunned models take any hits from shooting, or are charged again, then they are Knocked Out immediately (without needing to check wounds).");
+    // D2+ blocks all but 1s: unstunned, hits would hardly wound; Stunned, every hit removes one
+    let armoured = "Squad [5] Q5+ D2+\n5x Rifle (24\", A1)";
+    let gunner = "Gunner [1] Q2+ D5+\nGun (24\", A4)";
+    let (mut removed, mut hits) = (0, 0);
+    for seed in 0..20 {
+        let p = prep_in(FF, &[gunner], &[armoured]);
+        let mut c = config(vec![], vec![], vec![Point::new(24.0, 10.0)], vec![Point::new(24.0, 26.0)]);
+        c.seed = seed;
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.set_stunned((1, 0), true);
+        let mut touched = super::state::Touched::new();
+        g.shoot((0, 0), false, &mut touched);
+        let shot = events(&g, "shoot").into_iter().next().expect("it shoots").hits;
+        hits += shot.min(5);
+        removed += if g.live((1, 0)).gone { 5 } else { 5 - g.live((1, 0)).left };
+    }
+    assert!(hits > 40, "{hits} hits in 20 volleys of Q2+ A4");
+    assert_eq!(removed, hits, "one model per hit, blocked or not");
+}
+
+#[test]
+fn a_push_happens_on_4_plus_never_off_the_table_or_into_impassable_terrain() {
+    cites("Whenever a model is Stunned, the attacker may try to push it by rolling one die. On a 4+ the attacker may move the model by up to 2\" in any direction.");
+    // the grunt stands on a marker its side holds, in a corner, a building beside it: the
+    // pusher wants it off the marker, and only some directions are open
+    let building = Piece::new("building", 4.0, 0.0, 10.0, 6.0, Kinds { blocking: true, impassable: true, ..Kinds::default() }).unwrap();
+    let marker = Point::new(2.0, 10.5);
+    let p = prep_in(FF, &[GRUNT], &[GRUNT]);
+    let c = config(vec![building.clone()], vec![marker], vec![Point::new(40.0, 40.0)], vec![Point::new(2.0, 8.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let home = g.live((1, 0)).pos;
+    let (mut pushed, mut rolls) = (0, 0);
+    for seed in 0..60 {
+        g.rng = Dice::seed_from_u64(seed);
+        g.live_mut((1, 0)).pos = home;
+        g.set_stunned((1, 0), true);
+        g.after_stunning((0, 0), (1, 0), false);
+        let push = *events(&g, "push").last().expect("a push is tried");
+        let roll: u8 = push.detail["rolled ".len().."rolled ".len() + 1].parse().unwrap();
+        let at = g.live((1, 0)).pos;
+        let r = g.radius((1, 0));
+        assert!(g.rules.table.holds(at.x, at.y, r, 1e-9), "pushed off the table to {at:?}");
+        assert!(building.distance_to(at) >= r - 1e-9, "pushed into the building: {at:?}");
+        assert!(at.distance(home) <= 2.0 + 1e-9);
+        if roll < 4 {
+            assert_eq!(at, home, "rolled {roll}: no push");
+        } else {
+            rolls += 1;
+            pushed += u32::from(at != home);
+        }
+    }
+    assert!(rolls > 15 && pushed == rolls, "every 4+ pushed it off the marker: {pushed} of {rolls}");
+}
+
+#[test]
+fn a_casters_own_tokens_raise_its_roll() {
+    cites("This model and other casters within 18\" in line of sight may spend any number of tokens at the same time before rolling, to give the caster +1/-1 to the casting roll per token spent.");
+    let caster = "Mystic [1] Q4+ D5+ | Caster(6)\nStaff (A1)";
+    for (edition, adds) in [(FF, true), (Edition::V3_5, false)] {
+        let p = prep_in(edition, &[caster], &[GRUNT]);
+        let c = config(vec![], vec![], vec![Point::new(24.0, 10.0)], vec![Point::new(24.0, 40.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.live_mut((0, 0)).tokens = 4;
+        let modifier = g.help_and_hinder((0, 0), 100.0);
+        assert_eq!(modifier > 0, adds, "{edition}: modifier {modifier}");
+        assert_eq!(g.live((0, 0)).tokens, 4 - modifier as u8);
+    }
+}
+
+#[test]
+fn ambushers_arriving_in_round_3_seize_and_in_round_4_do_not() {
+    cites("Note that units that deploy from Ambush on the last round can't seize or contest objective markers.");
+    let marker = Point::new(24.0, 24.0);
+    let p = prep_in(FF, &[GRUNT], &[GRUNT]);
+    let c = config(vec![], vec![marker], vec![Point::new(24.0, 22.0)], vec![Point::new(24.0, 44.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    for (round, seizes) in [(3, true), (4, false)] {
+        g.round = round;
+        g.live_mut((0, 0)).arrived = round;
+        g.owner = vec![-1];
+        g.score_round();
+        assert_eq!(g.owner == [0], seizes, "arrived in round {round} of 4");
+    }
+}
+
+#[test]
+fn units_with_rules_firefight_lacks_are_refused_by_name() {
+    for rule in ["Aircraft", "Transport(6)"] {
+        let text = format!("Thing [1] Q4+ D4+ | {rule}\nGun (24\", A1)");
+        let unit = crate::profile::Unit::parse(&text, FF).unwrap();
+        let err = super::prepare::Prepared::new([&[unit][..], &[crate::profile::Unit::parse(GRUNT, FF).unwrap()][..]], FF, [2.0, 2.0]).err().expect("refused");
+        let name = rule.split('(').next().unwrap();
+        assert!(err.to_string().contains(name) && err.to_string().contains("army_a[0]"), "{err}");
+    }
+}
