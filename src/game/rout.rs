@@ -22,7 +22,8 @@ impl<'a, P: Player> Game<'a, P> {
     /// The Rout Tests of the round that ends, for each army down to its share of its units.
     pub(super) fn rout_tests(&mut self) {
         let Some(rule) = self.rules.rout_test else { return };
-        for army in 0..2 {
+        // (in seat order, as every draw of a game: a paired game mirrors)
+        for army in self.seat {
             // "Note that starting size is counted at the beginning of the game."
             let start = self.units[army].len() as u32;
             let left = self.units[army].iter().filter(|l| !l.gone).count() as u32;

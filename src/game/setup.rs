@@ -107,7 +107,8 @@ impl<'a, P: Player> Game<'a, P> {
                 let (a, b) = (self.rng.d6(), self.rng.d6());
                 self.dice += 2;
                 if a != b {
-                    let winner = usize::from(b > a);
+                    // (the dice in seat order, as every draw of a game: a paired game mirrors)
+                    let winner = self.seat[usize::from(b > a)];
                     self.event(|_| Event { kind: "roll-off", army: winner as i8, unit: -1, target_army: -1, target: -1, dice: 2, detail: format!("rolled {a} against {b}"), ..Event::default() });
                     break winner;
                 }

@@ -141,6 +141,30 @@ pub fn hits_on_stunned(alloc: &Allocation, s: State, hits: u32, rng: &mut Dice) 
     }
 }
 
+/// `wounds` from a source that is not an attack (dangerous terrain) on a unit whose wound
+/// model is Firefight's, in state `s`: "each wound kills one model, until only one last model
+/// remains. Only the last model then accumulates wound markers and rolls to see if it's
+/// Stunned or Knocked Out" ("roll one die and add the number of wound markers to it": Tough(X)
+/// rolls once it has X markers). The state they leave, and the dice rolled.
+pub fn wound_effects(alloc: &Allocation, s: State, wounds: u32, rng: &mut Dice) -> (State, u64) {
+    if wounds == 0 || alloc.destroyed(s) {
+        return (s, 0);
+    }
+    let last = alloc.len() - 1;
+    let kills = wounds.min(last - s.k.min(last));
+    let rest = wounds - kills;
+    let s = State { k: s.k + kills, ..s };
+    if rest == 0 {
+        return (s, 0);
+    }
+    let w = s.w + rest;
+    let s = State { w, ..s };
+    if w < alloc.model_at(last).tough {
+        return (s, 0);
+    }
+    (alloc.roll(Landing::Check { state: s, total: w }, || rng.d6()), 1)
+}
+
 impl View<'_> {
     /// The spots a push of `id` by up to `inches` may end at: 16 directions at the full
     /// distance and at half of it, each on the table, off impassable terrain and 1" from
