@@ -265,3 +265,37 @@ fn units_with_rules_firefight_lacks_are_refused_by_name() {
         assert!(err.to_string().contains(name) && err.to_string().contains("army_a[0]"), "{err}");
     }
 }
+
+#[test]
+fn blast_hits_spill_onto_enemy_models_within_3_inches() {
+    cites("When attacking, you must split all hits evenly among enemies models within 3\" of a single model (target picks how).");
+    let mortar = "Mortar [1] Q2+ D5+\nShell (30\", A2, Blast(6))";
+    // the grunt the mortar aims at, a squad 2" from it, or 12" away
+    let mut spilled = [0u32; 3];
+    for (k, (edition, squad_y)) in [(FF, 30.5), (FF, 42.0), (Edition::V3_5, 30.5)].into_iter().enumerate() {
+        for seed in 0..10 {
+            let p = prep_in(edition, &[mortar], &[GRUNT, SQUAD]);
+            let mut c = config(vec![], vec![], vec![Point::new(24.0, 6.0)], vec![Point::new(24.0, 26.0), Point::new(24.0, squad_y)]);
+            c.seed = seed;
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            let mut touched = super::state::Touched::new();
+            let sight = g.sight((0, 0), (1, 0));
+            let key = g.shot_key((0, 0), (1, 0), sight, false).expect("the grunt in range and sight");
+            let groups = (0..g.plan(&key).groups.len()).collect();
+            let volley = super::decisions::Volley { target: (1, 0), key, groups };
+            g.fire((0, 0), smallvec::smallvec![volley], &mut touched);
+            let here = events(&g, "blast-spill").iter().map(|e| e.hits).sum::<u32>();
+            // at most one hit per squad model for each of the 2 attacks
+            assert!(here <= 2 * 5, "{here}");
+            spilled[k] += here;
+            if k != 0 {
+                assert!(events(&g, "blast-spill").is_empty());
+            }
+        }
+    }
+    // Q2+ A2: about 17 attacks hit in 10 volleys, each up to 5 hits past the grunt, one per
+    // squad model within 3" of it
+    assert!(spilled[0] >= 10, "{spilled:?}");
+    assert_eq!(spilled[1] + spilled[2], 0, "{spilled:?}");
+}

@@ -13,6 +13,7 @@
 //! abstracted is written down in `docs/game.md`.
 
 pub mod activation;
+mod blast;
 pub mod boarding;
 pub mod buffs;
 pub mod cache;

@@ -225,6 +225,18 @@ pub enum Casting {
     Tokens { help_range: f64, caster_adds_own: bool },
 }
 
+/// Where a Blast weapon's hits go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BlastHits {
+    /// v3.5: "each hit is multiplied by X, where X is up to as many hits as models in the
+    /// target unit" (the attack engines' own Blast).
+    TargetUnit,
+    /// Firefight: "When attacking, you must split all hits evenly among enemies models within
+    /// 3" of a single model (target picks how)": the hits the target unit's models cannot take
+    /// go to other enemy models within `within` inches of it, at most one each.
+    SpillOver { within: f64 },
+}
+
 /// Everything a full game of one edition reads, built once (`GameRules::of`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameRules {
@@ -258,6 +270,7 @@ pub struct GameRules {
     pub blind_arrival: BlindArrival,
     /// The end-of-round Rout Test (`None`: the edition has none).
     pub rout_test: Option<RoutTest>,
+    pub blast: BlastHits,
     /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
     /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
     /// all four rulebooks.
@@ -287,6 +300,7 @@ impl GameRules {
         refused: &[],
         blind_arrival: BlindArrival::EveryRound,
         rout_test: None,
+        blast: BlastHits::TargetUnit,
         rounds: 4,
     };
 
@@ -322,6 +336,7 @@ impl GameRules {
         morale_timing: MoraleTiming::Never,
         failed_test: FailedTest::Stunned,
         rout_test: Some(RoutTest { share: (1, 2), hero_aura: 12.0 }),
+        blast: BlastHits::SpillOver { within: 3.0 },
         aircraft: None,
         transport: None,
         refused: &["Aircraft", "Transport", "Artillery"],
@@ -534,6 +549,7 @@ mod tests {
             ("Friendly units within 12\" may take morale tests using the hero's Quality and special rules, as long as it isn't Stunned", rout.hero_aura == 12.0),
             ("This model and other casters within 18\" in line of sight may spend any number of tokens", r.help_range() == 18.0 && r.caster_adds_own()),
             ("After 4 rounds have been played", r.rounds == 4),
+            ("you must split all hits evenly among enemies models within 3\" of a single model", r.blast == BlastHits::SpillOver { within: 3.0 }),
         ] {
             assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
             assert!(holds, "the Firefight value disagrees with {sentence:?}");

@@ -13,7 +13,8 @@ use super::paths::Path;
 use super::state::{EPS, Touched};
 use super::play::Game;
 use super::live::Id;
-use super::config::Event;
+use super::config::{Event, Short};
+use super::decisions::Volley;
 use crate::rules::effects::WoundModel;
 
 
@@ -61,7 +62,12 @@ impl<'a, P: Player> Game<'a, P> {
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
     pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Touched) -> bool {
-        let mut volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
+        let volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
+        self.fire(id, volleys, touched)
+    }
+
+    /// `shoot`'s volleys, as the player declared them.
+    pub(super) fn fire(&mut self, id: Id, mut volleys: Short<Volley, 2>, touched: &mut Touched) -> bool {
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
         // "you may fire only at up to two different targets": the rules hold the policy to it
@@ -112,6 +118,7 @@ impl<'a, P: Player> Game<'a, P> {
             // Limited weapons fired in this volley, by their bit in `UnitInfo::limited`
             let mut limited = 0u32;
             let mut stray = false;
+            let mut blasts: Vec<super::blast::Blasted> = Vec::new();
             for &gi in &volley.groups {
                 let Some(group) = plan.groups.get(gi) else {
                     stray = true;
@@ -125,6 +132,7 @@ impl<'a, P: Player> Game<'a, P> {
                     let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
                     if cached { models.get(gi, talloc.index(s), talloc.state_count(), model) } else { Faces::of(&model()) }
                 });
+                blasts.extend(super::blast::Blasted::of(self.view.rules.blast, group, r.hits, talloc.alive(state)));
                 if whole {
                     let (end, rolled) = super::stunned::hits_on_stunned(talloc, state, r.hits, &mut self.rng);
                     dice += rolled;
@@ -161,6 +169,7 @@ impl<'a, P: Player> Game<'a, P> {
             }
             self.spend_held(id, key.shooter, "shooting");
             self.after_stunning(id, target, was_stunned);
+            self.blast_spill(id, target, blasts, &situation);
             self.event(|g| {
                 let plan = g.plan(&key);
                 let mut labels = volley.groups.iter().filter_map(|&gi| plan.groups.get(gi)).map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");
