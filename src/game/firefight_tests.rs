@@ -10,8 +10,8 @@ use crate::edition::Edition;
 use crate::rolls::Dice;
 
 const FF: Edition = Edition::Firefight3_2;
-const GRUNT: &str = "Grunt [1] Q5+ D5+\nRifle (24\", A1)";
-const SQUAD: &str = "Squad [5] Q5+ D5+\n5x Rifle (24\", A1)";
+const GRUNT: &str = "Grunt [1] Q5+ D5+ | 10pts\nRifle (24\", A1)";
+const SQUAD: &str = "Squad [5] Q5+ D5+ | 50pts\n5x Rifle (24\", A1)";
 
 /// Asserts that the Firefight rulebook says `sentence` (skipped, with a note, when
 /// ../shared is absent; a failure under CI=true).
@@ -298,4 +298,45 @@ fn blast_hits_spill_onto_enemy_models_within_3_inches() {
     // squad model within 3" of it
     assert!(spilled[0] >= 10, "{spilled:?}");
     assert_eq!(spilled[1] + spilled[2], 0, "{spilled:?}");
+}
+
+#[test]
+fn the_policy_reads_the_chances_of_stunning_and_knocking_out() {
+    cites("Whenever a unit has taken at least one wound, roll one die and add the number of wound markers to it, and then check to see what happens to it:");
+    let p = prep_in(FF, &[GRUNT], &[GRUNT, SQUAD]);
+    let c = config(vec![], vec![], vec![Point::new(24.0, 20.0)], vec![Point::new(24.0, 26.0), Point::new(10.0, 40.0)]);
+    let mut cache = Cache::default();
+    let g = placed(&p, &c, &mut cache);
+    use super::policy::firefight::{rout_gain, wound_effect_chances};
+    // one model, no Tough: any wound makes it roll; 6+ with one marker is a 5 or a 6
+    let (check, ko) = wound_effect_chances(&g, (1, 0), 1.0);
+    assert!((check - (1.0 - (-1.0f64).exp())).abs() < 1e-12 && (ko - 2.0 / 6.0).abs() < 1e-12);
+    // five models: 4 die before the last rolls
+    let (check, _) = wound_effect_chances(&g, (1, 1), 1.0);
+    assert!(check < 0.01, "{check}");
+    // an army of 2: losing one brings it to its Rout Test ("down to half or less")
+    assert!(rout_gain(&g, (1, 0), 0.3) > 0.0);
+    let p4 = prep_in(FF, &[GRUNT], &[GRUNT, GRUNT, GRUNT, SQUAD]);
+    let c4 = config(vec![], vec![], vec![Point::new(24.0, 20.0)], vec![Point::new(24.0, 26.0), Point::new(10.0, 40.0), Point::new(20.0, 40.0), Point::new(34.0, 40.0)]);
+    let mut cache4 = Cache::default();
+    let mut g4 = placed(&p4, &c4, &mut cache4);
+    assert_eq!(rout_gain(&g4, (1, 0), 0.3), 0.0, "4 units down to 3: no test yet");
+    g4.live_mut((1, 2)).gone = true;
+    assert!(rout_gain(&g4, (1, 0), 0.3) > 0.0, "3 of 4 down to 2: its units test");
+}
+
+#[test]
+fn the_policy_charges_a_stunned_unit_for_all_it_is_worth_and_expects_no_strike_back() {
+    cites("Whilst Stunned, models can't strike back, and automatically fail all morale tests.");
+    let brute = "Brute [1] Q3+ D4+ | 40pts\nClaws (A6, AP(2))";
+    let p = prep_in(FF, &[GRUNT], &[brute]);
+    let c = config(vec![], vec![], vec![Point::new(24.0, 20.0)], vec![Point::new(24.0, 26.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let fresh = super::test_support::with_seat(&mut g, |s| super::policy::ai::charge_estimate(s, (0, 0), (1, 0)));
+    assert!(fresh.taken > 0.5 && fresh.value < 0.0, "a fresh brute strikes back hard: {fresh:?}");
+    g.set_stunned((1, 0), true);
+    let stunned = super::test_support::with_seat(&mut g, |s| super::policy::ai::charge_estimate(s, (0, 0), (1, 0)));
+    assert_eq!(stunned.taken, 0.0, "{stunned:?}");
+    assert!(stunned.value >= g.points_left((1, 0)) - 1e-9, "Knocked Out by the charge: {stunned:?}");
 }

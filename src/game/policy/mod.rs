@@ -535,7 +535,13 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let best = if options.len() == 1 {
         0
     } else {
-        let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+        let score: Short<f64, 4> = options
+            .iter()
+            .map(|o| {
+                let wounds = o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound();
+                single(o) + if default { ai::marker_bonus(g, id.0, o.0, wounds) + firefight::shot_bonus(g, id.0, o.0, wounds) } else { 0.0 }
+            })
+            .collect();
         (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap()
     };
     let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];
