@@ -346,7 +346,7 @@ def test_factions_ranks_books_against_the_field_as_the_api_does(book_paths, caps
 def test_game_commands_take_an_edition_and_say_which_they_play(capsys):
     assert main(["simulate", "--games", "2", "--quiet", "--edition", "2"]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == ("oprstats: error: edition: full games are played in 3.5, 3.4.1 (got '2'); "
+    assert err.strip() == ("oprstats: error: edition: full games are played in 3.5, 3.4.1, firefight-3.2 (got '2'); "
                            "attack(), melee() and morale() play every edition")
     assert main(["simulate", "--games", "4", "--quiet", "--edition", "3.4.1"]) == 0
     assert "4 games of Grimdark Future v3.4.1 (seed 1, standard table" in capsys.readouterr().out
