@@ -40,6 +40,12 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// A morale test of `id` as it stands, a buff for morale it holds used on it: whether it passed.
     pub(super) fn morale_roll(&mut self, id: Id) -> bool {
+        // Firefight: a hero's Quality for "morale tests" of units within 12" (a Stunned unit
+        // "automatically fail[s] all morale tests", whoever's Quality)
+        if let (Some(rule), false) = (self.rules.rout_test, self.live(id).shaken) {
+            let heroes = self.lending_heroes(id.0);
+            return self.rout_roll(id, &heroes, rule).0;
+        }
         let mask = self.held_for(id, BuffUse::Morale);
         let alloc = self.alloc_of(id, mask);
         let t = self.clock();

@@ -38,7 +38,7 @@ impl<'a, P: Player> Game<'a, P> {
                 let roll = self.rng.d6();
                 self.dice += 1;
                 let recovered = roll >= on;
-                self.live_mut(id).shaken = !recovered;
+                self.set_stunned(id, !recovered);
                 self.event(|g| Event {
                     dice: 1,
                     allowance: f64::from(on),

@@ -32,7 +32,7 @@ impl<'a, P: Player> Game<'a, P> {
             }
             self.event(|_| Event { kind: "rout-test", army: army as i8, unit: -1, target_army: -1, target: -1, detail: format!("{left} of {start} units left"), ..Event::default() });
             // the heroes that may lend their Quality, as the phase begins
-            let heroes: Vec<Id> = self.on_table(army).filter(|&h| !self.live(h).shaken && self.info(h).alloc.runs.iter().any(|(m, _)| m.hero)).collect();
+            let heroes = self.lending_heroes(army);
             for u in 0..self.units[army].len() {
                 let id = (army, u);
                 if self.live(id).gone {
@@ -60,11 +60,16 @@ impl<'a, P: Player> Game<'a, P> {
         }
     }
 
-    /// `id`'s Rout Test, at its own Quality and rules or, better, those of a hero of `heroes`
+    /// The heroes of `army` that may lend their Quality: on the table and not Stunned.
+    pub(super) fn lending_heroes(&self, army: usize) -> Vec<Id> {
+        self.on_table(army).filter(|&h| !self.live(h).shaken && self.info(h).alloc.runs.iter().any(|(m, _)| m.hero)).collect()
+    }
+
+    /// `id`'s Rout Test (or a morale test a rule calls for), at its own Quality and rules or, better, those of a hero of `heroes`
     /// within the aura ("Friendly units within 12" may take morale tests using the hero's
     /// Quality and special rules, as long as it isn't Stunned"; Fearless's die with them).
     /// Whether it passed, and the hero whose test it took.
-    fn rout_roll(&mut self, id: Id, heroes: &[Id], rule: RoutTest) -> (bool, Option<Id>) {
+    pub(super) fn rout_roll(&mut self, id: Id, heroes: &[Id], rule: RoutTest) -> (bool, Option<Id>) {
         let edition = self.prep.edition;
         let mask = self.held_for(id, BuffUse::Morale);
         let own = MoraleTest::new(self.alloc_of(id, mask), self.live(id).s, false, edition);
