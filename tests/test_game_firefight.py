@@ -81,3 +81,31 @@ def test_a_paired_firefight_mirror_is_an_exact_mirror_over_2000_pairs():
     w = r.winner.reshape(-1, 2)
     assert (w[:, 0] == -w[:, 1]).all()
     assert r.violations == 0
+
+
+def test_games_between_real_firefight_books_play():
+    # the real Firefight books (read by load_army_book in the edition): 300-point lists of
+    # their first units play full games with no breach, their rules the game lacks reported
+    from .conftest import SHARED, _require
+    import warnings
+    books = sorted(_require(SHARED / "data" / "opr" / "grimdark-future-firefight" / "3.5.1", "the real Firefight books").glob("*.json"))
+    lists = []
+    for path in books[:6]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            book = oprstats.load_army_book(path, edition=FF)
+        units, total = [], 0
+        for u in book.units:
+            if u.cost and total + u.cost <= 300:
+                units.append(u)
+                total += u.cost
+        assert len(units) >= 3, path.name
+        lists.append(units)
+    kinds = Counter()
+    for a, b in zip(lists[0::2], lists[1::2]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = oprstats.simulate(a, b, games=20, seed=2, progress=False, trace=True)
+        assert r.edition == FF and r.violations == 0
+        kinds.update(e["kind"] for t in r.traces for e in t.events)
+    assert kinds["stunned"] > 0 and kinds["push"] > 0, kinds

@@ -29,13 +29,24 @@ impl<'a, P: Player> Game<'a, P> {
             self.round = round;
             first = self.play_round(first);
             self.sync_passengers();
-            self.score_round();
-            // Firefight: markers first, then the Rout Tests (docs/editions.md)
-            self.rout_tests();
+            self.end_round();
         }
         self.lap(t, |x| &mut x.total);
         self.finish(out);
         None
+    }
+
+    /// The end of a round: the markers scored and, in Firefight, the Rout Tests, markers first
+    /// (docs/editions.md) or, where the edition's switch says, the tests first.
+    pub(super) fn end_round(&mut self) {
+        let tests_first = self.rules.rout_test.is_some_and(|r| !r.after_markers);
+        if tests_first {
+            self.rout_tests();
+        }
+        self.score_round();
+        if !tests_first {
+            self.rout_tests();
+        }
     }
 
     /// One round of alternating activations. Returns the army that "finished activating first"

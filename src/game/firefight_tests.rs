@@ -340,3 +340,36 @@ fn the_policy_charges_a_stunned_unit_for_all_it_is_worth_and_expects_no_strike_b
     assert_eq!(stunned.taken, 0.0, "{stunned:?}");
     assert!(stunned.value >= g.points_left((1, 0)) - 1e-9, "Knocked Out by the charge: {stunned:?}");
 }
+
+#[test]
+fn markers_are_scored_before_the_rout_tests_unless_the_switch_says_otherwise() {
+    // the text does not order them: a unit on a marker that fails its Rout Test seizes it
+    // when the markers come first, and not when the tests do ("Stunned units can't seize")
+    cites("Markers remain seized even if the unit moves away, however Stunned units can't seize or stop others from seizing them.");
+    let hopeless = "Squad [5] Q6+ D5+ | 50pts\n5x Rifle (24\", A1)";
+    let marker = Point::new(24.0, 24.0);
+    let p = prep_in(FF, &[hopeless, GRUNT], &[GRUNT]);
+    let c = config(vec![], vec![marker], vec![Point::new(24.0, 20.5), Point::new(40.0, 6.0)], vec![Point::new(24.0, 44.0)]);
+    let mut seized = [0, 0];
+    for (k, after_markers) in [true, false].into_iter().enumerate() {
+        let rules: &'static super::rules::GameRules = Box::leak(Box::new(super::rules::GameRules {
+            rout_test: Some(super::rules::RoutTest { after_markers, ..super::rules::GameRules::FIREFIGHT_3_2.rout_test.unwrap() }),
+            ..super::rules::GameRules::FIREFIGHT_3_2
+        }));
+        for seed in 0..30 {
+            let mut cache = Cache::default();
+            let mut g = placed(&p, &c, &mut cache);
+            g.view.rules = rules;
+            g.rng = Dice::seed_from_u64(seed);
+            g.live_mut((0, 1)).gone = true;
+            assert!(g.near_marker((0, 0), marker));
+            g.end_round();
+            if g.live((0, 0)).shaken {
+                seized[k] += u32::from(g.owner == [0]);
+            } else {
+                assert_eq!(g.owner, [0], "a unit that passed seizes either way");
+            }
+        }
+    }
+    assert!(seized[0] > 10 && seized[1] == 0, "{seized:?}");
+}

@@ -194,6 +194,9 @@ pub struct RoutTest {
     /// "Friendly units within 12" may take morale tests using the hero's Quality and special
     /// rules, as long as it isn't Stunned."
     pub hero_aura: f64,
+    /// Whether the tests come after the markers are scored (the text does not say; the
+    /// judge's reading, docs/editions.md) or before (the other reading, kept as a switch).
+    pub after_markers: bool,
 }
 
 /// "Aircraft: May only use Advance actions, moving in a straight line, and adding 30" to its
@@ -335,7 +338,7 @@ impl GameRules {
         coherency: Coherency { link: 1.0, spread: 6.0 },
         morale_timing: MoraleTiming::Never,
         failed_test: FailedTest::Stunned,
-        rout_test: Some(RoutTest { share: (1, 2), hero_aura: 12.0 }),
+        rout_test: Some(RoutTest { share: (1, 2), hero_aura: 12.0, after_markers: true }),
         blast: BlastHits::SpillOver { within: 3.0 },
         aircraft: None,
         transport: None,
