@@ -5,6 +5,7 @@ src/game/firefight_tests.rs."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -44,6 +45,75 @@ def test_a_firefight_game_plays_on_its_own_table(rulebook):
             if e["kind"] == "position" and e["detail"] not in ("gone", "reserve"):
                 for x, y, radius in e["models"]:
                     assert radius <= x <= 48 - radius + 1e-6 and radius <= y <= 48 - radius + 1e-6
+
+
+def coherent(models) -> bool:
+    """A chain of models each within 1" (edge to edge) of another, found from the first."""
+    reached, stack = {0}, [0]
+    while stack:
+        a = stack.pop()
+        for b in range(len(models)):
+            (xa, ya, ra), (xb, yb, rb) = models[a], models[b]
+            if b not in reached and math.dist((xa, ya), (xb, yb)) - ra - rb <= 1.0 + 1e-9:
+                reached.add(b)
+                stack.append(b)
+    return len(reached) == len(models)
+
+
+def check_firefight_trace(result):
+    """Every traced game, recomputed from its events: models on the 48" x 48" table, off
+    impassable terrain and in 1" coherency within 6"; pushes only after a unit was Stunned,
+    never over 2" and only on a 4+; Scout moves within 12"; markers seized from the end-of-round
+    snapshots, Stunned units ("shaken") neither seizing nor contesting."""
+    for g, trace in enumerate(result.traces):
+        last_stunned = None
+        for e in trace.events:
+            if e["kind"] == "stunned":
+                last_stunned = (e["army"], e["unit"])
+            if e["kind"] == "push":
+                # the attacker is the event's unit, the pushed unit its target
+                assert last_stunned == (e["target_army"], e["target"]), (g, e)
+                roll = int(e["detail"].split()[1].rstrip(":"))
+                assert math.dist(e["from"], e["to"]) <= (2.0 if roll >= 4 else 0.0) + 1e-6, (g, e)
+            if e["kind"] == "scout-move":
+                assert math.dist(e["from"], e["to"]) <= 12 + 1e-6, (g, e)
+            if e["kind"] not in ("position", "push", "scout-move") or e["detail"] in ("gone", "reserve"):
+                continue
+            models = e["models"]
+            for x, y, r in models:
+                assert r - 1e-6 <= x <= 48 - r + 1e-6 and r - 1e-6 <= y <= 48 - r + 1e-6, (g, e)
+                for t in trace.terrain:
+                    if t.impassable:
+                        assert math.hypot(max(t.x0 - x, 0, x - t.x1), max(t.y0 - y, 0, y - t.y1)) >= r - 1e-6, (g, e, t)
+            if e["kind"] == "position":
+                assert coherent(models), (g, e)
+                assert all(math.dist(a[:2], b[:2]) - a[2] - b[2] <= 6 + 1e-6 for a in models for b in models), (g, e)
+        owners = [-1] * len(trace.objectives)
+        for r in range(1, max(e["round"] for e in trace.events) + 1):
+            for i, (mx, my) in enumerate(trace.objectives):
+                present = [False, False]
+                for e in trace.positions(r):
+                    if e["detail"] != "ready":
+                        continue
+                    if min(math.dist((x, y), (mx, my)) - rr for x, y, rr in e["models"]) <= 3.0 + 1e-6:
+                        present[e["army"]] = True
+                if present == [True, True]:
+                    owners[i] = -1
+                elif present[0] or present[1]:
+                    owners[i] = 0 if present[0] else 1
+            assert trace.owners(r) == owners, (g, r)
+
+
+def test_firefight_traces_follow_the_rules(rulebook):
+    text = rulebook("gf-firefight-3.2.txt")
+    cite(text, "must stay within 6\" of all other models")
+    cite(text, "On a 4+ the attacker may move the model by up to 2\" in any direction.")
+    cite(text, "Markers remain seized even if the unit moves away, however Stunned units can't seize or stop others from seizing them.")
+    a = army()
+    for policy in ("default", "random"):
+        r = oprstats.simulate(a, a, games=40, seed=8, progress=False, trace=True, policy_a=policy, policy_b="default")
+        assert r.violations == 0
+        check_firefight_trace(r)
 
 
 def test_an_army_brought_to_half_its_units_takes_rout_tests():

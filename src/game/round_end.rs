@@ -142,7 +142,7 @@ impl<'a, P: Player> Game<'a, P> {
                     "inside"
                 } else if live.shaken {
                     "shaken"
-                } else if live.arrived == self.round && self.round > 0 {
+                } else if self.round > 0 && self.rules.arriving_blind(live.arrived, self.round, self.config.rounds) {
                     "arrived"
                 } else {
                     "ready"
