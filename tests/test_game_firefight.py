@@ -123,6 +123,13 @@ def test_an_army_brought_to_half_its_units_takes_rout_tests():
     events = [e for t in r.traces for e in t.events]
     tests = [e for e in events if e["kind"] == "rout-test"]
     assert tests and r.violations == 0
+    # the units' Routs and Stunned endings, counted as the traces have them
+    n = len(r.winner)
+    routed = sum(float(r.unit_stats[army]["routed"].sum()) for army in ("a", "b")) * n
+    assert round(routed) == sum(e["kind"] == "rout" for e in events) > 0
+    units = r.units()
+    assert (units["routed_rate"] <= units["destroyed_rate"] + 1e-12).all()
+    assert units["shaken_rate"].between(0, 1).all()
     # an army's Rout Tests come at the end of a round, after its markers are scored
     for t in r.traces:
         kinds = [e["kind"] for e in t.events]

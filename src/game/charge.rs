@@ -207,7 +207,8 @@ impl<'a, P: Player> Game<'a, P> {
             live.dealt += dealt;
             live.taken += taken;
             match status {
-                Status::Destroyed | Status::Routed => live.gone = true,
+                Status::Destroyed => live.gone = true,
+                Status::Routed => (live.gone, live.routed) = (true, true),
                 Status::Shaken => live.shaken = true,
                 Status::Unaffected => {}
             }

@@ -24,7 +24,8 @@ impl<'a, P: Player> Game<'a, P> {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
             let routs = morale::failure(alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
             if routs {
-                self.live_mut(id).gone = true;
+                let live = self.live_mut(id);
+                (live.gone, live.routed) = (true, true);
             } else {
                 match self.rules.failed_test {
                     FailedTest::Shaken | FailedTest::Stunned => self.live_mut(id).shaken = true,

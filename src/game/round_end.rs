@@ -186,6 +186,8 @@ impl<'a, P: Player> Game<'a, P> {
                 totals.never_acted[u] += u64::from(used.activations == 0);
                 totals.rounds_inside[u] += u64::from(live.rounds_inside);
                 totals.rounds_in_reserve[u] += u64::from(live.rounds_in_reserve);
+                totals.routed[u] += u64::from(live.routed);
+                totals.shaken_at_end[u] += u64::from(!live.gone && live.shaken);
                 if live.gone {
                     totals.destroyed[u] += 1;
                     continue;

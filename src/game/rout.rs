@@ -40,7 +40,8 @@ impl<'a, P: Player> Game<'a, P> {
                 }
                 if self.live(id).shaken {
                     // "If the unit was already Stunned, then it immediately Routs instead"
-                    self.live_mut(id).gone = true;
+                    let live = self.live_mut(id);
+                    (live.gone, live.routed) = (true, true);
                     self.event(|g| Event { models_left: g.live(id).left, detail: "already Stunned".into(), ..Event::of("rout", id, g.live(id).pos, g.live(id).pos) });
                     continue;
                 }
