@@ -231,7 +231,7 @@ impl<'a, P: Player> Game<'a, P> {
                     }
                     deeds.meant_to_move = true;
                     deeds.attacked = self.strafe(id, start, path, &mut touched);
-                    if !self.live(id).gone && self.shoot(id, true, &mut touched) {
+                    if !self.live(id).gone && !self.stunned_now(id) && self.shoot(id, true, &mut touched) {
                         deeds.attacked = true;
                         self.move_after_attack(id, false);
                     }

@@ -81,7 +81,8 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         self.spend_move_buff(id, 2);
-        if self.live(id).gone || self.live(target).gone {
+        // (Firefight: a charger Stunned by dangerous terrain on its way makes no attack)
+        if self.live(id).gone || self.live(target).gone || self.stunned_now(id) {
             return;
         }
         // "all models from the target unit that are not in base contact with a charging model

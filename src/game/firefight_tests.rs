@@ -373,3 +373,27 @@ fn markers_are_scored_before_the_rout_tests_unless_the_switch_says_otherwise() {
     }
     assert!(seized[0] > 10 && seized[1] == 0, "{seized:?}");
 }
+
+#[test]
+fn a_charger_stunned_by_dangerous_terrain_on_its_way_makes_no_attack() {
+    cites("Note that units must also check for wound effects when taking wounds from other sources (special rules, terrain, etc.).");
+    let minefield = Piece::new("minefield", 0.0, 13.0, 48.0, 17.0, Kinds { dangerous: true, ..Kinds::default() }).unwrap();
+    let fighter = "Fighter [1] Q3+ D5+ | 10pts\nBlade (A4)";
+    let p = prep_in(FF, &[fighter], &[GRUNT]);
+    let (mut stunned, mut fought) = (0, 0);
+    for seed in 0..120 {
+        let mut c = config(vec![minefield.clone()], vec![], vec![Point::new(24.0, 10.0)], vec![Point::new(24.0, 20.0)]);
+        c.seed = seed;
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        let path = g.charge_path((0, 0), (1, 0)).expect("in reach");
+        g.charge((0, 0), (1, 0), path);
+        let melee = !events(&g, "melee").is_empty();
+        if g.live((0, 0)).shaken {
+            stunned += 1;
+            assert!(!melee && g.live((1, 0)).taken == 0, "a Stunned charger attacked");
+        }
+        fought += u32::from(melee);
+    }
+    assert!(stunned > 3 && fought > 80, "{stunned} Stunned, {fought} melees");
+}

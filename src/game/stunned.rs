@@ -31,6 +31,13 @@ impl<'a, P: Player> Game<'a, P> {
         self.info(id).alloc.wounds == WoundModel::WoundEffects
     }
 
+    /// Whether `id` is Stunned where Stunned is a wound effect: Stunned by dangerous terrain
+    /// during its own move, it makes no attack with the rest of its activation ("Whilst
+    /// Stunned, models can't strike back"; Stunned models "must remain idle").
+    pub(super) fn stunned_now(&self, id: Id) -> bool {
+        self.stuns_models(id) && self.live(id).shaken
+    }
+
     /// Makes `id` Stunned (Shaken) or not, its last model's state in step where the wound
     /// model keeps Stunned per model: a unit of one model left is its last model.
     pub(super) fn set_stunned(&mut self, id: Id, on: bool) {
