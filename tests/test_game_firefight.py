@@ -186,3 +186,10 @@ def test_games_between_real_firefight_books_play():
         assert r.edition == FF and r.violations == 0
         kinds.update(e["kind"] for t in r.traces for e in t.events)
     assert kinds["stunned"] > 0 and kinds["push"] > 0, kinds
+
+
+def test_duel_plays_firefight():
+    a, b = army()[0], army()[5]
+    d = oprstats.duel(a, b, games=200, seed=4)
+    again = oprstats.duel(a, b, games=200, seed=4, edition=FF)
+    assert np.array_equal(d.to_pandas().to_numpy(), again.to_pandas().to_numpy())

@@ -397,3 +397,52 @@ fn a_charger_stunned_by_dangerous_terrain_on_its_way_makes_no_attack() {
     }
     assert!(stunned > 3 && fought > 80, "{stunned} Stunned, {fought} melees");
 }
+
+#[test]
+fn wound_markers_last_from_attack_to_attack_and_round_to_round() {
+    cites("Whenever a unit has taken at least one wound, roll one die and add the number of wound markers to it, and then check to see what happens to it:");
+    let ogre = "Ogre [1] Q4+ D6+ | 60pts | Tough(9)\nClub (A1)";
+    let gunner = "Gunner [1] Q2+ D5+ | 20pts\nGun (24\", A3)";
+    let p = prep_in(FF, &[gunner], &[ogre]);
+    let c = config(vec![], vec![], vec![Point::new(24.0, 10.0)], vec![Point::new(24.0, 26.0)]);
+    let mut cache = Cache::default();
+    let mut g = placed(&p, &c, &mut cache);
+    let mut last = 0;
+    for round in 1..=3 {
+        g.round = round;
+        let mut touched = super::state::Touched::new();
+        g.shoot((0, 0), false, &mut touched);
+        g.end_round();
+        let w = g.live((1, 0)).s.w;
+        assert!(w >= last, "round {round}: {w} markers after {last}");
+        last = w;
+    }
+    assert!(last >= 2, "three volleys of Q2+ A3 at D6+ leave markers: {last}");
+}
+
+#[test]
+fn scouts_of_both_sides_are_placed_after_a_roll_off_then_moved_up_to_12_inches() {
+    cites("If both players have units with Scout, they must roll-off to see who goes first, and then alternate in placing them.");
+    let scouts = "Scouts [3] Q4+ D5+ | 30pts | Scout\n3x Rifle (24\", A1)";
+    let p = prep_in(FF, &[scouts, GRUNT], &[scouts, GRUNT]);
+    let (mut won, mut games) = ([0, 0], 0);
+    for seed in 0..30 {
+        let c = super::config::Config { seed, deployment: None, objectives: Some(vec![Point::new(24.0, 24.0)]), ..config(vec![], vec![], vec![], vec![]) };
+        let mut cache = Cache::default();
+        let mut g = Game::new(&p, &c, seed, &mut cache, super::test_support::bot());
+        assert!(g.deploy().is_none());
+        let roll = events(&g, "roll-off");
+        if roll.is_empty() {
+            continue; // a side kept its Scouts with the others
+        }
+        games += 1;
+        let winner = roll[0].army;
+        won[winner as usize] += 1;
+        let order: Vec<i8> = events(&g, "scout").iter().map(|e| e.army).collect();
+        assert_eq!(order[0], winner, "the winner places first");
+        for m in events(&g, "scout-move") {
+            assert!(m.from.distance(m.to) <= 12.0 + 1e-9);
+        }
+    }
+    assert!(games >= 10 && won[0] > 0 && won[1] > 0, "{games} games, won {won:?}");
+}
