@@ -446,3 +446,33 @@ fn scouts_of_both_sides_are_placed_after_a_roll_off_then_moved_up_to_12_inches()
     }
     assert!(games >= 10 && won[0] > 0 && won[1] > 0, "{games} games, won {won:?}");
 }
+
+#[test]
+fn only_cover_terrain_gives_cover() {
+    cites("If the majority of models in a unit are in or behind a piece of cover terrain, they get +1 to Defense rolls when blocking hits from shooting attacks.");
+    // a squad half hidden behind a building (blocking, not cover): behind a sight blocker in
+    // v3.5, in cover; in Firefight not, as it is behind no cover terrain
+    let shooter = "Gunner [1] Q4+ D5+ | 20pts\nGun (36\", A1)";
+    let wide = "Squad [5] Q5+ D5+ | 50pts\n5x Rifle (24\", A1)";
+    let building = Kinds { blocking: true, impassable: true, ..Kinds::default() };
+    let mut covered = Vec::new();
+    for edition in [Edition::V3_5, FF] {
+        let p = prep_in(edition, &[shooter], &[wide]);
+        let c = config(vec![], vec![], vec![Point::new(24.0, 4.0)], vec![Point::new(24.0, 30.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        // a wall whose shadow takes all but the two leftmost models
+        let mut xs: Vec<f64> = g.models((1, 0)).map(|(_, q, _)| q.x).collect();
+        xs.sort_by(f64::total_cmp);
+        let wall_y = 17.0;
+        let at_wall = |x: f64| 24.0 + (x - 24.0) * (wall_y - 4.0) / (30.0 - 4.0);
+        let x0 = (at_wall(xs[1]) + at_wall(xs[2])) / 2.0;
+        g.terrain = vec![Piece::new("building", x0, wall_y, 48.0, wall_y + 1.0, building).unwrap()];
+        g.by_kind = super::state::PiecesByKind::of(&g.terrain);
+        g.cache.seen.get_mut().for_pair = None;
+        let sight = g.sight((0, 0), (1, 0));
+        assert!(sight.visible, "{edition}: some models are in sight");
+        covered.push(sight.cover);
+    }
+    assert_eq!(covered, [true, false], "v3.5, then Firefight");
+}

@@ -240,6 +240,18 @@ pub enum BlastHits {
     SpillOver { within: f64 },
 }
 
+/// What puts a unit's models in cover from shooting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoverFrom {
+    /// v3.5: "fully inside a piece of cover terrain or behind a sight blocker", and "models
+    /// can't see through the perimeter of other units ..., they are sight blockers that can
+    /// provide other units with cover".
+    TerrainAndSightBlockers,
+    /// Firefight: "If the majority of models in a unit are in or behind a piece of cover
+    /// terrain": neither units nor blocking-only pieces (buildings) give cover.
+    CoverTerrainOnly,
+}
+
 /// Everything a full game of one edition reads, built once (`GameRules::of`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameRules {
@@ -274,6 +286,7 @@ pub struct GameRules {
     /// The end-of-round Rout Test (`None`: the edition has none).
     pub rout_test: Option<RoutTest>,
     pub blast: BlastHits,
+    pub cover: CoverFrom,
     /// "After 4 rounds have been played, the game ends": the rulebook's count. A run plays
     /// `Config::rounds`, 4 by default (`Config::new`, Python's `simulate(rounds=4)`), as in
     /// all four rulebooks.
@@ -304,6 +317,7 @@ impl GameRules {
         blind_arrival: BlindArrival::EveryRound,
         rout_test: None,
         blast: BlastHits::TargetUnit,
+        cover: CoverFrom::TerrainAndSightBlockers,
         rounds: 4,
     };
 
@@ -340,6 +354,7 @@ impl GameRules {
         failed_test: FailedTest::Stunned,
         rout_test: Some(RoutTest { share: (1, 2), hero_aura: 12.0, after_markers: true }),
         blast: BlastHits::SpillOver { within: 3.0 },
+        cover: CoverFrom::CoverTerrainOnly,
         aircraft: None,
         transport: None,
         refused: &["Aircraft", "Transport", "Artillery"],
@@ -553,6 +568,7 @@ mod tests {
             ("This model and other casters within 18\" in line of sight may spend any number of tokens", r.help_range() == 18.0 && r.caster_adds_own()),
             ("After 4 rounds have been played", r.rounds == 4),
             ("you must split all hits evenly among enemies models within 3\" of a single model", r.blast == BlastHits::SpillOver { within: 3.0 }),
+            ("If the majority of models in a unit are in or behind a piece of cover terrain, they get +1 to Defense rolls", r.cover == CoverFrom::CoverTerrainOnly),
         ] {
             assert!(text.contains(sentence), "the rulebook no longer says {sentence:?}");
             assert!(holds, "the Firefight value disagrees with {sentence:?}");

@@ -7,6 +7,7 @@ use super::cache::{Blocker, Looking, PairKey, Seen};
 use super::state::View;
 use super::table::{Piece, Point};
 use super::live::Id;
+use super::rules::CoverFrom;
 
 /// What one unit sees of another.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,12 +133,14 @@ impl<'a> View<'a> {
         // actual model counts"; it is above the forest it flies over, not inside it). Out of
         // sight, only what the target stands in counts (Indirect), and nothing is behind.
         let (mut covered, mut inside) = (0usize, 0usize);
+        // (Firefight: "in or behind a piece of cover terrain" only)
+        let blockers_cover = self.rules.cover == CoverFrom::TerrainAndSightBlockers;
         if !lines.clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
                 if lines.pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if visible && (lines.blocked(pa, q) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
+                } else if visible && ((blockers_cover && lines.blocked(pa, q)) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
                     covered += 1;
                 }
             }
