@@ -260,7 +260,8 @@ fn units_with_rules_firefight_lacks_are_refused_by_name() {
     for rule in ["Aircraft", "Transport(6)"] {
         let text = format!("Thing [1] Q4+ D4+ | {rule}\nGun (24\", A1)");
         let unit = crate::profile::Unit::parse(&text, FF).unwrap();
-        let err = super::prepare::Prepared::new([&[unit][..], &[crate::profile::Unit::parse(GRUNT, FF).unwrap()][..]], FF, [2.0, 2.0]).err().expect("refused");
+        let err = super::prepare::Prepared::new([&[unit][..], &[crate::profile::Unit::parse(GRUNT, FF).unwrap()][..]], FF, [2.0, 2.0]);
+        let Err(err) = err else { panic!("{rule}: not refused") };
         let name = rule.split('(').next().unwrap();
         assert!(err.to_string().contains(name) && err.to_string().contains("army_a[0]"), "{err}");
     }

@@ -60,7 +60,7 @@ fn poisson_at_least(mean: f64, k: u32) -> f64 {
 /// exception to "Knocked Out immediately" it gets.
 fn last_has_tough(g: &View, id: Id) -> bool {
     let alloc = &g.info(id).alloc;
-    alloc.len() > 0 && alloc.model_at(alloc.len() - 1).rules.iter().any(|r| r.name == "Tough")
+    !alloc.is_empty() && alloc.model_at(alloc.len() - 1).rules.iter().any(|r| r.name == "Tough")
 }
 
 /// Firefight's wound effects for `wounds` expected wounds (a Poisson count) on `id` as it
