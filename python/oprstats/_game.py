@@ -338,7 +338,9 @@ class GameResult:
         holding an objective for its side), ``activations``, and the turns that did nothing
         useful (see :meth:`wasted`): ``idle``, ``stuck``, ``carried`` and ``never_acted``; and
         ``rounds_inside`` and ``rounds_in_reserve`` (rounds ending with the unit inside a
-        transport on the table, and waiting to arrive)."""
+        transport on the table, and waiting to arrive); ``routed`` (rate: Routed, counted in
+        ``destroyed`` too) and ``shaken_at_end`` (rate: ended the game Shaken; in Firefight,
+        Stunned)."""
         n = max(len(self.winner), 1)
         return {
             army: {k: np.asarray(v, dtype=float) / n for k, v in self._units[i].items()}
@@ -386,7 +388,8 @@ class GameResult:
         (``wasted_share``, see :meth:`wasted`) and its parts per game (``idle``, ``stuck``,
         ``carried``, ``never_acted``), and the mean rounds it ended inside a transport on the
         table (``rounds_inside``) and waiting to arrive (``rounds_in_reserve``): the time it was
-        not on the table to act."""
+        not on the table to act; and the rates it Routed (``routed_rate``, part of
+        ``destroyed_rate``) and ended the game Shaken (``shaken_rate``; in Firefight, Stunned)."""
         from ._optional import pandas
 
         pd = pandas("units()")
@@ -402,11 +405,13 @@ class GameResult:
                              s["wounds_taken"][u], s["rounds_holding"][u], s["activations"][u], share, s["idle"][u],
                              s["stuck"][u], s["carried"][u], s["never_acted"][u],
                              s["rounds_inside"][u] if "rounds_inside" in s else float("nan"),
-                             s["rounds_in_reserve"][u] if "rounds_in_reserve" in s else float("nan")))
+                             s["rounds_in_reserve"][u] if "rounds_in_reserve" in s else float("nan"),
+                             s["routed"][u] if "routed" in s else float("nan"),
+                             s["shaken_at_end"][u] if "shaken_at_end" in s else float("nan")))
         return pd.DataFrame(rows, columns=["army", "unit", "name", "points", "models", "role", "destroyed_rate",
                                            "wounds_dealt", "wounds_taken", "rounds_holding", "activations",
                                            "wasted_share", "idle", "stuck", "carried", "never_acted",
-                                           "rounds_inside", "rounds_in_reserve"])
+                                           "rounds_inside", "rounds_in_reserve", "routed_rate", "shaken_rate"])
 
     def to_pandas(self):
         """One row per game."""

@@ -29,11 +29,24 @@ impl<'a, P: Player> Game<'a, P> {
             self.round = round;
             first = self.play_round(first);
             self.sync_passengers();
-            self.score_round();
+            self.end_round();
         }
         self.lap(t, |x| &mut x.total);
         self.finish(out);
         None
+    }
+
+    /// The end of a round: the markers scored and, in Firefight, the Rout Tests, markers first
+    /// (docs/editions.md) or, where the edition's switch says, the tests first.
+    pub(super) fn end_round(&mut self) {
+        let tests_first = self.rules.rout_test.is_some_and(|r| !r.after_markers);
+        if tests_first {
+            self.rout_tests();
+        }
+        self.score_round();
+        if !tests_first {
+            self.rout_tests();
+        }
     }
 
     /// One round of alternating activations. Returns the army that "finished activating first"
@@ -235,7 +248,7 @@ impl<'a, P: Player> Game<'a, P> {
                     deeds.meant_to_move = true;
                     deeds.attacked = self.strafe(id, start, path, &mut touched);
                     self.morale_now(&mut touched);
-                    if !self.live(id).gone && self.shoot(id, true, &mut touched) {
+                    if !self.live(id).gone && !self.stunned_now(id) && self.shoot(id, true, &mut touched) {
                         deeds.attacked = true;
                         self.morale_now(&mut touched);
                         self.move_after_attack(id, false);
@@ -268,7 +281,7 @@ impl<'a, P: Player> Game<'a, P> {
         self.live_mut(id).usefulness.count(outcome);
         // "which stops them being Shaken at the end of the activation"
         if was_shaken {
-            self.live_mut(id).shaken = false;
+            self.set_stunned(id, false);
         }
         self.empty_wrecks();
         // "At the end of an activation in which a unit takes wounds that leave it with half or
@@ -281,9 +294,10 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         // (v2.x's tests "whenever" came after each event before the melee: those left, the
-        // melee's own moves', are taken now as in v3.5)
+        // melee's own moves', are taken now as in v3.5; Firefight tests only "Whenever a special
+        // rule requires it" and at the end-of-round Rout Test)
         for &(who, before) in &touched {
-            if in_melee && (who == id || Some(who) == melee_with) {
+            if (in_melee && (who == id || Some(who) == melee_with)) || self.rules.morale_timing == MoraleTiming::Never {
                 continue;
             }
             self.wound_morale(who, before);

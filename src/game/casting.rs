@@ -204,14 +204,17 @@ impl<'a, P: Player> Game<'a, P> {
     /// token": friendly casters help, enemy casters hinder, each as the policy decides for a
     /// spell worth `stake` points to the caster's side. Both sides decide at once, so each
     /// decides on the roll as its own side has moved it. The roll's modifier.
-    fn help_and_hinder(&mut self, caster: Id, stake: f64) -> i32 {
+    pub(super) fn help_and_hinder(&mut self, caster: Id, stake: f64) -> i32 {
         let mut moved = [0i32; 2];
         let help_range = self.rules.help_range();
         for army in [caster.0, 1 - caster.0] {
             for u in 0..self.units[army].len() {
                 let other = (army, u);
                 let live = self.live(other);
-                if other == caster || live.tokens == 0 || live.shaken || !live.on_table() || !self.casts(other) || !self.within(other, caster, help_range) || !self.sight(other, caster).visible {
+                // Firefight: "This model and other casters within 18" in line of sight may
+                // spend any number of tokens" (the caster itself, where the edition says so)
+                let own = other == caster && self.rules.caster_adds_own();
+                if (other == caster && !own) || live.tokens == 0 || live.shaken || !live.on_table() || !self.casts(other) || (!own && (!self.within(other, caster, help_range) || !self.sight(other, caster).visible)) {
                     continue;
                 }
                 let help = army == caster.0;

@@ -81,7 +81,8 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         self.spend_move_buff(id, 2);
-        if self.live(id).gone || self.live(target).gone {
+        // (Firefight: a charger Stunned by dangerous terrain on its way makes no attack)
+        if self.live(id).gone || self.live(target).gone || self.stunned_now(id) {
             return;
         }
         // "all models from the target unit that are not in base contact with a charging model
@@ -90,6 +91,12 @@ impl<'a, P: Player> Game<'a, P> {
         if self.live(target).left > 1 {
             self.live_mut(target).moved = true;
         }
+        // Firefight: a unit Stunned whole by a Rout Test, charged: its models are Knocked Out
+        self.charged_while_stunned(target);
+        if self.live(target).gone {
+            return;
+        }
+        let was_stunned = [self.live(id).shaken, self.live(target).shaken];
         let t = self.clock();
         let (c, d) = (self.info(id), self.info(target));
         // buffs: the defender's against the charge, the charger's against the strike back,
@@ -202,7 +209,8 @@ impl<'a, P: Player> Game<'a, P> {
             live.dealt += dealt;
             live.taken += taken;
             match status {
-                Status::Destroyed | Status::Routed => live.gone = true,
+                Status::Destroyed => live.gone = true,
+                Status::Routed => (live.gone, live.routed) = (true, true),
                 Status::Shaken => live.shaken = true,
                 Status::Unaffected => {}
             }
@@ -234,6 +242,9 @@ impl<'a, P: Player> Game<'a, P> {
             },
             ..Event::between("melee", id, target, before, g.live(id).pos)
         });
+        // "Whenever a model is Stunned, the attacker may try to push it"
+        self.after_stunning(id, target, was_stunned[1]);
+        self.after_stunning(target, id, was_stunned[0]);
         if !self.live(id).gone && !self.live(target).gone {
             self.move_back(id, target);
         }

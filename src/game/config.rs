@@ -235,6 +235,10 @@ pub struct UnitTotals {
     /// on the table to act, which explains a low damage.
     pub rounds_inside: Vec<u64>,
     pub rounds_in_reserve: Vec<u64>,
+    /// Games in which the unit Routed (counted in `destroyed` too), and games it ended Shaken
+    /// (Firefight: Stunned).
+    pub routed: Vec<u64>,
+    pub shaken_at_end: Vec<u64>,
 }
 
 impl UnitTotals {
@@ -252,14 +256,30 @@ impl UnitTotals {
             never_acted: zeros(),
             rounds_inside: zeros(),
             rounds_in_reserve: zeros(),
+            routed: zeros(),
+            shaken_at_end: zeros(),
         }
     }
 
-    fn columns(&self) -> [&Vec<u64>; 11] {
-        [&self.destroyed, &self.wounds_dealt, &self.wounds_taken, &self.rounds_holding, &self.activations, &self.idle, &self.stuck, &self.carried, &self.never_acted, &self.rounds_inside, &self.rounds_in_reserve]
+    fn columns(&self) -> [&Vec<u64>; 13] {
+        [
+            &self.destroyed,
+            &self.wounds_dealt,
+            &self.wounds_taken,
+            &self.rounds_holding,
+            &self.activations,
+            &self.idle,
+            &self.stuck,
+            &self.carried,
+            &self.never_acted,
+            &self.rounds_inside,
+            &self.rounds_in_reserve,
+            &self.routed,
+            &self.shaken_at_end,
+        ]
     }
 
-    fn columns_mut(&mut self) -> [&mut Vec<u64>; 11] {
+    fn columns_mut(&mut self) -> [&mut Vec<u64>; 13] {
         [
             &mut self.destroyed,
             &mut self.wounds_dealt,
@@ -272,6 +292,8 @@ impl UnitTotals {
             &mut self.never_acted,
             &mut self.rounds_inside,
             &mut self.rounds_in_reserve,
+            &mut self.routed,
+            &mut self.shaken_at_end,
         ]
     }
 

@@ -101,6 +101,9 @@ pub trait Player {
     fn strafe_target(&mut self, view: &View<'_>, rng: &mut Dice, army: usize, plans: &[(Id, Vec<Group>)], situation: &Situation) -> Option<Id>;
     /// Whether the charged unit `d` strikes back at `c`.
     fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool;
+    /// Where `by` pushes the Stunned `id`, up to `inches` (`None`: it stays). The rules
+    /// check the spot (`View::push_spots` lists legal ones).
+    fn push_spot(&mut self, view: &View<'_>, rng: &mut Dice, by: Id, id: Id, inches: f64) -> Option<Point>;
 
     // ---- rules held once, spells
     /// Which friend gets `id`'s buff (`given`: the rule's index in its army's

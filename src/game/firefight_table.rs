@@ -5,13 +5,15 @@
 //!
 //! The pieces are the same `Piece` values as the v3.5 table's, so the game plays on either.
 
+#[cfg(test)]
 use super::rules::TableSize;
 use super::table::{shuffle, Kinds, Piece, BUILDING, FIELD, FOREST, MAX_SIDE, MINEFIELD, RUBBLE};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// "You are going to need a flat 4'x4' surface to play on".
-#[cfg_attr(not(test), allow(dead_code))] // until the game's rules name a Firefight recipe
+/// "You are going to need a flat 4'x4' surface to play on": the table this layout is for
+/// (`GameRules::FIREFIGHT_3_2`'s, a test checks; its checks measure on it).
+#[cfg(test)]
 pub(crate) const FIREFIGHT_TABLE: TableSize = TableSize { width: 48.0, depth: 48.0 };
 
 /// Walls (blocking terrain's "Walls, Buildings, Rocks"), low enough to climb ("up to 3"
@@ -74,7 +76,6 @@ type Rect = (f64, f64, f64, f64);
 ///
 /// Piece `i` is placed by seat `i % 2` where it can be: seat 0's pieces are those of the
 /// `y < 24` half, seat 1's those of the other, the centre piece and any surplus last.
-#[cfg_attr(not(test), allow(dead_code))] // until the game's rules name a Firefight recipe
 pub(crate) fn firefight_terrain(rng: &mut Xoshiro256PlusPlus) -> Vec<Piece> {
     let c = CENTRE_HALF;
     let d = rng.random_range(LINK_GAP.0..=LINK_GAP.1);
@@ -441,6 +442,13 @@ mod tests {
             }
         }
         reach
+    }
+
+    #[test]
+    fn it_is_the_table_firefight_games_are_played_on() {
+        let rules = crate::game::rules::GameRules::FIREFIGHT_3_2;
+        assert_eq!(rules.table, FIREFIGHT_TABLE);
+        assert_eq!(rules.terrain, crate::game::rules::TerrainRecipe::Firefight);
     }
 
     #[test]

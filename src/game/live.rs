@@ -18,6 +18,8 @@ pub struct Live {
     pub activated: bool,
     /// Destroyed or Routed.
     pub gone: bool,
+    /// Routed (a failed melee test at half strength; Firefight: a Rout Test while Stunned).
+    pub routed: bool,
     /// Set aside to Ambush and not yet on the table.
     pub reserve: bool,
     /// The radius of the disc holding the models left (`View::radius`), which models are

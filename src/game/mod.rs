@@ -13,6 +13,7 @@
 //! abstracted is written down in `docs/game.md`.
 
 pub mod activation;
+mod blast;
 pub mod boarding;
 pub mod buffs;
 pub mod cache;
@@ -46,6 +47,7 @@ pub mod prepare;
 pub mod psychic;
 pub mod psychic_reach;
 pub mod round_end;
+pub mod rout;
 pub mod routes;
 pub mod rules;
 pub mod setup;
@@ -56,6 +58,9 @@ pub mod space;
 pub mod spellbook;
 pub mod spell_targets;
 pub mod state;
+pub mod stunned;
+#[cfg(test)]
+mod firefight_tests;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod table;

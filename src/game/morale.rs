@@ -24,11 +24,13 @@ impl<'a, P: Player> Game<'a, P> {
             // away from melee a failed test always Shakes ("If the test is failed, the unit is Shaken")
             let routs = morale::failure(alloc, self.live(id).s, false, self.live(id).shaken, self.prep.edition) == morale::Failure::Routed;
             if routs {
-                self.live_mut(id).gone = true;
+                let live = self.live_mut(id);
+                (live.gone, live.routed) = (true, true);
             } else {
                 match self.rules.failed_test {
-                    // the same state: what Wavering changes, contesting markers, is `contest`'s
-                    FailedTest::Shaken | FailedTest::Wavering => self.live_mut(id).shaken = true,
+                    // the same state: what Wavering changes, contesting markers, is `contest`'s;
+                    // what Stunned changes is the game's (`stunned`, `rout`)
+                    FailedTest::Shaken | FailedTest::Wavering | FailedTest::Stunned => self.live_mut(id).shaken = true,
                 }
             }
         }
@@ -41,6 +43,12 @@ impl<'a, P: Player> Game<'a, P> {
 
     /// A morale test of `id` as it stands, a buff for morale it holds used on it: whether it passed.
     pub(super) fn morale_roll(&mut self, id: Id) -> bool {
+        // Firefight: a hero's Quality for "morale tests" of units within 12" (a Stunned unit
+        // "automatically fail[s] all morale tests", whoever's Quality)
+        if let (Some(rule), false) = (self.rules.rout_test, self.live(id).shaken) {
+            let heroes = self.lending_heroes(id.0);
+            return self.rout_roll(id, &heroes, rule).0;
+        }
         let mask = self.held_for(id, BuffUse::Morale);
         let alloc = self.alloc_of(id, mask);
         let t = self.clock();

@@ -204,7 +204,15 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         self.dice += u64::from(dice);
-        let end = info.alloc.apply(s, wounds, 1);
+        let end = if info.alloc.wounds == crate::rules::effects::WoundModel::WoundEffects {
+            // Firefight: "units must also check for wound effects when taking wounds from other
+            // sources (special rules, terrain, etc.)"
+            let (end, rolled) = super::stunned::wound_effects(&info.alloc, s, wounds, &mut self.rng);
+            self.dice += rolled;
+            end
+        } else {
+            info.alloc.apply(s, wounds, 1)
+        };
         if wounds > 0 && !self.wounded_by_terrain.iter().any(|(w, _)| *w == id) {
             self.wounded_by_terrain.push((id, s));
         }

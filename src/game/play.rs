@@ -79,6 +79,11 @@ impl<'a, P: Player> Game<'a, P> {
         live.s = s;
         live.left = left;
         live.wounds_left = wounds_left;
+        // Firefight: a last model Stunned by its wound effects is a Stunned unit, and a unit
+        // Stunned whole (a Rout Test) that is down to one model is a Stunned last model
+        if s.stunned || (live.shaken && left == 1) {
+            self.sync_stunned(id);
+        }
     }
 
     /// Game `game` of the run: its generator, its roll-off, its table and its markers.
@@ -93,6 +98,7 @@ impl<'a, P: Player> Game<'a, P> {
         let terrain = match &config.terrain {
             Terrain::Standard => match prep.rules.terrain {
                 TerrainRecipe::Guidelines => table::standard_terrain(&mut rng, prep.rules.table),
+                TerrainRecipe::Firefight => super::firefight_table::firefight_terrain(&mut rng),
             },
             Terrain::Fixed(pieces) => pieces.clone(),
         };

@@ -578,6 +578,7 @@ impl Prepared {
             if units.len() > super::config::MAX_UNITS {
                 return Err(Error::limit(format!("{field} units"), units.len(), super::config::MAX_UNITS));
             }
+            check_refused(field, units, edition, rules)?;
         }
         let (distinct, ids) = distinct_units(armies, spells, edition);
         for d in &distinct {
@@ -889,6 +890,23 @@ impl Prepared {
             })
             .collect()
     }
+}
+
+/// Refuses a unit with a rule the edition's core lacks (`GameRules::refused`: Firefight's
+/// Aircraft, Transport and Artillery), naming the rule: a game cannot play it as written.
+fn check_refused(field: &str, units: &[Unit], edition: Edition, rules: &GameRules) -> Result<()> {
+    for (i, unit) in units.iter().enumerate() {
+        for m in unit.models() {
+            if let Some(r) = m.rules.iter().find(|r| rules.refused.contains(&r.name.as_str())) {
+                return Err(Error::invalid(
+                    format!("{field}[{i}]"),
+                    unit.name(),
+                    format!("has {}, which {} does not have: a game cannot play it", r.name, edition.title()),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a unit wider than the table is deep: its formation (`across` inches wide, or at

@@ -38,7 +38,7 @@ impl<'a, P: Player> Game<'a, P> {
                 let roll = self.rng.d6();
                 self.dice += 1;
                 let recovered = roll >= on;
-                self.live_mut(id).shaken = !recovered;
+                self.set_stunned(id, !recovered);
                 self.event(|g| Event {
                     dice: 1,
                     allowance: f64::from(on),
@@ -142,7 +142,7 @@ impl<'a, P: Player> Game<'a, P> {
                     "inside"
                 } else if live.shaken {
                     "shaken"
-                } else if live.arrived == self.round && self.round > 0 {
+                } else if self.round > 0 && self.rules.arriving_blind(live.arrived, self.round, self.config.rounds) {
                     "arrived"
                 } else {
                     "ready"
@@ -186,6 +186,8 @@ impl<'a, P: Player> Game<'a, P> {
                 totals.never_acted[u] += u64::from(used.activations == 0);
                 totals.rounds_inside[u] += u64::from(live.rounds_inside);
                 totals.rounds_in_reserve[u] += u64::from(live.rounds_in_reserve);
+                totals.routed[u] += u64::from(live.routed);
+                totals.shaken_at_end[u] += u64::from(!live.gone && live.shaken);
                 if live.gone {
                     totals.destroyed[u] += 1;
                     continue;

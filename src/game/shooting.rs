@@ -13,7 +13,9 @@ use super::paths::Path;
 use super::state::{EPS, Touched};
 use super::play::Game;
 use super::live::Id;
-use super::config::Event;
+use super::config::{Event, Short};
+use super::decisions::Volley;
+use crate::rules::effects::WoundModel;
 
 
 impl<'a, P: Player> Game<'a, P> {
@@ -44,11 +46,13 @@ impl<'a, P: Player> Game<'a, P> {
         let held = if situation.spell { self.held_for(target, BuffUse::Spell(situation.distance)) } else { 0 };
         let talloc = self.alloc_of(target, held);
         let before = self.live(target).s;
+        let was_stunned = self.live(target).shaken;
         let r = roll_attack(talloc, std::slice::from_ref(group), before, &mut self.rng, |_, s| Faces::at(group, situation, talloc, s));
         self.dice += r.dice;
         self.take_wounds(by, target, r.end, r.wounds);
         let used = self.used_on_hits(target, held, r.hits);
         self.spend_held(target, used, "spell");
+        self.after_stunning(by, target, was_stunned);
         r
     }
 
@@ -58,7 +62,12 @@ impl<'a, P: Player> Game<'a, P> {
     /// pick ("pick one effect ... until the end of the activation") made for the first
     /// target holds for the second. Whether the unit fired.
     pub(super) fn shoot(&mut self, id: Id, moved: bool, touched: &mut Touched) -> bool {
-        let mut volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
+        let volleys = self.ask(|p, v, r| p.shots(v, r, id, moved));
+        self.fire(id, volleys, touched)
+    }
+
+    /// `shoot`'s volleys, as the player declared them.
+    pub(super) fn fire(&mut self, id: Id, mut volleys: Short<Volley, 2>, touched: &mut Touched) -> bool {
         let fired = !volleys.is_empty();
         let mut option: Option<u8> = None;
         // "you may fire only at up to two different targets": the rules hold the policy to it
@@ -104,10 +113,12 @@ impl<'a, P: Player> Game<'a, P> {
             let situation = Situation { attacker_option, ..plan.variants[vi].0 };
             let cached = situation == plan.variants[vi].0;
             let mut state = before;
+            let was_stunned = self.view.units[target.0][target.1].shaken;
             let (mut hits, mut wounds, mut dice) = (0, 0, 0);
             // Limited weapons fired in this volley, by their bit in `UnitInfo::limited`
             let mut limited = 0u32;
             let mut stray = false;
+            let mut blasts: Vec<super::blast::Blasted> = Vec::new();
             for &gi in &volley.groups {
                 let Some(group) = plan.groups.get(gi) else {
                     stray = true;
@@ -115,13 +126,23 @@ impl<'a, P: Player> Game<'a, P> {
                 };
                 limited |= plan.limited[gi];
                 let models = &mut plan.models[vi];
+                // Firefight: a unit Stunned whole by a Rout Test loses a model to every hit
+                let whole = self.view.units[target.0][target.1].shaken && talloc.wounds == WoundModel::WoundEffects && !talloc.destroyed(state) && talloc.alive(state) > 1;
                 let r = roll_attack(talloc, std::slice::from_ref(group), state, &mut self.rng, |_, s| {
                     let model = || plan::die_model(group, &situation, &talloc.view(s, group.takedown));
                     if cached { models.get(gi, talloc.index(s), talloc.state_count(), model) } else { Faces::of(&model()) }
                 });
-                state = r.end;
+                blasts.extend(super::blast::Blasted::of(self.view.rules.blast, group, r.hits, talloc.alive(state)));
+                if whole {
+                    let (end, rolled) = super::stunned::hits_on_stunned(talloc, state, r.hits, &mut self.rng);
+                    dice += rolled;
+                    wounds += talloc.kills(end) - talloc.kills(state);
+                    state = end;
+                } else {
+                    state = r.end;
+                    wounds += r.wounds;
+                }
                 hits += r.hits;
-                wounds += r.wounds;
                 dice += r.dice;
             }
             // what the trace says of the options played (only for a trace)
@@ -147,6 +168,8 @@ impl<'a, P: Player> Game<'a, P> {
                 self.spend_mark(target, id, "shot");
             }
             self.spend_held(id, key.shooter, "shooting");
+            self.after_stunning(id, target, was_stunned);
+            self.blast_spill(id, target, blasts, &situation);
             self.event(|g| {
                 let plan = g.plan(&key);
                 let mut labels = volley.groups.iter().filter_map(|&gi| plan.groups.get(gi)).map(|g| g.label.clone()).collect::<Vec<_>>().join(" + ");

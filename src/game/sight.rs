@@ -133,14 +133,20 @@ impl<'a> View<'a> {
         // actual model counts"; it is above the forest it flies over, not inside it). Out of
         // sight, only what the target stands in counts (Indirect), and nothing is behind.
         let (mut covered, mut inside) = (0usize, 0usize);
-        // (v2.x: other units give no cover, `CoverFrom::TerrainOnly`)
-        let units_cover = self.rules.cover_from == CoverFrom::TerrainOrSightBlockers;
+        // cover from behind sight blockers: blocking terrain and units (v3.5), blocking terrain
+        // only (v2.x: other units give no cover), neither (Firefight: "in or behind a piece of
+        // cover terrain" only)
+        let (blockers_cover, units_cover) = match self.rules.cover_from {
+            CoverFrom::TerrainOrSightBlockers => (true, true),
+            CoverFrom::TerrainOnly => (true, false),
+            CoverFrom::CoverTerrainOnly => (false, false),
+        };
         if !lines.clear && !self.info(b).movement.aircraft {
             for &(q, _) in targets {
                 if lines.pieces().any(|t| t.kinds.cover && t.contains(q)) {
                     inside += 1;
                     covered += 1;
-                } else if visible && (lines.blocked_by(pa, q, units_cover) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
+                } else if visible && ((blockers_cover && lines.blocked_by(pa, q, units_cover)) || lines.pieces().any(|t| t.kinds.cover && !t.contains(pa) && t.crossed(pa, q, 0.0))) {
                     covered += 1;
                 }
             }

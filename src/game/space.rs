@@ -46,7 +46,7 @@ impl<'a> View<'a> {
     #[inline(always)]
     pub(super) fn counts_at_markers(&self, id: Id, who: Presence) -> bool {
         let live = self.live(id);
-        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, live.arrived == self.round)
+        live.on_table() && who.counts(live.shaken, self.info(id).movement.aircraft, self.rules.arriving_blind(live.arrived, self.round, self.config.rounds))
     }
 
     /// The distance between two units' discs, edge to edge: never more than `gap` (the discs

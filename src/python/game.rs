@@ -228,6 +228,8 @@ pub fn _simulate<'py>(
         u.set_item("never_acted", totals.never_acted.into_pyarray(py))?;
         u.set_item("rounds_inside", totals.rounds_inside.into_pyarray(py))?;
         u.set_item("rounds_in_reserve", totals.rounds_in_reserve.into_pyarray(py))?;
+        u.set_item("routed", totals.routed.into_pyarray(py))?;
+        u.set_item("shaken_at_end", totals.shaken_at_end.into_pyarray(py))?;
         units.append(u)?;
     }
     d.set_item("units", units)?;

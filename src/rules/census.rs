@@ -168,6 +168,10 @@ const CORE_3_4_1_GAME: &[&str] = &["Aircraft", "Caster", "Flying", "Immobile", "
 /// v2.x's (gf-2.x-one-page.txt's "Special Rules"): no Artillery, Caster or Limited, which
 /// it does not have; its own Aircraft (`GameRules::aircraft`) and Psychic (`Casting::Psychic`).
 const CORE_2_GAME: &[&str] = &["Aircraft", "Flying", "Immobile", "Indirect", "Psychic", "Scout", "Strider", "Transport"];
+/// Firefight v3.2's (gf-firefight-3.2.txt's special rules): no Aircraft, Transport or
+/// Artillery, which its core lacks (a game refuses a unit with them: `GameRules::refused`),
+/// and no Caster Group; the others as v3.5's.
+const CORE_FIREFIGHT_3_2_GAME: &[&str] = &["Caster", "Flying", "Immobile", "Indirect", "Limited", "Scout", "Strider"];
 
 /// The rules a full game of `edition` plays by name (`game_plays`): the game reads a rule's
 /// name only through this list, so a rule the edition lacks (v3.4.1's Artillery) is neither
@@ -177,7 +181,7 @@ pub fn game_rules_by_name(edition: Edition) -> &'static [&'static str] {
         Edition::V3_5 => CORE_3_5_GAME,
         Edition::V3_4_1 => CORE_3_4_1_GAME,
         Edition::V2 => CORE_2_GAME,
-        Edition::Firefight3_2 => &[],
+        Edition::Firefight3_2 => CORE_FIREFIGHT_3_2_GAME,
     }
 }
 

@@ -548,6 +548,10 @@ pub const CORE_2: &[RuleDef] = &[
 
 /// gf-firefight-3.2.txt, "Special Rules".
 pub const CORE_FIREFIGHT_3_2: &[RuleDef] = &[
+    // "At the beginning of any round after the first, you may place the model anywhere on the
+    // table, over 9" away from enemy units." (played by a game; its order and last-round
+    // blindness are `GameRules::reserve_order` and `GameRules::blind_arrival`)
+    RuleDef { name: "Ambush", effects: AMBUSH },
     // "AP(X): Enemy units taking hits from weapons with this special rule get -X to Defense rolls."
     RuleDef { name: "AP", effects: AP_X },
     // "Blast(X): Each attack from this weapon ignores cover and multiplies its hits by X,
@@ -559,6 +563,9 @@ pub const CORE_FIREFIGHT_3_2: &[RuleDef] = &[
     // "Deadly(X): Whenever a model takes wounds from a weapon with this special rule, multiply
     // the amount of wounds suffered by X."
     RuleDef { name: "Deadly", effects: DEADLY_X },
+    // "Models with this special rule move +2" when using Advance actions, and +4" when using
+    // Rush or Charge actions."
+    RuleDef { name: "Fast", effects: FAST },
     // "Fear(X): Units with this special rule count as having dealt +X wounds when checking for
     // wound effects."
     RuleDef { name: "Fear", effects: &[attacker(NONE, WoundCheckBonus(Rating))] },
@@ -590,6 +597,9 @@ pub const CORE_FIREFIGHT_3_2: &[RuleDef] = &[
     // "Rending: Enemy units taking wounds from weapons with this special rule can't regenerate
     // them, and whenever you roll an unmodified to hit result of 6, that hit counts as having AP{4}."
     RuleDef { name: "Rending", effects: RENDING_AP4 },
+    // "Models with this special rule move -2" when using Advance actions, and -4" when using
+    // Rush or Charge actions."
+    RuleDef { name: "Slow", effects: SLOW },
     // "Stealth: Enemies targeting units where all models have this special rule get -1 to hit
     // when shooting at them from over 9" away."
     RuleDef { name: "Stealth", effects: STEALTH_OVER_NINE },

@@ -19,6 +19,7 @@ use crate::game::prepare::{Exchange, Role};
 use crate::game::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
+use crate::rules::effects::WoundModel;
 
 /// Wounds a Poisson count is followed to (the chance of more is negligible for the means
 /// a melee reaches; beyond, the tail is left out).
@@ -145,7 +146,9 @@ pub fn charge_estimate(g: &mut Seat, c: Id, d: Id) -> Estimate {
 fn estimate(g: &mut Seat, c: Id, d: Id, far: bool, strike_back: bool) -> Estimate {
     let (cs, ds) = (side_of(g, c), side_of(g, d));
     let weight = g.config.policies[c.0].shaken_weight;
-    let key = (c, d, cs, ds, [far, strike_back], weight.to_bits());
+    // (Firefight's values read each army's state where its Rout Test is near)
+    let rout = [super::firefight::rout_key(g, c.0), super::firefight::rout_key(g, d.0)];
+    let key = (c, d, cs, ds, [far, strike_back], weight.to_bits(), rout);
     if let Some(&e) = g.memo().estimates.get(&key) {
         return e;
     }
@@ -164,12 +167,19 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64,
     if c_left <= 0.0 || d_left <= 0.0 {
         return Estimate::default();
     }
+    // Firefight: "Whilst Stunned, models can't strike back"
+    let strike_back = strike_back && super::firefight::can_strike_back(g, d);
     let x = exchange_now(g, c, d, far);
     let counter = if strike_back { x.counter.min(c_left) } else { 0.0 };
     let dealt = (x.charge * (1.0 - counter / c_left)).min(d_left);
     let back = if strike_back { (x.strike_back * (1.0 - dealt / d_left)).min(c_left - counter) } else { 0.0 };
     let taken = counter + back;
     let (c_ppw, d_ppw) = (ci.points_per_wound(), di.points_per_wound());
+    if di.alloc.wounds == WoundModel::WoundEffects {
+        // Firefight: no melee resolution, the chances of Stunning and Knocking Out instead
+        let (value, stuns) = super::firefight::charge_value(g, c, d, dealt, taken, weight);
+        return Estimate { value, dealt, taken, defender_fails: stuns, defender_stake: weight * g.points_left(d) };
+    }
     let d_stake = failure_stake(d_left - dealt, f64::from(di.wounds), d_ppw, weight);
     let c_stake = failure_stake(c_left - taken, f64::from(ci.wounds), c_ppw, weight);
     let (d_fail, c_fail) = (p_fail(g, d, ds.0, ds.1), p_fail(g, c, cs.0, false));

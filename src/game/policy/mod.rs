@@ -28,6 +28,7 @@ use rand::RngExt;
 
 pub mod ai;
 mod common;
+pub mod firefight;
 mod flight;
 mod psychic;
 use common::*;
@@ -143,6 +144,10 @@ impl Player for Bot {
     #[inline]
     fn strike_back(&mut self, view: &View<'_>, rng: &mut Dice, c: Id, d: Id) -> bool {
         strike_back(&mut self.seat(view, rng), c, d)
+    }
+
+    fn push_spot(&mut self, view: &View<'_>, rng: &mut Dice, by: Id, id: Id, inches: f64) -> Option<Point> {
+        firefight::push_spot(&mut self.seat(view, rng), by, id, inches)
     }
 
     #[inline]
@@ -554,7 +559,13 @@ pub fn shots(g: &mut Seat, id: Id, moved: bool) -> Short<Volley, 2> {
     let best = if options.len() == 1 {
         0
     } else {
-        let score: Short<f64, 4> = options.iter().map(|o| single(o) + if default { ai::marker_bonus(g, id.0, o.0, o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound()) } else { 0.0 }).collect();
+        let score: Short<f64, 4> = options
+            .iter()
+            .map(|o| {
+                let wounds = o.2.iter().sum::<f64>() / g.info(o.0).points_per_wound();
+                single(o) + if default { ai::marker_bonus(g, id.0, o.0, wounds) + firefight::shot_bonus(g, id.0, o.0, wounds) } else { 0.0 }
+            })
+            .collect();
         (0..options.len()).max_by(|&a, &b| score[a].total_cmp(&score[b])).unwrap()
     };
     let mut chosen: Short<Volley, 2> = smallvec::smallvec![all(&options[best])];

@@ -88,6 +88,7 @@ pub struct Estimate {
 
 /// What `ai::estimate` reads: both units, each one's side (its wounds and models lost, Shaken,
 /// fatigued: its wounds and models left follow), over 9" and the strike back, and the
-/// policy's weight of Shaken (the bits of the float).
-pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64);
+/// policy's weight of Shaken (the bits of the float), and what each army's Rout Test reads
+/// (`firefight::rout_key`: 0 where it reads nothing).
+pub(super) type EstimateKey = (Id, Id, Side, Side, [bool; 2], u64, [u64; 2]);
 
