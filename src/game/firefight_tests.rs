@@ -477,3 +477,20 @@ fn only_cover_terrain_gives_cover() {
     }
     assert_eq!(covered, [true, false], "v3.5, then Firefight");
 }
+
+#[test]
+fn the_policy_reads_a_heros_aura_in_what_a_rout_test_costs() {
+    cites("Friendly units within 12\" may take morale tests using the hero's Quality and special rules, as long as it isn't Stunned.");
+    let hopeless = "Squad [5] Q6+ D5+ | 50pts\n5x Rifle (24\", A1)";
+    let hero = "Captain [1] Q2+ D4+ | 40pts | Hero, Fearless\nPistol (12\", A1)";
+    let p = prep_in(FF, &[GRUNT], &[hopeless, hero, GRUNT, GRUNT]);
+    let gain = |hero_at: Point| {
+        let c = config(vec![], vec![], vec![Point::new(4.0, 4.0)], vec![Point::new(10.0, 40.0), hero_at, Point::new(30.0, 44.0), Point::new(40.0, 44.0)]);
+        let mut cache = Cache::default();
+        let mut g = placed(&p, &c, &mut cache);
+        g.live_mut((1, 3)).gone = true;
+        super::policy::firefight::rout_gain(&g, (1, 2), 0.3)
+    };
+    let (near, far) = (gain(Point::new(16.0, 40.0)), gain(Point::new(40.0, 30.0)));
+    assert!(near > 0.0 && near < far, "the squad tests at the captain's Q2+ beside it: {near} against {far}");
+}

@@ -16,7 +16,35 @@ use super::live::Id;
 use super::play::Game;
 use super::config::Event;
 use super::rules::RoutTest;
+use super::state::View;
 use crate::morale::MoraleTest;
+
+impl View<'_> {
+    /// The morale test `id` (with the held rules `mask`) takes: at its own Quality and
+    /// rules, or at those of the hero of `heroes` within the aura that passes most often
+    /// ("Friendly units within 12" may take morale tests using the hero's Quality and special
+    /// rules"; a unit off the table has none near). The test, and the hero if one lent it.
+    pub fn aura_test(&self, id: Id, mask: u16, heroes: &[Id], rule: RoutTest) -> (MoraleTest, Option<Id>) {
+        let edition = self.prep.edition;
+        let mut best = (MoraleTest::new(self.alloc_of(id, mask), self.live(id).s, false, edition), None);
+        if self.live(id).on_table() {
+            for &h in heroes {
+                if h != id && self.within(id, h, rule.hero_aura) {
+                    let test = MoraleTest::new(&self.info(h).alloc, self.live(h).s, false, edition);
+                    if test.p_pass() > best.0.p_pass() {
+                        best = (test, Some(h));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The heroes of `army` that may lend their Quality: on the table and not Stunned.
+    pub fn lending_heroes(&self, army: usize) -> Vec<Id> {
+        self.on_table(army).filter(|&h| !self.live(h).shaken && self.info(h).alloc.runs.iter().any(|(m, _)| m.hero)).collect()
+    }
+}
 
 impl<'a, P: Player> Game<'a, P> {
     /// The Rout Tests of the round that ends, for each army down to its share of its units.
@@ -61,30 +89,13 @@ impl<'a, P: Player> Game<'a, P> {
         }
     }
 
-    /// The heroes of `army` that may lend their Quality: on the table and not Stunned.
-    pub(super) fn lending_heroes(&self, army: usize) -> Vec<Id> {
-        self.on_table(army).filter(|&h| !self.live(h).shaken && self.info(h).alloc.runs.iter().any(|(m, _)| m.hero)).collect()
-    }
-
     /// `id`'s Rout Test (or a morale test a rule calls for), at its own Quality and rules or, better, those of a hero of `heroes`
     /// within the aura ("Friendly units within 12" may take morale tests using the hero's
     /// Quality and special rules, as long as it isn't Stunned"; Fearless's die with them).
     /// Whether it passed, and the hero whose test it took.
     pub(super) fn rout_roll(&mut self, id: Id, heroes: &[Id], rule: RoutTest) -> (bool, Option<Id>) {
-        let edition = self.prep.edition;
         let mask = self.held_for(id, BuffUse::Morale);
-        let own = MoraleTest::new(self.alloc_of(id, mask), self.live(id).s, false, edition);
-        let mut best = (own, None);
-        if self.live(id).on_table() {
-            for &h in heroes {
-                if h != id && self.within(id, h, rule.hero_aura) {
-                    let test = MoraleTest::new(&self.info(h).alloc, self.live(h).s, false, edition);
-                    if test.p_pass() > best.0.p_pass() {
-                        best = (test, Some(h));
-                    }
-                }
-            }
-        }
+        let best = self.aura_test(id, mask, heroes, rule);
         let mut rolled = 0;
         let passed = best.0.roll(|| {
             rolled += 1;

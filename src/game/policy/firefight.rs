@@ -7,7 +7,6 @@ use crate::game::config::PolicyKind;
 use crate::game::live::Id;
 use crate::game::state::View;
 use crate::game::table::Point;
-use crate::morale::MoraleTest;
 use crate::rules::effects::WoundModel;
 use rand::RngExt;
 
@@ -87,7 +86,7 @@ pub fn wound_effect_chances(g: &View, id: Id, wounds: f64) -> (f64, f64) {
 /// an army is down to half or less of its starting units at the end of a round, then all of
 /// its units must take a Rout Test". Each unit left counts its points if it is Stunned (it
 /// Routs) and otherwise its chance to fail times `weight` of them (it is Stunned), at its own
-/// Quality (a hero's aura is not read here).
+/// Quality or a hero's within 12" (`View::aura_test`; a hero `id` itself lends no more).
 pub fn rout_gain(g: &View, id: Id, weight: f64) -> f64 {
     let Some(rule) = g.rules.rout_test else { return 0.0 };
     let army = id.0;
@@ -97,22 +96,24 @@ pub fn rout_gain(g: &View, id: Id, weight: f64) -> f64 {
     if left == 0 || !tests(left - 1) {
         return 0.0;
     }
-    let at_stake = |u: usize| {
-        let (l, info) = (&g.units[army][u], g.info((army, u)));
+    let heroes = g.lending_heroes(army);
+    let without: Vec<Id> = heroes.iter().copied().filter(|&h| h != id).collect();
+    let at_stake = |u: usize, heroes: &[Id]| {
+        let l = &g.units[army][u];
         if l.gone {
             return 0.0;
         }
         let points = g.points_left((army, u));
-        if l.shaken { points } else { (1.0 - MoraleTest::new(&info.alloc, l.s, false, g.prep.edition).p_pass()) * weight * points }
+        if l.shaken { points } else { (1.0 - g.aura_test((army, u), 0, heroes, rule).0.p_pass()) * weight * points }
     };
-    let after: f64 = (0..g.units[army].len()).filter(|&u| u != id.1).map(at_stake).sum();
-    let now: f64 = if tests(left) { (0..g.units[army].len()).map(at_stake).sum() } else { 0.0 };
+    let after: f64 = (0..g.units[army].len()).filter(|&u| u != id.1).map(|u| at_stake(u, &without)).sum();
+    let now: f64 = if tests(left) { (0..g.units[army].len()).map(|u| at_stake(u, &heroes)).sum() } else { 0.0 };
     (after - now).max(0.0)
 }
 
 /// What `rout_gain` reads of `army`, for the policy's memo: 0 where the edition has no Rout
 /// Test or the army's next loss does not bring it to one, else a fingerprint of its units'
-/// states (destroyed, Stunned, models and markers), never 0.
+/// states (destroyed, Stunned, models and markers, where they stand), never 0.
 pub fn rout_key(g: &View, army: usize) -> u64 {
     let Some(rule) = g.rules.rout_test else { return 0 };
     let start = g.units[army].len() as u32;
@@ -123,7 +124,8 @@ pub fn rout_key(g: &View, army: usize) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     for l in &g.units[army] {
-        (l.gone, l.shaken, l.s.k, l.s.w, l.s.stunned, l.wounds_left).hash(&mut h);
+        // (where it stands too: a hero lends its Quality within 12")
+        (l.gone, l.shaken, l.s.k, l.s.w, l.s.stunned, l.wounds_left, l.pos.x.to_bits(), l.pos.y.to_bits(), l.reserve).hash(&mut h);
     }
     h.finish() | 1
 }
