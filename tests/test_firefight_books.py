@@ -423,3 +423,25 @@ def test_the_shipped_firefight_model_is_a_fit_of_the_books(ff_books):
     assert fitted.edition == FF
     fresh = fitted.prices(units)
     assert np.max(np.abs(fresh - oprstats.CostModel.default(edition=FF).prices(units))) < 0.5
+
+
+def test_random_lists_draw_firefight_lists_by_firefights_army_building(ff_books, rulebook):
+    # "Only 1 hero per 150pts", "Only 1+X copies of the same unit, where X is 1 per 150pts",
+    # "No single unit worth over 35% of total points", "Only 1 unit per 30pts", "Only 1 model
+    # per 20pts"; heroes never join. At 300 pts: "max. 2 heroes, max. 3 copies of each unit, no
+    # unit worth over 105pts, max. 10 units in total, and max. 15 models in total"
+    text = rulebook("gf-firefight-3.2.txt")
+    for sentence in ("Only 1 unit per 30pts", "Only 1 model per 20pts",
+                     "At 300pts, players may bring max. 2 heroes, max. 3 copies of each unit, no unit worth over 105pts, "
+                     "max. 10 units in total, and max. 15 models in total"):
+        cite(text, sentence)
+    for book in ff_books:
+        for army in oprstats.random_lists(book, points=300, n=2, seed=7):
+            assert army.edition == FF and 285 <= army.points <= 300, (book.name, army.points)
+            assert oprstats.validate_list(army).ok, (book.name, oprstats.validate_list(army))
+            assert len(army.units) <= 10 and sum(u.size for u in army.units) <= 15
+            assert all(u.hero is None for u in army.units) and all(u.cost <= 105 for u in army.units)
+    # a Firefight game size is from one unit's 30 pts
+    book = ff_books[0]
+    with pytest.raises(ValueError, match="points: must be a whole number of points from 30"):
+        oprstats.random_lists(book, points=29)

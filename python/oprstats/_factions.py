@@ -378,13 +378,13 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     from ._distributed import check_client, check_partitions
     from ._game import check_game_edition
 
-    check_game_edition(edition)
+    key = check_game_edition(edition)
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
     check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     from ._lists import check_points
 
-    check_points(points)
+    check_points(points, key)
     client = check_client(client)
     check_partitions(partitions)
     # every limit checked before a list is drawn or a game played

@@ -19,13 +19,10 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook, Unit
 from ._attack import LIMITS
-from ._validate import LARGEST_UNIT_PERCENT, POINTS_PER_EXTRA_COPY, POINTS_PER_HERO, POINTS_PER_UNIT, is_hero, validate_list
+from ._validate import FORCE_ORGANISATION, GF_3_5, ForceOrganisation, is_hero, validate_list
 
 #: The most lists one call draws: each is a few hundred small draws in Python.
 MAX_LISTS = 10_000
-#: The largest game size a list is drawn for: "Only 1 unit per 200pts", and a game holds at
-#: most MAX_GAME_UNITS units a side, so a larger list could never be played.
-MAX_LIST_POINTS = POINTS_PER_UNIT * LIMITS["MAX_GAME_UNITS"]
 #: Draws of a whole list before a book is found unable to fill the game size.
 MAX_ATTEMPTS = 200
 
@@ -48,7 +45,7 @@ class ListWeights:
 class _Draw:
     """One list being drawn: its selections and what the force organisation still allows."""
 
-    def __init__(self, book: ArmyBook, points: int, sections_of: dict):
+    def __init__(self, book: ArmyBook, points: int, sections_of: dict, rules: ForceOrganisation):
         self.book, self.points = book, points
         # each book unit's upgrade sections, shared by every draw of a call (by the unit's id)
         self.sections_of = sections_of
@@ -59,20 +56,28 @@ class _Draw:
         self.spent = 0
         self.heroes = 0
         self.copies: dict[str, int] = {}
-        self.largest = LARGEST_UNIT_PERCENT * points  # in hundredths of a point, as validate_list
-        self.most_heroes = points // POINTS_PER_HERO
-        self.most_copies = 1 + points // POINTS_PER_EXTRA_COPY
-        self.most_units = points // POINTS_PER_UNIT
+        self.largest = rules.largest_unit_percent * points  # in hundredths of a point, as validate_list
+        self.most_heroes = points // rules.points_per_hero
+        self.most_copies = 1 + points // rules.points_per_extra_copy
+        self.most_units = points // rules.points_per_unit
+        # Firefight's "Only 1 model per 20pts" (None: no such limit)
+        self.most_models = None if rules.points_per_model is None else points // rules.points_per_model
+        self.models = 0
 
     def fits(self, unit: Unit, cost: int) -> bool:
         return (len(self.units) < self.most_units and self.spent + cost <= self.points and cost * 100 <= self.largest
-                and self.copies.get(unit.name, 0) < self.most_copies and (not is_hero(unit) or self.heroes < self.most_heroes))
+                and self.copies.get(unit.name, 0) < self.most_copies and (not is_hero(unit) or self.heroes < self.most_heroes)
+                and self.models_fit(unit.size))
+
+    def models_fit(self, more: int) -> bool:
+        return self.most_models is None or self.models + more <= self.most_models
 
     def add(self, unit: Unit) -> None:
         self.units.append(unit)
         self.bases.append(unit)
         self.labels.append([])
         self.spent += unit.cost or 0
+        self.models += unit.size
         self.heroes += is_hero(unit)
         self.copies[unit.name] = self.copies.get(unit.name, 0) + 1
 
@@ -95,19 +100,20 @@ class _Draw:
             return None
         # free options and those that save points are drawn too (131 and 27 in the books)
         extra = (unit.cost or 0) - (self.units[k].cost or 0)
-        if self.spent + extra > self.points or (unit.cost or 0) * 100 > self.largest:
+        if self.spent + extra > self.points or (unit.cost or 0) * 100 > self.largest or not self.models_fit(unit.size - self.units[k].size):
             return None
         return unit
 
     def take(self, k: int, label: str, unit: Unit) -> None:
         self.spent += (unit.cost or 0) - (self.units[k].cost or 0)
+        self.models += unit.size - self.units[k].size
         self.units[k] = unit
         self.labels[k].append(label)
 
 
 def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit],
                sections_of: dict) -> Optional[_Draw]:
-    draw = _Draw(book, points, sections_of)
+    draw = _Draw(book, points, sections_of, force_organisation(book.edition))
     # units, each equally likely among those that still fit
     while True:
         fitting = [u for u in catalogue if draw.fits(u, u.cost or 0)]
@@ -142,8 +148,11 @@ def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: L
 
 def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) -> list[Unit]:
     """The drawn units with heroes joined: each hero that may join a unit joins one with
-    ``join_share``, the unit equally likely among those it may join (one hero a unit)."""
+    ``join_share``, the unit equally likely among those it may join (one hero a unit); none
+    where the edition's heroes never join (Firefight)."""
     units = list(draw.units)
+    if not force_organisation(draw.book.edition).heroes_join:
+        return units
     heroes = [k for k, u in enumerate(units) if is_hero(u)]
     taken: set[int] = set()
     joined: dict[int, int] = {}
@@ -172,10 +181,18 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
     return out
 
 
-def check_points(points: Any) -> None:
-    """A game size lists are drawn for: from one unit's worth (200 pts) to what a game holds."""
-    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not POINTS_PER_UNIT <= int(points) <= MAX_LIST_POINTS:
-        raise ValueError(f"points: must be a whole number of points from {POINTS_PER_UNIT} to {MAX_LIST_POINTS:,} (got {shown(points)})")
+def force_organisation(edition: str) -> ForceOrganisation:
+    """The force organisation lists of ``edition`` are drawn by (v3.5's where it has none of its own)."""
+    return FORCE_ORGANISATION.get(edition, GF_3_5)
+
+
+def check_points(points: Any, edition: str = "3.5") -> None:
+    """A game size lists are drawn for: from one unit's worth (200 pts; Firefight's 30) to
+    what a game holds."""
+    per_unit = force_organisation(edition).points_per_unit
+    most = per_unit * LIMITS["MAX_GAME_UNITS"]
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not per_unit <= int(points) <= most:
+        raise ValueError(f"points: must be a whole number of points from {per_unit} to {most:,} (got {shown(points)})")
 
 
 def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = None, upgrade_share: float = 0.5,
@@ -185,7 +202,8 @@ def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = 
 
     Units are drawn one at a time, each equally likely among the book's units that still fit
     (the points left, 1 hero per 500 pts, 1 + 1 per 1000 pts copies, no unit over 35%, 1 unit
-    per 200 pts); each upgrade section of a drawn unit is taken with ``upgrade_share`` (one of
+    per 200 pts; a Firefight book's by Firefight's: 1 hero per 150 pts, 1 + 1 per 150 pts
+    copies, 35%, 1 unit per 30 pts, 1 model per 20 pts, and no joined heroes); each upgrade section of a drawn unit is taken with ``upgrade_share`` (one of
     its options, equally likely); the points left are then spent on more upgrades; each hero
     that may join a unit joins one with ``join_share``. A list under ``fill`` of the game size
     is drawn again. ``seed``: an int, a ``numpy.random.SeedSequence`` or None; the same seed
@@ -193,7 +211,7 @@ def random_lists(book: ArmyBook, *, points: int = 2000, n: int = 1, seed: Any = 
     """
     if not isinstance(book, ArmyBook):
         raise TypeError(f"book: expected an oprstats.ArmyBook, got {type(book).__name__}")
-    check_points(points)
+    check_points(points, book.edition)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_LISTS:
         raise ValueError(f"n: must be a whole number of lists from 1 to {MAX_LISTS:,} (got {shown(n)})")
     for name, value, low in (("upgrade_share", upgrade_share, 0.0), ("join_share", join_share, 0.0), ("fill", fill, 0.0)):
