@@ -523,12 +523,12 @@ def _terrain_style(piece) -> dict:
 
 def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=None, axes=None):
     """Draws a traced game (``simulate(..., trace=True)``) round by round: the table (72" x 48",
-    or Firefight's 48" x 48"),
-    its terrain (grey: impassable buildings; green: forests and walls that block sight; light
-    grey: cover; tan: difficult; red: dangerous), the objective markers coloured by who holds
-    them, and each unit's models on their bases, labelled A0, A1... and B0, B1... (army A
-    blue, army B red; pale: Shaken; dashed: arrived by Ambush this round), with the moves made
-    during the round as arrows. Units inside a transport are named on a badge under it ("in
+    or Firefight's 48" x 48"), its terrain (grey: impassable buildings; green: forests and
+    walls that block sight; light grey: cover; tan: difficult; red: dangerous), the objective
+    markers coloured by who holds them, and each unit's models on their bases, labelled A0,
+    A1... and B0, B1... (army A blue, army B red; pale: Shaken, v2.x's Wavering or
+    Firefight's Stunned; dashed: arrived by Ambush this round), with the moves made during the
+    round as arrows. Units inside a transport are named on a badge under it ("in
     A0: A2 A3"): they stand nowhere on the table, but are there. A legend under the table
     names every unit and the marks; the title gives the game's result.
 
@@ -695,7 +695,9 @@ def _game_legend(fig, result, game: int, info, carried: bool = False) -> None:
                    for u, (name, points, models, _r) in enumerate(info[army])]
         column += [(blank, "")] * (rows - len(column))
         columns.append(column)
-    columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), "pale: Shaken; dashed: arrived from reserve"))
+    # the state a failed test leaves a unit in, as the edition names it
+    state = {"2": "Wavering", "firefight-3.2": "Stunned"}.get(getattr(result, "edition", "3.5"), "Shaken")
+    columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), f"pale: {state}; dashed: arrived from reserve"))
     columns[1].append((Line2D([], [], marker="*", linestyle="", color="0.5", markeredgecolor="black", markersize=10),
                        "objective (coloured by its holder)"))
     columns[0].append((Patch(facecolor="white", edgecolor="0.3", linewidth=0.6), 'badge "in A0: A2": A2 carried in transport A0')
