@@ -34,6 +34,8 @@ from oprstats._game import _profile  # noqa: E402
 from benchmarks.machine import describe  # noqa: E402
 
 BOOKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "opr" / "grimdark-future" / "3.5.1"
+# Firefight's own books (the same factions, priced for Firefight): a Firefight case plays these
+FIREFIGHT_BOOKS = BOOKS.parents[1] / "grimdark-future-firefight" / "3.5.1"
 
 
 def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, first: tuple = (), edition: Optional[str] = None) -> list:
@@ -47,7 +49,8 @@ def army_from_book(path: Path, units: int, points: int = 2050, seed: int = 0, fi
     rng.shuffle(pool)
     pool.sort(key=lambda u: u.name not in first)
     is_hero = lambda u: u.size == 1 and u.models[0].is_hero  # noqa: E731
-    heroes = [u for u in pool if is_hero(u) and u.tough <= 6][:2]
+    # (Firefight's heroes never join: each is a unit of its own)
+    heroes = [u for u in pool if is_hero(u) and u.tough <= 6][:0 if book.edition == "firefight-3.2" else 2]
     bodies = [u for u in pool if not is_hero(u) and u.size > 1]
     army, total = [], 0
     for hero, body in zip(heroes, bodies):
@@ -71,12 +74,16 @@ def armies(units: int, carried: bool = False, edition: Optional[str] = None) -> 
     """Two armies of ``units`` units; ``carried``: each with a transport, and Alien Hives with
     its Synapse Tyrant (Caster(3)) too; ``edition``: the books read in another edition."""
     if BOOKS.is_dir():
-        books = sorted(BOOKS.glob("*.json"))
-        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, seed=1, first=("APC",) if carried else (), edition=edition)
-        b = army_from_book(next(p for p in books if "alien-hives" in p.name), units, seed=2,
+        firefight = edition == "firefight-3.2"
+        books = sorted((FIREFIGHT_BOOKS if firefight else BOOKS).glob("*.json"))
+        # Firefight's units cost about a tenth of GF's: its armies of as many units are smaller
+        points = 60 * units if firefight else 2050
+        a = army_from_book(next(p for p in books if "battle-brothers" in p.name), units, points=points, seed=1,
+                           first=("APC",) if carried else (), edition=edition)
+        b = army_from_book(next(p for p in books if "alien-hives" in p.name), units, points=points, seed=2,
                            first=("Synapse Tyrant", "Invasion Carrier Spore") if carried else (), edition=edition)
         what = ", with transports and casters" if carried else ""
-        return a, b, f"Battle Brothers vs Alien Hives (real v3.5.1 books){what}"
+        return a, b, f"Battle Brothers vs Alien Hives (real {'Firefight ' if firefight else ''}v3.5.1 books){what}"
     army = list(oprstats.example_army())
     return army, army, "the example army against itself (../shared is absent)"
 

@@ -98,8 +98,9 @@ def feed_result(h, r: oprstats.GameResult) -> None:
 
 def duel_pairs(edition: Optional[str] = None) -> list:
     """The 40 seeded pairs of ``duels.py`` (made inside its ``main``, so remade here the same
-    way); ``edition``: the books read in another edition."""
-    units = [u for p in sorted(BOOKS.glob("*.json"))[:6] for u in oprstats.load_army_book(p, edition=edition).units]
+    way); ``edition``: the books read in another edition (Firefight: its own books)."""
+    books = BOOKS.parents[1] / "grimdark-future-firefight" / "3.5.1" if edition == "firefight-3.2" else BOOKS
+    units = [u for p in sorted(books.glob("*.json"))[:6] for u in oprstats.load_army_book(p, edition=edition).units]
     rng = random.Random(1)
     return [(rng.choice(units), rng.choice(units)) for _ in range(40)]
 

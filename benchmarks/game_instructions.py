@@ -21,7 +21,8 @@ measured in the same weather.
 
 A case may name an edition: ``10@3.4.1`` plays the same books read in v3.4.1, in a v3.4.1
 game (their army rules are then unmodelled, so the figure is of the edition's engine, not of
-the same armies).
+the same armies); ``10@firefight-3.2`` plays the same factions' Firefight books (about 60
+points a unit), on Firefight's 4'x4' table.
 
     python benchmarks/game_instructions.py [--python PATH ...] [--cases duel,5,10,15,30,10@3.4.1] [--wall]
 """
@@ -67,7 +68,7 @@ def case_runs(case: str) -> list:
     base, edition = split_case(case)
     if base == "duel":
         return [([a], [b], "open") for a, b in duel_pairs(edition)]
-    if base == "30":
+    if base == "30" and edition != "firefight-3.2":
         books = sorted(BOOKS.glob("*.json"))
         # as game.armies builds them, with the points of 30 units
         a = army_from_book(next(p for p in books if "battle-brothers" in p.name), 30, points=6000, seed=1, edition=edition)
