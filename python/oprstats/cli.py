@@ -657,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy-a", choices=policies, default="default", help="army A's AI (default: default)")
     sim.add_argument("--policy-b", choices=policies, default=None, help="army B's AI (default: army A's)")
     sim.add_argument("--rounds", type=_at_least(1), default=4, help="rounds per game (default 4, the rulebook's)")
-    sim.add_argument("--edition", default=None, help="rules edition of the games: 3.5 (default) or 3.4.1")
+    sim.add_argument("--edition", default=None, help="rules edition of the games: 3.5, 3.4.1, 2, firefight-3.2 (default: the lists' own)")
     sim.set_defaults(run=_simulate)
     pair = argparse.ArgumentParser(add_help=False)
     pair.add_argument("--file", type=Path, action="append", default=None,
@@ -719,7 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
     fa.add_argument("--threads", type=_at_least(1), default=None, help="threads to use (default: all cores); the results do not depend on it")
     fa.add_argument("--top", type=_at_least(1), default=None, help="show only the N strongest factions")
     fa.add_argument("--quiet", action="store_true", help="no progress bar")
-    fa.add_argument("--edition", default=None, help="rules edition: 3.5 (default; full games of the other editions are to come)")
+    fa.add_argument("--edition", default=None, help="rules edition of the games: 3.5 (default), 3.4.1, 2, firefight-3.2")
     fa.set_defaults(run=_factions)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
     val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
