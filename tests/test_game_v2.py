@@ -96,3 +96,34 @@ def test_anti_air_on_a_unit_ignores_the_aircrafts_range_and_hit_penalties(rulebo
     # without it: -1 to hit (Q4+ hits on 5+), and 12" further away
     assert oprstats.attack(plain, jet, distance=6, edition="2").hits.mean() == pytest.approx(2.0)
     assert oprstats.attack(plain, jet, distance=20, edition="2").hits.mean() == 0.0
+
+
+def test_a_v2_books_psychics_cast_its_spells(book_paths):
+    # "Psychic: May cast one spell during its activation ... roll D6+X. If the result is equal
+    # or higher than the number in brackets you may resolve the effects": spells reach a v2.x
+    # game as any book's do, from the book (here a real book written as a v2.x one: its
+    # casters made psychics, its spells' values their numbers)
+    import json
+
+    data = json.loads(next(p for p in book_paths if p.name.startswith("alien-hives")).read_text(encoding="utf-8"))
+    for unit in data["units"]:
+        for rule in unit.get("rules") or []:
+            if rule.get("name") == "Caster":
+                rule["name"], rule["label"] = "Psychic", f"Psychic({rule['rating']})"
+    data["versionString"] = "2.50"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the v3.5.1 book's rules v2.x lacks are named
+        book = oprstats.load_army_book(json.dumps(data), edition="2")
+    tyrant = next(u for u in book.units if u.name == "Synapse Tyrant")
+    assert "Psychic(3)" in tyrant.rules and tyrant.spells
+    grunts = Unit.parse(GRUNTS, edition="2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = oprstats.simulate([tyrant, grunts], [grunts, grunts], games=20, seed=1, trace=True, progress=False, terrain="open")
+    casts = [e for t in r.traces for e in t.events if e["kind"] == "cast"]
+    assert casts and all("rolled" in e["detail"] for e in casts)
+    assert any(e["detail"].endswith(": cast") for e in casts)
+    # a natural 1 fails whatever X ("rolls of 1 are always fails")
+    assert all(e["detail"].endswith("failed") for e in casts if "rolled 1+" in e["detail"])
+    # its spells the game does not play are reported, by name
+    assert any(name.startswith("spell ") for name in r.unmodelled) and r.violations == 0
