@@ -144,3 +144,24 @@ def test_v3_5_unstoppable_keeps_its_range_against_aircraft(rulebook):
     assert oprstats.attack(unstoppable, jet, distance=20).groups
     assert not oprstats.attack(plain, jet, distance=20).groups
     assert not oprstats.attack(unstoppable, jet, distance=25).groups
+
+
+def test_firefight_blast_caps_each_attacks_hits_at_the_models(rulebook):
+    # "Each attack from this weapon ignores cover and multiplies its hits by X, however it can't
+    # deal more than one hit per model": an attack's extra hit from a 6 (Relentless on a Hold)
+    # stays under the cap, where v3.5 multiplies each hit by "up to as many hits as models"
+    # (found by a judge's audit of Firefight games: a one-model unit took 2 hits from one die)
+    from .conftest import cite
+
+    cite(rulebook("gf-firefight-3.2.txt"), "Each attack from this weapon ignores cover and multiplies its hits by X, "
+                                           "however it can't deal more than one hit per model")
+    # a 6 hits twice: Firefight's Relentless on a Hold, v3.5's Surge
+    gunners = {"firefight-3.2": 'Gunner [1] Q4+ D4+ | 50pts | Relentless\nFlamer (12", A1, Blast(3))',
+               "3.5": 'Gunner [1] Q4+ D4+ | 50pts\nFlamer (12", A1, Blast(3), Surge)'}
+    for edition, caps in (("firefight-3.2", {1: 1, 2: 2, 5: 5}), ("3.5", {1: 2, 2: 4, 5: 6})):
+        gunner = Unit.parse(gunners[edition], edition=edition)
+        for models, most in caps.items():
+            target = Unit.parse(f"T [{models}] Q4+ D4+ | 50pts", edition=edition)
+            pmf = oprstats.attack(gunner, target, distance=6, edition=edition).hits.pmf
+            assert len(pmf) - 1 == most, (edition, models, pmf)
+            assert sum(pmf) == pytest.approx(1.0)

@@ -921,11 +921,13 @@ def measured_edition(units: Sequence[Unit], edition: Optional[str], field: str) 
 
 def require_full_games(edition: str, what: str) -> None:
     """Refuses what needs full games in an edition the game does not play: never a v3.5 game
-    played in its place."""
-    if edition != DEFAULT_EDITION:
-        raise ValueError(f"edition: {what} needs full games, and the library plays them only in {DEFAULT_EDITION} so far, not "
-                         f"{edition!r} (its units' edition); the exact measures (the exchange, matchups, efficiency) work in "
-                         "every edition")
+    played in its place (every edition has its game now; the check stays for the next)."""
+    from ._game import check_game_edition
+
+    try:
+        check_game_edition(edition)
+    except ValueError as e:
+        raise ValueError(f"{e} ({what} needs full games; the exact measures work in every edition)") from None
 
 
 def _source_of(source: Any, edition: Optional[str], field: str = "units_or_book",

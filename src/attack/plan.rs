@@ -235,6 +235,9 @@ pub struct DieModel {
     pub extra_die_from: u8,
     /// Each hit is multiplied by this (Blast, capped by the models in the target).
     pub multiplier: u32,
+    /// The most hits one attack die deals, after multipliers (Firefight's Blast: "can't deal
+    /// more than one hit per model"; `u32::MAX`: no cap).
+    pub hits_cap: u32,
     /// A Defense face other than 1 and 6 blocks if it is at least this (7: never).
     pub block_need: u8,
     /// The same for hits from unmodified 6s (Rending and the like add AP).
@@ -282,6 +285,7 @@ impl DieModel {
             extra_hits_from: 6,
             extra_die_from: 6,
             multiplier: 1,
+            hits_cap: u32::MAX,
             block_need,
             block_need_six: block_need,
             unblockable: false,
@@ -333,14 +337,17 @@ impl DieModel {
         face >= if six { self.ignore_on_six } else { self.ignore_on }
     }
 
-    /// Hits from one to-hit die showing `face`: (hits that count as 6s, other hits).
+    /// Hits from one to-hit die showing `face`: (hits that count as 6s, other hits), at most
+    /// `hits_cap` (the hits that count as 6s kept first).
     pub fn hits_from(&self, face: u8) -> (u32, u32) {
-        match self.hit(face) {
+        let (sixes, others) = match self.hit(face) {
             HitFace::Miss => (0, 0),
             HitFace::Hit if !self.always_hits && face >= self.extra_hits_from => (0, self.multiplier * (1 + u32::from(self.extra_hits_on_six))),
             HitFace::Hit => (0, self.multiplier),
             HitFace::Six => (self.multiplier * u32::from(self.six_multiplier), self.multiplier * u32::from(self.extra_hits_on_six)),
-        }
+        };
+        let sixes = sixes.min(self.hits_cap);
+        (sixes, others.min(self.hits_cap - sixes))
     }
 
     /// Whether a to-hit die showing `face` rolls one more attack die (v2 Relentless, Bloodborn).
@@ -587,6 +594,7 @@ pub fn die_model(group: &Group, situation: &Situation, view: &TargetView) -> Die
                 extra_hits_from: a.extra_hits_from,
                 extra_die_from: a.extra_die_from,
                 multiplier,
+                hits_cap: if a.blast > 0 && set.blast_caps_each_attack { alive.max(1) } else { u32::MAX },
                 block_need,
                 block_need_six,
                 unblockable: false,

@@ -642,6 +642,11 @@ pub struct Ruleset {
     pub morale: MoraleRule,
     /// The name of the state a failed morale test (or a wound effect) leaves a unit in.
     pub failed_state: &'static str,
+    /// Blast's cap of one hit per model counts each attack's hits together (Firefight: "Each
+    /// attack from this weapon ... multiplies its hits by X, however it can't deal more than
+    /// one hit per model"), not each hit alone (v3.5: "each hit is multiplied by X, where X is
+    /// up to as many hits as models"): an attack's extra hits from a 6 stay under the cap.
+    pub blast_caps_each_attack: bool,
 }
 
 const V3_5: Ruleset = Ruleset {
@@ -654,6 +659,7 @@ const V3_5: Ruleset = Ruleset {
     melee_resolution: true,
     morale: MoraleRule::ShakenOrRout,
     failed_state: "Shaken",
+    blast_caps_each_attack: false,
 };
 
 const V3_4_1: Ruleset = Ruleset { core: CORE_3_4_1, army: &[], ..V3_5 };
@@ -680,6 +686,7 @@ const FIREFIGHT_3_2: Ruleset = Ruleset {
     melee_resolution: false,
     morale: MoraleRule::StunnedOrRout,
     failed_state: "Stunned",
+    blast_caps_each_attack: true,
 };
 
 /// The rule set of an edition.
