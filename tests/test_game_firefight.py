@@ -15,6 +15,7 @@ import oprstats
 from oprstats import Unit
 
 from .conftest import cite
+from .test_game import coherent
 
 FF = "firefight-3.2"
 TEXTS = (
@@ -46,18 +47,6 @@ def test_a_firefight_game_plays_on_its_own_table(rulebook):
                 for x, y, radius in e["models"]:
                     assert radius <= x <= 48 - radius + 1e-6 and radius <= y <= 48 - radius + 1e-6
 
-
-def coherent(models) -> bool:
-    """A chain of models each within 1" (edge to edge) of another, found from the first."""
-    reached, stack = {0}, [0]
-    while stack:
-        a = stack.pop()
-        for b in range(len(models)):
-            (xa, ya, ra), (xb, yb, rb) = models[a], models[b]
-            if b not in reached and math.dist((xa, ya), (xb, yb)) - ra - rb <= 1.0 + 1e-9:
-                reached.add(b)
-                stack.append(b)
-    return len(reached) == len(models)
 
 
 def check_firefight_trace(result):

@@ -6,6 +6,7 @@ use super::decisions::Player;
 use super::policy::{Bot, Seat};
 use super::prepare::Prepared;
 use super::table::{Piece, Point};
+use super::live::Id;
 use super::config::{Config, Policy, Terrain};
 use crate::edition::Edition;
 use crate::profile::Unit;
@@ -61,4 +62,37 @@ pub fn placed<'a>(prep: &'a Prepared, config: &'a Config, cache: &'a mut Cache) 
     g.deploy();
     g.round = 1;
     g
+}
+
+/// Puts unit `id` so that its closest model is `inches` from `marker`, on the side `side`.
+pub fn put_near(g: &mut Game, id: Id, marker: Point, side: f64, inches: f64) {
+    let r = g.radius(id);
+    g.live_mut(id).pos = Point::new(marker.x, marker.y + side * (r + inches));
+    for _ in 0..5 {
+        let closest = g.models(id).map(|(_, q, r)| q.distance(marker) - r).fold(f64::INFINITY, f64::min);
+        g.live_mut(id).pos.y -= side * (closest - inches);
+    }
+}
+
+/// The events of a game of `a` against `b` in `edition` up to the end of deployment, the
+/// players deploying, on `terrain` with two markers.
+pub fn deployed_game(edition: Edition, seed: u64, a: &[&str], b: &[&str], terrain: Vec<Piece>) -> Vec<super::config::Event> {
+    let p = prep_in(edition, a, b);
+    let c = Config {
+        seed,
+        terrain: Terrain::Fixed(terrain),
+        objectives: Some(vec![Point::new(20.0, 24.0), Point::new(52.0, 24.0)]),
+        policies: [Policy::DEFAULT; 2],
+        deployment: None,
+        line_up: None,
+        first: Some(0),
+        paired: false,
+        rounds: 1,
+        trace: true,
+        profile: false,
+    };
+    let mut cache = Cache::default();
+    let mut g = Game::new(&p, &c, 0, &mut cache, bot());
+    assert!(g.deploy().is_none(), "everyone deployed");
+    g.trace.take().expect("traced")
 }

@@ -2,10 +2,9 @@
 //! gf-2.x-one-page.txt it checks: what a v2.x game does that a v3.5 one does not.
 
 use super::cache::Cache;
-use super::config::{Config, Policy, Terrain};
-use super::live::Id;
+use super::config::{Config, Terrain};
 use super::table::{Kinds, Piece, Point};
-use super::test_support::{config, placed, prep_in, with_seat, Game};
+use super::test_support::{config, deployed_game, placed, prep_in, put_near, with_seat};
 use crate::edition::Edition;
 use crate::profile::Unit;
 
@@ -29,16 +28,6 @@ fn rulebook() -> Option<String> {
 fn cite(sentence: &str) {
     if let Some(text) = rulebook() {
         assert!(text.contains(sentence), "gf-2.x-one-page.txt no longer says {sentence:?}");
-    }
-}
-
-/// Puts unit `id` so that its closest model is `inches` from `marker`, on the side `side`.
-fn put_near(g: &mut Game, id: Id, marker: Point, side: f64, inches: f64) {
-    let r = g.radius(id);
-    g.live_mut(id).pos = Point::new(marker.x, marker.y + side * (r + inches));
-    for _ in 0..5 {
-        let closest = g.models(id).map(|(_, q, r)| q.distance(marker) - r).fold(f64::INFINITY, f64::min);
-        g.live_mut(id).pos.y -= side * (closest - inches);
     }
 }
 
@@ -109,29 +98,6 @@ fn an_ambusher_seizes_on_its_arrival_round() {
         g.score_round();
         assert_eq!(g.owner, [if seizes { 0 } else { -1 }], "{edition}");
     }
-}
-
-/// The events of a game of `a` against `b` in `edition` up to the end of deployment, on an
-/// open table (or `terrain`).
-fn deployed_game(edition: Edition, seed: u64, a: &[&str], b: &[&str], terrain: Vec<Piece>) -> Vec<super::config::Event> {
-    let p = prep_in(edition, a, b);
-    let c = Config {
-        seed,
-        terrain: Terrain::Fixed(terrain),
-        objectives: Some(vec![Point::new(20.0, 24.0), Point::new(52.0, 24.0)]),
-        policies: [Policy::DEFAULT; 2],
-        deployment: None,
-        line_up: None,
-        first: Some(0),
-        paired: false,
-        rounds: 1,
-        trace: true,
-        profile: false,
-    };
-    let mut cache = Cache::default();
-    let mut g = Game::new(&p, &c, 0, &mut cache, super::test_support::bot());
-    assert!(g.deploy().is_none(), "everyone deployed");
-    g.trace.take().expect("traced")
 }
 
 #[test]

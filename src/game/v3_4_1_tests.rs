@@ -2,24 +2,14 @@
 //! gf-3.4.1-core.txt it checks: what a v3.4.1 game does that a v3.5 one does not.
 
 use super::cache::Cache;
-use super::config::{Config, Policy, Terrain};
+use super::config::{Config, Terrain};
 use super::paths::Path;
 use super::table::Point;
-use super::test_support::{config, placed, prep_in, Game};
+use super::test_support::{config, deployed_game, placed, prep_in, put_near, Game};
 use crate::edition::Edition;
 
 const GRUNTS: &str = "Grunts [5] Q5+ D5+\n5x Rifle (24\", A1)";
 const JET: &str = "Jet [1] Q4+ D4+ | Aircraft, Tough(6)\nGuns (24\", A4)";
-
-/// Puts unit `id` so that its closest model is `inches` from `marker`, on the side `side`.
-fn put_near(g: &mut Game, id: (usize, usize), marker: Point, side: f64, inches: f64) {
-    let r = g.radius(id);
-    g.live_mut(id).pos = Point::new(marker.x, marker.y + side * (r + inches));
-    for _ in 0..5 {
-        let closest = g.models(id).map(|(_, q, r)| q.distance(marker) - r).fold(f64::INFINITY, f64::min);
-        g.live_mut(id).pos.y -= side * (closest - inches);
-    }
-}
 
 #[test]
 fn an_aircraft_contests_a_marker_but_does_not_seize_it() {
@@ -110,28 +100,6 @@ fn a_charged_unit_moving_into_contact_counts_as_moved() {
     assert!(g.live((0, 0)).moved, "the charger moved");
 }
 
-/// A game of `a` against `b` in `edition`, deployed by the players on an open table.
-fn deployed_game(edition: Edition, seed: u64, a: &[&str], b: &[&str]) -> Vec<super::config::Event> {
-    let p = prep_in(edition, a, b);
-    let c = Config {
-        seed,
-        terrain: Terrain::Fixed(vec![]),
-        objectives: Some(vec![Point::new(20.0, 24.0), Point::new(52.0, 24.0)]),
-        policies: [Policy::DEFAULT; 2],
-        deployment: None,
-        line_up: None,
-        first: Some(0),
-        paired: false,
-        rounds: 1,
-        trace: true,
-        profile: false,
-    };
-    let mut cache = Cache::default();
-    let mut g = Game::new(&p, &c, 0, &mut cache, super::test_support::bot());
-    assert!(g.deploy().is_none(), "everyone deployed");
-    g.trace.take().expect("traced")
-}
-
 #[test]
 fn a_scout_is_deployed_then_placed_within_12_inches_of_where_it_stood() {
     // "Scout: May be set aside before deployment. After all other units are deployed, must be
@@ -140,7 +108,7 @@ fn a_scout_is_deployed_then_placed_within_12_inches_of_where_it_stood() {
     let scouts = "Scouts [5] Q4+ D5+ | Scout\n5x Rifle (24\", A1)";
     let mut placed_somewhere = 0;
     for seed in 0..20 {
-        let events = deployed_game(Edition::V3_4_1, seed, &[GRUNTS, scouts], &[GRUNTS, GRUNTS]);
+        let events = deployed_game(Edition::V3_4_1, seed, &[GRUNTS, scouts], &[GRUNTS, GRUNTS], vec![]);
         let deployed = events.iter().find(|e| e.kind == "scout").expect("the Scout deploys after the others");
         let last_other = events.iter().rposition(|e| e.kind == "deploy").unwrap();
         assert!(events.iter().position(|e| e.kind == "scout").unwrap() > last_other, "after all other units");
@@ -156,7 +124,7 @@ fn a_scout_is_deployed_then_placed_within_12_inches_of_where_it_stood() {
     }
     assert!(placed_somewhere > 10, "the default policy places its Scouts towards a marker ({placed_somewhere} of 20)");
     // v3.5: deployed straight into the 24" band, never placed after
-    let events = deployed_game(Edition::V3_5, 3, &[GRUNTS, scouts], &[GRUNTS, GRUNTS]);
+    let events = deployed_game(Edition::V3_5, 3, &[GRUNTS, scouts], &[GRUNTS, GRUNTS], vec![]);
     assert!(events.iter().any(|e| e.kind == "scout") && !events.iter().any(|e| e.kind == "scout-move"));
 }
 
