@@ -312,10 +312,16 @@ impl<P: Player> Game<'_, P> {
     /// a morale test" (`MoraleTiming::Whenever`): the tests the wounding events so far call
     /// for, taken now (one unit's shooting, one spell, one dangerous terrain test); under
     /// `EndOfActivation` they wait for the activation's end.
+    #[inline(always)]
     pub(super) fn morale_now(&mut self, touched: &mut Touched) {
-        if self.rules.morale_timing != MoraleTiming::Whenever {
-            return;
+        // (inline: every edition but v2.x returns here, and it is asked after every event)
+        if self.rules.morale_timing == MoraleTiming::Whenever {
+            self.morale_whenever(touched);
         }
+    }
+
+    /// `morale_now`'s tests, in v2.x.
+    fn morale_whenever(&mut self, touched: &mut Touched) {
         for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
             if !touched.iter().any(|(t, _)| *t == who) {
                 touched.push((who, before));

@@ -93,10 +93,20 @@ impl<'a, P: Player> Game<'a, P> {
     /// On a 4+ the attacker may move the model by up to 2" in any direction." The push is a
     /// move: on the table, off impassable terrain, 1" from other units, and into dangerous
     /// terrain with its test (docs/editions.md). Logs `stunned` and `push`.
+    #[inline(always)]
     pub(super) fn after_stunning(&mut self, by: Id, id: Id, was: bool) {
+        // (inline: after nearly every attack it has nothing to do)
+        let live = self.live(id);
+        if !was && live.shaken && !live.gone {
+            self.stunned_by_attack(by, id);
+        }
+    }
+
+    /// `after_stunning`'s work on a unit that was not Stunned and is Shaken now.
+    fn stunned_by_attack(&mut self, by: Id, id: Id) {
         let live = self.live(id);
         // (Shaken from a lost melee is not Stunned: only where Stunned is a wound effect)
-        if was || live.gone || !live.shaken || !live.on_table() || !self.stuns_models(id) {
+        if !live.on_table() || !self.stuns_models(id) {
             return;
         }
         self.event(|g| Event { models_left: g.live(id).left, detail: "by wound effects".into(), ..Event::between("stunned", id, by, g.live(id).pos, g.live(id).pos) });
