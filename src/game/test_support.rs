@@ -96,3 +96,15 @@ pub fn deployed_game(edition: Edition, seed: u64, a: &[&str], b: &[&str], terrai
     assert!(g.deploy().is_none(), "everyone deployed");
     g.trace.take().expect("traced")
 }
+
+/// Whole games of `army` against itself in `edition` on the standard table, twice from one
+/// seed on 1 and 2 threads: the same to the bit, no rule broken, some games decided.
+pub fn assert_seeded_and_clean(edition: Edition, army: &[&str]) {
+    let p = prep_in(edition, army, army);
+    let c = Config::new(11, Terrain::Standard);
+    let one = super::simulate(&p, &c, 0, 40, Some(1)).unwrap();
+    let two = super::simulate(&p, &c, 0, 40, Some(2)).unwrap();
+    assert_eq!(one.records, two.records);
+    assert_eq!(one.violations, 0, "{:?}", one.first_violation);
+    assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
+}

@@ -273,13 +273,7 @@ fn v2_games_are_played_seeded_and_break_no_rule() {
         "Truck [1] Q4+ D2+ | Tough(6), Transport(6)\nGun (24\", A3)",
         JET,
     ];
-    let p = prep_in(Edition::V2, &army, &army);
-    let c = Config::new(11, Terrain::Standard);
-    let one = super::simulate(&p, &c, 0, 40, Some(1)).unwrap();
-    let two = super::simulate(&p, &c, 0, 40, Some(2)).unwrap();
-    assert_eq!(one.records, two.records);
-    assert_eq!(one.violations, 0, "{:?}", one.first_violation);
-    assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
+    super::test_support::assert_seeded_and_clean(Edition::V2, &army);
 }
 
 

@@ -2,7 +2,6 @@
 //! gf-3.4.1-core.txt it checks: what a v3.4.1 game does that a v3.5 one does not.
 
 use super::cache::Cache;
-use super::config::{Config, Terrain};
 use super::paths::Path;
 use super::table::Point;
 use super::test_support::{config, deployed_game, placed, prep_in, put_near, Game};
@@ -169,13 +168,7 @@ fn relentless_needs_a_hold_action_not_a_move_of_no_inches() {
 fn v3_4_1_games_are_played_seeded_and_break_no_rule() {
     // whole games, on the standard table, twice from one seed and on 1 and 2 threads: the same to the bit
     let army = [GRUNTS, JET, "Scouts [5] Q4+ D5+ | Scout\n5x Rifle (24\", A1)", "Diggers [5] Q5+ D5+ | Entrenched\n5x Rifle (24\", A1)"];
-    let p = prep_in(Edition::V3_4_1, &army, &army);
-    let c = Config::new(11, Terrain::Standard);
-    let one = super::simulate(&p, &c, 0, 40, Some(1)).unwrap();
-    let two = super::simulate(&p, &c, 0, 40, Some(2)).unwrap();
-    assert_eq!(one.records, two.records);
-    assert_eq!(one.violations, 0, "{:?}", one.first_violation);
-    assert!(one.records.iter().any(|r| r.winner != 0), "games are decided");
+    super::test_support::assert_seeded_and_clean(Edition::V3_4_1, &army);
 }
 
 #[test]

@@ -17,17 +17,17 @@ use super::effects::{Cond, Effect, Moves, Needs, Placement, RuleDef, RuleEffect,
 const TOUGH_3_UP: Cond = TargetTough(3, u32::MAX);
 
 /// Own: the unit, when all its models have the rule and `conds` on it hold.
-const fn own(conds: &'static [Cond], effect: Effect) -> RuleEffect {
+pub(super) const fn own(conds: &'static [Cond], effect: Effect) -> RuleEffect {
     RuleEffect { side: Side::Own, needs: Needs::All, conds, effect }
 }
 /// The carrier has `rule` too, under `conds` ("This model gets Bane in melee").
-const fn gets(conds: &'static [Cond], rule: &'static str) -> RuleEffect {
+pub(super) const fn gets(conds: &'static [Cond], rule: &'static str) -> RuleEffect {
     RuleEffect { side: Side::Own, needs: Needs::All, conds, effect: Gets(rule) }
 }
-const fn moves(advance: i8, rush: i8, charge: i8) -> Effect {
+pub(super) const fn moves(advance: i8, rush: i8, charge: i8) -> Effect {
     Move(Moves { advance, rush, charge })
 }
-const fn def(name: &'static str, effects: &'static [RuleEffect]) -> RuleDef {
+pub(super) const fn def(name: &'static str, effects: &'static [RuleEffect]) -> RuleDef {
     RuleDef { name, effects }
 }
 

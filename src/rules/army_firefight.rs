@@ -17,21 +17,10 @@ use super::census::{Engine, Gap};
 use super::effects::Amount::Fixed;
 use super::effects::Cond::*;
 use super::effects::Effect::*;
-use super::effects::{attacker, own_any, target, Cond, Effect, Moves, Needs, Placement, RuleDef, RuleEffect, Side, NONE};
+use super::army::{def, gets, moves, own};
+use super::effects::{attacker, own_any, target, Cond, Placement, RuleDef, RuleEffect, NONE};
 use crate::edition::Edition;
 
-const fn own(conds: &'static [Cond], effect: Effect) -> RuleEffect {
-    RuleEffect { side: Side::Own, needs: Needs::All, conds, effect }
-}
-const fn gets(conds: &'static [Cond], rule: &'static str) -> RuleEffect {
-    RuleEffect { side: Side::Own, needs: Needs::All, conds, effect: Gets(rule) }
-}
-const fn moves(advance: i8, rush: i8, charge: i8) -> Effect {
-    Move(Moves { advance, rush, charge })
-}
-const fn def(name: &'static str, effects: &'static [RuleEffect]) -> RuleDef {
-    RuleDef { name, effects }
-}
 
 /// "Against non-Hero units with Tough(3) or more": most models Tough(3)+, and no Hero among them.
 const NON_HERO_TOUGH_3_UP: &[Cond] = &[TargetTough(3, u32::MAX), TargetLacks("Hero")];
