@@ -333,3 +333,17 @@ def test_terrain_and_threads_are_checked_before_any_list_is_drawn(books):
     with pytest.raises(ValueError, match="threads: must be None or from 1"):
         oprstats.what_if({"x": {"quality": 3}}, [Army(books[0].units[:1], name="a"), Army(books[1].units[:1], name="b")], threads=0,
                          progress=False)
+
+
+def test_a_table_of_firefight_books_plays_firefight_at_its_full_match_size():
+    # "full matches with 300pts armies each": Firefight books' lists are drawn at 300 points
+    # and their games are Firefight's, with no edition= or points= given
+    from .conftest import SHARED, _require
+
+    folder = _require(SHARED / "data" / "opr" / "grimdark-future-firefight" / "3.5.1", "the Firefight books")
+    books = [oprstats.load_army_book(p) for p in sorted(folder.glob("*.json"))[:2]]
+    table = oprstats.faction_table(books, lists=1, games=2, seed=1, progress=False)
+    assert table.points == 300
+    assert all(a.edition == "firefight-3.2" and a.points <= 300 for pool in table.lists.values() for a in pool)
+    with pytest.raises(ValueError, match="army_a\\[0\\]: is a firefight-3.2 unit; this game plays 3.5"):
+        oprstats.faction_table(books, lists=1, games=1, seed=1, progress=False, edition="3.5")

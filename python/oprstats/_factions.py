@@ -285,6 +285,24 @@ def _sources(factions: Any, lists: int) -> tuple[list[str], list[Any], list[int]
     return [n for n, _ in named], [src for _, src in named], sizes
 
 
+#: A full match's points in each edition: "full matches with 2000pts armies" (GF; v2.x's
+#: 750 is its recommended size for a start, 2,000 kept so books' lists compare), Firefight's
+#: "full matches with 300pts armies".
+FULL_MATCH_POINTS = {DEFAULT_EDITION: 2000, "firefight-3.2": 300}
+
+
+def _sources_edition(sources: list[Any]) -> str:
+    """The edition of the factions' books and lists (the first's; the games refuse a unit of
+    another, naming it), or the default for lists given as paths or texts."""
+    for source in sources:
+        if isinstance(source, ArmyBook):
+            return source.edition
+        for army in source:
+            if isinstance(army, Army):
+                return army.edition
+    return DEFAULT_EDITION
+
+
 def _pools(names: list[str], sources: list[Any], lists: int, points: int, seed: np.random.SeedSequence) -> list[list]:
     """Each faction's lists: a book's drawn (``random_lists``), a pool's read."""
     from ._game import _units as army_units
@@ -358,7 +376,8 @@ def _field(table: np.ndarray) -> np.ndarray:
     return np.where(off, table, 0.0).sum(axis=-1) / (n - 1)
 
 
-def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: int = 100, seed: Any = None, edition: str = DEFAULT_EDITION,
+def faction_table(factions: Any, *, lists: int = 3, points: Optional[int] = None, games: int = 100, seed: Any = None,
+                  edition: Optional[str] = None,
                   terrain: Any = "standard",
                   interval: float = 0.95, resamples: int = 1000, client: Any = None, partitions: Optional[int] = None,
                   threads: Optional[int] = None, progress: bool = True) -> FactionTable:
@@ -366,7 +385,9 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
 
     ``factions``: army books (``lists`` lists of ``points`` drawn from each by
     :func:`random_lists`), or a mapping of names to books or to pools of your own lists
-    (:class:`Army`, paths or texts). Every list of a faction meets every list of every other
+    (:class:`Army`, paths or texts). ``edition``: the games' edition, by default the books'
+    (or the lists') own; ``points``: by default a full match of it, 2,000 points (Firefight:
+    300). Every list of a faction meets every list of every other
     in ``games`` pairs of games with seats and first player swapped. Win rates count a draw
     as half; ``interval`` (95%) intervals come from ``resamples`` bootstrap draws of the lists
     (each pairing's mean kept), or of the pairs of games between two one-list factions.
@@ -378,17 +399,22 @@ def faction_table(factions: Any, *, lists: int = 3, points: int = 2000, games: i
     from ._distributed import check_client, check_partitions
     from ._game import check_game_edition
 
-    key = check_game_edition(edition)
+    if edition is not None:
+        edition = check_game_edition(edition)
     if isinstance(lists, bool) or not isinstance(lists, numbers.Integral) or not 1 <= lists <= MAX_LISTS_PER_FACTION:
         raise ValueError(f"lists: must be a whole number of lists from 1 to {MAX_LISTS_PER_FACTION} (got {shown(lists)})")
     check_run(games=games, resamples=resamples, interval=interval, progress=progress, terrain=terrain, threads=threads)
     from ._lists import check_points
 
-    check_points(points, key)
-    client = check_client(client)
-    check_partitions(partitions)
     # every limit checked before a list is drawn or a game played
     names, sources, sizes = _sources(factions, int(lists))
+    if edition is None:
+        edition = check_game_edition(_sources_edition(sources))
+    if points is None:
+        points = FULL_MATCH_POINTS.get(edition, FULL_MATCH_POINTS[DEFAULT_EDITION])
+    check_points(points, edition)
+    client = check_client(client)
+    check_partitions(partitions)
     n = len(names)
     pairings = sum(sizes[i] * sizes[j] for i in range(n) for j in range(i + 1, n))
     largest = max(sizes[i] * sizes[j] for i in range(n) for j in range(n) if i != j)

@@ -477,7 +477,8 @@ def _factions(args: argparse.Namespace) -> int:
     from ._factions import faction_table
     from ._game import check_game_edition
 
-    check_game_edition(args.edition or DEFAULT_EDITION)
+    if args.edition is not None:
+        check_game_edition(args.edition)
     books = []
     for path in args.books:
         text = read_text(path, "books")
@@ -485,7 +486,7 @@ def _factions(args: argparse.Namespace) -> int:
             raise ValueError(f"books: {path} is not an Army Forge army book (give one .json book a faction)")
         books.append(_book(text, args.edition))
     table = faction_table(books, lists=args.lists, points=args.points, games=args.games, seed=args.seed, threads=args.threads,
-                          progress=not args.quiet, edition=args.edition or DEFAULT_EDITION)
+                          progress=not args.quiet, edition=args.edition)
     frame = [{"faction": table.names[i], "win_rate": 100 * table.field[i], "low": 100 * table.field_low[i],
               "high": 100 * table.field_high[i], "lists": len(table.lists[table.names[i]]), "pairs": int(table.pairs[i].sum()),
               "ignored_rules": ", ".join(table.unmodelled.get(table.names[i], ()))} for i in table.ranking()]
@@ -493,7 +494,7 @@ def _factions(args: argparse.Namespace) -> int:
         frame = frame[: args.top]
     drawn = "1 drawn list" if args.lists == 1 else f"{args.lists} drawn lists"
     pairs_of_games = "1 pair of games" if args.games == 1 else f"{args.games:,} pairs of games"
-    heading = [f"{len(table)} factions, {drawn} of {args.points:,} pts each, {pairs_of_games} a pairing"
+    heading = [f"{len(table)} factions, {drawn} of {table.points:,} pts each, {pairs_of_games} a pairing"
                + (" (interrupted: the games played so far)" if table.interrupted else ""),
                f"Win rate against the field (every other faction weighs the same; a draw counts half), with its "
                f"{table.interval:.0%} interval over both the drawn lists and the games"]
@@ -713,13 +714,13 @@ def build_parser() -> argparse.ArgumentParser:
     fa = sub.add_parser("factions", parents=[common], help="every faction's drawn lists against every other's, in paired games")
     fa.add_argument("books", nargs="+", type=Path, help="two or more Army Forge army books (.json), a faction each")
     fa.add_argument("--lists", type=_at_least(1), default=3, help="lists drawn from each book (default 3)")
-    fa.add_argument("--points", type=_at_least(200), default=2000, help="the lists' game size (default 2,000)")
+    fa.add_argument("--points", type=_at_least(1), default=None, help="the lists' game size (default 2,000; Firefight books 300)")
     fa.add_argument("--games", type=_at_least(1), default=100, help="pairs of games each pairing of two lists plays (default 100)")
     fa.add_argument("--seed", type=_at_least(0), default=1, help="seed (default 1): the same seed draws the same lists and games")
     fa.add_argument("--threads", type=_at_least(1), default=None, help="threads to use (default: all cores); the results do not depend on it")
     fa.add_argument("--top", type=_at_least(1), default=None, help="show only the N strongest factions")
     fa.add_argument("--quiet", action="store_true", help="no progress bar")
-    fa.add_argument("--edition", default=None, help="rules edition of the games: 3.5 (default), 3.4.1, 2, firefight-3.2")
+    fa.add_argument("--edition", default=None, help="rules edition of the games: 3.5, 3.4.1, 2, firefight-3.2 (default: the books' own)")
     fa.set_defaults(run=_factions)
     val = sub.add_parser("validate", parents=[common], help="check an army list against gf-3.5's army-building rules (exit 1 if broken)")
     val.add_argument("file", nargs="?", type=Path, help="army list text; default: the embedded example army")
