@@ -451,3 +451,10 @@ def test_random_lists_draw_firefight_lists_by_firefights_army_building(ff_books,
     book = ff_books[0]
     with pytest.raises(ValueError, match="points: must be a whole number of points from 30"):
         oprstats.random_lists(book, points=29)
+
+
+def test_validate_list_reads_an_edition_alias_as_its_edition(ff_books):
+    # edition="firefight" is Firefight's key by another name: its army building, not GF's
+    army = oprstats.random_lists(ff_books[0], points=300, n=1, seed=3)[0]
+    by_alias = oprstats.validate_list(army, edition="firefight")
+    assert by_alias.edition == FF and by_alias == oprstats.validate_list(army, edition=FF)

@@ -19,7 +19,7 @@ import numpy as np
 from ._attack import seed_sequence, shown
 from ._core import Army, ArmyBook, Unit
 from ._attack import LIMITS
-from ._validate import FORCE_ORGANISATION, GF_3_5, ForceOrganisation, is_hero, validate_list
+from ._validate import ForceOrganisation, force_organisation_of, is_hero, validate_list
 
 #: The most lists one call draws: each is a few hundred small draws in Python.
 MAX_LISTS = 10_000
@@ -46,7 +46,7 @@ class _Draw:
     """One list being drawn: its selections and what the force organisation still allows."""
 
     def __init__(self, book: ArmyBook, points: int, sections_of: dict, rules: ForceOrganisation):
-        self.book, self.points = book, points
+        self.book, self.points, self.rules = book, points, rules
         # each book unit's upgrade sections, shared by every draw of a call (by the unit's id)
         self.sections_of = sections_of
         self.units: list[Unit] = []
@@ -113,7 +113,7 @@ class _Draw:
 
 def _draw_once(book: ArmyBook, points: int, rng: np.random.Generator, weights: ListWeights, catalogue: list[Unit],
                sections_of: dict) -> Optional[_Draw]:
-    draw = _Draw(book, points, sections_of, force_organisation(book.edition))
+    draw = _Draw(book, points, sections_of, force_organisation_of(book.edition))
     # units, each equally likely among those that still fit
     while True:
         fitting = [u for u in catalogue if draw.fits(u, u.cost or 0)]
@@ -151,7 +151,7 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
     ``join_share``, the unit equally likely among those it may join (one hero a unit); none
     where the edition's heroes never join (Firefight)."""
     units = list(draw.units)
-    if not force_organisation(draw.book.edition).heroes_join:
+    if not draw.rules.heroes_join:
         return units
     heroes = [k for k, u in enumerate(units) if is_hero(u)]
     taken: set[int] = set()
@@ -181,15 +181,10 @@ def _join_heroes(draw: _Draw, rng: np.random.Generator, weights: ListWeights) ->
     return out
 
 
-def force_organisation(edition: str) -> ForceOrganisation:
-    """The force organisation lists of ``edition`` are drawn by (v3.5's where it has none of its own)."""
-    return FORCE_ORGANISATION.get(edition, GF_3_5)
-
-
 def check_points(points: Any, edition: str = "3.5") -> None:
     """A game size lists are drawn for: from one unit's worth (200 pts; Firefight's 30) to
     what a game holds."""
-    per_unit = force_organisation(edition).points_per_unit
+    per_unit = force_organisation_of(edition).points_per_unit
     most = per_unit * LIMITS["MAX_GAME_UNITS"]
     if isinstance(points, bool) or not isinstance(points, numbers.Integral) or not per_unit <= int(points) <= most:
         raise ValueError(f"points: must be a whole number of points from {per_unit} to {most:,} (got {shown(points)})")

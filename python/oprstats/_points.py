@@ -911,7 +911,7 @@ def measured_edition(units: Sequence[Unit], edition: Optional[str], field: str) 
     if edition is not None:
         if not isinstance(edition, str):
             raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
-        return edition
+        return _core._edition_key(edition)
     own = sorted({u.edition for u in units})
     if len(own) > 1:
         raise ValueError(f"{field}: the units were made under different editions ({', '.join(own)}); measure one edition's "

@@ -46,6 +46,11 @@ GF_3_5 = ForceOrganisation(500, 1000, 35, 200, None, heroes_join=True)
 FIREFIGHT_3_2 = ForceOrganisation(150, 150, 35, 30, 20, heroes_join=False)
 FORCE_ORGANISATION = {"firefight-3.2": FIREFIGHT_3_2}
 
+def force_organisation_of(edition: str) -> ForceOrganisation:
+    """The force organisation of ``edition``'s lists (v3.5's where it has none of its own)."""
+    return FORCE_ORGANISATION.get(edition, GF_3_5)
+
+
 # The v3.5 numbers by their old names.
 POINTS_PER_HERO = GF_3_5.points_per_hero
 POINTS_PER_EXTRA_COPY = GF_3_5.points_per_extra_copy
@@ -172,8 +177,8 @@ def validate_list(army: Any, *, points: Optional[int] = None, force_organisation
     elif not isinstance(edition, str):
         raise TypeError(f"edition: expected an edition key such as '3.5', got {type(edition).__name__}")
     else:
-        _core._known_rules(edition)  # a ValueError naming the editions for an unknown key
-    rules = FORCE_ORGANISATION.get(edition, GF_3_5)
+        edition = _core._edition_key(edition)  # the key of an alias ("firefight"); a ValueError naming the editions for an unknown one
+    rules = force_organisation_of(edition)
     selections = _selections(army)
     problems = []
     total = army.points

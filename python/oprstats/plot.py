@@ -547,7 +547,7 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < len(traces):
         raise ValueError(f"game: must be the index of a traced game, 0 to {len(traces) - 1} (got {shown(game)})")
     trace = traces[game]
-    width, depth = getattr(trace, "table", (72.0, 48.0))
+    width, depth = trace.table
     last = max(e["round"] for e in trace.events)
     rounds = list(range(0, last + 1)) if rounds is None else list(rounds)
     info = result._info
@@ -615,7 +615,7 @@ def game(result, game: int = 0, *, rounds: Optional[Sequence[int]] = None, ax=No
 
 
 def _passenger_badges(ax, carried: dict, drawn: dict, markers: list, circles: list, boxes: list,
-                      table: Tuple[float, float] = (72.0, 48.0)) -> bool:
+                      table: Tuple[float, float]) -> bool:
     """Beside each transport drawn, a badge naming the units inside it ("in A0: A2 A3", three
     to a line) in its army's colour, where it covers the least (:func:`_covered`: objective
     ``markers``, bases, labels): under the transport, over its label, or to its left or
@@ -696,7 +696,7 @@ def _game_legend(fig, result, game: int, info, carried: bool = False) -> None:
         column += [(blank, "")] * (rows - len(column))
         columns.append(column)
     # the state a failed test leaves a unit in, as the edition names it
-    state = {"2": "Wavering", "firefight-3.2": "Stunned"}.get(getattr(result, "edition", "3.5"), "Shaken")
+    state = {"2": "Wavering", "firefight-3.2": "Stunned"}.get(result.edition, "Shaken")
     columns[0].append((Patch(facecolor="0.5", alpha=0.3, edgecolor="black", linewidth=0.4), f"pale: {state}; dashed: arrived from reserve"))
     columns[1].append((Line2D([], [], marker="*", linestyle="", color="0.5", markeredgecolor="black", markersize=10),
                        "objective (coloured by its holder)"))
