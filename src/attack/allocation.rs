@@ -42,7 +42,7 @@ pub struct Allocation {
     pub wounds: WoundModel,
     /// Firefight: whether the last model (the one that takes the wound markers) has Tough(X),
     /// whose exception to "Knocked Out immediately" it gets (see `hit_while_stunned`).
-    last_has_tough: bool,
+    pub last_has_tough: bool,
     /// A joined hero's Tough (0 without one): read on every state lookup.
     hero_tough: u32,
     /// The number of models, the wounds they take in all, and the values a joined hero's

@@ -288,19 +288,17 @@ impl<'a, P: Player> Game<'a, P> {
         // less of its starting size ..., it must take a morale test." Units that were in melee
         // compare wounds instead (done in the melee). Wounds from dangerous terrain count too,
         // from the state before the first wound of the activation.
-        for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
-            if !touched.iter().any(|(t, _)| *t == who) {
-                touched.push((who, before));
-            }
-        }
+        self.take_terrain_wounds(&mut touched);
         // (v2.x's tests "whenever" came after each event before the melee: those left, the
         // melee's own moves', are taken now as in v3.5; Firefight tests only "Whenever a special
         // rule requires it" and at the end-of-round Rout Test)
-        for &(who, before) in &touched {
-            if (in_melee && (who == id || Some(who) == melee_with)) || self.rules.morale_timing == MoraleTiming::Never {
-                continue;
+        if self.rules.morale_timing != MoraleTiming::Never {
+            for &(who, before) in &touched {
+                if in_melee && (who == id || Some(who) == melee_with) {
+                    continue;
+                }
+                self.wound_morale(who, before);
             }
-            self.wound_morale(who, before);
         }
         // a transport that routed in those tests
         self.empty_wrecks();
@@ -320,13 +318,19 @@ impl<P: Player> Game<'_, P> {
         }
     }
 
-    /// `morale_now`'s tests, in v2.x.
-    fn morale_whenever(&mut self, touched: &mut Touched) {
+    /// The units dangerous terrain wounded, added to those whose wounds may call for a
+    /// morale test (each once, from its state before its first wound).
+    fn take_terrain_wounds(&mut self, touched: &mut Touched) {
         for (who, before) in std::mem::take(&mut self.wounded_by_terrain) {
             if !touched.iter().any(|(t, _)| *t == who) {
                 touched.push((who, before));
             }
         }
+    }
+
+    /// `morale_now`'s tests, in v2.x.
+    fn morale_whenever(&mut self, touched: &mut Touched) {
+        self.take_terrain_wounds(touched);
         for (who, before) in std::mem::take(touched) {
             self.wound_morale(who, before);
         }

@@ -69,16 +69,22 @@ impl<'a, P: Player> Game<'a, P> {
         let others: u32 = near.iter().map(|(_, n)| n).sum();
         for b in blasts {
             // per attack: X hits, one a model, over the target's models and those near it
-            let spill_each = b.x.min(b.target_models + others) - b.target_models.min(b.x);
+            // (`Blasted::of` keeps only X above the target's models)
+            let spill_each = b.x.min(b.target_models + others) - b.target_models;
             let mut left = spill_each * b.hits;
+            let rules: std::sync::Arc<[crate::rules::Rule]> = b.group.rules.iter().filter(|r| r.name != "Blast").cloned().collect();
+            let label = format!("{} (Blast)", b.group.label);
             for &(u, n) in &near {
-                if left == 0 || self.live(u).gone {
+                if left == 0 {
                     break;
+                }
+                // a unit an earlier group destroyed takes none: the hits go to the next
+                if self.live(u).gone {
+                    continue;
                 }
                 let take = left.min(n * b.hits);
                 left -= take;
-                let rules: std::sync::Arc<[crate::rules::Rule]> = b.group.rules.iter().filter(|r| r.name != "Blast").cloned().collect();
-                let group = Group { label: format!("{} (Blast)", b.group.label), kind: GroupKind::AutomaticHits, dice: take, quality: 2, rules, takedown: false, deadly: b.group.deadly };
+                let group = Group { label: label.clone(), kind: GroupKind::AutomaticHits, dice: take, quality: 2, rules: rules.clone(), takedown: false, deadly: b.group.deadly };
                 let r = self.roll_hits(by, u, &group, situation);
                 self.event(|g| Event {
                     dice: r.dice,

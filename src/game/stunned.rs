@@ -25,19 +25,21 @@ use crate::rules::effects::WoundModel;
 pub const PUSH_ON: u8 = 4;
 pub const PUSH_INCHES: f64 = 2.0;
 
-impl<'a, P: Player> Game<'a, P> {
+impl View<'_> {
     /// Whether the edition keeps Stunned per model (Firefight's wound effects).
-    pub(super) fn stuns_models(&self, id: Id) -> bool {
+    pub fn stuns_models(&self, id: Id) -> bool {
         self.info(id).alloc.wounds == WoundModel::WoundEffects
     }
 
     /// Whether `id` is Stunned where Stunned is a wound effect: Stunned by dangerous terrain
-    /// during its own move, it makes no attack with the rest of its activation ("Whilst
-    /// Stunned, models can't strike back"; Stunned models "must remain idle").
-    pub(super) fn stunned_now(&self, id: Id) -> bool {
+    /// during its own move, it makes no attack with the rest of its activation; "Whilst
+    /// Stunned, models can't strike back"; Stunned models "must remain idle".
+    pub fn stunned_now(&self, id: Id) -> bool {
         self.stuns_models(id) && self.live(id).shaken
     }
+}
 
+impl<'a, P: Player> Game<'a, P> {
     /// Makes `id` Stunned (Shaken) or not, its last model's state in step where the wound
     /// model keeps Stunned per model: a unit of one model left is its last model.
     pub(super) fn set_stunned(&mut self, id: Id, on: bool) {

@@ -19,7 +19,6 @@ use crate::game::prepare::{Exchange, Role};
 use crate::game::table::Point;
 use crate::attack::allocation::State;
 use crate::morale::MoraleTest;
-use crate::rules::effects::WoundModel;
 
 /// Wounds a Poisson count is followed to (the chance of more is negligible for the means
 /// a melee reaches; beyond, the tail is left out).
@@ -168,14 +167,15 @@ fn estimate_now(g: &mut Seat, c: Id, d: Id, (cs, ds): (Side, Side), weight: f64,
         return Estimate::default();
     }
     // Firefight: "Whilst Stunned, models can't strike back"
-    let strike_back = strike_back && super::firefight::can_strike_back(g, d);
+    // "Whilst Stunned, models can't strike back"
+    let strike_back = strike_back && !g.stunned_now(d);
     let x = exchange_now(g, c, d, far);
     let counter = if strike_back { x.counter.min(c_left) } else { 0.0 };
     let dealt = (x.charge * (1.0 - counter / c_left)).min(d_left);
     let back = if strike_back { (x.strike_back * (1.0 - dealt / d_left)).min(c_left - counter) } else { 0.0 };
     let taken = counter + back;
     let (c_ppw, d_ppw) = (ci.points_per_wound(), di.points_per_wound());
-    if di.alloc.wounds == WoundModel::WoundEffects {
+    if g.stuns_models(d) {
         // Firefight: no melee resolution, the chances of Stunning and Knocking Out instead
         let (value, stuns) = super::firefight::charge_value(g, c, d, dealt, taken, weight);
         return Estimate { value, dealt, taken, defender_fails: stuns, defender_stake: weight * g.points_left(d) };

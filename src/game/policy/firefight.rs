@@ -7,7 +7,6 @@ use crate::game::config::PolicyKind;
 use crate::game::live::Id;
 use crate::game::state::View;
 use crate::game::table::Point;
-use crate::rules::effects::WoundModel;
 use rand::RngExt;
 
 /// What a spot a pushed unit `id` of the enemy ends at is worth to the pusher, lower first:
@@ -55,13 +54,6 @@ fn poisson_at_least(mean: f64, k: u32) -> f64 {
     (1.0 - below).clamp(0.0, 1.0)
 }
 
-/// Whether the last model of `id` (the one wound markers go on) has Tough(X), whose
-/// exception to "Knocked Out immediately" it gets.
-fn last_has_tough(g: &View, id: Id) -> bool {
-    let alloc = &g.info(id).alloc;
-    !alloc.is_empty() && alloc.model_at(alloc.len() - 1).rules.iter().any(|r| r.name == "Tough")
-}
-
 /// Firefight's wound effects for `wounds` expected wounds (a Poisson count) on `id` as it
 /// stands: the chance that its last model rolls for them ("each wound kills one model, until
 /// only one last model remains"; Tough(X) rolls once it has X markers), and the chance that
@@ -97,6 +89,10 @@ pub fn rout_gain(g: &View, id: Id, weight: f64) -> f64 {
         return 0.0;
     }
     let heroes = g.lending_heroes(army);
+    // already testing, and lending no Quality: losing `id` only takes its own stake
+    if tests(left) && !heroes.contains(&id) {
+        return 0.0;
+    }
     let without: Vec<Id> = heroes.iter().copied().filter(|&h| h != id).collect();
     let at_stake = |u: usize, heroes: &[Id]| {
         let l = &g.units[army][u];
@@ -156,7 +152,7 @@ pub fn wound_effects_value(g: &View, id: Id, wounds: f64, weight: f64) -> (f64, 
 /// unit is Stunned: its points and what its loss does to its army's Rout Test.
 pub fn charge_value(g: &View, c: Id, d: Id, dealt: f64, taken: f64, weight: f64) -> (f64, f64) {
     let (ci, di) = (g.info(c), g.info(d));
-    if g.live(d).shaken && !last_has_tough(g, d) {
+    if g.live(d).shaken && !g.info(d).alloc.last_has_tough {
         return (g.points_left(d) + rout_gain(g, d, weight), 0.0);
     }
     let (d_value, d_stun) = wound_effects_value(g, d, dealt, weight);
@@ -164,16 +160,11 @@ pub fn charge_value(g: &View, c: Id, d: Id, dealt: f64, taken: f64, weight: f64)
     (dealt * di.points_per_wound() - taken * ci.points_per_wound() + d_value - c_value, d_stun)
 }
 
-/// Whether the defender `d` can strike back at all: "Whilst Stunned, models can't strike back".
-pub fn can_strike_back(g: &View, d: Id) -> bool {
-    !(g.live(d).shaken && g.info(d).alloc.wounds == WoundModel::WoundEffects)
-}
-
 /// What a volley of `wounds` expected wounds at `target` is worth to `army` beyond their
 /// points where units take wound effects (0 elsewhere): the chances of Stunning and Knocking
 /// Out the target, and of bringing its army to its Rout Test (`wound_effects_value`).
 pub fn shot_bonus(g: &View, army: usize, target: Id, wounds: f64) -> f64 {
-    if g.info(target).alloc.wounds != WoundModel::WoundEffects {
+    if !g.stuns_models(target) {
         return 0.0;
     }
     wound_effects_value(g, target, wounds, g.config.policies[army].shaken_weight).0
