@@ -204,7 +204,7 @@ impl<'a, P: Player> Game<'a, P> {
             }
         }
         self.dice += u64::from(dice);
-        let end = if info.alloc.wounds == crate::rules::effects::WoundModel::WoundEffects {
+        let end = if self.stuns_models(id) {
             // Firefight: "units must also check for wound effects when taking wounds from other
             // sources (special rules, terrain, etc.)"
             let (end, rolled) = super::stunned::wound_effects(&info.alloc, s, wounds, &mut self.rng);

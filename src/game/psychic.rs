@@ -48,7 +48,7 @@ impl<'a, P: Player> Game<'a, P> {
         }
         let live = self.live_mut(id);
         live.psychic_tried = true;
-        live.spells_tried |= 1 << si.min(63);
+        live.spells_tried |= super::prepare::bit(si);
         // "at the same time": who blocks is declared before any die is rolled
         let blockers: Vec<Id> = self.may_block(id).into_iter().filter(|&b| self.ask(|p, v, r| p.blocks(v, r, b, id, si, target))).collect();
         let roll = self.rng.d6();

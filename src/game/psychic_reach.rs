@@ -44,7 +44,8 @@ impl<'a> View<'a> {
         self.on_table(1 - caster.0)
             .filter(|&b| {
                 let live = self.live(b);
-                !live.psychic_tried && self.psychic_level(b) > 0 && {
+                // (a unit with no psychic model has no casting slots: skipped before its models are read)
+                !live.psychic_tried && self.info(b).casting.caster() && self.psychic_level(b) > 0 && {
                     let range = reach + self.measured_further(b, caster);
                     self.within(b, caster, range) && self.nearest_seen_by(b, caster, &self.info(b).casting.slots) <= range + EPS
                 }

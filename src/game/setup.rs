@@ -74,14 +74,13 @@ impl<'a, P: Player> Game<'a, P> {
     /// Rapid Ambush may arrive from the first round (`Effect::Ambush`'s `from_round`).
     pub(super) fn ambush(&mut self, next: usize) {
         let round = self.round;
-        let waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
+        let mut waiting: [std::collections::VecDeque<usize>; 2] = [0, 1].map(|army| {
             (0..self.units[army].len())
                 .filter(|&u| self.units[army][u].reserve && !self.units[army][u].gone && self.prep.armies[army][u].movement.ambush_from <= round)
                 .collect()
         });
         let both = !waiting[0].is_empty() && !waiting[1].is_empty();
         let first = self.first_to_place(next, both);
-        let mut waiting = waiting;
         // on its turn a player places one of its Ambushers that has somewhere to arrive (one
         // with nowhere waits for the next round, and the player places another): a unit that
         // finds no spot does not cost the player its turn

@@ -649,7 +649,7 @@ impl Unit {
             // or several, other heroes joined or not; an Aircraft, which "must always move
             // 18”-36”" and "doesn’t interact physically with other models", takes none
             HeroJoining::Any => {
-                if self.groups.iter().any(|g| g.rules.iter().any(|r| r.rule.name == "Aircraft")) {
+                if self.groups.iter().any(|g| g.has_rule("Aircraft")) {
                     return Err(Error::invalid("unit", self.name(), "heroes may not join an Aircraft"));
                 }
             }
