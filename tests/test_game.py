@@ -80,6 +80,29 @@ def movement(unit: Unit) -> dict:
     }
 
 
+def check_markers(trace, last_round: int, excluded, game: int) -> list:
+    """The markers' owners recomputed from a trace's snapshots round by round, checked against
+    the trace's own, and those at the end: a unit "ready" (not Shaken, not arriving blind) and
+    not ``excluded`` seizes a marker within 3" of its closest model whilst no enemy is;
+    both sides there make it neutral."""
+    owners = [-1] * len(trace.objectives)
+    for r in range(1, last_round + 1):
+        for i, (mx, my) in enumerate(trace.objectives):
+            present = [False, False]
+            for e in trace.positions(r):
+                if e["detail"] != "ready" or excluded(e):
+                    continue
+                # "within 3" of a marker", measured from the unit's closest model
+                if min(math.dist((x, y), (mx, my)) - rr for x, y, rr in e["models"]) <= 3.0 + 1e-6:
+                    present[e["army"]] = True
+            if present == [True, True]:
+                owners[i] = -1
+            elif present[0] or present[1]:
+                owners[i] = 0 if present[0] else 1
+        assert trace.owners(r) == owners, (game, r)
+    return owners
+
+
 def coherent(models) -> bool:
     """A chain of models each within 1" (edge to edge) of another, found from the first."""
     reached, stack = {0}, [0]
@@ -196,23 +219,8 @@ def check_invariants(result, army_a, army_b):
         # objectives, recomputed from the snapshots: "within 3" of a marker whilst no enemies
         # are", contested markers become neutral, Shaken units and Aircraft can't seize or
         # contest, Ambushers can't on the round they deploy
-        owners = [-1] * len(trace.objectives)
-        for r in range(1, last_round + 1):
-            for i, (mx, my) in enumerate(trace.objectives):
-                present = [False, False]
-                for e in trace.positions(r):
-                    unit = armies[e["army"]][e["unit"]]
-                    aircraft = "Aircraft" in {ru for m in unit.models for ru in m.rules}
-                    if e["detail"] != "ready" or aircraft:
-                        continue
-                    # "within 3" of a marker", measured from the unit's closest model
-                    if min(math.dist((x, y), (mx, my)) - r for x, y, r in e["models"]) <= 3.0 + 1e-6:
-                        present[e["army"]] = True
-                if present == [True, True]:
-                    owners[i] = -1
-                elif present[0] or present[1]:
-                    owners[i] = 0 if present[0] else 1
-            assert trace.owners(r) == owners, (g, r)
+        aircraft = lambda e: "Aircraft" in {ru for m in armies[e["army"]][e["unit"]].models for ru in m.rules}  # noqa: E731
+        owners = check_markers(trace, last_round, aircraft, g)
         assert list(result.objectives[g]) == [owners.count(0), owners.count(1)]
         expected = np.sign(owners.count(0) - owners.count(1))
         assert result.winner[g] == expected

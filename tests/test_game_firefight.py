@@ -15,7 +15,7 @@ import oprstats
 from oprstats import Unit
 
 from .conftest import cite
-from .test_game import coherent
+from .test_game import check_markers, coherent
 
 FF = "firefight-3.2"
 TEXTS = (
@@ -77,20 +77,7 @@ def check_firefight_trace(result):
             if e["kind"] == "position":
                 assert coherent(models), (g, e)
                 assert all(math.dist(a[:2], b[:2]) - a[2] - b[2] <= 6 + 1e-6 for a in models for b in models), (g, e)
-        owners = [-1] * len(trace.objectives)
-        for r in range(1, max(e["round"] for e in trace.events) + 1):
-            for i, (mx, my) in enumerate(trace.objectives):
-                present = [False, False]
-                for e in trace.positions(r):
-                    if e["detail"] != "ready":
-                        continue
-                    if min(math.dist((x, y), (mx, my)) - rr for x, y, rr in e["models"]) <= 3.0 + 1e-6:
-                        present[e["army"]] = True
-                if present == [True, True]:
-                    owners[i] = -1
-                elif present[0] or present[1]:
-                    owners[i] = 0 if present[0] else 1
-            assert trace.owners(r) == owners, (g, r)
+        check_markers(trace, max(e["round"] for e in trace.events), lambda e: False, g)
 
 
 def test_firefight_traces_follow_the_rules(rulebook):
